@@ -1,0 +1,3 @@
+module github.com/gpuplan/gpuplan
+
+go 1.26

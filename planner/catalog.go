@@ -1,0 +1,759 @@
+package planner
+
+import (
+	"embed"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed data/gpus.csv data/models.csv data/prices.csv
+var dataFS embed.FS
+
+// Precision is a numeric format for weights, activations and matmuls.
+type Precision string
+
+// Precisions the planner knows. FP16 means mixed precision with fp16
+// autocast (AMP) for training.
+const (
+	FP32 Precision = "fp32"
+	TF32 Precision = "tf32"
+	FP16 Precision = "fp16"
+	BF16 Precision = "bf16"
+	FP8  Precision = "fp8"
+	INT8 Precision = "int8"
+	INT4 Precision = "int4"
+)
+
+// Generation is a GPU architecture generation; it decides which precisions
+// exist and how mature the software stack is.
+type Generation string
+
+// Generations in the catalogue.
+const (
+	Volta     Generation = "Volta"
+	Turing    Generation = "Turing"
+	Ampere    Generation = "Ampere"
+	Ada       Generation = "Ada"
+	Hopper    Generation = "Hopper"
+	Blackwell Generation = "Blackwell"
+	CDNA3     Generation = "CDNA 3"
+)
+
+// GPU is one catalogue entry. All throughput figures are dense (no 2:4
+// sparsity), per GPU, at boost clock.
+type GPU struct {
+	ID           string
+	Name         string
+	Vendor       string
+	Generation   Generation
+	FormFactor   string
+	MemoryGB     float64 // label capacity in GB (10^9 bytes)
+	MemBWGBs     float64 // HBM/GDDR bandwidth, GB/s
+	peak         map[Precision]float64
+	NVLinkGBs    float64 // bidirectional NVLink/fabric bandwidth per GPU; 0 = none
+	PCIeGen      int
+	TDPW         float64
+	SXM          bool // socketed board part (HGX/DGX with NVSwitch, or OAM mesh)
+	Consumer     bool // GeForce card (no P2P on 4090, blower/cooling cautions)
+	PriceUSD     float64
+	PriceSource  string
+	Source       string
+	Confidence   string
+	Notes        string
+	family       string
+	defaultScore int // higher wins when a short name matches several parts
+}
+
+// Peak returns the dense peak TFLOPS for p, and whether the GPU has
+// hardware support for it.
+func (g GPU) Peak(p Precision) (float64, bool) {
+	v, ok := g.peak[p]
+	return v, ok && v > 0
+}
+
+// Supports reports whether p runs natively on g.
+func (g GPU) Supports(p Precision) bool {
+	_, ok := g.Peak(p)
+	return ok
+}
+
+// Model is one model architecture. Counts follow Hugging Face config names.
+type Model struct {
+	ID        string
+	Family    string
+	Kind      ModelKind
+	Layers    int
+	Hidden    int
+	Heads     int
+	KVHeads   int
+	HeadDim   int
+	FFN       int
+	Vocab     int
+	MaxCtx    int
+	Tied      bool
+	Gated     bool // SwiGLU/GeGLU: three MLP matrices
+	Learned   bool // learned position embeddings
+	ParamsB   float64
+	ActiveB   float64 // MoE: parameters used per token
+	FwdGFLOPs float64 // vision/CNN: forward GFLOPs per sample at native size
+	Source    string
+	Notes     string
+	Origin    string // "catalogue", "size", "architecture"
+}
+
+// ModelKind separates what changes the formulas.
+type ModelKind string
+
+// Model kinds.
+const (
+	Decoder    ModelKind = "decoder"
+	Encoder    ModelKind = "encoder"
+	EncDec     ModelKind = "encoder-decoder"
+	MoE        ModelKind = "decoder-moe"
+	VisionViT  ModelKind = "vision"
+	VisionConv ModelKind = "cnn"
+)
+
+// Catalog holds the GPUs and models the planner knows.
+type Catalog struct {
+	GPUs   []GPU
+	Models []Model
+}
+
+var defaultCatalog = mustLoadCatalog()
+
+// DefaultCatalog returns the catalogue embedded in the binary. The returned
+// value is a copy; callers may override prices on it.
+func DefaultCatalog() *Catalog {
+	c := &Catalog{GPUs: make([]GPU, len(defaultCatalog.GPUs)), Models: defaultCatalog.Models}
+	copy(c.GPUs, defaultCatalog.GPUs)
+	return c
+}
+
+func mustLoadCatalog() *Catalog {
+	c, err := loadCatalog()
+	if err != nil {
+		panic("planner: embedded catalogue is invalid: " + err.Error())
+	}
+	return c
+}
+
+func loadCatalog() (*Catalog, error) {
+	gpus, err := readCSV("data/gpus.csv")
+	if err != nil {
+		return nil, err
+	}
+	prices, err := readCSV("data/prices.csv")
+	if err != nil {
+		return nil, err
+	}
+	models, err := readCSV("data/models.csv")
+	if err != nil {
+		return nil, err
+	}
+	price := map[string]row{}
+	for _, r := range prices {
+		price[r.s("gpu")] = r
+	}
+	c := &Catalog{}
+	for _, r := range gpus {
+		g, err := gpuFromRow(r)
+		if err != nil {
+			return nil, err
+		}
+		p, ok := price[g.ID]
+		if !ok {
+			return nil, fmt.Errorf("gpu %s has no price row", g.ID)
+		}
+		g.PriceUSD = p.f("usd_per_gpu_hour")
+		g.PriceSource = p.s("source")
+		c.GPUs = append(c.GPUs, g)
+	}
+	for _, r := range models {
+		m, err := modelFromRow(r)
+		if err != nil {
+			return nil, err
+		}
+		c.Models = append(c.Models, m)
+	}
+	return c, nil
+}
+
+type row map[string]string
+
+func (r row) s(k string) string { return strings.TrimSpace(r[k]) }
+
+func (r row) f(k string) float64 {
+	v, err := strconv.ParseFloat(r.s(k), 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+func (r row) i(k string) int {
+	v := r.s(k)
+	if i := strings.IndexAny(v, " ("); i > 0 {
+		v = v[:i] // "50 (conv)"
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+func readCSV(name string) ([]row, error) {
+	f, err := dataFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rd := csv.NewReader(f)
+	header, err := rd.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var rows []row
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		r := row{}
+		for i, h := range header {
+			r[h] = rec[i]
+		}
+		if r.s("source") == "" {
+			return nil, fmt.Errorf("%s: row %q has no source", name, rec[0])
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func gpuFromRow(r row) (GPU, error) {
+	g := GPU{
+		ID:         r.s("id"),
+		Name:       r.s("name"),
+		Vendor:     r.s("vendor"),
+		FormFactor: r.s("form_factor"),
+		MemoryGB:   r.f("memory_gb"),
+		MemBWGBs:   r.f("mem_bw_gbs"),
+		NVLinkGBs:  r.f("nvlink_gbs_bidir"),
+		TDPW:       r.f("tdp_w"),
+		Source:     r.s("source"),
+		Confidence: r.s("confidence"),
+		Notes:      r.s("notes"),
+		peak: map[Precision]float64{
+			FP32: r.f("fp32_tflops"),
+			TF32: r.f("tf32_tflops_dense"),
+			BF16: r.f("bf16_tflops_dense"),
+			FP16: r.f("fp16_tflops_dense"),
+			FP8:  r.f("fp8_tflops_dense"),
+			INT8: r.f("int8_tops_dense"),
+		},
+	}
+	arch := r.s("architecture")
+	for _, gen := range []Generation{Volta, Turing, Ampere, Hopper, Blackwell, CDNA3} {
+		if strings.HasPrefix(arch, string(gen)) {
+			g.Generation = gen
+		}
+	}
+	if strings.HasPrefix(arch, "Ada") {
+		g.Generation = Ada
+	}
+	if g.Generation == "" {
+		return g, fmt.Errorf("gpu %s: unknown architecture %q", g.ID, arch)
+	}
+	host := r.s("host_link")
+	switch {
+	case strings.Contains(host, "Gen5"):
+		g.PCIeGen = 5
+	case strings.Contains(host, "Gen4"):
+		g.PCIeGen = 4
+	default:
+		g.PCIeGen = 3
+	}
+	ff := strings.ToUpper(g.FormFactor)
+	g.SXM = strings.HasPrefix(ff, "SXM") || strings.HasPrefix(ff, "OAM")
+	g.Consumer = strings.Contains(strings.ToLower(g.FormFactor), "consumer")
+	g.family, g.defaultScore = gpuFamily(g)
+	if g.MemoryGB <= 0 || g.MemBWGBs <= 0 {
+		return g, fmt.Errorf("gpu %s: memory and bandwidth are required", g.ID)
+	}
+	return g, nil
+}
+
+// gpuFamily is the short name people type for a part ("h100", "a100",
+// "4090") and how strongly this part claims it: SXM over PCIe, more memory
+// over less.
+func gpuFamily(g GPU) (string, int) {
+	id := g.ID
+	var fam string
+	switch {
+	case strings.HasPrefix(id, "rtx-6000-ada"):
+		fam = "6000ada"
+	case strings.HasPrefix(id, "rtx-"):
+		fam = strings.TrimPrefix(id, "rtx-")
+	default:
+		fam, _, _ = strings.Cut(id, "-")
+	}
+	score := int(g.MemoryGB)
+	if g.SXM {
+		score += 1000
+	}
+	return fam, score
+}
+
+func modelFromRow(r row) (Model, error) {
+	m := Model{
+		ID:      r.s("id"),
+		Family:  r.s("family"),
+		Kind:    ModelKind(r.s("type")),
+		Layers:  r.i("layers"),
+		Hidden:  r.i("hidden"),
+		Heads:   r.i("heads"),
+		KVHeads: r.i("kv_heads"),
+		HeadDim: r.i("head_dim"),
+		FFN:     r.i("ffn_intermediate"),
+		Vocab:   r.i("vocab"),
+		MaxCtx:  r.i("max_ctx"),
+		Tied:    r.s("tied_embeddings") == "yes",
+		ParamsB: r.f("params_b_reported"),
+		ActiveB: r.f("active_params_b"),
+		Source:  r.s("source"),
+		Notes:   r.s("notes"),
+		Origin:  "catalogue",
+	}
+	mlp := r.s("mlp")
+	m.Gated = strings.Contains(mlp, "glu")
+	m.Learned = strings.HasPrefix(r.s("position"), "learned")
+	switch {
+	case strings.HasPrefix(string(m.Kind), "encoder (vision)"):
+		m.Kind = VisionViT
+	case m.Kind == "cnn":
+		m.Kind = VisionConv
+	}
+	if strings.Contains(mlp, "experts") {
+		m.Kind = MoE
+	}
+	if m.Kind == VisionViT || m.Kind == VisionConv {
+		m.FwdGFLOPs = parseGFLOPs(m.Notes)
+		if m.FwdGFLOPs == 0 {
+			return m, fmt.Errorf("model %s: vision model without forward GFLOPs in notes", m.ID)
+		}
+	}
+	if m.ParamsB <= 0 {
+		return m, fmt.Errorf("model %s: no parameter count", m.ID)
+	}
+	return m, nil
+}
+
+// parseGFLOPs reads "~17.6 GFLOPs fwd" or "(~8.2 GFLOPs) forward" from a notes cell.
+func parseGFLOPs(s string) float64 {
+	i := strings.Index(s, "GFLOPs")
+	if i < 0 {
+		return 0
+	}
+	j := i - 1
+	for j >= 0 && (s[j] == ' ') {
+		j--
+	}
+	k := j
+	for k >= 0 && (s[k] == '.' || (s[k] >= '0' && s[k] <= '9')) {
+		k--
+	}
+	v, _ := strconv.ParseFloat(s[k+1:j+1], 64)
+	return v
+}
+
+// Params is the total parameter count.
+func (m Model) Params() float64 { return m.ParamsB * 1e9 }
+
+// ActiveParams is the parameter count used per token (MoE: routed subset).
+func (m Model) ActiveParams() float64 {
+	if m.ActiveB > 0 {
+		return m.ActiveB * 1e9
+	}
+	return m.Params()
+}
+
+// headDim returns the attention head width.
+func (m Model) headDim() int {
+	if m.HeadDim > 0 {
+		return m.HeadDim
+	}
+	if m.Heads > 0 {
+		return m.Hidden / m.Heads
+	}
+	return 0
+}
+
+func (m Model) kvHeads() int {
+	if m.KVHeads > 0 {
+		return m.KVHeads
+	}
+	return m.Heads
+}
+
+// IsTransformer reports whether the model has a token sequence.
+func (m Model) IsTransformer() bool { return m.Kind != VisionConv && m.Layers > 0 && m.Hidden > 0 }
+
+// archParams is the parameter count implied by the architecture fields
+// (dense transformers only): attention with GQA, a 2- or 3-matrix MLP,
+// norms, embeddings (untied doubles them) and learned positions.
+func archParams(m Model) float64 {
+	h, L := float64(m.Hidden), float64(m.Layers)
+	d := float64(m.headDim())
+	a, g := float64(m.Heads), float64(m.kvHeads())
+	f := float64(m.FFN)
+	attn := h*a*d + 2*h*g*d + a*d*h
+	mats := 2.0
+	if m.Gated {
+		mats = 3
+	}
+	mlp := mats * h * f
+	perLayer := attn + mlp + 4*h
+	emb := float64(m.Vocab) * h
+	if !m.Tied {
+		emb *= 2
+	}
+	if m.Learned {
+		emb += float64(m.MaxCtx) * h
+	}
+	return L*perLayer + emb + 2*h
+}
+
+// norm folds a name to the characters that carry meaning: "Llama3-8B",
+// "llama-3-8b" and "llama_3 8b" all become "llama38b".
+func norm(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' {
+			if r == '.' {
+				// keep dots only between digits ("3.1", "2.5") so "llama3.1" != "llama31"
+				b.WriteRune('p')
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// modelAliases are the names people type for catalogue entries that the
+// normalised-prefix rule does not find on its own.
+var modelAliases = map[string]string{
+	"bert":        "bert-base-uncased",
+	"bertbase":    "bert-base-uncased",
+	"bertlarge":   "bert-large-uncased",
+	"gpt2small":   "gpt2",
+	"gpt2124m":    "gpt2",
+	"mistral7b":   "mistral-7b-v0.1",
+	"mistral":     "mistral-7b-v0.1",
+	"mixtral":     "mixtral-8x7b",
+	"llama27b":    "llama-2-7b",
+	"llama213b":   "llama-2-13b",
+	"llama270b":   "llama-2-70b",
+	"llama38b":    "llama-3-8b",
+	"llama370b":   "llama-3-70b",
+	"llama3p370b": "llama-3-70b",
+	"llama3p18b":  "llama-3.1-8b",
+	"llama3p170b": "llama-3.1-70b",
+	"llama405b":   "llama-3.1-405b",
+	"resnet50":    "resnet-50",
+	"resnet":      "resnet-50",
+	"vitb16":      "vit-base-patch16-224",
+	"vitl16":      "vit-large-patch16-224",
+	"vitbase":     "vit-base-patch16-224",
+	"vitlarge":    "vit-large-patch16-224",
+	"t5":          "t5-base",
+	"tinyllama":   "tinyllama-1.1b",
+	"deepseekv3":  "deepseek-v3",
+	"deepseekr1":  "deepseek-r1",
+	"phi3mini":    "phi-3-mini-4k",
+	"phi3small":   "phi-3-small-8k",
+	"phi3medium":  "phi-3-medium-4k",
+}
+
+// Resolution says how a typed name was read, when that is worth telling
+// the user ("h100" became the SXM part).
+type Resolution struct {
+	Note string
+}
+
+// Model resolves a model name forgivingly. The error lists the nearest
+// names when nothing matches.
+func (c *Catalog) Model(name string) (Model, Resolution, error) {
+	q := norm(name)
+	if q == "" {
+		return Model{}, Resolution{}, &NotFoundError{Kind: "model", Name: name}
+	}
+	byNorm := map[string]Model{}
+	for _, m := range c.Models {
+		byNorm[norm(m.ID)] = m
+	}
+	if m, ok := byNorm[q]; ok {
+		return m, Resolution{}, nil
+	}
+	if id, ok := modelAliases[q]; ok {
+		m := byNorm[norm(id)]
+		return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID)}, nil
+	}
+	var cands []Model
+	for _, m := range c.Models {
+		if strings.HasPrefix(norm(m.ID), q) {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) == 1 {
+		return cands[0], Resolution{Note: fmt.Sprintf("`%s` read as %s", name, cands[0].ID)}, nil
+	}
+	err := &NotFoundError{Kind: "model", Name: name}
+	if len(cands) > 1 {
+		for _, m := range cands {
+			err.Candidates = append(err.Candidates, m.ID)
+		}
+		err.Ambiguous = true
+		return Model{}, Resolution{}, err
+	}
+	err.Candidates = nearest(name, c.ModelNames(), 3)
+	return Model{}, Resolution{}, err
+}
+
+// IsModelName reports whether name resolves to a catalogue model.
+func (c *Catalog) IsModelName(name string) bool {
+	_, _, err := c.Model(name)
+	return err == nil
+}
+
+// ModelNames lists catalogue ids plus the short forms people type; it is
+// the vocabulary for "did you mean".
+func (c *Catalog) ModelNames() []string {
+	out := []string{"bert-base", "bert-large", "llama3-8b", "llama3-70b", "mistral-7b", "resnet50"}
+	for _, m := range c.Models {
+		out = append(out, m.ID)
+	}
+	return out
+}
+
+// GPUNames lists catalogue ids plus the family names ("h100", "a100").
+func (c *Catalog) GPUNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, g := range c.GPUs {
+		if !seen[g.family] {
+			seen[g.family] = true
+			out = append(out, g.family)
+		}
+		out = append(out, g.ID)
+	}
+	return out
+}
+
+// gpuAliases map other spellings of a family to the catalogue family.
+var gpuAliases = map[string]string{
+	"rtxa6000":    "a6000",
+	"rtx4090":     "4090",
+	"geforce4090": "4090",
+	"rtx3090":     "3090",
+	"geforce3090": "3090",
+	"rtx6000ada":  "6000ada",
+	"rtx6000":     "6000ada",
+	"l40":         "l40s",
+	"mi300":       "mi300x",
+}
+
+// GPU resolves a GPU name forgivingly: "h100" finds the SXM part and says
+// so, "a100-40gb" the 40 GB SXM part, "h100-pcie" the PCIe card.
+func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
+	q := norm(name)
+	for _, g := range c.GPUs {
+		if norm(g.ID) == q {
+			return g, Resolution{}, nil
+		}
+	}
+	notFound := &NotFoundError{Kind: "GPU", Name: name, Candidates: nearest(name, c.GPUNames(), 3)}
+	fam, quals, ok := c.splitGPUQuery(q)
+	if !ok {
+		return GPU{}, Resolution{}, notFound
+	}
+	var cands []GPU
+	for _, g := range c.GPUs {
+		if g.family != fam {
+			continue
+		}
+		match := true
+		for _, ql := range quals {
+			if !strings.Contains(norm(g.ID), ql) {
+				match = false
+			}
+		}
+		if match {
+			cands = append(cands, g)
+		}
+	}
+	if len(cands) == 0 {
+		return GPU{}, Resolution{}, notFound
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].defaultScore > cands[j].defaultScore })
+	g := cands[0]
+	res := Resolution{Note: fmt.Sprintf("`%s` read as %s", name, g.Name)}
+	if len(cands) > 1 {
+		var others []string
+		for _, o := range cands[1:] {
+			others = append(others, o.ID)
+		}
+		res.Note += " (others: " + strings.Join(others, ", ") + ")"
+	}
+	return g, res, nil
+}
+
+// IsGPUName reports whether name resolves to a catalogue GPU.
+func (c *Catalog) IsGPUName(name string) bool {
+	_, _, err := c.GPU(name)
+	return err == nil
+}
+
+// splitGPUQuery reads a normalised query as a family ("h100", "4090") and
+// qualifiers ("pcie", "sxm", "80gb"). Anything it cannot read makes ok false.
+func (c *Catalog) splitGPUQuery(q string) (fam string, quals []string, ok bool) {
+	best := ""
+	for _, g := range c.GPUs {
+		if strings.HasPrefix(q, g.family) && len(g.family) > len(best) {
+			best, fam = g.family, g.family
+		}
+	}
+	for alias, f := range gpuAliases {
+		if strings.HasPrefix(q, alias) && len(alias) > len(best) {
+			best, fam = alias, f
+		}
+	}
+	if best == "" {
+		return "", nil, false
+	}
+	rest := q[len(best):]
+	for rest != "" {
+		matched := false
+		for _, w := range []string{"sxm5", "sxm4", "sxm2", "sxm", "pcie", "nvl", "hgx"} {
+			if strings.HasPrefix(rest, w) {
+				quals = append(quals, w)
+				rest = rest[len(w):]
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		k := 0
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		if k == 0 {
+			return "", nil, false
+		}
+		mem := rest[:k]
+		rest = rest[k:]
+		switch {
+		case strings.HasPrefix(rest, "gb"):
+			rest = rest[2:]
+		case strings.HasPrefix(rest, "g"):
+			rest = rest[1:]
+		}
+		quals = append(quals, mem+"gb")
+	}
+	return fam, quals, true
+}
+
+// NotFoundError is returned when a model or GPU name does not resolve.
+type NotFoundError struct {
+	Kind       string
+	Name       string
+	Candidates []string
+	Ambiguous  bool
+}
+
+func (e *NotFoundError) Error() string {
+	switch {
+	case e.Ambiguous:
+		return fmt.Sprintf("%s `%s` matches several: %s — say which", e.Kind, e.Name, strings.Join(e.Candidates, ", "))
+	case len(e.Candidates) > 0:
+		return fmt.Sprintf("unknown %s `%s` — did you mean `%s`?", e.Kind, e.Name, e.Candidates[0])
+	default:
+		return fmt.Sprintf("unknown %s `%s`", e.Kind, e.Name)
+	}
+}
+
+// nearest returns up to n names closest to q by edit distance on the
+// normalised forms, closest first; names too far away are left out.
+func nearest(q string, names []string, n int) []string {
+	nq := norm(q)
+	type scored struct {
+		name string
+		d    int
+	}
+	seen := map[string]bool{}
+	var all []scored
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		nn := norm(name)
+		d := Levenshtein(nq, nn)
+		if strings.HasPrefix(nn, nq) || strings.HasPrefix(nq, nn) {
+			d = min(d, int(math.Abs(float64(len(nn)-len(nq))))/2)
+		}
+		limit := max(2, len(nq)/3+1)
+		if d <= limit {
+			all = append(all, scored{name, d})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].d != all[j].d {
+			return all[i].d < all[j].d
+		}
+		return len(all[i].name) < len(all[j].name)
+	})
+	var out []string
+	for i := 0; i < len(all) && i < n; i++ {
+		out = append(out, all[i].name)
+	}
+	return out
+}
+
+// Levenshtein is the edit distance between a and b.
+func Levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// Nearest exposes the "did you mean" ranking for other vocabularies
+// (command keywords) so every suggestion in gpuplan is made the same way.
+func Nearest(q string, names []string, n int) []string { return nearest(q, names, n) }

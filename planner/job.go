@@ -1,0 +1,162 @@
+package planner
+
+// Workload is what the GPUs do with the model.
+type Workload string
+
+// Workloads. The default (when a request names none) is Finetune for
+// catalogue models and Pretrain for models given by size or architecture.
+const (
+	Pretrain  Workload = "pretrain"
+	Finetune  Workload = "finetune"
+	LoRA      Workload = "lora"
+	QLoRA     Workload = "qlora"
+	Inference Workload = "inference"
+)
+
+// Strategy is how model state is spread over data-parallel GPUs.
+type Strategy string
+
+// Strategies. StrategyAuto lets the planner choose the least sharding that fits.
+const (
+	StrategyAuto Strategy = ""
+	DDP          Strategy = "ddp"
+	ZeRO1        Strategy = "zero1"
+	ZeRO2        Strategy = "zero2"
+	ZeRO3        Strategy = "zero3"
+	FSDP         Strategy = "fsdp" // FULL_SHARD: same memory as ZeRO-3
+)
+
+// Optimizer decides the optimizer-state bytes per parameter.
+type Optimizer string
+
+// Optimizers.
+const (
+	AdamW    Optimizer = "adamw"
+	Adam8bit Optimizer = "adam8bit"
+	SGD      Optimizer = "sgd"
+	Lion     Optimizer = "lion"
+)
+
+// Stack is the software the job runs on: it scales achievable utilization.
+type Stack string
+
+// Stacks. HF (Hugging Face Trainer / eager PyTorch) is the default.
+const (
+	HF    Stack = "hf"
+	Tuned Stack = "tuned" // fused kernels, FlashAttention, Megatron/NeMo/llm-foundry class
+)
+
+// Interconnect is how the GPUs of one job talk to each other.
+type Interconnect string
+
+// Interconnects. InterconnectAuto uses what the part has (NVSwitch on SXM
+// boards, bridges on PCIe cards that have them, else PCIe); IB means
+// several nodes joined by InfiniBand/RoCE.
+const (
+	InterconnectAuto Interconnect = ""
+	NVLink           Interconnect = "nvlink"
+	PCIe             Interconnect = "pcie"
+	IB               Interconnect = "ib"
+)
+
+// Hardware is a GPU type and count.
+type Hardware struct {
+	GPU          GPU
+	Count        int
+	Interconnect Interconnect
+	// GPUsPerNode is the node size for multi-node jobs; 0 means 8 for SXM
+	// parts and the whole count otherwise.
+	GPUsPerNode int
+	// IDs are physical GPU ids for the launch line (CUDA_VISIBLE_DEVICES);
+	// empty means 0..Count-1.
+	IDs []int
+	// Server names a team server this hardware stands for, if any.
+	Server string
+}
+
+// Job is one training or inference job, as typed (zero values mean
+// "not said": the planner fills defaults and reports them as assumptions).
+type Job struct {
+	Model    Model
+	Workload Workload
+
+	// Amount of work. Epochs with DatasetSamples or DatasetTokens, or
+	// Tokens, Samples or Steps on their own.
+	Epochs         float64
+	DatasetSamples float64
+	DatasetTokens  float64
+	Tokens         float64
+	Samples        float64
+	Steps          float64
+	StepsPerEpoch  float64 // dataset size as optimizer steps per epoch (× global batch)
+
+	SeqLen            int
+	GlobalBatch       int // samples per optimizer step
+	GlobalBatchTokens int // alternative to GlobalBatch
+	MicroBatch        int // per GPU per forward pass; 0 = largest that fits (capped)
+
+	Precision     Precision // "" = best the GPU supports
+	Checkpointing bool      // gradient (activation) checkpointing
+	Attention     Attention // "" = default for the stack
+	Strategy      Strategy
+	Optimizer     Optimizer // "" = AdamW
+	Stack         Stack     // "" = HF
+	LoRARank      int       // 0 = 16
+
+	// Inference: GlobalBatch concurrent sequences of SeqLen context
+	// (prompt + generated tokens); GenTokens is the generated part.
+	GenTokens int
+
+	// Notes carries how the request's words were read ("h100" → SXM),
+	// shown with the assumptions.
+	Notes []string
+}
+
+// Attention selects the attention kernel, which decides whether the
+// seq² score matrix is stored.
+type Attention string
+
+// Attention kernels.
+const (
+	AttentionDefault Attention = ""
+	Flash            Attention = "flash" // FlashAttention / SDPA memory-efficient kernels
+	Eager            Attention = "eager" // scores materialised: 5·a·s/h term
+)
+
+// BaselineUnit is the unit of a measured baseline.
+type BaselineUnit string
+
+// Baseline units.
+const (
+	SamplesPerS   BaselineUnit = "samples/s"
+	TokensPerS    BaselineUnit = "tokens/s"
+	SecPerStep    BaselineUnit = "s/step"
+	HoursPerEpoch BaselineUnit = "h/epoch"
+	Hours         BaselineUnit = "h"
+)
+
+// Baseline is a measurement of this job on some hardware ("5.67 h/epoch
+// on 4x V100"); the planner derives the job's own efficiency from it.
+type Baseline struct {
+	Value    float64
+	Unit     BaselineUnit
+	Hardware Hardware
+}
+
+// Request is everything a plan needs.
+type Request struct {
+	Job Job
+	// Targets are the hardware configurations the user named ("on h100x2",
+	// or each entry of "compare on …"). Empty means recommend only.
+	Targets []Hardware
+	// Compare marks a side-by-side request: every target gets a column.
+	Compare bool
+	// Baseline, when set, rebases the estimate on a measured run.
+	Baseline *Baseline
+	// NoSearch skips the recommendation search (used by compare tables and
+	// benchmarks that only want the named targets).
+	NoSearch bool
+	// Pool, when set, restricts the recommendation search to these
+	// configurations (the team's servers); otherwise the whole catalogue.
+	Pool []Hardware
+}
