@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-//go:embed data/gpus.csv data/models.csv data/prices.csv
+//go:embed data/*.csv
 var dataFS embed.FS
 
 // Precision is a numeric format for weights, activations and matmuls.
@@ -214,10 +214,24 @@ func readCSV(name string) ([]row, error) {
 		return nil, err
 	}
 	defer f.Close()
+	rows, err := readCSVNoSource(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	for _, r := range rows {
+		if r.s("source") == "" {
+			return nil, fmt.Errorf("%s: a row has no source", name)
+		}
+	}
+	return rows, nil
+}
+
+// readCSVNoSource reads a headed CSV into rows keyed by column name.
+func readCSVNoSource(f io.Reader) ([]row, error) {
 	rd := csv.NewReader(f)
 	header, err := rd.Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	var rows []row
 	for {
@@ -226,14 +240,11 @@ func readCSV(name string) ([]row, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, err
 		}
 		r := row{}
 		for i, h := range header {
 			r[h] = rec[i]
-		}
-		if r.s("source") == "" {
-			return nil, fmt.Errorf("%s: row %q has no source", name, rec[0])
 		}
 		rows = append(rows, r)
 	}

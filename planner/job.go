@@ -141,6 +141,9 @@ type Baseline struct {
 	Value    float64
 	Unit     BaselineUnit
 	Hardware Hardware
+	// Precision the measured run used, when it differs from the target's
+	// ("baseline 5.67 h/epoch on 4x v100 fp32"); "" means the job's.
+	Precision Precision
 }
 
 // Request is everything a plan needs.

@@ -1,0 +1,317 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// primary is the estimate advice is about: the first named target, else
+// the balanced recommendation.
+func primary(res *Result) *Estimate {
+	if len(res.Plans) > 0 {
+		return res.Plans[0]
+	}
+	return res.Recommendations.Balanced
+}
+
+// advise writes the how-to the seeds give: precision, batch and learning
+// rate, DDP, ZeRO, checkpointing, out-of-memory fixes, and launch.
+func (pc *planContext) advise(res *Result, req Request) []Advice {
+	j := pc.job
+	e := primary(res)
+	var out []Advice
+	add := func(topic, format string, args ...any) {
+		out = append(out, Advice{Topic: topic, Text: fmt.Sprintf(format, args...)})
+	}
+	if e == nil {
+		return out
+	}
+	g := e.hw.GPU
+	if j.Workload == Inference {
+		add("serving", "Weights take %.1f GiB per GPU and each sequence of %d tokens adds %.2f GiB of KV cache; up to %d concurrent sequences fit. Use a paged-KV server (vLLM, TGI, TensorRT-LLM) to keep that capacity.",
+			memItem(e.Memory, "weights"), j.SeqLen, kvBytesPerToken(j.Model)*float64(j.SeqLen)/float64(e.GPUs)/gib, e.Memory.MaxMicroBatch)
+		if !e.Memory.Fits {
+			out = append(out, pc.oomAdvice(e)...)
+		}
+		add("launch", "%s", e.Launch)
+		return out
+	}
+
+	// Precision.
+	switch {
+	case g.Generation == Volta || g.Generation == Turing:
+		add("precision", "%s has no bf16: use fp16 AMP (`torch.autocast(dtype=torch.float16)` + `GradScaler`, or `--fp16`). AMP runs the matmuls on tensor cores: %.0f vs %.1f TFLOPS in fp32.",
+			g.Name, peakOf(g, FP16), peakOf(g, FP32))
+	case e.Precision == FP8:
+		add("precision", "fp8 needs Transformer Engine (or torchao float8) and keeps master weights in fp32; expect ~1.3-1.5x over bf16, not 2x.")
+	case e.Precision == FP32:
+		add("precision", "plain fp32 leaves %s's tensor cores idle (%.1f vs %.0f TFLOPS bf16): turn on bf16 (`--bf16`) or at least TF32 (`torch.backends.cuda.matmul.allow_tf32 = True`).",
+			g.Name, peakOf(g, FP32), peakOf(g, BF16))
+	default:
+		add("precision", "use bf16 on %s (`--bf16`, or `torch.autocast(dtype=torch.bfloat16)`): same range as fp32, no loss scaling needed.", g.Name)
+	}
+
+	// Batch, accumulation and learning rate.
+	if e.GPUs > 1 || e.GradAccum > 1 || j.GlobalBatch > 0 {
+		add("batch", "micro-batch %d per GPU × %d accumulation step(s) × %d GPU(s) = global batch %d.%s",
+			e.MicroBatch, e.GradAccum, e.layout.dp(), e.GlobalBatch, batchKeepNote(j, e))
+	}
+	if res.Baseline != nil && res.Baseline.BaselinePlan != nil {
+		bp := res.Baseline.BaselinePlan
+		if bp.GlobalBatch != e.GlobalBatch && bp.GlobalBatch > 0 {
+			ratio := float64(e.GlobalBatch) / float64(bp.GlobalBatch)
+			add("learning rate", "the global batch changes from %d to %d: scale the learning rate by %.2f (linear rule; for Adam-family optimizers √%.2f = %.2f is safer) and keep a warm-up.",
+				bp.GlobalBatch, e.GlobalBatch, ratio, ratio, math.Sqrt(ratio))
+		} else {
+			add("learning rate", "the global batch stays %d, so keep the learning rate and schedule of the measured run.", e.GlobalBatch)
+		}
+	} else if e.GPUs > 1 && j.GlobalBatch == 0 {
+		add("learning rate", "the global batch grows with the GPU count (%d here): scale the learning rate with it (linear rule, or √ for Adam) from the value tuned for one GPU, with a warm-up — or fix `batch N` to keep it.", e.GlobalBatch)
+	}
+	if mb := e.Memory.MaxMicroBatch; mb > 2*e.MicroBatch && e.GradAccum > 1 {
+		add("batch", "memory allows a micro-batch up to %d: raise it and cut accumulation steps — fewer, larger steps use the GPU better.", mb)
+	} else if mb > 2*e.MicroBatch && j.Model.IsTransformer() && float64(e.MicroBatch*j.SeqLen) >= 8192 {
+		add("batch", "memory allows a micro-batch up to %d, but %d tokens per micro-batch already fill the GPU: a larger one changes the optimisation, not the speed.", mb, e.MicroBatch*j.SeqLen)
+	}
+
+	// Multi-GPU.
+	if e.GPUs > 1 {
+		add("multi-GPU", "use DistributedDataParallel via `torchrun`, not `nn.DataParallel`: DP runs one Python process (GIL), scatters from GPU 0 every step and piles memory on it; DDP overlaps the gradient all-reduce with the backward pass.")
+		switch e.layout.strategy {
+		case ZeRO1:
+			add("sharding", "ZeRO-1 (DeepSpeed stage 1 / Megatron distributed optimizer) shards the optimizer states: %.1f GiB per GPU instead of %.1f.", memItem(e.Memory, "optimizer states"), memItem(e.Memory, "optimizer states")*float64(e.layout.dp()))
+		case ZeRO2:
+			add("sharding", "ZeRO-2 shards optimizer states and gradients over the %d GPUs; plain DDP would not fit or would be slower here.", e.layout.dp())
+		case ZeRO3, FSDP:
+			add("sharding", "ZeRO-3 / FSDP FULL_SHARD shards the weights too: it fits, but gathers the parameters every micro-batch — keep the micro-batch large and the GPUs on NVLink.")
+		default:
+			add("sharding", "model states fit on every GPU: plain DDP, no ZeRO needed.")
+		}
+		if strings.Contains(e.Interconnect, "PCIe") && e.ScalingEfficiency < 0.85 {
+			add("interconnect", "%s limits scaling to %.0f%%: gradient accumulation (fewer all-reduces per sample) or fewer, larger GPUs help.", e.Interconnect, e.ScalingEfficiency*100)
+		}
+	}
+	if e.Checkpointing {
+		add("checkpointing", "gradient checkpointing is on: ~33%% more compute in exchange for storing only each layer's input (`--gradient_checkpointing`).")
+	}
+	if !e.Memory.Fits {
+		out = append(out, pc.oomAdvice(e)...)
+	}
+	if j.Model.Kind == Decoder && j.Stack != Tuned && e.Memory.Fits {
+		if lg := memItem(e.Memory, "logits + loss"); lg > 0.15*e.Memory.PerGPUGiB {
+			add("memory", "logits and the loss take %.1f GiB (vocabulary %d): a fused/chunked cross-entropy (Liger kernel, `torch.compile`) removes most of it.", lg, j.Model.Vocab)
+		}
+	}
+	add("launch", "%s", e.Launch)
+	return out
+}
+
+func batchKeepNote(j Job, e *Estimate) string {
+	if j.GlobalBatch > 0 && e.GlobalBatch != j.GlobalBatch {
+		return fmt.Sprintf(" (%d requested; %d GPUs do not divide it evenly)", j.GlobalBatch, e.layout.dp())
+	}
+	if j.GlobalBatch > 0 {
+		return " This keeps the requested global batch, so convergence behaves as before."
+	}
+	return ""
+}
+
+func peakOf(g GPU, p Precision) float64 { v, _ := g.Peak(p); return v }
+
+func memItem(m Memory, name string) float64 {
+	for _, it := range m.Breakdown {
+		if it.Name == name {
+			return it.GiB
+		}
+	}
+	return 0
+}
+
+// oomAdvice says what to change, and by how much, when e does not fit.
+func (pc *planContext) oomAdvice(e *Estimate) []Advice {
+	j := pc.job
+	over := e.Memory.PerGPUGiB - e.Memory.CapacityGiB
+	var tips []string
+	tips = append(tips, fmt.Sprintf("needs %.1f GiB per GPU, %.1f GiB over %s's %.1f GiB.", e.Memory.PerGPUGiB, over, e.GPUName, e.Memory.CapacityGiB))
+	try := func(desc string, mod func(*Job), h Hardware) {
+		saved := pc.job
+		mod(&pc.job)
+		alt := pc.configure(h)
+		pc.job = saved
+		if alt.Memory.Fits {
+			tips = append(tips, fmt.Sprintf("%s → %.1f GiB per GPU (fits, %s)", desc, alt.Memory.PerGPUGiB, hoursText(alt)))
+		} else {
+			tips = append(tips, fmt.Sprintf("%s → %.1f GiB per GPU (still too much)", desc, alt.Memory.PerGPUGiB))
+		}
+	}
+	if j.Workload == Inference {
+		if j.Precision != INT4 {
+			try("4-bit weights (`int4`, AWQ/GPTQ)", func(x *Job) { x.Precision = INT4 }, e.hw)
+		}
+		if j.GlobalBatch > 1 {
+			try("one sequence at a time (`batch 1`)", func(x *Job) { x.GlobalBatch = 1 }, e.hw)
+		}
+	} else {
+		if !e.Checkpointing {
+			try("gradient checkpointing (`ckpt`)", func(x *Job) { x.Checkpointing = true }, e.hw)
+		}
+		if e.MicroBatch > 1 {
+			try("micro-batch 1 with accumulation", func(x *Job) { x.MicroBatch = 1 }, e.hw)
+		}
+		if e.GPUs > 1 && e.layout.strategy != ZeRO3 {
+			try("ZeRO-3 / FSDP", func(x *Job) { x.Strategy = ZeRO3; x.Checkpointing = true }, e.hw)
+		}
+		if j.Workload == Pretrain || j.Workload == Finetune {
+			try("LoRA instead of full fine-tuning (`lora`)", func(x *Job) { x.Workload = LoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
+			try("QLoRA on a 4-bit base (`qlora`)", func(x *Job) { x.Workload = QLoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
+		}
+	}
+	// How many of this GPU would it take?
+	for n := e.GPUs * 2; n <= 512; n *= 2 {
+		h := e.hw
+		h.Count = n
+		alt := pc.configure(h)
+		if alt.Memory.Fits {
+			tips = append(tips, fmt.Sprintf("%d× %s with %s → %.1f GiB per GPU (%s)", n, e.GPUName, alt.Strategy, alt.Memory.PerGPUGiB, hoursText(alt)))
+			break
+		}
+	}
+	var out []Advice
+	for _, t := range tips {
+		out = append(out, Advice{Topic: "out of memory", Text: t})
+	}
+	return out
+}
+
+func hoursText(e *Estimate) string {
+	if e.Time.TotalHours != nil {
+		return "≈ " + FormatHours(*e.Time.TotalHours)
+	}
+	return fmt.Sprintf("%.0f samples/s", e.Throughput.SamplesPerS)
+}
+
+// FormatHours writes a duration in hours the way people say it.
+func FormatHours(h float64) string {
+	switch {
+	case h < 1.0/60:
+		return fmt.Sprintf("%.0f s", h*3600)
+	case h < 1:
+		return fmt.Sprintf("%.0f min", h*60)
+	case h < 48:
+		return fmt.Sprintf("%.1f h", h)
+	default:
+		return fmt.Sprintf("%.1f days", h/24)
+	}
+}
+
+// launchLine is the command that runs the estimate: torchrun with the
+// Hugging Face Trainer flags the plan implies.
+func launchLine(j Job, e *Estimate) string {
+	ids := e.hw.IDs
+	if len(ids) == 0 {
+		n := e.GPUs
+		if e.Nodes > 1 {
+			n = e.GPUs / e.Nodes
+		}
+		for i := range n {
+			ids = append(ids, i)
+		}
+	}
+	var idStr []string
+	for _, id := range ids {
+		idStr = append(idStr, strconv.Itoa(id))
+	}
+	perNode := len(ids)
+	env := "CUDA_VISIBLE_DEVICES=" + strings.Join(idStr, ",")
+	if j.Workload == Inference {
+		q := ""
+		switch e.Precision {
+		case INT4:
+			q = " --quantization awq"
+		case FP8:
+			q = " --quantization fp8"
+		}
+		return fmt.Sprintf("%s vllm serve <model> --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s",
+			env, e.GPUs, j.SeqLen, max(1, e.Memory.MaxMicroBatch), q)
+	}
+	var b strings.Builder
+	b.WriteString(env)
+	if e.Nodes > 1 {
+		fmt.Fprintf(&b, " torchrun --nnodes=%d --nproc_per_node=%d --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500 train.py", e.Nodes, perNode)
+	} else {
+		fmt.Fprintf(&b, " torchrun --nproc_per_node=%d train.py", perNode)
+	}
+	fmt.Fprintf(&b, " --per_device_train_batch_size %d --gradient_accumulation_steps %d", e.MicroBatch, e.GradAccum)
+	switch e.Precision {
+	case BF16:
+		b.WriteString(" --bf16")
+	case FP16:
+		b.WriteString(" --fp16")
+	case TF32:
+		b.WriteString(" --tf32 True")
+	case FP8:
+		b.WriteString(" --bf16  # + Transformer Engine fp8 recipe")
+	}
+	if e.Checkpointing {
+		b.WriteString(" --gradient_checkpointing")
+	}
+	switch e.layout.strategy {
+	case ZeRO1:
+		if e.layout.dp() > 1 {
+			b.WriteString(" --deepspeed zero1.json")
+		}
+	case ZeRO2:
+		b.WriteString(" --deepspeed zero2.json")
+	case ZeRO3:
+		b.WriteString(" --deepspeed zero3.json")
+	case FSDP:
+		b.WriteString(` --fsdp "full_shard auto_wrap"`)
+	}
+	if j.Optimizer == Adam8bit {
+		b.WriteString(" --optim adamw_bnb_8bit")
+	}
+	if e.TensorParallel > 1 || e.PipelineParallel > 1 {
+		fmt.Fprintf(&b, "  # Megatron-style: --tensor-model-parallel-size %d --pipeline-model-parallel-size %d", e.TensorParallel, e.PipelineParallel)
+	}
+	return b.String()
+}
+
+// warnings flag choices far beyond the job and numbers to distrust.
+func (pc *planContext) warnings(res *Result, req Request) []string {
+	var w []string
+	for _, e := range res.Plans {
+		if !e.Memory.Fits {
+			continue
+		}
+		used := e.Memory.PerGPUGiB / e.Memory.CapacityGiB
+		g := e.hw.GPU
+		top := g.Generation == Hopper || g.Generation == Blackwell || g.MemoryGB >= 80
+		short := e.Time.TotalHours != nil && *e.Time.TotalHours < 1
+		if top && used < 0.3 && pc.job.Workload != Inference {
+			msg := fmt.Sprintf("%d× %s is far beyond this job: it uses %.0f%% of the memory", e.GPUs, e.GPUName, used*100)
+			if short {
+				msg += " and finishes within the hour"
+			}
+			if c := res.Recommendations.Cheapest; c != nil && c.GPU != e.GPU {
+				msg += fmt.Sprintf("; %d× %s does it for %s", c.GPUs, c.GPUName, costText(c))
+			}
+			w = append(w, msg+".")
+		}
+		if g.Confidence == "low" || g.Confidence == "medium" {
+			w = append(w, fmt.Sprintf("%s specs are %s confidence in the catalogue (%s).", g.Name, g.Confidence, shortSource(g.Source)))
+		}
+	}
+	if pc.job.Model.Origin == "size" {
+		w = append(w, fmt.Sprintf("model given by size only: shape assumed %d layers × hidden %d; activations and speed depend on the real shape.", pc.job.Model.Layers, pc.job.Model.Hidden))
+	}
+	return w
+}
+
+func costText(e *Estimate) string {
+	if e.CostUSD != nil {
+		return fmt.Sprintf("$%.0f", *e.CostUSD)
+	}
+	return fmt.Sprintf("$%.2f per 1M samples", e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH)
+}

@@ -1,0 +1,122 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Build is what a box for a GPU configuration needs (seed 002's checklist,
+// made concrete from the catalogue's TDP and interconnect data).
+type Build struct {
+	GPU             string   `json:"gpu"`
+	GPUName         string   `json:"gpu_name"`
+	GPUs            int      `json:"gpus"`
+	GPUWatts        float64  `json:"gpu_watts"`
+	SystemWatts     float64  `json:"system_watts"`
+	PSUWatts        float64  `json:"psu_watts"`
+	Circuits        string   `json:"circuits"`
+	HostMemoryGB    int      `json:"host_memory_gb"`
+	CPUCores        int      `json:"cpu_cores"`
+	PCIeLanes       int      `json:"pcie_lanes"`
+	Platform        string   `json:"platform"`
+	PeerToPeer      string   `json:"peer_to_peer"`
+	Cooling         []string `json:"cooling"`
+	Notes           []string `json:"notes"`
+	TotalGPUMemGB   float64  `json:"total_gpu_memory_gb"`
+	AllReduceGBs    float64  `json:"allreduce_bus_gbs"`
+	AllReduceRoute  string   `json:"allreduce_route"`
+	TransientFactor float64  `json:"transient_factor"`
+}
+
+// Build sizes a server for h.
+func (c *Catalog) Build(h Hardware) (*Build, error) {
+	g := h.GPU
+	n := h.Count
+	if n < 1 || n > 16 {
+		return nil, errorf("a single server holds 1 to 16 GPUs; for more, plan several nodes")
+	}
+	b := &Build{GPU: g.ID, GPUName: g.Name, GPUs: n, TotalGPUMemGB: g.MemoryGB * float64(n)}
+	b.GPUWatts = g.TDPW * float64(n)
+	// CPUs: one socket up to 4 GPUs, two above; plus board, fans, drives.
+	cpuW := 280.0
+	if n > 4 {
+		cpuW = 2 * 350
+	}
+	other := 150 + 15*float64(n)
+	b.SystemWatts = b.GPUWatts + cpuW + other
+	// GeForce cards spike well above TDP for milliseconds (RTX 3090/4090
+	// transients ~1.5-2x); datacenter parts are power-capped.
+	b.TransientFactor = 1.25
+	if g.Consumer {
+		b.TransientFactor = 1.5
+	}
+	psu := b.GPUWatts*b.TransientFactor + cpuW + other
+	b.PSUWatts = math.Ceil(psu*1.1/100) * 100 // +10 % so the PSU runs below its rating
+	switch {
+	case b.SystemWatts <= 1440:
+		b.Circuits = "one 15 A / 120 V circuit (1440 W continuous) or any 230 V circuit"
+	case b.SystemWatts <= 2990:
+		b.Circuits = fmt.Sprintf("%.0f W sustained: a 230 V circuit (16 A = 2990 W continuous), or two 120 V circuits with two PSUs", b.SystemWatts)
+	default:
+		b.Circuits = fmt.Sprintf("%.0f W sustained: 208-240 V server power (C19/C20), redundant PSUs, a rack PDU", b.SystemWatts)
+	}
+	// Host memory: at least the GPUs' memory, twice that for pinned
+	// buffers, data loading and checkpoint staging.
+	b.HostMemoryGB = roundUpPow2(int(math.Max(64, 2*b.TotalGPUMemGB)))
+	b.CPUCores = max(8, 4*n+4) // 4 dataloader workers per GPU plus the main processes
+	b.PCIeLanes = 16*n + 8     // x16 per GPU + NVMe
+	switch {
+	case g.SXM:
+		b.Platform = "HGX/DGX baseboard server (SXM parts are not sold as cards): buy a certified 4- or 8-GPU system"
+	case b.PCIeLanes <= 24:
+		b.Platform = "desktop platform is enough (x16 for the GPU + x4 NVMe)"
+	case b.PCIeLanes <= 128:
+		b.Platform = fmt.Sprintf("workstation/server CPU with ≥%d PCIe lanes (Threadripper PRO, Xeon W, single-socket EPYC): desktop CPUs have 20-28 lanes and would run the cards at x8/x4", b.PCIeLanes)
+	default:
+		b.Platform = fmt.Sprintf("dual-socket server (EPYC/Xeon) or PCIe switches: %d lanes needed", b.PCIeLanes)
+	}
+	bus, route := linkGBs(g, n, max(n, 1), InterconnectAuto)
+	if n > 1 {
+		b.AllReduceGBs, b.AllReduceRoute = bus, route
+	}
+	switch {
+	case g.SXM && g.NVLinkGBs > 0:
+		b.PeerToPeer = fmt.Sprintf("NVLink/NVSwitch all-to-all, %.0f GB/s per GPU (bidirectional)", g.NVLinkGBs)
+	case g.NVLinkGBs > 0:
+		b.PeerToPeer = fmt.Sprintf("NVLink bridges join pairs (%.0f GB/s); between pairs traffic crosses PCIe Gen%d", g.NVLinkGBs, g.PCIeGen)
+	case g.Consumer:
+		b.PeerToPeer = fmt.Sprintf("no NVLink and no P2P with stock drivers: GPU-to-GPU traffic bounces through host memory over PCIe Gen%d", g.PCIeGen)
+	default:
+		b.PeerToPeer = fmt.Sprintf("no NVLink: P2P over PCIe Gen%d (put the cards under one CPU socket or PCIe switch)", g.PCIeGen)
+	}
+	ff := g.FormFactor
+	switch {
+	case g.SXM:
+		b.Cooling = append(b.Cooling, fmt.Sprintf("%d × %.0f W SXM modules: data-centre airflow or liquid cooling; plan %.1f kW of heat per server", n, g.TDPW, b.SystemWatts/1000))
+	case g.Consumer:
+		b.Cooling = append(b.Cooling, fmt.Sprintf("%s is a %s card with open-air fans: more than two side by side recirculate hot air — use blower/water-cooled versions, risers, or a spaced-out frame", g.Name, ff))
+	case strings.Contains(strings.ToLower(ff), "passive"), g.TDPW >= 250 && !g.Consumer:
+		b.Cooling = append(b.Cooling, fmt.Sprintf("%s is passively cooled: it needs a server chassis with front-to-back airflow rated for %.0f W per slot; it will throttle in a desktop case", g.Name, g.TDPW))
+	default:
+		b.Cooling = append(b.Cooling, "blower-style card: fine in a workstation case with good front intake")
+	}
+	if b.SystemWatts > 2000 {
+		b.Cooling = append(b.Cooling, fmt.Sprintf("%.0f W of heat: a room needs about %.0f BTU/h of cooling", b.SystemWatts, b.SystemWatts*3.412))
+	}
+	if n > 1 && g.Consumer && g.NVLinkGBs == 0 {
+		b.Notes = append(b.Notes, "multi-GPU training works (NCCL falls back to shared memory), but data-parallel scaling is limited: prefer fewer, larger GPUs for models that need sharding")
+	}
+	if g.MemoryGB < 24 {
+		b.Notes = append(b.Notes, fmt.Sprintf("%.0f GB per GPU limits full fine-tuning to ~1B-parameter models; LoRA/QLoRA for larger", g.MemoryGB))
+	}
+	return b, nil
+}
+
+func roundUpPow2(v int) int {
+	p := 1
+	for p < v {
+		p <<= 1
+	}
+	return p
+}

@@ -1,0 +1,370 @@
+package planner
+
+import "math"
+
+const gib = 1 << 30
+
+// Memory constants, each with its reason. See docs/planner.md.
+const (
+	// cudaContextGiB is the CUDA context plus loaded kernels per process:
+	// Hugging Face measured 1343 MiB on a V100 (model_memory_anatomy).
+	cudaContextGiB = 1.3
+	// ncclBuffersGiB is what NCCL communicators reserve per GPU in a
+	// multi-GPU job.
+	ncclBuffersGiB = 0.5
+	// allocatorHeadroom is the caching allocator's fragmentation and the
+	// temporaries of the optimizer step, as a share of states and
+	// activations (measured peaks sit 10-15 % above the component sum).
+	allocatorHeadroom = 0.12
+	// usableFraction of the label capacity that CUDA can allocate (an 80 GB
+	// H100 reports 79.6 GiB to nvidia-smi).
+	usableFraction = 0.99
+	// loraTargets: q, k, v, o, gate, up, down adapted (PEFT-style
+	// "all-linear"); the planner counts their r·(d_in+d_out) parameters.
+	defaultLoRARank = 16
+)
+
+// MemItem is one line of the memory breakdown.
+type MemItem struct {
+	Name string  `json:"name"`
+	GiB  float64 `json:"gib"`
+}
+
+// Memory is the per-GPU memory estimate of one configuration.
+type Memory struct {
+	PerGPUGiB     float64   `json:"per_gpu_gib"`
+	CapacityGiB   float64   `json:"capacity_gib"`
+	Fits          bool      `json:"fits"`
+	HeadroomGiB   float64   `json:"headroom_gib"`
+	Breakdown     []MemItem `json:"breakdown"`
+	MaxMicroBatch int       `json:"max_micro_batch"`
+}
+
+// layout is how one configuration spreads the job over the GPUs.
+type layout struct {
+	gpu       GPU
+	n         int // total GPUs
+	tp, pp    int // tensor / pipeline parallel degrees (1 = none)
+	precision Precision
+	strategy  Strategy
+	micro     int
+	ckpt      bool
+	attention Attention
+}
+
+func (l layout) dp() int { return max(1, l.n/(l.tp*l.pp)) }
+
+// stateBytes returns per-parameter bytes of weights, gradients and
+// optimizer (including the fp32 master copy in mixed precision) before
+// sharding, for the trainable and the frozen parameters.
+type stateBytes struct {
+	weights, grads, optim float64
+}
+
+func trainingStateBytes(p Precision, opt Optimizer) stateBytes {
+	var optim float64
+	switch opt {
+	case Adam8bit:
+		optim = 2
+	case SGD, Lion:
+		optim = 4
+	default:
+		optim = 8
+	}
+	switch p {
+	case FP32, TF32:
+		return stateBytes{weights: 4, grads: 4, optim: optim}
+	case FP8:
+		// Transformer Engine: bf16 weights + fp8 weight copies, fp32 grads,
+		// fp32 master + optimizer.
+		return stateBytes{weights: 3, grads: 4, optim: optim + 4}
+	default:
+		// Mixed precision: 16-bit working weights, fp32 grads, fp32 master
+		// + optimizer states: 2 + 4 + 12 = 18 B/param for AdamW (Megatron,
+		// HF model_memory_anatomy).
+		return stateBytes{weights: 2, grads: 4, optim: optim + 4}
+	}
+}
+
+// activationBytes is the element size of stored activations.
+func activationBytes(p Precision) float64 {
+	if p == FP32 || p == TF32 {
+		return 4
+	}
+	return 2
+}
+
+// loraParams counts adapter parameters for rank r on all linear layers.
+func loraParams(m Model, r int) float64 {
+	if r <= 0 {
+		r = defaultLoRARank
+	}
+	h := float64(m.Hidden)
+	ad := float64(m.Heads * m.headDim())
+	kv := float64(m.kvHeads() * m.headDim())
+	f := float64(m.FFN)
+	perLayer := (h + ad) + 2*(h+kv) + (ad + h) // q, k, v, o
+	if m.Gated {
+		perLayer += 3 * (h + f)
+	} else {
+		perLayer += 2 * (h + f)
+	}
+	if m.Kind == MoE {
+		perLayer = (h + ad) + 2*(h+kv) + (ad + h) // attention only for MoE
+	}
+	return float64(r) * perLayer * float64(m.Layers)
+}
+
+// largestLayerParams approximates the biggest unit FSDP/ZeRO-3 gathers at
+// once: one transformer block or the embedding, whichever is larger.
+func largestLayerParams(m Model) float64 {
+	if !m.IsTransformer() || m.Layers == 0 {
+		return m.Params() / 10
+	}
+	emb := float64(m.Vocab) * float64(m.Hidden)
+	block := (m.Params() - emb) / float64(m.Layers)
+	return math.Max(block, emb)
+}
+
+// activationPerSample returns stored activation bytes for one sample (one
+// sequence of seq tokens) on one GPU, and the extra transient bytes needed
+// during recomputation of one layer.
+func activationPerSample(m Model, w Workload, l layout, seq int, stack Stack) (stored, transient, logits float64) {
+	ab := activationBytes(l.precision)
+	if m.Kind == VisionConv {
+		// ResNet-50 at 224²: ~23M stored values per image (torchvision
+		// profile), scaled by parameter count for other CNNs.
+		perImage := 23e6 * ab * (m.Params() / 25.6e6)
+		if l.ckpt {
+			return perImage * 0.35, 0, 0
+		}
+		return perImage, 0, 0
+	}
+	s := float64(seq)
+	h := float64(m.Hidden)
+	a := float64(m.Heads)
+	L := float64(m.Layers)
+	f := float64(m.FFN)
+	if f == 0 {
+		f = 4 * h
+	}
+	mlp := 4 * f / h // Megatron: (18 + 4·f/h)·sbh per layer for 16-bit
+	if m.Gated {
+		mlp *= 1.5
+	}
+	perLayer := (18 + mlp) * s * h // bytes, 16-bit, FlashAttention
+	if ab == 4 {
+		perLayer = (2*(18+mlp) - 2) * s * h // fp32: every stored tensor doubles but the 1-byte dropout masks
+	}
+	if l.attention == Eager {
+		k := 5.0 // softmax output (2 B) + dropout mask (1 B) + scores (2 B) per head per position pair
+		if ab == 4 {
+			k = 9
+		}
+		perLayer += k * a * s * s
+	}
+	tp := float64(l.tp)
+	perLayer /= tp // sequence parallel with tensor parallel (Megatron)
+	layers := L
+	if l.ckpt {
+		// Only each layer's input is kept; one layer is rebuilt at a time.
+		stored = layers * ab * s * h / tp
+		transient = perLayer
+	} else {
+		stored = layers * perLayer
+	}
+	// Logits: decoder LMs and MLM pre-training compute V scores per token;
+	// classification fine-tuning of encoders does not.
+	if m.Vocab > 0 && !(m.Kind == Encoder && w != Pretrain) && m.Kind != VisionViT {
+		per := 10.0 // bf16 logits + fp32 upcast + fp32 grad (eager cross-entropy)
+		if stack == Tuned {
+			per = 4 // fused / chunked cross-entropy keeps one fp32 buffer
+			if m.Kind == Encoder {
+				per *= 0.15 // MLM head on masked positions only
+			}
+		}
+		logits = s * float64(m.Vocab) * per / tp
+	}
+	return stored, transient, logits
+}
+
+// trainingMemory estimates per-GPU memory for training with layout l.
+func trainingMemory(j Job, l layout) Memory {
+	m := j.Model
+	p := m.Params()
+	sb := trainingStateBytes(l.precision, j.Optimizer)
+	dp := float64(l.dp())
+	mp := float64(l.tp * l.pp)
+
+	var weights, grads, optim, adapters, workspace float64
+	trainable := p
+	switch j.Workload {
+	case LoRA, QLoRA:
+		trainable = loraParams(m, j.LoRARank)
+		base := p * 2 // frozen base in 16-bit
+		if l.precision == FP32 || l.precision == TF32 {
+			base = p * 4
+		}
+		if j.Workload == QLoRA {
+			// NF4 with double quantisation: ~4.127 bits per linear weight;
+			// embeddings and norms stay 16-bit.
+			emb := float64(m.Vocab) * float64(m.Hidden)
+			if !m.Tied {
+				emb *= 2
+			}
+			base = (p-emb)*4.127/8 + emb*2
+			workspace = 2 * largestLayerParams(m) * 2 // dequantised layer in bf16, with prefetch
+		}
+		weights = base / mp
+		if l.strategy == ZeRO3 || l.strategy == FSDP {
+			weights /= dp
+		}
+		adapters = trainable * 16 / mp // fp32 adapter weights, grads and AdamW states
+	default:
+		weights = p * sb.weights / mp
+		grads = p * sb.grads / mp
+		optim = p * sb.optim / mp
+		switch l.strategy {
+		case ZeRO1:
+			optim /= dp
+		case ZeRO2:
+			optim /= dp
+			grads /= dp
+		case ZeRO3, FSDP:
+			optim /= dp
+			grads /= dp
+			weights /= dp
+		}
+	}
+	if (l.strategy == ZeRO3 || l.strategy == FSDP) && l.dp() > 1 {
+		// gathered working set: the current unit and the prefetched next one
+		workspace += 2 * largestLayerParams(m) / mp * 2
+	}
+
+	stored, transient, logits := activationPerSample(m, j.Workload, l, j.SeqLen, j.Stack)
+	b := float64(l.micro)
+	acts := stored * b
+	if l.pp > 1 {
+		acts = acts / float64(l.pp) * float64(l.pp) // first stage: pp micro-batches of L/pp layers
+	}
+	trans := transient * b
+	logit := logits * b
+
+	items := []MemItem{
+		{"weights", weights / gib},
+	}
+	if adapters > 0 {
+		items = append(items, MemItem{"LoRA adapters + their grads/optimizer", adapters / gib})
+	}
+	if grads > 0 {
+		items = append(items, MemItem{"gradients", grads / gib})
+	}
+	if optim > 0 {
+		items = append(items, MemItem{"optimizer states", optim / gib})
+	}
+	if workspace > 0 {
+		items = append(items, MemItem{"gather/dequant workspace", workspace / gib})
+	}
+	items = append(items, MemItem{"activations", (acts + trans) / gib})
+	if logit > 0 {
+		items = append(items, MemItem{"logits + loss", logit / gib})
+	}
+	sum := 0.0
+	for _, it := range items {
+		sum += it.GiB
+	}
+	headroom := sum * allocatorHeadroom
+	items = append(items, MemItem{"allocator headroom", headroom})
+	items = append(items, MemItem{"CUDA context", cudaContextGiB})
+	if l.n > 1 {
+		items = append(items, MemItem{"NCCL buffers", ncclBuffersGiB})
+	}
+	mem := finishMemory(items, l.gpu)
+
+	// Everything but the per-sample terms is fixed; solve for the micro-batch.
+	perSample := (stored + transient + logits) * (1 + allocatorHeadroom) / gib
+	fixed := mem.PerGPUGiB - perSample*b
+	if perSample > 0 {
+		mem.MaxMicroBatch = int(math.Floor((mem.CapacityGiB - fixed) / perSample))
+		mem.MaxMicroBatch = max(mem.MaxMicroBatch, 0)
+	}
+	return mem
+}
+
+func finishMemory(items []MemItem, g GPU) Memory {
+	total := 0.0
+	for _, it := range items {
+		total += it.GiB
+	}
+	capGiB := g.MemoryGB * usableFraction
+	return Memory{
+		PerGPUGiB:   total,
+		CapacityGiB: capGiB,
+		Fits:        total <= capGiB,
+		HeadroomGiB: capGiB - total,
+		Breakdown:   items,
+	}
+}
+
+// weightBytesInference is bytes per parameter for serving in dtype p.
+func weightBytesInference(p Precision) float64 {
+	switch p {
+	case FP32, TF32:
+		return 4
+	case FP8, INT8:
+		return 1.03 // + per-channel scales
+	case INT4:
+		return 0.53 // 4-bit + group-128 scales and zeros (GPTQ/AWQ)
+	default:
+		return 2
+	}
+}
+
+// kvBytesPerToken is the KV cache per token of context, GQA-aware: K and V
+// for every layer and KV head, in 16-bit.
+func kvBytesPerToken(m Model) float64 {
+	if !m.IsTransformer() {
+		return 0
+	}
+	if m.ID == "deepseek-v3" || m.ID == "deepseek-r1" {
+		// MLA caches the compressed latent: (kv_lora_rank 512 + rope 64) per layer.
+		return float64(m.Layers) * (512 + 64) * 2
+	}
+	return 2 * float64(m.Layers) * float64(m.kvHeads()) * float64(m.headDim()) * 2
+}
+
+// inferenceMemory: weights split over tp GPUs (tensor parallel), KV cache
+// for batch × context, a prefill workspace, context.
+func inferenceMemory(j Job, l layout) Memory {
+	m := j.Model
+	tp := float64(l.n)
+	weights := m.Params() * weightBytesInference(l.precision) / tp
+	kvTok := kvBytesPerToken(m) / tp
+	ctx := float64(j.SeqLen)
+	b := float64(l.micro)
+	kv := kvTok * ctx * b
+	work := 0.0
+	if m.IsTransformer() {
+		chunk := math.Min(ctx*b, 8192) // prefill is chunked (vLLM default 8192 tokens)
+		work = chunk * (4*float64(m.Hidden) + 2*float64(m.FFN)) * 2 / tp
+		work += b * float64(m.Vocab) * 4 // last-token logits in fp32
+	}
+	items := []MemItem{
+		{"weights", weights / gib},
+		{"KV cache", kv / gib},
+		{"activations workspace", work / gib},
+	}
+	sum := (weights + kv + work) / gib
+	items = append(items, MemItem{"allocator headroom", sum * 0.05})
+	items = append(items, MemItem{"CUDA context", cudaContextGiB})
+	if l.n > 1 {
+		items = append(items, MemItem{"NCCL buffers", ncclBuffersGiB})
+	}
+	mem := finishMemory(items, l.gpu)
+	perSeq := kvTok * ctx * 1.05 / gib
+	if perSeq > 0 {
+		fixed := mem.PerGPUGiB - perSeq*b
+		mem.MaxMicroBatch = max(0, int(math.Floor((mem.CapacityGiB-fixed)/perSeq)))
+	}
+	return mem
+}

@@ -1,0 +1,868 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Throughput of one configuration.
+type Throughput struct {
+	SamplesPerS      float64 `json:"samples_per_s"`
+	TokensPerS       float64 `json:"tokens_per_s"`
+	TokensPerSPerGPU float64 `json:"tokens_per_s_per_gpu"`
+}
+
+// Time of one configuration. TotalHours is nil when the request gave no
+// amount of work; HoursPerMillionSamples then carries the answer.
+type Time struct {
+	StepS                  float64  `json:"step_s"`
+	StepsPerEpoch          float64  `json:"steps_per_epoch,omitempty"`
+	EpochHours             *float64 `json:"epoch_hours"`
+	TotalHours             *float64 `json:"total_hours"`
+	HoursPerMillionSamples float64  `json:"hours_per_million_samples"`
+	// Inference only: time to first token and per generated token.
+	PrefillS  float64 `json:"prefill_s,omitempty"`
+	PerTokenS float64 `json:"per_token_s,omitempty"`
+}
+
+// Estimate is the plan for one hardware configuration.
+type Estimate struct {
+	GPU               string     `json:"gpu"`
+	GPUName           string     `json:"gpu_name"`
+	GPUs              int        `json:"gpus"`
+	Nodes             int        `json:"nodes"`
+	Server            string     `json:"server,omitempty"`
+	Interconnect      string     `json:"interconnect"`
+	Precision         Precision  `json:"precision"`
+	Strategy          string     `json:"strategy"`
+	TensorParallel    int        `json:"tensor_parallel"`
+	PipelineParallel  int        `json:"pipeline_parallel"`
+	Checkpointing     bool       `json:"checkpointing"`
+	MicroBatch        int        `json:"micro_batch"`
+	GradAccum         int        `json:"grad_accum"`
+	GlobalBatch       int        `json:"global_batch"`
+	Memory            Memory     `json:"memory"`
+	Throughput        Throughput `json:"throughput"`
+	Time              Time       `json:"time"`
+	GPUHours          *float64   `json:"gpu_hours"`
+	CostUSD           *float64   `json:"cost_usd"`
+	PriceUSDPerGPUH   float64    `json:"price_usd_per_gpu_hour"`
+	MFU               float64    `json:"mfu"`
+	HFU               float64    `json:"hfu"`
+	ModelTFLOPsPerGPU float64    `json:"model_tflops_per_gpu"`
+	HWTFLOPsPerGPU    float64    `json:"hardware_tflops_per_gpu"`
+	ScalingEfficiency float64    `json:"scaling_efficiency"`
+	Goodput           float64    `json:"goodput"`
+	Notes             []string   `json:"notes"`
+	Assumptions       []string   `json:"assumptions"`
+	Launch            string     `json:"launch"`
+
+	hw     Hardware
+	layout layout
+}
+
+// Fits reports whether the configuration fits in GPU memory.
+func (e *Estimate) Fits() bool { return e.Memory.Fits }
+
+// Hardware returns the hardware the estimate is for.
+func (e *Estimate) Hardware() Hardware { return e.hw }
+
+// sortKeyHours is the total (or per-million-samples) time used to rank.
+func (e *Estimate) sortKeyHours() float64 {
+	if e.Time.TotalHours != nil {
+		return *e.Time.TotalHours
+	}
+	return e.Time.HoursPerMillionSamples
+}
+
+func (e *Estimate) sortKeyCost() float64 {
+	return e.sortKeyHours() * float64(e.GPUs) * e.PriceUSDPerGPUH
+}
+
+// ModelInfo describes the resolved model.
+type ModelInfo struct {
+	ID           string  `json:"id"`
+	Params       float64 `json:"params"`
+	ActiveParams float64 `json:"active_params"`
+	Layers       int     `json:"layers,omitempty"`
+	Hidden       int     `json:"hidden,omitempty"`
+	Heads        int     `json:"heads,omitempty"`
+	KVHeads      int     `json:"kv_heads,omitempty"`
+	Vocab        int     `json:"vocab,omitempty"`
+	Origin       string  `json:"origin"`
+	Source       string  `json:"source"`
+}
+
+// JobInfo is the job after defaults were filled in.
+type JobInfo struct {
+	Workload      Workload  `json:"workload"`
+	SeqLen        int       `json:"seq_len"`
+	GlobalBatch   int       `json:"global_batch"`
+	Precision     Precision `json:"precision_requested,omitempty"`
+	Stack         Stack     `json:"stack"`
+	Optimizer     Optimizer `json:"optimizer,omitempty"`
+	TotalSamples  float64   `json:"total_samples,omitempty"`
+	TotalTokens   float64   `json:"total_tokens,omitempty"`
+	Epochs        float64   `json:"epochs,omitempty"`
+	EpochSamples  float64   `json:"epoch_samples,omitempty"`
+	AmountKnown   bool      `json:"amount_known"`
+	Amount        string    `json:"amount"`
+	GlobalBatchBy string    `json:"-"`
+}
+
+// Recommendations are the three picks of the search.
+type Recommendations struct {
+	Fastest    *Estimate `json:"fastest"`
+	Cheapest   *Estimate `json:"cheapest"`
+	Balanced   *Estimate `json:"balanced"`
+	Considered int       `json:"considered"`
+	Feasible   int       `json:"feasible"`
+	Notes      []string  `json:"notes,omitempty"`
+}
+
+// BaselineFit reports how a measured run rebased the estimates.
+type BaselineFit struct {
+	Measured     float64      `json:"measured"`
+	Unit         BaselineUnit `json:"unit"`
+	Hardware     string       `json:"hardware"`
+	Predicted    float64      `json:"predicted"`
+	JobFactor    float64      `json:"job_factor"`
+	MeasuredMFU  float64      `json:"measured_mfu"`
+	Explanation  string       `json:"explanation"`
+	BaselinePlan *Estimate    `json:"baseline_plan"`
+}
+
+// Advice is one piece of how-to.
+type Advice struct {
+	Topic string `json:"topic"`
+	Text  string `json:"text"`
+}
+
+// Result is a complete plan.
+type Result struct {
+	Model           ModelInfo       `json:"model"`
+	Job             JobInfo         `json:"job"`
+	Compare         bool            `json:"compare"`
+	Plans           []*Estimate     `json:"plans"`
+	Recommendations Recommendations `json:"recommendations"`
+	Baseline        *BaselineFit    `json:"baseline,omitempty"`
+	Advice          []Advice        `json:"advice"`
+	Assumptions     []string        `json:"assumptions"`
+	Warnings        []string        `json:"warnings"`
+}
+
+// Error is a request the planner cannot answer as asked; the message says
+// what to change.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+
+// planContext carries the resolved job through one Plan call.
+type planContext struct {
+	cat         *Catalog
+	job         Job
+	info        JobInfo
+	jobFactor   float64 // from a baseline: measured / modelled speed
+	assumptions []string
+}
+
+// Plan answers a request: the named targets, a recommendation search,
+// advice and the assumptions behind every number.
+func (c *Catalog) Plan(req Request) (*Result, error) {
+	pc := &planContext{cat: c, job: req.Job, jobFactor: 1}
+	if err := pc.resolveJob(); err != nil {
+		return nil, err
+	}
+	res := &Result{Model: modelInfo(pc.job.Model), Compare: req.Compare}
+	for _, h := range req.Targets {
+		if h.Count < 1 {
+			return nil, errorf("GPU count must be at least 1")
+		}
+	}
+	if req.Baseline != nil {
+		fit, err := pc.rebase(*req.Baseline)
+		if err != nil {
+			return nil, err
+		}
+		res.Baseline = fit
+	}
+	for _, h := range req.Targets {
+		res.Plans = append(res.Plans, pc.configure(h))
+	}
+	if !req.NoSearch {
+		res.Recommendations = pc.search(req.Pool)
+	}
+	res.Job = pc.info
+	res.Assumptions = append(res.Assumptions, pc.assumptions...)
+	res.Advice = pc.advise(res, req)
+	res.Warnings = pc.warnings(res, req)
+	return res, nil
+}
+
+func modelInfo(m Model) ModelInfo {
+	return ModelInfo{ID: m.ID, Params: m.Params(), ActiveParams: m.ActiveParams(), Layers: m.Layers,
+		Hidden: m.Hidden, Heads: m.Heads, KVHeads: m.kvHeads(), Vocab: m.Vocab, Origin: m.Origin, Source: m.Source}
+}
+
+func (pc *planContext) assume(format string, args ...any) {
+	pc.assumptions = append(pc.assumptions, fmt.Sprintf(format, args...))
+}
+
+// resolveJob fills defaults and converts the amount of work to samples.
+func (pc *planContext) resolveJob() error {
+	j := &pc.job
+	m := j.Model
+	if m.Params() <= 0 {
+		return errorf("no model: name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)")
+	}
+	pc.assumptions = append(pc.assumptions, j.Notes...)
+	if j.Workload == "" {
+		if m.Origin == "catalogue" && m.Kind != VisionConv && m.Kind != VisionViT {
+			j.Workload = Finetune
+		} else {
+			j.Workload = Pretrain
+		}
+		pc.assume("workload not given: planned as %s (say `pretrain`, `finetune`, `lora`, `qlora` or `inference`)", j.Workload)
+	}
+	if (j.Precision == INT8 || j.Precision == INT4) && j.Workload != Inference {
+		if j.Precision == INT4 && (j.Workload == LoRA || j.Workload == Finetune) {
+			j.Workload = QLoRA
+			j.Precision = ""
+			pc.assume("4-bit training read as QLoRA (NF4 base, bf16 compute)")
+		} else {
+			return errorf("%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8", j.Precision)
+		}
+	}
+	if j.Stack == "" {
+		j.Stack = HF
+		if j.Workload != Inference {
+			pc.assume("stack: Hugging Face Trainer / eager PyTorch (say `tuned` for fused kernels, FlashAttention, Megatron-class)")
+		}
+	}
+	if j.Optimizer == "" {
+		j.Optimizer = AdamW
+	}
+	if j.Attention == AttentionDefault {
+		j.Attention = Flash
+		if m.IsTransformer() && j.Workload != Inference {
+			pc.assume("attention: FlashAttention/SDPA kernels (no stored seq² scores); say `eager` for the classic implementation")
+		}
+	}
+	if (j.Workload == LoRA || j.Workload == QLoRA) && j.LoRARank == 0 {
+		j.LoRARank = defaultLoRARank
+		pc.assume("LoRA rank 16 on all linear layers (q,k,v,o,gate,up,down): %s trainable parameters", formatParams(loraParams(m, j.LoRARank)))
+	}
+	if (j.Workload == LoRA || j.Workload == QLoRA) && !m.IsTransformer() {
+		return errorf("LoRA/QLoRA planning needs a transformer model; %s is not one", m.ID)
+	}
+	if j.SeqLen == 0 {
+		switch {
+		case m.Kind == VisionViT:
+			j.SeqLen = m.MaxCtx
+		case !m.IsTransformer():
+			j.SeqLen = 1
+		case j.Workload == Inference:
+			j.SeqLen = min(max(m.MaxCtx, 512), 4096)
+			pc.assume("context not given: %d tokens per sequence (say `ctx 8k`)", j.SeqLen)
+		default:
+			j.SeqLen = min(max(m.MaxCtx, 128), 2048)
+			if m.Kind == Encoder {
+				j.SeqLen = min(m.MaxCtx, 512)
+			}
+			pc.assume("sequence length not given: %d tokens (say `seq 512`)", j.SeqLen)
+		}
+	}
+	if m.IsTransformer() && m.Kind != VisionViT && m.MaxCtx > 0 && j.SeqLen > m.MaxCtx && m.Learned {
+		return errorf("seq %d is longer than %s's %d learned positions", j.SeqLen, m.ID, m.MaxCtx)
+	}
+	if j.Workload == Inference && j.GenTokens == 0 {
+		j.GenTokens = min(256, j.SeqLen/2)
+	}
+	if j.GlobalBatchTokens > 0 && j.GlobalBatch == 0 {
+		j.GlobalBatch = max(1, int(math.Round(float64(j.GlobalBatchTokens)/float64(j.SeqLen))))
+	}
+	pc.info = JobInfo{Workload: j.Workload, SeqLen: j.SeqLen, GlobalBatch: j.GlobalBatch, Precision: j.Precision,
+		Stack: j.Stack, Optimizer: j.Optimizer, Epochs: j.Epochs}
+	if j.Workload == Inference {
+		pc.info.Optimizer = ""
+	}
+	return pc.resolveAmount()
+}
+
+func (pc *planContext) resolveAmount() error {
+	j := &pc.job
+	seq := float64(j.SeqLen)
+	tokenBased := j.Model.IsTransformer() && j.Model.Kind != VisionViT
+	epochSamples := j.DatasetSamples
+	if j.DatasetTokens > 0 {
+		epochSamples = j.DatasetTokens / seq
+	}
+	if j.StepsPerEpoch > 0 {
+		if j.GlobalBatch == 0 {
+			return errorf("`steps/epoch` needs the global batch to turn steps into samples: add `batch N`")
+		}
+		epochSamples = j.StepsPerEpoch * float64(j.GlobalBatch)
+	}
+	var total float64
+	switch {
+	case j.Epochs > 0 && epochSamples > 0:
+		total = j.Epochs * epochSamples
+		pc.info.Amount = fmt.Sprintf("%s epochs of %s samples", trimFloat(j.Epochs), humanCount(epochSamples))
+	case j.Epochs > 0:
+		pc.info.Amount = fmt.Sprintf("%s epochs (dataset size not given)", trimFloat(j.Epochs))
+	case epochSamples > 0:
+		total = epochSamples
+		pc.info.Amount = fmt.Sprintf("1 epoch of %s samples", humanCount(epochSamples))
+		pc.assume("epochs not given: 1 epoch")
+	case j.Tokens > 0:
+		total = j.Tokens / seq
+		pc.info.Amount = humanCount(j.Tokens) + " tokens"
+	case j.Samples > 0:
+		total = j.Samples
+		pc.info.Amount = humanCount(j.Samples) + " samples"
+	case j.Steps > 0:
+		if j.GlobalBatch == 0 {
+			return errorf("`%s steps` needs the global batch to turn steps into samples: add `batch N`", trimFloat(j.Steps))
+		}
+		total = j.Steps * float64(j.GlobalBatch)
+		pc.info.Amount = fmt.Sprintf("%s steps of %d samples", humanCount(j.Steps), j.GlobalBatch)
+	}
+	pc.info.EpochSamples = epochSamples
+	if total > 0 {
+		pc.info.TotalSamples = total
+		pc.info.AmountKnown = true
+		if tokenBased {
+			pc.info.TotalTokens = total * seq
+		}
+	} else if j.Workload != Inference {
+		pc.info.Amount = strings.TrimSpace(pc.info.Amount + " — add a dataset size (`of 2.5M samples` or `of 1B tokens`) for totals; times below are per epoch of 1M samples")
+	}
+	return nil
+}
+
+func humanCount(v float64) string {
+	switch {
+	case v >= 1e12:
+		return trimFloat(v/1e12) + "T"
+	case v >= 1e9:
+		return trimFloat(v/1e9) + "B"
+	case v >= 1e6:
+		return trimFloat(v/1e6) + "M"
+	case v >= 1e4:
+		return trimFloat(v/1e3) + "k"
+	default:
+		return trimFloat(v)
+	}
+}
+
+// pickPrecision chooses the precision for the job on g and says why when
+// it differs from what was asked.
+func pickPrecision(j Job, g GPU) (Precision, string) {
+	want := j.Precision
+	if j.Workload == Inference {
+		switch want {
+		case INT8, INT4:
+			return want, "" // weight-only formats run on any tensor-core GPU via dequant kernels
+		case FP8:
+			if g.Supports(FP8) {
+				return FP8, ""
+			}
+			return INT8, fmt.Sprintf("%s has no fp8: planned with int8 weights", g.Name)
+		case FP32:
+			return FP32, ""
+		}
+		if g.Supports(BF16) {
+			return BF16, ""
+		}
+		return FP16, ""
+	}
+	switch want {
+	case "":
+		if g.Supports(BF16) {
+			return BF16, ""
+		}
+		return FP16, fmt.Sprintf("%s has no bf16: planned as fp16 AMP with loss scaling", g.Name)
+	case BF16:
+		if g.Supports(BF16) {
+			return BF16, ""
+		}
+		return FP16, fmt.Sprintf("bf16 requested but %s has no bf16: planned as fp16 AMP with loss scaling (GradScaler)", g.Name)
+	case TF32:
+		if g.Supports(TF32) {
+			return TF32, ""
+		}
+		return FP32, fmt.Sprintf("tf32 requested but %s has no tf32: planned as fp32", g.Name)
+	case FP8:
+		if g.Supports(FP8) {
+			return FP8, ""
+		}
+		p := FP16
+		if g.Supports(BF16) {
+			p = BF16
+		}
+		return p, fmt.Sprintf("fp8 requested but %s has no fp8 tensor cores: planned as %s", g.Name, p)
+	}
+	return want, ""
+}
+
+// configure finds the fastest layout of the job on h that fits, or the
+// smallest one with its overflow when nothing fits.
+func (pc *planContext) configure(h Hardware) *Estimate {
+	j := pc.job
+	prec, precNote := pickPrecision(j, h.GPU)
+	var best, smallest *Estimate
+	for _, l := range pc.layouts(h, prec) {
+		e := pc.evaluate(h, l)
+		if e == nil {
+			continue
+		}
+		if e.Memory.Fits && (best == nil || e.Time.StepS/float64(e.GlobalBatch) < best.Time.StepS/float64(best.GlobalBatch)*0.985) {
+			best = e
+		}
+		if smallest == nil || e.Memory.PerGPUGiB < smallest.Memory.PerGPUGiB {
+			smallest = e
+		}
+	}
+	e := best
+	if e == nil {
+		e = smallest
+	}
+	if precNote != "" {
+		e.Notes = append([]string{precNote}, e.Notes...)
+	}
+	pc.describe(e)
+	return e
+}
+
+// layouts enumerates the strategies worth trying on h: sharding stages,
+// gradient checkpointing, tensor/pipeline parallel for the tuned stack,
+// with the largest micro-batch that fits each.
+func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
+	j := pc.job
+	n := h.Count
+	base := layout{gpu: h.GPU, n: n, tp: 1, pp: 1, precision: prec, attention: j.Attention}
+	if j.Workload == Inference {
+		l := base
+		l.micro = max(1, j.GlobalBatch)
+		return []layout{l}
+	}
+	strategies := []Strategy{DDP}
+	if j.Strategy != StrategyAuto {
+		strategies = []Strategy{j.Strategy}
+	} else if n > 1 {
+		strategies = []Strategy{DDP, ZeRO1, ZeRO2, ZeRO3}
+	}
+	ckpts := []bool{false, true}
+	if j.Checkpointing {
+		ckpts = []bool{true}
+	}
+	type mp struct{ tp, pp int }
+	mps := []mp{{1, 1}}
+	perNode := gpusPerNode(h)
+	if j.Stack == Tuned && j.Model.IsTransformer() && j.Model.Kind != VisionViT && j.Workload != QLoRA {
+		for tp := 2; tp <= min(8, perNode, n); tp *= 2 {
+			if j.Model.Heads%tp == 0 && n%tp == 0 {
+				mps = append(mps, mp{tp, 1})
+				for pp := 2; pp <= 16 && tp*pp <= n; pp *= 2 {
+					if j.Model.Layers%pp == 0 && n%(tp*pp) == 0 && tp == min(8, perNode) {
+						mps = append(mps, mp{tp, pp})
+					}
+				}
+			}
+		}
+	}
+	var out []layout
+	for _, m := range mps {
+		for _, s := range strategies {
+			if m.tp*m.pp > 1 && (s == ZeRO2 || s == ZeRO3) {
+				continue // Megatron pairs TP/PP with the distributed optimizer (ZeRO-1)
+			}
+			if n/(m.tp*m.pp) == 1 && s != DDP && j.Strategy == StrategyAuto {
+				continue // nothing to shard over
+			}
+			for _, ck := range ckpts {
+				l := base
+				l.tp, l.pp, l.strategy, l.ckpt = m.tp, m.pp, s, ck
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// microFor picks the micro-batch for layout l: what the user said, else the
+// largest that fits, divides the per-replica share of the global batch and
+// keeps a micro-batch under 32k tokens.
+func (pc *planContext) microFor(l layout, maxFit int) (micro, ga, global int) {
+	j := pc.job
+	dp := l.dp()
+	tokensCap := 32768
+	seq := max(j.SeqLen, 1)
+	capB := max(1, min(256, tokensCap/seq))
+	if !j.Model.IsTransformer() {
+		capB = 256
+	}
+	if j.GlobalBatch > 0 {
+		per := max(1, j.GlobalBatch/dp)
+		if j.MicroBatch > 0 {
+			micro = j.MicroBatch
+		} else {
+			micro = 1
+			for b := min(per, maxFit, capB); b >= 1; b-- {
+				if per%b == 0 {
+					micro = b
+					break
+				}
+			}
+		}
+		ga = max(1, int(math.Ceil(float64(per)/float64(micro))))
+		if l.pp > 1 {
+			ga = max(ga, 1)
+		}
+		return micro, ga, micro * ga * dp
+	}
+	if j.MicroBatch > 0 {
+		micro = j.MicroBatch
+	} else {
+		micro = max(1, min(maxFit, capB))
+		// round down to a power of two, as people configure it
+		micro = 1 << int(math.Floor(math.Log2(float64(micro))))
+	}
+	return micro, 1, micro * dp
+}
+
+// evaluate computes memory, speed, time and cost of one layout.
+func (pc *planContext) evaluate(h Hardware, l layout) *Estimate {
+	j := pc.job
+	if j.Workload == Inference {
+		return pc.evaluateInference(h, l)
+	}
+	// Memory at micro 1 gives the largest micro-batch that fits.
+	l.micro = 1
+	probe := trainingMemory(j, l)
+	micro, ga, global := pc.microFor(l, max(1, probe.MaxMicroBatch))
+	l.micro = micro
+	mem := trainingMemory(j, l)
+
+	g := h.GPU
+	f := trainingFlops(j, l)
+	seq := float64(j.SeqLen)
+	perSampleHW := f.hardware
+	perSampleModel := f.model
+	perSampleAttn := f.attn
+	tokensPerMicro := float64(micro)
+	if f.perToken {
+		perSampleHW *= seq
+		perSampleModel *= seq
+		perSampleAttn *= seq
+		tokensPerMicro *= seq
+	} else {
+		tokensPerMicro = float64(micro) * 256 // CNN: images fill the GPU like ~256-token sequences
+	}
+	peak := effectivePeak(g, l.precision) * 1e12
+	u := hfu(j, l, tokensPerMicro/float64(l.tp)) * pc.jobFactor
+	// Compute time of one micro-batch on one GPU (its share under TP/PP).
+	mpShare := float64(l.tp * l.pp)
+	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + perSampleAttn/(peak*u*attnKernelRel)) / mpShare
+	tCompute := tMicro * float64(ga)
+
+	n := h.Count
+	perNode := gpusPerNode(h)
+	busGBs, linkDesc := linkGBs(g, n, perNode, h.Interconnect)
+	dp := l.dp()
+	var exposed float64
+	if dp > 1 {
+		trainable := j.Model.Params()
+		if j.Workload == LoRA || j.Workload == QLoRA {
+			trainable = loraParams(j.Model, j.LoRARank)
+		}
+		gradBytes := 4.0
+		if j.Stack == Tuned && l.precision != FP32 && l.precision != TF32 {
+			gradBytes = 2
+		}
+		bytes := trainable * gradBytes / mpShare
+		ring := 2 * float64(dp-1) / float64(dp)
+		tAR := ring * bytes / (busGBs * 1e9)
+		if (l.strategy == ZeRO3 || l.strategy == FSDP) && j.Workload != LoRA && j.Workload != QLoRA {
+			// parameters gathered forward and backward every micro-batch,
+			// gradients reduce-scattered: 1.5x the all-reduce volume, per micro-batch
+			gather := float64(dp-1) / float64(dp) * trainable * 2 / mpShare / (busGBs * 1e9)
+			perMicro := 2*gather + tAR/2
+			exposed = float64(ga) * math.Max(minExposedComm*perMicro, perMicro-0.8*tMicro)
+		} else {
+			exposed = math.Max(minExposedComm*tAR, tAR-overlapBackward*tMicro*2/3)
+		}
+	}
+	if l.tp > 1 {
+		// Four all-reduces of the activations per layer (two forward, two
+		// backward) over the node's NVLink; sequence parallel overlaps half.
+		nodeGBs, _ := linkGBs(g, l.tp, perNode, NVLink)
+		act := float64(micro) * seq * float64(j.Model.Hidden) * 2
+		tTP := float64(j.Model.Layers) / float64(l.pp) * 4 * 2 * float64(l.tp-1) / float64(l.tp) * act / (nodeGBs * 1e9)
+		exposed += 0.5 * tTP * float64(ga)
+	}
+	bubble := 0.0
+	if l.pp > 1 {
+		bubble = float64(l.pp-1) / float64(ga+l.pp-1)
+	}
+	// Optimizer step: read and write every state byte once.
+	sb := trainingStateBytes(l.precision, j.Optimizer)
+	trainable := j.Model.Params()
+	if j.Workload == LoRA || j.Workload == QLoRA {
+		trainable = loraParams(j.Model, j.LoRARank)
+		sb = stateBytes{4, 4, 8}
+	}
+	shard := mpShare
+	if l.strategy != DDP {
+		shard *= float64(dp)
+	}
+	tOpt := trainable * (sb.weights + sb.grads + sb.optim) * 2 / shard / (g.MemBWGBs * 1e9 * 0.8)
+
+	ideal := tCompute * (1 + bubble)
+	step := ideal + exposed
+	sync := 1.0
+	if n > 1 {
+		sync = 1 - syncLossPerDoubling*math.Log2(float64(n))
+	}
+	step = step/sync + tOpt
+	scaling := 1.0
+	if n > 1 {
+		scaling = (tCompute) / (step - tOpt)
+	}
+
+	e := &Estimate{
+		GPU: g.ID, GPUName: g.Name, GPUs: n, Nodes: max(1, (n+perNode-1)/perNode), Server: h.Server,
+		Interconnect: linkDesc, Precision: l.precision, TensorParallel: l.tp, PipelineParallel: l.pp,
+		Checkpointing: l.ckpt, MicroBatch: micro, GradAccum: ga, GlobalBatch: global, Memory: mem,
+		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: scaling,
+	}
+	e.Strategy = strategyName(l)
+	sps := float64(global) / step
+	e.Throughput.SamplesPerS = sps
+	if f.perToken {
+		e.Throughput.TokensPerS = sps * seq
+		e.Throughput.TokensPerSPerGPU = sps * seq / float64(n)
+	}
+	e.Time.StepS = step
+	e.MFU = sps * perSampleModel / (float64(n) * peak)
+	e.HFU = sps * perSampleHW / (float64(n) * peak)
+	e.ModelTFLOPsPerGPU = sps * perSampleModel / float64(n) / 1e12
+	e.HWTFLOPsPerGPU = sps * perSampleHW / float64(n) / 1e12
+	pc.fillTime(e, sps)
+	return e
+}
+
+// fillTime turns throughput into epoch/total hours, GPU-hours and cost.
+func (pc *planContext) fillTime(e *Estimate, sps float64) {
+	info := pc.info
+	e.Time.HoursPerMillionSamples = 1e6 / sps / 3600
+	if info.EpochSamples > 0 {
+		eh := info.EpochSamples / sps / 3600
+		e.Time.EpochHours = &eh
+		if e.GlobalBatch > 0 {
+			e.Time.StepsPerEpoch = math.Ceil(info.EpochSamples / float64(e.GlobalBatch))
+		}
+	}
+	e.Goodput = 1
+	if info.AmountKnown {
+		steady := info.TotalSamples / sps / 3600
+		e.Goodput = goodput(e.GPUs, steady)
+		total := steady / e.Goodput
+		gh := total * float64(e.GPUs)
+		cost := gh * e.PriceUSDPerGPUH
+		e.Time.TotalHours, e.GPUHours, e.CostUSD = &total, &gh, &cost
+	}
+}
+
+func strategyName(l layout) string {
+	var parts []string
+	if l.tp > 1 {
+		parts = append(parts, fmt.Sprintf("TP%d", l.tp))
+	}
+	if l.pp > 1 {
+		parts = append(parts, fmt.Sprintf("PP%d", l.pp))
+	}
+	switch {
+	case l.n == 1 || (l.dp() == 1 && l.strategy == DDP):
+		if len(parts) == 0 {
+			parts = append(parts, "single GPU")
+		}
+	case l.strategy == DDP:
+		parts = append(parts, "DDP")
+	case l.strategy == ZeRO1:
+		parts = append(parts, "ZeRO-1")
+	case l.strategy == ZeRO2:
+		parts = append(parts, "ZeRO-2")
+	case l.strategy == ZeRO3:
+		parts = append(parts, "ZeRO-3")
+	case l.strategy == FSDP:
+		parts = append(parts, "FSDP")
+	}
+	return strings.Join(parts, " + ")
+}
+
+// evaluateInference: decode is memory-bound (weights + KV per token),
+// prefill compute-bound.
+func (pc *planContext) evaluateInference(h Hardware, l layout) *Estimate {
+	j := pc.job
+	g := h.GPU
+	m := j.Model
+	mem := inferenceMemory(j, l)
+	b := float64(l.micro)
+	n := float64(h.Count)
+	bw := g.MemBWGBs * 1e9 * 0.75
+	weights := m.Params() * weightBytesInference(l.precision) / n
+	if m.Kind == MoE {
+		weights = m.ActiveParams() * weightBytesInference(l.precision) / n * 1.5 // routed experts touched per step
+	}
+	avgCtx := float64(j.SeqLen-j.GenTokens) + float64(j.GenTokens)/2
+	kv := kvBytesPerToken(m) / n * avgCtx * b
+	peakP := l.precision
+	if peakP == INT8 || peakP == INT4 {
+		peakP = FP16 // weight-only quantisation computes in 16-bit
+	}
+	peak := effectivePeak(g, peakP) * 1e12
+	if peak == 0 {
+		peak = effectivePeak(g, FP32) * 1e12
+	}
+	compute := 2 * m.ActiveParams() * b / (n * peak * 0.5)
+	perToken := math.Max((weights+kv)/bw, compute)
+	busGBs, linkDesc := linkGBs(g, h.Count, gpusPerNode(h), h.Interconnect)
+	if h.Count > 1 {
+		// two all-reduces of b·h per layer per token; latency-bound at small batch
+		perToken += float64(m.Layers) * 2 * (10e-6 + 2*b*float64(m.Hidden)*2/(busGBs*1e9))
+	}
+	prompt := float64(j.SeqLen - j.GenTokens)
+	prefill := 2 * m.ActiveParams() * prompt * b / (n * peak * 0.45)
+	e := &Estimate{
+		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: linkDesc,
+		Precision: l.precision, TensorParallel: h.Count, PipelineParallel: 1, MicroBatch: l.micro, GradAccum: 1,
+		GlobalBatch: l.micro, Memory: mem, PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: 1,
+	}
+	e.Strategy = "single GPU"
+	if h.Count > 1 {
+		e.Strategy = fmt.Sprintf("tensor parallel ×%d", h.Count)
+	}
+	e.Time.PrefillS = prefill
+	e.Time.PerTokenS = perToken
+	reqTime := prefill + float64(j.GenTokens)*perToken
+	e.Time.StepS = reqTime
+	e.Throughput.TokensPerS = b / perToken
+	e.Throughput.TokensPerSPerGPU = e.Throughput.TokensPerS / n
+	e.Throughput.SamplesPerS = b / reqTime
+	e.MFU = 2 * m.ActiveParams() * e.Throughput.TokensPerS / (n * peak)
+	e.HFU = e.MFU
+	e.ModelTFLOPsPerGPU = 2 * m.ActiveParams() * e.Throughput.TokensPerS / n / 1e12
+	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
+	pc.fillTime(e, e.Throughput.SamplesPerS)
+	return e
+}
+
+// describe attaches the assumptions and launch line of one estimate.
+func (pc *planContext) describe(e *Estimate) {
+	j := pc.job
+	g := e.hw.GPU
+	peak, _ := g.Peak(e.Precision)
+	if e.Precision == INT8 || e.Precision == INT4 {
+		peak, _ = g.Peak(FP16)
+	}
+	e.Assumptions = append(e.Assumptions,
+		fmt.Sprintf("%s: %.0f dense TFLOPS %s, %.0f GB at %.0f GB/s (%s)", g.Name, peak, e.Precision, g.MemoryGB, g.MemBWGBs, shortSource(g.Source)),
+		fmt.Sprintf("price $%.2f per GPU-hour (%s)", g.PriceUSD, g.PriceSource),
+	)
+	if j.Workload != Inference {
+		e.Assumptions = append(e.Assumptions,
+			fmt.Sprintf("utilization: %.0f%% of peak (hardware FLOPs), %.0f%% MFU, %s stack", e.HFU*100, e.MFU*100, j.Stack))
+		if e.GPUs > 1 {
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("scaling efficiency %.0f%% over %s", e.ScalingEfficiency*100, e.Interconnect))
+		}
+		if e.Goodput < 0.999 {
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("goodput %.0f%% (restarts, evaluation, checkpoints)", e.Goodput*100))
+		}
+	} else {
+		e.Assumptions = append(e.Assumptions, "decode is bound by reading weights + KV cache at 75% of memory bandwidth")
+	}
+	if pc.jobFactor != 1 {
+		e.Assumptions = append(e.Assumptions, fmt.Sprintf("rebased on your measured run: this job runs at %.2fx the modelled speed", pc.jobFactor))
+	}
+	if !e.Memory.Fits {
+		e.Notes = append(e.Notes, fmt.Sprintf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
+	}
+	e.Launch = launchLine(j, e)
+}
+
+func shortSource(s string) string {
+	if i := strings.IndexAny(s, ";("); i > 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// search enumerates GPU type × count and keeps the three picks.
+func (pc *planContext) search(pool []Hardware) Recommendations {
+	var rec Recommendations
+	if pool == nil {
+		for _, g := range pc.cat.GPUs {
+			for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
+				if n > 8 && !g.SXM {
+					continue // PCIe boxes above 8 GPUs are rare; multi-node is planned on SXM parts
+				}
+				pool = append(pool, Hardware{GPU: g, Count: n})
+			}
+		}
+	}
+	var feasible []*Estimate
+	for _, h := range pool {
+		rec.Considered++
+		e := pc.configure(h)
+		if e.Memory.Fits {
+			feasible = append(feasible, e)
+		}
+	}
+	rec.Feasible = len(feasible)
+	if len(feasible) == 0 {
+		rec.Notes = append(rec.Notes, "nothing in the search fits: see the out-of-memory advice")
+		return rec
+	}
+	byTime := append([]*Estimate(nil), feasible...)
+	sort.SliceStable(byTime, func(a, b int) bool {
+		ta, tb := byTime[a].sortKeyHours(), byTime[b].sortKeyHours()
+		if math.Abs(ta-tb) > 1e-9*ta {
+			return ta < tb
+		}
+		return byTime[a].sortKeyCost() < byTime[b].sortKeyCost()
+	})
+	byCost := append([]*Estimate(nil), feasible...)
+	sort.SliceStable(byCost, func(a, b int) bool {
+		ca, cb := byCost[a].sortKeyCost(), byCost[b].sortKeyCost()
+		if math.Abs(ca-cb) > 1e-9*ca {
+			return ca < cb
+		}
+		return byCost[a].sortKeyHours() < byCost[b].sortKeyHours()
+	})
+	rec.Fastest = byTime[0]
+	rec.Cheapest = byCost[0]
+	// Balanced: the fastest option that costs at most 1.5x the cheapest and
+	// does not use more than 8 GPUs for less than a day's work.
+	limit := rec.Cheapest.sortKeyCost() * 1.5
+	rec.Balanced = rec.Cheapest
+	for _, e := range byTime {
+		if e.sortKeyCost() <= limit && (e.GPUs <= 8 || e.sortKeyHours() > 24) {
+			rec.Balanced = e
+			break
+		}
+	}
+	return rec
+}
+
+// IsPlannerError reports whether err is a request the planner refused
+// with a user-facing message.
+func IsPlannerError(err error) bool {
+	var pe *Error
+	return errors.As(err, &pe)
+}

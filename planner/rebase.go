@@ -1,0 +1,95 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+)
+
+// rebase derives the job's own efficiency from a measured run: the ratio of
+// measured to modelled speed on the baseline hardware. Every estimate is
+// then scaled by it, so what the model does not know about this job (data
+// loading, custom layers, eager code) carries to the other hardware, while
+// what changes between them (peak, bandwidth, precision, the micro-batch
+// memory allows, the interconnect) is still modelled.
+func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
+	if b.Value <= 0 || math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
+		return nil, errorf("baseline value must be a positive number")
+	}
+	if b.Hardware.Count < 1 {
+		return nil, errorf("baseline needs the hardware it was measured on: `baseline 5.67 h/epoch on 4x v100`")
+	}
+	switch b.Unit {
+	case HoursPerEpoch:
+		if pc.info.EpochSamples == 0 {
+			return nil, errorf("a baseline in h/epoch needs the dataset size: add `of N samples` or `N steps/epoch` with `batch B`")
+		}
+	case Hours:
+		if !pc.info.AmountKnown {
+			return nil, errorf("a baseline in hours needs the amount of work it covered: add epochs and a dataset size, or tokens")
+		}
+	case SamplesPerS, TokensPerS, SecPerStep:
+	default:
+		return nil, errorf("unknown baseline unit %q: use samples/s, tokens/s, s/step, h/epoch or h", b.Unit)
+	}
+	saved := pc.job.Precision
+	if b.Precision != "" {
+		pc.job.Precision = b.Precision
+	}
+	defer func() { pc.job.Precision = saved }()
+
+	// speed returns the predicted value as a rate (higher is faster).
+	predict := func() (float64, *Estimate) {
+		e := pc.configure(b.Hardware)
+		switch b.Unit {
+		case SamplesPerS:
+			return e.Throughput.SamplesPerS, e
+		case TokensPerS:
+			return e.Throughput.TokensPerS, e
+		case SecPerStep:
+			return e.Time.StepS, e
+		case HoursPerEpoch:
+			return *e.Time.EpochHours, e
+		default:
+			return *e.Time.TotalHours, e
+		}
+	}
+	isRate := b.Unit == SamplesPerS || b.Unit == TokensPerS
+	pc.jobFactor = 1
+	first, e0 := predict()
+	var e *Estimate
+	var pred float64
+	// Time is not exactly linear in utilization (communication and the
+	// optimizer step do not scale with it): a few fixed-point steps make the
+	// rebased baseline reproduce the measurement.
+	for range 4 {
+		p, est := predict()
+		pred, e = p, est
+		ratio := b.Value / p
+		if !isRate {
+			ratio = p / b.Value
+		}
+		pc.jobFactor = math.Min(math.Max(pc.jobFactor*ratio, 0.02), 5)
+	}
+	pred, e = predict()
+	_ = pred
+	fit := &BaselineFit{
+		Measured:     b.Value,
+		Unit:         b.Unit,
+		Hardware:     fmt.Sprintf("%dx %s", b.Hardware.Count, b.Hardware.GPU.Name),
+		Predicted:    first,
+		JobFactor:    pc.jobFactor,
+		MeasuredMFU:  e.MFU,
+		BaselinePlan: e,
+	}
+	dir := "slower"
+	if pc.jobFactor > 1 {
+		dir = "faster"
+	}
+	fit.Explanation = fmt.Sprintf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% %s than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
+		trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
+		math.Abs(pc.jobFactor-1)*100, dir, pc.jobFactor, e.MFU*100)
+	if pc.jobFactor < 0.33 || pc.jobFactor > 3 {
+		fit.Explanation += " That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch."
+	}
+	return fit, nil
+}
