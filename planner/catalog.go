@@ -605,7 +605,11 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 		}
 		match := true
 		for _, ql := range quals {
-			if !strings.Contains(norm(g.ID), ql) {
+			if mem, ok := strings.CutSuffix(ql, "gb"); ok {
+				if v, err := strconv.ParseFloat(mem, 64); err != nil || v != g.MemoryGB {
+					match = false
+				}
+			} else if !strings.Contains(norm(g.ID), ql) {
 				match = false
 			}
 		}
@@ -768,3 +772,22 @@ func Levenshtein(a, b string) int {
 // Nearest exposes the "did you mean" ranking for other vocabularies
 // (command keywords) so every suggestion in gpuplan is made the same way.
 func Nearest(q string, names []string, n int) []string { return nearest(q, names, n) }
+
+// SetPrice overrides the hourly price of the GPU that name resolves to
+// (a team's own servers, a negotiated cloud rate).
+func (c *Catalog) SetPrice(name string, usdPerHour float64) error {
+	if usdPerHour < 0 || math.IsNaN(usdPerHour) || math.IsInf(usdPerHour, 0) {
+		return fmt.Errorf("price for %s must be a non-negative number of dollars per GPU-hour", name)
+	}
+	g, _, err := c.GPU(name)
+	if err != nil {
+		return err
+	}
+	for i := range c.GPUs {
+		if c.GPUs[i].ID == g.ID {
+			c.GPUs[i].PriceUSD = usdPerHour
+			c.GPUs[i].PriceSource = "team price override"
+		}
+	}
+	return nil
+}

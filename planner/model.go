@@ -74,7 +74,7 @@ func ModelFromArch(base *Model, spec ArchSpec) (Model, error) {
 	if m.FFN == 0 {
 		m.FFN = 4 * m.Hidden
 	}
-	if m.Hidden%m.Heads != 0 && m.HeadDim == 0 {
+	if (spec.Hidden > 0 || spec.Heads > 0) && m.Hidden%m.Heads != 0 {
 		return Model{}, fmt.Errorf("hidden %d is not divisible by heads %d", m.Hidden, m.Heads)
 	}
 	if m.Heads%m.KVHeads != 0 {
@@ -84,6 +84,10 @@ func ModelFromArch(base *Model, spec ArchSpec) (Model, error) {
 		m.ParamsB = archParams(m) / 1e9
 		m.ActiveB = 0
 		if base != nil {
+			// Keep the model card's count and apply only the change the
+			// override makes (cards include pooler/head weights the
+			// formula leaves out).
+			m.ParamsB = base.ParamsB + (archParams(m)-archParams(*base))/1e9
 			m.ID = base.ID + " (modified)"
 			m.Origin = "catalogue+architecture"
 		} else {

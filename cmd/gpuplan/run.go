@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+const usage = `gpuplan — GPU plans for ML teams
+
+Usage:
+  gpuplan plan [--json] "<request>"   plan a job: fit, time, cost, alternatives, launch line
+  gpuplan build [--json] "<n>x <gpu>" size a server for a GPU configuration
+  gpuplan gpus [--json] [filter]      list the GPU catalogue
+  gpuplan models [--json] [filter]    list the model catalogue
+  gpuplan backtest [--json]           compare the planner with published measurements
+  gpuplan help [command]              the request language and examples
+
+Flags for every command:
+  --json                 print the machine-readable result
+  --price GPU=USD        override a GPU's hourly price (repeatable; also GPUPLAN_PRICES="h100=2.1,a100=1.2")
+
+Example:
+  gpuplan plan "bert-base 10 epochs of 2.5M samples on h100x2"
+`
+
+// run is the whole program but the process: it returns the exit code.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	sub := args[0]
+	switch sub {
+	case "plan", "build", "gpus", "models", "backtest", "help", "compare":
+	default:
+		fmt.Fprintf(stderr, "gpuplan: unknown command %q\n\n%s", sub, usage)
+		return 2
+	}
+	fs := flag.NewFlagSet(sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the machine-readable result")
+	var prices priceFlags
+	fs.Var(&prices, "price", "override a GPU's hourly price: GPU=USD (repeatable)")
+	if err := fs.Parse(reorderFlags(args[1:])); err != nil {
+		return 2
+	}
+	cat := planner.DefaultCatalog()
+	if env := getenv("GPUPLAN_PRICES"); env != "" {
+		for _, kv := range strings.Split(env, ",") {
+			if err := prices.Set(strings.TrimSpace(kv)); err != nil {
+				fmt.Fprintf(stderr, "gpuplan: GPUPLAN_PRICES: %v\n", err)
+				return 2
+			}
+		}
+	}
+	for _, p := range prices {
+		if err := cat.SetPrice(p.gpu, p.usd); err != nil {
+			fmt.Fprintf(stderr, "gpuplan: --price %s=%g: %v\n", p.gpu, p.usd, err)
+			return 2
+		}
+	}
+	set := commands.New(commands.Deps{Catalog: cat})
+	text := strings.TrimSpace(sub + " " + strings.Join(fs.Args(), " "))
+	reply, err := set.Dispatch(ctx, commands.Request{User: "terminal", Text: text})
+	if err != nil {
+		var ue *commands.UserError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(stderr, "gpuplan: "+strings.ReplaceAll(ue.Msg, "`", ""))
+			if ue.Hint != "" {
+				fmt.Fprintln(stderr, strings.ReplaceAll(ue.Hint, "`", ""))
+			}
+			return 1
+		}
+		fmt.Fprintf(stderr, "gpuplan: internal error: %v\n", err)
+		return 3
+	}
+	if *asJSON {
+		err = commands.RenderJSON(stdout, reply)
+	} else {
+		err = commands.RenderText(stdout, reply)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuplan: %v\n", err)
+		return 3
+	}
+	return 0
+}
+
+// reorderFlags moves flags after the request text to the front, so both
+// `gpuplan plan --json "…"` and `gpuplan plan "…" --json` work.
+func reorderFlags(args []string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--json" || a == "-json":
+			flags = append(flags, a)
+		case a == "--price" || a == "-price":
+			flags = append(flags, a)
+			if i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(a, "--price=") || strings.HasPrefix(a, "-price="):
+			flags = append(flags, a)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return append(flags, rest...)
+}
+
+type priceFlag struct {
+	gpu string
+	usd float64
+}
+
+type priceFlags []priceFlag
+
+func (p *priceFlags) String() string { return fmt.Sprint(*p) }
+
+func (p *priceFlags) Set(v string) error {
+	name, val, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want GPU=USD, e.g. h100=2.10, got %q", v)
+	}
+	usd, err := strconv.ParseFloat(strings.TrimPrefix(val, "$"), 64)
+	if err != nil {
+		return fmt.Errorf("price %q is not a number", val)
+	}
+	*p = append(*p, priceFlag{name, usd})
+	return nil
+}

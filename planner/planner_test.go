@@ -1,0 +1,414 @@
+package planner
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func mustGPU(t testing.TB, c *Catalog, name string, n int) Hardware {
+	t.Helper()
+	g, _, err := c.GPU(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Hardware{GPU: g, Count: n}
+}
+
+func mustModel(t testing.TB, c *Catalog, name string) Model {
+	t.Helper()
+	m, _, err := c.Model(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func mustPlan(t testing.TB, c *Catalog, req Request) *Result {
+	t.Helper()
+	res, err := c.Plan(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestGPUNamesResolveForgivingly(t *testing.T) {
+	c := DefaultCatalog()
+	cases := []struct{ in, want string }{
+		{"h100", "h100-sxm5-80gb"}, {"H100", "h100-sxm5-80gb"}, {"h100-pcie", "h100-pcie-80gb"},
+		{"a100", "a100-sxm4-80gb"}, {"a100-40gb", "a100-sxm4-40gb"}, {"a100 pcie", "a100-pcie-80gb"},
+		{"v100", "v100-sxm2-32gb"}, {"v100-16gb", "v100-sxm2-16gb"}, {"4090", "rtx-4090"}, {"rtx4090", "rtx-4090"},
+		{"a6000", "rtx-a6000"}, {"h200", "h200-sxm-141gb"}, {"b200", "b200-hgx"}, {"mi300x", "mi300x"},
+	}
+	for _, tc := range cases {
+		g, res, err := c.GPU(tc.in)
+		if err != nil || g.ID != tc.want {
+			t.Errorf("GPU(%q) = %q, %v; want %q", tc.in, g.ID, err, tc.want)
+		}
+		if tc.in == "h100" && !strings.Contains(res.Note, "SXM") {
+			t.Errorf("h100 should say it picked the SXM part, got %q", res.Note)
+		}
+	}
+	_, _, err := c.GPU("h1000")
+	if err == nil || !strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("h1000: want a did-you-mean error, got %v", err)
+	}
+}
+
+func TestModelNamesResolveForgivingly(t *testing.T) {
+	c := DefaultCatalog()
+	for in, want := range map[string]string{
+		"llama3-8b": "llama-3-8b", "llama-3-8b": "llama-3-8b", "Llama3.1-70B": "llama-3.1-70b",
+		"bert-base": "bert-base-uncased", "mistral-7b": "mistral-7b-v0.1", "resnet50": "resnet-50",
+	} {
+		m, _, err := c.Model(in)
+		if err != nil || m.ID != want {
+			t.Errorf("Model(%q) = %q, %v; want %q", in, m.ID, err, want)
+		}
+	}
+	_, _, err := c.Model("bert-bse")
+	if err == nil || !strings.Contains(err.Error(), "`bert-base`") {
+		t.Errorf("bert-bse: want did you mean bert-base, got %v", err)
+	}
+	_, _, err = c.Model("llama")
+	if err == nil || !strings.Contains(err.Error(), "several") {
+		t.Errorf("llama: want an ambiguity error, got %v", err)
+	}
+}
+
+// Architecture-derived parameter counts match the computed column of
+// models.csv (validated there against the model cards) within 1 %.
+func TestArchParamsMatchModelCards(t *testing.T) {
+	c := DefaultCatalog()
+	for _, m := range c.Models {
+		if m.Kind == MoE || m.Kind == EncDec || m.Kind == VisionViT || m.Kind == VisionConv || m.ID == "phi-3-small-8k" {
+			continue
+		}
+		got := archParams(m) / 1e9
+		if want := computedParams[m.ID]; want > 0 && math.Abs(got/want-1) > 0.01 {
+			t.Errorf("%s: architecture gives %.3fB, models.csv computed %.3fB", m.ID, got, want)
+		}
+	}
+}
+
+var computedParams = func() map[string]float64 {
+	rows, err := readCSV("data/models.csv")
+	if err != nil {
+		panic(err)
+	}
+	out := map[string]float64{}
+	for _, r := range rows {
+		out[r.s("id")] = r.f("params_b_computed")
+	}
+	return out
+}()
+
+func TestModelFromSizeAndArchitecture(t *testing.T) {
+	m, err := ModelFromParams(7e9)
+	if err != nil || m.Hidden != 4096 || m.Layers < 28 || m.Layers > 36 {
+		t.Errorf("7B: got %d layers × %d, %v", m.Layers, m.Hidden, err)
+	}
+	a, err := ModelFromArch(nil, ArchSpec{Layers: 24, Hidden: 2048, Heads: 16, Vocab: 50000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := a.Params() / 1e9; p < 1.3 || p > 1.5 {
+		t.Errorf("24×2048 decoder: %.2fB params, want ~1.4B", p)
+	}
+	base := mustModel(t, DefaultCatalog(), "bert-base")
+	logbert, err := ModelFromArch(&base, ArchSpec{Vocab: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// BERT-base with a 10k vocabulary loses (30522-10000)·768 ≈ 15.8M parameters.
+	if d := (base.Params() - logbert.Params()) / 1e6; math.Abs(d-15.8) > 0.5 {
+		t.Errorf("vocab 10k should remove ~15.8M params, removed %.1fM", d)
+	}
+	if _, err := ModelFromArch(nil, ArchSpec{Layers: 2, Hidden: 100, Heads: 3}); err == nil {
+		t.Error("hidden not divisible by heads must be refused")
+	}
+}
+
+// Model states follow the byte counts in planner-anchors §5: 16 B/param in
+// fp32 with AdamW, 18 in mixed precision, ZeRO stages divide them.
+func TestModelStateBytes(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-2-7b")
+	g := mustGPU(t, c, "h100", 8).GPU
+	states := func(p Precision, s Strategy, n int) float64 {
+		mem := trainingMemory(Job{Model: m, Workload: Pretrain, SeqLen: 1, Optimizer: AdamW, Stack: Tuned},
+			layout{gpu: g, n: n, tp: 1, pp: 1, precision: p, strategy: s, micro: 1, attention: Flash})
+		return (memItem(mem, "weights") + memItem(mem, "gradients") + memItem(mem, "optimizer states")) * gib / m.Params()
+	}
+	for _, tc := range []struct {
+		p    Precision
+		s    Strategy
+		n    int
+		want float64
+	}{
+		{FP32, DDP, 1, 16}, {BF16, DDP, 1, 18}, {BF16, ZeRO1, 8, 6 + 12.0/8}, {BF16, ZeRO2, 8, 2 + 16.0/8}, {BF16, ZeRO3, 8, 18.0 / 8},
+	} {
+		if got := states(tc.p, tc.s, tc.n); math.Abs(got-tc.want) > 0.01 {
+			t.Errorf("%s %s ×%d: %.2f B/param, want %.2f", tc.p, tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+// The GQA-aware KV cache: Llama-3-70B keeps 2·80·8·128·2 bytes per token.
+func TestKVCacheIsGQAAware(t *testing.T) {
+	c := DefaultCatalog()
+	if got := kvBytesPerToken(mustModel(t, c, "llama-3-70b")); got != 327680 {
+		t.Errorf("llama-3-70b KV bytes/token = %v, want 327680", got)
+	}
+	if got := kvBytesPerToken(mustModel(t, c, "llama-2-7b")); got != 2*32*32*128*2 {
+		t.Errorf("llama-2-7b (MHA) KV bytes/token = %v", got)
+	}
+}
+
+// Published nvidia-smi peaks of HF Trainer runs (calibration GT16/GT19/GT21)
+// within 10 %.
+func TestMemoryMatchesHFMeasurements(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "bert-large")
+	v100 := mustGPU(t, c, "v100-16gb", 1)
+	for _, tc := range []struct {
+		name    string
+		micro   int
+		ckpt    bool
+		opt     Optimizer
+		measMiB float64
+	}{
+		{"GT16 bs4", 4, false, AdamW, 14949},
+		{"GT19 bs1+ckpt", 1, true, AdamW, 6775},
+		{"GT21 8-bit Adam", 4, false, Adam8bit, 13085},
+	} {
+		res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{v100}, Job: Job{Model: m, Workload: Finetune, SeqLen: 512,
+			GlobalBatch: 4, MicroBatch: tc.micro, Checkpointing: tc.ckpt, Optimizer: tc.opt, Precision: FP32, Attention: Eager}})
+		got := res.Plans[0].Memory.PerGPUGiB * 1024
+		if math.Abs(got/tc.measMiB-1) > 0.10 {
+			t.Errorf("%s: %.0f MiB, measured %.0f", tc.name, got, tc.measMiB)
+		}
+	}
+}
+
+func TestPrecisionFallsBackWithANote(t *testing.T) {
+	c := DefaultCatalog()
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "v100", 1)},
+		Job: Job{Model: mustModel(t, c, "bert-base"), Precision: BF16, Samples: 1e6}})
+	e := res.Plans[0]
+	if e.Precision != FP16 || len(e.Notes) == 0 || !strings.Contains(e.Notes[0], "fp16 AMP") {
+		t.Errorf("bf16 on V100: precision %s, notes %q", e.Precision, e.Notes)
+	}
+}
+
+// Seed 000: LogBERT (BERT-base, vocab 10k, seq 512, batch 128 = 4×32,
+// 19,252 steps/epoch) measured 5.67 h/epoch on 4× V100 32 GB at 12-15 GB
+// per GPU; rebased to the H200 and A100 servers.
+func TestSeedLogBERTRebase(t *testing.T) {
+	c := DefaultCatalog()
+	base := mustModel(t, c, "bert-base")
+	logbert, _ := ModelFromArch(&base, ArchSpec{Vocab: 10000})
+	job := Job{Model: logbert, Workload: Pretrain, SeqLen: 512, GlobalBatch: 128, StepsPerEpoch: 19252, Epochs: 10}
+	v100 := mustGPU(t, c, "v100-32gb", 4)
+	h200 := mustGPU(t, c, "h200", 4)
+	a100 := mustGPU(t, c, "a100", 4)
+	res := mustPlan(t, c, Request{Job: job, Targets: []Hardware{h200, a100, v100}, Compare: true,
+		Baseline: &Baseline{Value: 5.67, Unit: HoursPerEpoch, Hardware: v100, Precision: FP32}})
+
+	// The rebased model reproduces the measurement on the baseline hardware.
+	bp := res.Baseline.BaselinePlan
+	if eh := *bp.Time.EpochHours; math.Abs(eh/5.67-1) > 0.02 {
+		t.Errorf("baseline plan: %.2f h/epoch, want 5.67", eh)
+	}
+	if bp.MicroBatch != 32 || bp.GradAccum != 1 || bp.Time.StepsPerEpoch != 19252 {
+		t.Errorf("baseline layout: micro %d × GA %d, %v steps/epoch", bp.MicroBatch, bp.GradAccum, bp.Time.StepsPerEpoch)
+	}
+	// Without the baseline the model alone is within 15 % of the measurement.
+	if res.Baseline.JobFactor < 0.85 || res.Baseline.JobFactor > 1.15 {
+		t.Errorf("job factor %.2f: the unrebased model is more than 15%% off LogBERT", res.Baseline.JobFactor)
+	}
+	// Memory at micro 32 on V100 in fp32 is in the measured 12-15 GB band (±1 GiB).
+	if m := bp.Memory.PerGPUGiB; m < 11 || m > 16 {
+		t.Errorf("LogBERT V100 memory %.1f GiB, seed measured 12-15 GB", m)
+	}
+	eh := func(e *Estimate) float64 { return *e.Time.EpochHours }
+	h, a, v := res.Plans[0], res.Plans[1], res.Plans[2]
+	if !(eh(h) < eh(a) && eh(a) < eh(v) && eh(v) < 5.67) {
+		t.Errorf("epoch hours H200 %.2f, A100 %.2f, V100 (fp16) %.2f: want H200 < A100 < V100 < 5.67", eh(h), eh(a), eh(v))
+	}
+	if h.Precision != BF16 || v.Precision != FP16 {
+		t.Errorf("precision: H200 %s, V100 %s", h.Precision, v.Precision)
+	}
+	// Every plan keeps the global batch of 128.
+	for _, e := range res.Plans {
+		if e.GlobalBatch != 128 {
+			t.Errorf("%s: global batch %d, want 128", e.GPU, e.GlobalBatch)
+		}
+	}
+	// Seed 000's point: the H200 server is overkill for BERT-base.
+	found := false
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "H200") && strings.Contains(w, "far beyond") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("want an overkill warning for H200, got %q", res.Warnings)
+	}
+	if !hasAdvice(res, "learning rate", "keep the learning rate") {
+		t.Errorf("same global batch: want 'keep the learning rate' advice, got %+v", res.Advice)
+	}
+}
+
+func hasAdvice(res *Result, topic, text string) bool {
+	for _, a := range res.Advice {
+		if a.Topic == topic && strings.Contains(a.Text, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// Seed 001: how many H100s? Scaling efficiency falls with the count and the
+// cost stays near flat until communication bites.
+func TestSeedHowManyH100s(t *testing.T) {
+	c := DefaultCatalog()
+	m, _ := ModelFromParams(1.3e9)
+	job := Job{Model: m, Workload: Pretrain, SeqLen: 2048, GlobalBatch: 64, Tokens: 20e9}
+	var prev *Estimate
+	for _, n := range []int{1, 2, 4, 8} {
+		res := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "h100", n)}})
+		e := res.Plans[0]
+		if !e.Memory.Fits {
+			t.Fatalf("1.3B on %d× H100 should fit", n)
+		}
+		if prev != nil {
+			if e.ScalingEfficiency > prev.ScalingEfficiency+1e-9 {
+				t.Errorf("%d GPUs: scaling %.3f above %d GPUs' %.3f", n, e.ScalingEfficiency, prev.GPUs, prev.ScalingEfficiency)
+			}
+			speedup := *prev.Time.TotalHours / *e.Time.TotalHours
+			if speedup < 1.5 || speedup > 2.05 {
+				t.Errorf("%d→%d GPUs: %.2fx faster, want 1.5-2x", prev.GPUs, n, speedup)
+			}
+			if *e.CostUSD < *prev.CostUSD*0.98 {
+				t.Errorf("more GPUs should not be cheaper: %.0f < %.0f", *e.CostUSD, *prev.CostUSD)
+			}
+		}
+		prev = e
+	}
+	// Over PCIe the same job scales worse than over NVSwitch.
+	sxm := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "h100", 4)}}).Plans[0]
+	pcie := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "h100-pcie", 4)}}).Plans[0]
+	if pcie.ScalingEfficiency >= sxm.ScalingEfficiency {
+		t.Errorf("PCIe scaling %.2f should be below NVSwitch %.2f", pcie.ScalingEfficiency, sxm.ScalingEfficiency)
+	}
+}
+
+// Seed 003: which GPU holds which LLM (inference).
+func TestSeedWhichGPUHoldsWhichLLM(t *testing.T) {
+	c := DefaultCatalog()
+	fits := func(model string, p Precision, gpu string, n, ctx int) bool {
+		res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, gpu, n)},
+			Job: Job{Model: mustModel(t, c, model), Workload: Inference, Precision: p, SeqLen: ctx, GlobalBatch: 1}})
+		return res.Plans[0].Memory.Fits
+	}
+	for _, tc := range []struct {
+		model string
+		p     Precision
+		gpu   string
+		n     int
+		want  bool
+	}{
+		{"llama-3-70b", BF16, "h100", 1, false}, // 141 GB of weights
+		{"llama-3-70b", BF16, "h100", 2, true},
+		{"llama-3-70b", INT4, "4090", 2, true}, // ~37 GB of 4-bit weights over two 24 GB cards
+		{"llama-3-70b", INT4, "4090", 1, false},
+		{"llama-3-8b", BF16, "4090", 1, true},
+		{"deepseek-r1-distill-qwen-32b", INT4, "4090", 1, true},
+		{"deepseek-r1", BF16, "h200", 8, false}, // 1.34 TB > 8 × 141 GB
+		{"deepseek-r1", FP8, "h200", 8, true},
+	} {
+		if got := fits(tc.model, tc.p, tc.gpu, tc.n, 4096); got != tc.want {
+			t.Errorf("%s %s on %d× %s: fits=%v, want %v", tc.model, tc.p, tc.n, tc.gpu, got, tc.want)
+		}
+	}
+}
+
+// Seed 004: eight GPUs, DDP over DataParallel, AMP, batch and LR scaling.
+func TestSeedDDPAdvice(t *testing.T) {
+	c := DefaultCatalog()
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100", 8)},
+		Job: Job{Model: mustModel(t, c, "bert-base"), Workload: Finetune, SeqLen: 128, Epochs: 5, DatasetSamples: 100000}})
+	for _, topic := range []string{"multi-GPU", "precision", "learning rate", "launch"} {
+		if !hasAdvice(res, topic, "") {
+			t.Errorf("missing %s advice", topic)
+		}
+	}
+	if !hasAdvice(res, "multi-GPU", "DataParallel") || !hasAdvice(res, "launch", "torchrun --nproc_per_node=8") ||
+		!hasAdvice(res, "launch", "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7") {
+		t.Errorf("advice: %+v", res.Advice)
+	}
+}
+
+func TestOutOfMemoryAdviceSaysWhatToChange(t *testing.T) {
+	c := DefaultCatalog()
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "4090", 1)},
+		Job: Job{Model: mustModel(t, c, "llama-3-8b"), Workload: Finetune, SeqLen: 2048, Samples: 1e4}})
+	if res.Plans[0].Memory.Fits {
+		t.Fatal("full fine-tuning of 8B on one 24 GB card cannot fit")
+	}
+	var qlora bool
+	for _, a := range res.Advice {
+		if a.Topic == "out of memory" && strings.Contains(a.Text, "QLoRA") && strings.Contains(a.Text, "fits") {
+			qlora = true
+		}
+	}
+	if !qlora {
+		t.Errorf("want QLoRA offered as a fitting fix: %+v", res.Advice)
+	}
+}
+
+func TestRecommendationsRankFastestCheapestBalanced(t *testing.T) {
+	c := DefaultCatalog()
+	res := mustPlan(t, c, Request{Job: Job{Model: mustModel(t, c, "llama-3-8b"), Workload: LoRA, SeqLen: 2048, Samples: 2e5}})
+	r := res.Recommendations
+	if r.Fastest == nil || r.Cheapest == nil || r.Balanced == nil || r.Feasible == 0 {
+		t.Fatalf("missing recommendations: %+v", r)
+	}
+	if *r.Fastest.Time.TotalHours > *r.Balanced.Time.TotalHours || *r.Balanced.Time.TotalHours > *r.Cheapest.Time.TotalHours+1e-9 {
+		t.Errorf("fastest %.2f h, balanced %.2f h, cheapest %.2f h: not ordered", *r.Fastest.Time.TotalHours, *r.Balanced.Time.TotalHours, *r.Cheapest.Time.TotalHours)
+	}
+	if *r.Cheapest.CostUSD > *r.Balanced.CostUSD+1e-9 || *r.Balanced.CostUSD > 1.5**r.Cheapest.CostUSD+1e-9 {
+		t.Errorf("cost: cheapest %.0f, balanced %.0f", *r.Cheapest.CostUSD, *r.Balanced.CostUSD)
+	}
+	for _, e := range []*Estimate{r.Fastest, r.Cheapest, r.Balanced} {
+		if !e.Memory.Fits {
+			t.Errorf("%s recommended but does not fit", e.GPU)
+		}
+	}
+}
+
+func TestBuildServer(t *testing.T) {
+	c := DefaultCatalog()
+	b, err := c.Build(mustGPU(t, c, "4090", 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.PSUWatts < 2500 || !strings.Contains(b.PeerToPeer, "no P2P") || b.PCIeLanes < 64 || !strings.Contains(b.Platform, "lanes") {
+		t.Errorf("4x 4090 build: %+v", b)
+	}
+	if _, err := c.Build(mustGPU(t, c, "h100", 32)); err == nil {
+		t.Error("32 GPUs in one server must be refused")
+	}
+}
+
+func TestMissingAmountGivesPerMillionSamples(t *testing.T) {
+	c := DefaultCatalog()
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100", 1)},
+		Job: Job{Model: mustModel(t, c, "bert-base"), Epochs: 3}})
+	e := res.Plans[0]
+	if e.Time.TotalHours != nil || e.Time.HoursPerMillionSamples <= 0 || !strings.Contains(res.Job.Amount, "dataset size") {
+		t.Errorf("no dataset size: total %v, per-1M %v, amount %q", e.Time.TotalHours, e.Time.HoursPerMillionSamples, res.Job.Amount)
+	}
+}
