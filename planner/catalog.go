@@ -100,6 +100,8 @@ type Model struct {
 	Learned   bool // learned position embeddings
 	ParamsB   float64
 	ActiveB   float64 // MoE: parameters used per token
+	Experts   int     // MoE: routed experts per layer
+	TopK      int     // MoE: experts each token is routed to
 	FwdGFLOPs float64 // vision/CNN: forward GFLOPs per sample at native size
 	Source    string
 	Notes     string
@@ -354,8 +356,13 @@ func modelFromRow(r row) (Model, error) {
 	case m.Kind == "cnn":
 		m.Kind = VisionConv
 	}
-	if strings.Contains(mlp, "experts") {
+	if strings.Contains(mlp, "experts") || strings.Contains(mlp, "routed") {
 		m.Kind = MoE
+		m.Experts = numberBefore(mlp, " experts", " routed")
+		m.TopK = numberAfter(mlp, "top-")
+		if m.Experts == 0 || m.TopK == 0 || m.ActiveB == 0 {
+			return m, fmt.Errorf("model %s: MoE needs expert count, top-k and active parameters", m.ID)
+		}
 	}
 	if m.Kind == VisionViT || m.Kind == VisionConv {
 		m.FwdGFLOPs = parseGFLOPs(m.Notes)
@@ -367,6 +374,40 @@ func modelFromRow(r row) (Model, error) {
 		return m, fmt.Errorf("model %s: no parameter count", m.ID)
 	}
 	return m, nil
+}
+
+// numberBefore returns the integer right before the first of the markers
+// ("256 routed" → 256).
+func numberBefore(s string, markers ...string) int {
+	for _, mk := range markers {
+		i := strings.Index(s, mk)
+		if i <= 0 {
+			continue
+		}
+		j := i
+		for j > 0 && s[j-1] >= '0' && s[j-1] <= '9' {
+			j--
+		}
+		if n, err := strconv.Atoi(s[j:i]); err == nil {
+			return n
+		}
+	}
+	return 0
+}
+
+// numberAfter returns the integer right after marker ("top-8" → 8).
+func numberAfter(s, marker string) int {
+	i := strings.Index(s, marker)
+	if i < 0 {
+		return 0
+	}
+	j := i + len(marker)
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	n, _ := strconv.Atoi(s[j:k])
+	return n
 }
 
 // parseGFLOPs reads "~17.6 GFLOPs fwd" or "(~8.2 GFLOPs) forward" from a notes cell.

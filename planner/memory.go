@@ -54,6 +54,38 @@ type layout struct {
 
 func (l layout) dp() int { return max(1, l.n/(l.tp*l.pp)) }
 
+// ep is the expert-parallel degree: MoE experts spread over the
+// data-parallel GPUs (Megatron/DeepSpeed-MoE); 1 for dense models.
+func (l layout) ep(m Model) int {
+	if m.Kind != MoE || m.Experts == 0 {
+		return 1
+	}
+	return max(1, min(l.dp(), m.Experts))
+}
+
+// moeSplit returns the parameters every GPU of a replica holds (attention,
+// shared experts, embeddings) and one routed expert's size, from the
+// total, active, expert count and top-k: total = dense + E·e,
+// active = dense + k·e.
+func moeSplit(m Model) (dense, expert float64) {
+	if m.Kind != MoE || m.Experts <= m.TopK {
+		return m.Params(), 0
+	}
+	expert = (m.Params() - m.ActiveParams()) / float64(m.Experts-m.TopK)
+	return m.ActiveParams() - float64(m.TopK)*expert, expert
+}
+
+// heldParams is the parameter count whose states one model-parallel
+// group holds before ZeRO sharding: all of them for dense models; for MoE
+// the dense part plus this GPU's share of the experts.
+func heldParams(m Model, l layout) float64 {
+	if m.Kind != MoE {
+		return m.Params()
+	}
+	dense, expert := moeSplit(m)
+	return dense + float64(m.Experts)*expert/float64(l.ep(m))
+}
+
 // stateBytes returns per-parameter bytes of weights, gradients and
 // optimizer (including the fp32 master copy in mixed precision) before
 // sharding, for the trainable and the frozen parameters.
@@ -188,10 +220,12 @@ func activationPerSample(m Model, w Workload, l layout, seq int, stack Stack) (s
 	return stored, transient, logits
 }
 
-// trainingMemory estimates per-GPU memory for training with layout l.
-func trainingMemory(j Job, l layout) Memory {
+// trainingMemory estimates per-GPU memory for training with layout l; the
+// breakdown is filled only with detail (the search probes thousands of
+// layouts and keeps a few).
+func trainingMemory(j Job, l layout, detail bool) Memory {
 	m := j.Model
-	p := m.Params()
+	p := heldParams(m, l)
 	sb := trainingStateBytes(l.precision, j.Optimizer)
 	dp := float64(l.dp())
 	mp := float64(l.tp * l.pp)
@@ -250,36 +284,38 @@ func trainingMemory(j Job, l layout) Memory {
 	trans := transient * b
 	logit := logits * b
 
-	items := []MemItem{
-		{"weights", weights / gib},
-	}
-	if adapters > 0 {
-		items = append(items, MemItem{"LoRA adapters + their grads/optimizer", adapters / gib})
-	}
-	if grads > 0 {
-		items = append(items, MemItem{"gradients", grads / gib})
-	}
-	if optim > 0 {
-		items = append(items, MemItem{"optimizer states", optim / gib})
-	}
-	if workspace > 0 {
-		items = append(items, MemItem{"gather/dequant workspace", workspace / gib})
-	}
-	items = append(items, MemItem{"activations", (acts + trans) / gib})
-	if logit > 0 {
-		items = append(items, MemItem{"logits + loss", logit / gib})
+	parts := []MemItem{
+		{"weights", weights},
+		{"LoRA adapters + their grads/optimizer", adapters},
+		{"gradients", grads},
+		{"optimizer states", optim},
+		{"gather/dequant workspace", workspace},
+		{"activations", acts + trans},
+		{"logits + loss", logit},
 	}
 	sum := 0.0
-	for _, it := range items {
-		sum += it.GiB
+	for _, it := range parts {
+		sum += it.GiB / gib
 	}
 	headroom := sum * allocatorHeadroom
-	items = append(items, MemItem{"allocator headroom", headroom})
-	items = append(items, MemItem{"CUDA context", cudaContextGiB})
+	fixedGiB := cudaContextGiB
 	if l.n > 1 {
-		items = append(items, MemItem{"NCCL buffers", ncclBuffersGiB})
+		fixedGiB += ncclBuffersGiB
 	}
-	mem := finishMemory(items, l.gpu)
+	capGiB := l.gpu.MemoryGB * usableFraction
+	total := sum + headroom + fixedGiB
+	mem := Memory{PerGPUGiB: total, CapacityGiB: capGiB, Fits: total <= capGiB, HeadroomGiB: capGiB - total}
+	if detail {
+		for _, it := range parts {
+			if it.GiB > 0 || it.Name == "weights" || it.Name == "activations" {
+				mem.Breakdown = append(mem.Breakdown, MemItem{it.Name, it.GiB / gib})
+			}
+		}
+		mem.Breakdown = append(mem.Breakdown, MemItem{"allocator headroom", headroom}, MemItem{"CUDA context", cudaContextGiB})
+		if l.n > 1 {
+			mem.Breakdown = append(mem.Breakdown, MemItem{"NCCL buffers", ncclBuffersGiB})
+		}
+	}
 
 	// Everything but the per-sample terms is fixed; solve for the micro-batch.
 	perSample := (stored + transient + logits) * (1 + allocatorHeadroom) / gib

@@ -36,12 +36,20 @@ const (
 	// amdSoftware: ROCm kernels for MI300X trail CUDA's in published
 	// training runs; a maturity factor, not a hardware property.
 	amdSoftware = 0.75
-	// fp8Overhead: casts and amax/scale bookkeeping of per-tensor fp8
-	// scaling (Transformer Engine).
-	fp8Overhead = 0.87
 	// attnKernelRel: FlashAttention reaches about 3/4 of a dense GEMM's
 	// share of peak (FlashAttention-2 paper, fwd+bwd on A100).
 	attnKernelRel = 0.75
+	// attnEagerRel: materialised attention (scores, softmax and dropout
+	// over s² values) is memory-bound; FlashAttention's paper measured
+	// 2-4x speed-ups over it.
+	attnEagerRel = 0.3
+	// cnnWidth: the "hidden size" a CNN behaves like in the traffic term:
+	// small channel counts and batch-norm/ReLU passes put ResNet-50 at
+	// 15-20 % of tensor peak (calibration README).
+	cnnWidth = 128
+	// tpExposed: share of tensor-parallel all-reduce time not hidden
+	// behind GEMMs (sequence parallel + communication overlap).
+	tpExposed = 0.25
 )
 
 // Communication constants.
@@ -151,8 +159,8 @@ func hfu(j Job, l layout, tokensPerMicro float64) float64 {
 		k *= qloraTraffic
 	}
 	h := float64(j.Model.Hidden)
-	if h == 0 {
-		h = 1024 // CNNs: behave like a mid-size transformer before the CNN factor
+	if j.Model.Kind == VisionConv || h == 0 {
+		h = cnnWidth
 	}
 	u := utilE0 / (1 + R*k*(utilAlpha+utilBeta/h))
 	switch {
@@ -160,14 +168,6 @@ func hfu(j Job, l layout, tokensPerMicro float64) float64 {
 		u *= voltaTensor
 	case g.Generation == CDNA3:
 		u *= amdSoftware
-	}
-	if l.precision == FP8 {
-		u *= fp8Overhead
-	}
-	if j.Model.Kind == VisionConv {
-		// Convolutions with small channel counts and batch-norm passes:
-		// ResNet-50 trains at 15-20 % of tensor peak (calibration README).
-		u *= 0.45
 	}
 	if tokensPerMicro > 0 {
 		u *= tokensPerMicro / (tokensPerMicro + utilT0)
@@ -188,7 +188,13 @@ func linkGBs(g GPU, n, perNode int, ic Interconnect) (float64, string) {
 		}
 		return ib * linkEfficiency, "multi-node InfiniBand/RoCE"
 	}
-	pcie := map[int]float64{3: 12.5, 4: 25, 5: 50}[g.PCIeGen] // per direction, GB/s
+	pcie := 12.5 // PCIe Gen3 x16 per direction, GB/s; Gen4 and Gen5 double it each
+	switch g.PCIeGen {
+	case 4:
+		pcie = 25
+	case 5:
+		pcie = 50
+	}
 	pcieDesc := "PCIe ring all-reduce"
 	if g.Consumer && g.NVLinkGBs == 0 {
 		pcie *= 0.6 // no P2P on GeForce 40-series: traffic bounces through host memory

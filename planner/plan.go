@@ -413,29 +413,45 @@ func pickPrecision(j Job, g GPU) (Precision, string) {
 // configure finds the fastest layout of the job on h that fits, or the
 // smallest one with its overflow when nothing fits.
 func (pc *planContext) configure(h Hardware) *Estimate {
+	e := pc.choose(h)
+	pc.describe(e)
+	return e
+}
+
+// choose is configure without the prose: the search calls it for every
+// candidate and describes only the ones it keeps.
+func (pc *planContext) choose(h Hardware) *Estimate {
 	j := pc.job
 	prec, precNote := pickPrecision(j, h.GPU)
-	var best, smallest *Estimate
+	// Candidates stay values: the search probes thousands of layouts and
+	// only the winner needs to live on the heap.
+	var best, smallest Estimate
+	haveBest, haveSmallest := false, false
+	bestKeeps := false
 	for _, l := range pc.layouts(h, prec) {
 		e := pc.evaluate(h, l)
-		if e == nil {
-			continue
+		// A layout that cannot keep the requested global batch (more
+		// replicas than samples per step) only wins when nothing else fits.
+		keeps := j.GlobalBatch == 0 || e.GlobalBatch == j.GlobalBatch
+		// A layout listed later is more complex; it must be clearly faster.
+		better := !haveBest || (keeps && !bestKeeps) ||
+			(keeps == bestKeeps && e.Time.StepS/float64(e.GlobalBatch) < best.Time.StepS/float64(best.GlobalBatch)*0.97)
+		if e.Memory.Fits && better {
+			best, haveBest, bestKeeps = e, true, keeps
 		}
-		if e.Memory.Fits && (best == nil || e.Time.StepS/float64(e.GlobalBatch) < best.Time.StepS/float64(best.GlobalBatch)*0.985) {
-			best = e
-		}
-		if smallest == nil || e.Memory.PerGPUGiB < smallest.Memory.PerGPUGiB {
-			smallest = e
+		if !haveSmallest || e.Memory.PerGPUGiB < smallest.Memory.PerGPUGiB {
+			smallest, haveSmallest = e, true
 		}
 	}
-	e := best
-	if e == nil {
-		e = smallest
+	e := new(Estimate)
+	if haveBest {
+		*e = best
+	} else {
+		*e = smallest
 	}
 	if precNote != "" {
 		e.Notes = append([]string{precNote}, e.Notes...)
 	}
-	pc.describe(e)
 	return e
 }
 
@@ -469,14 +485,15 @@ func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
 			if j.Model.Heads%tp == 0 && n%tp == 0 {
 				mps = append(mps, mp{tp, 1})
 				for pp := 2; pp <= 16 && tp*pp <= n; pp *= 2 {
-					if j.Model.Layers%pp == 0 && n%(tp*pp) == 0 && tp == min(8, perNode) {
+					// stages may be uneven (61 layers over 16 stages is fine)
+					if j.Model.Layers >= 2*pp && n%(tp*pp) == 0 && tp == min(8, perNode) {
 						mps = append(mps, mp{tp, pp})
 					}
 				}
 			}
 		}
 	}
-	var out []layout
+	out := make([]layout, 0, len(mps)*len(strategies)*len(ckpts))
 	for _, m := range mps {
 		for _, s := range strategies {
 			if m.tp*m.pp > 1 && (s == ZeRO2 || s == ZeRO3) {
@@ -509,6 +526,9 @@ func (pc *planContext) microFor(l layout, maxFit int) (micro, ga, global int) {
 	}
 	if j.GlobalBatch > 0 {
 		per := max(1, j.GlobalBatch/dp)
+		if l.pp > 1 {
+			capB = 1 // pipelines want many small micro-batches to fill the bubble
+		}
 		if j.MicroBatch > 0 {
 			micro = j.MicroBatch
 		} else {
@@ -537,17 +557,17 @@ func (pc *planContext) microFor(l layout, maxFit int) (micro, ga, global int) {
 }
 
 // evaluate computes memory, speed, time and cost of one layout.
-func (pc *planContext) evaluate(h Hardware, l layout) *Estimate {
+func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	j := pc.job
 	if j.Workload == Inference {
 		return pc.evaluateInference(h, l)
 	}
 	// Memory at micro 1 gives the largest micro-batch that fits.
 	l.micro = 1
-	probe := trainingMemory(j, l)
+	probe := trainingMemory(j, l, false)
 	micro, ga, global := pc.microFor(l, max(1, probe.MaxMicroBatch))
 	l.micro = micro
-	mem := trainingMemory(j, l)
+	mem := trainingMemory(j, l, false)
 
 	g := h.GPU
 	f := trainingFlops(j, l)
@@ -568,7 +588,11 @@ func (pc *planContext) evaluate(h Hardware, l layout) *Estimate {
 	u := hfu(j, l, tokensPerMicro/float64(l.tp)) * pc.jobFactor
 	// Compute time of one micro-batch on one GPU (its share under TP/PP).
 	mpShare := float64(l.tp * l.pp)
-	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + perSampleAttn/(peak*u*attnKernelRel)) / mpShare
+	attnRel := attnKernelRel
+	if l.attention == Eager {
+		attnRel = attnEagerRel
+	}
+	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + perSampleAttn/(peak*u*attnRel)) / mpShare
 	tCompute := tMicro * float64(ga)
 
 	n := h.Count
@@ -577,7 +601,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) *Estimate {
 	dp := l.dp()
 	var exposed float64
 	if dp > 1 {
-		trainable := j.Model.Params()
+		trainable := heldParams(j.Model, l)
 		if j.Workload == LoRA || j.Workload == QLoRA {
 			trainable = loraParams(j.Model, j.LoRARank)
 		}
@@ -600,19 +624,34 @@ func (pc *planContext) evaluate(h Hardware, l layout) *Estimate {
 	}
 	if l.tp > 1 {
 		// Four all-reduces of the activations per layer (two forward, two
-		// backward) over the node's NVLink; sequence parallel overlaps half.
+		// backward) over the node's NVLink, mostly overlapped.
 		nodeGBs, _ := linkGBs(g, l.tp, perNode, NVLink)
 		act := float64(micro) * seq * float64(j.Model.Hidden) * 2
 		tTP := float64(j.Model.Layers) / float64(l.pp) * 4 * 2 * float64(l.tp-1) / float64(l.tp) * act / (nodeGBs * 1e9)
-		exposed += 0.5 * tTP * float64(ga)
+		exposed += tpExposed * tTP * float64(ga)
 	}
 	bubble := 0.0
 	if l.pp > 1 {
-		bubble = float64(l.pp-1) / float64(ga+l.pp-1)
+		// 1F1B bubble, shrunk by the interleaved schedule (virtual stages)
+		// that tuned stacks use when each stage holds enough layers.
+		v := 1.0
+		if j.Stack == Tuned && j.Model.Layers/l.pp >= 4 {
+			v = 4
+		}
+		bubble = float64(l.pp-1) / (v*float64(ga) + float64(l.pp-1))
+	}
+	if ep := l.ep(j.Model); ep > 1 {
+		// Token all-to-all: dispatch and combine, forward and backward, of
+		// top-k copies of every token's hidden state, per MoE layer; half
+		// of it overlapped with expert GEMMs.
+		a2aGBs, _ := linkGBs(g, ep*l.tp*l.pp, perNode, h.Interconnect)
+		tokens := float64(micro) * seq
+		bytes := 4 * tokens * float64(j.Model.TopK) * float64(j.Model.Hidden) * 2 * float64(ep-1) / float64(ep)
+		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
 	}
 	// Optimizer step: read and write every state byte once.
 	sb := trainingStateBytes(l.precision, j.Optimizer)
-	trainable := j.Model.Params()
+	trainable := heldParams(j.Model, l)
 	if j.Workload == LoRA || j.Workload == QLoRA {
 		trainable = loraParams(j.Model, j.LoRARank)
 		sb = stateBytes{4, 4, 8}
@@ -635,7 +674,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) *Estimate {
 		scaling = (tCompute) / (step - tOpt)
 	}
 
-	e := &Estimate{
+	e := Estimate{
 		GPU: g.ID, GPUName: g.Name, GPUs: n, Nodes: max(1, (n+perNode-1)/perNode), Server: h.Server,
 		Interconnect: linkDesc, Precision: l.precision, TensorParallel: l.tp, PipelineParallel: l.pp,
 		Checkpointing: l.ckpt, MicroBatch: micro, GradAccum: ga, GlobalBatch: global, Memory: mem,
@@ -653,7 +692,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) *Estimate {
 	e.HFU = sps * perSampleHW / (float64(n) * peak)
 	e.ModelTFLOPsPerGPU = sps * perSampleModel / float64(n) / 1e12
 	e.HWTFLOPsPerGPU = sps * perSampleHW / float64(n) / 1e12
-	pc.fillTime(e, sps)
+	pc.fillTime(&e, sps)
 	return e
 }
 
@@ -708,7 +747,7 @@ func strategyName(l layout) string {
 
 // evaluateInference: decode is memory-bound (weights + KV per token),
 // prefill compute-bound.
-func (pc *planContext) evaluateInference(h Hardware, l layout) *Estimate {
+func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	j := pc.job
 	g := h.GPU
 	m := j.Model
@@ -739,7 +778,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) *Estimate {
 	}
 	prompt := float64(j.SeqLen - j.GenTokens)
 	prefill := 2 * m.ActiveParams() * prompt * b / (n * peak * 0.45)
-	e := &Estimate{
+	e := Estimate{
 		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: linkDesc,
 		Precision: l.precision, TensorParallel: h.Count, PipelineParallel: 1, MicroBatch: l.micro, GradAccum: 1,
 		GlobalBatch: l.micro, Memory: mem, PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: 1,
@@ -759,13 +798,16 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) *Estimate {
 	e.HFU = e.MFU
 	e.ModelTFLOPsPerGPU = 2 * m.ActiveParams() * e.Throughput.TokensPerS / n / 1e12
 	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
-	pc.fillTime(e, e.Throughput.SamplesPerS)
+	pc.fillTime(&e, e.Throughput.SamplesPerS)
 	return e
 }
 
 // describe attaches the assumptions and launch line of one estimate.
 func (pc *planContext) describe(e *Estimate) {
 	j := pc.job
+	if j.Workload != Inference && e.Memory.Breakdown == nil {
+		e.Memory.Breakdown = trainingMemory(j, e.layout, true).Breakdown
+	}
 	g := e.hw.GPU
 	peak, _ := g.Peak(e.Precision)
 	if e.Precision == INT8 || e.Precision == INT4 {
@@ -819,7 +861,7 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 	var feasible []*Estimate
 	for _, h := range pool {
 		rec.Considered++
-		e := pc.configure(h)
+		e := pc.choose(h)
 		if e.Memory.Fits {
 			feasible = append(feasible, e)
 		}
@@ -845,6 +887,13 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		}
 		return byCost[a].sortKeyHours() < byCost[b].sortKeyHours()
 	})
+	defer func() {
+		for _, e := range []*Estimate{rec.Fastest, rec.Cheapest, rec.Balanced} {
+			if e.Launch == "" {
+				pc.describe(e)
+			}
+		}
+	}()
 	rec.Fastest = byTime[0]
 	rec.Cheapest = byCost[0]
 	// Balanced: the fastest option that costs at most 1.5x the cheapest and

@@ -1,0 +1,354 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+func gpusCommand() Command {
+	return Command{
+		Name:     "gpus",
+		Usage:    "gpus [filter]",
+		Summary:  "The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price.",
+		Examples: []string{"gpus", "gpus h100"},
+		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
+			t := &Table{Columns: []string{"id", "memory", "bandwidth", "bf16/fp16", "fp8", "tf32", "nvlink", "tdp", "$/h"}}
+			var shown []planner.GPU
+			for _, g := range s.deps.Catalog.GPUs {
+				if args != "" && !strings.Contains(g.ID, strings.ToLower(args)) && !strings.Contains(strings.ToLower(g.Name), strings.ToLower(args)) {
+					continue
+				}
+				shown = append(shown, g)
+				half, _ := g.Peak(planner.BF16)
+				if half == 0 {
+					half, _ = g.Peak(planner.FP16)
+				}
+				t.Rows = append(t.Rows, []string{g.ID, fmt.Sprintf("%.0f GB", g.MemoryGB), fmt.Sprintf("%.0f GB/s", g.MemBWGBs),
+					tf(half), tf(peak(g, planner.FP8)), tf(peak(g, planner.TF32)), nvl(g), fmt.Sprintf("%.0f W", g.TDPW), fmt.Sprintf("%.2f", g.PriceUSD)})
+			}
+			if len(shown) == 0 {
+				return nil, userErrorf("try `gpus` for all of them", "no GPU matches `%s`", args)
+			}
+			return &Reply{
+				Title:   "GPU catalogue",
+				Summary: fmt.Sprintf("%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)", len(shown)),
+				Sections: []Section{
+					{Table: t},
+					{Kind: Context, Text: "Peaks are dense (datasheet numbers marked * are 2:4-sparse, twice the dense rate). GeForce fp16/bf16 is the fp32-accumulate rate training uses. Prices are defaults: override them in the config."},
+				},
+				Data: gpuData(shown),
+			}, nil
+		},
+	}
+}
+
+func peak(g planner.GPU, p planner.Precision) float64 { v, _ := g.Peak(p); return v }
+
+func tf(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func nvl(g planner.GPU) string {
+	if g.NVLinkGBs == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f GB/s", g.NVLinkGBs)
+}
+
+// GPUInfo is the JSON shape of `gpus --json`.
+type GPUInfo struct {
+	ID          string             `json:"id"`
+	Name        string             `json:"name"`
+	MemoryGB    float64            `json:"memory_gb"`
+	MemBWGBs    float64            `json:"mem_bw_gbs"`
+	TFLOPS      map[string]float64 `json:"dense_tflops"`
+	NVLinkGBs   float64            `json:"nvlink_gbs_bidir"`
+	TDPW        float64            `json:"tdp_w"`
+	PriceUSD    float64            `json:"price_usd_per_gpu_hour"`
+	PriceSource string             `json:"price_source"`
+	Source      string             `json:"source"`
+}
+
+func gpuData(gs []planner.GPU) []GPUInfo {
+	var out []GPUInfo
+	for _, g := range gs {
+		tfl := map[string]float64{}
+		for _, p := range []planner.Precision{planner.FP32, planner.TF32, planner.FP16, planner.BF16, planner.FP8, planner.INT8} {
+			if v, ok := g.Peak(p); ok {
+				tfl[string(p)] = v
+			}
+		}
+		out = append(out, GPUInfo{ID: g.ID, Name: g.Name, MemoryGB: g.MemoryGB, MemBWGBs: g.MemBWGBs, TFLOPS: tfl,
+			NVLinkGBs: g.NVLinkGBs, TDPW: g.TDPW, PriceUSD: g.PriceUSD, PriceSource: g.PriceSource, Source: g.Source})
+	}
+	return out
+}
+
+func modelsCommand() Command {
+	return Command{
+		Name:     "models",
+		Usage:    "models [filter]",
+		Summary:  "The model catalogue: layers, hidden size, heads, vocabulary, parameters.",
+		Examples: []string{"models", "models llama"},
+		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
+			t := &Table{Columns: []string{"id", "type", "params", "layers", "hidden", "heads (kv)", "vocab", "context"}}
+			var ids []string
+			for _, m := range s.deps.Catalog.Models {
+				if args != "" && !strings.Contains(m.ID, strings.ToLower(args)) && !strings.Contains(strings.ToLower(m.Family), strings.ToLower(args)) {
+					continue
+				}
+				ids = append(ids, m.ID)
+				heads := "—"
+				if m.Heads > 0 {
+					heads = fmt.Sprintf("%d (%d)", m.Heads, max(m.KVHeads, 0))
+				}
+				params := paramsText(m.Params())
+				if m.ActiveB > 0 {
+					params += fmt.Sprintf(", %s active", strings.TrimSuffix(paramsText(m.ActiveParams()), " params"))
+				}
+				t.Rows = append(t.Rows, []string{m.ID, string(m.Kind), strings.TrimSuffix(params, " params"), dash(m.Layers), dash(m.Hidden), heads, dash(m.Vocab), dash(m.MaxCtx)})
+			}
+			if len(ids) == 0 {
+				return nil, userErrorf("try `models` for all of them, or give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)", "no model matches `%s`", args)
+			}
+			return &Reply{
+				Title:    "Model catalogue",
+				Summary:  fmt.Sprintf("%d models; any other by size (`7b params`) or architecture (`layers 24 hidden 2048 heads 16 vocab 50k`)", len(ids)),
+				Sections: []Section{{Table: t}, {Kind: Context, Text: "Names resolve forgivingly: `llama3-8b` = `llama-3-8b`, `bert-base` = `bert-base-uncased`."}},
+				Data:     ids,
+			}, nil
+		},
+	}
+}
+
+func dash(v int) string {
+	if v <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d", v)
+}
+
+func buildCommand() Command {
+	return Command{
+		Name:     "build",
+		Usage:    "build <n>x <gpu>",
+		Summary:  "Size a server for a GPU configuration: power supply, circuits, host memory, CPU and PCIe lanes, P2P, cooling.",
+		Examples: []string{"build 4x rtx-4090", "build 8x a100-pcie", "build 2x rtx-a6000"},
+		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
+			hw, err := parseHardwareOnly(s.deps.Catalog, args)
+			if err != nil {
+				return nil, err
+			}
+			b, err := s.deps.Catalog.Build(hw)
+			if err != nil {
+				return nil, &UserError{Msg: err.Error(), Hint: "try: `build 4x rtx-4090`"}
+			}
+			fields := []Field{
+				{"Power supply", fmt.Sprintf("%s W (GPUs %s W × %.2f for transients + CPU/board)", thousands(b.PSUWatts), thousands(b.GPUWatts), b.TransientFactor)},
+				{"Sustained draw", fmt.Sprintf("%s W", thousands(b.SystemWatts))},
+				{"Mains", b.Circuits},
+				{"Host memory", fmt.Sprintf("%d GB (2× the %.0f GB of GPU memory)", b.HostMemoryGB, b.TotalGPUMemGB)},
+				{"CPU", fmt.Sprintf("≥ %d cores (4 data-loader workers per GPU)", b.CPUCores)},
+				{"PCIe", fmt.Sprintf("%d lanes: %s", b.PCIeLanes, b.Platform)},
+				{"GPU-to-GPU", b.PeerToPeer},
+			}
+			if b.AllReduceGBs > 0 {
+				fields = append(fields, Field{"All-reduce", fmt.Sprintf("~%.0f GB/s bus bandwidth (%s)", b.AllReduceGBs, b.AllReduceRoute)})
+			}
+			secs := []Section{{Fields: fields}, {Heading: "Cooling", Bullets: b.Cooling}}
+			if len(b.Notes) > 0 {
+				secs = append(secs, Section{Heading: "Notes", Bullets: b.Notes})
+			}
+			return &Reply{
+				Title:    fmt.Sprintf("Server for %d× %s", b.GPUs, b.GPUName),
+				Summary:  fmt.Sprintf("%d× %s: %s W PSU, %d GB RAM, %d PCIe lanes", b.GPUs, b.GPUName, thousands(b.PSUWatts), b.HostMemoryGB, b.PCIeLanes),
+				Sections: secs,
+				Data:     b,
+			}, nil
+		},
+	}
+}
+
+// parseHardwareOnly reads "4x rtx-4090" (any hardware form plan accepts).
+func parseHardwareOnly(cat *planner.Catalog, args string) (planner.Hardware, error) {
+	hint := "try: `build 4x rtx-4090` or `build 8x a100-pcie`"
+	if strings.TrimSpace(args) == "" {
+		return planner.Hardware{}, userErrorf(hint, "build for which GPUs?")
+	}
+	req, err := ParsePlan(cat, "gpt2 on "+strings.TrimPrefix(strings.TrimSpace(args), "on "))
+	if err != nil {
+		if ue, ok := err.(*UserError); ok {
+			return planner.Hardware{}, &UserError{Msg: ue.Msg, Hint: hint}
+		}
+		return planner.Hardware{}, err
+	}
+	if len(req.Targets) != 1 {
+		return planner.Hardware{}, userErrorf(hint, "build one configuration at a time")
+	}
+	return req.Targets[0], nil
+}
+
+func backtestCommand() Command {
+	return Command{
+		Name:     "backtest",
+		Usage:    "backtest",
+		Summary:  "Run every published measurement the planner can express and show its error (median and worst).",
+		Examples: []string{"backtest"},
+		CLIOnly:  true,
+		run: func(_ context.Context, s *Set, _ Request, _ string) (*Reply, error) {
+			bt, err := RunBackTest(s.deps.Catalog)
+			if err != nil {
+				return nil, err
+			}
+			t := &Table{Columns: []string{"id", "metric", "measured", "predicted", "error", "what"}}
+			for _, r := range bt.Rows {
+				t.Rows = append(t.Rows, []string{r.ID, r.Metric, sig(r.Measured), sig(r.Predicted), fmt.Sprintf("%+.0f%%", r.Error*100), r.Note})
+			}
+			st := bt.Stats
+			var skipped []string
+			for _, sk := range bt.Skipped {
+				skipped = append(skipped, sk.ID+": "+sk.Reason)
+			}
+			return &Reply{
+				Title: "Back-test against published measurements",
+				Summary: fmt.Sprintf("%d rows: median error %.1f%%, worst %.0f%% (%s, %.2fx)",
+					st.N, st.Median*100, st.Worst*100, st.WorstID, st.WorstRatio),
+				Sections: []Section{
+					{Table: t},
+					{Heading: "Not expressible", Kind: Context, Bullets: skipped},
+				},
+				Data: bt,
+			}, nil
+		},
+	}
+}
+
+// BackTestResult is the outcome of RunBackTest.
+type BackTestResult struct {
+	Rows    []BackTestOutcome  `json:"rows"`
+	Stats   planner.ErrorStats `json:"stats"`
+	Skipped []planner.SkippedRow
+}
+
+// BackTestOutcome is one row's prediction.
+type BackTestOutcome struct {
+	ID        string  `json:"id"`
+	Request   string  `json:"request"`
+	Metric    string  `json:"metric"`
+	Measured  float64 `json:"measured"`
+	Predicted float64 `json:"predicted"`
+	Error     float64 `json:"error"` // predicted/measured - 1
+	Note      string  `json:"note"`
+}
+
+// RunBackTest parses every back-test request with the same grammar users
+// type, plans it on its named hardware, and compares the metric.
+func RunBackTest(cat *planner.Catalog) (*BackTestResult, error) {
+	rows, skipped, err := planner.BackTestRows()
+	if err != nil {
+		return nil, err
+	}
+	out := &BackTestResult{Skipped: skipped}
+	var ids []string
+	var pred, meas []float64
+	for _, r := range rows {
+		req, err := ParsePlan(cat, r.Request)
+		if err != nil {
+			return nil, fmt.Errorf("back-test %s: %q: %w", r.ID, r.Request, err)
+		}
+		req.NoSearch = true
+		res, err := cat.Plan(req)
+		if err != nil {
+			return nil, fmt.Errorf("back-test %s: %w", r.ID, err)
+		}
+		if len(res.Plans) != 1 {
+			return nil, fmt.Errorf("back-test %s: request must name exactly one hardware target", r.ID)
+		}
+		v, err := planner.Metric(res.Plans[0], r.Metric)
+		if err != nil {
+			return nil, fmt.Errorf("back-test %s: %w", r.ID, err)
+		}
+		if v <= 0 || math.IsNaN(v) {
+			return nil, fmt.Errorf("back-test %s: predicted %v", r.ID, v)
+		}
+		out.Rows = append(out.Rows, BackTestOutcome{ID: r.ID, Request: r.Request, Metric: r.Metric, Measured: r.Measured,
+			Predicted: v, Error: v/r.Measured - 1, Note: r.Note})
+		ids = append(ids, r.ID)
+		pred = append(pred, v)
+		meas = append(meas, r.Measured)
+	}
+	out.Stats = planner.Summarise(ids, pred, meas)
+	return out, nil
+}
+
+func helpCommand() Command {
+	return Command{
+		Name:     "help",
+		Usage:    "help [command]",
+		Summary:  "Show the commands, or one command's words and examples.",
+		Examples: []string{"help", "help plan"},
+		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
+			if args == "" {
+				return s.help(""), nil
+			}
+			name := strings.ToLower(strings.Fields(args)[0])
+			if _, ok := s.index[name]; !ok {
+				if sug := planner.Nearest(name, s.names(), 1); len(sug) > 0 {
+					return nil, userErrorf("`help` lists the commands", "no command `%s` — did you mean `%s`?", name, sug[0])
+				}
+				return nil, userErrorf("`help` lists the commands", "no command `%s`", name)
+			}
+			return s.help(name), nil
+		},
+	}
+}
+
+// help renders the command list, or one command, from the table.
+func (s *Set) help(name string) *Reply {
+	if name == "" {
+		t := &Table{Columns: []string{"command", "what it does"}}
+		for _, c := range s.cmds {
+			t.Rows = append(t.Rows, []string{c.Usage, c.Summary})
+		}
+		return &Reply{
+			Title:   "gpuplan — GPU plans for your team",
+			Summary: "Commands: " + strings.Join(s.cmdNames(), ", ") + ". A request without a command is a plan.",
+			Sections: []Section{
+				{Text: "Ask in plain words: `bert-base 10 epochs of 2.5M samples on h100x2`. A request without a command word is a `plan`."},
+				{Table: t},
+				{Kind: Context, Text: "`help <command>` shows its words and examples."},
+			},
+		}
+	}
+	c := s.index[name]
+	secs := []Section{{Text: c.Summary}, {Heading: "Usage", Text: "`" + c.Usage + "`"}}
+	if len(c.Grammar) > 0 {
+		secs = append(secs, Section{Heading: "Words it understands", Bullets: c.Grammar})
+	}
+	var ex []string
+	for _, e := range c.Examples {
+		ex = append(ex, "`"+e+"`")
+	}
+	secs = append(secs, Section{Heading: "Examples", Bullets: ex})
+	if len(c.Aliases) > 0 {
+		secs = append(secs, Section{Kind: Context, Text: "Also: " + strings.Join(c.Aliases, ", ")})
+	}
+	return &Reply{Title: "help: " + c.Name, Summary: c.Usage + " — " + c.Summary, Sections: secs}
+}
+
+func (s *Set) cmdNames() []string {
+	var out []string
+	for _, c := range s.cmds {
+		out = append(out, c.Name)
+	}
+	sort.Strings(out)
+	return out
+}

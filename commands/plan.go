@@ -1,0 +1,405 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+func planCommand() Command {
+	return Command{
+		Name:    "plan",
+		Usage:   "plan <request>",
+		Summary: "Will it fit, how long, what it costs, what to use instead, how to launch it.",
+		Grammar: []string{
+			"model: a catalogue name (`bert-base`, `llama3-8b`, `mistral-7b` — see `models`), a size (`7b params`, `350m params`) or an architecture (`layers 24 hidden 2048 heads 16 vocab 50k`, optional `kv 8`, `ffn 8192`); the same words after a name change it (`bert-base vocab 10k`)",
+			"workload: `pretrain` | `finetune` | `lora` | `qlora` | `inference` (default: finetune for catalogue models, pretrain for sizes and architectures)",
+			"amount: `10 epochs of 2.5M samples` (or `of 1.2B tokens`), `1.2B tokens`, `2.5M samples`, `5000 steps`, `19,252 steps/epoch`; numbers like `2.5M`, `1.2B`, `15T`, `100k`, `2,464,256`",
+			"shape: `seq 512`, `batch 128` (global, samples) or `batch 4M tokens`, `batch 128 = 4x32`, `micro 32` (per GPU)",
+			"precision: `fp32` `tf32` `fp16`/`amp` `bf16` `fp8`; inference weights `int8` `int4`",
+			"options: `ckpt` (gradient checkpointing), `flash` | `eager`, `ddp` `zero1` `zero2` `zero3` `fsdp`, `adamw` `adam8bit` `sgd` `lion`, `hf` | `tuned` (default hf: Hugging Face Trainer / eager PyTorch), `rank 16`, `gen 256`",
+			"hardware: `on h100x2`, `on 2x h100`, `on 8x a100-sxm4-80gb`, `on 2 nodes of 8x h100`, with `nvlink` | `pcie` | `ib` — see `gpus`",
+			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
+			"side by side: `compare on h200x4, a100x4, v100x4`",
+			"without hardware, or in addition to it, the plan recommends the fastest, cheapest and balanced choice from the catalogue",
+		},
+		Examples: []string{
+			"plan bert-base 10 epochs of 2.5M samples on h100x2",
+			"plan llama3-8b qlora 3 epochs of 50k samples seq 2048 on 4090",
+			"plan 70b params inference int4 batch 8 ctx 8k on 2x h100",
+			"plan bert-base vocab 10k seq 512 batch 128 = 4x32 19252 steps/epoch 10 epochs baseline 5.67 h/epoch on 4x v100-32gb fp32 compare on h200x4, a100x4",
+			"plan gpt2 pretrain 10B tokens seq 1024 batch 512 tuned",
+		},
+		run: runPlan,
+	}
+}
+
+func runPlan(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
+	if strings.TrimSpace(args) == "" {
+		return nil, userErrorf("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word",
+			"plan what? Name a model and, if you like, the hardware")
+	}
+	req, err := ParsePlan(s.deps.Catalog, args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.deps.Catalog.Plan(req)
+	if err != nil {
+		if planner.IsPlannerError(err) {
+			return nil, &UserError{Msg: err.Error(), Hint: "`help plan` lists every word the planner understands"}
+		}
+		return nil, fmt.Errorf("plan %q: %w", args, err)
+	}
+	return planReply(args, res), nil
+}
+
+// planReply turns a planner result into the card every renderer shows.
+func planReply(text string, res *planner.Result) *Reply {
+	r := &Reply{Data: res}
+	job := res.Job
+	r.Title = fmt.Sprintf("%s · %s · %s", res.Model.ID, job.Workload, paramsText(res.Model.Params))
+	if res.Model.ActiveParams != res.Model.Params {
+		r.Title += fmt.Sprintf(" (%s active)", paramsText(res.Model.ActiveParams))
+	}
+	var intro []string
+	if job.Amount != "" {
+		intro = append(intro, job.Amount)
+	}
+	if job.Workload == planner.Inference {
+		intro = append(intro, fmt.Sprintf("context %d tokens", job.SeqLen))
+	} else if job.SeqLen > 1 {
+		intro = append(intro, fmt.Sprintf("seq %d", job.SeqLen))
+	}
+	if len(intro) > 0 {
+		r.Sections = append(r.Sections, Section{Text: strings.Join(intro, " · ")})
+	}
+
+	if res.Baseline != nil {
+		r.Sections = append(r.Sections, Section{Heading: "Your measured run", Text: res.Baseline.Explanation})
+	}
+	switch {
+	case res.Compare && len(res.Plans) > 1:
+		r.Sections = append(r.Sections, compareSection(res))
+		r.Summary = compareSummary(res)
+	case len(res.Plans) > 0:
+		r.Sections = append(r.Sections, estimateSections(res.Plans[0], job)...)
+		r.Summary = estimateSummary(res.Plans[0], job)
+		for _, e := range res.Plans[1:] {
+			r.Sections = append(r.Sections, estimateSections(e, job)...)
+		}
+	}
+	if rec := res.Recommendations; rec.Considered > 0 {
+		r.Sections = append(r.Sections, recommendSection(rec, job))
+		if r.Summary == "" && rec.Balanced != nil {
+			r.Summary = "recommended: " + estimateSummary(rec.Balanced, job)
+		}
+	}
+	if r.Summary == "" {
+		r.Summary = "nothing fits: see the out-of-memory advice"
+	}
+	if len(res.Warnings) > 0 {
+		r.Sections = append(r.Sections, Section{Heading: "Watch out", Kind: Warning, Bullets: res.Warnings})
+	}
+	var advice, oom []string
+	launch := ""
+	for _, a := range res.Advice {
+		switch a.Topic {
+		case "launch":
+			launch = a.Text
+		case "out of memory":
+			oom = append(oom, a.Text)
+		default:
+			advice = append(advice, a.Topic+": "+a.Text)
+		}
+	}
+	if len(oom) > 0 {
+		r.Sections = append(r.Sections, Section{Heading: "Out of memory — what to change", Kind: Warning, Bullets: oom})
+	}
+	if len(advice) > 0 {
+		r.Sections = append(r.Sections, Section{Heading: "How to run it", Bullets: advice})
+	}
+	if launch != "" {
+		r.Sections = append(r.Sections, Section{Heading: "Launch", Text: "`" + launch + "`"})
+	}
+	assumptions := append([]string(nil), res.Assumptions...)
+	if e := firstEstimate(res); e != nil {
+		assumptions = append(assumptions, e.Assumptions...)
+	}
+	r.Sections = append(r.Sections, Section{Heading: "Assumptions", Kind: Context, Bullets: dedupe(assumptions)})
+	r.Actions = []Action{
+		{ID: "plan.share", Label: "Share", Value: text, Style: "primary"},
+		{ID: "plan.adjust", Label: "Adjust", Value: text, Command: "gpuplan plan \"" + text + "\""},
+	}
+	return r
+}
+
+func firstEstimate(res *planner.Result) *planner.Estimate {
+	if len(res.Plans) > 0 {
+		return res.Plans[0]
+	}
+	return res.Recommendations.Balanced
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func hwText(e *planner.Estimate) string {
+	s := fmt.Sprintf("%d× %s", e.GPUs, e.GPUName)
+	if e.Nodes > 1 {
+		s += fmt.Sprintf(" (%d nodes)", e.Nodes)
+	}
+	if e.Server != "" {
+		s = e.Server + ": " + s
+	}
+	return s
+}
+
+func estimateSummary(e *planner.Estimate, job planner.JobInfo) string {
+	fit := "fits"
+	if !e.Memory.Fits {
+		fit = "does NOT fit"
+	}
+	s := fmt.Sprintf("%s: %s (%.0f of %.0f GiB per GPU)", hwText(e), fit, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+	if e.Memory.Fits {
+		s += ", " + timeText(e, job)
+		if e.CostUSD != nil {
+			s += ", " + money(*e.CostUSD)
+		}
+	}
+	return s
+}
+
+func timeText(e *planner.Estimate, job planner.JobInfo) string {
+	if job.Workload == planner.Inference {
+		return fmt.Sprintf("%.0f tokens/s", e.Throughput.TokensPerS)
+	}
+	if e.Time.TotalHours != nil {
+		return planner.FormatHours(*e.Time.TotalHours)
+	}
+	return planner.FormatHours(e.Time.HoursPerMillionSamples) + " per 1M samples"
+}
+
+func estimateSections(e *planner.Estimate, job planner.JobInfo) []Section {
+	verdict := "✅ fits"
+	kind := Normal
+	if !e.Memory.Fits {
+		verdict = "❌ does not fit"
+		kind = Warning
+	}
+	head := Section{
+		Heading: hwText(e) + " — " + verdict,
+		Kind:    kind,
+		Bar:     &Bar{Label: "memory per GPU", Used: e.Memory.PerGPUGiB, Total: e.Memory.CapacityGiB, Unit: "GiB"},
+	}
+	var fields []Field
+	if job.Workload == planner.Inference {
+		fields = append(fields,
+			Field{"Decode", fmt.Sprintf("%.0f tokens/s (%.1f ms/token)", e.Throughput.TokensPerS, e.Time.PerTokenS*1000)},
+			Field{"Prefill", fmt.Sprintf("%.2f s for the prompt", e.Time.PrefillS)},
+			Field{"Batch", fmt.Sprintf("%d sequences (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
+			Field{"Weights", string(e.Precision)},
+		)
+	} else {
+		if e.Time.TotalHours != nil {
+			fields = append(fields, Field{"Total time", planner.FormatHours(*e.Time.TotalHours)})
+		} else {
+			fields = append(fields, Field{"Per 1M samples", planner.FormatHours(e.Time.HoursPerMillionSamples)})
+		}
+		if e.Time.EpochHours != nil {
+			fields = append(fields, Field{"Per epoch", fmt.Sprintf("%s (%s steps)", planner.FormatHours(*e.Time.EpochHours), thousands(e.Time.StepsPerEpoch))})
+		}
+		tput := fmt.Sprintf("%s samples/s", sig(e.Throughput.SamplesPerS))
+		if e.Throughput.TokensPerS > 0 {
+			tput += fmt.Sprintf(" · %s tokens/s", sig(e.Throughput.TokensPerS))
+		}
+		fields = append(fields,
+			Field{"Throughput", tput},
+			Field{"Step", fmt.Sprintf("%.3g s", e.Time.StepS)},
+			Field{"Batch", fmt.Sprintf("micro %d × accum %d × %d = %d", e.MicroBatch, e.GradAccum, max(1, e.GPUs/(e.TensorParallel*e.PipelineParallel)), e.GlobalBatch)},
+			Field{"Setup", setupText(e)},
+		)
+	}
+	if e.CostUSD != nil {
+		fields = append(fields, Field{"Cost", fmt.Sprintf("%s (%s GPU-h × $%.2f)", money(*e.CostUSD), thousands(*e.GPUHours), e.PriceUSDPerGPUH)})
+	}
+	if job.Workload != planner.Inference {
+		util := fmt.Sprintf("MFU %.0f%%", e.MFU*100)
+		if e.GPUs > 1 {
+			util += fmt.Sprintf(" · scaling %.0f%%", e.ScalingEfficiency*100)
+		}
+		fields = append(fields, Field{"Efficiency", util})
+	}
+	head.Fields = fields
+	var bd []string
+	for _, it := range e.Memory.Breakdown {
+		if it.GiB >= 0.005 {
+			bd = append(bd, fmt.Sprintf("%s %.2f GiB", it.Name, it.GiB))
+		}
+	}
+	secs := []Section{head, {Kind: Context, Text: "Memory per GPU: " + strings.Join(bd, " · ")}}
+	if len(e.Notes) > 0 {
+		secs = append(secs, Section{Kind: Warning, Bullets: e.Notes})
+	}
+	return secs
+}
+
+func setupText(e *planner.Estimate) string {
+	s := fmt.Sprintf("%s, %s", e.Precision, e.Strategy)
+	if e.Checkpointing {
+		s += ", grad checkpointing"
+	}
+	return s
+}
+
+// compareSection is seed 000's table: one column per hardware option.
+func compareSection(res *planner.Result) Section {
+	t := &Table{Columns: []string{""}}
+	rows := map[string][]string{}
+	order := []string{"fits", "memory/GPU", "setup", "batch", "per epoch", "total", "speed-up", "cost"}
+	fastest := math.Inf(1)
+	for _, e := range res.Plans {
+		if e.Memory.Fits && e.Time.HoursPerMillionSamples < fastest {
+			fastest = e.Time.HoursPerMillionSamples
+		}
+	}
+	base := res.Plans[len(res.Plans)-1].Time.HoursPerMillionSamples
+	if res.Baseline != nil && res.Baseline.BaselinePlan != nil {
+		base = res.Baseline.BaselinePlan.Time.HoursPerMillionSamples
+	}
+	for _, e := range res.Plans {
+		t.Columns = append(t.Columns, fmt.Sprintf("%d× %s", e.GPUs, shortGPU(e.GPU)))
+		fit := "yes"
+		if !e.Memory.Fits {
+			fit = "NO"
+		}
+		rows["fits"] = append(rows["fits"], fit)
+		rows["memory/GPU"] = append(rows["memory/GPU"], fmt.Sprintf("%.0f/%.0f GiB", e.Memory.PerGPUGiB, e.Memory.CapacityGiB))
+		rows["setup"] = append(rows["setup"], fmt.Sprintf("%s %s", e.Precision, e.Strategy))
+		rows["batch"] = append(rows["batch"], fmt.Sprintf("%d×%d×%d", e.MicroBatch, e.GradAccum, e.GPUs/(e.TensorParallel*e.PipelineParallel)))
+		ep := "—"
+		if e.Time.EpochHours != nil {
+			ep = planner.FormatHours(*e.Time.EpochHours)
+		}
+		rows["per epoch"] = append(rows["per epoch"], ep)
+		tot := planner.FormatHours(e.Time.HoursPerMillionSamples) + "/1M"
+		if e.Time.TotalHours != nil {
+			tot = planner.FormatHours(*e.Time.TotalHours)
+		}
+		rows["total"] = append(rows["total"], tot)
+		rows["speed-up"] = append(rows["speed-up"], fmt.Sprintf("%.1fx", base/e.Time.HoursPerMillionSamples))
+		cost := "—"
+		if e.CostUSD != nil {
+			cost = money(*e.CostUSD)
+		}
+		rows["cost"] = append(rows["cost"], cost)
+	}
+	for _, k := range order {
+		t.Rows = append(t.Rows, append([]string{k}, rows[k]...))
+	}
+	return Section{Heading: "Side by side", Table: t}
+}
+
+func compareSummary(res *planner.Result) string {
+	var parts []string
+	for _, e := range res.Plans {
+		if !e.Memory.Fits {
+			parts = append(parts, fmt.Sprintf("%d× %s: does not fit", e.GPUs, shortGPU(e.GPU)))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d× %s: %s", e.GPUs, shortGPU(e.GPU), timeText(e, res.Job)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func recommendSection(rec planner.Recommendations, job planner.JobInfo) Section {
+	if rec.Feasible == 0 {
+		return Section{Heading: "Recommendations", Kind: Warning,
+			Text: fmt.Sprintf("None of %d configurations in the catalogue fits; see the out-of-memory advice.", rec.Considered)}
+	}
+	t := &Table{Columns: []string{"pick", "hardware", "time", "cost", "memory/GPU", "setup"}}
+	for _, p := range []struct {
+		name string
+		e    *planner.Estimate
+	}{{"fastest", rec.Fastest}, {"cheapest", rec.Cheapest}, {"balanced", rec.Balanced}} {
+		cost := "—"
+		if p.e.CostUSD != nil {
+			cost = money(*p.e.CostUSD)
+		} else {
+			cost = money(p.e.Time.HoursPerMillionSamples*float64(p.e.GPUs)*p.e.PriceUSDPerGPUH) + "/1M"
+		}
+		t.Rows = append(t.Rows, []string{p.name, hwText(p.e), timeText(p.e, job), cost,
+			fmt.Sprintf("%.0f/%.0f GiB", p.e.Memory.PerGPUGiB, p.e.Memory.CapacityGiB), setupText(p.e)})
+	}
+	return Section{Heading: "Recommendations", Table: t,
+		Text: fmt.Sprintf("Searched %d GPU type × count options; %d fit. Balanced = the fastest within 1.5× the cheapest cost.", rec.Considered, rec.Feasible)}
+}
+
+func shortGPU(id string) string {
+	for _, suf := range []string{"-sxm5-80gb", "-sxm4-80gb", "-sxm2-32gb", "-sxm-141gb", "-hgx"} {
+		if strings.HasSuffix(id, suf) {
+			return strings.ToUpper(strings.TrimSuffix(id, suf))
+		}
+	}
+	return strings.ToUpper(id)
+}
+
+func paramsText(p float64) string {
+	switch {
+	case p >= 1e12:
+		return fmt.Sprintf("%.3gT params", p/1e12)
+	case p >= 1e9:
+		return fmt.Sprintf("%.3gB params", p/1e9)
+	default:
+		return fmt.Sprintf("%.3gM params", p/1e6)
+	}
+}
+
+func money(v float64) string {
+	if v < 10 {
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return "$" + thousands(math.Round(v))
+}
+
+// thousands writes 1234567 as "1,234,567".
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// sig writes a rate with three significant figures ("1.23k" style avoided:
+// people compare these, so plain digits).
+func sig(v float64) string {
+	switch {
+	case v >= 1000:
+		return thousands(v)
+	case v >= 10:
+		return fmt.Sprintf("%.0f", v)
+	default:
+		return fmt.Sprintf("%.2g", v)
+	}
+}

@@ -1,0 +1,166 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// RenderText writes a reply for a terminal: headings, aligned tables,
+// a memory gauge, bullets. Backticks are dropped (they mark code in Slack).
+func RenderText(w io.Writer, r *Reply) error {
+	var b strings.Builder
+	if r.Title != "" {
+		b.WriteString(r.Title + "\n")
+		b.WriteString(strings.Repeat("=", min(utf8.RuneCountInString(r.Title), 100)) + "\n")
+	}
+	if r.Summary != "" {
+		b.WriteString(plain(r.Summary) + "\n")
+	}
+	for _, s := range r.Sections {
+		b.WriteString("\n")
+		if s.Heading != "" {
+			h := plain(s.Heading)
+			if s.Kind == Warning {
+				h = "! " + h
+			}
+			b.WriteString(h + "\n" + strings.Repeat("-", min(utf8.RuneCountInString(h), 100)) + "\n")
+		}
+		if s.Text != "" {
+			prefix := ""
+			if s.Kind == Context {
+				prefix = "  "
+			}
+			b.WriteString(wrap(plain(s.Text), 100, prefix) + "\n")
+		}
+		if s.Bar != nil {
+			b.WriteString(textBar(s.Bar) + "\n")
+		}
+		if len(s.Fields) > 0 {
+			width := 0
+			for _, f := range s.Fields {
+				width = max(width, utf8.RuneCountInString(f.Label))
+			}
+			for _, f := range s.Fields {
+				fmt.Fprintf(&b, "  %-*s  %s\n", width, f.Label, plain(f.Value))
+			}
+		}
+		if s.Table != nil {
+			b.WriteString(textTable(s.Table))
+		}
+		for _, it := range s.Bullets {
+			b.WriteString(wrap(plain(it), 100, "  - ") + "\n")
+		}
+	}
+	if len(r.Actions) > 0 {
+		var cmds []string
+		for _, a := range r.Actions {
+			if a.Command != "" {
+				cmds = append(cmds, a.Label+": "+a.Command)
+			}
+		}
+		if len(cmds) > 0 {
+			b.WriteString("\n" + strings.Join(cmds, "\n") + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// RenderJSON writes the reply's data (or the reply itself) as indented JSON.
+func RenderJSON(w io.Writer, r *Reply) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if r.Data != nil {
+		return enc.Encode(r.Data)
+	}
+	return enc.Encode(r)
+}
+
+func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
+
+func textBar(bar *Bar) string {
+	const width = 30
+	frac := 0.0
+	if bar.Total > 0 {
+		frac = bar.Used / bar.Total
+	}
+	filled := int(math.Round(math.Min(frac, 1) * width))
+	over := ""
+	if frac > 1 {
+		over = " OVER"
+	}
+	return fmt.Sprintf("  %s [%s%s] %.1f / %.1f %s (%.0f%%)%s", bar.Label,
+		strings.Repeat("#", filled), strings.Repeat(".", width-filled), bar.Used, bar.Total, bar.Unit, frac*100, over)
+}
+
+func textTable(t *Table) string {
+	widths := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		widths[i] = utf8.RuneCountInString(c)
+	}
+	for _, row := range t.Rows {
+		for i, c := range row {
+			if i < len(widths) {
+				widths[i] = max(widths[i], utf8.RuneCountInString(plain(c)))
+			}
+		}
+	}
+	var b strings.Builder
+	line := func(cells []string) {
+		b.WriteString(" ")
+		for i := range widths {
+			c := ""
+			if i < len(cells) {
+				c = plain(cells[i])
+			}
+			b.WriteString(" " + c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + " ")
+		}
+		b.WriteString("\n")
+	}
+	line(t.Columns)
+	seps := make([]string, len(widths))
+	for i, w := range widths {
+		seps[i] = strings.Repeat("-", w)
+	}
+	line(seps)
+	for _, row := range t.Rows {
+		line(row)
+	}
+	return b.String()
+}
+
+// wrap folds text at width, prefixing the first line with prefix and the
+// rest with as many spaces.
+func wrap(s string, width int, prefix string) string {
+	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		words := strings.Fields(para)
+		line := prefix
+		if len(out) > 0 {
+			line = indent
+		}
+		n := utf8.RuneCountInString(line)
+		start := n
+		for _, w := range words {
+			wl := utf8.RuneCountInString(w)
+			if n > start && n+1+wl > width {
+				out = append(out, line)
+				line, n = indent, len(indent)
+				start = n
+			}
+			if n > start {
+				line += " "
+				n++
+			}
+			line += w
+			n += wl
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
