@@ -55,8 +55,12 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 
 	// Batch, accumulation and learning rate.
 	if e.GPUs > 1 || e.GradAccum > 1 || j.GlobalBatch > 0 {
-		add("batch", "micro-batch %d per GPU × %d accumulation step(s) × %d GPU(s) = global batch %d.%s",
-			e.MicroBatch, e.GradAccum, e.layout.dp(), e.GlobalBatch, batchKeepNote(j, e))
+		who := fmt.Sprintf("%d GPU(s)", e.layout.dp())
+		if e.TensorParallel*e.PipelineParallel > 1 {
+			who = fmt.Sprintf("%d data-parallel replica(s) of %d GPUs (%s)", e.layout.dp(), e.TensorParallel*e.PipelineParallel, e.Strategy)
+		}
+		add("batch", "micro-batch %d × %d accumulation step(s) × %s = global batch %d.%s",
+			e.MicroBatch, e.GradAccum, who, e.GlobalBatch, batchKeepNote(j, e))
 	}
 	if res.Baseline != nil && res.Baseline.BaselinePlan != nil {
 		bp := res.Baseline.BaselinePlan
@@ -67,8 +71,8 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		} else {
 			add("learning rate", "the global batch stays %d, so keep the learning rate and schedule of the measured run.", e.GlobalBatch)
 		}
-	} else if e.GPUs > 1 && j.GlobalBatch == 0 {
-		add("learning rate", "the global batch grows with the GPU count (%d here): scale the learning rate with it (linear rule, or √ for Adam) from the value tuned for one GPU, with a warm-up — or fix `batch N` to keep it.", e.GlobalBatch)
+	} else if e.GPUs > 1 || e.GradAccum > 1 {
+		add("learning rate", "tune the learning rate for the global batch (%d), not per GPU: when you change GPUs keep the global batch with gradient accumulation, or scale the learning rate with it (linear rule, √ for Adam) and keep a warm-up.", e.GlobalBatch)
 	}
 	if mb := e.Memory.MaxMicroBatch; mb > 2*e.MicroBatch && e.GradAccum > 1 {
 		add("batch", "memory allows a micro-batch up to %d: raise it and cut accumulation steps — fewer, larger steps use the GPU better.", mb)
@@ -238,6 +242,9 @@ func launchLine(j Job, e *Estimate) string {
 	}
 	var b strings.Builder
 	b.WriteString(env)
+	if e.TensorParallel > 1 || e.PipelineParallel > 1 {
+		return megatronLine(&b, j, e, perNode)
+	}
 	if e.Nodes > 1 {
 		fmt.Fprintf(&b, " torchrun --nnodes=%d --nproc_per_node=%d --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500 train.py", e.Nodes, perNode)
 	} else {
@@ -272,8 +279,36 @@ func launchLine(j Job, e *Estimate) string {
 	if j.Optimizer == Adam8bit {
 		b.WriteString(" --optim adamw_bnb_8bit")
 	}
-	if e.TensorParallel > 1 || e.PipelineParallel > 1 {
-		fmt.Fprintf(&b, "  # Megatron-style: --tensor-model-parallel-size %d --pipeline-model-parallel-size %d", e.TensorParallel, e.PipelineParallel)
+	return b.String()
+}
+
+// megatronLine launches a tensor/pipeline-parallel layout with Megatron-LM,
+// which is what such a layout needs (the HF Trainer has no TP/PP).
+func megatronLine(b *strings.Builder, j Job, e *Estimate, perNode int) string {
+	if e.Nodes > 1 {
+		fmt.Fprintf(b, " torchrun --nnodes=%d --nproc_per_node=%d --rdzv_backend=c10d --rdzv_endpoint=$MASTER_ADDR:29500", e.Nodes, perNode)
+	} else {
+		fmt.Fprintf(b, " torchrun --nproc_per_node=%d", perNode)
+	}
+	fmt.Fprintf(b, " pretrain_gpt.py --tensor-model-parallel-size %d --pipeline-model-parallel-size %d --sequence-parallel",
+		e.TensorParallel, e.PipelineParallel)
+	fmt.Fprintf(b, " --micro-batch-size %d --global-batch-size %d --seq-length %d --use-flash-attn", e.MicroBatch, e.GlobalBatch, j.SeqLen)
+	if e.layout.strategy == ZeRO1 {
+		b.WriteString(" --use-distributed-optimizer")
+	}
+	switch e.Precision {
+	case FP8:
+		b.WriteString(" --bf16 --fp8-format hybrid")
+	case FP16:
+		b.WriteString(" --fp16")
+	default:
+		b.WriteString(" --bf16")
+	}
+	if e.Checkpointing {
+		b.WriteString(" --recompute-granularity full --recompute-method uniform")
+	}
+	if e.PipelineParallel > 1 && j.Model.Layers/e.PipelineParallel >= 4 {
+		fmt.Fprintf(b, " --num-layers-per-virtual-pipeline-stage %d", max(1, j.Model.Layers/e.PipelineParallel/4))
 	}
 	return b.String()
 }

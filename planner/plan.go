@@ -184,6 +184,7 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 			return nil, errorf("GPU count must be at least 1")
 		}
 	}
+	pc.defaultGlobalBatch(req)
 	if req.Baseline != nil {
 		fit, err := pc.rebase(*req.Baseline)
 		if err != nil {
@@ -274,7 +275,7 @@ func (pc *planContext) resolveJob() error {
 			if m.Kind == Encoder {
 				j.SeqLen = min(m.MaxCtx, 512)
 			}
-			pc.assume("sequence length not given: %d tokens (say `seq 512`)", j.SeqLen)
+			pc.assume("sequence length not given: %d tokens (say `seq N`)", j.SeqLen)
 		}
 	}
 	if m.IsTransformer() && m.Kind != VisionViT && m.MaxCtx > 0 && j.SeqLen > m.MaxCtx && m.Learned {
@@ -357,6 +358,37 @@ func humanCount(v float64) string {
 		return trimFloat(v/1e3) + "k"
 	default:
 		return trimFloat(v)
+	}
+}
+
+// defaultGlobalBatch fixes the global batch when the request gave none, so
+// every option the plan compares solves the same optimisation problem:
+// the first named target's natural choice, else a workload default.
+func (pc *planContext) defaultGlobalBatch(req Request) {
+	j := &pc.job
+	if j.GlobalBatch > 0 || j.Workload == Inference {
+		return
+	}
+	switch {
+	case len(req.Targets) > 0:
+		e := pc.choose(req.Targets[0])
+		j.GlobalBatch = e.GlobalBatch
+		pc.assume("global batch not given: %d (micro-batch %d × %d GPUs on %s); every option below keeps it — say `batch N` to set it",
+			e.GlobalBatch, e.MicroBatch, e.layout.dp(), e.GPUName)
+	case j.Workload == Pretrain && j.Model.IsTransformer():
+		// ~0.5M tokens per step, GPT-3-small-like
+		j.GlobalBatch = 1 << int(math.Round(math.Log2(math.Max(1, 524288/float64(j.SeqLen)))))
+		pc.assume("global batch not given: %d sequences (~0.5M tokens per step); say `batch N`", j.GlobalBatch)
+	case !j.Model.IsTransformer():
+		j.GlobalBatch = 256
+		pc.assume("global batch not given: 256 samples; say `batch N`")
+	default:
+		j.GlobalBatch = 32
+		pc.assume("global batch not given: 32 sequences (a common fine-tuning batch); say `batch N`")
+	}
+	pc.info.GlobalBatch = j.GlobalBatch
+	if j.StepsPerEpoch > 0 {
+		pc.info.EpochSamples = j.StepsPerEpoch * float64(j.GlobalBatch)
 	}
 }
 
@@ -835,6 +867,9 @@ func (pc *planContext) describe(e *Estimate) {
 	if !e.Memory.Fits {
 		e.Notes = append(e.Notes, fmt.Sprintf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
 	}
+	if g.Vendor != "NVIDIA" {
+		e.Notes = append(e.Notes, fmt.Sprintf("%s runs ROCm, not CUDA: check that your PyTorch build and kernels (FlashAttention, bitsandbytes) support it", g.Name))
+	}
 	e.Launch = launchLine(j, e)
 }
 
@@ -850,7 +885,7 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 	var rec Recommendations
 	if pool == nil {
 		for _, g := range pc.cat.GPUs {
-			for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
+			for _, n := range []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024} {
 				if n > 8 && !g.SXM {
 					continue // PCIe boxes above 8 GPUs are rare; multi-node is planned on SXM parts
 				}
@@ -859,11 +894,35 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		}
 	}
 	var feasible []*Estimate
+	consider := func(hs []Hardware) {
+		for _, h := range hs {
+			rec.Considered++
+			e := pc.choose(h)
+			if e.Memory.Fits {
+				feasible = append(feasible, e)
+			}
+		}
+	}
+	// Single boxes first: several nodes are searched only when no single
+	// node fits or the fastest one would take more than a day.
+	var single, multi []Hardware
 	for _, h := range pool {
-		rec.Considered++
-		e := pc.choose(h)
-		if e.Memory.Fits {
-			feasible = append(feasible, e)
+		if h.Count <= gpusPerNode(h) && h.Interconnect != IB {
+			single = append(single, h)
+		} else {
+			multi = append(multi, h)
+		}
+	}
+	consider(single)
+	if len(multi) > 0 {
+		fastest := math.Inf(1)
+		for _, e := range feasible {
+			fastest = math.Min(fastest, e.sortKeyHours())
+		}
+		if len(feasible) == 0 || (pc.info.AmountKnown && fastest > 24) {
+			consider(multi)
+		} else {
+			rec.Notes = append(rec.Notes, "multi-node options left out: one node finishes within a day")
 		}
 	}
 	rec.Feasible = len(feasible)
