@@ -352,3 +352,27 @@ func (s *Set) cmdNames() []string {
 	sort.Strings(out)
 	return out
 }
+
+// CommandListMarkdown is the README's command list: the command table as
+// markdown, with the plan grammar, so the README cannot drift from help.
+func CommandListMarkdown(s *Set) string {
+	var b strings.Builder
+	b.WriteString("| command | what it does | example |\n|---|---|---|\n")
+	for _, c := range s.cmds {
+		where := ""
+		if c.CLIOnly {
+			where = " (terminal only)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s%s | `%s` |\n", c.Usage, c.Summary, where, c.Examples[0])
+	}
+	for _, c := range s.cmds {
+		if len(c.Grammar) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\nWords `%s` understands (any order where unambiguous):\n\n", c.Name)
+		for _, g := range c.Grammar {
+			b.WriteString("- " + g + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -111,15 +111,16 @@ func textTable(t *Table) string {
 	}
 	var b strings.Builder
 	line := func(cells []string) {
-		b.WriteString(" ")
+		var l strings.Builder
+		l.WriteString(" ")
 		for i := range widths {
 			c := ""
 			if i < len(cells) {
 				c = plain(cells[i])
 			}
-			b.WriteString(" " + c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + " ")
+			l.WriteString(" " + c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + " ")
 		}
-		b.WriteString("\n")
+		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
 	}
 	line(t.Columns)
 	seps := make([]string, len(widths))
