@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed data/*.csv
@@ -125,6 +126,25 @@ const (
 type Catalog struct {
 	GPUs   []GPU
 	Models []Model
+
+	indexOnce sync.Once
+	modelNorm map[string]int // norm(id) → index into Models
+	gpuNorm   []string       // norm(GPUs[i].ID)
+}
+
+// index builds the normalised-name lookups once; the parser asks about
+// every word of every request.
+func (c *Catalog) index() {
+	c.indexOnce.Do(func() {
+		c.modelNorm = make(map[string]int, len(c.Models))
+		for i, m := range c.Models {
+			c.modelNorm[norm(m.ID)] = i
+		}
+		c.gpuNorm = make([]string, len(c.GPUs))
+		for i, g := range c.GPUs {
+			c.gpuNorm[i] = norm(g.ID)
+		}
+	})
 }
 
 var defaultCatalog = mustLoadCatalog()
@@ -550,23 +570,21 @@ func (c *Catalog) Model(name string) (Model, Resolution, error) {
 	if q == "" {
 		return Model{}, Resolution{}, &NotFoundError{Kind: "model", Name: name}
 	}
-	byNorm := map[string]Model{}
-	for _, m := range c.Models {
-		byNorm[norm(m.ID)] = m
-	}
-	if m, ok := byNorm[q]; ok {
-		return m, Resolution{}, nil
+	c.index()
+	if i, ok := c.modelNorm[q]; ok {
+		return c.Models[i], Resolution{}, nil
 	}
 	if id, ok := modelAliases[q]; ok {
-		m := byNorm[norm(id)]
+		m := c.Models[c.modelNorm[norm(id)]]
 		return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID)}, nil
 	}
 	var cands []Model
-	for _, m := range c.Models {
-		if strings.HasPrefix(norm(m.ID), q) {
-			cands = append(cands, m)
+	for n, i := range c.modelNorm {
+		if strings.HasPrefix(n, q) {
+			cands = append(cands, c.Models[i])
 		}
 	}
+	sort.Slice(cands, func(a, b int) bool { return c.modelNorm[norm(cands[a].ID)] < c.modelNorm[norm(cands[b].ID)] })
 	if len(cands) == 1 {
 		return cands[0], Resolution{Note: fmt.Sprintf("`%s` read as %s", name, cands[0].ID)}, nil
 	}
@@ -578,7 +596,7 @@ func (c *Catalog) Model(name string) (Model, Resolution, error) {
 		err.Ambiguous = true
 		return Model{}, Resolution{}, err
 	}
-	err.Candidates = nearest(name, c.ModelNames(), 3)
+	err.vocabulary = c.ModelNames
 	return Model{}, Resolution{}, err
 }
 
@@ -629,18 +647,19 @@ var gpuAliases = map[string]string{
 // so, "a100-40gb" the 40 GB SXM part, "h100-pcie" the PCIe card.
 func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 	q := norm(name)
-	for _, g := range c.GPUs {
-		if norm(g.ID) == q {
-			return g, Resolution{}, nil
+	c.index()
+	for i, n := range c.gpuNorm {
+		if n == q {
+			return c.GPUs[i], Resolution{}, nil
 		}
 	}
-	notFound := &NotFoundError{Kind: "GPU", Name: name, Candidates: nearest(name, c.GPUNames(), 3)}
+	notFound := &NotFoundError{Kind: "GPU", Name: name, vocabulary: c.GPUNames}
 	fam, quals, ok := c.splitGPUQuery(q)
 	if !ok {
 		return GPU{}, Resolution{}, notFound
 	}
 	var cands []GPU
-	for _, g := range c.GPUs {
+	for gi, g := range c.GPUs {
 		if g.family != fam {
 			continue
 		}
@@ -650,7 +669,7 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 				if v, err := strconv.ParseFloat(mem, 64); err != nil || v != g.MemoryGB {
 					match = false
 				}
-			} else if !strings.Contains(norm(g.ID), ql) {
+			} else if !strings.Contains(c.gpuNorm[gi], ql) {
 				match = false
 			}
 		}
@@ -735,16 +754,29 @@ func (c *Catalog) splitGPUQuery(q string) (fam string, quals []string, ok bool) 
 type NotFoundError struct {
 	Kind       string
 	Name       string
-	Candidates []string
+	Candidates []string // the matches when Ambiguous
 	Ambiguous  bool
+	// vocabulary yields the names to suggest from; the ranking runs only
+	// when the message is wanted (the parser probes many words that are
+	// not names at all).
+	vocabulary func() []string
+}
+
+// Suggestions returns up to three nearest valid names.
+func (e *NotFoundError) Suggestions() []string {
+	if e.Ambiguous || len(e.Candidates) > 0 || e.vocabulary == nil {
+		return e.Candidates
+	}
+	return nearest(e.Name, e.vocabulary(), 3)
 }
 
 func (e *NotFoundError) Error() string {
+	cands := e.Suggestions()
 	switch {
 	case e.Ambiguous:
-		return fmt.Sprintf("%s `%s` matches several: %s — say which", e.Kind, e.Name, strings.Join(e.Candidates, ", "))
-	case len(e.Candidates) > 0:
-		return fmt.Sprintf("unknown %s `%s` — did you mean `%s`?", e.Kind, e.Name, e.Candidates[0])
+		return fmt.Sprintf("%s `%s` matches several: %s — say which", e.Kind, e.Name, strings.Join(cands, ", "))
+	case len(cands) > 0:
+		return fmt.Sprintf("unknown %s `%s` — did you mean `%s`?", e.Kind, e.Name, cands[0])
 	default:
 		return fmt.Sprintf("unknown %s `%s`", e.Kind, e.Name)
 	}

@@ -460,8 +460,20 @@ func (pc *planContext) choose(h Hardware) *Estimate {
 	var best, smallest Estimate
 	haveBest, haveSmallest := false, false
 	bestKeeps := false
+	var lastNoCkpt layout
+	lastNoCkptFast := false
 	for _, l := range pc.layouts(h, prec) {
+		// Recomputation only pays when it buys a usefully larger
+		// micro-batch: skip it when the same layout already fits without it
+		// at a micro-batch that fills the GPU.
+		if l.ckpt && lastNoCkptFast && l.tp == lastNoCkpt.tp && l.pp == lastNoCkpt.pp && l.strategy == lastNoCkpt.strategy && !j.Checkpointing {
+			continue
+		}
 		e := pc.evaluate(h, l)
+		if !l.ckpt {
+			lastNoCkpt = l
+			lastNoCkptFast = e.Memory.Fits && float64(e.MicroBatch*max(j.SeqLen, 1)) >= 2048
+		}
 		// A layout that cannot keep the requested global batch (more
 		// replicas than samples per step) only wins when nothing else fits.
 		keeps := j.GlobalBatch == 0 || e.GlobalBatch == j.GlobalBatch
