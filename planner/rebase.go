@@ -56,22 +56,18 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	isRate := b.Unit == SamplesPerS || b.Unit == TokensPerS
 	pc.jobFactor = 1
 	first, e0 := predict()
-	var e *Estimate
-	var pred float64
 	// Time is not exactly linear in utilization (communication and the
 	// optimizer step do not scale with it): a few fixed-point steps make the
 	// rebased baseline reproduce the measurement.
 	for range 4 {
-		p, est := predict()
-		pred, e = p, est
+		p, _ := predict()
 		ratio := b.Value / p
 		if !isRate {
 			ratio = p / b.Value
 		}
 		pc.jobFactor = math.Min(math.Max(pc.jobFactor*ratio, 0.02), 5)
 	}
-	pred, e = predict()
-	_ = pred
+	_, e := predict()
 	fit := &BaselineFit{
 		Measured:     b.Value,
 		Unit:         b.Unit,
