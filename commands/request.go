@@ -1005,6 +1005,19 @@ func reqSeqValue(n reqNumber) float64 {
 	return n.v
 }
 
+// plainValue reads the number after key and refuses a unit glued to it
+// ("rank 16gb").
+func (p *reqParser) plainValue(key string, a int, skip ...string) (reqNumber, error) {
+	n, unit, err := p.value(key, a, skip...)
+	if err != nil {
+		return n, err
+	}
+	if unit != "" {
+		return n, p.badNumber(p.i - 1)
+	}
+	return n, nil
+}
+
 func (p *reqParser) key(key string, a int) error {
 	switch key {
 	case "seq":
@@ -1025,24 +1038,18 @@ func (p *reqParser) key(key string, a int) error {
 	case "batch":
 		return p.batchKey(a)
 	case "micro":
-		n, unit, err := p.value(key, a, "batch", "size", "bs")
+		n, err := p.plainValue(key, a, "batch", "size", "bs")
 		if err != nil {
 			return err
-		}
-		if unit != "" {
-			return p.badNumber(p.i - 1)
 		}
 		if err := p.check(n.v, a, p.i, 1, 1e6, "1M", true); err != nil {
 			return err
 		}
 		return reqSet(p, &p.micro, int(n.v), a, p.i, "micro-batch sizes")
 	case "rank":
-		n, unit, err := p.value(key, a, "r", "rank")
+		n, err := p.plainValue(key, a, "r", "rank")
 		if err != nil {
 			return err
-		}
-		if unit != "" {
-			return p.badNumber(p.i - 1)
 		}
 		if err := p.check(n.v, a, p.i, 1, 65536, "65536", true); err != nil {
 			return err
@@ -1065,39 +1072,27 @@ func (p *reqParser) key(key string, a int) error {
 	case "layers", "hidden", "heads", "kv", "ffn", "vocab":
 		skip := map[string][]string{"kv": {"heads", "head"}, "hidden": {"size", "dim"}, "ffn": {"size", "dim"},
 			"vocab": {"size"}}[key]
-		n, unit, err := p.value(key, a, skip...)
+		n, err := p.plainValue(key, a, skip...)
 		if err != nil {
 			return err
-		}
-		if unit != "" {
-			return p.badNumber(p.i - 1)
 		}
 		return p.setArch(key, n.v, a, p.i)
 	case "params":
-		n, unit, err := p.value(key, a)
+		n, err := p.plainValue(key, a)
 		if err != nil {
 			return err
-		}
-		if unit != "" {
-			return p.badNumber(p.i - 1)
 		}
 		return p.setParams(n.v, a, p.i)
 	case "epochs":
-		n, unit, err := p.value(key, a)
+		n, err := p.plainValue(key, a)
 		if err != nil {
 			return err
-		}
-		if unit != "" {
-			return p.badNumber(p.i - 1)
 		}
 		return p.setAmount(reqUEpochs, n.v, a, p.i, false)
 	case "steps":
-		n, unit, err := p.value(key, a)
+		n, err := p.plainValue(key, a)
 		if err != nil {
 			return err
-		}
-		if unit != "" {
-			return p.badNumber(p.i - 1)
 		}
 		return p.setAmount(reqUSteps, n.v, a, p.i, false)
 	case "precision":

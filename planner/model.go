@@ -148,18 +148,7 @@ func ModelFromParams(params float64) (Model, error) {
 }
 
 // formatParams writes 6.7e9 as "6.7B" and 350e6 as "350M".
-func formatParams(p float64) string {
-	switch {
-	case p >= 1e12:
-		return trimFloat(p/1e12) + "T"
-	case p >= 1e9:
-		return trimFloat(p/1e9) + "B"
-	case p >= 1e6:
-		return trimFloat(p/1e6) + "M"
-	default:
-		return trimFloat(p/1e3) + "K"
-	}
-}
+func formatParams(p float64) string { return humanCount(p) }
 
 func trimFloat(v float64) string {
 	switch {
