@@ -206,8 +206,9 @@ func estimateSections(e *planner.Estimate, job planner.JobInfo) []Section {
 	var fields []Field
 	if job.Workload == planner.Inference {
 		fields = append(fields,
-			Field{"Decode", fmt.Sprintf("%.0f tokens/s (%.1f ms/token)", e.Throughput.TokensPerS, e.Time.PerTokenS*1000)},
-			Field{"Prefill", fmt.Sprintf("%.2f s for the prompt", e.Time.PrefillS)},
+			Field{"Decode", fmt.Sprintf("%s tokens/s over %d sequences (%.1f ms per token each)", sig(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)},
+			Field{"Prefill", fmt.Sprintf("%.2f s for %d prompts of %s tokens", e.Time.PrefillS, e.MicroBatch, thousands(float64(job.SeqLen)-float64(job.GenTokens)))},
+			Field{"Serving cost", fmt.Sprintf("%s per 1M generated tokens", money(perMillionTokens(e)))},
 			Field{"Batch", fmt.Sprintf("%d sequences (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
 			Field{"Weights", string(e.Precision)},
 		)
@@ -333,17 +334,28 @@ func recommendSection(rec planner.Recommendations, job planner.JobInfo) Section 
 		name string
 		e    *planner.Estimate
 	}{{"fastest", rec.Fastest}, {"cheapest", rec.Cheapest}, {"balanced", rec.Balanced}} {
-		cost := "—"
-		if p.e.CostUSD != nil {
+		var cost string
+		switch {
+		case job.Workload == planner.Inference:
+			cost = money(perMillionTokens(p.e)) + "/1M tokens"
+		case p.e.CostUSD != nil:
 			cost = money(*p.e.CostUSD)
-		} else {
-			cost = money(p.e.Time.HoursPerMillionSamples*float64(p.e.GPUs)*p.e.PriceUSDPerGPUH) + "/1M"
+		default:
+			cost = money(p.e.Time.HoursPerMillionSamples*float64(p.e.GPUs)*p.e.PriceUSDPerGPUH) + "/1M samples"
 		}
 		t.Rows = append(t.Rows, []string{p.name, hwText(p.e), timeText(p.e, job), cost,
 			fmt.Sprintf("%.0f/%.0f GiB", p.e.Memory.PerGPUGiB, p.e.Memory.CapacityGiB), setupText(p.e)})
 	}
 	return Section{Heading: "Recommendations", Table: t,
 		Text: fmt.Sprintf("Searched %d GPU type × count options; %d fit. Balanced = the fastest within 1.5× the cheapest cost.", rec.Considered, rec.Feasible)}
+}
+
+// perMillionTokens is the GPU cost of generating a million tokens.
+func perMillionTokens(e *planner.Estimate) float64 {
+	if e.Throughput.TokensPerS <= 0 {
+		return 0
+	}
+	return float64(e.GPUs) * e.PriceUSDPerGPUH / 3600 / e.Throughput.TokensPerS * 1e6
 }
 
 func shortGPU(id string) string {

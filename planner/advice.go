@@ -190,10 +190,14 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 }
 
 func hoursText(e *Estimate) string {
-	if e.Time.TotalHours != nil {
+	switch {
+	case e.Time.PerTokenS > 0:
+		return fmt.Sprintf("%.0f tokens/s", e.Throughput.TokensPerS)
+	case e.Time.TotalHours != nil:
 		return "≈ " + FormatHours(*e.Time.TotalHours)
+	default:
+		return fmt.Sprintf("%.0f samples/s", e.Throughput.SamplesPerS)
 	}
-	return fmt.Sprintf("%.0f samples/s", e.Throughput.SamplesPerS)
 }
 
 // FormatHours writes a duration in hours the way people say it.

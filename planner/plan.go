@@ -72,10 +72,14 @@ func (e *Estimate) Hardware() Hardware { return e.hw }
 
 // sortKeyHours is the total (or per-million-samples) time used to rank.
 func (e *Estimate) sortKeyHours() float64 {
-	if e.Time.TotalHours != nil {
+	switch {
+	case e.Time.PerTokenS > 0 && e.Throughput.TokensPerS > 0:
+		return 1e6 / e.Throughput.TokensPerS / 3600 // serving: hours per million generated tokens
+	case e.Time.TotalHours != nil:
 		return *e.Time.TotalHours
+	default:
+		return e.Time.HoursPerMillionSamples
 	}
-	return e.Time.HoursPerMillionSamples
 }
 
 func (e *Estimate) sortKeyCost() float64 {
@@ -107,6 +111,7 @@ type JobInfo struct {
 	TotalSamples  float64   `json:"total_samples,omitempty"`
 	TotalTokens   float64   `json:"total_tokens,omitempty"`
 	Epochs        float64   `json:"epochs,omitempty"`
+	GenTokens     int       `json:"gen_tokens,omitempty"` // inference: generated tokens per sequence
 	EpochSamples  float64   `json:"epoch_samples,omitempty"`
 	AmountKnown   bool      `json:"amount_known"`
 	Amount        string    `json:"amount"`
@@ -291,6 +296,7 @@ func (pc *planContext) resolveJob() error {
 		Stack: j.Stack, Optimizer: j.Optimizer, Epochs: j.Epochs}
 	if j.Workload == Inference {
 		pc.info.Optimizer = ""
+		pc.info.GenTokens = j.GenTokens
 	}
 	return pc.resolveAmount()
 }
@@ -853,12 +859,13 @@ func (pc *planContext) describe(e *Estimate) {
 		e.Memory.Breakdown = trainingMemory(j, e.layout, true).Breakdown
 	}
 	g := e.hw.GPU
-	peak, _ := g.Peak(e.Precision)
-	if e.Precision == INT8 || e.Precision == INT4 {
-		peak, _ = g.Peak(FP16)
+	compute := e.Precision
+	if compute == INT8 || compute == INT4 {
+		compute = FP16 // weight-only quantisation: matmuls in 16-bit
 	}
+	peak, _ := g.Peak(compute)
 	e.Assumptions = append(e.Assumptions,
-		fmt.Sprintf("%s: %.0f dense TFLOPS %s, %.0f GB at %.0f GB/s (%s)", g.Name, peak, e.Precision, g.MemoryGB, g.MemBWGBs, shortSource(g.Source)),
+		fmt.Sprintf("%s: %.0f dense TFLOPS %s, %.0f GB at %.0f GB/s (%s)", g.Name, peak, compute, g.MemoryGB, g.MemBWGBs, shortSource(g.Source)),
 		fmt.Sprintf("price $%.2f per GPU-hour (%s)", g.PriceUSD, g.PriceSource),
 	)
 	if j.Workload != Inference {
