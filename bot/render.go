@@ -1,0 +1,301 @@
+package bot
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/slack-go/slack"
+)
+
+// Block Kit limits (slack-platform-limits.md §2). The builders below never
+// exceed them; render_test.go checks every reply against them.
+const (
+	maxMessageBlocks = 50
+	maxViewBlocks    = 100
+	maxSectionText   = 3000
+	maxFields        = 10
+	maxFieldText     = 2000
+	maxHeaderText    = 150
+	maxContextElems  = 10
+	maxButtonText    = 75
+	maxButtonValue   = 2000
+	maxFallbackText  = 3000
+)
+
+// escape makes untrusted text safe for mrkdwn: no <!channel>, no <@U…>
+// pings, no links the user did not see.
+func escape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// truncate cuts s to at most n runes, marking the cut.
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func mrkdwn(s string) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.MarkdownType, truncate(s, maxSectionText), false, false)
+}
+
+func plainText(s string, n int) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.PlainTextType, truncate(s, n), false, false)
+}
+
+// Message is a rendered reply: blocks plus the plain-text fallback Slack
+// shows in notifications and to screen readers.
+type Message struct {
+	Text   string
+	Blocks []slack.Block
+}
+
+// renderReply turns a Reply into a message of at most limit blocks.
+func renderReply(r *commands.Reply, limit int) Message {
+	var blocks []slack.Block
+	if r.Title != "" {
+		blocks = append(blocks, slack.NewHeaderBlock(plainText(r.Title, maxHeaderText)))
+	}
+	if r.Summary != "" {
+		blocks = append(blocks, slack.NewSectionBlock(mrkdwn("*"+escape(r.Summary)+"*"), nil, nil))
+	}
+	for _, s := range r.Sections {
+		blocks = append(blocks, renderSection(s)...)
+	}
+	if act := renderActions(r.Actions); act != nil {
+		blocks = append(blocks, act)
+	}
+	if len(blocks) > limit {
+		// Keep the head and the buttons; say what was cut.
+		keep := blocks[:limit-2]
+		note := slack.NewContextBlock("", mrkdwn(fmt.Sprintf("_%d more blocks left out: run the same request in a terminal (`gpuplan …`) for the whole report._", len(blocks)-limit+2)))
+		last := blocks[len(blocks)-1]
+		blocks = append(append(keep[:len(keep):len(keep)], note), last)
+		if _, ok := last.(*slack.ActionBlock); !ok {
+			blocks = blocks[:len(blocks)-1]
+		}
+	}
+	return Message{Text: fallbackText(r), Blocks: blocks}
+}
+
+// fallbackText is the message's top-level text: title and summary.
+func fallbackText(r *commands.Reply) string {
+	parts := []string{}
+	if r.Title != "" {
+		parts = append(parts, r.Title)
+	}
+	if r.Summary != "" {
+		parts = append(parts, r.Summary)
+	}
+	if len(parts) == 0 {
+		return "gpuplan"
+	}
+	return truncate(escape(strings.ReplaceAll(strings.Join(parts, " — "), "`", "")), maxFallbackText)
+}
+
+func renderSection(s commands.Section) []slack.Block {
+	var out []slack.Block
+	prefix := ""
+	if s.Kind == commands.Warning {
+		prefix = ":warning: "
+	}
+	if s.Kind == commands.Context {
+		return renderContext(s)
+	}
+	var lines []string
+	if s.Heading != "" {
+		lines = append(lines, prefix+"*"+escape(s.Heading)+"*")
+		prefix = ""
+	}
+	if s.Text != "" {
+		lines = append(lines, prefix+escape(s.Text))
+	}
+	if s.Bar != nil {
+		lines = append(lines, renderBar(s.Bar))
+	}
+	if len(lines) > 0 {
+		out = append(out, textSections(strings.Join(lines, "\n"))...)
+	}
+	for i := 0; i < len(s.Fields); i += maxFields {
+		var fs []*slack.TextBlockObject
+		for _, f := range s.Fields[i:min(i+maxFields, len(s.Fields))] {
+			fs = append(fs, slack.NewTextBlockObject(slack.MarkdownType,
+				truncate("*"+escape(f.Label)+"*\n"+escape(f.Value), maxFieldText), false, false))
+		}
+		out = append(out, slack.NewSectionBlock(nil, fs, nil))
+	}
+	if s.Table != nil {
+		out = append(out, textSections(renderTable(s.Table))...)
+	}
+	if len(s.Bullets) > 0 {
+		var b []string
+		for _, it := range s.Bullets {
+			b = append(b, "• "+escape(it))
+		}
+		out = append(out, textSections(strings.Join(b, "\n"))...)
+	}
+	return out
+}
+
+// textSections splits long mrkdwn over several sections at line breaks.
+func textSections(text string) []slack.Block {
+	var out []slack.Block
+	for _, chunk := range splitLines(text, maxSectionText) {
+		out = append(out, slack.NewSectionBlock(mrkdwn(chunk), nil, nil))
+	}
+	return out
+}
+
+// splitLines packs lines into chunks of at most n runes; a single longer
+// line is cut.
+func splitLines(text string, n int) []string {
+	var out []string
+	var cur strings.Builder
+	curLen := 0
+	for _, line := range strings.Split(text, "\n") {
+		l := utf8.RuneCountInString(line)
+		if l > n {
+			line, l = truncate(line, n), n
+		}
+		if curLen > 0 && curLen+1+l > n {
+			out = append(out, cur.String())
+			cur.Reset()
+			curLen = 0
+		}
+		if curLen > 0 {
+			cur.WriteByte('\n')
+			curLen++
+		}
+		cur.WriteString(line)
+		curLen += l
+	}
+	if curLen > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func renderContext(s commands.Section) []slack.Block {
+	var items []string
+	if s.Heading != "" {
+		items = append(items, "*"+escape(s.Heading)+"*")
+	}
+	if s.Text != "" {
+		items = append(items, escape(s.Text))
+	}
+	for _, b := range s.Bullets {
+		items = append(items, escape(b))
+	}
+	// At most 10 elements: pack items into 10 joined chunks.
+	var elems []slack.MixedElement
+	per := int(math.Ceil(float64(len(items)) / maxContextElems))
+	for i := 0; i < len(items); i += max(per, 1) {
+		chunk := strings.Join(items[i:min(i+max(per, 1), len(items))], " · ")
+		elems = append(elems, mrkdwn(chunk))
+	}
+	if len(elems) == 0 {
+		return nil
+	}
+	return []slack.Block{slack.NewContextBlock("", elems...)}
+}
+
+// renderBar draws a memory gauge with block characters.
+func renderBar(b *commands.Bar) string {
+	const width = 20
+	frac := 0.0
+	if b.Total > 0 {
+		frac = b.Used / b.Total
+	}
+	filled := int(math.Round(math.Min(frac, 1) * width))
+	over := ""
+	if frac > 1 {
+		over = " *over capacity*"
+	}
+	return fmt.Sprintf("`%s%s` %.1f / %.1f %s (%.0f%%)%s", strings.Repeat("█", filled), strings.Repeat("░", width-filled),
+		b.Used, b.Total, escape(b.Unit), frac*100, over)
+}
+
+// renderTable draws a table as a monospaced block: Slack's table block is
+// not accepted everywhere a message goes.
+func renderTable(t *commands.Table) string {
+	widths := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		widths[i] = utf8.RuneCountInString(c)
+	}
+	for _, row := range t.Rows {
+		for i, c := range row {
+			if i < len(widths) {
+				widths[i] = max(widths[i], utf8.RuneCountInString(strings.ReplaceAll(c, "`", "")))
+			}
+		}
+	}
+	line := func(cells []string) string {
+		var b strings.Builder
+		for i := range widths {
+			c := ""
+			if i < len(cells) {
+				c = strings.ReplaceAll(cells[i], "`", "")
+			}
+			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + "  ")
+		}
+		return strings.TrimRight(b.String(), " ")
+	}
+	rows := []string{line(t.Columns)}
+	for _, r := range t.Rows {
+		rows = append(rows, line(r))
+	}
+	// Keep the code block inside one section.
+	var kept []string
+	size := 8
+	for i, r := range rows {
+		if size+utf8.RuneCountInString(r)+1 > maxSectionText-40 {
+			kept = append(kept, fmt.Sprintf("… %d more rows", len(rows)-i))
+			break
+		}
+		kept = append(kept, r)
+		size += utf8.RuneCountInString(r) + 1
+	}
+	return "```\n" + escape(strings.Join(kept, "\n")) + "\n```"
+}
+
+func renderActions(actions []commands.Action) slack.Block {
+	var elems []slack.BlockElement
+	for _, a := range actions {
+		if len(a.Value) > maxButtonValue {
+			continue // the payload would not survive the round trip
+		}
+		btn := slack.NewButtonBlockElement(a.ID, a.Value, plainText(a.Label, maxButtonText))
+		switch a.Style {
+		case "primary":
+			btn.Style = slack.StylePrimary
+		case "danger":
+			btn.Style = slack.StyleDanger
+		}
+		elems = append(elems, btn)
+	}
+	if len(elems) == 0 {
+		return nil
+	}
+	return slack.NewActionBlock("actions", elems...)
+}
+
+// errorMessage is what a user sees for a mistake they can fix.
+func errorMessage(ue *commands.UserError) Message {
+	text := ":warning: " + escape(ue.Msg)
+	if ue.Hint != "" {
+		text += "\n" + escape(ue.Hint)
+	}
+	return Message{Text: truncate(strings.ReplaceAll(ue.Msg, "`", ""), maxFallbackText),
+		Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil)}}
+}
+
+// internalErrorMessage hides the cause and gives a reference to the log line.
+func internalErrorMessage(ref string) Message {
+	t := fmt.Sprintf(":x: Something went wrong on our side (ref `%s`). It has been logged; try again, and quote the ref if it keeps happening.", ref)
+	return Message{Text: "Something went wrong (ref " + ref + ")", Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(t), nil, nil)}}
+}
