@@ -54,6 +54,9 @@ type TokenError struct {
 }
 
 func (e *TokenError) Error() string {
+	if e.Want == "" {
+		return fmt.Sprintf("%s %s — %s", e.Name, e.Problem, e.Where)
+	}
 	return fmt.Sprintf("%s %s: it must start with %q — %s", e.Name, e.Problem, e.Want, e.Where)
 }
 
@@ -68,7 +71,7 @@ func (c *Config) Validate() error {
 	app, botTok := c.AppToken.Reveal(), c.BotToken.Reveal()
 	switch {
 	case strings.HasPrefix(app, "xoxb-") && strings.HasPrefix(botTok, "xapp-"):
-		return &TokenError{Name: "SLACK_APP_TOKEN and SLACK_BOT_TOKEN", Want: "xapp- / xoxb-", Problem: "are swapped",
+		return &TokenError{Name: "SLACK_APP_TOKEN and SLACK_BOT_TOKEN", Problem: "are swapped",
 			Where: "put the xapp- token in SLACK_APP_TOKEN and the xoxb- token in SLACK_BOT_TOKEN"}
 	case app == "":
 		return &TokenError{Name: "SLACK_APP_TOKEN", Want: "xapp-", Problem: "is not set", Where: appTokenWhere}

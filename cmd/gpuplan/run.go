@@ -17,6 +17,8 @@ const usage = `gpuplan — GPU plans for ML teams
 
 Usage:
   gpuplan plan [--json] "<request>"   plan a job: fit, time, cost, alternatives, launch line
+  gpuplan serve                       run the Slack bot (SLACK_APP_TOKEN, SLACK_BOT_TOKEN)
+  gpuplan doctor                      check tokens, scopes and the Slack connection
   gpuplan build [--json] "<n>x <gpu>" size a server for a GPU configuration
   gpuplan gpus [--json] [filter]      list the GPU catalogue
   gpuplan models [--json] [filter]    list the model catalogue
@@ -39,6 +41,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	sub := args[0]
 	switch sub {
+	case "serve":
+		return serve(ctx, args[1:], getenv, stdout, stderr)
+	case "doctor":
+		return doctor(ctx, args[1:], getenv, stdout, stderr)
 	case "plan", "build", "gpus", "models", "backtest", "help", "compare":
 	default:
 		fmt.Fprintf(stderr, "gpuplan: unknown command %q\n\n%s", sub, usage)

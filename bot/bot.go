@@ -1,0 +1,319 @@
+package bot
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+	"go.uber.org/zap"
+)
+
+// Deduper remembers envelope and event ids so a redelivery is processed
+// once. The default is in memory; several replicas share one through the
+// store.
+type Deduper interface {
+	// FirstSeen records key and reports whether it was new.
+	FirstSeen(ctx context.Context, key string, ttl time.Duration) (bool, error)
+}
+
+// Bot is the Slack adapter. Create it with New and run it with Run.
+type Bot struct {
+	cfg   Config
+	log   *zap.Logger
+	cmds  *commands.Set
+	api   *slack.Client
+	dedup Deduper
+
+	pool     chan struct{}  // bounds concurrent command work
+	inflight sync.WaitGroup // every handler goroutine, for the drain
+	draining atomic.Bool
+
+	botUserID string
+	botID     string
+
+	// workCtx outlives Run's context so in-flight work finishes during the
+	// drain; it is cancelled when the drain deadline passes.
+	workCtx    context.Context
+	cancelWork context.CancelFunc
+
+	// supervision
+	storm chan string // disconnect reasons that call for a backoff
+	now   func() time.Time
+	// wrapConn lets tests inject transport faults under the websocket.
+	wrapConn func(connWrapper) connWrapper
+}
+
+// New checks the configuration and builds the bot. It does not connect.
+func New(cfg Config, log *zap.Logger, cmds *commands.Set, dedup Deduper) (*Bot, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	log = redactLogger(log, cfg.AppToken.Reveal(), cfg.BotToken.Reveal()).Named("bot")
+	if dedup == nil {
+		dedup = newMemoryDeduper(time.Now)
+	}
+	opts := []slack.Option{slack.OptionAppLevelToken(cfg.AppToken.Reveal()), slack.OptionRetry(3)}
+	if cfg.APIURL != "" {
+		opts = append(opts, slack.OptionAPIURL(cfg.APIURL))
+	}
+	workCtx, cancelWork := context.WithCancel(context.Background())
+	b := &Bot{
+		cfg: cfg, log: log, cmds: cmds, dedup: dedup, workCtx: workCtx, cancelWork: cancelWork,
+		api:   slack.New(cfg.BotToken.Reveal(), opts...),
+		pool:  make(chan struct{}, cfg.Workers),
+		storm: make(chan string, 8),
+		now:   time.Now,
+	}
+	return b, nil
+}
+
+// API returns the Web API client (for doctor and tests).
+func (b *Bot) API() *slack.Client { return b.api }
+
+// Identify calls auth.test: it proves the bot token and learns the bot's
+// own ids (to ignore its own messages). It returns the granted scopes.
+func (b *Bot) Identify(ctx context.Context) ([]string, error) {
+	var scopes []string
+	resp, err := b.api.AuthTestContext(ctx)
+	if err != nil {
+		var se slack.SlackErrorResponse
+		if errors.As(err, &se) && (se.Err == "invalid_auth" || se.Err == "not_authed" || se.Err == "token_revoked" || se.Err == "account_inactive") {
+			return nil, &TokenError{Name: "SLACK_BOT_TOKEN", Want: "xoxb-", Problem: "was refused by Slack (" + se.Err + ")", Where: botTokenWhere}
+		}
+		return nil, fmt.Errorf("auth.test: %w", err)
+	}
+	b.botUserID, b.botID = resp.UserID, resp.BotID
+	if h := resp.Header.Get("X-OAuth-Scopes"); h != "" {
+		for _, s := range strings.Split(h, ",") {
+			scopes = append(scopes, strings.TrimSpace(s))
+		}
+	}
+	return scopes, nil
+}
+
+// Run connects and serves until ctx ends, then stops taking envelopes,
+// finishes in-flight work within the drain timeout and returns nil. A
+// refused token returns an error at once.
+func (b *Bot) Run(ctx context.Context) error {
+	if b.botUserID == "" {
+		if _, err := b.Identify(ctx); err != nil {
+			return err
+		}
+	}
+	backoff := time.Second
+	for {
+		reason, err := b.runOnce(ctx)
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return b.drain()
+		}
+		// The connection was stopped on purpose: Slack keeps telling us to
+		// go away. Wait before the next apps.connections.open.
+		b.log.Warn("socket mode paused before reconnecting", zap.String("reason", reason), zap.Duration("backoff", backoff))
+		select {
+		case <-ctx.Done():
+			return b.drain()
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Minute)
+	}
+}
+
+// runOnce runs one socketmode client until ctx ends (returns "", nil), a
+// storm of disconnects calls for a pause (returns the reason), or the
+// tokens are refused (returns the error).
+func (b *Bot) runOnce(ctx context.Context) (string, error) {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	client := socketmode.New(b.api,
+		socketmode.OptionDebug(true), // the only way slack-go shows disconnect reasons; the adapter keeps them at debug
+		socketmode.OptionLog(&slackLog{bot: b}),
+		socketmode.OptionPingInterval(b.cfg.PingInterval),
+		socketmode.OptionDialer(b.dialer()),
+	)
+	errc := make(chan error, 1)
+	go func() { errc <- client.RunContext(runCtx) }()
+	var connects []time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			// Stop intake: no more envelopes are read once the client stops.
+			b.draining.Store(true)
+			cancel()
+			<-errc
+			return "", nil
+		case reason := <-b.storm:
+			cancel()
+			<-errc
+			return reason, nil
+		case err := <-errc:
+			if ctx.Err() != nil {
+				return "", nil
+			}
+			if err != nil && isAuthError(err) {
+				return "", &TokenError{Name: "SLACK_APP_TOKEN", Want: "xapp-", Problem: "was refused by Slack (" + err.Error() + ")", Where: appTokenWhere}
+			}
+			b.log.Warn("socket mode client stopped; restarting", zap.Error(err))
+			return "client stopped", nil
+		case evt, ok := <-client.Events:
+			if !ok {
+				return "events closed", nil
+			}
+			switch evt.Type {
+			case socketmode.EventTypeConnecting:
+				connects = append(connects, b.now())
+				if storming(connects, b.now()) {
+					cancel()
+					<-errc
+					return "reconnect storm: more than 5 connection attempts in 30 s", nil
+				}
+			case socketmode.EventTypeConnected:
+				b.log.Info("connected to Slack", zap.Int("connections", connectionCount(evt)))
+			case socketmode.EventTypeHello:
+				b.log.Debug("hello", zap.Int("num_connections", evt.Request.NumConnections))
+			case socketmode.EventTypeInvalidAuth:
+				cancel()
+				<-errc
+				return "", &TokenError{Name: "SLACK_APP_TOKEN", Want: "xapp-", Problem: "was refused by Slack (invalid_auth)", Where: appTokenWhere}
+			case socketmode.EventTypeConnectionError:
+				b.log.Warn("connection to Slack failed; retrying", zap.Any("detail", errDetail(evt)))
+			case socketmode.EventTypeIncomingError, socketmode.EventTypeErrorBadMessage, socketmode.EventTypeErrorWriteFailed:
+				b.log.Warn("socket mode error", zap.String("type", string(evt.Type)), zap.Any("detail", errDetail(evt)))
+			case socketmode.EventTypeSlashCommand, socketmode.EventTypeEventsAPI, socketmode.EventTypeInteractive:
+				b.dispatchEnvelope(b.workCtx, client, evt)
+			}
+		}
+	}
+}
+
+func storming(connects []time.Time, now time.Time) bool {
+	n := 0
+	for _, t := range connects {
+		if now.Sub(t) < 30*time.Second {
+			n++
+		}
+	}
+	return n > 5
+}
+
+func connectionCount(evt socketmode.Event) int {
+	if c, ok := evt.Data.(*socketmode.ConnectedEvent); ok {
+		return c.ConnectionCount
+	}
+	return 0
+}
+
+func errDetail(evt socketmode.Event) string {
+	if err, ok := evt.Data.(error); ok {
+		return err.Error()
+	}
+	return fmt.Sprintf("%v", evt.Data)
+}
+
+func isAuthError(err error) bool {
+	s := err.Error()
+	for _, code := range []string{"invalid_auth", "not_authed", "token_revoked", "account_inactive"} {
+		if strings.Contains(s, code) {
+			return true
+		}
+	}
+	return false
+}
+
+// drain waits for in-flight handlers, at most DrainTimeout.
+func (b *Bot) drain() error {
+	b.draining.Store(true)
+	done := make(chan struct{})
+	go func() { b.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		b.log.Info("drained: all in-flight work finished")
+	case <-time.After(b.cfg.DrainTimeout):
+		b.log.Warn("drain timeout: some work was still running", zap.Duration("timeout", b.cfg.DrainTimeout))
+	}
+	b.cancelWork()
+	return nil
+}
+
+// spawn runs fn in a tracked goroutine with panic recovery. It does not
+// take a pool slot: handlers take one around the command itself.
+func (b *Bot) spawn(name string, fields []zap.Field, fn func()) {
+	b.inflight.Add(1)
+	go func() {
+		defer b.inflight.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				ref := newRef()
+				b.log.Error("handler panicked", append(fields, zap.String("handler", name), zap.String("ref", ref), zap.Any("panic", p), zap.Stack("stack"))...)
+			}
+		}()
+		fn()
+	}()
+}
+
+// run executes a command within a pool slot, turning a panic into an
+// internal error with a ref.
+func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Reply, err error) {
+	select {
+	case b.pool <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-b.pool }()
+	defer func() {
+		if p := recover(); p != nil {
+			reply, err = nil, &panicError{value: p}
+		}
+	}()
+	return b.cmds.Dispatch(ctx, req)
+}
+
+type panicError struct{ value any }
+
+func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// message turns a command outcome into what the user sees, logging an
+// internal error once with its ref. This is the only place errors meet
+// user words.
+func (b *Bot) message(reply *commands.Reply, err error, fields []zap.Field) (Message, bool) {
+	if err == nil {
+		return renderReply(reply, maxMessageBlocks), reply.InChannel
+	}
+	var ue *commands.UserError
+	if errors.As(err, &ue) {
+		b.log.Info("user error", append(fields, zap.String("msg", ue.Msg))...)
+		return errorMessage(ue), false
+	}
+	ref := newRef()
+	fs := append(fields, zap.String("ref", ref), zap.Error(err))
+	var pe *panicError
+	if errors.As(err, &pe) {
+		fs = append(fs, zap.Stack("stack"))
+		b.log.Error("command panicked", fs...)
+	} else {
+		b.log.Error("command failed", fs...)
+	}
+	return internalErrorMessage(ref), false
+}
+
+// newRef is a short id that ties a user's "something went wrong" to one
+// log line.
+func newRef() string {
+	var buf [4]byte
+	_, _ = rand.Read(buf[:])
+	return hex.EncodeToString(buf[:])
+}

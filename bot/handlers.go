@@ -1,0 +1,368 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+	"github.com/slack-go/slack/socketmode"
+	"go.uber.org/zap"
+)
+
+// Action and view ids the bot owns.
+const (
+	actionShare   = "plan.share"
+	actionAdjust  = "plan.adjust"
+	planModalID   = "plan.modal"
+	modalInputID  = "value"
+	maxAckPayload = 15000 // bytes; Slack drops socket frames ≥ 20 KB
+)
+
+// acker is the part of the socketmode client the handlers use.
+type acker interface {
+	AckCtx(ctx context.Context, envelopeID string, payload any) error
+}
+
+// dispatchEnvelope is called on the event loop: it must not block. It acks
+// what needs no payload at once, drops redeliveries, and hands the rest to
+// a tracked goroutine.
+func (b *Bot) dispatchEnvelope(ctx context.Context, client acker, evt socketmode.Event) {
+	req := evt.Request
+	if req == nil {
+		return
+	}
+	received := b.now()
+	fields := []zap.Field{zap.String("envelope_id", req.EnvelopeID), zap.String("type", string(evt.Type))}
+	if req.RetryAttempt > 0 {
+		fields = append(fields, zap.Int("retry_attempt", req.RetryAttempt), zap.String("retry_reason", req.RetryReason))
+	}
+	if b.draining.Load() {
+		// Shutting down: ack so Slack does not retry into a dying process;
+		// events will be redelivered to another connection if unacked, so
+		// only slash commands get a word.
+		b.ack(client, req.EnvelopeID, nil, received, fields)
+		return
+	}
+	switch evt.Type {
+	case socketmode.EventTypeSlashCommand:
+		cmd, ok := evt.Data.(slack.SlashCommand)
+		if !ok {
+			b.ack(client, req.EnvelopeID, nil, received, fields)
+			return
+		}
+		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, fields) {
+			b.ack(client, req.EnvelopeID, nil, received, fields)
+			return
+		}
+		fields = append(fields, zap.String("user", cmd.UserID), zap.String("command", firstWord(cmd.Text)))
+		b.spawn("slash", fields, func() { b.onSlash(ctx, client, req.EnvelopeID, cmd, received, fields) })
+	case socketmode.EventTypeEventsAPI:
+		b.ack(client, req.EnvelopeID, nil, received, fields)
+		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
+		if !ok {
+			return
+		}
+		id := eventID(ev, req.EnvelopeID)
+		if !b.firstSeen(ctx, "evt:"+id, fields) {
+			return
+		}
+		b.spawn("event", fields, func() { b.onEvent(ctx, ev, fields) })
+	case socketmode.EventTypeInteractive:
+		cb, ok := evt.Data.(slack.InteractionCallback)
+		if !ok {
+			b.ack(client, req.EnvelopeID, nil, received, fields)
+			return
+		}
+		fields = append(fields, zap.String("user", cb.User.ID), zap.String("interaction", string(cb.Type)))
+		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, fields) {
+			b.ack(client, req.EnvelopeID, nil, received, fields)
+			return
+		}
+		if cb.Type == slack.InteractionTypeViewSubmission {
+			// The ack carries the verdict (errors or close): handled inline
+			// because it is quick and must precede everything else.
+			b.spawn("view_submission", fields, func() { b.onViewSubmission(ctx, client, req.EnvelopeID, cb, received, fields) })
+			return
+		}
+		b.ack(client, req.EnvelopeID, nil, received, fields)
+		b.spawn("interaction", fields, func() { b.onInteraction(ctx, cb, fields) })
+	}
+}
+
+func (b *Bot) firstSeen(ctx context.Context, key string, fields []zap.Field) bool {
+	ok, err := b.dedup.FirstSeen(ctx, key, b.cfg.DedupeTTL)
+	if err != nil {
+		// Better a rare double answer than a lost command.
+		b.log.Warn("dedupe store unavailable; processing anyway", append(fields, zap.Error(err))...)
+		return true
+	}
+	if !ok {
+		b.log.Info("duplicate delivery dropped", append(fields, zap.String("key", key))...)
+	}
+	return ok
+}
+
+func eventID(ev slackevents.EventsAPIEvent, fallback string) string {
+	if cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent); ok && cb.EventID != "" {
+		return cb.EventID
+	}
+	return fallback
+}
+
+// ack answers an envelope within a short deadline and logs its latency.
+func (b *Bot) ack(client acker, envelopeID string, payload any, received time.Time, fields []zap.Field) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := client.AckCtx(ctx, envelopeID, payload)
+	lat := b.now().Sub(received)
+	if err != nil {
+		b.log.Warn("ack failed", append(fields, zap.Duration("ack_latency", lat), zap.Error(err))...)
+		return
+	}
+	b.log.Debug("acked", append(fields, zap.Duration("ack_latency", lat))...)
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return strings.ToLower(w)
+}
+
+// slashPayload is a slash-command answer as an ack payload or a
+// response_url body.
+type slashPayload struct {
+	ResponseType    string        `json:"response_type"`
+	Text            string        `json:"text"`
+	Blocks          []slack.Block `json:"blocks,omitempty"`
+	ReplaceOriginal bool          `json:"replace_original,omitempty"`
+}
+
+func toPayload(m Message, inChannel bool) slashPayload {
+	rt := slack.ResponseTypeEphemeral
+	if inChannel {
+		rt = slack.ResponseTypeInChannel
+	}
+	return slashPayload{ResponseType: rt, Text: m.Text, Blocks: m.Blocks}
+}
+
+// onSlash answers /gpuplan: in the ack when the answer is ready within the
+// budget and small, else through response_url.
+func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd slack.SlashCommand, received time.Time, fields []zap.Field) {
+	text := strings.TrimSpace(cmd.Text)
+	if text == "" || strings.EqualFold(text, "plan") {
+		b.ack(client, envelopeID, nil, received, fields)
+		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, fields)
+		return
+	}
+	type outcome struct {
+		reply *commands.Reply
+		err   error
+	}
+	done := make(chan outcome, 1)
+	b.spawn("slash.run", fields, func() {
+		r, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text})
+		done <- outcome{r, err}
+	})
+	timer := time.NewTimer(b.cfg.AckBudget)
+	defer timer.Stop()
+	select {
+	case out := <-done:
+		msg, inChannel := b.message(out.reply, out.err, fields)
+		p := toPayload(msg, inChannel)
+		if raw, err := json.Marshal(p); err == nil && len(raw) < maxAckPayload {
+			b.ack(client, envelopeID, p, received, fields)
+			b.logDone(fields, received, out.err)
+			return
+		}
+		b.ack(client, envelopeID, nil, received, fields)
+		b.respond(ctx, cmd.ResponseURL, p, fields)
+		b.logDone(fields, received, out.err)
+	case <-timer.C:
+		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Working on it…"}, received, fields)
+		out := <-done
+		msg, inChannel := b.message(out.reply, out.err, fields)
+		p := toPayload(msg, inChannel)
+		p.ReplaceOriginal = true
+		b.respond(ctx, cmd.ResponseURL, p, fields)
+		b.logDone(fields, received, out.err)
+	}
+}
+
+func (b *Bot) logDone(fields []zap.Field, received time.Time, err error) {
+	outcome := "ok"
+	if err != nil {
+		outcome = "error"
+	}
+	b.log.Info("command answered", append(fields, zap.String("outcome", outcome), zap.Duration("latency", b.now().Sub(received)))...)
+}
+
+// respond posts to a response_url (usable 5 times in 30 minutes).
+func (b *Bot) respond(ctx context.Context, url string, p slashPayload, fields []zap.Field) {
+	if url == "" {
+		b.log.Warn("no response_url to answer on", fields...)
+		return
+	}
+	opts := []slack.MsgOption{
+		slack.MsgOptionResponseURL(url, p.ResponseType),
+		slack.MsgOptionText(p.Text, false),
+		slack.MsgOptionBlocks(p.Blocks...),
+	}
+	if p.ReplaceOriginal {
+		opts = append(opts, slack.MsgOptionReplaceOriginal(url))
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if _, _, err := b.api.PostMessageContext(ctx, "", opts...); err != nil {
+		b.log.Error("response_url post failed", append(fields, zap.Error(err))...)
+	}
+}
+
+// onEvent answers mentions and direct messages with the same grammar.
+func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, fields []zap.Field) {
+	switch e := ev.InnerEvent.Data.(type) {
+	case *slackevents.AppMentionEvent:
+		if e.BotID != "" || e.User == b.botUserID {
+			return
+		}
+		thread := e.ThreadTimeStamp
+		fields = append(fields, zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(stripMention(e.Text))))
+		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text})
+		msg, inChannel := b.message(reply, err, fields)
+		b.postReply(ctx, e.Channel, e.User, thread, msg, inChannel, fields)
+	case *slackevents.MessageEvent:
+		// Only direct messages from people: never the bot's own posts,
+		// edits, joins or other subtypes.
+		if e.ChannelType != "im" || e.BotID != "" || e.SubType != "" || e.User == "" || e.User == b.botUserID {
+			return
+		}
+		fields = append(fields, zap.String("user", e.User), zap.String("command", firstWord(e.Text)))
+		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text})
+		msg, _ := b.message(reply, err, fields)
+		b.post(ctx, e.Channel, e.ThreadTimeStamp, msg, fields)
+	}
+}
+
+func stripMention(s string) string {
+	s = strings.TrimSpace(s)
+	for strings.HasPrefix(s, "<@") {
+		i := strings.IndexByte(s, '>')
+		if i < 0 {
+			break
+		}
+		s = strings.TrimSpace(s[i+1:])
+	}
+	return s
+}
+
+// postReply answers a mention: shared-state answers go to the channel (in
+// the thread when the mention was in one), queries ephemerally to the
+// asker; where an ephemeral cannot be delivered, in the thread.
+func (b *Bot) postReply(ctx context.Context, channel, user, thread string, m Message, inChannel bool, fields []zap.Field) {
+	if inChannel {
+		b.post(ctx, channel, thread, m, fields)
+		return
+	}
+	opts := []slack.MsgOption{slack.MsgOptionText(m.Text, false), slack.MsgOptionBlocks(m.Blocks...)}
+	if thread != "" {
+		opts = append(opts, slack.MsgOptionTS(thread))
+	}
+	if _, err := b.api.PostEphemeralContext(ctx, channel, user, opts...); err != nil {
+		b.log.Warn("ephemeral reply failed; answering in the thread", append(fields, zap.Error(err))...)
+		b.post(ctx, channel, thread, m, fields)
+	}
+}
+
+func (b *Bot) post(ctx context.Context, channel, thread string, m Message, fields []zap.Field) {
+	opts := []slack.MsgOption{slack.MsgOptionText(m.Text, false), slack.MsgOptionBlocks(m.Blocks...)}
+	if thread != "" {
+		opts = append(opts, slack.MsgOptionTS(thread))
+	}
+	if _, _, err := b.api.PostMessageContext(ctx, channel, opts...); err != nil {
+		b.log.Error("chat.postMessage failed", append(fields, zap.String("channel", channel), zap.Error(err))...)
+	}
+}
+
+// onInteraction handles buttons: Share re-posts a plan in the channel,
+// Adjust opens the plan modal prefilled.
+func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, fields []zap.Field) {
+	if cb.Type != slack.InteractionTypeBlockActions {
+		return
+	}
+	for _, a := range cb.ActionCallback.BlockActions {
+		fields := append(fields, zap.String("action", a.ActionID))
+		switch a.ActionID {
+		case actionShare:
+			reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: a.Value})
+			msg, _ := b.message(reply, err, fields)
+			p := toPayload(msg, err == nil)
+			if err == nil {
+				p.Text = "<@" + cb.User.ID + "> shared: " + p.Text
+			}
+			if cb.ResponseURL != "" {
+				b.respond(ctx, cb.ResponseURL, p, fields)
+			} else {
+				b.post(ctx, cb.Channel.ID, "", msg, fields)
+			}
+		case actionAdjust:
+			form, err := commands.FormFromText(b.cmds.Catalog(), a.Value)
+			if err != nil {
+				form = commands.PlanForm{Model: a.Value}
+			}
+			b.openPlanModal(ctx, cb.TriggerID, form, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, fields)
+		}
+	}
+}
+
+// modalMeta travels in the modal's private_metadata: where to answer.
+type modalMeta struct {
+	Channel     string `json:"c,omitempty"`
+	ResponseURL string `json:"u,omitempty"`
+}
+
+func (b *Bot) openPlanModal(ctx context.Context, triggerID string, form commands.PlanForm, meta modalMeta, fields []zap.Field) {
+	view := planModal(form, meta)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	defer cancel()
+	if _, err := b.api.OpenViewContext(ctx, triggerID, view); err != nil {
+		b.log.Error("views.open failed", append(fields, zap.Error(err))...)
+	}
+}
+
+// onViewSubmission validates the plan modal: field errors go back in the
+// ack (response_action: errors); a valid request closes the modal and the
+// plan is posted where the modal came from.
+func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, fields []zap.Field) {
+	if cb.View.CallbackID != planModalID {
+		b.ack(client, envelopeID, nil, received, fields)
+		return
+	}
+	form := formFromState(cb.View.State)
+	text, errs := commands.ValidateForm(b.cmds.Catalog(), form)
+	if len(errs) > 0 {
+		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, fields)
+		return
+	}
+	b.ack(client, envelopeID, nil, received, fields)
+	var meta modalMeta
+	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
+	fields = append(fields, zap.String("command", "plan"))
+	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: meta.Channel, Text: text})
+	msg, _ := b.message(reply, err, fields)
+	p := toPayload(msg, false)
+	switch {
+	case meta.ResponseURL != "":
+		b.respond(ctx, meta.ResponseURL, p, fields)
+	default:
+		// Opened without a message to answer (App Home): DM the user.
+		ch, _, _, err := b.api.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{cb.User.ID}})
+		if err != nil {
+			b.log.Error("conversations.open failed", append(fields, zap.Error(err))...)
+			return
+		}
+		b.post(ctx, ch.ID, "", msg, fields)
+	}
+	b.logDone(fields, received, err)
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/gpuplan/gpuplan/bot"
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/planner"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// serveConfig is the bot's configuration from the environment and flags.
+type serveConfig struct {
+	bot       bot.Config
+	logLevel  string
+	logFormat string
+}
+
+func parseServeFlags(name string, args []string, getenv func(string) string, stderr io.Writer) (*serveConfig, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &serveConfig{}
+	fs.StringVar(&c.bot.APIURL, "api-url", getenv("SLACK_API_URL"), "Slack API base URL (env SLACK_API_URL; for a local fake Slack)")
+	fs.StringVar(&c.logLevel, "log-level", envOr(getenv, "GPUPLAN_LOG_LEVEL", "info"), "debug, info, warn or error (env GPUPLAN_LOG_LEVEL)")
+	fs.StringVar(&c.logFormat, "log-format", envOr(getenv, "GPUPLAN_LOG_FORMAT", "json"), "json or console (env GPUPLAN_LOG_FORMAT)")
+	fs.DurationVar(&c.bot.DrainTimeout, "drain-timeout", 20*time.Second, "how long shutdown waits for in-flight commands")
+	fs.IntVar(&c.bot.Workers, "workers", 16, "commands that may run at once")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	// Tokens come from the environment only: flags show up in `ps`.
+	c.bot.AppToken = bot.Secret(strings.TrimSpace(getenv("SLACK_APP_TOKEN")))
+	c.bot.BotToken = bot.Secret(strings.TrimSpace(getenv("SLACK_BOT_TOKEN")))
+	return c, nil
+}
+
+func envOr(getenv func(string) string, k, def string) string {
+	if v := getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// newLogger builds the zap logger for serve/doctor.
+func newLogger(level, format string, w io.Writer) (*zap.Logger, error) {
+	var lvl zapcore.Level
+	if err := lvl.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("log level %q: use debug, info, warn or error", level)
+	}
+	encCfg := zap.NewProductionEncoderConfig()
+	encCfg.TimeKey = "ts"
+	encCfg.EncodeTime = zapcore.ISO8601TimeEncoder
+	var enc zapcore.Encoder
+	switch format {
+	case "json":
+		enc = zapcore.NewJSONEncoder(encCfg)
+	case "console":
+		enc = zapcore.NewConsoleEncoder(encCfg)
+	default:
+		return nil, fmt.Errorf("log format %q: use json or console", format)
+	}
+	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(w), lvl)), nil
+}
+
+// serve runs the Slack bot until SIGINT/SIGTERM, then drains and exits 0.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	c, err := parseServeFlags("serve", args, getenv, stderr)
+	if err != nil {
+		return 2
+	}
+	log, err := newLogger(c.logLevel, c.logFormat, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpuplan serve:", err)
+		return 2
+	}
+	defer log.Sync() //nolint:errcheck // nothing to do if stderr is gone
+	set := commands.New(commands.Deps{Catalog: planner.DefaultCatalog()})
+	b, err := bot.New(c.bot, log, set, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpuplan serve:", err)
+		return 2
+	}
+	log.Info("starting", zap.String("api", apiName(c.bot.APIURL)), zap.Int("workers", c.bot.Workers))
+	if err := b.Run(ctx); err != nil {
+		var te *bot.TokenError
+		if errors.As(err, &te) {
+			fmt.Fprintln(stderr, "gpuplan serve:", err)
+			return 2
+		}
+		log.Error("bot stopped", zap.Error(err))
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}
+
+func apiName(u string) string {
+	if u == "" {
+		return "slack.com"
+	}
+	return u
+}
+
+// doctor checks what serve needs and says how to fix what is wrong.
+func doctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	c, err := parseServeFlags("doctor", args, getenv, stderr)
+	if err != nil {
+		return 2
+	}
+	ok := true
+	check := func(name string, err error, good string) bool {
+		if err != nil {
+			ok = false
+			fmt.Fprintf(stdout, "✗ %s: %v\n", name, err)
+			return false
+		}
+		fmt.Fprintf(stdout, "✓ %s: %s\n", name, good)
+		return true
+	}
+	b, err := bot.New(c.bot, zap.NewNop(), commands.New(commands.Deps{}), nil)
+	if !check("tokens", err, "SLACK_APP_TOKEN is xapp-…, SLACK_BOT_TOKEN is xoxb-…") {
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	scopes, err := b.Identify(ctx)
+	if check("bot token (auth.test)", err, "accepted") {
+		have := map[string]bool{}
+		for _, s := range scopes {
+			have[s] = true
+		}
+		var missing []string
+		for _, r := range bot.RequiredScopes {
+			if !have[r.Scope] {
+				missing = append(missing, fmt.Sprintf("%s (%s)", r.Scope, r.Why))
+			}
+		}
+		if len(scopes) == 0 {
+			check("scopes", errors.New("Slack did not report the token's scopes"), "")
+		} else if len(missing) > 0 {
+			check("scopes", fmt.Errorf("missing %s — add them under OAuth & Permissions (or re-create the app from deploy/slack-app-manifest.yaml) and reinstall the app", strings.Join(missing, ", ")), "")
+		} else {
+			check("scopes", nil, fmt.Sprintf("all %d present", len(bot.RequiredScopes)))
+		}
+	}
+	check("socket mode connection", socketCheck(ctx, b), "apps.connections.open answered and the websocket said hello")
+	fmt.Fprintln(stdout, "• store: none configured — planning needs no store; reservations (REDIS_URL or an embedded file) arrive with the reservations feature")
+	if !ok {
+		return 1
+	}
+	return 0
+}
+
+// socketCheck opens a Socket Mode connection and waits for hello.
+func socketCheck(ctx context.Context, b *bot.Bot) error {
+	_, url, err := b.API().StartSocketModeContext(ctx)
+	if err != nil {
+		if strings.Contains(err.Error(), "invalid_auth") || strings.Contains(err.Error(), "not_authed") {
+			return fmt.Errorf("SLACK_APP_TOKEN was refused (%v): create an app-level token with connections:write under Basic Information → App-Level Tokens", err)
+		}
+		if strings.Contains(err.Error(), "not_allowed") {
+			return fmt.Errorf("%v: turn on Socket Mode at api.slack.com/apps → your app → Socket Mode", err)
+		}
+		return fmt.Errorf("apps.connections.open: %w", err)
+	}
+	conn, _, err := websocket.DefaultDialer.DialContext(ctx, url, http.Header{})
+	if err != nil {
+		return fmt.Errorf("websocket: %w", err)
+	}
+	defer conn.Close()
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var hello struct {
+		Type string `json:"type"`
+	}
+	if err := conn.ReadJSON(&hello); err != nil || hello.Type != "hello" {
+		return fmt.Errorf("no hello from Slack (%v)", err)
+	}
+	return nil
+}
