@@ -147,7 +147,7 @@ func TestRenderCutsToTheBlockLimit(t *testing.T) {
 // Untrusted text cannot ping @channel or forge links.
 func TestUntrustedTextIsEscaped(t *testing.T) {
 	r := &commands.Reply{Title: "t", Summary: "<!channel> & <https://evil|click>",
-		Sections: []commands.Section{{Text: "<@U123> hi", Bullets: []string{"<!here>"}, Fields: []commands.Field{{"<b>", "<!everyone>"}}}}}
+		Sections: []commands.Section{{Text: "<@U123> hi", Bullets: []string{"<!here>"}, Fields: []commands.Field{{Label: "<b>", Value: "<!everyone>"}}}}}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

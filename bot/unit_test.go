@@ -1,0 +1,140 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+func TestSecretNeverPrints(t *testing.T) {
+	s := Secret("xoxb-very-secret-token")
+	for _, got := range []string{fmt.Sprint(s), fmt.Sprintf("%v %s %#v %q", s, s, s, s)} {
+		if strings.Contains(got, "very-secret") {
+			t.Errorf("secret printed: %s", got)
+		}
+	}
+	raw, _ := json.Marshal(struct{ T Secret }{s})
+	if strings.Contains(string(raw), "very-secret") {
+		t.Errorf("secret in JSON: %s", raw)
+	}
+	if s.Reveal() != "xoxb-very-secret-token" {
+		t.Error("Reveal must return the token")
+	}
+}
+
+func TestConfigValidateSaysWhichTokenAndWhere(t *testing.T) {
+	for _, tc := range []struct {
+		app, bot string
+		want     []string
+	}{
+		{"", "xoxb-1", []string{"SLACK_APP_TOKEN", "not set", "xapp-", "App-Level Tokens"}},
+		{"xapp-1", "", []string{"SLACK_BOT_TOKEN", "not set", "xoxb-", "OAuth & Permissions"}},
+		{"abc-1", "xoxb-1", []string{"SLACK_APP_TOKEN", "wrong prefix"}},
+		{"xapp-1", "xoxp-1", []string{"SLACK_BOT_TOKEN", "wrong prefix"}},
+		{"xoxb-secretA", "xapp-secretB", []string{"swapped"}},
+	} {
+		c := Config{AppToken: Secret(tc.app), BotToken: Secret(tc.bot)}
+		err := c.Validate()
+		if err == nil {
+			t.Fatalf("%q/%q: no error", tc.app, tc.bot)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q/%q: %q lacks %q", tc.app, tc.bot, err, w)
+			}
+		}
+		for _, secret := range []string{"secretA", "secretB"} {
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("error leaks the token: %v", err)
+			}
+		}
+	}
+	c := Config{AppToken: "xapp-1", BotToken: "xoxb-1", APIURL: "http://127.0.0.1:1"}
+	if err := c.Validate(); err != nil || c.APIURL != "http://127.0.0.1:1/" || c.Workers == 0 || c.AckBudget == 0 {
+		t.Errorf("defaults: %+v %v", c, err)
+	}
+}
+
+// Secrets handed to the logger in any shape come out redacted, at debug level.
+func TestLoggerRedactsSecrets(t *testing.T) {
+	var buf bytes.Buffer
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(&buf), zap.DebugLevel)
+	log := redactLogger(zap.New(core), "xoxb-abcdef123456", "xapp-1-zyxwvu987654")
+	log.Debug("token xoxb-abcdef123456 in message", zap.String("t", "Bearer xapp-1-zyxwvu987654"),
+		zap.Error(errors.New("bad xoxb-abcdef123456")), zap.Any("m", map[string]string{"k": "xoxb-abcdef123456"}),
+		zap.Stringer("s", Secret("xoxb-abcdef123456")))
+	log.With(zap.String("w", "xapp-1-zyxwvu987654")).Info("child")
+	if strings.Contains(buf.String(), "abcdef123456") || strings.Contains(buf.String(), "zyxwvu987654") {
+		t.Errorf("secret in log: %s", buf.String())
+	}
+	if !strings.Contains(buf.String(), "[redacted]") {
+		t.Errorf("expected redaction marks: %s", buf.String())
+	}
+}
+
+func TestDeduperRemembersForTTL(t *testing.T) {
+	now := time.Unix(1000, 0)
+	d := newMemoryDeduper(func() time.Time { return now })
+	ctx := context.Background()
+	if ok, _ := d.FirstSeen(ctx, "a", time.Minute); !ok {
+		t.Fatal("first sight must be new")
+	}
+	if ok, _ := d.FirstSeen(ctx, "a", time.Minute); ok {
+		t.Fatal("second sight within TTL must be a duplicate")
+	}
+	now = now.Add(2 * time.Minute)
+	if ok, _ := d.FirstSeen(ctx, "a", time.Minute); !ok {
+		t.Fatal("after the TTL the key is new again")
+	}
+}
+
+func TestDisconnectReasonFromSlackGoDebugLine(t *testing.T) {
+	for line, want := range map[string]string{
+		`Received WebSocket message: {"type":"disconnect","reason":"link_disabled","debug_info":{"host":"x"}}`: "link_disabled",
+		`Received WebSocket message: {"type":"disconnect","reason":"refresh_requested"}`:                       "refresh_requested",
+		`Received WebSocket message: {"type":"hello","num_connections":1}`:                                     "",
+	} {
+		got, ok := disconnectReason(line)
+		if got != want || ok != (want != "") {
+			t.Errorf("%s: %q %v", line, got, ok)
+		}
+	}
+}
+
+type unexpectedEOFConn struct{ net.Conn }
+
+func (unexpectedEOFConn) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
+
+func TestEOFGuardTurnsUnexpectedEOFIntoEOF(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	_, err := eofGuard{unexpectedEOFConn{a}}.Read(make([]byte, 4))
+	if !errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("got %v, want io.EOF", err)
+	}
+}
+
+func TestStormDetection(t *testing.T) {
+	now := time.Unix(0, 0)
+	var cs []time.Time
+	for i := range 6 {
+		cs = append(cs, now.Add(time.Duration(i)*time.Second))
+	}
+	if !storming(cs, now.Add(6*time.Second)) {
+		t.Error("6 attempts in 6 s is a storm")
+	}
+	if storming(cs, now.Add(40*time.Second)) {
+		t.Error("old attempts do not count")
+	}
+}
