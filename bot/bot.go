@@ -25,11 +25,18 @@ type Deduper interface {
 	FirstSeen(ctx context.Context, key string, ttl time.Duration) (bool, error)
 }
 
+// Commands is what the bot needs from the command layer (a *commands.Set).
+type Commands interface {
+	Dispatch(ctx context.Context, req commands.Request) (*commands.Reply, error)
+	Form(text string) (commands.PlanForm, error)
+	ValidateForm(f commands.PlanForm) (string, map[string]string)
+}
+
 // Bot is the Slack adapter. Create it with New and run it with Run.
 type Bot struct {
 	cfg   Config
 	log   *zap.Logger
-	cmds  *commands.Set
+	cmds  Commands
 	api   *slack.Client
 	dedup Deduper
 
@@ -53,7 +60,7 @@ type Bot struct {
 }
 
 // New checks the configuration and builds the bot. It does not connect.
-func New(cfg Config, log *zap.Logger, cmds *commands.Set, dedup Deduper) (*Bot, error) {
+func New(cfg Config, log *zap.Logger, cmds Commands, dedup Deduper) (*Bot, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

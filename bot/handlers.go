@@ -307,7 +307,7 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, f
 				b.post(ctx, cb.Channel.ID, "", msg, fields)
 			}
 		case actionAdjust:
-			form, err := commands.FormFromText(b.cmds.Catalog(), a.Value)
+			form, err := b.cmds.Form(a.Value)
 			if err != nil {
 				form = commands.PlanForm{Model: a.Value}
 			}
@@ -340,7 +340,7 @@ func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID str
 		return
 	}
 	form := formFromState(cb.View.State)
-	text, errs := commands.ValidateForm(b.cmds.Catalog(), form)
+	text, errs := b.cmds.ValidateForm(form)
 	if len(errs) > 0 {
 		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, fields)
 		return

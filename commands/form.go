@@ -317,3 +317,11 @@ func truncateRunes(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// Form reads a request into form fields with the set's catalogue.
+func (s *Set) Form(text string) (PlanForm, error) { return FormFromText(s.deps.Catalog, text) }
+
+// ValidateForm checks a submitted form with the set's catalogue.
+func (s *Set) ValidateForm(f PlanForm) (string, map[string]string) {
+	return ValidateForm(s.deps.Catalog, f)
+}

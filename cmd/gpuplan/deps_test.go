@@ -9,29 +9,36 @@ import (
 
 const mod = "github.com/gpuplan/gpuplan/"
 
-// depRules is DESIGN.md §2's table: what each package must not depend on
-// (directly or through others).
-var depRules = map[string][]string{
-	"planner":  {mod, "github.com/", "go.uber.org/", "golang.org/x/"},
-	"store":    {mod + "planner", mod + "commands", mod + "bot", "github.com/slack-go/", "go.uber.org/zap", "github.com/robfig/cron"},
-	"commands": {mod + "bot", "github.com/slack-go/", "github.com/redis/", "github.com/robfig/cron"},
-	"bot":      {mod + "store", mod + "planner", "github.com/redis/", "github.com/robfig/cron"},
+// depRules is DESIGN.md §2's table. "deps" are forbidden anywhere in the
+// dependency graph; "imports" are forbidden as direct imports (commands
+// may reach go-redis through store's types; bot may reach planner
+// through commands).
+var depRules = map[string]struct{ deps, imports []string }{
+	"planner":  {deps: []string{mod, "github.com/", "go.uber.org/", "golang.org/x/"}},
+	"store":    {deps: []string{mod + "planner", mod + "commands", mod + "bot", "github.com/slack-go/", "go.uber.org/zap", "github.com/robfig/cron"}},
+	"commands": {deps: []string{mod + "bot", "github.com/slack-go/", "github.com/robfig/cron"}, imports: []string{"github.com/redis/"}},
+	"bot":      {deps: []string{"github.com/robfig/cron"}, imports: []string{mod + "store", mod + "planner", "github.com/redis/"}},
 }
 
-// violations lists the forbidden packages among deps of pkg.
-func violations(pkg string, deps []string) []string {
+// violations lists the forbidden packages among deps (everything pkg
+// depends on) and imports (its direct imports).
+func violations(pkg string, deps, imports []string) []string {
 	var out []string
-	for _, d := range deps {
-		if d == mod+pkg {
-			continue
-		}
-		for _, f := range depRules[pkg] {
-			if strings.HasPrefix(d, f) {
-				out = append(out, d)
-				break
+	check := func(list, forbidden []string) {
+		for _, d := range list {
+			if d == mod+pkg || strings.HasPrefix(d, mod+pkg+"/") {
+				continue
+			}
+			for _, f := range forbidden {
+				if strings.HasPrefix(d, f) {
+					out = append(out, d)
+					break
+				}
 			}
 		}
 	}
+	check(deps, depRules[pkg].deps)
+	check(imports, append(depRules[pkg].deps, depRules[pkg].imports...))
 	return out
 }
 
@@ -48,12 +55,13 @@ func TestDependencyDirection(t *testing.T) {
 			t.Logf("./%s: not present yet", pkg)
 			continue
 		}
-		var deps []string
+		var deps, imports []string
 		dec := json.NewDecoder(strings.NewReader(string(out)))
 		for dec.More() {
 			var p struct {
 				ImportPath string
 				Standard   bool
+				Imports    []string
 			}
 			if err := dec.Decode(&p); err != nil {
 				t.Fatal(err)
@@ -61,8 +69,11 @@ func TestDependencyDirection(t *testing.T) {
 			if !p.Standard {
 				deps = append(deps, p.ImportPath)
 			}
+			if p.ImportPath == mod+pkg {
+				imports = p.Imports
+			}
 		}
-		for _, v := range violations(pkg, deps) {
+		for _, v := range violations(pkg, deps, imports) {
 			t.Errorf("%s must not depend on %s (DESIGN.md §2)", pkg, v)
 		}
 		checked++
@@ -75,18 +86,21 @@ func TestDependencyDirection(t *testing.T) {
 // The rule itself catches what it should.
 func TestDependencyRulesCatchViolations(t *testing.T) {
 	for _, tc := range []struct {
-		pkg  string
-		deps []string
-		bad  int
+		pkg           string
+		deps, imports []string
+		bad           int
 	}{
-		{"planner", []string{mod + "planner"}, 0},
-		{"planner", []string{mod + "commands", "go.uber.org/zap"}, 2},
-		{"commands", []string{mod + "planner", mod + "store", "github.com/slack-go/slack"}, 1},
-		{"bot", []string{"github.com/slack-go/slack", "go.uber.org/zap", mod + "commands", mod + "store"}, 1},
-		{"store", []string{"github.com/redis/go-redis/v9", mod + "planner"}, 1},
+		{"planner", []string{mod + "planner"}, nil, 0},
+		{"planner", []string{mod + "commands", "go.uber.org/zap"}, nil, 2},
+		{"commands", []string{mod + "planner", mod + "store", "github.com/redis/go-redis/v9"}, []string{mod + "planner", mod + "store"}, 0},
+		{"commands", []string{"github.com/slack-go/slack"}, nil, 1},
+		{"commands", []string{"github.com/redis/go-redis/v9"}, []string{"github.com/redis/go-redis/v9"}, 1},
+		{"bot", []string{"github.com/slack-go/slack", mod + "commands", mod + "planner"}, []string{mod + "commands"}, 0},
+		{"bot", []string{mod + "store"}, []string{mod + "store"}, 1},
+		{"store", []string{"github.com/redis/go-redis/v9", mod + "planner"}, nil, 1},
 	} {
-		if got := len(violations(tc.pkg, tc.deps)); got != tc.bad {
-			t.Errorf("%s with %v: %d violations, want %d", tc.pkg, tc.deps, got, tc.bad)
+		if got := len(violations(tc.pkg, tc.deps, tc.imports)); got != tc.bad {
+			t.Errorf("%s deps %v imports %v: %d violations, want %d", tc.pkg, tc.deps, tc.imports, got, tc.bad)
 		}
 	}
 }
