@@ -202,7 +202,6 @@ func backtestCommand() Command {
 		Usage:    "backtest",
 		Summary:  "Run every published measurement the planner can express and show its error (median and worst).",
 		Examples: []string{"backtest"},
-		CLIOnly:  true,
 		run: func(_ context.Context, s *Set, _ Request, _ string) (*Reply, error) {
 			bt, err := RunBackTest(s.deps.Catalog)
 			if err != nil {
@@ -359,11 +358,7 @@ func CommandListMarkdown(s *Set) string {
 	var b strings.Builder
 	b.WriteString("| command | what it does | example |\n|---|---|---|\n")
 	for _, c := range s.cmds {
-		where := ""
-		if c.CLIOnly {
-			where = " (terminal only)"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s%s | `%s` |\n", c.Usage, c.Summary, where, c.Examples[0])
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", c.Usage, c.Summary, c.Examples[0])
 	}
 	for _, c := range s.cmds {
 		if len(c.Grammar) == 0 {

@@ -18,7 +18,6 @@ type Command struct {
 	Summary  string   // one line
 	Grammar  []string // the words it understands, one per line (plan)
 	Examples []string // full commands as typed after /gpuplan
-	CLIOnly  bool     // not offered in Slack (backtest)
 	run      func(ctx context.Context, s *Set, req Request, args string) (*Reply, error)
 }
 

@@ -1,0 +1,470 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/bot/slackfake"
+	"github.com/gpuplan/gpuplan/commands"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// syncBuffer is a log sink shared by the bot's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testCommands wraps the real command table with two test-only words:
+// "explode" panics and "slow …" sleeps before answering.
+type testCommands struct {
+	*commands.Set
+	slow time.Duration
+}
+
+func (c testCommands) Dispatch(ctx context.Context, req commands.Request) (*commands.Reply, error) {
+	text := stripMention(req.Text)
+	if strings.HasPrefix(text, "explode") {
+		panic("test panic in a handler")
+	}
+	if rest, ok := strings.CutPrefix(text, "slow "); ok {
+		time.Sleep(c.slow)
+		req.Text = rest
+	}
+	return c.Set.Dispatch(ctx, req)
+}
+
+type harness struct {
+	t      *testing.T
+	fake   *slackfake.Server
+	bot    *Bot
+	logs   *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+type harnessOpt func(*Config, *Bot)
+
+// start runs a real bot against a fresh fake Slack, logging at debug.
+func start(t *testing.T, opts ...harnessOpt) *harness {
+	t.Helper()
+	fake := slackfake.New(t)
+	return startOn(t, fake, nil, opts...)
+}
+
+func startOn(t *testing.T, fake *slackfake.Server, dedup Deduper, opts ...harnessOpt) *harness {
+	t.Helper()
+	logs := &syncBuffer{}
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(logs), zap.DebugLevel)
+	cfg := Config{AppToken: slackfake.AppToken, BotToken: slackfake.BotToken, APIURL: fake.URL(),
+		PingInterval: 5 * time.Second, DrainTimeout: 5 * time.Second}
+	cmds := testCommands{Set: commands.New(commands.Deps{}), slow: 800 * time.Millisecond}
+	b, err := New(cfg, zap.New(core), cmds, dedup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range opts {
+		o(&b.cfg, b)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, fake: fake, bot: b, logs: logs, cancel: cancel, done: make(chan error, 1)}
+	go func() { h.done <- b.Run(ctx) }()
+	waitFirstHello(t, fake, b)
+	t.Cleanup(func() {
+		h.stop()
+		for _, secret := range []string{slackfake.AppToken, slackfake.BotToken} {
+			if strings.Contains(logs.String(), secret) {
+				t.Errorf("a token appears in the debug log")
+			}
+		}
+		if v := fake.Violations(); len(v) > 0 {
+			t.Errorf("Block Kit / protocol violations: %q", v)
+		}
+	})
+	return h
+}
+
+func (h *harness) stop() error {
+	if h.cancel == nil {
+		return nil
+	}
+	h.cancel()
+	h.cancel = nil
+	select {
+	case err := <-h.done:
+		return err
+	case <-time.After(15 * time.Second):
+		h.t.Fatal("Run did not return after cancel")
+		return nil
+	}
+}
+
+// ackPayload waits for the ack of id and decodes its payload.
+func (h *harness) ackPayload(id string) map[string]any {
+	h.t.Helper()
+	a := h.fake.WaitAck(h.t, id, 5*time.Second)
+	if a.Latency >= 3*time.Second {
+		h.t.Errorf("ack of %s took %v: Slack's deadline is 3 s", id, a.Latency)
+	}
+	var p map[string]any
+	if len(a.Payload) > 0 && string(a.Payload) != "null" {
+		if err := json.Unmarshal(a.Payload, &p); err != nil {
+			h.t.Fatalf("ack payload: %v", err)
+		}
+	}
+	return p
+}
+
+func blocksJSON(v any) string {
+	raw, _ := json.Marshal(v)
+	return string(raw)
+}
+
+const planText = "bert-base 10 epochs of 2.5M samples on h100x2"
+
+func TestSlashPlanIsAnsweredInTheAck(t *testing.T) {
+	h := start(t)
+	id := h.fake.Push(h.fake.SlashCommand(planText, "U0001", "C0001"))
+	p := h.ackPayload(id)
+	if p["response_type"] != "ephemeral" {
+		t.Errorf("a plan is ephemeral, got %v", p["response_type"])
+	}
+	js := blocksJSON(p["blocks"])
+	for _, want := range []string{"bert-base-uncased", "H100", "fits", actionShare, actionAdjust, "Recommendations"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("plan card lacks %q", want)
+		}
+	}
+	if s, _ := p["text"].(string); s == "" {
+		t.Error("no fallback text")
+	}
+	// The structured log names the envelope, user, command and latency.
+	for _, k := range []string{`"envelope_id":"` + id, `"user":"U0001"`, `"command":"bert-base"`, `"latency"`, `"ack_latency"`} {
+		if !strings.Contains(h.logs.String(), k) {
+			t.Errorf("log lacks %s", k)
+		}
+	}
+}
+
+func TestSlashHelpAndMistakes(t *testing.T) {
+	h := start(t)
+	p := h.ackPayload(h.fake.Push(h.fake.SlashCommand("help", "U0001", "C0001")))
+	if js := blocksJSON(p["blocks"]); !strings.Contains(js, "build") || !strings.Contains(js, "models") || !strings.Contains(js, "request") {
+		t.Errorf("help lacks the command table: %.300s", js)
+	}
+	p = h.ackPayload(h.fake.Push(h.fake.SlashCommand("bert-bse 3 epochs on h100", "U0001", "C0001")))
+	if js := blocksJSON(p); !strings.Contains(js, "did you mean") || p["response_type"] != "ephemeral" {
+		t.Errorf("mistake: %s", js)
+	}
+}
+
+func TestSlashWithoutTextOpensThePlanModal(t *testing.T) {
+	h := start(t)
+	env := h.fake.SlashCommand("", "U0001", "C0001")
+	h.fake.Push(env)
+	calls := h.fake.WaitCalls(t, "views.open", 1, 5*time.Second)
+	if calls[0].Status != 200 || calls[0].Error != "" {
+		t.Fatalf("views.open failed: %+v", calls[0])
+	}
+	if js := blocksJSON(calls[0].JSON); !strings.Contains(js, planModalID) || !strings.Contains(js, env.TriggerID()) {
+		t.Errorf("views.open: %.400s", js)
+	}
+}
+
+func TestMentionsAreAnsweredWhereTheyWereMade(t *testing.T) {
+	h := start(t)
+	h.fake.Push(h.fake.AppMention("<@"+slackfake.BotUserID+"> "+planText, "U0001", "C0001", "1700000000.000100"))
+	calls := h.fake.WaitCalls(t, "chat.postEphemeral", 1, 5*time.Second)
+	if c := calls[0]; c.Param("thread_ts") != "1700000000.000100" || c.Param("user") != "U0001" || c.Param("channel") != "C0001" {
+		t.Errorf("thread mention answered as %v", c.Form)
+	}
+	h.fake.Push(h.fake.AppMention("<@"+slackfake.BotUserID+"> help", "U0002", "C0001", ""))
+	calls = h.fake.WaitCalls(t, "chat.postEphemeral", 2, 5*time.Second)
+	if c := calls[1]; c.Param("thread_ts") != "" || c.Param("user") != "U0002" {
+		t.Errorf("top-level mention answered as %v", c.Form)
+	}
+}
+
+func TestDirectMessagesAndTheBotsOwnMessages(t *testing.T) {
+	h := start(t)
+	h.fake.Push(h.fake.BotEcho("a plan the bot posted"))
+	h.fake.Push(h.fake.DirectMessage(planText, "U0001"))
+	calls := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)
+	time.Sleep(200 * time.Millisecond) // let a wrong answer to the echo arrive, if there were one
+	if n := len(h.fake.Calls("chat.postMessage")); n != 1 {
+		t.Errorf("%d posts: the bot answered its own message", n)
+	}
+	if calls[0].Param("channel") != slackfake.DMChannel("U0001") || !strings.Contains(calls[0].Param("blocks"), "H100") {
+		t.Errorf("DM answer: %v", calls[0].Form)
+	}
+}
+
+func TestShareRepostsInTheChannel(t *testing.T) {
+	h := start(t)
+	env := h.fake.BlockAction("U0001", actionShare, planText, slackfake.Container{Type: "message", ChannelID: "C0001", MessageTS: "1700000000.000200", IsEphemeral: true})
+	h.fake.Push(env)
+	posts := h.fake.WaitResponsePosts(t, 1, 5*time.Second)
+	if posts[0].Body["response_type"] != "in_channel" || !strings.Contains(blocksJSON(posts[0].Body), "H100") {
+		t.Errorf("share: %.300s", blocksJSON(posts[0].Body))
+	}
+}
+
+func TestAdjustOpensAPrefilledModalAndValidates(t *testing.T) {
+	h := start(t)
+	action := h.fake.BlockAction("U0001", actionAdjust, planText, slackfake.Container{Type: "message", ChannelID: "C0001", MessageTS: "1700000000.000300", IsEphemeral: true})
+	h.fake.Push(action)
+	open := h.fake.WaitCalls(t, "views.open", 1, 5*time.Second)[0]
+	if js := blocksJSON(open.JSON); !strings.Contains(js, "bert-base-uncased") || !strings.Contains(js, "2x h100-sxm5-80gb") {
+		t.Errorf("modal not prefilled: %.500s", js)
+	}
+	meta, _ := json.Marshal(modalMeta{Channel: "C0001", ResponseURL: action.ResponseURL()})
+	field := func(v string) map[string]any {
+		return map[string]any{modalInputID: map[string]any{"type": "plain_text_input", "value": v}}
+	}
+	bad := h.fake.ViewSubmission("U0001", planModalID, string(meta), map[string]map[string]any{
+		"model": field("bert-bse"), "hardware": field("2x h100"),
+	})
+	p := h.ackPayload(h.fake.Push(bad))
+	errs, _ := p["errors"].(map[string]any)
+	if p["response_action"] != "errors" || !strings.Contains(errs["model"].(string), "bert-base") {
+		t.Fatalf("want a field error under model, got %v", p)
+	}
+	good := h.fake.ViewSubmission("U0001", planModalID, string(meta), map[string]map[string]any{
+		"model": field("bert-base"), "amount": field("3 epochs of 1M samples"), "hardware": field("4x a100"),
+	})
+	if p := h.ackPayload(h.fake.Push(good)); p != nil {
+		t.Errorf("a valid form closes the modal with a bare ack, got %v", p)
+	}
+	posts := h.fake.WaitResponsePosts(t, 1, 5*time.Second)
+	if js := blocksJSON(posts[0].Body); !strings.Contains(js, "A100") {
+		t.Errorf("the adjusted plan was not posted: %.300s", js)
+	}
+}
+
+func TestDuplicatesAreProcessedOnce(t *testing.T) {
+	h := start(t)
+	env := h.fake.SlashCommand(planText, "U0001", "C0001")
+	h.fake.Push(env)
+	h.fake.Push(env) // same envelope id: a redelivery
+	h.ackPayload(env.ID)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(h.fake.Acks(env.ID)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	withAnswer := 0
+	for _, a := range h.fake.Acks(env.ID) {
+		if len(a.Payload) > 0 && string(a.Payload) != "null" {
+			withAnswer++
+		}
+	}
+	if n := len(h.fake.Acks(env.ID)); n != 2 || withAnswer != 1 {
+		t.Errorf("%d acks, %d with an answer: want both acked, one answered", n, withAnswer)
+	}
+	dm := h.fake.DirectMessage("help", "U0002")
+	h.fake.Push(dm)
+	h.fake.Push(h.fake.Redeliver(dm, 1, "timeout")) // new envelope, same event_id
+	h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	if n := len(h.fake.Calls("chat.postMessage")); n != 1 {
+		t.Errorf("redelivered event answered %d times", n)
+	}
+}
+
+func TestRefreshDisconnectLosesNoCommand(t *testing.T) {
+	h := start(t)
+	var ids []string
+	for range 5 {
+		ids = append(ids, h.fake.Push(h.fake.SlashCommand("help", "U0001", "C0001")))
+	}
+	h.fake.Disconnect("refresh_requested")
+	h.fake.WaitOpens(t, 2, 10*time.Second)
+	h.fake.WaitConnections(t, 1, 10*time.Second)
+	for range 5 {
+		ids = append(ids, h.fake.Push(h.fake.SlashCommand("help", "U0002", "C0001")))
+	}
+	for _, id := range ids {
+		h.ackPayload(id)
+	}
+	if !strings.Contains(h.logs.String(), "refresh_requested") {
+		t.Error("the disconnect reason was not logged")
+	}
+}
+
+func TestRateLimitIsHonoured(t *testing.T) {
+	h := start(t)
+	h.fake.Inject("chat.postMessage", slackfake.Fault{Status: 429, RetryAfter: 1, Times: 1})
+	h.fake.Push(h.fake.DirectMessage("help", "U0001"))
+	calls := h.fake.WaitCalls(t, "chat.postMessage", 2, 10*time.Second)
+	if calls[0].Status != 429 || calls[1].Status != 200 {
+		t.Fatalf("statuses %d, %d", calls[0].Status, calls[1].Status)
+	}
+	if gap := calls[1].At.Sub(calls[0].At); gap < 900*time.Millisecond {
+		t.Errorf("retried after %v, Retry-After said 1 s", gap)
+	}
+}
+
+func TestAHandlerPanicDoesNotStopTheBot(t *testing.T) {
+	h := start(t)
+	p := h.ackPayload(h.fake.Push(h.fake.SlashCommand("explode", "U0001", "C0001")))
+	if js := blocksJSON(p); !strings.Contains(js, "Something went wrong") || !strings.Contains(js, "ref") {
+		t.Errorf("panic answer: %s", js)
+	}
+	p = h.ackPayload(h.fake.Push(h.fake.SlashCommand(planText, "U0001", "C0001")))
+	if !strings.Contains(blocksJSON(p), "H100") {
+		t.Error("the bot stopped answering after a panic")
+	}
+	if !strings.Contains(h.logs.String(), "command panicked") {
+		t.Error("the panic was not logged")
+	}
+	// The error is logged once, with the ref the user saw.
+	if n := strings.Count(h.logs.String(), "test panic in a handler"); n != 1 {
+		t.Errorf("panic logged %d times", n)
+	}
+}
+
+func TestSlowCommandsFinishThroughResponseURLAndShutdownDrains(t *testing.T) {
+	h := start(t, func(c *Config, b *Bot) { b.cfg.AckBudget = 200 * time.Millisecond })
+	id := h.fake.Push(h.fake.SlashCommand("slow "+planText, "U0001", "C0001"))
+	p := h.ackPayload(id)
+	if !strings.Contains(blocksJSON(p), "Working on it") {
+		t.Errorf("slow command ack: %v", p)
+	}
+	// SIGTERM while the command is still running: Run returns only after it
+	// has answered.
+	if err := h.stop(); err != nil {
+		t.Fatalf("Run returned %v, want nil after a drain", err)
+	}
+	posts := h.fake.ResponsePosts()
+	if len(posts) != 1 || posts[0].Body["replace_original"] != true || !strings.Contains(blocksJSON(posts[0].Body), "H100") {
+		t.Fatalf("the in-flight command did not finish before shutdown: %d posts", len(posts))
+	}
+	if !strings.Contains(h.logs.String(), "drained") {
+		t.Error("no drain log line")
+	}
+}
+
+// faultyConn returns io.ErrUnexpectedEOF (what crypto/tls returns when a
+// stream ends mid-record) from the moment its connection is tripped.
+type faultyConn struct {
+	net.Conn
+	tripped *atomic.Bool
+}
+
+func (c faultyConn) Read(p []byte) (int, error) {
+	if c.tripped.Load() {
+		return 0, io.ErrUnexpectedEOF
+	}
+	n, err := c.Conn.Read(p)
+	if c.tripped.Load() {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+func TestATransportUnexpectedEOFReconnectsInsteadOfCrashing(t *testing.T) {
+	var mu sync.Mutex
+	var current *atomic.Bool // the flag of the newest connection
+	h := start(t, func(c *Config, b *Bot) {
+		b.wrapConn = func(c net.Conn) net.Conn {
+			f := &atomic.Bool{}
+			mu.Lock()
+			current = f
+			mu.Unlock()
+			return faultyConn{Conn: c, tripped: f}
+		}
+	})
+	first := h.fake.Opens()
+	mu.Lock()
+	current.Store(true) // this connection's transport now fails every read
+	mu.Unlock()
+	h.fake.WaitOpens(t, first+1, 10*time.Second)
+	h.fake.WaitConnections(t, 1, 10*time.Second)
+	if !strings.Contains(blocksJSON(h.ackPayload(h.fake.Push(h.fake.SlashCommand("help", "U0001", "C0001")))), "plan") {
+		t.Error("no answer after the reconnect")
+	}
+}
+
+func TestLinkDisabledBacksOffInsteadOfHammering(t *testing.T) {
+	h := start(t)
+	h.fake.Disconnect("link_disabled")
+	time.Sleep(500 * time.Millisecond)
+	if n := h.fake.Opens(); n != 1 {
+		t.Errorf("%d connection opens within 0.5 s of link_disabled: want a backoff", n)
+	}
+	h.fake.WaitOpens(t, 2, 10*time.Second)
+	if !strings.Contains(h.logs.String(), "link_disabled") || !strings.Contains(h.logs.String(), "Socket Mode") {
+		t.Error("link_disabled was not explained in the log")
+	}
+}
+
+// Two replicas on one fake Slack that spreads envelopes over both
+// connections: every command answered exactly once.
+func TestTwoConnectionsShareTheWork(t *testing.T) {
+	fake := slackfake.New(t, slackfake.WithSeed(7))
+	shared := newMemoryDeduper(time.Now)
+	startOn(t, fake, shared)
+	fake.WaitConnections(t, 1, 5*time.Second)
+	startOn(t, fake, shared)
+	fake.WaitConnections(t, 2, 5*time.Second)
+	var ids []string
+	for range 20 {
+		env := fake.SlashCommand("help", "U0001", "C0001")
+		ids = append(ids, fake.Push(env))
+		fake.Push(env) // and a redelivery, possibly to the other connection
+	}
+	conns := map[int]bool{}
+	for _, id := range ids {
+		answered := 0
+		deadline := time.Now().Add(5 * time.Second)
+		for len(fake.Acks(id)) < 2 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		for _, a := range fake.Acks(id) {
+			conns[a.Conn] = true
+			if len(a.Payload) > 0 && string(a.Payload) != "null" {
+				answered++
+			}
+		}
+		if answered != 1 {
+			t.Errorf("%s answered %d times", id, answered)
+		}
+	}
+	if len(conns) < 2 {
+		t.Errorf("envelopes went to %d connection(s); the fake should spread them", len(conns))
+	}
+}
+
+// waitFirstHello waits until this bot has a live connection: the fake's
+// connection count grows by one.
+func waitFirstHello(t *testing.T, fake *slackfake.Server, _ *Bot) {
+	t.Helper()
+	before := len(fake.ConnIDs())
+	deadline := time.Now().Add(10 * time.Second)
+	for len(fake.ConnIDs()) <= before && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if len(fake.ConnIDs()) <= before {
+		t.Fatal("the bot did not connect")
+	}
+}
