@@ -53,8 +53,10 @@ type Bot struct {
 	cancelWork context.CancelFunc
 
 	// supervision
-	storm chan string // disconnect reasons that call for a backoff
-	now   func() time.Time
+	storm  chan string // disconnect reasons that call for a backoff
+	ledger ledger      // envelopes read off the wire, not yet delivered
+	acks   ackLedger   // acks not yet known to be on a healthy connection
+	now    func() time.Time
 	// wrapConn lets tests inject transport faults under the websocket.
 	wrapConn func(connWrapper) connWrapper
 }
@@ -147,7 +149,6 @@ func (b *Bot) runOnce(ctx context.Context) (string, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	client := socketmode.New(b.api,
-		socketmode.OptionDebug(true), // the only way slack-go shows disconnect reasons; the adapter keeps them at debug
 		socketmode.OptionLog(&slackLog{bot: b}),
 		socketmode.OptionPingInterval(b.cfg.PingInterval),
 		socketmode.OptionDialer(b.dialer()),
@@ -182,6 +183,9 @@ func (b *Bot) runOnce(ctx context.Context) (string, error) {
 			}
 			switch evt.Type {
 			case socketmode.EventTypeConnecting:
+				// Every event of the previous connection is ahead of this one
+				// in the channel: what the ledger still holds was dropped.
+				b.recoverDropped(client)
 				connects = append(connects, b.now())
 				if storming(connects, b.now()) {
 					cancel()
@@ -204,6 +208,23 @@ func (b *Bot) runOnce(ctx context.Context) (string, error) {
 				b.dispatchEnvelope(b.workCtx, client, evt)
 			}
 		}
+	}
+}
+
+// recoverDropped handles envelopes slack-go read but never delivered.
+func (b *Bot) recoverDropped(client acker) {
+	for id, payload := range b.acks.takeUnconfirmed(b.now(), 3*time.Second) {
+		b.log.Info("ack re-sent on the new connection", zap.String("envelope_id", id))
+		b.ack(client, id, payload, b.now(), nil)
+	}
+	for _, p := range b.ledger.takeAll() {
+		evt, ok := rebuildEvent(p.raw)
+		if !ok {
+			continue
+		}
+		b.log.Warn("envelope dropped by the Socket Mode client during a reconnect; handling it now",
+			zap.String("envelope_id", evt.Request.EnvelopeID), zap.String("type", string(evt.Type)))
+		b.dispatchEnvelope(b.workCtx, client, evt)
 	}
 }
 

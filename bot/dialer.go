@@ -39,7 +39,7 @@ func (b *Bot) dialer() *websocket.Dialer {
 		if b.wrapConn != nil {
 			c = b.wrapConn(c)
 		}
-		return eofGuard{c}
+		return eofGuard{b.newTap(c)}
 	}
 	nd := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	return &websocket.Dialer{

@@ -93,6 +93,10 @@ func startOn(t *testing.T, fake *slackfake.Server, dedup Deduper, opts ...harnes
 	waitFirstHello(t, fake, b)
 	t.Cleanup(func() {
 		h.stop()
+		if t.Failed() {
+			lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+			t.Logf("bot log (last %d lines):\n%s", min(len(lines), 80), strings.Join(lines[max(0, len(lines)-80):], "\n"))
+		}
 		for _, secret := range []string{slackfake.AppToken, slackfake.BotToken} {
 			if strings.Contains(logs.String(), secret) {
 				t.Errorf("a token appears in the debug log")
@@ -395,12 +399,26 @@ func TestATransportUnexpectedEOFReconnectsInsteadOfCrashing(t *testing.T) {
 		}
 	})
 	first := h.fake.Opens()
+	old := h.fake.ConnIDs()
 	mu.Lock()
 	current.Store(true) // this connection's transport now fails every read
 	mu.Unlock()
 	h.fake.WaitOpens(t, first+1, 10*time.Second)
-	h.fake.WaitConnections(t, 1, 10*time.Second)
-	if !strings.Contains(blocksJSON(h.ackPayload(h.fake.Push(h.fake.SlashCommand("help", "U0001", "C0001")))), "plan") {
+	// Wait until the old socket is gone and only the new one is live, so
+	// the push cannot land on the connection the bot abandoned.
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ids := h.fake.ConnIDs()
+		if len(ids) == 1 && ids[0] != old[0] {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ids := h.fake.ConnIDs()
+	if len(ids) != 1 || ids[0] == old[0] {
+		t.Fatalf("connections %v after the fault (old %v)", ids, old)
+	}
+	if !strings.Contains(blocksJSON(h.ackPayload(h.fake.PushTo(ids[0], h.fake.SlashCommand("help", "U0001", "C0001")))), "plan") {
 		t.Error("no answer after the reconnect")
 	}
 }

@@ -35,6 +35,7 @@ func (b *Bot) dispatchEnvelope(ctx context.Context, client acker, evt socketmode
 	if req == nil {
 		return
 	}
+	b.ledger.done(req.EnvelopeID)
 	received := b.now()
 	fields := []zap.Field{zap.String("envelope_id", req.EnvelopeID), zap.String("type", string(evt.Type))}
 	if req.RetryAttempt > 0 {
@@ -117,6 +118,7 @@ func eventID(ev slackevents.EventsAPIEvent, fallback string) string {
 func (b *Bot) ack(client acker, envelopeID string, payload any, received time.Time, fields []zap.Field) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	b.acks.queued(envelopeID, payload, b.now())
 	err := client.AckCtx(ctx, envelopeID, payload)
 	lat := b.now().Sub(received)
 	if err != nil {

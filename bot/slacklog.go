@@ -8,31 +8,29 @@ import (
 	"go.uber.org/zap/zapcore"
 )
 
-// slackLog receives slack-go's socketmode log lines. They stay at debug,
-// except that a disconnect frame is read for its reason: slack-go
-// reconnects on every disconnect but never says why, and the reason
-// decides whether to reconnect at once or back off.
+// slackLog receives slack-go's socketmode log lines; they stay at debug.
 type slackLog struct{ bot *Bot }
 
 func (l *slackLog) Output(_ int, s string) error {
-	s = strings.TrimSpace(s)
-	b := l.bot
-	if reason, ok := disconnectReason(s); ok {
-		switch reason {
-		case "link_disabled":
-			b.log.Error("Slack disabled Socket Mode for this app (link_disabled): turn it back on at api.slack.com/apps → your app → Socket Mode; backing off")
-			b.signalStorm(reason)
-		case "too_many_websockets":
-			b.log.Warn("Slack refused the connection: too many Socket Mode connections for this app (limit 10); backing off")
-			b.signalStorm(reason)
-		default: // refresh_requested, warning: routine, slack-go reconnects
-			b.log.Info("Slack asked to reconnect", zap.String("reason", reason))
-		}
-	}
-	if b.log.Core().Enabled(zapcore.DebugLevel) {
-		b.log.Debug("slack-go", zap.String("line", s))
+	if l.bot.log.Core().Enabled(zapcore.DebugLevel) {
+		l.bot.log.Debug("slack-go", zap.String("line", strings.TrimSpace(s)))
 	}
 	return nil
+}
+
+// onDisconnectFrame decides what a disconnect means. slack-go reconnects
+// at once on every one; for these two, reconnecting at once is a storm.
+func (b *Bot) onDisconnectFrame(reason string) {
+	switch reason {
+	case "link_disabled":
+		b.log.Error("Slack disabled Socket Mode for this app (link_disabled): turn it back on at api.slack.com/apps → your app → Socket Mode; backing off")
+		b.signalStorm(reason)
+	case "too_many_websockets":
+		b.log.Warn("Slack refused the connection: too many Socket Mode connections for this app (limit 10); backing off")
+		b.signalStorm(reason)
+	default: // refresh_requested, warning: routine
+		b.log.Info("Slack asked to reconnect", zap.String("reason", reason))
+	}
 }
 
 func (b *Bot) signalStorm(reason string) {
@@ -40,24 +38,6 @@ func (b *Bot) signalStorm(reason string) {
 	case b.storm <- reason:
 	default:
 	}
-}
-
-// disconnectReason finds {"type":"disconnect","reason":"…"} in a logged frame.
-func disconnectReason(s string) (string, bool) {
-	if !strings.Contains(s, `"type":"disconnect"`) {
-		return "", false
-	}
-	const key = `"reason":"`
-	i := strings.Index(s, key)
-	if i < 0 {
-		return "unknown", true
-	}
-	rest := s[i+len(key):]
-	j := strings.IndexByte(rest, '"')
-	if j < 0 {
-		return "unknown", true
-	}
-	return rest[:j], true
 }
 
 // redactLogger wraps log so that the secrets never appear in a message or

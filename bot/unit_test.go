@@ -98,16 +98,52 @@ func TestDeduperRemembersForTTL(t *testing.T) {
 	}
 }
 
-func TestDisconnectReasonFromSlackGoDebugLine(t *testing.T) {
-	for line, want := range map[string]string{
-		`Received WebSocket message: {"type":"disconnect","reason":"link_disabled","debug_info":{"host":"x"}}`: "link_disabled",
-		`Received WebSocket message: {"type":"disconnect","reason":"refresh_requested"}`:                       "refresh_requested",
-		`Received WebSocket message: {"type":"hello","num_connections":1}`:                                     "",
-	} {
-		got, ok := disconnectReason(line)
-		if got != want || ok != (want != "") {
-			t.Errorf("%s: %q %v", line, got, ok)
+func TestFrameParserReadsServerFrames(t *testing.T) {
+	var got []string
+	p := &frameParser{onText: func(b []byte) { got = append(got, string(b)) }}
+	frame := func(op byte, fin bool, payload string) []byte {
+		b0 := op
+		if fin {
+			b0 |= 0x80
 		}
+		out := []byte{b0}
+		switch n := len(payload); {
+		case n < 126:
+			out = append(out, byte(n))
+		case n < 65536:
+			out = append(out, 126, byte(n>>8), byte(n))
+		}
+		return append(out, payload...)
+	}
+	long := strings.Repeat("x", 300)
+	stream := []byte("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n")
+	stream = append(stream, frame(0x1, true, `{"type":"hello"}`)...)
+	stream = append(stream, frame(0x9, true, "")...) // ping
+	stream = append(stream, frame(0x1, false, `{"a":"`)...)
+	stream = append(stream, frame(0x0, true, long+`"}`)...)
+	for i := 0; i < len(stream); i += 7 { // arbitrary read boundaries
+		p.feed(stream[i:min(i+7, len(stream))])
+	}
+	if len(got) != 2 || got[0] != `{"type":"hello"}` || got[1] != `{"a":"`+long+`"}` {
+		t.Errorf("messages: %q", got)
+	}
+}
+
+func TestDroppedEnvelopesAreRebuilt(t *testing.T) {
+	raw := []byte(`{"envelope_id":"e1","type":"slash_commands","accepts_response_payload":true,"payload":{"command":"/gpuplan","text":"help","user_id":"U1","channel_id":"C1","response_url":"https://x","trigger_id":"t","is_enterprise_install":"false"}}`)
+	evt, ok := rebuildEvent(raw)
+	if !ok || evt.Request.EnvelopeID != "e1" {
+		t.Fatalf("rebuild: %v %+v", ok, evt)
+	}
+	var l ledger
+	l.add("a", raw, time.Unix(2, 0))
+	l.add("b", raw, time.Unix(1, 0))
+	l.done("a")
+	if got := l.takeAll(); len(got) != 1 || got[0].at != time.Unix(1, 0) {
+		t.Errorf("ledger: %+v", got)
+	}
+	if len(l.takeAll()) != 0 {
+		t.Error("takeAll must empty the ledger")
 	}
 }
 
