@@ -44,7 +44,7 @@ type testCommands struct {
 }
 
 func (c testCommands) Dispatch(ctx context.Context, req commands.Request) (*commands.Reply, error) {
-	text := stripMention(req.Text)
+	text := commands.StripMentions(req.Text)
 	if strings.HasPrefix(text, "explode") {
 		panic("test panic in a handler")
 	}

@@ -230,7 +230,7 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, fields
 			return
 		}
 		thread := e.ThreadTimeStamp
-		fields = append(fields, zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(stripMention(e.Text))))
+		fields = append(fields, zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text})
 		msg, inChannel := b.message(reply, err, fields)
 		b.postReply(ctx, e.Channel, e.User, thread, msg, inChannel, fields)
@@ -245,18 +245,6 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, fields
 		msg, _ := b.message(reply, err, fields)
 		b.post(ctx, e.Channel, e.ThreadTimeStamp, msg, fields)
 	}
-}
-
-func stripMention(s string) string {
-	s = strings.TrimSpace(s)
-	for strings.HasPrefix(s, "<@") {
-		i := strings.IndexByte(s, '>')
-		if i < 0 {
-			break
-		}
-		s = strings.TrimSpace(s[i+1:])
-	}
-	return s
 }
 
 // postReply answers a mention: shared-state answers go to the channel (in

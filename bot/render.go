@@ -207,11 +207,7 @@ func renderContext(s commands.Section) []slack.Block {
 // renderBar draws a memory gauge with block characters.
 func renderBar(b *commands.Bar) string {
 	const width = 20
-	frac := 0.0
-	if b.Total > 0 {
-		frac = b.Used / b.Total
-	}
-	filled := int(math.Round(math.Min(frac, 1) * width))
+	frac, filled := b.Fill(width)
 	over := ""
 	if frac > 1 {
 		over = " *over capacity*"
@@ -220,36 +216,10 @@ func renderBar(b *commands.Bar) string {
 		b.Used, b.Total, escape(b.Unit), frac*100, over)
 }
 
-// renderTable draws a table as a monospaced block: Slack's table block is
-// not accepted everywhere a message goes.
+// renderTable draws a table as a monospaced block (Slack's table block is
+// not accepted everywhere a message goes), cut to fit one section.
 func renderTable(t *commands.Table) string {
-	widths := make([]int, len(t.Columns))
-	for i, c := range t.Columns {
-		widths[i] = utf8.RuneCountInString(c)
-	}
-	for _, row := range t.Rows {
-		for i, c := range row {
-			if i < len(widths) {
-				widths[i] = max(widths[i], utf8.RuneCountInString(strings.ReplaceAll(c, "`", "")))
-			}
-		}
-	}
-	line := func(cells []string) string {
-		var b strings.Builder
-		for i := range widths {
-			c := ""
-			if i < len(cells) {
-				c = strings.ReplaceAll(cells[i], "`", "")
-			}
-			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + "  ")
-		}
-		return strings.TrimRight(b.String(), " ")
-	}
-	rows := []string{line(t.Columns)}
-	for _, r := range t.Rows {
-		rows = append(rows, line(r))
-	}
-	// Keep the code block inside one section.
+	rows := t.Lines(false)
 	var kept []string
 	size := 8
 	for i, r := range rows {

@@ -126,14 +126,5 @@ func normalizeText(s string) string {
 		"\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'", "\u00d7", "x",
 		"&amp;", "&", "&lt;", "<", "&gt;", ">",
 	)
-	s = r.Replace(s)
-	s = strings.TrimSpace(s)
-	for strings.HasPrefix(s, "<@") {
-		end := strings.IndexByte(s, '>')
-		if end < 0 {
-			break
-		}
-		s = strings.TrimSpace(s[end+1:])
-	}
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(StripMentions(r.Replace(s))), " ")
 }

@@ -1,5 +1,11 @@
 package commands
 
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
 // Reply is what every command returns: one structured answer that the
 // terminal renderer prints as text, --json prints as data, and the Slack
 // adapter renders as Block Kit. Text in a Reply is plain: renderers escape
@@ -68,4 +74,67 @@ type Action struct {
 	Value   string // payload: the command text to run, or an id
 	Command string // what to type for the same thing in a terminal; empty if Slack-only
 	Style   string // "primary", "danger" or ""
+}
+
+// Fill returns the used share (may exceed 1) and how many of width cells
+// a gauge fills: the one layout both renderers draw with their own marks.
+func (b *Bar) Fill(width int) (frac float64, filled int) {
+	if b.Total > 0 {
+		frac = b.Used / b.Total
+	}
+	return frac, int(math.Round(math.Min(frac, 1) * float64(width)))
+}
+
+// Lines lays the table out as aligned plain-text lines (header first,
+// backticks dropped, trailing spaces trimmed); sep, when not empty, adds a
+// dashed rule under the header.
+func (t *Table) Lines(sep bool) []string {
+	widths := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		widths[i] = utf8.RuneCountInString(c)
+	}
+	for _, row := range t.Rows {
+		for i, c := range row {
+			if i < len(widths) {
+				widths[i] = max(widths[i], utf8.RuneCountInString(plain(c)))
+			}
+		}
+	}
+	line := func(cells []string) string {
+		var b strings.Builder
+		for i := range widths {
+			c := ""
+			if i < len(cells) {
+				c = plain(cells[i])
+			}
+			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + "  ")
+		}
+		return strings.TrimRight(b.String(), " ")
+	}
+	out := []string{line(t.Columns)}
+	if sep {
+		rule := make([]string, len(widths))
+		for i, w := range widths {
+			rule[i] = strings.Repeat("-", w)
+		}
+		out = append(out, line(rule))
+	}
+	for _, r := range t.Rows {
+		out = append(out, line(r))
+	}
+	return out
+}
+
+// StripMentions drops leading <@U…> mentions (how Slack delivers
+// "@gpuplan …").
+func StripMentions(s string) string {
+	s = strings.TrimSpace(s)
+	for strings.HasPrefix(s, "<@") {
+		end := strings.IndexByte(s, '>')
+		if end < 0 {
+			break
+		}
+		s = strings.TrimSpace(s[end+1:])
+	}
+	return s
 }

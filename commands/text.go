@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -84,11 +83,7 @@ func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 func textBar(bar *Bar) string {
 	const width = 30
-	frac := 0.0
-	if bar.Total > 0 {
-		frac = bar.Used / bar.Total
-	}
-	filled := int(math.Round(math.Min(frac, 1) * width))
+	frac, filled := bar.Fill(width)
 	over := ""
 	if frac > 1 {
 		over = " OVER"
@@ -98,38 +93,9 @@ func textBar(bar *Bar) string {
 }
 
 func textTable(t *Table) string {
-	widths := make([]int, len(t.Columns))
-	for i, c := range t.Columns {
-		widths[i] = utf8.RuneCountInString(c)
-	}
-	for _, row := range t.Rows {
-		for i, c := range row {
-			if i < len(widths) {
-				widths[i] = max(widths[i], utf8.RuneCountInString(plain(c)))
-			}
-		}
-	}
 	var b strings.Builder
-	line := func(cells []string) {
-		var l strings.Builder
-		l.WriteString(" ")
-		for i := range widths {
-			c := ""
-			if i < len(cells) {
-				c = plain(cells[i])
-			}
-			l.WriteString(" " + c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + " ")
-		}
-		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
-	}
-	line(t.Columns)
-	seps := make([]string, len(widths))
-	for i, w := range widths {
-		seps[i] = strings.Repeat("-", w)
-	}
-	line(seps)
-	for _, row := range t.Rows {
-		line(row)
+	for _, l := range t.Lines(true) {
+		b.WriteString("  " + l + "\n")
 	}
 	return b.String()
 }
