@@ -238,16 +238,23 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, method string) {
-	at := time.Now()
-	c, perr := readCall(r, method)
-
+// takeFault claims the next injected fault for method, if any, and waits
+// out its delay.
+func (s *Server) takeFault(r *http.Request, method string) (Fault, bool) {
 	s.mu.Lock()
 	f, faulted := s.takeFaultLocked(method)
 	s.mu.Unlock()
 	if faulted && f.Delay > 0 {
 		s.sleep(r.Context(), f.Delay)
 	}
+	return f, faulted
+}
+
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, method string) {
+	at := time.Now()
+	c, perr := readCall(r, method)
+
+	f, faulted := s.takeFault(r, method)
 
 	s.mu.Lock()
 	var resp apiResp
@@ -902,12 +909,7 @@ func (s *Server) serveResponseURL(w http.ResponseWriter, r *http.Request, id str
 		perr = errors.New("null body")
 	}
 
-	s.mu.Lock()
-	f, faulted := s.takeFaultLocked("response_url")
-	s.mu.Unlock()
-	if faulted && f.Delay > 0 {
-		s.sleep(r.Context(), f.Delay)
-	}
+	f, faulted := s.takeFault(r, "response_url")
 
 	s.mu.Lock()
 	var resp apiResp
