@@ -30,6 +30,8 @@ type Commands interface {
 	Dispatch(ctx context.Context, req commands.Request) (*commands.Reply, error)
 	Form(text string) (commands.PlanForm, error)
 	ValidateForm(f commands.PlanForm) (string, map[string]string)
+	// Announced records where an announcement was posted (Reply.Announces).
+	Announced(ctx context.Context, id, channel, ts string) error
 }
 
 // Bot is the Slack adapter. Create it with New and run it with Run.

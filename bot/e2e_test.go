@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/bot/slackfake"
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/store"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -79,7 +81,12 @@ func startOn(t *testing.T, fake *slackfake.Server, dedup Deduper, opts ...harnes
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(logs), zap.DebugLevel)
 	cfg := Config{AppToken: slackfake.AppToken, BotToken: slackfake.BotToken, APIURL: fake.URL(),
 		PingInterval: 5 * time.Second, DrainTimeout: 5 * time.Second}
-	cmds := testCommands{Set: commands.New(commands.Deps{}), slow: 800 * time.Millisecond}
+	st, err := store.OpenEmbedded(filepath.Join(t.TempDir(), "r.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cmds := testCommands{Set: commands.New(commands.Deps{Reservations: st}), slow: 800 * time.Millisecond}
 	b, err := New(cfg, zap.New(core), cmds, dedup)
 	if err != nil {
 		t.Fatal(err)
@@ -89,8 +96,9 @@ func startOn(t *testing.T, fake *slackfake.Server, dedup Deduper, opts ...harnes
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &harness{t: t, fake: fake, bot: b, logs: logs, cancel: cancel, done: make(chan error, 1)}
+	before := len(fake.ConnIDs())
 	go func() { h.done <- b.Run(ctx) }()
-	waitFirstHello(t, fake, b)
+	waitForNewConnection(t, fake, before)
 	t.Cleanup(func() {
 		h.stop()
 		if t.Failed() {
@@ -473,16 +481,74 @@ func TestTwoConnectionsShareTheWork(t *testing.T) {
 	}
 }
 
-// waitFirstHello waits until this bot has a live connection: the fake's
-// connection count grows by one.
-func waitFirstHello(t *testing.T, fake *slackfake.Server, _ *Bot) {
+// waitForNewConnection waits until the fake has more live connections
+// than before (counted before the bot started).
+func waitForNewConnection(t *testing.T, fake *slackfake.Server, before int) {
 	t.Helper()
-	before := len(fake.ConnIDs())
 	deadline := time.Now().Add(10 * time.Second)
 	for len(fake.ConnIDs()) <= before && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if len(fake.ConnIDs()) <= before {
 		t.Fatal("the bot did not connect")
+	}
+}
+
+// buttonValue finds a button by its text in posted blocks (a JSON string).
+func buttonValue(t *testing.T, blocksJSON, label string) (actionID, value string) {
+	t.Helper()
+	var blocks []map[string]any
+	if err := json.Unmarshal([]byte(blocksJSON), &blocks); err != nil {
+		t.Fatalf("blocks: %v", err)
+	}
+	for _, b := range blocks {
+		els, _ := b["elements"].([]any)
+		for _, e := range els {
+			el, _ := e.(map[string]any)
+			txt, _ := el["text"].(map[string]any)
+			if txt["text"] == label {
+				return el["action_id"].(string), el["value"].(string)
+			}
+		}
+	}
+	t.Fatalf("no %q button in %s", label, blocksJSON)
+	return "", ""
+}
+
+func TestReservationsAreAnnouncedAndTheirButtonsWork(t *testing.T) {
+	h := start(t)
+	id := h.fake.Push(h.fake.SlashCommand(`reserve 2 on server-h for 2h note "<!channel> sweep"`, "U0001", "C0001"))
+	h.ackPayload(id)
+	post := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)[0]
+	if post.Param("channel") != "C0001" || !strings.Contains(post.Param("text"), "reserved 2") {
+		t.Fatalf("announcement: %v", post.Form)
+	}
+	if strings.Contains(post.Param("blocks"), "<!channel>") {
+		t.Error("a note pinged the channel")
+	}
+	msgs := h.fake.Messages("C0001")
+	ts := msgs[len(msgs)-1].TS
+	actionID, value := buttonValue(t, post.Param("blocks"), "Release")
+
+	// Someone else's click is refused privately and changes nothing.
+	h.fake.Push(h.fake.BlockAction("U0002", actionID, value, slackfake.Container{Type: "message", ChannelID: "C0001", MessageTS: ts}))
+	resp := h.fake.WaitResponsePosts(t, 1, 5*time.Second)[0]
+	if !strings.Contains(blocksJSON(resp.Body), "someone else") || resp.Body["response_type"] != "ephemeral" {
+		t.Errorf("other user's click: %.300s", blocksJSON(resp.Body))
+	}
+	if n := len(h.fake.Calls("chat.update")); n != 0 {
+		t.Errorf("%d chat.update calls after a refused click", n)
+	}
+	// The owner's click releases and updates the announcement in place.
+	h.fake.Push(h.fake.BlockAction("U0001", actionID, value, slackfake.Container{Type: "message", ChannelID: "C0001", MessageTS: ts}))
+	upd := h.fake.WaitCalls(t, "chat.update", 1, 5*time.Second)[0]
+	if upd.Param("ts") != ts || !strings.Contains(upd.Param("text"), "released") {
+		t.Errorf("update: %v", upd.Form)
+	}
+	// A second click on the stale button applies nothing new.
+	h.fake.Push(h.fake.BlockAction("U0001", actionID, value, slackfake.Container{Type: "message", ChannelID: "C0001", MessageTS: ts}))
+	time.Sleep(300 * time.Millisecond)
+	if n := len(h.fake.Calls("chat.update")); n > 2 {
+		t.Errorf("a double click produced %d updates", n)
 	}
 }

@@ -172,6 +172,14 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 	defer timer.Stop()
 	select {
 	case out := <-done:
+		if out.err == nil && out.reply.InChannel {
+			// A state change: announce it with chat.postMessage (so it can
+			// be updated later) and tell the user where it went.
+			b.ack(client, envelopeID, nil, received, fields)
+			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, fields)
+			b.logDone(fields, received, nil)
+			return
+		}
 		msg, inChannel := b.message(out.reply, out.err, fields)
 		p := toPayload(msg, inChannel)
 		if raw, err := json.Marshal(p); err == nil && len(raw) < maxAckPayload {
@@ -185,6 +193,11 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 	case <-timer.C:
 		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Working on it…"}, received, fields)
 		out := <-done
+		if out.err == nil && out.reply.InChannel {
+			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, fields)
+			b.logDone(fields, received, nil)
+			return
+		}
 		msg, inChannel := b.message(out.reply, out.err, fields)
 		p := toPayload(msg, inChannel)
 		p.ReplaceOriginal = true
@@ -283,7 +296,11 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, f
 	}
 	for _, a := range cb.ActionCallback.BlockActions {
 		fields := append(fields, zap.String("action", a.ActionID))
-		switch a.ActionID {
+		id := a.ActionID
+		if strings.HasPrefix(id, commands.ActionRun+".") {
+			id = commands.ActionRun
+		}
+		switch id {
 		case actionShare:
 			reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: a.Value})
 			msg, _ := b.message(reply, err, fields)
@@ -296,6 +313,8 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, f
 			} else {
 				b.post(ctx, cb.Channel.ID, "", msg, fields)
 			}
+		case commands.ActionRun:
+			b.onRunButton(ctx, cb, a, fields)
 		case actionAdjust:
 			form, err := b.cmds.Form(a.Value)
 			if err != nil {
@@ -355,4 +374,63 @@ func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID str
 		b.post(ctx, ch.ID, "", msg, fields)
 	}
 	b.logDone(fields, received, err)
+}
+
+// announce posts a state change in the channel (the reply's team channel,
+// else where the command came from), records where it went, and falls back
+// to the response_url when the bot cannot post there.
+func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *commands.Reply, fields []zap.Field) {
+	msg := renderReply(reply, maxMessageBlocks)
+	target := channel
+	if reply.Channel != "" {
+		target = reply.Channel
+	}
+	ch, ts, err := b.api.PostMessageContext(ctx, target, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
+	if err != nil {
+		b.log.Warn("announcement post failed; answering in place", append(fields, zap.String("channel", target), zap.Error(err))...)
+		b.respond(ctx, responseURL, toPayload(msg, true), fields)
+		return
+	}
+	if reply.Announces != "" {
+		if err := b.cmds.Announced(ctx, reply.Announces, ch, ts); err != nil {
+			b.log.Warn("could not record the announcement", append(fields, zap.Error(err))...)
+		}
+	}
+	if target != channel && responseURL != "" {
+		b.respond(ctx, responseURL, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: "Announced in <#" + target + ">: " + msg.Text}, fields)
+	}
+}
+
+// onRunButton runs the command a button carries as the user who clicked
+// it; its request id makes a double click apply once. A state change
+// replaces the message the button was on; an error goes to the clicker.
+func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *slack.BlockAction, fields []zap.Field) {
+	var rv runValue
+	if err := json.Unmarshal([]byte(a.Value), &rv); err != nil || rv.Command == "" {
+		b.log.Warn("run button with an unreadable value", fields...)
+		return
+	}
+	fields = append(fields, zap.String("command", firstWord(rv.Command)))
+	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID})
+	if err != nil || !reply.InChannel {
+		msg, _ := b.message(reply, err, fields)
+		p := toPayload(msg, false)
+		if cb.ResponseURL != "" {
+			b.respond(ctx, cb.ResponseURL, p, fields)
+		}
+		return
+	}
+	msg := renderReply(reply, maxMessageBlocks)
+	if cb.Container.Type == "message" && !cb.Container.IsEphemeral && cb.Container.ChannelID != "" {
+		if _, _, _, err := b.api.UpdateMessageContext(ctx, cb.Container.ChannelID, cb.Container.MessageTs,
+			slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...)); err == nil {
+			if reply.Announces != "" {
+				_ = b.cmds.Announced(ctx, reply.Announces, cb.Container.ChannelID, cb.Container.MessageTs)
+			}
+			return
+		} else {
+			b.log.Warn("chat.update failed; posting anew", append(fields, zap.Error(err))...)
+		}
+	}
+	b.announce(ctx, cb.Channel.ID, cb.ResponseURL, reply, fields)
 }

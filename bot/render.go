@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -236,10 +237,16 @@ func renderTable(t *commands.Table) string {
 func renderActions(actions []commands.Action) slack.Block {
 	var elems []slack.BlockElement
 	for _, a := range actions {
-		if len(a.Value) > maxButtonValue {
+		value, id := a.Value, a.ID
+		if a.ID == commands.ActionRun {
+			raw, _ := json.Marshal(runValue{Command: a.Command, RequestID: a.RequestID})
+			value = string(raw)
+			id = fmt.Sprintf("%s.%d", commands.ActionRun, len(elems)) // action ids must differ within a block
+		}
+		if len(value) > maxButtonValue {
 			continue // the payload would not survive the round trip
 		}
-		btn := slack.NewButtonBlockElement(a.ID, a.Value, plainText(a.Label, maxButtonText))
+		btn := slack.NewButtonBlockElement(id, value, plainText(a.Label, maxButtonText))
 		switch a.Style {
 		case "primary":
 			btn.Style = slack.StylePrimary
@@ -268,4 +275,10 @@ func errorMessage(ue *commands.UserError) Message {
 func internalErrorMessage(ref string) Message {
 	t := fmt.Sprintf(":x: Something went wrong on our side (ref `%s`). It has been logged; try again, and quote the ref if it keeps happening.", ref)
 	return Message{Text: "Something went wrong (ref " + ref + ")", Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(t), nil, nil)}}
+}
+
+// runValue is the payload of a button that runs a command.
+type runValue struct {
+	Command   string `json:"c"`
+	RequestID string `json:"r"`
 }

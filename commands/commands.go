@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
+	"github.com/gpuplan/gpuplan/store"
 )
 
 // Command is one row of the command table. Help, the README's command list
@@ -26,12 +28,24 @@ type Request struct {
 	User    string // Slack user id, or the --as name in the terminal
 	Channel string
 	Text    string // everything after /gpuplan (or the mention, or the DM text)
+	// ID makes a state change idempotent: the same ID applies once (a
+	// retried envelope, a double-clicked button). Empty: one is made up.
+	ID string
+	// Location is the user's time zone (Slack profile); nil means the
+	// inventory's default.
+	Location *time.Location
 }
 
 // Deps are what the commands need from outside.
 type Deps struct {
 	// Catalog is the GPU/model catalogue, with any price overrides applied.
 	Catalog *planner.Catalog
+	// Inventory is the team's servers; nil means DefaultInventory (the
+	// seeds' three servers), so the product can be tried without a config.
+	Inventory *Inventory
+	// Reservations is the store; nil disables the reservation commands
+	// (they answer that no store is configured).
+	Reservations store.Store
 }
 
 // Set is the command table bound to its dependencies.
@@ -47,9 +61,18 @@ func New(deps Deps) *Set {
 	if deps.Catalog == nil {
 		deps.Catalog = planner.DefaultCatalog()
 	}
+	if deps.Inventory == nil {
+		deps.Inventory = DefaultInventory(deps.Catalog)
+	}
 	s := &Set{deps: deps, index: map[string]*Command{}}
 	s.cmds = []Command{
 		planCommand(),
+		statusCommand(),
+		reserveCommand(),
+		releaseCommand(),
+		extendCommand(),
+		mineCommand(),
+		waitCommand(),
 		buildCommand(),
 		gpusCommand(),
 		modelsCommand(),

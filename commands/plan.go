@@ -37,7 +37,7 @@ func planCommand() Command {
 	}
 }
 
-func runPlan(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
+func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, error) {
 	if strings.TrimSpace(args) == "" {
 		return nil, userErrorf("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word",
 			"plan what? Name a model and, if you like, the hardware")
@@ -53,7 +53,22 @@ func runPlan(_ context.Context, s *Set, _ Request, args string) (*Reply, error) 
 		}
 		return nil, fmt.Errorf("plan %q: %w", args, err)
 	}
-	return planReply(args, res), nil
+	reply := planReply(args, res)
+	if sec, act := s.teamSection(ctx, ureq, req, res); sec != nil {
+		// After the plan's own estimates, before recommendations.
+		at := len(reply.Sections)
+		for i, sc := range reply.Sections {
+			if sc.Heading == "Recommendations" {
+				at = i
+				break
+			}
+		}
+		reply.Sections = append(reply.Sections[:at], append([]Section{*sec}, reply.Sections[at:]...)...)
+		if act != nil {
+			reply.Actions = append([]Action{*act}, reply.Actions...)
+		}
+	}
+	return reply, nil
 }
 
 // planReply turns a planner result into the card every renderer shows.

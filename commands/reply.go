@@ -22,6 +22,12 @@ type Reply struct {
 	// Data is the machine-readable result for --json (a documented type
 	// such as *planner.Result); nil means the Reply itself is the data.
 	Data any
+	// Channel, when set on an InChannel reply, is where to announce it
+	// (the team channel) instead of where the command was typed.
+	Channel string
+	// Announces names the reservation this reply announces; the adapter
+	// reports where the message went (Set.Announced) so it can be updated.
+	Announces string
 }
 
 // SectionKind tells renderers how prominent a section is.
@@ -74,7 +80,14 @@ type Action struct {
 	Value   string // payload: the command text to run, or an id
 	Command string // what to type for the same thing in a terminal; empty if Slack-only
 	Style   string // "primary", "danger" or ""
+	// RequestID travels with a "run" action so that clicking it twice
+	// applies once.
+	RequestID string
 }
+
+// ActionRun is the action id of buttons that run Command as the clicking
+// user (Release, Extend 1h, Book this slot).
+const ActionRun = "run"
 
 // Fill returns the used share (may exceed 1) and how many of width cells
 // a gauge fills: the one layout both renderers draw with their own marks.

@@ -17,6 +17,8 @@ const usage = `gpuplan — GPU plans for ML teams
 
 Usage:
   gpuplan plan [--json] "<request>"   plan a job: fit, time, cost, alternatives, launch line
+  gpuplan run --as <user> "<command>" any command on the reservation store, as <user> (--json too):
+                                      status, reserve, release, extend, mine, wait (also: gpuplan status …)
   gpuplan serve                       run the Slack bot (SLACK_APP_TOKEN, SLACK_BOT_TOKEN)
   gpuplan doctor                      check tokens, scopes and the Slack connection
   gpuplan build [--json] "<n>x <gpu>" size a server for a GPU configuration
@@ -45,17 +47,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, args[1:], getenv, stdout, stderr)
 	case "doctor":
 		return doctor(ctx, args[1:], getenv, stdout, stderr)
+	case "run":
+		return runWithStore(ctx, args[1:], getenv, stdout, stderr)
+	case "status", "reserve", "release", "extend", "mine", "wait":
+		return runWithStore(ctx, args, getenv, stdout, stderr)
 	case "plan", "build", "gpus", "models", "backtest", "help", "compare":
 	default:
 		fmt.Fprintf(stderr, "gpuplan: unknown command %q\n\n%s", sub, usage)
 		return 2
 	}
+	return dispatchCLI(ctx, sub, args[1:], getenv, stdout, stderr, nil)
+}
+
+// dispatchCLI parses the common flags, builds the command set (with the
+// store when withStore is set) and prints one command's reply.
+func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer,
+	withStore func(*commands.Deps) (func(), error)) int {
 	fs := flag.NewFlagSet(sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the machine-readable result")
+	as := fs.String("as", envOr(getenv, "USER", "terminal"), "the user the command runs as (a Slack user id or a name)")
 	var prices priceFlags
 	fs.Var(&prices, "price", "override a GPU's hourly price: GPU=USD (repeatable)")
-	if err := fs.Parse(reorderFlags(args[1:])); err != nil {
+	if err := fs.Parse(reorderFlags(args)); err != nil {
 		return 2
 	}
 	cat := planner.DefaultCatalog()
@@ -67,15 +81,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			}
 		}
 	}
+	deps := commands.Deps{Catalog: cat}
+	if withStore != nil {
+		closeFn, err := withStore(&deps)
+		if err != nil {
+			fmt.Fprintln(stderr, "gpuplan:", err)
+			return 2
+		}
+		defer closeFn()
+	}
 	for _, p := range prices {
 		if err := cat.SetPrice(p.gpu, p.usd); err != nil {
 			fmt.Fprintf(stderr, "gpuplan: --price %s=%g: %v\n", p.gpu, p.usd, err)
 			return 2
 		}
 	}
-	set := commands.New(commands.Deps{Catalog: cat})
-	text := strings.TrimSpace(sub + " " + strings.Join(fs.Args(), " "))
-	reply, err := set.Dispatch(ctx, commands.Request{User: "terminal", Text: text})
+	set := commands.New(deps)
+	text := strings.TrimSpace(strings.TrimPrefix(sub+" "+strings.Join(fs.Args(), " "), "run "))
+	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Text: text})
 	if err != nil {
 		var ue *commands.UserError
 		if errors.As(err, &ue) {
@@ -100,6 +123,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return 0
 }
 
+// runWithStore runs a command with the reservation store and inventory.
+func runWithStore(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	return dispatchCLI(ctx, "run", args, getenv, stdout, stderr, func(d *commands.Deps) (func(), error) {
+		inv, _, err := loadInventory(d.Catalog, getenv)
+		if err != nil {
+			return nil, err
+		}
+		st, _, warnings, err := openStore(ctx, getenv)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range warnings {
+			fmt.Fprintln(stderr, "gpuplan: warning:", w)
+		}
+		d.Inventory, d.Reservations = inv, st
+		return func() { st.Close() }, nil
+	})
+}
+
 // reorderFlags moves flags after the request text to the front, so both
 // `gpuplan plan --json "…"` and `gpuplan plan "…" --json` work.
 func reorderFlags(args []string) []string {
@@ -109,13 +151,13 @@ func reorderFlags(args []string) []string {
 		switch {
 		case a == "--json" || a == "-json":
 			flags = append(flags, a)
-		case a == "--price" || a == "-price":
+		case a == "--price" || a == "-price" || a == "--as" || a == "-as":
 			flags = append(flags, a)
 			if i+1 < len(args) {
 				flags = append(flags, args[i+1])
 				i++
 			}
-		case strings.HasPrefix(a, "--price=") || strings.HasPrefix(a, "-price="):
+		case strings.HasPrefix(a, "--price=") || strings.HasPrefix(a, "-price=") || strings.HasPrefix(a, "--as="):
 			flags = append(flags, a)
 		default:
 			rest = append(rest, a)

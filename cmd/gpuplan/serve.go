@@ -83,7 +83,23 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return 2
 	}
 	defer log.Sync() //nolint:errcheck // nothing to do if stderr is gone
-	set := commands.New(commands.Deps{Catalog: planner.DefaultCatalog()})
+	cat := planner.DefaultCatalog()
+	inv, invFrom, err := loadInventory(cat, getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpuplan serve:", err)
+		return 2
+	}
+	st, where, warnings, err := openStore(ctx, getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpuplan serve:", err)
+		return 2
+	}
+	defer st.Close()
+	for _, w := range warnings {
+		log.Warn("reservation store", zap.String("warning", w))
+	}
+	log.Info("reservations", zap.String("store", where), zap.String("servers", invFrom), zap.Int("count", len(inv.Servers)))
+	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st})
 	b, err := bot.New(c.bot, log, set, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
@@ -153,7 +169,18 @@ func doctor(ctx context.Context, args []string, getenv func(string) string, stdo
 		}
 	}
 	check("socket mode connection", socketCheck(ctx, b), "apps.connections.open answered and the websocket said hello")
-	fmt.Fprintln(stdout, "• store: none configured — planning needs no store; reservations (REDIS_URL or an embedded file) arrive with the reservations feature")
+	inv, invFrom, err := loadInventory(planner.DefaultCatalog(), getenv)
+	if check("servers", err, fmt.Sprintf("%d from %s", lenServers(inv), invFrom)) {
+		st, where, warnings, err := openStore(ctx, getenv)
+		if check("reservation store", err, where) {
+			_, err := st.Now(ctx)
+			check("reservation store answers", err, "yes")
+			for _, w := range warnings {
+				fmt.Fprintln(stdout, "! store:", w)
+			}
+			st.Close()
+		}
+	}
 	if !ok {
 		return 1
 	}
@@ -185,4 +212,11 @@ func socketCheck(ctx context.Context, b *bot.Bot) error {
 		return fmt.Errorf("no hello from Slack (%v)", err)
 	}
 	return nil
+}
+
+func lenServers(inv *commands.Inventory) int {
+	if inv == nil {
+		return 0
+	}
+	return len(inv.Servers)
 }

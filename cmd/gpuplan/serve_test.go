@@ -33,10 +33,11 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func fakeEnv(fake *slackfake.Server, extra ...string) map[string]string {
+func fakeEnv(t *testing.T, fake *slackfake.Server, extra ...string) map[string]string {
 	env := map[string]string{
 		"SLACK_APP_TOKEN": slackfake.AppToken, "SLACK_BOT_TOKEN": slackfake.BotToken,
 		"SLACK_API_URL": fake.URL(), "GPUPLAN_LOG_LEVEL": "debug",
+		"GPUPLAN_DB": filepath.Join(t.TempDir(), "reservations.db"),
 	}
 	for i := 0; i+1 < len(extra); i += 2 {
 		env[extra[i]] = extra[i+1]
@@ -48,7 +49,7 @@ func fakeEnv(fake *slackfake.Server, extra ...string) map[string]string {
 // the tokens, and returns 0 when its context ends.
 func TestServeAnswersAndStopsCleanly(t *testing.T) {
 	fake := slackfake.New(t)
-	env := fakeEnv(fake)
+	env := fakeEnv(t, fake)
 	var stdout, stderr lockedBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	code := make(chan int, 1)
@@ -97,7 +98,7 @@ func TestServeRefusesBadTokensWithoutPrintingThem(t *testing.T) {
 	}
 	// A token Slack refuses.
 	fake := slackfake.New(t)
-	env := fakeEnv(fake, "SLACK_BOT_TOKEN", "xoxb-refused-secret")
+	env := fakeEnv(t, fake, "SLACK_BOT_TOKEN", "xoxb-refused-secret")
 	var stderr bytes.Buffer
 	c := serve(context.Background(), nil, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr)
 	if c != 2 || !strings.Contains(stderr.String(), "SLACK_BOT_TOKEN was refused") || strings.Contains(stderr.String(), "refused-secret") {
@@ -115,12 +116,12 @@ func keys(m map[string]string) []string {
 
 func TestDoctor(t *testing.T) {
 	fake := slackfake.New(t)
-	env := fakeEnv(fake)
+	env := fakeEnv(t, fake)
 	var out bytes.Buffer
 	if c := doctor(context.Background(), nil, func(k string) string { return env[k] }, &out, &bytes.Buffer{}); c != 0 {
 		t.Fatalf("doctor against a healthy fake: exit %d\n%s", c, out.String())
 	}
-	for _, want := range []string{"✓ tokens", "✓ bot token", "✓ scopes", "✓ socket mode connection", "store"} {
+	for _, want := range []string{"✓ tokens", "✓ bot token", "✓ scopes", "✓ socket mode connection", "✓ servers", "✓ reservation store"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out.String())
 		}
@@ -151,7 +152,7 @@ func TestBinaryDrainsOnSIGTERM(t *testing.T) {
 	fake := slackfake.New(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "SLACK_APP_TOKEN="+slackfake.AppToken, "SLACK_BOT_TOKEN="+slackfake.BotToken,
-		"SLACK_API_URL="+fake.URL(), "GPUPLAN_LOG_FORMAT=console")
+		"SLACK_API_URL="+fake.URL(), "GPUPLAN_LOG_FORMAT=console", "GPUPLAN_DB="+filepath.Join(t.TempDir(), "r.db"))
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/planner"
+	"github.com/gpuplan/gpuplan/store"
+)
+
+// loadInventory reads GPUPLAN_SERVERS (a YAML file), or returns the
+// default inventory (the seeds' three servers) so everything can be tried
+// without a config.
+func loadInventory(cat *planner.Catalog, getenv func(string) string) (*commands.Inventory, string, error) {
+	path := getenv("GPUPLAN_SERVERS")
+	if path == "" {
+		return commands.DefaultInventory(cat), "built-in example servers (set GPUPLAN_SERVERS to your servers.yaml)", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("GPUPLAN_SERVERS: %w", err)
+	}
+	inv, err := commands.ParseInventory(cat, data, filepath.Base(path))
+	if err != nil {
+		return nil, "", err
+	}
+	for _, s := range inv.Servers {
+		if s.PriceUSD > 0 {
+			_ = cat.SetPrice(s.GPU.ID, s.PriceUSD)
+		}
+	}
+	return inv, path, nil
+}
+
+// openStore opens Redis when REDIS_URL (or Sentinel) is set, else the
+// embedded file store at GPUPLAN_DB (default: the user's data directory).
+func openStore(ctx context.Context, getenv func(string) string) (store.Store, string, []string, error) {
+	url := getenv("REDIS_URL")
+	sentinels := getenv("REDIS_SENTINEL_ADDRS")
+	if url != "" || sentinels != "" {
+		opt := store.RedisOptions{URL: url, MasterName: getenv("REDIS_MASTER_NAME"), Password: getenv("REDIS_PASSWORD")}
+		if sentinels != "" {
+			opt.SentinelAddrs = strings.Split(sentinels, ",")
+			if opt.MasterName == "" {
+				return nil, "", nil, errors.New("REDIS_SENTINEL_ADDRS needs REDIS_MASTER_NAME (the name the sentinels monitor)")
+			}
+		}
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		r, err := store.OpenRedis(cctx, opt)
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("redis: %w", err)
+		}
+		warnings, err := r.CheckPolicy(cctx)
+		if err != nil {
+			r.Close()
+			return nil, "", nil, err
+		}
+		where := "Redis"
+		if sentinels != "" {
+			where = "Redis via Sentinel (" + opt.MasterName + ")"
+		}
+		return r, where, warnings, nil
+	}
+	path := getenv("GPUPLAN_DB")
+	if path == "" {
+		dir, err := dataDir(getenv)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		path = filepath.Join(dir, "reservations.db")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, "", nil, fmt.Errorf("GPUPLAN_DB directory: %w", err)
+	}
+	e, err := store.OpenEmbedded(path, nil)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("embedded store %s: %w", path, err)
+	}
+	return e, "embedded store " + path, nil, nil
+}
+
+func dataDir(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "gpuplan"), nil
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "gpuplan"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", errors.New("no home directory for the embedded store: set GPUPLAN_DB to a file path")
+	}
+	return filepath.Join(home, ".local", "share", "gpuplan"), nil
+}

@@ -1,0 +1,761 @@
+package commands
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/store"
+)
+
+// The reservation commands: parse, decide with the store (one atomic step
+// each), and answer. State changes are announced in the channel with
+// buttons; queries are private.
+
+func statusCommand() Command {
+	return Command{
+		Name:     "status",
+		Usage:    "status [server]",
+		Summary:  "Who holds which GPUs on the team's servers, until when, the next free slot, the queue.",
+		Examples: []string{"status", "status server-h"},
+		run:      runStatus,
+	}
+}
+
+func reserveCommand() Command {
+	return Command{
+		Name:    "reserve",
+		Usage:   "reserve <n> [gpus] on <server> for <duration> [note \"…\"]",
+		Summary: "Hold GPUs on a team server for a time; announced in the channel with Extend and Release buttons.",
+		Grammar: []string{
+			"how many: `reserve 2 on server-h …`, or which: `reserve gpus 0-3 on server-h …`, `reserve gpus 0,2 on …`",
+			"when: `for 2h`, `for 1d12h`, `from tomorrow 9:00 for 4h`, `until fri 18:00`, `from 14:00 until 18:00` (your Slack time zone)",
+			"note: `note \"fine-tuning run 3\"`",
+			"on a conflict the answer says who holds the GPUs until when and offers the earliest slot that fits, with a button to book it",
+		},
+		Examples: []string{"reserve 2 on server-h for 4h note \"bert sweep\"", "reserve gpus 2-3 on server-a from tomorrow 9:00 for 8h"},
+		run:      runReserve,
+	}
+}
+
+func releaseCommand() Command {
+	return Command{
+		Name:     "release",
+		Usage:    "release <id> | release <server> | release all [--force]",
+		Summary:  "End your reservations now (admins: --force, the owner is told).",
+		Examples: []string{"release server-h-3", "release server-h", "release all"},
+		run:      runRelease,
+	}
+}
+
+func extendCommand() Command {
+	return Command{
+		Name:     "extend",
+		Usage:    "extend <id> <duration> [--force]",
+		Summary:  "Move a reservation's end later, if nobody has the GPUs booked after it.",
+		Examples: []string{"extend server-h-3 2h"},
+		run:      runExtend,
+	}
+}
+
+func mineCommand() Command {
+	return Command{
+		Name:     "mine",
+		Usage:    "mine",
+		Summary:  "Your reservations on every server.",
+		Examples: []string{"mine"},
+		run:      runMine,
+	}
+}
+
+func waitCommand() Command {
+	return Command{
+		Name:     "wait",
+		Usage:    "wait <n> on <server> [for <duration>]",
+		Summary:  "Join a server's waiting list: you get a DM when enough GPUs are free (the wait expires, default 24h).",
+		Examples: []string{"wait 4 on server-h", "wait 2 on server-a for 8h"},
+		run:      runWait,
+	}
+}
+
+var errNoStore = &UserError{Msg: "reservations are not set up here: gpuplan runs without a reservation store",
+	Hint: "run `gpuplan serve` or `gpuplan run` with REDIS_URL, or with the embedded store (the default), to use status/reserve/release"}
+
+func (s *Set) store() (store.Store, error) {
+	if s.deps.Reservations == nil {
+		return nil, errNoStore
+	}
+	return s.deps.Reservations, nil
+}
+
+func (s *Set) loc(req Request) *time.Location {
+	if req.Location != nil {
+		return req.Location
+	}
+	if s.deps.Inventory.Timezone != nil {
+		return s.deps.Inventory.Timezone
+	}
+	return time.UTC
+}
+
+// requestID is the idempotency key of a state change.
+func requestID(req Request) string {
+	if req.ID != "" {
+		return req.ID
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// storeError maps store errors to user words; anything else is internal.
+func storeError(err error, what string) error {
+	var inv *store.InvalidError
+	switch {
+	case errors.As(err, &inv):
+		return &UserError{Msg: inv.Reason, Hint: "`help " + what + "` shows the words and examples"}
+	case errors.Is(err, store.ErrNotFound):
+		return &UserError{Msg: "no such reservation", Hint: "`mine` lists yours with their ids"}
+	case errors.Is(err, store.ErrNotOwner):
+		return &UserError{Msg: "that reservation is someone else's: only its owner can change it (admins may add `--force`)"}
+	case errors.Is(err, store.ErrEnded):
+		return &UserError{Msg: "that reservation has already ended", Hint: "`status` shows what is held now"}
+	case errors.Is(err, store.ErrUnavailable):
+		return &UserError{Msg: "the reservation store is not answering right now, so nothing was changed — try again in a moment",
+			Hint: "if it persists, an admin can run `gpuplan doctor`"}
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// when writes t for a user: "today 18:00", "tomorrow 09:00", "Fri 18:00",
+// or a date further out, in loc.
+func when(t, now time.Time, loc *time.Location) string {
+	t, now = t.In(loc), now.In(loc)
+	y1, m1, d1 := t.Date()
+	y2, m2, d2 := now.Date()
+	day := time.Date(y1, m1, d1, 0, 0, 0, 0, loc)
+	today := time.Date(y2, m2, d2, 0, 0, 0, 0, loc)
+	days := int(day.Sub(today).Hours() / 24)
+	switch {
+	case days == 0:
+		return "today " + t.Format("15:04")
+	case days == 1:
+		return "tomorrow " + t.Format("15:04")
+	case days > 1 && days < 7:
+		return t.Format("Mon 15:04")
+	default:
+		return t.Format("Jan 2 15:04")
+	}
+}
+
+func mention(user string) string {
+	if strings.HasPrefix(user, "U") || strings.HasPrefix(user, "W") {
+		return "<@" + user + ">"
+	}
+	return user
+}
+
+func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	servers := s.deps.Inventory.Servers
+	if args != "" {
+		srv, err := s.deps.Inventory.Server(args)
+		if err != nil {
+			return nil, err
+		}
+		servers = []Server{srv}
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil, storeError(err, "status")
+	}
+	loc := s.loc(req)
+	r := &Reply{Title: "GPU servers", Data: map[string]any{}}
+	var free, total int
+	data := map[string]any{}
+	for _, srv := range servers {
+		resv, err := st.List(ctx, srv.Name)
+		if err != nil {
+			return nil, storeError(err, "status")
+		}
+		waiters, err := st.Waiters(ctx, srv.Name)
+		if err != nil {
+			return nil, storeError(err, "status")
+		}
+		held := map[int]store.Reservation{}
+		for _, rv := range resv {
+			if rv.State(now) == store.Active {
+				for _, g := range rv.GPUs {
+					held[g] = rv
+				}
+			}
+		}
+		t := &Table{Columns: []string{"GPU", "holder", "until", "note"}}
+		for _, id := range srv.GPUIDs {
+			if rv, ok := held[id]; ok {
+				t.Rows = append(t.Rows, []string{strconv.Itoa(id), mention(rv.Owner), when(rv.End, now, loc), rv.Note})
+			} else {
+				t.Rows = append(t.Rows, []string{strconv.Itoa(id), "free", "", ""})
+			}
+		}
+		nFree := srv.Count() - len(held)
+		free += nFree
+		total += srv.Count()
+		head := fmt.Sprintf("%s — %d× %s: %d free, %d held", srv.Name, srv.Count(), srv.GPU.Name, nFree, len(held))
+		var notes []string
+		if nFree < srv.Count() {
+			if next, ok := nextFree(resv, now); ok {
+				notes = append(notes, "next GPU frees up "+when(next, now, loc))
+			}
+		}
+		var pending []string
+		for _, rv := range resv {
+			if rv.State(now) == store.Pending {
+				pending = append(pending, fmt.Sprintf("%s: GPUs %s from %s to %s (%s)", rv.ID, rv.GPUList(), when(rv.Start, now, loc), when(rv.End, now, loc), mention(rv.Owner)))
+			}
+		}
+		if len(pending) > 0 {
+			notes = append(notes, "booked later: "+strings.Join(pending, "; "))
+		}
+		if len(waiters) > 0 {
+			notes = append(notes, fmt.Sprintf("%d waiting", len(waiters)))
+		}
+		r.Sections = append(r.Sections, Section{Heading: head, Table: t, Bullets: notes})
+		data[srv.Name] = map[string]any{"gpus": srv.Count(), "free": nFree, "reservations": resv, "waiting": len(waiters)}
+	}
+	r.Summary = fmt.Sprintf("%d of %d GPUs free on %d server(s)", free, total, len(servers))
+	r.Sections = append(r.Sections, Section{Kind: Context, Text: "Times in " + loc.String() + ". `reserve 2 on <server> for 4h` to book, `mine` for yours."})
+	r.Data = data
+	return r, nil
+}
+
+// nextFree is the earliest end among active reservations.
+func nextFree(resv []store.Reservation, now time.Time) (time.Time, bool) {
+	var best time.Time
+	for _, r := range resv {
+		if r.State(now) == store.Active && (best.IsZero() || r.End.Before(best)) {
+			best = r.End
+		}
+	}
+	return best, !best.IsZero()
+}
+
+// reserveArgs is a parsed reserve command.
+type reserveArgs struct {
+	count  int
+	gpus   []int
+	server Server
+	window When
+	note   string
+}
+
+func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (reserveArgs, error) {
+	var a reserveArgs
+	hint := "try: `reserve 2 on server-h for 4h` or `reserve gpus 0-3 on server-a from tomorrow 9:00 for 8h`"
+	words, note, err := splitNote(args)
+	if err != nil {
+		return a, userErrorf(hint, "%s", err.Error())
+	}
+	a.note = note
+	var rest []string
+	for i := 0; i < len(words); i++ {
+		w := strings.ToLower(words[i])
+		switch {
+		case w == "on" && i+1 < len(words):
+			srv, err := s.deps.Inventory.Server(words[i+1])
+			if err != nil {
+				return a, err
+			}
+			a.server = srv
+			i++
+		case (w == "gpus" || w == "gpu" || w == "ids") && a.count == 0 && i+1 < len(words):
+			ids, ok := parseIDs(words[i+1])
+			if !ok {
+				return a, userErrorf(hint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1])
+			}
+			a.gpus = ids
+			i++
+		case a.count == 0 && a.gpus == nil && isCount(w):
+			a.count, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x"))
+		case w == "gpus" || w == "gpu":
+		default:
+			rest = append(rest, words[i])
+		}
+	}
+	if a.server.Name == "" {
+		return a, userErrorf(hint, "which server? say `on <server>` (%s)", strings.Join(s.serverNames(), ", "))
+	}
+	if a.count == 0 && len(a.gpus) == 0 {
+		return a, userErrorf(hint, "how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.server.Name, a.server.Name)
+	}
+	win, left, err := ParseWindow(rest, now, loc)
+	if err != nil {
+		return a, err
+	}
+	if len(left) > 0 {
+		return a, userErrorf(hint, "I don't understand `%s`", strings.Join(left, " "))
+	}
+	if win.End.IsZero() {
+		return a, userErrorf(hint, "for how long? add `for 4h` or `until 18:00`")
+	}
+	a.window = win
+	return a, nil
+}
+
+func isCount(w string) bool {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x")
+	n, err := strconv.Atoi(w)
+	return err == nil && n > 0 && n < 1000
+}
+
+// parseIDs reads "0-3", "0,2,5" or "1".
+func parseIDs(s string) ([]int, bool) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		if lo, hi, ok := strings.Cut(part, "-"); ok {
+			a, err1 := strconv.Atoi(lo)
+			b, err2 := strconv.Atoi(hi)
+			if err1 != nil || err2 != nil || a > b || b-a > 1024 {
+				return nil, false
+			}
+			for i := a; i <= b; i++ {
+				out = append(out, i)
+			}
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, len(out) > 0
+}
+
+// splitNote takes `note "…"` (or a quoted string anywhere) out of args.
+func splitNote(args string) ([]string, string, error) {
+	i := strings.IndexAny(args, `"'`)
+	if i < 0 {
+		words := strings.Fields(args)
+		for j, w := range words {
+			if strings.EqualFold(w, "note") && j+1 < len(words) {
+				return words[:j], strings.Join(words[j+1:], " "), nil
+			}
+		}
+		return words, "", nil
+	}
+	q := args[i]
+	j := strings.IndexByte(args[i+1:], q)
+	if j < 0 {
+		return nil, "", fmt.Errorf("the note's quote is not closed: %s", args[i:])
+	}
+	note := args[i+1 : i+1+j]
+	before := strings.TrimSpace(args[:i])
+	before = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(before, "note"), "NOTE"))
+	words := append(strings.Fields(before), strings.Fields(args[i+2+j:])...)
+	if len(note) > 300 {
+		return nil, "", fmt.Errorf("the note is %d characters; keep it under 300", len(note))
+	}
+	return words, note, nil
+}
+
+func (s *Set) serverNames() []string {
+	var out []string
+	for _, srv := range s.deps.Inventory.Servers {
+		out = append(out, srv.Name)
+	}
+	return out
+}
+
+func runReserve(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil, storeError(err, "reserve")
+	}
+	loc := s.loc(req)
+	a, err := s.parseReserve(args, now, loc)
+	if err != nil {
+		return nil, err
+	}
+	maxDur := a.server.MaxDuration
+	if maxDur == 0 {
+		maxDur = s.deps.Inventory.MaxDuration
+	}
+	start := a.window.Start
+	dur := a.window.End.Sub(now)
+	if !start.IsZero() {
+		dur = a.window.End.Sub(start)
+	}
+	rv, err := st.Reserve(ctx, store.ReserveRequest{
+		RequestID: requestID(req), Server: a.server.Name, ServerGPUs: a.server.Count(), Count: a.count, GPUs: a.gpus,
+		Owner: req.User, Start: start, Duration: dur, MaxDuration: maxDur, Note: a.note,
+	})
+	var ce *store.ConflictError
+	if errors.As(err, &ce) {
+		return s.conflictReply(a, ce, dur, now, loc), nil
+	}
+	if err != nil {
+		return nil, storeError(err, "reserve")
+	}
+	return s.reservationReply(rv, "reserved", now, loc), nil
+}
+
+// reservationReply announces a reservation in the channel, with its
+// buttons and the launch line's GPU ids.
+func (s *Set) reservationReply(rv store.Reservation, verb string, now time.Time, loc *time.Location) *Reply {
+	if rv.CreatedAt.After(now) {
+		now = rv.CreatedAt // the store's clock, at the moment it decided
+	}
+	srv, _ := s.deps.Inventory.Server(rv.Server)
+	span := "until " + when(rv.End, now, loc)
+	if rv.State(now) == store.Pending {
+		span = "from " + when(rv.Start, now, loc) + " " + span
+	}
+	summary := fmt.Sprintf("%s %s %d× %s on %s (GPUs %s) %s", mention(rv.Owner), verb, len(rv.GPUs), srv.GPU.Name, rv.Server, rv.GPUList(), span)
+	r := &Reply{
+		Title:     "GPUs " + verb + ": " + rv.Server,
+		Summary:   summary,
+		InChannel: true,
+		Data:      rv,
+		Channel:   s.deps.Inventory.TeamChannel,
+		Announces: rv.ID,
+	}
+	fields := []Field{{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Window", when(rv.Start, now, loc) + " → " + when(rv.End, now, loc)}}
+	if rv.Note != "" {
+		fields = append(fields, Field{"Note", rv.Note})
+	}
+	r.Sections = append(r.Sections, Section{Fields: fields},
+		Section{Heading: "Run on them", Text: "`CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " torchrun --nproc_per_node=" + strconv.Itoa(len(rv.GPUs)) + " train.py`"},
+		Section{Kind: Context, Text: "Times in " + loc.String() + ". Only the owner (or an admin) can use the buttons."})
+	if rv.State(now) != store.Expired && rv.State(now) != store.Released {
+		r.Actions = []Action{
+			{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + strconv.FormatInt(rv.End.Unix(), 36)},
+			{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+		}
+	}
+	return r
+}
+
+func (s *Set) conflictReply(a reserveArgs, ce *store.ConflictError, dur time.Duration, now time.Time, loc *time.Location) *Reply {
+	var holders []string
+	for _, h := range ce.Holders {
+		holders = append(holders, fmt.Sprintf("GPUs %s held by %s until %s (`%s`)", h.GPUList(), mention(h.Owner), when(h.End, now, loc), h.ID))
+	}
+	want := fmt.Sprintf("%d GPU(s)", a.count)
+	if len(a.gpus) > 0 {
+		want = "GPUs " + joinInts(a.gpus)
+	}
+	r := &Reply{
+		Title:    "Not free: " + a.server.Name,
+		Summary:  fmt.Sprintf("%s on %s are not free for that time", want, a.server.Name),
+		Sections: []Section{{Heading: "Held", Bullets: holders}},
+		Data:     ce,
+	}
+	if ce.Earliest.IsZero() {
+		r.Sections = append(r.Sections, Section{Kind: Warning, Text: fmt.Sprintf("%s has %d GPUs: that request can never fit there.", a.server.Name, a.server.Count())})
+		return r
+	}
+	slot := fmt.Sprintf("%s → %s (GPUs %s)", when(ce.Earliest, now, loc), when(ce.Earliest.Add(dur), now, loc), joinInts(ce.EarliestGPUs))
+	r.Sections = append(r.Sections, Section{Heading: "Earliest slot that fits", Text: slot})
+	book := fmt.Sprintf("reserve gpus %s on %s from %s for %s", joinInts(ce.EarliestGPUs), a.server.Name, ce.Earliest.In(loc).Format("2006-01-02 15:04"), formatDuration(dur))
+	if a.note != "" {
+		book += fmt.Sprintf(" note %q", a.note)
+	}
+	r.Actions = []Action{{ID: ActionRun, Label: "Book that slot", Command: book, Style: "primary",
+		RequestID: "book-" + a.server.Name + "-" + strconv.FormatInt(ce.Earliest.Unix(), 36) + "-" + randomSuffix()}}
+	return r
+}
+
+func randomSuffix() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func joinInts(ids []int) string {
+	s := make([]string, len(ids))
+	for i, v := range ids {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+// formatDuration writes a duration the way ParseDuration reads it.
+func formatDuration(d time.Duration) string {
+	d = d.Round(time.Minute)
+	days := d / (24 * time.Hour)
+	d -= days * 24 * time.Hour
+	h := d / time.Hour
+	m := (d - h*time.Hour) / time.Minute
+	var b strings.Builder
+	if days > 0 {
+		fmt.Fprintf(&b, "%dd", days)
+	}
+	if h > 0 {
+		fmt.Fprintf(&b, "%dh", h)
+	}
+	if m > 0 {
+		fmt.Fprintf(&b, "%dm", m)
+	}
+	if b.Len() == 0 {
+		return "0m"
+	}
+	return b.String()
+}
+
+// forceFlag removes --force from args and says whether it was there and
+// allowed.
+func (s *Set) forceFlag(req Request, args string) (string, bool, error) {
+	var kept []string
+	force := false
+	for _, w := range strings.Fields(args) {
+		if w == "--force" || w == "force" {
+			force = true
+			continue
+		}
+		kept = append(kept, w)
+	}
+	if force && !s.deps.Inventory.IsAdmin(req.User) {
+		return "", false, &UserError{Msg: "`--force` is for admins: only the owner can change this reservation", Hint: "ask the owner, or an admin listed in the inventory"}
+	}
+	return strings.Join(kept, " "), force, nil
+}
+
+func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	args, force, err := s.forceFlag(req, args)
+	if err != nil {
+		return nil, err
+	}
+	if args == "" {
+		return nil, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", "release what?")
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil, storeError(err, "release")
+	}
+	var ids []string
+	switch {
+	case strings.EqualFold(args, "all"):
+		mine, err := s.mine(ctx, st, req.User, now)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range mine {
+			ids = append(ids, r.ID)
+		}
+	default:
+		if srv, err := s.deps.Inventory.Server(args); err == nil && !strings.Contains(strings.TrimPrefix(args, srv.Name), "-") {
+			resv, err := st.List(ctx, srv.Name)
+			if err != nil {
+				return nil, storeError(err, "release")
+			}
+			for _, r := range resv {
+				if r.Owner == req.User {
+					ids = append(ids, r.ID)
+				}
+			}
+		} else {
+			ids = []string{args}
+		}
+	}
+	if len(ids) == 0 {
+		return &Reply{Title: "Nothing to release", Summary: "you hold no reservations there"}, nil
+	}
+	loc := s.loc(req)
+	var released []store.Reservation
+	for _, id := range ids {
+		rv, err := st.Release(ctx, store.ReleaseRequest{RequestID: requestID(req) + "-" + id, ID: id, Actor: req.User, Force: force})
+		if err != nil {
+			if len(ids) == 1 {
+				return nil, storeError(err, "release")
+			}
+			continue
+		}
+		released = append(released, rv)
+	}
+	if len(released) == 1 {
+		r := s.reservationReply(released[0], "released", now, loc)
+		r.Actions = nil
+		if force && released[0].Owner != req.User {
+			r.Summary += fmt.Sprintf(" — released by %s with --force", mention(req.User))
+		}
+		return r, nil
+	}
+	var lines []string
+	for _, rv := range released {
+		lines = append(lines, fmt.Sprintf("`%s`: GPUs %s on %s", rv.ID, rv.GPUList(), rv.Server))
+	}
+	return &Reply{Title: "GPUs released", Summary: fmt.Sprintf("%s released %d reservation(s)", mention(req.User), len(released)),
+		Sections: []Section{{Bullets: lines}}, InChannel: true, Data: released}, nil
+}
+
+func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	args, force, err := s.forceFlag(req, args)
+	if err != nil {
+		return nil, err
+	}
+	words := strings.Fields(args)
+	hint := "try: `extend server-h-3 2h` — `mine` lists your reservations"
+	if len(words) != 2 {
+		return nil, userErrorf(hint, "extend which reservation by how much?")
+	}
+	by, err := ParseDuration(words[1])
+	if err != nil {
+		return nil, err
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil, storeError(err, "extend")
+	}
+	cur, err := st.Get(ctx, words[0])
+	if err != nil {
+		return nil, storeError(err, "extend")
+	}
+	srv, _ := s.deps.Inventory.Server(cur.Server)
+	maxDur := srv.MaxDuration
+	if maxDur == 0 {
+		maxDur = s.deps.Inventory.MaxDuration
+	}
+	rv, err := st.Extend(ctx, store.ExtendRequest{RequestID: requestID(req), ID: words[0], Actor: req.User, Force: force, By: by, MaxDuration: maxDur})
+	var ce *store.ConflictError
+	if errors.As(err, &ce) {
+		var holders []string
+		for _, h := range ce.Holders {
+			holders = append(holders, fmt.Sprintf("%s has GPUs %s from %s", mention(h.Owner), h.GPUList(), when(h.Start, now, s.loc(req))))
+		}
+		return nil, &UserError{Msg: "cannot extend: the GPUs are booked right after — " + strings.Join(holders, "; "), Hint: "a shorter extension may fit"}
+	}
+	if err != nil {
+		return nil, storeError(err, "extend")
+	}
+	return s.reservationReply(rv, "extended", now, s.loc(req)), nil
+}
+
+func (s *Set) mine(ctx context.Context, st store.Store, user string, now time.Time) ([]store.Reservation, error) {
+	var out []store.Reservation
+	for _, srv := range s.deps.Inventory.Servers {
+		resv, err := st.List(ctx, srv.Name)
+		if err != nil {
+			return nil, storeError(err, "mine")
+		}
+		for _, r := range resv {
+			if r.Owner == user {
+				out = append(out, r)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
+	return out, nil
+}
+
+func runMine(ctx context.Context, s *Set, req Request, _ string) (*Reply, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil, storeError(err, "mine")
+	}
+	mine, err := s.mine(ctx, st, req.User, now)
+	if err != nil {
+		return nil, err
+	}
+	loc := s.loc(req)
+	r := &Reply{Title: "Your reservations", Data: mine}
+	if len(mine) == 0 {
+		r.Summary = "you hold no GPUs — `status` shows what is free"
+		return r, nil
+	}
+	t := &Table{Columns: []string{"id", "server", "GPUs", "state", "from", "until", "note"}}
+	for _, rv := range mine {
+		t.Rows = append(t.Rows, []string{rv.ID, rv.Server, rv.GPUList(), string(rv.State(now)), when(rv.Start, now, loc), when(rv.End, now, loc), rv.Note})
+		r.Actions = append(r.Actions, Action{ID: ActionRun, Label: "Release " + rv.ID, Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID})
+	}
+	if len(r.Actions) > 5 {
+		r.Actions = r.Actions[:5]
+	}
+	r.Summary = fmt.Sprintf("%d reservation(s)", len(mine))
+	r.Sections = []Section{{Table: t}, {Kind: Context, Text: "Times in " + loc.String() + "."}}
+	return r, nil
+}
+
+func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	hint := "try: `wait 4 on server-h` or `wait 2 on server-a for 8h`"
+	words := strings.Fields(args)
+	var count int
+	var srv Server
+	dur := 24 * time.Hour
+	for i := 0; i < len(words); i++ {
+		w := strings.ToLower(words[i])
+		switch {
+		case w == "on" && i+1 < len(words):
+			srv, err = s.deps.Inventory.Server(words[i+1])
+			if err != nil {
+				return nil, err
+			}
+			i++
+		case w == "for" && i+1 < len(words):
+			dur, err = ParseDuration(words[i+1])
+			if err != nil {
+				return nil, err
+			}
+			i++
+		case count == 0 && isCount(w):
+			count, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x"))
+		case w == "gpus" || w == "gpu":
+		default:
+			return nil, userErrorf(hint, "I don't understand `%s`", words[i])
+		}
+	}
+	if srv.Name == "" || count == 0 {
+		return nil, userErrorf(hint, "wait for how many GPUs on which server?")
+	}
+	if count > srv.Count() {
+		return nil, userErrorf(hint, "%s has only %d GPUs", srv.Name, srv.Count())
+	}
+	w, err := st.Wait(ctx, store.WaitRequest{RequestID: requestID(req), Server: srv.Name, Count: count, Owner: req.User, For: dur})
+	if err != nil {
+		return nil, storeError(err, "wait")
+	}
+	waiters, _ := st.Waiters(ctx, srv.Name)
+	now, _ := st.Now(ctx)
+	return &Reply{
+		Title:   "Waiting for " + srv.Name,
+		Summary: fmt.Sprintf("you are number %d waiting for %d GPU(s) on %s, until %s", len(waiters), count, srv.Name, when(w.Expires, now, s.loc(req))),
+		Data:    w,
+	}, nil
+}
+
+// Announced records where a reservation's announcement was posted.
+func (s *Set) Announced(ctx context.Context, id, channel, ts string) error {
+	if s.deps.Reservations == nil || id == "" {
+		return nil
+	}
+	return s.deps.Reservations.SetAnnouncement(ctx, id, channel, ts)
+}

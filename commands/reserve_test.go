@@ -1,0 +1,259 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+	"github.com/gpuplan/gpuplan/store"
+)
+
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+const testServers = `
+timezone: Asia/Seoul
+admins: [U0ADMIN]
+max_duration: 72h
+servers:
+  - name: server-h
+    gpu: h200
+    gpus: 4
+  - name: server-a
+    gpu: a100
+    gpus: 4
+`
+
+// newReservations is a command set on an embedded store with a clock the
+// test moves (Saturday 2026-11-21 10:00 KST).
+func newReservations(t *testing.T) (*Set, *testClock) {
+	t.Helper()
+	seoul, _ := time.LoadLocation("Asia/Seoul")
+	clock := &testClock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, seoul)}
+	st, err := store.OpenEmbedded(filepath.Join(t.TempDir(), "r.db"), clock.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cat := planner.DefaultCatalog()
+	inv, err := ParseInventory(cat, []byte(testServers), "servers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(Deps{Catalog: cat, Inventory: inv, Reservations: st}), clock
+}
+
+func do(t *testing.T, s *Set, user, text string) (*Reply, error) {
+	t.Helper()
+	return s.Dispatch(context.Background(), Request{User: user, Channel: "C1", Text: text})
+}
+
+func mustDo(t *testing.T, s *Set, user, text string) *Reply {
+	t.Helper()
+	r, err := do(t, s, user, text)
+	if err != nil {
+		t.Fatalf("%s: %q: %v", user, text, err)
+	}
+	return r
+}
+
+func TestReserveAnnouncesWithButtons(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U0001", `reserve 2 on server-h for 4h note "bert sweep"`)
+	rv := r.Data.(store.Reservation)
+	if !r.InChannel || r.Announces != rv.ID || rv.Server != "server-h" || len(rv.GPUs) != 2 || rv.Note != "bert sweep" {
+		t.Fatalf("reply %+v, reservation %+v", r, rv)
+	}
+	if !strings.Contains(r.Summary, "<@U0001> reserved 2× H200") || !strings.Contains(r.Summary, "today 14:00") {
+		t.Errorf("summary %q", r.Summary)
+	}
+	var labels []string
+	for _, a := range r.Actions {
+		labels = append(labels, a.Label)
+		if a.ID != ActionRun || a.RequestID == "" || a.Command == "" {
+			t.Errorf("button %+v must run a command with a request id", a)
+		}
+	}
+	if strings.Join(labels, ",") != "Extend 1h,Release" {
+		t.Errorf("buttons %v", labels)
+	}
+	st := mustDo(t, s, "U0002", "status server-h")
+	if !strings.Contains(st.Summary, "2 of 4 GPUs free") {
+		t.Errorf("status: %q", st.Summary)
+	}
+	if mine := mustDo(t, s, "U0001", "mine"); !strings.Contains(mine.Summary, "1 reservation") {
+		t.Errorf("mine: %q", mine.Summary)
+	}
+}
+
+func TestConflictOffersTheEarliestSlotAndBookingAppliesOnce(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U0001", "reserve 3 on server-h for 4h")
+	r := mustDo(t, s, "U0002", "reserve 2 on server-h for 2h")
+	if r.InChannel || !strings.Contains(r.Title, "Not free") {
+		t.Fatalf("want a private conflict answer, got %+v", r)
+	}
+	text := ""
+	for _, sec := range r.Sections {
+		text += strings.Join(sec.Bullets, " ") + " " + sec.Text
+	}
+	if !strings.Contains(text, "<@U0001>") || !strings.Contains(text, "today 14:00") {
+		t.Errorf("conflict should name the holder and until when: %s", text)
+	}
+	if len(r.Actions) != 1 || r.Actions[0].Label != "Book that slot" {
+		t.Fatalf("want a Book button, got %+v", r.Actions)
+	}
+	book := r.Actions[0]
+	req := Request{User: "U0002", Channel: "C1", Text: book.Command, ID: book.RequestID}
+	first, err := s.Dispatch(context.Background(), req)
+	if err != nil {
+		t.Fatalf("booking %q: %v", book.Command, err)
+	}
+	second, err := s.Dispatch(context.Background(), req) // a double click
+	if err != nil {
+		t.Fatalf("second click: %v", err)
+	}
+	if first.Data.(store.Reservation).ID != second.Data.(store.Reservation).ID {
+		t.Error("a double click booked twice")
+	}
+}
+
+func TestOnlyTheOwnerOrAnAdminWithForce(t *testing.T) {
+	s, _ := newReservations(t)
+	rv := mustDo(t, s, "U0001", "reserve 1 on server-a for 2h").Data.(store.Reservation)
+	for _, tc := range []struct {
+		user, text, want string
+	}{
+		{"U0002", "release " + rv.ID, "someone else's"},
+		{"U0002", "release " + rv.ID + " --force", "admins"},
+		{"U0002", "extend " + rv.ID + " 1h", "someone else's"},
+	} {
+		_, err := do(t, s, tc.user, tc.text)
+		var ue *UserError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tc.want) {
+			t.Errorf("%s %q: %v, want a user error about %q", tc.user, tc.text, err, tc.want)
+		}
+	}
+	r := mustDo(t, s, "U0ADMIN", "release "+rv.ID+" --force")
+	if !strings.Contains(r.Summary, "--force") {
+		t.Errorf("a forced release must say so (the owner is told): %q", r.Summary)
+	}
+	if _, err := do(t, s, "U0001", "release "+rv.ID); err == nil {
+		t.Error("releasing an ended reservation must be refused")
+	}
+}
+
+func TestExtendReleaseAllAndWait(t *testing.T) {
+	s, clock := newReservations(t)
+	a := mustDo(t, s, "U0001", "reserve gpus 0-1 on server-h for 2h").Data.(store.Reservation)
+	mustDo(t, s, "U0002", "reserve gpus 0-1 on server-h from today 13:00 for 2h")
+	if _, err := do(t, s, "U0001", "extend "+a.ID+" 2h"); err == nil || !strings.Contains(err.Error(), "booked right after") {
+		t.Errorf("extend into a booked slot: %v", err)
+	}
+	if r := mustDo(t, s, "U0001", "extend "+a.ID+" 30m"); r.Data.(store.Reservation).End.Sub(a.End) != 30*time.Minute {
+		t.Errorf("extend 30m: %+v", r.Data)
+	}
+	mustDo(t, s, "U0001", "reserve 1 on server-a for 1h")
+	r := mustDo(t, s, "U0001", "release all")
+	if !strings.Contains(r.Summary, "released 2") {
+		t.Errorf("release all: %q", r.Summary)
+	}
+	w := mustDo(t, s, "U0003", "wait 4 on server-h for 8h")
+	if !strings.Contains(w.Summary, "number 1") {
+		t.Errorf("wait: %q", w.Summary)
+	}
+	clock.Add(3 * time.Hour) // U0002's booking is active now, and ends at 15:00
+	if st := mustDo(t, s, "U0001", "status server-h"); !strings.Contains(st.Summary, "2 of 4 GPUs free") {
+		t.Errorf("status after time passed: %q", st.Summary)
+	}
+}
+
+func TestReservationMistakes(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, tc := range []struct{ text, want string }{
+		{"reserve 2 on server-x for 2h", "server-x"},
+		{"reserve 2 for 2h", "which server"},
+		{"reserve on server-h for 2h", "how many"},
+		{"reserve 2 on server-h", "how long"},
+		{"reserve 9 on server-h for 2h", "4"},
+		{"reserve 2 on server-h for 200h", "72h"},
+		{"extend nope", "extend which"},
+		{"release", "release what"},
+		{"wait 9 on server-h", "only 4"},
+	} {
+		_, err := do(t, s, "U0001", tc.text)
+		var ue *UserError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Error(), tc.want) {
+			t.Errorf("%q: %v, want a user error mentioning %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+// A store that is down answers in user words, and nothing is claimed.
+type downStore struct{ store.Store }
+
+func (downStore) Now(context.Context) (time.Time, error) {
+	return time.Time{}, errors.Join(store.ErrUnavailable, errors.New("dial tcp: connection refused"))
+}
+
+func TestStoreDownIsSaidPlainly(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	s := New(Deps{Catalog: cat, Reservations: downStore{}})
+	_, err := do(t, s, "U0001", "reserve 2 on server-h for 2h")
+	var ue *UserError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "not answering") || strings.Contains(ue.Msg, "dial tcp") {
+		t.Errorf("store down: %v", err)
+	}
+	s = New(Deps{Catalog: cat})
+	if _, err := do(t, s, "U0001", "status"); err == nil || !strings.Contains(err.Error(), "not set up") {
+		t.Errorf("no store: %v", err)
+	}
+}
+
+// A plan knows the team's servers: when each is free, the earliest finish,
+// and a button that books it with a margin.
+func TestPlanMeetsOccupancy(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U0001", "reserve 4 on server-h for 6h")
+	r := mustDo(t, s, "U0002", "bert-base 3 epochs of 2.5M samples")
+	var team *Section
+	for i, sec := range r.Sections {
+		if sec.Heading == "On the team's servers" {
+			team = &r.Sections[i]
+		}
+	}
+	if team == nil || team.Table == nil || len(team.Table.Rows) != 2 {
+		t.Fatalf("no team section: %+v", r.Sections)
+	}
+	if len(r.Actions) == 0 || r.Actions[0].Label != "Reserve server-a" {
+		t.Fatalf("want a Reserve server-a button first (server-h is held), got %+v", r.Actions)
+	}
+	book := r.Actions[0]
+	res, err := s.Dispatch(context.Background(), Request{User: "U0002", Text: book.Command, ID: book.RequestID})
+	if err != nil {
+		t.Fatalf("%q: %v", book.Command, err)
+	}
+	rv := res.Data.(store.Reservation)
+	if rv.Server != "server-a" || len(rv.GPUs) != 4 || !strings.Contains(res.Sections[1].Text, "CUDA_VISIBLE_DEVICES=0,1,2,3") {
+		t.Errorf("booked %+v", rv)
+	}
+}

@@ -1,0 +1,102 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"strconv"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+	"github.com/gpuplan/gpuplan/store"
+)
+
+// teamOption is the job on one of the team's servers: whether it fits, how
+// long it runs, when the GPUs are free, and when it would finish.
+type teamOption struct {
+	server Server
+	est    *planner.Estimate
+	run    time.Duration
+	free   time.Time
+	gpus   []int
+	finish time.Time
+}
+
+// reserveMargin pads a booking over the estimate: estimates miss, and a
+// run that outlives its reservation is worse than an idle half hour.
+func reserveMargin(d time.Duration) time.Duration {
+	pad := max(30*time.Minute, time.Duration(float64(d)*0.2))
+	return (d + pad).Round(30 * time.Minute)
+}
+
+// teamSection plans the job on every team server, finds when each is free
+// for the whole run, and offers to reserve the earliest finish.
+func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request, res *planner.Result) (*Section, *Action) {
+	st := s.deps.Reservations
+	if st == nil || len(s.deps.Inventory.Servers) == 0 || res.Job.Workload == planner.Inference || !res.Job.AmountKnown {
+		return nil, nil
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil, nil // occupancy is a bonus: the plan stands without it
+	}
+	loc := s.loc(req)
+	var opts []teamOption
+	for _, srv := range s.deps.Inventory.Servers {
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: preq.Job, Targets: []planner.Hardware{srv.Hardware()}, NoSearch: true})
+		if err != nil || len(r.Plans) == 0 {
+			continue
+		}
+		e := r.Plans[0]
+		o := teamOption{server: srv, est: e}
+		if e.Memory.Fits && e.Time.TotalHours != nil {
+			o.run = time.Duration(*e.Time.TotalHours * float64(time.Hour))
+			resv, err := st.List(ctx, srv.Name)
+			if err == nil {
+				if start, gpus, ok := store.EarliestSlot(resv, srv.Count(), e.GPUs, now, reserveMargin(o.run)); ok {
+					o.free, o.gpus, o.finish = start, gpus, start.Add(o.run)
+				}
+			}
+		}
+		opts = append(opts, o)
+	}
+	if len(opts) == 0 {
+		return nil, nil
+	}
+	t := &Table{Columns: []string{"server", "GPUs", "fits", "run time", "free from", "earliest finish"}}
+	var best *teamOption
+	for i := range opts {
+		o := &opts[i]
+		fits, run, free, finish := "no", "—", "—", "—"
+		if o.est.Memory.Fits {
+			fits = fmt.Sprintf("%.0f/%.0f GiB", o.est.Memory.PerGPUGiB, o.est.Memory.CapacityGiB)
+			run = planner.FormatHours(o.run.Hours())
+			if !o.free.IsZero() {
+				free = "now"
+				if o.free.Sub(now) > time.Minute {
+					free = when(o.free, now, loc)
+				}
+				finish = when(o.finish, now, loc)
+				if best == nil || o.finish.Before(best.finish) {
+					best = o
+				}
+			}
+		}
+		t.Rows = append(t.Rows, []string{o.server.Name, strconv.Itoa(o.server.Count()) + "× " + shortGPU(o.server.GPU.ID), fits, run, free, finish})
+	}
+	sec := &Section{Heading: "On the team's servers", Table: t}
+	if best == nil {
+		sec.Text = "None of the team's servers can run this job as asked."
+		return sec, nil
+	}
+	book := reserveMargin(best.run)
+	sec.Text = fmt.Sprintf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
+		when(best.finish, now, loc), best.server.Name, joinInts(best.gpus), formatDuration(book))
+	cmd := fmt.Sprintf("reserve gpus %s on %s for %s note %q", joinInts(best.gpus), best.server.Name, formatDuration(book), "gpuplan: "+res.Model.ID)
+	if best.free.Sub(now) > time.Minute {
+		cmd = fmt.Sprintf("reserve gpus %s on %s from %s for %s note %q", joinInts(best.gpus), best.server.Name,
+			best.free.In(loc).Format("2006-01-02 15:04"), formatDuration(book), "gpuplan: "+res.Model.ID)
+	}
+	return sec, &Action{ID: ActionRun, Label: "Reserve " + best.server.Name, Command: cmd, Style: "primary",
+		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}
+}

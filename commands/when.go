@@ -1,0 +1,868 @@
+package commands
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// whenExample is the hint every time-language error ends with.
+const whenExample = "try: `reserve 2 on server-h from tomorrow 9:00 for 4h` (or `for 2h`, `until fri 18:00`, `from 14:00 until 18:00`)"
+
+// durationExample is the hint for a word that should have been a duration.
+const durationExample = "write durations like `2h`, `90m`, `1d12h`, `1.5h` or `1w` — e.g. `reserve 2 on server-h for 4h`"
+
+// pastGrace is how far in the past a typed start may lie: "from 9:00"
+// typed at 9:00:40 still means now-ish, not an error.
+const pastGrace = time.Minute
+
+// maxAhead is how far ahead a reservation may start; a start further out
+// is almost always a typo in the year.
+const maxAhead = 366 * 24 * time.Hour
+
+// maxDurationWords caps what ParseDuration accepts (about 11 years), so the
+// arithmetic cannot overflow; the servers' own caps are far lower.
+const maxDurationWords = 100000 * time.Hour
+
+// Default wall-clock times for a day given without a time.
+const (
+	dayStartMinute = 9 * 60  // `from tomorrow` = tomorrow 09:00
+	dayEndMinute   = 18 * 60 // `until tomorrow` = tomorrow 18:00
+)
+
+// durationUnits maps every unit word ParseDuration reads to its length.
+var durationUnits = map[string]time.Duration{
+	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+	"w": 7 * 24 * time.Hour, "wk": 7 * 24 * time.Hour, "wks": 7 * 24 * time.Hour,
+	"week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
+}
+
+// ParseDuration reads a reservation length: one or more number+unit pairs
+// ("2h", "90m", "1d12h", "1.5h", "2d", "1w", "1h30m", "2 hours"), units
+// m/min, h/hr/hour, d/day, w/week (singular or plural), and "1h30" for an
+// hour and a half. Days and weeks are 24 and 168 real hours, whatever the
+// calendar does. The result is positive; errors are *UserError naming the
+// word, with an example.
+func ParseDuration(s string) (time.Duration, error) {
+	raw := strings.TrimSpace(s)
+	w := strings.ToLower(strings.Join(strings.Fields(raw), ""))
+	if w == "" {
+		return 0, &UserError{Msg: "a duration is missing", Hint: durationExample}
+	}
+	bad := func(why string) error {
+		return &UserError{Msg: fmt.Sprintf("`%s` is not a duration%s", raw, why), Hint: durationExample}
+	}
+	if w[0] == '-' {
+		return 0, bad(" — durations are positive")
+	}
+	var total float64 // nanoseconds, as float so "1.5h" and overflow are easy
+	lastUnit := time.Duration(0)
+	for i := 0; i < len(w); {
+		j := i
+		dots := 0
+		for j < len(w) && (whenDigit(w[j]) || w[j] == '.') {
+			if w[j] == '.' {
+				dots++
+			}
+			j++
+		}
+		if j == i {
+			return 0, bad("")
+		}
+		num := w[i:j]
+		if dots > 1 || num == "." {
+			return 0, bad("")
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return 0, bad("")
+		}
+		k := j
+		for k < len(w) && w[k] >= 'a' && w[k] <= 'z' {
+			k++
+		}
+		unitWord := w[j:k]
+		if unitWord == "" {
+			// "1h30": a bare number right after hours is minutes.
+			if k == len(w) && lastUnit == time.Hour && i > 0 {
+				total += v * float64(time.Minute)
+				break
+			}
+			if i == 0 && k == len(w) {
+				return 0, &UserError{Msg: fmt.Sprintf("`%s` needs a unit — `%sh` or `%sm`?", raw, num, num), Hint: durationExample}
+			}
+			return 0, bad("")
+		}
+		unit, ok := durationUnits[unitWord]
+		if !ok {
+			msg := fmt.Sprintf("`%s` is not a duration: I don't know the unit `%s`", raw, unitWord)
+			if unitWord == "s" || strings.HasPrefix(unitWord, "sec") {
+				msg += " — reservations are counted in minutes and up"
+			} else if sug := planner.Nearest(unitWord, []string{"min", "minutes", "hours", "days", "weeks"}, 1); len(sug) > 0 {
+				msg += fmt.Sprintf(" — did you mean `%s`?", sug[0])
+			}
+			return 0, &UserError{Msg: msg, Hint: durationExample}
+		}
+		total += v * float64(unit)
+		lastUnit = unit
+		i = k
+	}
+	if total > float64(maxDurationWords) {
+		return 0, bad(" — that is longer than anyone can reserve")
+	}
+	d := time.Duration(math.Round(total/float64(time.Second))) * time.Second
+	if d <= 0 {
+		return 0, bad(" — it must be longer than zero")
+	}
+	return d, nil
+}
+
+func whenDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// When is a reservation window. A zero Start means "now"; a zero End
+// means the words gave no end (the caller applies its default duration or
+// asks for one).
+type When struct {
+	Start time.Time
+	End   time.Time
+}
+
+// ParseWindow reads a reservation window from words such as
+// "for 2h", "for 1d12h", "from tomorrow 9:00 for 4h", "until fri 18:00",
+// "from 14:00 until 18:00", "from 2026-11-24 09:00 for 3h",
+// "until tomorrow", "from mon 9am for 8h".
+//
+// It picks the window clauses out of words wherever they stand and returns
+// the other words, in their order, for the caller (GPU count, server,
+// note); nothing outside a clause is an error here. Clauses:
+//
+//   - `for <duration>`: "for 4h", "for 2 hours", "for 1 day 12 hours",
+//     "for an hour", "for half an hour". A bare "4h" outside any clause
+//     is a duration too.
+//   - `from|starting|at <point>`: the start. A point that begins with a day
+//     word ("tomorrow 9:00", "fri", "2026-11-24", "nov 24") or a clock
+//     time with a colon or am/pm ("14:00", "9am") starts the window even
+//     without the keyword.
+//   - `until|till|til <point>`: the end; after a start, "to" and "-" work
+//     too ("from 14:00 to 18:00").
+//
+// A point is a day, a time, or both in either order ("tomorrow 9:00",
+// "9:00 tomorrow", "fri at 6pm"). Days: `now`, `today`, `tomorrow`, weekday
+// names (`mon`…`sun`, `monday`, `tues`, `thurs`…), ISO dates
+// (`2026-11-24`, `2026-11-24T09:00`) and month-day dates (`nov 24`,
+// `24 nov`, `november 24th`; the next such date). Times: `9`, `9:30`,
+// `18:00`, `9am`, `6pm`, `9 am`, `noon`, `midnight`.
+//
+// Rules:
+//
+//   - Wall-clock points are computed in loc with time.Date, so "tomorrow
+//     9:00" is 09:00 local across a DST change; a duration ("for 24h",
+//     "for 1d") is that many real hours.
+//   - `tomorrow` is the next calendar day in loc; `today` is today's date.
+//   - A weekday is the next such day: today if that time is still ahead
+//     (for a start: ahead of now; for an end: after the start), else the
+//     same day next week. So "until fri 18:00" typed on a Friday at 17:00
+//     ends today, typed at 19:00 it ends next Friday.
+//   - A day without a time means 09:00 for a start and 18:00 (end of the
+//     working day) for an end: "from tomorrow" = tomorrow 09:00, "until
+//     fri" = Friday 18:00. Exception: "from today" and "from now" mean now.
+//   - A time without a day: for a start, today if it is not yet (more
+//     than a minute) past, else tomorrow; for an end, the first such time
+//     after the start ("from 22:00 until 2:00" ends at 02:00 the next day).
+//   - `midnight` is the end of its day (24:00): "until midnight" ends
+//     tonight, "until fri midnight" at the turn from Friday to Saturday.
+//   - Month-day dates without a year mean this year, or next year once the
+//     date has passed.
+//
+// It rejects, with a *UserError naming the word and an example: a clause
+// word that is not a day, time or duration ("for banana", "from tomorow"
+// — with a did-you-mean), a start more than a minute in the past or more
+// than a year ahead, an end at or before the start, and a window given
+// twice ("for 4h until fri"). The returned Start is zero when the window
+// starts now; End is zero when no end was given.
+func ParseWindow(words []string, now time.Time, loc *time.Location) (When, []string, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	p := &windowParser{words: words, now: now.In(loc), loc: loc}
+	if err := p.run(); err != nil {
+		return When{}, nil, err
+	}
+	return p.result()
+}
+
+// windowParser holds what ParseWindow has read so far.
+type windowParser struct {
+	words []string
+	now   time.Time
+	loc   *time.Location
+	rest  []string
+
+	hasStart  bool
+	start     whenPoint
+	startText string
+
+	hasEnd  bool
+	end     whenPoint
+	endText string
+
+	hasDur  bool
+	dur     time.Duration
+	durText string
+}
+
+// dayKind says which kind of day a point names.
+type dayKind int
+
+const (
+	dayNone dayKind = iota
+	dayNow
+	dayToday
+	dayTomorrow
+	dayWeekday
+	dayDate
+)
+
+// whenPoint is a day and/or a time of day as typed, resolved later against now
+// and the start.
+type whenPoint struct {
+	day     dayKind
+	weekday time.Weekday
+	year    int // 0: the next such month-day
+	month   time.Month
+	mday    int
+	hasTime bool
+	minute  int // minutes after midnight, 0..1440 (1440 = midnight at the end of the day)
+}
+
+var (
+	// whenFromWords start a window; "from" insists on a day or time after it,
+	// the others ("at the lab", "start training") are note words otherwise.
+	whenFromWords  = map[string]bool{"from": true, "at": true, "starting": true, "start": true, "beginning": true}
+	whenUntilWords = map[string]bool{"until": true, "till": true, "til": true, "untill": true, "ending": true}
+	// whenSoftEnd words end a window only right after a start, and only when a
+	// point follows: "from 14:00 to 18:00", but "to finish the run" is a note.
+	whenSoftEnd = map[string]bool{"to": true, "-": true, "–": true, "—": true}
+)
+
+var whenWeekdays = map[string]time.Weekday{
+	"sun": time.Sunday, "sunday": time.Sunday,
+	"mon": time.Monday, "monday": time.Monday,
+	"tue": time.Tuesday, "tues": time.Tuesday, "tuesday": time.Tuesday,
+	"wed": time.Wednesday, "weds": time.Wednesday, "wednesday": time.Wednesday,
+	"thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday, "thursday": time.Thursday,
+	"fri": time.Friday, "friday": time.Friday,
+	"sat": time.Saturday, "saturday": time.Saturday,
+}
+
+var whenMonths = map[string]time.Month{
+	"jan": time.January, "january": time.January,
+	"feb": time.February, "february": time.February,
+	"mar": time.March, "march": time.March,
+	"apr": time.April, "april": time.April,
+	"may": time.May,
+	"jun": time.June, "june": time.June,
+	"jul": time.July, "july": time.July,
+	"aug": time.August, "august": time.August,
+	"sep": time.September, "sept": time.September, "september": time.September,
+	"oct": time.October, "october": time.October,
+	"nov": time.November, "november": time.November,
+	"dec": time.December, "december": time.December,
+}
+
+// whenVocabulary is what a did-you-mean for a misspelt day or time draws from.
+var whenVocabulary = []string{"now", "today", "tomorrow", "noon", "midnight",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
+
+// whenUnitLetters are the letters duration units are spelt with; a word of
+// digits and these only is a (possibly broken) duration.
+var whenUnitLetters = func() string {
+	var b strings.Builder
+	for u := range durationUnits {
+		for _, r := range u {
+			if !strings.ContainsRune(b.String(), r) {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}()
+
+var (
+	whenClockRe   = regexp.MustCompile(`^(\d{1,2})(?::(\d{2}))?(am|pm|a\.m\.|p\.m\.)?$`)
+	whenISODateRe = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}:\d{2}))?$`)
+	whenMdayRe    = regexp.MustCompile(`^(\d{1,2})(?:st|nd|rd|th)?$`)
+)
+
+// wordAt is the i-th word folded for matching ("Tomorrow," → "tomorrow"),
+// or "" past the end.
+func (p *windowParser) wordAt(i int) string {
+	if i < 0 || i >= len(p.words) {
+		return ""
+	}
+	return whenFold(p.words[i])
+}
+
+func whenFold(w string) string {
+	return strings.TrimRight(strings.ToLower(strings.TrimSpace(w)), ",;")
+}
+
+func (p *windowParser) text(a, b int) string {
+	return strings.Join(p.words[a:b], " ")
+}
+
+func (p *windowParser) run() error {
+	for i := 0; i < len(p.words); {
+		w := p.wordAt(i)
+		n, err := p.clause(i, w)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			p.rest = append(p.rest, p.words[i])
+			n = 1
+		}
+		i += n
+	}
+	return nil
+}
+
+// clause reads the window clause that starts at word i and returns how
+// many words it took; 0 means word i is not part of the window.
+func (p *windowParser) clause(i int, w string) (int, error) {
+	switch {
+	case whenFromWords[w]:
+		pt, n, err := p.point(i+1, true)
+		if n == 0 && err == nil && (w != "from" || p.hasStart) {
+			return 0, nil // "at the lab", "data from the cluster": note words
+		}
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			return 0, p.notAPoint(i, "start")
+		}
+		return 1 + n, p.setStart(pt, i, i+1+n)
+	case whenUntilWords[w]:
+		pt, n, err := p.point(i+1, true)
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			if p.hasEnd || p.hasDur {
+				return 0, nil
+			}
+			return 0, p.notAPoint(i, "end")
+		}
+		return 1 + n, p.setEnd(pt, i, i+1+n)
+	case whenSoftEnd[w] && p.hasStart && !p.hasEnd && !p.hasDur:
+		pt, n, err := p.point(i+1, true)
+		if n == 0 || err != nil {
+			return 0, nil
+		}
+		return 1 + n, p.setEnd(pt, i, i+1+n)
+	case w == "for":
+		d, n, err := p.duration(i + 1)
+		if n == 0 && err == nil {
+			if p.hasDur || p.hasEnd {
+				return 0, nil // "for 4h for the bert run"
+			}
+			return 0, p.notADuration(i)
+		}
+		if err != nil {
+			return 0, err
+		}
+		return 1 + n, p.setDur(d, i, i+1+n)
+	}
+	if d, n, err := p.duration(i); n > 0 && err == nil && whenStartsDigit(w) {
+		return n, p.setDur(d, i, i+n)
+	}
+	if !p.hasStart {
+		// A day word or a clock time starts the window without "from".
+		pt, n, err := p.point(i, false)
+		if err != nil {
+			return 0, err
+		}
+		if n > 0 {
+			return n, p.setStart(pt, i, i+n)
+		}
+	}
+	return 0, nil
+}
+
+func whenStartsDigit(w string) bool { return w != "" && whenDigit(w[0]) }
+
+func (p *windowParser) setStart(pt whenPoint, a, b int) error {
+	if p.hasStart {
+		return &UserError{Msg: fmt.Sprintf("the start is given twice: `%s` and `%s` — say it once", p.startText, p.text(a, b)), Hint: whenExample}
+	}
+	p.hasStart, p.start, p.startText = true, pt, p.text(a, b)
+	return nil
+}
+
+func (p *windowParser) setEnd(pt whenPoint, a, b int) error {
+	if p.hasEnd {
+		return &UserError{Msg: fmt.Sprintf("the end is given twice: `%s` and `%s` — say it once", p.endText, p.text(a, b)), Hint: whenExample}
+	}
+	if p.hasDur {
+		return &UserError{Msg: fmt.Sprintf("`%s` and `%s` both say when it ends — give a duration or an end, not both", p.durText, p.text(a, b)), Hint: whenExample}
+	}
+	p.hasEnd, p.end, p.endText = true, pt, p.text(a, b)
+	return nil
+}
+
+func (p *windowParser) setDur(d time.Duration, a, b int) error {
+	if p.hasDur {
+		return &UserError{Msg: fmt.Sprintf("the duration is given twice: `%s` and `%s` — say it once", p.durText, p.text(a, b)), Hint: whenExample}
+	}
+	if p.hasEnd {
+		return &UserError{Msg: fmt.Sprintf("`%s` and `%s` both say when it ends — give a duration or an end, not both", p.endText, p.text(a, b)), Hint: whenExample}
+	}
+	p.hasDur, p.dur, p.durText = true, d, p.text(a, b)
+	return nil
+}
+
+// notAPoint explains the word after a from/until keyword that is not a day
+// or time.
+func (p *windowParser) notAPoint(kw int, what string) error {
+	if kw+1 >= len(p.words) {
+		return &UserError{Msg: fmt.Sprintf("`%s` needs a day or time after it (e.g. `%s tomorrow 9:00`)", p.words[kw], p.words[kw]), Hint: whenExample}
+	}
+	raw := p.words[kw+1]
+	msg := fmt.Sprintf("`%s %s`: `%s` is not a day or time for the %s", p.words[kw], raw, raw, what)
+	if sug := planner.Nearest(whenFold(raw), whenVocabulary, 1); len(sug) > 0 {
+		msg += fmt.Sprintf(" — did you mean `%s`?", sug[0])
+	} else if whenFold(raw) == "next" || whenFold(raw) == "this" {
+		msg += " — just name the day: `fri` is the coming Friday"
+	}
+	return &UserError{Msg: msg, Hint: whenExample}
+}
+
+func (p *windowParser) notADuration(kw int) error {
+	if kw+1 >= len(p.words) {
+		return &UserError{Msg: "`for` needs a duration after it (e.g. `for 4h`)", Hint: whenExample}
+	}
+	raw := p.words[kw+1]
+	return &UserError{Msg: fmt.Sprintf("`for %s`: `%s` is not a duration — e.g. `for 4h`, `for 90m`, `for 1d12h`", raw, raw), Hint: whenExample}
+}
+
+// duration reads duration pieces from word i on: "4h", "2 hours",
+// "1 day and 12 hours", "an hour", "half an hour". n is 0 when word i does
+// not start a duration; err is set when it starts one that is broken
+// ("4" without a unit, "0h").
+func (p *windowParser) duration(i int) (time.Duration, int, error) {
+	var total time.Duration
+	j := i
+	pieces := 0
+	for {
+		w := p.wordAt(j)
+		if pieces > 0 && (w == "and" || w == ",") {
+			if _, n := p.durationPiece(j + 1); n > 0 {
+				j++
+				continue
+			}
+			break
+		}
+		d, n := p.durationPiece(j)
+		if n == 0 {
+			break
+		}
+		if n < 0 {
+			return 0, 0, &UserError{Msg: fmt.Sprintf("`%s` needs a unit — `%sh` or `%sm`?", p.words[j], w, w), Hint: durationExample}
+		}
+		total += d
+		j += n
+		pieces++
+	}
+	if pieces == 0 {
+		// A word that tried to be a duration and failed ("0h", "4x", "1.2.3h")
+		// is worth explaining; anything else is simply not one.
+		w := p.wordAt(i)
+		if whenStartsDigit(w) && !whenClockRe.MatchString(w) && !whenISODateRe.MatchString(w) && strings.IndexFunc(w, whenLetter) > 0 {
+			if _, err := ParseDuration(w); err != nil && p.looksLikeDuration(w) {
+				return 0, 0, err
+			}
+		}
+		return 0, 0, nil
+	}
+	if total <= 0 {
+		return 0, 0, &UserError{Msg: fmt.Sprintf("`%s` is not a duration — it must be longer than zero", p.text(i, j)), Hint: durationExample}
+	}
+	if total > maxDurationWords {
+		return 0, 0, &UserError{Msg: fmt.Sprintf("`%s` is longer than anyone can reserve", p.text(i, j)), Hint: durationExample}
+	}
+	return total, j - i, nil
+}
+
+func whenLetter(r rune) bool { return r >= 'a' && r <= 'z' }
+
+// looksLikeDuration is true for words made of digits, dots and duration
+// unit letters only ("0h", "1.2.3h", "2d5"): a broken duration, not a
+// server name or a GPU count like "2x".
+func (p *windowParser) looksLikeDuration(w string) bool {
+	for _, r := range w {
+		if !(r >= '0' && r <= '9') && r != '.' && !strings.ContainsRune(whenUnitLetters, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// durationPiece reads one piece at word j. n is words taken; n == -1 marks
+// a bare number where a unit word should follow and does not.
+func (p *windowParser) durationPiece(j int) (time.Duration, int) {
+	w := p.wordAt(j)
+	if w == "" {
+		return 0, 0
+	}
+	if whenStartsDigit(w) {
+		if d, err := ParseDuration(w); err == nil {
+			return d, 1
+		}
+		if v, err := strconv.ParseFloat(w, 64); err == nil && v >= 0 {
+			if u, ok := durationUnits[p.wordAt(j+1)]; ok {
+				return time.Duration(math.Round(v*float64(u)/float64(time.Second))) * time.Second, 2
+			}
+			if j > 0 && p.wordAt(j-1) == "for" {
+				return 0, -1
+			}
+		}
+		return 0, 0
+	}
+	switch w {
+	case "a", "an", "one":
+		if u, ok := durationUnits[p.wordAt(j+1)]; ok {
+			return u, 2
+		}
+	case "half":
+		if a := p.wordAt(j + 1); a == "a" || a == "an" {
+			if u, ok := durationUnits[p.wordAt(j+2)]; ok {
+				return u / 2, 3
+			}
+		}
+	}
+	return 0, 0
+}
+
+// point reads a day and/or a time starting at word i. n is 0 when word i
+// does not start a point. bare allows a plain number as the time ("from 9");
+// without a keyword only clock-shaped times ("9:00", "9am") and day words
+// count.
+func (p *windowParser) point(i int, bare bool) (whenPoint, int, error) {
+	var pt whenPoint
+	j := i
+	dn, err := p.day(j, &pt)
+	if err != nil {
+		return pt, 0, err
+	}
+	j += dn
+	if pt.day == dayNow {
+		return pt, j - i, nil
+	}
+	if dn > 0 && p.wordAt(j) == "at" {
+		if tn, _ := p.clock(j+1, &whenPoint{}, true); tn > 0 {
+			j++
+		}
+	}
+	if !pt.hasTime {
+		tn, err := p.clock(j, &pt, bare || dn > 0)
+		if err != nil {
+			return pt, 0, err
+		}
+		j += tn
+		if tn > 0 && dn == 0 {
+			// "9:00 tomorrow"
+			if p.wordAt(j) == "on" {
+				var probe whenPoint
+				if n, _ := p.day(j+1, &probe); n > 0 {
+					j++
+				}
+			}
+			dn2, err := p.day(j, &pt)
+			if err != nil {
+				return pt, 0, err
+			}
+			if pt.day == dayNow {
+				return pt, 0, &UserError{Msg: fmt.Sprintf("`%s`: a time and `now` do not go together", p.text(i, j+1)), Hint: whenExample}
+			}
+			j += dn2
+		}
+	}
+	return pt, j - i, nil
+}
+
+// day reads a day at word j into pt and returns the words taken.
+func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
+	w := p.wordAt(j)
+	switch w {
+	case "":
+		return 0, nil
+	case "now":
+		pt.day = dayNow
+		return 1, nil
+	case "today":
+		pt.day = dayToday
+		return 1, nil
+	case "tomorrow", "tmr", "tmrw":
+		pt.day = dayTomorrow
+		return 1, nil
+	}
+	if wd, ok := whenWeekdays[w]; ok {
+		pt.day, pt.weekday = dayWeekday, wd
+		return 1, nil
+	}
+	if m := whenISODateRe.FindStringSubmatch(w); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		if !whenValidDate(y, time.Month(mo), d) {
+			return 0, &UserError{Msg: fmt.Sprintf("`%s` is not a date", p.words[j]), Hint: "dates are written 2026-11-24 or nov 24 — " + whenExample}
+		}
+		pt.day, pt.year, pt.month, pt.mday = dayDate, y, time.Month(mo), d
+		if m[4] != "" {
+			mins, ok := whenClockMinutes(m[4], "")
+			if !ok {
+				return 0, &UserError{Msg: fmt.Sprintf("`%s`: `%s` is not a time of day", p.words[j], m[4]), Hint: whenExample}
+			}
+			pt.hasTime, pt.minute = true, mins
+		}
+		return 1, nil
+	}
+	// "nov 24", "24 nov", "november 24th"
+	if mo, ok := whenMonths[w]; ok {
+		if m := whenMdayRe.FindStringSubmatch(p.wordAt(j + 1)); m != nil {
+			d, _ := strconv.Atoi(m[1])
+			if !whenValidDate(2000, mo, d) { // 2000 is a leap year: feb 29 passes here
+				return 0, &UserError{Msg: fmt.Sprintf("`%s %s` is not a date", p.words[j], p.words[j+1]), Hint: whenExample}
+			}
+			pt.day, pt.month, pt.mday = dayDate, mo, d
+			return 2, nil
+		}
+		return 0, nil
+	}
+	if m := whenMdayRe.FindStringSubmatch(w); m != nil {
+		if mo, ok := whenMonths[p.wordAt(j+1)]; ok {
+			d, _ := strconv.Atoi(m[1])
+			if !whenValidDate(2000, mo, d) {
+				return 0, &UserError{Msg: fmt.Sprintf("`%s %s` is not a date", p.words[j], p.words[j+1]), Hint: whenExample}
+			}
+			pt.day, pt.month, pt.mday = dayDate, mo, d
+			return 2, nil
+		}
+	}
+	return 0, nil
+}
+
+func whenValidDate(y int, m time.Month, d int) bool {
+	if m < 1 || m > 12 || d < 1 || d > 31 {
+		return false
+	}
+	t := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
+	return t.Month() == m && t.Day() == d
+}
+
+// clock reads a time of day at word j into pt and returns the words taken.
+// bare allows a plain number ("9").
+func (p *windowParser) clock(j int, pt *whenPoint, bare bool) (int, error) {
+	w := p.wordAt(j)
+	switch w {
+	case "noon", "midday":
+		pt.hasTime, pt.minute = true, 12*60
+		return 1, nil
+	case "midnight":
+		pt.hasTime, pt.minute = true, 24*60
+		return 1, nil
+	}
+	m := whenClockRe.FindStringSubmatch(w)
+	if m == nil {
+		return 0, nil
+	}
+	// A number followed by a month name is a date ("24 nov"), not a time.
+	if _, ok := whenMonths[p.wordAt(j+1)]; ok && m[2] == "" && m[3] == "" {
+		return 0, nil
+	}
+	n := 1
+	ampm := m[3]
+	if ampm == "" {
+		if next := p.wordAt(j + 1); next == "am" || next == "pm" || next == "a.m." || next == "p.m." {
+			ampm, n = next, 2
+		}
+	}
+	if m[2] == "" && ampm == "" && !bare {
+		return 0, nil
+	}
+	if m[2] == "" && ampm == "" {
+		// A bare number followed by a duration unit is a duration, not a time.
+		if _, ok := durationUnits[p.wordAt(j+1)]; ok {
+			return 0, nil
+		}
+	}
+	clock := m[1]
+	if m[2] != "" {
+		clock += ":" + m[2]
+	}
+	mins, ok := whenClockMinutes(clock, ampm)
+	if !ok {
+		return 0, &UserError{Msg: fmt.Sprintf("`%s` is not a time of day", p.text(j, j+n)), Hint: "times are written 9, 9:30, 18:00, 9am, 6pm, noon or midnight — " + whenExample}
+	}
+	pt.hasTime, pt.minute = true, mins
+	return n, nil
+}
+
+// whenClockMinutes converts "9", "9:30", "18:00" with an optional am/pm to
+// minutes after midnight; "24:00" is midnight at the end of the day.
+func whenClockMinutes(clock, ampm string) (int, bool) {
+	hs, ms, _ := strings.Cut(clock, ":")
+	h, err := strconv.Atoi(hs)
+	if err != nil {
+		return 0, false
+	}
+	m := 0
+	if ms != "" {
+		if len(ms) != 2 {
+			return 0, false
+		}
+		if m, err = strconv.Atoi(ms); err != nil || m > 59 {
+			return 0, false
+		}
+	}
+	switch strings.ReplaceAll(ampm, ".", "") {
+	case "am":
+		if h < 1 || h > 12 {
+			return 0, false
+		}
+		if h == 12 {
+			h = 0
+		}
+	case "pm":
+		if h < 1 || h > 12 {
+			return 0, false
+		}
+		if h != 12 {
+			h += 12
+		}
+	default:
+		if h == 24 && m == 0 {
+			return 24 * 60, true
+		}
+		if h > 23 {
+			return 0, false
+		}
+	}
+	return h*60 + m, true
+}
+
+// result resolves the clauses against now and checks the window.
+func (p *windowParser) result() (When, []string, error) {
+	var w When
+	startAt := p.now
+	if p.hasStart {
+		t, isNow := p.resolve(p.start, dayStartMinute, true, p.now)
+		if !isNow {
+			if t.Before(p.now.Add(-pastGrace)) {
+				return When{}, nil, &UserError{
+					Msg:  fmt.Sprintf("`%s` (%s) is in the past — it is %s now", p.startText, p.format(t), p.format(p.now)),
+					Hint: whenExample,
+				}
+			}
+			if t.After(p.now.Add(maxAhead)) {
+				return When{}, nil, &UserError{Msg: fmt.Sprintf("`%s` (%s) is more than a year ahead", p.startText, p.format(t)), Hint: whenExample}
+			}
+			w.Start, startAt = t, t
+		}
+	}
+	switch {
+	case p.hasDur:
+		w.End = startAt.Add(p.dur)
+	case p.hasEnd:
+		t, _ := p.resolve(p.end, dayEndMinute, false, startAt)
+		if !t.After(startAt) {
+			from := "now"
+			if !w.Start.IsZero() {
+				from = p.format(w.Start)
+			}
+			return When{}, nil, &UserError{
+				Msg:  fmt.Sprintf("`%s` (%s) is not after the start (%s) — a reservation has to end after it starts", p.endText, p.format(t), from),
+				Hint: whenExample,
+			}
+		}
+		w.End = t
+	}
+	return w, p.rest, nil
+}
+
+// format writes a moment the way the error messages show it.
+func (p *windowParser) format(t time.Time) string {
+	return t.In(p.loc).Format("Mon 2 Jan 2006 15:04 MST")
+}
+
+// resolve turns a typed point into a moment. defMinute is the time for a
+// day without one; isStart picks the start rules; ref is the moment a
+// weekday or a bare time must lie after (now for a start, the start for an
+// end). isNow reports a start that means "now" (`now`, `today`).
+func (p *windowParser) resolve(pt whenPoint, defMinute int, isStart bool, ref time.Time) (t time.Time, isNow bool) {
+	y, m, d := p.now.Date()            // calendar words count from today
+	by, bm, bd := ref.In(p.loc).Date() // whenWeekdays and bare times count from ref
+	minute := defMinute
+	if pt.hasTime {
+		minute = pt.minute
+	}
+	at := func(y int, m time.Month, d int) time.Time {
+		// time.Date normalises the minutes into the wall clock of that day,
+		// in loc, so 09:00 stays 09:00 across a DST change.
+		return time.Date(y, m, d, 0, minute, 0, 0, p.loc)
+	}
+	ahead := func(c time.Time) bool {
+		if isStart {
+			return !c.Before(ref.Add(-pastGrace))
+		}
+		return c.After(ref)
+	}
+	switch pt.day {
+	case dayNow:
+		return p.now, isStart
+	case dayToday:
+		if isStart && !pt.hasTime {
+			return p.now, true
+		}
+		return at(y, m, d), false
+	case dayTomorrow:
+		return at(y, m, d+1), false
+	case dayWeekday:
+		for k := 0; k < 8; k++ {
+			if time.Date(by, bm, bd+k, 12, 0, 0, 0, time.UTC).Weekday() != pt.weekday {
+				continue
+			}
+			if c := at(by, bm, bd+k); ahead(c) {
+				return c, false
+			}
+		}
+	case dayDate:
+		if pt.year != 0 {
+			return at(pt.year, pt.month, pt.mday), false
+		}
+		yy := y
+		if pt.month < m || (pt.month == m && pt.mday < d) {
+			yy++
+		}
+		for !whenValidDate(yy, pt.month, pt.mday) { // feb 29
+			yy++
+		}
+		return at(yy, pt.month, pt.mday), false
+	case dayNone:
+		for k := 0; k < 3; k++ {
+			if c := at(by, bm, bd+k); ahead(c) {
+				return c, false
+			}
+		}
+	}
+	return at(y, m, d), false // not reached: the loops above always find one
+}

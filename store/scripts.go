@@ -1,0 +1,404 @@
+package store
+
+import "github.com/redis/go-redis/v9"
+
+// The Redis side of every mutation: one Lua script each, run with
+// Script.Run (EVALSHA, falling back to EVAL after a SCRIPT FLUSH or a
+// restart). Each script mirrors the Go decision in rules.go and keeps one
+// order:
+//
+//  1. a stored answer for the request id is returned as is;
+//  2. now is read (TIME, or ARGV[1] when a test injects the clock);
+//  3. everything is validated and decided, and a failure returns before
+//     anything is written;
+//  4. only then the writes, none of which can fail on valid input (Redis
+//     refuses an out-of-memory script at its first write, so a reservation
+//     is written whole or not at all).
+//
+// Every key a script touches is passed in KEYS and carries the server's
+// hash tag, so in Cluster a script runs on one slot. Answers are the JSON
+// outcome of rules.go; limits come in ARGV so Go stays their only source.
+
+// prelude is shared by all scripts.
+const prelude = `
+local function now_ms()
+  if ARGV[1] ~= '' then return tonumber(ARGV[1]) end
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function fmt(x) return string.format('%.0f', x) end
+local function seq_of(id) return tonumber(string.match(id, '(%d+)$')) or 0 end
+local function by_start(a, b)
+  if a.start ~= b.start then return a.start < b.start end
+  return seq_of(a.id) < seq_of(b.id)
+end
+local function answer(op, t) t.op = op; return cjson.encode(t) end
+local function ok(op, json) return '{"op":"' .. op .. '","ok":' .. json .. '}' end
+local function stored(req, rid)
+  if rid == '' then return nil end
+  return redis.call('GET', req)
+end
+local function remember(req, rid, res, ttl)
+  if rid ~= '' then redis.call('SET', req, res, 'EX', ttl) end
+end
+-- The end index (KEYS ends) scores "<id>|<start>|<gpus>" by end, so the
+-- live reservations come from one ZRANGEBYSCORE without decoding any JSON.
+local function member(id, start, gpus)
+  return id .. '|' .. fmt(start) .. '|' .. table.concat(gpus, ',')
+end
+local function load_live(ends, now)
+  local raw = redis.call('ZRANGEBYSCORE', ends, '(' .. fmt(now), '+inf', 'WITHSCORES')
+  local live = {}
+  for i = 1, #raw, 2 do
+    local id, start, gs = string.match(raw[i], '^([^|]+)|(%d+)|([%d,]+)$')
+    if id then
+      local gpus = {}
+      for g in string.gmatch(gs, '%d+') do gpus[#gpus + 1] = tonumber(g) end
+      live[#live + 1] = {id = id, start = tonumber(start), ['end'] = tonumber(raw[i + 1]), gpus = gpus}
+    end
+  end
+  return live
+end
+-- the stored JSON of the holders, in order, as a JSON array's insides
+local function holders_json(resv, holders)
+  if #holders == 0 then return '' end
+  local ids = {}
+  for i, h in ipairs(holders) do ids[i] = h.id end
+  local raws = redis.call('HMGET', resv, unpack(ids))
+  local out = {}
+  for i = 1, #ids do if raws[i] then out[#out + 1] = raws[i] end end
+  return table.concat(out, ',')
+end
+-- busyDuring
+local function busy_during(live, s, e, skip)
+  local busy, holders = {}, {}
+  for _, r in ipairs(live) do
+    if r.id ~= skip and r.start < e and r['end'] > s then
+      holders[#holders + 1] = r
+      for _, g in ipairs(r.gpus) do busy[g] = true end
+    end
+  end
+  return busy, holders
+end
+-- pickGPUs
+local function pick(gpus, count, n, busy)
+  if #gpus > 0 then
+    for _, g in ipairs(gpus) do if busy[g] then return nil end end
+    return gpus
+  end
+  local free = {}
+  local g = 0
+  while g < n and #free < count do
+    if not busy[g] then free[#free + 1] = g end
+    g = g + 1
+  end
+  if #free == count then return free end
+  return nil
+end
+-- sharesGPU
+local function shares(r, gpus)
+  for _, g in ipairs(r.gpus) do
+    for _, h in ipairs(gpus) do if g == h then return true end end
+  end
+  return false
+end
+local function keep_sharing(holders, gpus)
+  local out = {}
+  for _, h in ipairs(holders) do if shares(h, gpus) then out[#out + 1] = h end end
+  return out
+end
+local function audit(key, cap, now, action, server, id, actor, detail)
+  redis.call('XADD', key, 'MAXLEN', '~', cap, '*', 'at', fmt(now), 'action', action,
+    'server', server, 'id', id, 'actor', actor, 'detail', detail)
+end
+`
+
+// reserveScript mirrors decideReserve. It builds its JSON by hand (Go
+// passes the owner and note already JSON-encoded): cjson is the costliest
+// part of a script, and reserve is the hot path.
+//
+// KEYS: resv, ends, seq, audit, req.
+// ARGV: now, rid, server, server_gpus, count, gpus ("1,3" or ""), owner,
+// start (0 = now), duration, max (0 = none), note (JSON, or ""), grace,
+// horizon, cleanup_after, req_ttl_s, audit_cap, max_span, owner (JSON),
+// sweep (every how many reservations a sweep runs).
+// Times in ms.
+const reserveLua = prelude + `
+local rid = ARGV[2]
+local prev = stored(KEYS[5], rid)
+if prev then return prev end
+local now = now_ms()
+local server, owner, note, owner_json = ARGV[3], ARGV[7], ARGV[11], ARGV[18]
+local n, count = tonumber(ARGV[4]), tonumber(ARGV[5])
+local start, dur, max = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local grace, horizon_d, cleanup = tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
+local cap, span, sweep = tonumber(ARGV[16]), tonumber(ARGV[17]), tonumber(ARGV[19])
+local function bad() return answer('reserve', {err = 'invalid', code = 'args'}) end
+if not (n and count and start and dur and max and grace and horizon_d and cleanup and cap and span and owner_json and sweep) then return bad() end
+if sweep < 1 then return bad() end
+if n < 1 or owner == '' or dur < 1 or max < 0 or (max > 0 and dur > max) or dur > span or start < 0 then return bad() end
+if string.sub(owner_json, 1, 1) ~= '"' or (note ~= '' and string.sub(note, 1, 1) ~= '"') then return bad() end
+local gpus, seen = {}, {}
+for g in string.gmatch(ARGV[6], '[^,]+') do
+  local v = tonumber(g)
+  if not v or v < 0 or v >= n or v ~= math.floor(v) or seen[v] then return bad() end
+  seen[v] = true
+  gpus[#gpus + 1] = v
+end
+table.sort(gpus)
+if #gpus > 0 then
+  if count ~= 0 and count ~= #gpus then return bad() end
+  count = #gpus
+elseif count < 1 or count > n then
+  return bad()
+end
+
+if start == 0 then start = now end
+if start < now - grace then
+  return answer('reserve', {err = 'invalid', code = 'past_start', a = now - start})
+end
+local horizon = now + horizon_d
+if start > horizon then
+  return answer('reserve', {err = 'invalid', code = 'beyond_horizon', a = start - now})
+end
+local e = start + dur
+local live = load_live(KEYS[2], now)
+local busy, holders = busy_during(live, start, e, '')
+local got = pick(gpus, count, n, busy)
+if not got then
+  if #gpus > 0 then holders = keep_sharing(holders, gpus) end
+  table.sort(holders, by_start)
+  local out = '{"op":"reserve","err":"conflict","holders":[' .. holders_json(KEYS[1], holders) .. ']'
+  local cands = {}
+  for _, r in ipairs(live) do
+    if r['end'] > start then cands[#cands + 1] = r['end'] end
+  end
+  table.sort(cands)
+  local last
+  for _, c in ipairs(cands) do
+    if c ~= last then
+      last = c
+      if c > horizon then break end
+      local b = busy_during(live, c, c + dur, '')
+      local g2 = pick(gpus, count, n, b)
+      if g2 then
+        out = out .. ',"earliest":' .. fmt(c) .. ',"earliest_gpus":[' .. table.concat(g2, ',') .. ']'
+        break
+      end
+    end
+  end
+  return out .. '}'
+end
+
+-- decided: write
+local seq = redis.call('INCR', KEYS[3])
+local id = server .. '-' .. fmt(seq)
+local gl = table.concat(got, ',')
+local js = '{"id":"' .. id .. '","server":"' .. server .. '","gpus":[' .. gl .. '],"owner":' .. owner_json ..
+  ',"start":' .. fmt(start) .. ',"end":' .. fmt(e)
+if note ~= '' then js = js .. ',"note":' .. note end
+js = js .. ',"created":' .. fmt(now) .. '}'
+redis.call('HSET', KEYS[1], id, js)
+redis.call('ZADD', KEYS[2], fmt(e), member(id, start, got))
+if seq % sweep == 0 then
+  local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', fmt(now - cleanup), 'LIMIT', 0, 1000)
+  for _, m in ipairs(old) do
+    redis.call('HDEL', KEYS[1], string.match(m, '^[^|]+'))
+    redis.call('ZREM', KEYS[2], m)
+  end
+end
+audit(KEYS[4], cap, now, 'reserve', server, id, owner, 'gpus ' .. gl .. ' from ' .. fmt(start) .. ' to ' .. fmt(e))
+local res = ok('reserve', js)
+remember(KEYS[5], rid, res, ARGV[15])
+return res
+`
+
+// releaseScript mirrors decideRelease.
+//
+// KEYS: resv, ends, audit, req.
+// ARGV: now, rid, id, actor, force ("1"/"0"), server, req_ttl_s, audit_cap.
+const releaseLua = prelude + `
+local rid = ARGV[2]
+local prev = stored(KEYS[4], rid)
+if prev then return prev end
+local now = now_ms()
+local id, actor, force, server = ARGV[3], ARGV[4], ARGV[5] == '1', ARGV[6]
+local raw = redis.call('HGET', KEYS[1], id)
+if not raw then return answer('release', {err = 'not_found'}) end
+local r = cjson.decode(raw)
+if r.owner ~= actor and not force then return answer('release', {err = 'not_owner'}) end
+if r['end'] <= now then return answer('release', {err = 'ended'}) end
+
+r.released_by = actor
+local detail
+if now <= r.start then
+  redis.call('HDEL', KEYS[1], id)
+  redis.call('ZREM', KEYS[2], member(id, r.start, r.gpus))
+  detail = 'cancelled before its start'
+else
+  r['end'] = now
+  redis.call('HSET', KEYS[1], id, cjson.encode(r))
+  redis.call('ZADD', KEYS[2], fmt(now), member(id, r.start, r.gpus))
+  detail = 'ended at ' .. fmt(now)
+end
+if r.owner ~= actor then detail = detail .. ' (forced)' end
+audit(KEYS[3], tonumber(ARGV[8]), now, 'release', server, id, actor, detail)
+local res = ok('release', cjson.encode(r))
+remember(KEYS[4], rid, res, ARGV[7])
+return res
+`
+
+// extendScript mirrors decideExtend.
+//
+// KEYS: resv, ends, audit, req.
+// ARGV: now, rid, id, actor, force, by, max (0 = none), max_span, server,
+// req_ttl_s, audit_cap.
+const extendLua = prelude + `
+local rid = ARGV[2]
+local prev = stored(KEYS[4], rid)
+if prev then return prev end
+local now = now_ms()
+local id, actor, force, server = ARGV[3], ARGV[4], ARGV[5] == '1', ARGV[9]
+local by, max, span = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+if not (by and max and span) or by < 1 or max < 0 then
+  return answer('extend', {err = 'invalid', code = 'args'})
+end
+local raw = redis.call('HGET', KEYS[1], id)
+if not raw then return answer('extend', {err = 'not_found'}) end
+local r = cjson.decode(raw)
+if r.owner ~= actor and not force then return answer('extend', {err = 'not_owner'}) end
+if r['end'] <= now then return answer('extend', {err = 'ended'}) end
+local new_end = r['end'] + by
+local len = new_end - r.start
+if max > 0 and len > max then
+  return answer('extend', {err = 'invalid', code = 'extend_too_long', a = len, b = max})
+end
+if len > span then
+  return answer('extend', {err = 'invalid', code = 'extend_too_long', a = len, b = span})
+end
+local live = load_live(KEYS[2], now)
+local _, holders = busy_during(live, r.start, new_end, id)
+holders = keep_sharing(holders, r.gpus)
+if #holders > 0 then
+  table.sort(holders, by_start)
+  return '{"op":"extend","err":"conflict","holders":[' .. holders_json(KEYS[1], holders) .. ']}'
+end
+
+r['end'] = new_end
+local js = cjson.encode(r)
+redis.call('HSET', KEYS[1], id, js)
+redis.call('ZADD', KEYS[2], fmt(new_end), member(id, r.start, r.gpus))
+local detail = 'end moved to ' .. fmt(new_end)
+if r.owner ~= actor then detail = detail .. ' (forced)' end
+audit(KEYS[3], tonumber(ARGV[11]), now, 'extend', server, id, actor, detail)
+local res = ok('extend', js)
+remember(KEYS[4], rid, res, ARGV[10])
+return res
+`
+
+// announceScript: KEYS resv, audit; ARGV now, id, channel, ts, server, audit_cap.
+const announceLua = prelude + `
+local now = now_ms()
+local id = ARGV[2]
+local raw = redis.call('HGET', KEYS[1], id)
+if not raw then return answer('announce', {err = 'not_found'}) end
+local r = cjson.decode(raw)
+r.channel, r.message_ts = ARGV[3], ARGV[4]
+if ARGV[3] == '' then r.channel = nil end
+if ARGV[4] == '' then r.message_ts = nil end
+redis.call('HSET', KEYS[1], id, cjson.encode(r))
+audit(KEYS[2], tonumber(ARGV[6]), now, 'announce', ARGV[5], id, '', 'channel ' .. ARGV[3] .. ' ts ' .. ARGV[4])
+return ok('announce', 'true')
+`
+
+// remindScript: KEYS resv, audit; ARGV now, id, server, audit_cap.
+const remindLua = prelude + `
+local now = now_ms()
+local id = ARGV[2]
+local raw = redis.call('HGET', KEYS[1], id)
+if not raw then return answer('remind', {err = 'not_found'}) end
+local r = cjson.decode(raw)
+if r.reminded then return ok('remind', 'false') end
+r.reminded = true
+redis.call('HSET', KEYS[1], id, cjson.encode(r))
+audit(KEYS[2], tonumber(ARGV[4]), now, 'remind', ARGV[3], id, '', '')
+return ok('remind', 'true')
+`
+
+// waitScript: KEYS wait, seq, audit, req;
+// ARGV now, rid, server, count, owner, for, req_ttl_s, audit_cap.
+const waitLua = prelude + `
+local rid = ARGV[2]
+local prev = stored(KEYS[4], rid)
+if prev then return prev end
+local now = now_ms()
+local server, owner = ARGV[3], ARGV[5]
+local count, dur = tonumber(ARGV[4]), tonumber(ARGV[6])
+if not (count and dur) or count < 1 or dur < 1 or owner == '' then
+  return answer('wait', {err = 'invalid', code = 'args'})
+end
+
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local w = cjson.decode(all[i + 1])
+  if w.expires <= now then redis.call('HDEL', KEYS[1], all[i]) end
+end
+local id = server .. '-w' .. fmt(redis.call('INCR', KEYS[2]))
+local w = {id = id, server = server, count = count, owner = owner, since = now, expires = now + dur}
+local js = cjson.encode(w)
+redis.call('HSET', KEYS[1], id, js)
+audit(KEYS[3], tonumber(ARGV[8]), now, 'wait', server, id, owner,
+  'count ' .. fmt(count) .. ' until ' .. fmt(w.expires))
+local res = ok('wait', js)
+remember(KEYS[4], rid, res, ARGV[7])
+return res
+`
+
+// unwaitScript: KEYS wait, audit; ARGV now, id, server, audit_cap.
+const unwaitLua = prelude + `
+local now = now_ms()
+local raw = redis.call('HGET', KEYS[1], ARGV[2])
+if not raw then return ok('unwait', 'false') end
+local w = cjson.decode(raw)
+redis.call('HDEL', KEYS[1], ARGV[2])
+audit(KEYS[2], tonumber(ARGV[4]), now, 'unwait', ARGV[3], ARGV[2], w.owner, '')
+return ok('unwait', 'true')
+`
+
+// listScript reads the live reservations at the store's now.
+// KEYS resv, ends; ARGV now. Answer: now, then the records' JSON.
+const listLua = prelude + `
+local now = now_ms()
+local live = load_live(KEYS[2], now)
+local out = {fmt(now)}
+for i = 1, #live, 500 do
+  local chunk = {}
+  for j = i, math.min(i + 499, #live) do chunk[#chunk + 1] = live[j].id end
+  local raws = redis.call('HMGET', KEYS[1], unpack(chunk))
+  for j = 1, #chunk do
+    if raws[j] then out[#out + 1] = raws[j] end
+  end
+end
+return out
+`
+
+// waitersScript reads the waiters with the store's now.
+// KEYS wait; ARGV now. Answer: now, then the waiters' JSON.
+const waitersLua = prelude + `
+local now = now_ms()
+local out = {fmt(now)}
+for _, v in ipairs(redis.call('HVALS', KEYS[1])) do out[#out + 1] = v end
+return out
+`
+
+var (
+	reserveScript  = redis.NewScript(reserveLua)
+	releaseScript  = redis.NewScript(releaseLua)
+	extendScript   = redis.NewScript(extendLua)
+	announceScript = redis.NewScript(announceLua)
+	remindScript   = redis.NewScript(remindLua)
+	waitScript     = redis.NewScript(waitLua)
+	unwaitScript   = redis.NewScript(unwaitLua)
+	listScript     = redis.NewScript(listLua)
+	waitersScript  = redis.NewScript(waitersLua)
+)
