@@ -276,9 +276,9 @@ func (s *srvTx) cleanup() error {
 // apply runs one mutation in one transaction: a stored answer for the
 // request id wins; otherwise decide runs, and a failed decision writes
 // nothing (the transaction is rolled back).
-func (e *Embedded) apply(ctx context.Context, op, server, rid string, decide func(s *srvTx) (outcome, error)) (outcome, error) {
+func (e *Embedded) apply(ctx context.Context, op, server, rid string, decide func(s *srvTx) (outcome, error)) (string, error) {
 	if err := ctx.Err(); err != nil {
-		return outcome{}, err
+		return "", err
 	}
 	var answer string
 	err := e.db.Update(func(tx *bolt.Tx) error {
@@ -312,9 +312,9 @@ func (e *Embedded) apply(ctx context.Context, op, server, rid string, decide fun
 		return nil
 	})
 	if err != nil && !errors.Is(err, errRollback) {
-		return outcome{}, fmt.Errorf("store: %s: %w", op, err)
+		return "", fmt.Errorf("store: %s: %w", op, err)
 	}
-	return decodeOutcome(op, answer)
+	return answer, nil
 }
 
 // Reserve holds GPUs (see Store).
@@ -323,7 +323,7 @@ func (e *Embedded) Reserve(ctx context.Context, req ReserveRequest) (Reservation
 	if err != nil {
 		return Reservation{}, err
 	}
-	o, err := e.apply(ctx, "reserve", a.Server, req.RequestID, func(s *srvTx) (outcome, error) {
+	raw, err := e.apply(ctx, "reserve", a.Server, req.RequestID, func(s *srvTx) (outcome, error) {
 		all, err := s.records()
 		if err != nil {
 			return outcome{}, err
@@ -350,21 +350,7 @@ func (e *Embedded) Reserve(ctx context.Context, req ReserveRequest) (Reservation
 		}
 		return okOutcome("reserve", r), nil
 	})
-	return reservationOutcome(o, err)
-}
-
-func reservationOutcome(o outcome, err error) (Reservation, error) {
-	if err != nil {
-		return Reservation{}, err
-	}
-	if err := o.err(); err != nil {
-		return Reservation{}, err
-	}
-	var r record
-	if err := json.Unmarshal(o.OK, &r); err != nil {
-		return Reservation{}, fmt.Errorf("store: malformed %s answer: %w", o.Op, err)
-	}
-	return r.reservation(), nil
+	return reservationAnswer("reserve", raw, err)
 }
 
 // Release ends or cancels a reservation (see Store).
@@ -376,7 +362,7 @@ func (e *Embedded) Release(ctx context.Context, req ReleaseRequest) (Reservation
 	if !ok {
 		return Reservation{}, ErrNotFound
 	}
-	o, err := e.apply(ctx, "release", server, req.RequestID, func(s *srvTx) (outcome, error) {
+	raw, err := e.apply(ctx, "release", server, req.RequestID, func(s *srvTx) (outcome, error) {
 		r, found, err := s.record(req.ID)
 		if err != nil || !found {
 			return outcome{Err: errNotFound}, err
@@ -398,7 +384,7 @@ func (e *Embedded) Release(ctx context.Context, req ReleaseRequest) (Reservation
 		}
 		return okOutcome("release", out), nil
 	})
-	return reservationOutcome(o, err)
+	return reservationAnswer("release", raw, err)
 }
 
 // Extend moves a reservation's end later (see Store).
@@ -410,7 +396,7 @@ func (e *Embedded) Extend(ctx context.Context, req ExtendRequest) (Reservation, 
 	if !ok {
 		return Reservation{}, ErrNotFound
 	}
-	o, err := e.apply(ctx, "extend", server, req.RequestID, func(s *srvTx) (outcome, error) {
+	raw, err := e.apply(ctx, "extend", server, req.RequestID, func(s *srvTx) (outcome, error) {
 		r, found, err := s.record(req.ID)
 		if err != nil || !found {
 			return outcome{Err: errNotFound}, err
@@ -431,7 +417,7 @@ func (e *Embedded) Extend(ctx context.Context, req ExtendRequest) (Reservation, 
 		}
 		return okOutcome("extend", r), nil
 	})
-	return reservationOutcome(o, err)
+	return reservationAnswer("extend", raw, err)
 }
 
 func extendDetail(r record, actor string) string {
@@ -506,7 +492,7 @@ func (e *Embedded) SetAnnouncement(ctx context.Context, id, channel, ts string) 
 	if !ok {
 		return ErrNotFound
 	}
-	o, err := e.apply(ctx, "announce", server, "", func(s *srvTx) (outcome, error) {
+	raw, err := e.apply(ctx, "announce", server, "", func(s *srvTx) (outcome, error) {
 		r, found, err := s.record(id)
 		if err != nil || !found {
 			return outcome{Err: errNotFound}, err
@@ -520,10 +506,8 @@ func (e *Embedded) SetAnnouncement(ctx context.Context, id, channel, ts string) 
 		}
 		return okOutcome("announce", true), nil
 	})
-	if err != nil {
-		return err
-	}
-	return o.err()
+	_, err = decodeAnswer[bool]("announce", raw, err)
+	return err
 }
 
 // MarkReminded records that the expiry reminder went out; false if it
@@ -533,7 +517,7 @@ func (e *Embedded) MarkReminded(ctx context.Context, id string) (bool, error) {
 	if !ok {
 		return false, ErrNotFound
 	}
-	o, err := e.apply(ctx, "remind", server, "", func(s *srvTx) (outcome, error) {
+	raw, err := e.apply(ctx, "remind", server, "", func(s *srvTx) (outcome, error) {
 		r, found, err := s.record(id)
 		if err != nil || !found {
 			return outcome{Err: errNotFound}, err
@@ -550,17 +534,7 @@ func (e *Embedded) MarkReminded(ctx context.Context, id string) (bool, error) {
 		}
 		return okOutcome("remind", true), nil
 	})
-	return boolOutcome(o, err)
-}
-
-func boolOutcome(o outcome, err error) (bool, error) {
-	if err != nil {
-		return false, err
-	}
-	if err := o.err(); err != nil {
-		return false, err
-	}
-	return string(o.OK) == "true", nil
+	return decodeAnswer[bool]("remind", raw, err)
 }
 
 // Wait joins a server's waiting list.
@@ -568,7 +542,7 @@ func (e *Embedded) Wait(ctx context.Context, req WaitRequest) (Waiter, error) {
 	if err := validateWait(req); err != nil {
 		return Waiter{}, err
 	}
-	o, err := e.apply(ctx, "wait", req.Server, req.RequestID, func(s *srvTx) (outcome, error) {
+	raw, err := e.apply(ctx, "wait", req.Server, req.RequestID, func(s *srvTx) (outcome, error) {
 		b, err := s.bucket(bucketWait, true)
 		if err != nil {
 			return outcome{}, err
@@ -605,15 +579,9 @@ func (e *Embedded) Wait(ctx context.Context, req WaitRequest) (Waiter, error) {
 		}
 		return okOutcome("wait", w), nil
 	})
+	w, err := decodeAnswer[waiterRecord]("wait", raw, err)
 	if err != nil {
 		return Waiter{}, err
-	}
-	if err := o.err(); err != nil {
-		return Waiter{}, err
-	}
-	var w waiterRecord
-	if err := json.Unmarshal(o.OK, &w); err != nil {
-		return Waiter{}, fmt.Errorf("store: malformed wait answer: %w", err)
 	}
 	return w.waiter(), nil
 }
@@ -671,7 +639,7 @@ func (e *Embedded) RemoveWaiter(ctx context.Context, server, id string) error {
 	if err := checkServer(server); err != nil {
 		return err
 	}
-	o, err := e.apply(ctx, "unwait", server, "", func(s *srvTx) (outcome, error) {
+	raw, err := e.apply(ctx, "unwait", server, "", func(s *srvTx) (outcome, error) {
 		b, err := s.bucket(bucketWait, false)
 		if b == nil || err != nil {
 			return okOutcome("unwait", false), err
@@ -692,10 +660,8 @@ func (e *Embedded) RemoveWaiter(ctx context.Context, server, id string) error {
 		}
 		return okOutcome("unwait", true), nil
 	})
-	if err != nil {
-		return err
-	}
-	return o.err()
+	_, err = decodeAnswer[bool]("unwait", raw, err)
+	return err
 }
 
 // Audit returns the server's last n changes, newest last.

@@ -24,7 +24,7 @@ import (
 // Cluster slot (see keysFor):
 //
 //	gpuplan:{srv:<server>}:resv         hash   id → reservation JSON
-//	gpuplan:{srv:<server>}:ends         zset   id → end (ms): the live index
+//	gpuplan:{srv:<server>}:ends         zset   "<id>|<start>|<gpus>" scored by end (ms): the live index
 //	gpuplan:{srv:<server>}:seq          string INCR counter for ids
 //	gpuplan:{srv:<server>}:req:<rid>    string the answer to request <rid>, EX 86400
 //	gpuplan:{srv:<server>}:wait         hash   waiter id → waiter JSON
@@ -223,7 +223,7 @@ func (r *Redis) wrap(parent context.Context, op string, err error) error {
 			return fmt.Errorf("store: %s: Redis answered an error: %s", op, scrub(msg, r.secrets))
 		}
 	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
-		why = "did not answer in time"
+		why = "is unreachable: it did not answer in time"
 	case errors.Is(err, redis.ErrClosed):
 		why = "is closed (the store was shut down)"
 	default:
@@ -278,14 +278,6 @@ func (r *Redis) script(ctx context.Context, op string, s *redis.Script, keys []s
 	return v, nil
 }
 
-func (r *Redis) mutate(ctx context.Context, op string, s *redis.Script, keys []string, args ...any) (outcome, error) {
-	raw, err := r.script(ctx, op, s, keys, args...)
-	if err != nil {
-		return outcome{}, err
-	}
-	return decodeOutcome(op, raw)
-}
-
 const (
 	msGrace   = int64(PastGrace / time.Millisecond)
 	msHorizon = int64(Horizon / time.Millisecond)
@@ -301,12 +293,12 @@ func (r *Redis) Reserve(ctx context.Context, req ReserveRequest) (Reservation, e
 		return Reservation{}, err
 	}
 	k := keysFor(a.Server)
-	o, err := r.mutate(ctx, "reserve", reserveScript,
+	raw, err := r.script(ctx, "reserve", reserveScript,
 		[]string{k.resv, k.ends, k.seq, k.audit, k.req(req.RequestID)},
 		r.nowArg(), req.RequestID, a.Server, a.ServerGPUs, a.Count, joinInts(a.GPUs), a.Owner,
 		a.Start, a.Duration, a.Max, jsonString(a.Note), msGrace, msHorizon, msCleanup, reqTTLSec, AuditCap, msSpan,
 		jsonString(a.Owner), SweepEvery)
-	return reservationOutcome(o, err)
+	return reservationAnswer("reserve", raw, err)
 }
 
 // Release ends or cancels a reservation (see Store).
@@ -319,10 +311,10 @@ func (r *Redis) Release(ctx context.Context, req ReleaseRequest) (Reservation, e
 		return Reservation{}, ErrNotFound
 	}
 	k := keysFor(server)
-	o, err := r.mutate(ctx, "release", releaseScript,
+	raw, err := r.script(ctx, "release", releaseScript,
 		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID)},
 		r.nowArg(), req.RequestID, req.ID, req.Actor, flag(req.Force), server, reqTTLSec, AuditCap)
-	return reservationOutcome(o, err)
+	return reservationAnswer("release", raw, err)
 }
 
 // jsonString is s as a JSON string literal, "" for the empty string; the
@@ -352,11 +344,11 @@ func (r *Redis) Extend(ctx context.Context, req ExtendRequest) (Reservation, err
 		return Reservation{}, ErrNotFound
 	}
 	k := keysFor(server)
-	o, err := r.mutate(ctx, "extend", extendScript,
+	raw, err := r.script(ctx, "extend", extendScript,
 		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID)},
 		r.nowArg(), req.RequestID, req.ID, req.Actor, flag(req.Force), req.By.Milliseconds(),
 		req.MaxDuration.Milliseconds(), msSpan, server, reqTTLSec, AuditCap)
-	return reservationOutcome(o, err)
+	return reservationAnswer("extend", raw, err)
 }
 
 // Get returns a reservation, also an ended one until it is cleaned up.
@@ -428,12 +420,10 @@ func (r *Redis) SetAnnouncement(ctx context.Context, id, channel, ts string) err
 		return ErrNotFound
 	}
 	k := keysFor(server)
-	o, err := r.mutate(ctx, "announce", announceScript, []string{k.resv, k.audit},
+	raw, err := r.script(ctx, "announce", announceScript, []string{k.resv, k.audit},
 		r.nowArg(), id, channel, ts, server, AuditCap)
-	if err != nil {
-		return err
-	}
-	return o.err()
+	_, err = decodeAnswer[bool]("announce", raw, err)
+	return err
 }
 
 // MarkReminded records that the expiry reminder went out; false if it
@@ -444,9 +434,9 @@ func (r *Redis) MarkReminded(ctx context.Context, id string) (bool, error) {
 		return false, ErrNotFound
 	}
 	k := keysFor(server)
-	o, err := r.mutate(ctx, "remind", remindScript, []string{k.resv, k.audit},
+	raw, err := r.script(ctx, "remind", remindScript, []string{k.resv, k.audit},
 		r.nowArg(), id, server, AuditCap)
-	return boolOutcome(o, err)
+	return decodeAnswer[bool]("remind", raw, err)
 }
 
 // Wait joins a server's waiting list.
@@ -455,17 +445,11 @@ func (r *Redis) Wait(ctx context.Context, req WaitRequest) (Waiter, error) {
 		return Waiter{}, err
 	}
 	k := keysFor(req.Server)
-	o, err := r.mutate(ctx, "wait", waitScript, []string{k.wait, k.seq, k.audit, k.req(req.RequestID)},
+	raw, err := r.script(ctx, "wait", waitScript, []string{k.wait, k.seq, k.audit, k.req(req.RequestID)},
 		r.nowArg(), req.RequestID, req.Server, req.Count, req.Owner, req.For.Milliseconds(), reqTTLSec, AuditCap)
+	w, err := decodeAnswer[waiterRecord]("wait", raw, err)
 	if err != nil {
 		return Waiter{}, err
-	}
-	if err := o.err(); err != nil {
-		return Waiter{}, err
-	}
-	var w waiterRecord
-	if err := json.Unmarshal(o.OK, &w); err != nil {
-		return Waiter{}, fmt.Errorf("store: malformed wait answer: %w", err)
 	}
 	return w.waiter(), nil
 }
@@ -497,11 +481,9 @@ func (r *Redis) RemoveWaiter(ctx context.Context, server, id string) error {
 		return err
 	}
 	k := keysFor(server)
-	o, err := r.mutate(ctx, "unwait", unwaitScript, []string{k.wait, k.audit}, r.nowArg(), id, server, AuditCap)
-	if err != nil {
-		return err
-	}
-	return o.err()
+	raw, err := r.script(ctx, "unwait", unwaitScript, []string{k.wait, k.audit}, r.nowArg(), id, server, AuditCap)
+	_, err = decodeAnswer[bool]("unwait", raw, err)
+	return err
 }
 
 // Audit returns the server's last n changes, newest last.

@@ -805,3 +805,29 @@ func TestRedisOutOfMemory(t *testing.T) {
 		t.Errorf("List = %+v, want 2", l)
 	}
 }
+
+// BenchmarkRedisRawEvalsha is the floor to compare BenchmarkRedisReserve
+// with: the tiny script redis-benchmark runs (INCR of one key), through the
+// same go-redis client, pool and parallelism.
+func BenchmarkRedisRawEvalsha(b *testing.B) {
+	srv := store.StartRedis(b)
+	o := srv.Options()
+	o.PoolSize = 64
+	c := redis.NewClient(o)
+	defer c.Close()
+	script := redis.NewScript("return redis.call('INCR', KEYS[1])")
+	ctx := context.Background()
+	var gid atomic.Int64
+	b.SetParallelism(max(1, 50/runtime.GOMAXPROCS(0)))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		key := fmt.Sprintf("bench:{%d}", gid.Add(1))
+		for pb.Next() {
+			if err := script.Run(ctx, c, []string{key}).Err(); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}

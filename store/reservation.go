@@ -40,7 +40,9 @@ type Reservation struct {
 // State is the reservation's state at now.
 func (r Reservation) State(now time.Time) State {
 	switch {
-	case r.ReleasedBy != "" && !now.Before(r.End):
+	case r.ReleasedBy != "":
+		// Released early (its end moved to the release time) or cancelled
+		// before it started (its window kept as it was booked).
 		return Released
 	case now.Before(r.Start):
 		return Pending
@@ -88,8 +90,9 @@ var (
 type ConflictError struct {
 	Holders []Reservation // overlapping reservations, earliest first
 	// Earliest is the first start at or after the requested one at which
-	// the request fits for its whole duration; zero if it never does
-	// (more GPUs asked than the server has).
+	// the request fits for its whole duration; zero if it does not fit
+	// within the booking horizon (Horizon). Asking for more GPUs than the
+	// server has is an InvalidError, not a conflict.
 	Earliest     time.Time
 	EarliestGPUs []int
 }

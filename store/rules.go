@@ -252,18 +252,40 @@ func roundDur(d time.Duration) string {
 	return s
 }
 
-// decodeOutcome parses a script's (or a stored) answer and checks that it
+// decodeAnswer parses a mutation's answer (a script's, the embedded
+// store's, or one stored for a request id) in one pass, and checks that it
 // answers the operation asked: a request id reused for another operation
-// is a client bug, reported as invalid rather than returned as garbage.
-func decodeOutcome(op, raw string) (outcome, error) {
-	var o outcome
-	if err := json.Unmarshal([]byte(raw), &o); err != nil {
-		return o, fmt.Errorf("store: malformed %s answer: %w", op, err)
+// is a client bug, reported as invalid rather than misread.
+func decodeAnswer[T any](op, raw string, err error) (T, error) {
+	var zero T
+	if err != nil {
+		return zero, err
 	}
-	if o.Op != "" && o.Op != op {
-		return o, invalidf("request id already used for a %s, not a %s", o.Op, op)
+	var a struct {
+		outcome
+		OK *T `json:"ok"`
 	}
-	return o, nil
+	if err := json.Unmarshal([]byte(raw), &a); err != nil {
+		return zero, fmt.Errorf("store: malformed %s answer: %w", op, err)
+	}
+	if a.Op != "" && a.Op != op {
+		return zero, invalidf("request id already used for a %s, not a %s", a.Op, op)
+	}
+	if err := a.outcome.err(); err != nil {
+		return zero, err
+	}
+	if a.OK == nil {
+		return zero, fmt.Errorf("store: empty %s answer", op)
+	}
+	return *a.OK, nil
+}
+
+func reservationAnswer(op, raw string, err error) (Reservation, error) {
+	r, err := decodeAnswer[record](op, raw, err)
+	if err != nil {
+		return Reservation{}, err
+	}
+	return r.reservation(), nil
 }
 
 // reserveArgs is a ReserveRequest reduced to what the decision needs.

@@ -21,6 +21,9 @@ import "github.com/redis/go-redis/v9"
 
 // prelude is shared by all scripts.
 const prelude = `
+-- Redis < 5 needs this to write after TIME; later versions always
+-- replicate a script's effects and ignore it.
+if redis.replicate_commands then redis.replicate_commands() end
 local function now_ms()
   if ARGV[1] ~= '' then return tonumber(ARGV[1]) end
   local t = redis.call('TIME')

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -30,5 +32,42 @@ func TestEarliestSlot(t *testing.T) {
 		if ok != tc.ok || !got.Equal(tc.want) || len(gpus) != tc.gpus {
 			t.Errorf("%d GPUs for %v: %v %v %v, want %v", tc.count, tc.dur, got, gpus, ok, tc.want)
 		}
+	}
+}
+
+// EarliestSlot and Reserve's conflict answer follow one rule: on random
+// bookings the slot EarliestSlot finds is the one Reserve offers.
+func TestEarliestSlotAgreesWithReserve(t *testing.T) {
+	t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	now := t0
+	st, err := OpenEmbedded(t.TempDir()+"/s.db", func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := t.Context()
+	rnd := uint64(7)
+	next := func(n int) int { rnd = rnd*6364136223846793005 + 1442695040888963407; return int(rnd>>33) % n }
+	checked := 0
+	for i := range 300 {
+		req := ReserveRequest{RequestID: fmt.Sprint("r", i), Server: "s", ServerGPUs: 8, Count: 1 + next(8), Owner: "U",
+			Start: now.Add(time.Duration(next(48)) * 30 * time.Minute), Duration: time.Duration(1+next(12)) * 30 * time.Minute}
+		_, err := st.Reserve(ctx, req)
+		var ce *ConflictError
+		if !errors.As(err, &ce) {
+			continue
+		}
+		list, err := st.List(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gpus, ok := EarliestSlot(list, 8, req.Count, req.Start, req.Duration)
+		if ok != !ce.Earliest.IsZero() || !got.Equal(ce.Earliest) || fmt.Sprint(gpus) != fmt.Sprint(ce.EarliestGPUs) {
+			t.Fatalf("request %+v: EarliestSlot %v %v %v, Reserve offered %v %v", req, got, gpus, ok, ce.Earliest, ce.EarliestGPUs)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d conflicts exercised", checked)
 	}
 }

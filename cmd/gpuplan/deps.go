@@ -46,6 +46,7 @@ func openStore(ctx context.Context, getenv func(string) string) (store.Store, st
 	if url != "" || sentinels != "" {
 		opt := store.RedisOptions{URL: url, MasterName: getenv("REDIS_MASTER_NAME"), Password: getenv("REDIS_PASSWORD")}
 		if sentinels != "" {
+			opt.URL = "" // Sentinel decides where the master is
 			opt.SentinelAddrs = strings.Split(sentinels, ",")
 			if opt.MasterName == "" {
 				return nil, "", nil, errors.New("REDIS_SENTINEL_ADDRS needs REDIS_MASTER_NAME (the name the sentinels monitor)")

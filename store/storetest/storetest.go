@@ -130,7 +130,7 @@ func conflict(t *testing.T, err error) *store.ConflictError {
 }
 
 // Run runs the contract suite; open must return an empty store.
-func Run(t *testing.T, open Opener) {
+func Run(t *testing.T, open func(t *testing.T, clock func() time.Time) store.Store) {
 	cases := []struct {
 		name string
 		run  func(e *env)
