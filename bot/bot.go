@@ -58,6 +58,7 @@ type Bot struct {
 	storm  chan string // disconnect reasons that call for a backoff
 	ledger ledger      // envelopes read off the wire, not yet delivered
 	acks   ackLedger   // acks not yet known to be on a healthy connection
+	tz     tzCache     // users' time zones from users.info
 	now    func() time.Time
 	// wrapConn lets tests inject transport faults under the websocket.
 	wrapConn func(connWrapper) connWrapper
@@ -309,6 +310,9 @@ func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Re
 			reply, err = nil, &panicError{value: p}
 		}
 	}()
+	if req.Location == nil {
+		req.Location = b.cachedLocation(req.User)
+	}
 	return b.cmds.Dispatch(ctx, req)
 }
 

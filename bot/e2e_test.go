@@ -552,3 +552,41 @@ func TestReservationsAreAnnouncedAndTheirButtonsWork(t *testing.T) {
 		t.Errorf("a double click produced %d updates", n)
 	}
 }
+
+func TestNoticesAreDeliveredAsDMsAndUpdates(t *testing.T) {
+	h := start(t)
+	ctx := context.Background()
+	dm := commands.Notice{User: "U0001", Kind: "reminder", Reply: &commands.Reply{Title: "Your GPUs end in 10m", Summary: "soon",
+		Actions: []commands.Action{{ID: commands.ActionRun, Label: "Extend 1h", Command: "extend server-h-1 1h", RequestID: "x"}}}}
+	if err := h.bot.Notify(ctx, dm); err != nil {
+		t.Fatal(err)
+	}
+	post := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)[0]
+	if post.Param("channel") != slackfake.DMChannel("U0001") || !strings.Contains(post.Param("blocks"), "Extend 1h") {
+		t.Errorf("DM: %v", post.Form)
+	}
+	// An update of a message the bot posted.
+	_, ts := h.fake.Calls("chat.postMessage")[0].Param("channel"), h.fake.Messages(slackfake.DMChannel("U0001"))[0].TS
+	if err := h.bot.Notify(ctx, commands.Notice{Channel: slackfake.DMChannel("U0001"), TS: ts, Kind: "expired",
+		Reply: &commands.Reply{Title: "expired", Summary: "GPUs expired"}}); err != nil {
+		t.Fatal(err)
+	}
+	if upd := h.fake.WaitCalls(t, "chat.update", 1, 5*time.Second)[0]; upd.Param("ts") != ts {
+		t.Errorf("update: %v", upd.Form)
+	}
+}
+
+func TestReservationTimesAreReadInTheUsersTimeZone(t *testing.T) {
+	h := start(t)
+	id := h.fake.Push(h.fake.SlashCommand("reserve 1 on server-a from tomorrow 9:00 for 1h", "U0001", "C0001"))
+	if p := h.ackPayload(id); p != nil {
+		t.Errorf("a time-sensitive command is acked before users.info, without an answer: %v", p)
+	}
+	if calls := h.fake.WaitCalls(t, "users.info", 1, 5*time.Second); calls[0].Param("user") != "U0001" {
+		t.Errorf("users.info for %v", calls[0].Form)
+	}
+	post := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)[0]
+	if !strings.Contains(post.Param("blocks"), "Europe/Berlin") || !strings.Contains(post.Param("text"), "tomorrow 09:00") {
+		t.Errorf("announcement not in the user's zone: %s", post.Param("text"))
+	}
+}

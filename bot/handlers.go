@@ -159,13 +159,29 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, fields)
 		return
 	}
+	if timeSensitive(firstWord(text)) && b.cachedLocation(cmd.UserID) == nil {
+		// The user's time zone decides what "tomorrow 9:00" means: ack
+		// first, then ask Slack for it, then answer.
+		b.ack(client, envelopeID, nil, received, fields)
+		loc := b.lookupLocation(ctx, cmd.UserID)
+		reply, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc})
+		if err == nil && reply.InChannel {
+			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, reply, fields)
+		} else {
+			msg, inChannel := b.message(reply, err, fields)
+			b.respond(ctx, cmd.ResponseURL, toPayload(msg, inChannel), fields)
+		}
+		b.logDone(fields, received, err)
+		return
+	}
+	defer b.spawn("tz", fields, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
 	type outcome struct {
 		reply *commands.Reply
 		err   error
 	}
 	done := make(chan outcome, 1)
 	b.spawn("slash.run", fields, func() {
-		r, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text})
+		r, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID})
 		done <- outcome{r, err}
 	})
 	timer := time.NewTimer(b.cfg.AckBudget)
@@ -244,7 +260,12 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, fields
 		}
 		thread := e.ThreadTimeStamp
 		fields = append(fields, zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
-		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text})
+		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
+			Location: b.lookupLocation(ctx, e.User)})
+		if err == nil && reply.InChannel {
+			b.announceIn(ctx, e.Channel, thread, reply, fields)
+			return
+		}
 		msg, inChannel := b.message(reply, err, fields)
 		b.postReply(ctx, e.Channel, e.User, thread, msg, inChannel, fields)
 	case *slackevents.MessageEvent:
@@ -254,7 +275,11 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, fields
 			return
 		}
 		fields = append(fields, zap.String("user", e.User), zap.String("command", firstWord(e.Text)))
-		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text})
+		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
+			Location: b.lookupLocation(ctx, e.User)})
+		if err == nil && reply.InChannel && reply.Channel != "" {
+			b.announceIn(ctx, reply.Channel, "", reply, fields) // the team channel
+		}
 		msg, _ := b.message(reply, err, fields)
 		b.post(ctx, e.Channel, e.ThreadTimeStamp, msg, fields)
 	}
@@ -411,7 +436,8 @@ func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *
 		return
 	}
 	fields = append(fields, zap.String("command", firstWord(rv.Command)))
-	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID})
+	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID,
+		Location: b.lookupLocation(ctx, cb.User.ID)})
 	if err != nil || !reply.InChannel {
 		msg, _ := b.message(reply, err, fields)
 		p := toPayload(msg, false)
@@ -433,4 +459,26 @@ func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *
 		}
 	}
 	b.announce(ctx, cb.Channel.ID, cb.ResponseURL, reply, fields)
+}
+
+// announceIn posts a state change from a mention into its channel (and
+// thread), recording the announcement.
+func (b *Bot) announceIn(ctx context.Context, channel, thread string, reply *commands.Reply, fields []zap.Field) {
+	msg := renderReply(reply, maxMessageBlocks)
+	opts := []slack.MsgOption{slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...)}
+	if thread != "" && reply.Channel == "" {
+		opts = append(opts, slack.MsgOptionTS(thread))
+	}
+	target := channel
+	if reply.Channel != "" {
+		target = reply.Channel
+	}
+	ch, ts, err := b.api.PostMessageContext(ctx, target, opts...)
+	if err != nil {
+		b.log.Error("announcement failed", append(fields, zap.String("channel", target), zap.Error(err))...)
+		return
+	}
+	if reply.Announces != "" {
+		_ = b.cmds.Announced(ctx, reply.Announces, ch, ts)
+	}
 }

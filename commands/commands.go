@@ -53,6 +53,7 @@ type Set struct {
 	deps  Deps
 	cmds  []Command
 	index map[string]*Command
+	sweep sweeper
 }
 
 // New builds the command table. A duplicate name or a missing field is a

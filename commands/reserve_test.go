@@ -257,3 +257,47 @@ func TestPlanMeetsOccupancy(t *testing.T) {
 		t.Errorf("booked %+v", rv)
 	}
 }
+
+// Reminders go out once before expiry, the announcement is updated when a
+// reservation ends, and a waiter is told when its GPUs are free.
+func TestSweepRemindsExpiresAndCallsTheWaiting(t *testing.T) {
+	s, clock := newReservations(t)
+	ctx := context.Background()
+	rv := mustDo(t, s, "U0001", "reserve 4 on server-h for 1h").Data.(store.Reservation)
+	if err := s.Announced(ctx, rv.ID, "C1", "1700000000.000100"); err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, s, "U0002", "wait 2 on server-h")
+	kinds := func(ns []Notice) map[string][]Notice {
+		m := map[string][]Notice{}
+		for _, n := range ns {
+			m[n.Kind] = append(m[n.Kind], n)
+		}
+		return m
+	}
+	ns, err := s.Sweep(ctx)
+	if err != nil || len(ns) != 0 {
+		t.Fatalf("nothing is due yet: %v %+v", err, ns)
+	}
+	clock.Add(50 * time.Minute) // 10 minutes left, inside the default 15-minute reminder
+	ns, _ = s.Sweep(ctx)
+	k := kinds(ns)
+	if len(k["reminder"]) != 1 || k["reminder"][0].User != "U0001" || len(k["reminder"][0].Reply.Actions) != 2 {
+		t.Fatalf("want one reminder to the owner with two buttons: %+v", ns)
+	}
+	if ns, _ := s.Sweep(ctx); len(kinds(ns)["reminder"]) != 0 {
+		t.Error("the reminder went out twice")
+	}
+	clock.Add(15 * time.Minute) // ended
+	ns, _ = s.Sweep(ctx)
+	k = kinds(ns)
+	if len(k["expired"]) != 1 || k["expired"][0].Channel != "C1" || k["expired"][0].TS != "1700000000.000100" {
+		t.Errorf("want the announcement updated on expiry: %+v", ns)
+	}
+	if len(k["waiting"]) != 1 || k["waiting"][0].User != "U0002" {
+		t.Errorf("want the waiter told: %+v", ns)
+	}
+	if ns, _ := s.Sweep(ctx); len(ns) != 0 {
+		t.Errorf("a second sweep repeated notices: %+v", ns)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -20,9 +21,10 @@ import (
 
 // serveConfig is the bot's configuration from the environment and flags.
 type serveConfig struct {
-	bot       bot.Config
-	logLevel  string
-	logFormat string
+	bot        bot.Config
+	logLevel   string
+	logFormat  string
+	sweepEvery time.Duration
 }
 
 func parseServeFlags(name string, args []string, getenv func(string) string, stderr io.Writer) (*serveConfig, error) {
@@ -34,6 +36,7 @@ func parseServeFlags(name string, args []string, getenv func(string) string, std
 	fs.StringVar(&c.logFormat, "log-format", envOr(getenv, "GPUPLAN_LOG_FORMAT", "json"), "json or console (env GPUPLAN_LOG_FORMAT)")
 	fs.DurationVar(&c.bot.DrainTimeout, "drain-timeout", 20*time.Second, "how long shutdown waits for in-flight commands")
 	fs.IntVar(&c.bot.Workers, "workers", 16, "commands that may run at once")
+	fs.DurationVar(&c.sweepEvery, "sweep-every", 30*time.Second, "how often reminders, expiries and waiting lists are checked")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -106,6 +109,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return 2
 	}
 	log.Info("starting", zap.String("api", apiName(c.bot.APIURL)), zap.Int("workers", c.bot.Workers))
+	// Reminders, expiry updates and waiting lists: a sweep every half
+	// minute, stopped and waited for before serve returns.
+	sweepCtx, stopSweeps := context.WithCancel(ctx)
+	var sweeps sync.WaitGroup
+	sweeps.Go(func() { b.RunSweeps(sweepCtx, set, c.sweepEvery) })
+	defer func() { stopSweeps(); sweeps.Wait() }()
 	if err := b.Run(ctx); err != nil {
 		var te *bot.TokenError
 		if errors.As(err, &te) {

@@ -1,0 +1,146 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gpuplan/gpuplan/store"
+)
+
+// Notice is something the bot says without being asked: a DM to a user,
+// or an update of an announcement already posted.
+type Notice struct {
+	User    string // DM this user; empty for an update
+	Channel string // with TS: the message to update
+	TS      string
+	Reply   *Reply
+	Kind    string // "reminder", "expired", "waiting" (for logs)
+}
+
+// sweeper remembers announced reservations between sweeps, to notice
+// the ones that ended by time (List no longer returns them).
+type sweeper struct {
+	mu        sync.Mutex
+	announced map[string]store.Reservation
+}
+
+// Sweep looks at every server once and returns what to tell whom:
+// reminders before expiry (claimed in the store, so one replica sends
+// each), announcements of reservations that ended by time, and waiters
+// whose GPUs are free. Run it every half minute or so.
+func (s *Set) Sweep(ctx context.Context) ([]Notice, error) {
+	st := s.deps.Reservations
+	if st == nil {
+		return nil, nil
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil, err
+	}
+	inv := s.deps.Inventory
+	loc := inv.Timezone
+	if loc == nil {
+		loc = time.UTC
+	}
+	var out []Notice
+	live := map[string]bool{}
+	for _, srv := range inv.Servers {
+		resv, err := st.List(ctx, srv.Name)
+		if err != nil {
+			return out, err
+		}
+		held := 0
+		for _, rv := range resv {
+			live[rv.ID] = true
+			if rv.Channel != "" {
+				s.sweep.remember(rv)
+			}
+			if rv.State(now) != store.Active {
+				continue
+			}
+			held += len(rv.GPUs)
+			if inv.ReminderBefore > 0 && !rv.Reminded && rv.End.Sub(now) <= inv.ReminderBefore {
+				first, err := st.MarkReminded(ctx, rv.ID)
+				if err != nil {
+					return out, err
+				}
+				if first {
+					out = append(out, Notice{User: rv.Owner, Kind: "reminder", Reply: s.reminderReply(rv, now, loc)})
+				}
+			}
+		}
+		waiters, err := st.Waiters(ctx, srv.Name)
+		if err != nil {
+			return out, err
+		}
+		free := srv.Count() - held
+		for _, w := range waiters {
+			if w.Count > free {
+				continue
+			}
+			if err := st.RemoveWaiter(ctx, srv.Name, w.ID); err != nil {
+				return out, err
+			}
+			free -= w.Count
+			out = append(out, Notice{User: w.Owner, Kind: "waiting", Reply: &Reply{
+				Title:   fmt.Sprintf("%d GPU(s) free on %s", w.Count, srv.Name),
+				Summary: fmt.Sprintf("The %d GPU(s) you were waiting for on %s are free now.", w.Count, srv.Name),
+				Actions: []Action{{ID: ActionRun, Label: "Reserve for 4h", Style: "primary",
+					Command: fmt.Sprintf("reserve %d on %s for 4h", w.Count, srv.Name), RequestID: "wait-" + w.ID}},
+			}})
+		}
+	}
+	// Announced reservations that List no longer returns have ended by
+	// time: say so where they were announced.
+	for _, rv := range s.sweep.gone(live) {
+		cur, err := st.Get(ctx, rv.ID)
+		if err != nil {
+			cur = rv // cleaned up already: the copy is enough to write the notice
+		}
+		if cur.State(now) != store.Expired {
+			continue
+		}
+		r := s.reservationReply(cur, "expired", now, loc)
+		r.Actions = nil
+		out = append(out, Notice{Channel: rv.Channel, TS: rv.MessageTS, Kind: "expired", Reply: r})
+	}
+	return out, nil
+}
+
+func (w *sweeper) remember(rv store.Reservation) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.announced == nil {
+		w.announced = map[string]store.Reservation{}
+	}
+	w.announced[rv.ID] = rv
+}
+
+// gone returns (and forgets) the announced reservations not in live.
+func (w *sweeper) gone(live map[string]bool) []store.Reservation {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []store.Reservation
+	for id, rv := range w.announced {
+		if !live[id] {
+			out = append(out, rv)
+			delete(w.announced, id)
+		}
+	}
+	return out
+}
+
+func (s *Set) reminderReply(rv store.Reservation, now time.Time, loc *time.Location) *Reply {
+	left := rv.End.Sub(now).Round(time.Minute)
+	return &Reply{
+		Title:   "Your GPUs on " + rv.Server + " end in " + formatDuration(left),
+		Summary: fmt.Sprintf("`%s`: GPUs %s on %s end %s.", rv.ID, rv.GPUList(), rv.Server, when(rv.End, now, loc)),
+		Actions: []Action{
+			{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", Style: "primary", RequestID: "remind-ext-" + rv.ID},
+			{ID: ActionRun, Label: "Release now", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+		},
+		Data: rv,
+	}
+}
