@@ -591,10 +591,12 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 		released = append(released, rv)
 	}
 	if len(released) == 1 {
-		r := s.reservationReply(released[0], "released", now, loc)
+		rv := released[0]
+		r := s.reservationReply(rv, "released", now, loc)
 		r.Actions = nil
-		if force && released[0].Owner != req.User {
-			r.Summary += fmt.Sprintf(" — released by %s with --force", mention(req.User))
+		if force && rv.Owner != req.User {
+			// Said in the channel with a mention, so the owner is notified.
+			r.Summary = fmt.Sprintf("%s released %s's GPUs %s on %s with --force", mention(req.User), mention(rv.Owner), rv.GPUList(), rv.Server)
 		}
 		return r, nil
 	}
