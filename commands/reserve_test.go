@@ -5,30 +5,13 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
+	"github.com/gpuplan/gpuplan/store/storetest"
 )
-
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 const testServers = `
 timezone: Asia/Seoul
@@ -45,10 +28,10 @@ servers:
 
 // newReservations is a command set on an embedded store with a clock the
 // test moves (Saturday 2026-11-21 10:00 KST).
-func newReservations(t *testing.T) (*Set, *testClock) {
+func newReservations(t *testing.T) (*Set, *storetest.Clock) {
 	t.Helper()
 	seoul, _ := time.LoadLocation("Asia/Seoul")
-	clock := &testClock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, seoul)}
+	clock := storetest.NewClock(time.Date(2026, 11, 21, 10, 0, 0, 0, seoul))
 	st, err := store.OpenEmbedded(filepath.Join(t.TempDir(), "r.db"), clock.Now)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +164,7 @@ func TestExtendReleaseAllAndWait(t *testing.T) {
 	if !strings.Contains(w.Summary, "number 1") {
 		t.Errorf("wait: %q", w.Summary)
 	}
-	clock.Add(3 * time.Hour) // U0002's booking is active now, and ends at 15:00
+	clock.Advance(3 * time.Hour) // U0002's booking is active now, and ends at 15:00
 	if st := mustDo(t, s, "U0001", "status server-h"); !strings.Contains(st.Summary, "2 of 4 GPUs free") {
 		t.Errorf("status after time passed: %q", st.Summary)
 	}
@@ -279,7 +262,7 @@ func TestSweepRemindsExpiresAndCallsTheWaiting(t *testing.T) {
 	if err != nil || len(ns) != 0 {
 		t.Fatalf("nothing is due yet: %v %+v", err, ns)
 	}
-	clock.Add(50 * time.Minute) // 10 minutes left, inside the default 15-minute reminder
+	clock.Advance(50 * time.Minute) // 10 minutes left, inside the default 15-minute reminder
 	ns, _ = s.Sweep(ctx)
 	k := kinds(ns)
 	if len(k["reminder"]) != 1 || k["reminder"][0].User != "U0001" || len(k["reminder"][0].Reply.Actions) != 2 {
@@ -288,7 +271,7 @@ func TestSweepRemindsExpiresAndCallsTheWaiting(t *testing.T) {
 	if ns, _ := s.Sweep(ctx); len(kinds(ns)["reminder"]) != 0 {
 		t.Error("the reminder went out twice")
 	}
-	clock.Add(15 * time.Minute) // ended
+	clock.Advance(15 * time.Minute) // ended
 	ns, _ = s.Sweep(ctx)
 	k = kinds(ns)
 	if len(k["expired"]) != 1 || k["expired"][0].Channel != "C1" || k["expired"][0].TS != "1700000000.000100" {
