@@ -170,7 +170,7 @@ func doctor(ctx context.Context, args []string, getenv func(string) string, stdo
 			}
 		}
 		if len(scopes) == 0 {
-			check("scopes", errors.New("Slack did not report the token's scopes"), "")
+			check("scopes", errors.New("the token's scopes were not reported by Slack"), "")
 		} else if len(missing) > 0 {
 			check("scopes", fmt.Errorf("missing %s — add them under OAuth & Permissions (or re-create the app from deploy/slack-app-manifest.yaml) and reinstall the app", strings.Join(missing, ", ")), "")
 		} else {
