@@ -284,3 +284,25 @@ func TestSweepRemindsExpiresAndCallsTheWaiting(t *testing.T) {
 		t.Errorf("a second sweep repeated notices: %+v", ns)
 	}
 }
+
+// Two replicas sweeping the same store tell a waiter once.
+func TestTwoReplicasTellAWaiterOnce(t *testing.T) {
+	a, _ := newReservations(t)
+	b := New(a.deps) // a second replica on the same store
+	mustDo(t, a, "U0002", "wait 2 on server-a")
+	var told int
+	for _, s := range []*Set{a, b} {
+		ns, err := s.Sweep(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range ns {
+			if n.Kind == "waiting" {
+				told++
+			}
+		}
+	}
+	if told != 1 {
+		t.Errorf("the waiter was told %d times", told)
+	}
+}

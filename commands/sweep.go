@@ -80,10 +80,14 @@ func (s *Set) Sweep(ctx context.Context) ([]Notice, error) {
 			if w.Count > free {
 				continue
 			}
-			if err := st.RemoveWaiter(ctx, srv.Name, w.ID); err != nil {
+			removed, err := st.RemoveWaiter(ctx, srv.Name, w.ID)
+			if err != nil {
 				return out, err
 			}
 			free -= w.Count
+			if !removed {
+				continue // another replica took it and tells the waiter
+			}
 			out = append(out, Notice{User: w.Owner, Kind: "waiting", Reply: &Reply{
 				Title:   fmt.Sprintf("%d GPU(s) free on %s", w.Count, srv.Name),
 				Summary: fmt.Sprintf("The %d GPU(s) you were waiting for on %s are free now.", w.Count, srv.Name),

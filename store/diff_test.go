@@ -133,7 +133,7 @@ func TestRedisMatchesEmbedded(t *testing.T) {
 		default:
 			server := names[rng.IntN(2)]
 			id := fmt.Sprintf("%s-w%d", server, rng.IntN(200))
-			desc, call = "RemoveWaiter "+id, func(s Store) (any, error) { return nil, s.RemoveWaiter(ctx, server, id) }
+			desc, call = "RemoveWaiter "+id, func(s Store) (any, error) { return s.RemoveWaiter(ctx, server, id) }
 		}
 		var got [2]string
 		for b, s := range backends {

@@ -635,9 +635,9 @@ func waiting(all []waiterRecord, now int64) []Waiter {
 
 // RemoveWaiter takes a waiter off the list. Removing one that is not
 // there (already removed, expired) is not an error, so a retry is safe.
-func (e *Embedded) RemoveWaiter(ctx context.Context, server, id string) error {
+func (e *Embedded) RemoveWaiter(ctx context.Context, server, id string) (bool, error) {
 	if err := checkServer(server); err != nil {
-		return err
+		return false, err
 	}
 	raw, err := e.apply(ctx, "unwait", server, "", func(s *srvTx) (outcome, error) {
 		b, err := s.bucket(bucketWait, false)
@@ -660,8 +660,7 @@ func (e *Embedded) RemoveWaiter(ctx context.Context, server, id string) error {
 		}
 		return okOutcome("unwait", true), nil
 	})
-	_, err = decodeAnswer[bool]("unwait", raw, err)
-	return err
+	return decodeAnswer[bool]("unwait", raw, err)
 }
 
 // Audit returns the server's last n changes, newest last.

@@ -476,14 +476,13 @@ func (r *Redis) Waiters(ctx context.Context, server string) ([]Waiter, error) {
 
 // RemoveWaiter takes a waiter off the list. Removing one that is not
 // there (already removed, expired) is not an error, so a retry is safe.
-func (r *Redis) RemoveWaiter(ctx context.Context, server, id string) error {
+func (r *Redis) RemoveWaiter(ctx context.Context, server, id string) (bool, error) {
 	if err := checkServer(server); err != nil {
-		return err
+		return false, err
 	}
 	k := keysFor(server)
 	raw, err := r.script(ctx, "unwait", unwaitScript, []string{k.wait, k.audit}, r.nowArg(), id, server, AuditCap)
-	_, err = decodeAnswer[bool]("unwait", raw, err)
-	return err
+	return decodeAnswer[bool]("unwait", raw, err)
 }
 
 // Audit returns the server's last n changes, newest last.

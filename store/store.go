@@ -86,7 +86,9 @@ type Store interface {
 	MarkReminded(ctx context.Context, id string) (bool, error)
 	Wait(ctx context.Context, req WaitRequest) (Waiter, error)
 	Waiters(ctx context.Context, server string) ([]Waiter, error) // not expired, oldest first
-	RemoveWaiter(ctx context.Context, server, id string) error
+	// RemoveWaiter takes a waiter off the list; it reports whether this
+	// call removed it, so of several replicas exactly one tells the waiter.
+	RemoveWaiter(ctx context.Context, server, id string) (bool, error)
 	// Audit returns the server's last n changes, newest last.
 	Audit(ctx context.Context, server string, n int) ([]AuditEvent, error)
 	// Now is the store's clock (Redis TIME; the injected clock in tests).
