@@ -453,7 +453,9 @@ func kindName(n *yaml.Node) string {
 
 // mapping walks a mapping node, reporting duplicate and unknown keys, and
 // calls fn for each known key. ctx prefixes messages ("server \"x\": ").
-func (p *inventoryParser) mapping(n *yaml.Node, ctx string, known []string, fn func(key string, k, v *yaml.Node)) {
+// It returns the messages it gave for unknown keys, so a caller can tell
+// which missing keys were probably misspelt rather than left out.
+func (p *inventoryParser) mapping(n *yaml.Node, ctx string, known []string, fn func(key string, k, v *yaml.Node)) (unknown []string) {
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolveAlias(n.Content[i+1])
@@ -464,11 +466,14 @@ func (p *inventoryParser) mapping(n *yaml.Node, ctx string, known []string, fn f
 		}
 		seen[key] = k.Line
 		if !slices.Contains(known, key) {
-			p.addf(k.Line, "%s%s", ctx, unknownKey(key, known))
+			msg := unknownKey(key, known)
+			unknown = append(unknown, msg)
+			p.addf(k.Line, "%s%s", ctx, msg)
 			continue
 		}
 		fn(key, k, v)
 	}
+	return unknown
 }
 
 // unknownKey explains a key that is not in known, with a did-you-mean.
@@ -687,23 +692,7 @@ func (p *inventoryParser) server(n *yaml.Node, defMax time.Duration) (Server, bo
 		countLine                int
 		countSuggested           bool
 	)
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], resolveAlias(n.Content[i+1])
-		key := k.Value
-		if first, dup := seen[key]; dup {
-			p.addf(k.Line, "%s`%s` is given twice (first at line %d)", ctx, key, first)
-			continue
-		}
-		seen[key] = k.Line
-		if !slices.Contains(serverKeys, key) {
-			msg := unknownKey(key, serverKeys)
-			if strings.Contains(msg, "`gpus`") || strings.Contains(msg, "`gpu_ids`") {
-				countSuggested = true
-			}
-			p.addf(k.Line, "%s%s", ctx, msg)
-			continue
-		}
+	unknown := p.mapping(n, ctx, serverKeys, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
 		case "gpu":
@@ -787,6 +776,11 @@ func (p *inventoryParser) server(n *yaml.Node, defMax time.Duration) (Server, bo
 			if d, ok := p.duration(v, ctx+"max_duration", false); ok {
 				s.MaxDuration = d
 			}
+		}
+	})
+	for _, msg := range unknown {
+		if strings.Contains(msg, "`gpus`") || strings.Contains(msg, "`gpu_ids`") {
+			countSuggested = true // "gpu_count: 4": already said, do not also say gpus is missing
 		}
 	}
 	if s.Name == "" && !hasKey(n, "name") {
