@@ -46,6 +46,10 @@ type Deps struct {
 	// Reservations is the store; nil disables the reservation commands
 	// (they answer that no store is configured).
 	Reservations store.Store
+	// Watch is the store's watch half (agent samples, digest
+	// subscriptions); nil leaves digests, nudges and measured
+	// utilization out.
+	Watch store.Watch
 }
 
 // Set is the command table bound to its dependencies.

@@ -28,6 +28,19 @@ type Reply struct {
 	// Announces names the reservation this reply announces; the adapter
 	// reports where the message went (Set.Announced) so it can be updated.
 	Announces string
+	// Files are attachments such as the digest's chart. Slack uploads
+	// them with the message; the terminal says where it wrote them.
+	Files []File `json:"-"`
+}
+
+// File is an attachment: a name, a title, the bytes and a text
+// alternative for screen readers (and for the terminal).
+type File struct {
+	Name    string // "digest-2026-11-21.png"
+	Title   string
+	AltText string
+	Type    string // MIME type
+	Data    []byte
 }
 
 // SectionKind tells renderers how prominent a section is.
@@ -50,6 +63,10 @@ type Section struct {
 	Fields  []Field
 	Table   *Table
 	Bullets []string
+	// Actions are buttons that belong to this section (a reservation's
+	// Extend and Release on the App Home); the reply's own Actions come
+	// after all sections.
+	Actions []Action
 }
 
 // Field is a label and its value ("Time", "3.2 h").

@@ -53,17 +53,15 @@ func RenderText(w io.Writer, r *Reply) error {
 		for _, it := range s.Bullets {
 			b.WriteString(wrap(plain(it), 100, "  - ") + "\n")
 		}
+		for _, c := range actionCommands(s.Actions) {
+			b.WriteString("  > " + c + "\n")
+		}
 	}
-	if len(r.Actions) > 0 {
-		var cmds []string
-		for _, a := range r.Actions {
-			if a.Command != "" {
-				cmds = append(cmds, a.Label+": "+a.Command)
-			}
-		}
-		if len(cmds) > 0 {
-			b.WriteString("\n" + strings.Join(cmds, "\n") + "\n")
-		}
+	if cmds := actionCommands(r.Actions); len(cmds) > 0 {
+		b.WriteString("\n" + strings.Join(cmds, "\n") + "\n")
+	}
+	for _, f := range r.Files {
+		fmt.Fprintf(&b, "\n[%s: %s, %d bytes; not shown in a terminal]\n", f.Title, f.Name, len(f.Data))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -77,6 +75,17 @@ func RenderJSON(w io.Writer, r *Reply) error {
 		return enc.Encode(r.Data)
 	}
 	return enc.Encode(r)
+}
+
+// actionCommands lists the actions a terminal user can type.
+func actionCommands(as []Action) []string {
+	var cmds []string
+	for _, a := range as {
+		if a.Command != "" {
+			cmds = append(cmds, a.Label+": "+a.Command)
+		}
+	}
+	return cmds
 }
 
 func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
