@@ -22,6 +22,10 @@ func TestEmbeddedContract(t *testing.T) {
 	storetest.Run(t, openEmbedded)
 }
 
+func TestEmbeddedWatchContract(t *testing.T) {
+	storetest.RunWatch(t, openEmbedded)
+}
+
 // The file is the store: what was written is there after a reopen, and a
 // second process cannot open it at the same time.
 func TestEmbeddedDurable(t *testing.T) {

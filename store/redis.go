@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -29,12 +31,21 @@ import (
 //	gpuplan:{srv:<server>}:req:<rid>    string the answer to request <rid>, EX 86400
 //	gpuplan:{srv:<server>}:wait         hash   waiter id → waiter JSON
 //	gpuplan:{srv:<server>}:audit        stream every change, MAXLEN ~ 10000
+//	gpuplan:{srv:<server>}:live         hash   the agent's live state (watch_redis.go)
+//	gpuplan:{srv:<server>}:use:<hour>   hash   one hour's usage per GPU, expires UsageRetention after the hour
+//	gpuplan:subs                        hash   channel → digest subscription JSON
+//	gpuplan:claim:<job>                 string a scheduled job's claim: "held:<until>:<holder>" or "done:<until>"
 type Redis struct {
 	client  redis.UniversalClient
 	clock   func() time.Time
 	timeout time.Duration
 	where   string   // "Redis at host:port", for messages
 	secrets []string // scrubbed from every message
+
+	// WAIT after each mutating script (RedisOptions.WaitReplicas).
+	waitReplicas int
+	waitTimeout  time.Duration
+	unconfirmed  atomic.Int64
 }
 
 var _ Store = (*Redis)(nil)
@@ -60,6 +71,16 @@ type RedisOptions struct {
 	// Timeout bounds each operation (default 1 s), so that a user gets an
 	// answer well inside 3 s even when Redis is gone.
 	Timeout time.Duration
+	// WaitReplicas, when above 0, sends WAIT <WaitReplicas> <WaitTimeout>
+	// after each script, on the script's own connection: the answer then
+	// comes once that many replicas have the change, or after WaitTimeout
+	// (default 100 ms) without them. It narrows what a Sentinel failover
+	// can lose; it does not make Redis consistent. A change that reached
+	// fewer replicas is still answered as done (it is, on the primary) and
+	// counted by Unconfirmed. Standalone and Sentinel only; ignored with
+	// Cluster.
+	WaitReplicas int
+	WaitTimeout  time.Duration
 }
 
 // DefaultTimeout is RedisOptions.Timeout when it is left zero.
@@ -73,6 +94,9 @@ func OpenRedis(ctx context.Context, opt RedisOptions) (*Redis, error) {
 		return nil, err
 	}
 	r := &Redis{client: redis.NewUniversalClient(uo), clock: opt.Clock, timeout: uo.ReadTimeout, where: where, secrets: secrets}
+	if opt.WaitReplicas > 0 {
+		r.waitReplicas, r.waitTimeout = opt.WaitReplicas, cmp.Or(opt.WaitTimeout, 100*time.Millisecond)
+	}
 	pctx, cancel := r.opContext(ctx)
 	defer cancel()
 	if err := r.client.Ping(pctx).Err(); err != nil {
@@ -249,21 +273,32 @@ func (r *Redis) nowArg() string {
 
 // keys are one server's keys; every one carries the hash tag {srv:<name>}.
 type keys struct {
-	resv, ends, seq, wait, audit string
-	prefix                       string
+	resv, ends, seq, wait, audit, live string
+	prefix                             string
 }
 
 func keysFor(server string) keys {
 	p := "gpuplan:{srv:" + server + "}:"
-	return keys{resv: p + "resv", ends: p + "ends", seq: p + "seq", wait: p + "wait", audit: p + "audit", prefix: p}
+	return keys{resv: p + "resv", ends: p + "ends", seq: p + "seq", wait: p + "wait", audit: p + "audit",
+		live: p + "live", prefix: p}
 }
 
 // req is the key remembering request rid's answer.
 func (k keys) req(rid string) string { return k.prefix + "req:" + rid }
 
+// use is the hash of the hour that starts at hour (Unix ms); the key
+// names it in Unix seconds.
+func (k keys) use(hour int64) string { return k.prefix + "use:" + strconv.FormatInt(hour/1000, 10) }
+
 func (k keys) all(rid string) []string {
-	return []string{k.resv, k.ends, k.seq, k.wait, k.audit, k.req(rid)}
+	return []string{k.resv, k.ends, k.seq, k.wait, k.audit, k.req(rid), k.live, k.use(1893456000000)}
 }
+
+// The watch half's keys that belong to no server: each is the only key
+// of the commands and scripts that touch it.
+const subsKey = "gpuplan:subs" // hash: channel → subscription JSON
+
+func claimKey(job string) string { return "gpuplan:claim:" + job }
 
 // script runs one script and returns its JSON answer. Scripts always go
 // through Script.Run (EVALSHA, then EVAL on NOSCRIPT), never in a pipeline,
@@ -271,12 +306,29 @@ func (k keys) all(rid string) []string {
 func (r *Redis) script(ctx context.Context, op string, s *redis.Script, keys []string, args ...any) (string, error) {
 	octx, cancel := r.opContext(ctx)
 	defer cancel()
+	if c, ok := r.client.(*redis.Client); ok && r.waitReplicas > 0 {
+		// WAIT counts the writes of its own connection: pin one.
+		conn := c.Conn()
+		defer conn.Close()
+		v, err := s.Run(octx, conn, keys, args...).Text()
+		if err != nil {
+			return "", r.wrap(ctx, op, err)
+		}
+		if n, err := conn.Wait(octx, r.waitReplicas, r.waitTimeout).Result(); err != nil || n < int64(r.waitReplicas) {
+			r.unconfirmed.Add(1)
+		}
+		return v, nil
+	}
 	v, err := s.Run(octx, r.client, keys, args...).Text()
 	if err != nil {
 		return "", r.wrap(ctx, op, err)
 	}
 	return v, nil
 }
+
+// Unconfirmed counts the scripts whose WAIT reached fewer replicas than
+// RedisOptions.WaitReplicas: changes a failover may lose.
+func (r *Redis) Unconfirmed() int64 { return r.unconfirmed.Load() }
 
 const (
 	msGrace   = int64(PastGrace / time.Millisecond)

@@ -32,10 +32,12 @@ import (
 
 func TestRedisContract(t *testing.T) {
 	srv := store.StartRedis(t)
-	storetest.Run(t, func(t *testing.T, clock func() time.Time) store.Store {
+	open := func(t *testing.T, clock func() time.Time) store.Store {
 		srv.Flush()
 		return store.NewRedis(redis.NewClient(srv.Options()), clock)
-	})
+	}
+	storetest.Run(t, open)
+	t.Run("Watch", func(t *testing.T) { storetest.RunWatch(t, open) })
 }
 
 // The same suite through a Redis Cluster client against a one-node
@@ -58,7 +60,7 @@ func TestRedisClusterContract(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	storetest.Run(t, func(t *testing.T, clock func() time.Time) store.Store {
+	open := func(t *testing.T, clock func() time.Time) store.Store {
 		if err := admin.FlushDB(ctx).Err(); err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +72,11 @@ func TestRedisClusterContract(t *testing.T) {
 			t.Fatalf("client is %T, want a cluster client", s.Client())
 		}
 		return s
-	})
+	}
+	storetest.Run(t, open)
+	// The watch scripts too: the usage read script takes many hour keys,
+	// all under the server's tag; subscriptions and claims are one key each.
+	t.Run("Watch", func(t *testing.T) { storetest.RunWatch(t, open) })
 }
 
 // With no injected clock every decision uses Redis TIME.
@@ -830,4 +836,113 @@ func BenchmarkRedisRawEvalsha(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+// The watch half with Redis TIME: hour hashes expire UsageRetention after
+// their hour (a deliberate TTL: nothing is evicted), claim keys carry a
+// safety TTL past their lease, and a lease runs out on Redis's clock.
+func TestRedisWatchKeysAndTime(t *testing.T) {
+	srv := store.StartRedis(t)
+	ctx := context.Background()
+	s, err := store.OpenRedis(ctx, store.RedisOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := srv.Client()
+	now, err := s.Now(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := now.Add(-time.Second)
+	err = s.RecordSamples(ctx, store.SampleBatch{Server: "h", At: at, Every: 30 * time.Second,
+		GPUs: []store.GPUSample{{Index: 0, Util: 50, MemUsedMB: 10, Users: []string{"alice"}}, {Index: 1, Util: -1, MemUsedMB: -1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hour := at.Truncate(time.Hour)
+	key := fmt.Sprintf("gpuplan:{srv:h}:use:%d", hour.Unix())
+	want := hour.Add(time.Hour + store.UsageRetention).Sub(now)
+	if ttl := c.PTTL(ctx, key).Val(); (ttl - want).Abs() > 2*time.Second {
+		t.Errorf("PTTL %s = %v, want about %v", key, ttl, want)
+	}
+	fields := c.HGetAll(ctx, key).Val()
+	if fields["o:0"] != "30000" || fields["u:0"] != "1500000" || fields["p:0:alice"] != "30000" || len(fields) != 5 {
+		t.Errorf("%s = %v, want integer ms for GPU 0 only", key, fields)
+	}
+	if live := c.HGetAll(ctx, "gpuplan:{srv:h}:live").Val(); len(live) != 5 || !strings.HasPrefix(live["g:0"], strconv.FormatInt(at.UnixMilli(), 10)+"|") {
+		t.Errorf("live hash = %v", live)
+	}
+	if c.TTL(ctx, "gpuplan:{srv:h}:live").Val() != -1 {
+		t.Error("the live hash has a TTL")
+	}
+
+	const lease = 300 * time.Millisecond
+	if ok, err := s.Claim(ctx, "job", "r1", lease); err != nil || !ok {
+		t.Fatalf("Claim = %v, %v", ok, err)
+	}
+	if v := c.Get(ctx, "gpuplan:claim:job").Val(); !strings.HasPrefix(v, "held:") || !strings.HasSuffix(v, ":r1") {
+		t.Errorf("claim value %q", v)
+	}
+	if ttl := c.PTTL(ctx, "gpuplan:claim:job").Val(); ttl <= lease || ttl > lease+time.Minute {
+		t.Errorf("claim PTTL %v, want the lease plus a margin", ttl)
+	}
+	if ok, _ := s.Claim(ctx, "job", "r2", lease); ok {
+		t.Error("r2 got a held job")
+	}
+	time.Sleep(lease + 50*time.Millisecond)
+	if ok, err := s.Claim(ctx, "job", "r2", lease); err != nil || !ok {
+		t.Errorf("after the lease ran out on Redis's clock: %v, %v; want r2 to take over", ok, err)
+	}
+	if err := s.Done(ctx, "job"); err != nil {
+		t.Fatal(err)
+	}
+	if ttl := c.TTL(ctx, "gpuplan:claim:job").Val(); (ttl - store.DoneRetention).Abs() > 2*time.Second {
+		t.Errorf("done TTL %v, want %v", ttl, store.DoneRetention)
+	}
+	if err := s.PutSubscription(ctx, store.Subscription{Channel: "C1", Spec: "0 9 * * *", TZ: "UTC", Period: "day"}); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.HGet(ctx, "gpuplan:subs", "C1").Val(); !strings.Contains(v, `"spec":"0 9 * * *"`) {
+		t.Errorf("gpuplan:subs C1 = %q", v)
+	}
+}
+
+// Every watch operation reports a Redis that is gone as ErrUnavailable,
+// in time.
+func TestRedisWatchUnavailable(t *testing.T) {
+	srv := store.StartRedis(t)
+	srv.NeedOwn(t)
+	ctx := context.Background()
+	s, err := store.OpenRedis(ctx, store.RedisOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srv.Kill()
+	now := time.Now()
+	for name, op := range map[string]func() error{
+		"RecordSamples": func() error {
+			return s.RecordSamples(ctx, store.SampleBatch{Server: "h", At: now, GPUs: []store.GPUSample{{Index: 0, Util: 1}}})
+		},
+		"Usage":   func() error { _, err := s.Usage(ctx, "h", now.Add(-time.Hour), now); return err },
+		"Live":    func() error { _, err := s.Live(ctx, "h"); return err },
+		"History": func() error { _, err := s.History(ctx, "h", now.Add(-time.Hour), now); return err },
+		"PutSubscription": func() error {
+			return s.PutSubscription(ctx, store.Subscription{Channel: "C", Spec: "* * * * *", Period: "day"})
+		},
+		"DeleteSubscription": func() error { _, err := s.DeleteSubscription(ctx, "C"); return err },
+		"Subscriptions":      func() error { _, err := s.Subscriptions(ctx); return err },
+		"Claim":              func() error { _, err := s.Claim(ctx, "j", "r", time.Minute); return err },
+		"Done":               func() error { return s.Done(ctx, "j") },
+	} {
+		start := time.Now()
+		err := op()
+		if !errors.Is(err, store.ErrUnavailable) {
+			t.Errorf("%s with Redis gone: %v, want ErrUnavailable", name, err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s took %v", name, d)
+		}
+	}
 }

@@ -37,7 +37,7 @@ const (
 	// least (Get, the digest's "who booked what"). Every SweepEvery-th
 	// reservation on a server drops those that ended longer ago (a sweep
 	// on every reserve would cost the hot path a command).
-	CleanupAfter = 7 * 24 * time.Hour
+	CleanupAfter = 15 * 24 * time.Hour
 	SweepEvery   = 16
 	// RequestTTL is how long a request id remembers its result.
 	RequestTTL = 24 * time.Hour
@@ -187,6 +187,7 @@ const (
 	codeBeyondHorizon = "beyond_horizon"  // A: how far ahead (ms)
 	codeExtendTooLong = "extend_too_long" // A: new length, B: the cap (ms)
 	codeBadArgs       = "args"            // a script got arguments Go would have refused
+	codeClockAhead    = "clock_ahead"     // A: how far the sample is ahead of the store (ms)
 )
 
 func okOutcome(op string, v any) outcome {
@@ -228,6 +229,8 @@ func invalidCode(code string, a, b int64) error {
 		return invalidf("the start is %s in the past; leave it out to start now", roundDur(ms(a)))
 	case codeBeyondHorizon:
 		return invalidf("the start is %s ahead; reservations may start at most %s ahead", roundDur(ms(a)), roundDur(Horizon))
+	case codeClockAhead:
+		return invalidf("the sample is %s ahead of the store's clock (more than %s): fix the agent host's clock (NTP)", roundDur(ms(a)), roundDur(MaxClockAhead))
 	case codeExtendTooLong:
 		return invalidf("extended, the reservation would last %s, longer than the %s maximum", roundDur(ms(a)), roundDur(ms(b)))
 	}

@@ -394,6 +394,148 @@ for _, v in ipairs(redis.call('HVALS', KEYS[1])) do out[#out + 1] = v end
 return out
 `
 
+// samplesScript mirrors Embedded.RecordSamples (validateBatch,
+// sampleWeight, gpuHour.add, liveGPURec.next). Sums are integer ms
+// (HINCRBY), exactly as the embedded store keeps them.
+//
+// KEYS: live (hash), use (the hash of the hour containing at).
+// ARGV: now, at, first_weight, max_weight, hour (start, ms), retention,
+// busy_util, agent, err, then one GPUSample JSON per GPU. Times in ms.
+//
+// The live hash: "last" (the last batch's at), "agent", "err", and per GPU
+// "g:<index>" = "<first at>|<busy at>|<at>|<sample JSON>". The hour hash:
+// "o:<gpu>" observed, "b:<gpu>" busy, "u:<gpu>" util% × ms, "m:<gpu>"
+// MiB × ms, "p:<gpu>:<user>" the user's ms. It expires retention after
+// the hour ends (by the store's now); an hour already past that is not
+// written.
+const samplesLua = prelude + `
+local function bad() return answer('samples', {err = 'invalid', code = 'args'}) end
+local now = now_ms()
+local at, first_w, max_w = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local hour, ret, busy_util = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local agent, errmsg = ARGV[8], ARGV[9]
+local max_ahead = tonumber(ARGV[10])
+if not (at and first_w and max_w and hour and ret and busy_util) then return bad() end
+if at < 1 or first_w < 1 or max_w < 1 or hour > at or at - hour >= 3600000 or hour % 3600000 ~= 0 then return bad() end
+local function int_in(v, lo, hi) return type(v) == 'number' and v == math.floor(v) and v >= lo and v <= hi end
+local gpus, seen = {}, {}
+for i = 11, #ARGV do
+  local okd, g = pcall(cjson.decode, ARGV[i])
+  if not okd or type(g) ~= 'table' then return bad() end
+  if not int_in(g.index, 0, 1023) or seen[g.index] or not int_in(g.util, -1, 100) or not int_in(g.mem_used, -1, 16777216) then
+    return bad()
+  end
+  seen[g.index] = true
+  local users = g.users
+  if users == nil then users = {} end
+  if type(users) ~= 'table' or #users > 32 then return bad() end
+  for _, u in ipairs(users) do
+    if type(u) ~= 'string' or u == '' or #u > 64 then return bad() end
+  end
+  gpus[#gpus + 1] = {index = g.index, util = g.util, mem = g.mem_used, users = users, raw = ARGV[i]}
+end
+if errmsg ~= '' and #gpus > 0 then return bad() end
+if at > now + max_ahead then
+  return answer('samples', {err = 'invalid', code = 'clock_ahead', a = at - now})
+end
+
+local last = tonumber(redis.call('HGET', KEYS[1], 'last'))
+local w = first_w
+if last then
+  if at <= last then return ok('samples', 'false') end
+  w = math.min(at - last, max_w)
+end
+local prev = {}
+if #gpus > 0 then
+  local fields = {}
+  for i, g in ipairs(gpus) do fields[i] = 'g:' .. fmt(g.index) end
+  prev = redis.call('HMGET', KEYS[1], unpack(fields))
+end
+
+-- decided: write
+local set = {'last', fmt(at), 'agent', agent, 'err', errmsg}
+local ttl = hour + 3600000 + ret - now
+local wrote = false
+for i, g in ipairs(gpus) do
+  local busy = g.util >= busy_util or #g.users > 0
+  local first, busy_at = at, 0
+  if prev[i] then
+    local f, b = string.match(prev[i], '^(%d+)|(%d+)|')
+    if f then first, busy_at = tonumber(f), tonumber(b) end
+  end
+  if busy then busy_at = at end
+  set[#set + 1] = 'g:' .. fmt(g.index)
+  set[#set + 1] = fmt(first) .. '|' .. fmt(busy_at) .. '|' .. fmt(at) .. '|' .. g.raw
+  if ttl > 0 then
+    local gi = fmt(g.index)
+    if g.util >= 0 then
+      redis.call('HINCRBY', KEYS[2], 'o:' .. gi, fmt(w))
+      if busy then redis.call('HINCRBY', KEYS[2], 'b:' .. gi, fmt(w)) end
+      redis.call('HINCRBY', KEYS[2], 'u:' .. gi, fmt(g.util * w))
+      if g.mem >= 0 then redis.call('HINCRBY', KEYS[2], 'm:' .. gi, fmt(g.mem * w)) end
+      wrote = true
+    end
+    for _, u in ipairs(g.users) do
+      redis.call('HINCRBY', KEYS[2], 'p:' .. gi .. ':' .. u, fmt(w))
+      wrote = true
+    end
+  end
+end
+redis.call('HSET', KEYS[1], unpack(set))
+if wrote then redis.call('PEXPIRE', KEYS[2], fmt(ttl)) end
+return ok('samples', 'true')
+`
+
+// usageScript reads hour hashes in one round trip: a read script, since
+// the package keeps no pipelines at all (a test checks), and every hour
+// key of a server is in its slot.
+// KEYS: the hour hashes; ARGV: now. Answer: now, then each key's HGETALL.
+const usageLua = prelude + `
+local out = {fmt(now_ms())}
+for i = 1, #KEYS do out[#out + 1] = redis.call('HGETALL', KEYS[i]) end
+return out
+`
+
+// claimScript mirrors claimable: the value is "held:<until>:<holder>" or
+// "done:<until>", and the deadline in it is compared with the store's now,
+// so a test's injected clock decides exactly as on the embedded store. The
+// key's PX (lease + grace) only keeps Redis tidy.
+// KEYS: claim; ARGV: now, holder, lease, grace. Times in ms.
+const claimLua = prelude + `
+local now = now_ms()
+local holder, lease, grace = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+if not (lease and grace) or lease < 1 or grace < 0 or holder == '' then
+  return answer('claim', {err = 'invalid', code = 'args'})
+end
+local v = redis.call('GET', KEYS[1])
+if v then
+  local kind, until_ms, who = string.match(v, '^(%a+):(%d+):?(.*)$')
+  until_ms = tonumber(until_ms)
+  if until_ms and until_ms > now then
+    if kind == 'done' then return ok('claim', 'false') end
+    if kind == 'held' and who ~= holder then return ok('claim', 'false') end
+  end
+end
+redis.call('SET', KEYS[1], 'held:' .. fmt(now + lease) .. ':' .. holder, 'PX', fmt(lease + grace))
+return ok('claim', 'true')
+`
+
+// doneScript: KEYS claim; ARGV now, retention (ms).
+const doneLua = prelude + `
+local now = now_ms()
+local ret = tonumber(ARGV[2])
+if not ret or ret < 1 then return answer('done', {err = 'invalid', code = 'args'}) end
+redis.call('SET', KEYS[1], 'done:' .. fmt(now + ret), 'PX', fmt(ret))
+return ok('done', 'true')
+`
+
+var (
+	samplesScript = redis.NewScript(samplesLua)
+	usageScript   = redis.NewScript(usageLua)
+	claimScript   = redis.NewScript(claimLua)
+	doneScript    = redis.NewScript(doneLua)
+)
+
 var (
 	reserveScript  = redis.NewScript(reserveLua)
 	releaseScript  = redis.NewScript(releaseLua)

@@ -42,6 +42,11 @@ type SampleBatch struct {
 // reading back.
 const MaxSampleWeight = 5 * time.Minute
 
+// MaxClockAhead is how far a batch's At may be ahead of the store's
+// clock. Further ahead it is refused: accepted, it would make every
+// correct batch after it look old until real time caught up.
+const MaxClockAhead = 10 * time.Minute
+
 // HourUsage is one GPU's measured hour: how many seconds of it the agent
 // observed, how many of those the GPU was busy, the utilization integral
 // (percent × seconds), and seconds per Unix user with a process on it.
@@ -92,11 +97,17 @@ type Watch interface {
 	// server's last recorded batch is ignored (returns nil), so an agent
 	// catching up after an outage may resend safely. The weight of each
 	// sample is the time since the previous batch, at most
-	// MaxSampleWeight (Every for the first).
+	// MaxSampleWeight (Every for the first, 30 s when Every is unset),
+	// and all of it counts in the UTC hour containing At. A batch with Err
+	// set updates only the live state's SeenAt, Agent and Err. A malformed
+	// batch is refused with *InvalidError (see docs/store.md for the
+	// limits).
 	RecordSamples(ctx context.Context, b SampleBatch) error
 	// Usage returns the server's hourly usage per GPU for the hours that
 	// start in [from, to), ordered by hour then GPU. Hours with no
-	// samples are absent. Kept for UsageRetention.
+	// samples are absent. An hour is kept until UsageRetention after it
+	// ends. A range over 40 days, or one that ends before it starts, is
+	// refused with *InvalidError.
 	Usage(ctx context.Context, server string, from, to time.Time) ([]HourUsage, error)
 	// Live returns the server's latest agent state (SeenAt zero if none).
 	Live(ctx context.Context, server string) (Live, error)
@@ -114,11 +125,12 @@ type Watch interface {
 	Subscriptions(ctx context.Context) ([]Subscription, error)
 
 	// Claim takes the named job for holder for lease. It reports true when
-	// the job is now this holder's: nobody held it, or a previous holder's
-	// lease ran out before it was done. A job marked Done is never claimed
-	// again (for DoneRetention).
+	// the job is now this holder's: nobody held it, a previous holder's
+	// lease ran out before it was done, or holder holds it already (a
+	// retry; the lease starts again). A job marked Done is never claimed
+	// again (for DoneRetention). Leases run on the store's clock.
 	Claim(ctx context.Context, job, holder string, lease time.Duration) (bool, error)
-	// Done marks a claimed job finished.
+	// Done marks a job finished, claimed or not.
 	Done(ctx context.Context, job string) error
 	// FirstSeen records key for ttl and reports whether it was new: the
 	// replicas' shared envelope de-duplication.
@@ -128,7 +140,7 @@ type Watch interface {
 // Retention of the watch data.
 const (
 	UsageRetention   = 35 * 24 * time.Hour // hourly usage: a month plus the weekly digest's previous week
-	HistoryRetention = 15 * 24 * time.Hour // ended reservations: two weekly digest periods
+	HistoryRetention = CleanupAfter        // ended reservations: two weekly digest periods
 	DoneRetention    = 30 * 24 * time.Hour
 )
 

@@ -10,6 +10,9 @@
 //		...
 //		return s
 //	})
+//
+// RunWatch runs the watch half's cases (samples, usage, live state,
+// history, subscriptions, claims) with the same kind of opener.
 package storetest
 
 import (
@@ -146,7 +149,7 @@ func Run(t *testing.T, open func(t *testing.T, clock func() time.Time) store.Sto
 		{"Extend", testExtend},
 		{"StateWithTime", testStateWithTime},
 		{"List", testList},
-		{"CleanupAfterAWeek", testCleanup},
+		{"CleanupAfter", testCleanup},
 		{"SetAnnouncement", testAnnouncement},
 		{"MarkRemindedOnce", testRemind},
 		{"Waiters", testWaiters},
