@@ -50,6 +50,9 @@ type Deps struct {
 	// subscriptions); nil leaves digests, nudges and measured
 	// utilization out.
 	Watch store.Watch
+	// Schedule reads digest cron specs (from robfig/cron, wired by
+	// cmd/gpuplan); nil allows only daily and weekly digests.
+	Schedule ScheduleFunc
 }
 
 // Set is the command table bound to its dependencies.
@@ -58,6 +61,8 @@ type Set struct {
 	cmds  []Command
 	index map[string]*Command
 	sweep sweeper
+	// holder names this process in the store's claims.
+	holder string
 }
 
 // New builds the command table. A duplicate name or a missing field is a
@@ -69,7 +74,7 @@ func New(deps Deps) *Set {
 	if deps.Inventory == nil {
 		deps.Inventory = DefaultInventory(deps.Catalog)
 	}
-	s := &Set{deps: deps, index: map[string]*Command{}}
+	s := &Set{deps: deps, index: map[string]*Command{}, holder: newHolder()}
 	s.cmds = []Command{
 		planCommand(),
 		statusCommand(),
@@ -78,6 +83,8 @@ func New(deps Deps) *Set {
 		extendCommand(),
 		mineCommand(),
 		waitCommand(),
+		digestCommand(),
+		keepCommand(),
 		buildCommand(),
 		gpusCommand(),
 		modelsCommand(),

@@ -30,7 +30,10 @@ type Inventory struct {
 	// own; ReminderBefore is how long before the end the owner is reminded
 	// (0: no reminders).
 	MaxDuration, ReminderBefore time.Duration
-	Servers                     []Server
+	// IdleNudgeAfter is how long reserved GPUs must be measured idle
+	// before their holder gets a nudge (0: no nudges).
+	IdleNudgeAfter time.Duration
+	Servers        []Server
 	// Users maps Unix user names to Slack user ids (for the GPU agent);
 	// never nil.
 	Users map[string]string
@@ -76,6 +79,7 @@ func (s Server) Hardware() planner.Hardware {
 const (
 	defaultMaxDuration    = 72 * time.Hour
 	defaultReminderBefore = 15 * time.Minute
+	defaultIdleNudgeAfter = time.Hour
 	maxGPUsPerServer      = 256
 )
 
@@ -92,6 +96,7 @@ func DefaultInventory(cat *planner.Catalog) *Inventory {
 		Timezone:       time.UTC,
 		MaxDuration:    defaultMaxDuration,
 		ReminderBefore: defaultReminderBefore,
+		IdleNudgeAfter: defaultIdleNudgeAfter,
 		Users:          map[string]string{},
 	}
 	for _, s := range []struct {
@@ -278,13 +283,15 @@ var (
 	serverNameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 	slackUserRe  = regexp.MustCompile(`^[UW][A-Z0-9]{2,}$`)
 	channelIDRe  = regexp.MustCompile(`^[CGD][A-Z0-9]{2,}$`)
-	unixUserRe   = regexp.MustCompile(`^[a-z_][a-z0-9_.-]{0,31}$`)
+	// A Unix user name, or a numeric uid: the agent reports the number
+	// when the host cannot name it (directory users in a static binary).
+	unixUserRe = regexp.MustCompile(`^([a-z_][a-z0-9_.-]{0,31}|[0-9]{1,10})$`)
 )
 
 // Keys a config may use, and the usual other spellings of each (for the
 // did-you-mean of an unknown key).
 var (
-	inventoryKeys = []string{"timezone", "team_channel", "admins", "max_duration", "reminder_before", "servers", "users"}
+	inventoryKeys = []string{"timezone", "team_channel", "admins", "max_duration", "reminder_before", "idle_nudge_after", "servers", "users"}
 	serverKeys    = []string{"name", "gpu", "gpus", "gpu_ids", "host", "interconnect", "labels", "price", "max_duration"}
 	keyAliases    = map[string]string{
 		"tz": "timezone", "time_zone": "timezone", "zone": "timezone",
@@ -292,6 +299,7 @@ var (
 		"admin": "admins", "admin_users": "admins",
 		"max_hours": "max_duration", "max_reservation": "max_duration", "duration": "max_duration",
 		"reminder": "reminder_before", "remind_before": "reminder_before",
+		"idle_after": "idle_nudge_after", "nudge_after": "idle_nudge_after", "idle_nudge": "idle_nudge_after",
 		"server": "servers", "hosts": "servers", "nodes": "servers",
 		"user": "users", "slack_users": "users",
 		"gpu_count": "gpus", "num_gpus": "gpus", "count": "gpus", "n_gpus": "gpus", "ngpus": "gpus", "gpu_num": "gpus",
@@ -358,6 +366,7 @@ func ParseInventory(cat *planner.Catalog, data []byte, source string) (*Inventor
 		Timezone:       time.UTC,
 		MaxDuration:    defaultMaxDuration,
 		ReminderBefore: defaultReminderBefore,
+		IdleNudgeAfter: defaultIdleNudgeAfter,
 		Users:          map[string]string{},
 	}
 	var serversNode *yaml.Node
@@ -393,6 +402,10 @@ func ParseInventory(cat *planner.Catalog, data []byte, source string) (*Inventor
 		case "reminder_before":
 			if d, ok := p.duration(v, key, true); ok {
 				inv.ReminderBefore = d
+			}
+		case "idle_nudge_after":
+			if d, ok := p.duration(v, key, true); ok {
+				inv.IdleNudgeAfter = d
 			}
 		case "servers":
 			serversNode = v
@@ -610,7 +623,7 @@ func (p *inventoryParser) users(n *yaml.Node, out map[string]string) {
 		}
 		seen[k.Value] = k.Line
 		if !unixUserRe.MatchString(k.Value) {
-			p.addf(k.Line, "users: %q is not a Unix user name", k.Value)
+			p.addf(k.Line, "users: %q is not a Unix user name or numeric uid", k.Value)
 			continue
 		}
 		id, ok := p.str(v, "users: "+k.Value)

@@ -33,7 +33,7 @@ func TestInventoryExampleFile(t *testing.T) {
 	if inv.MaxDuration != 72*time.Hour || inv.ReminderBefore != 15*time.Minute {
 		t.Errorf("max %v, reminder %v", inv.MaxDuration, inv.ReminderBefore)
 	}
-	if inv.Users["alice"] != "U0001ALICE" || inv.Users["bob"] != "U0002BOB" || len(inv.Users) != 2 {
+	if inv.Users["alice"] != "U0001ALICE" || inv.Users["bob"] != "U0002BOB" || inv.Users["10042"] != "U0003CAROL" || len(inv.Users) != 3 || inv.IdleNudgeAfter != time.Hour {
 		t.Errorf("users %v", inv.Users)
 	}
 	want := []struct {

@@ -433,6 +433,11 @@ func (s *Set) reservationReply(rv store.Reservation, verb string, now time.Time,
 		Channel:   s.deps.Inventory.TeamChannel,
 		Announces: rv.ID,
 	}
+	if r.Channel == "" {
+		// No team channel: changes go where the reservation was announced,
+		// even when made from the App Home or a DM.
+		r.Channel = rv.Channel
+	}
 	fields := []Field{{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Window", when(rv.Start, now, loc) + " → " + when(rv.End, now, loc)}}
 	if rv.Note != "" {
 		fields = append(fields, Field{"Note", rv.Note})

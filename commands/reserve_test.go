@@ -42,7 +42,7 @@ func newReservations(t *testing.T) (*Set, *storetest.Clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Deps{Catalog: cat, Inventory: inv, Reservations: st}), clock
+	return New(Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: st}), clock
 }
 
 func do(t *testing.T, s *Set, user, text string) (*Reply, error) {

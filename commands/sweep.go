@@ -16,7 +16,7 @@ type Notice struct {
 	Channel string // with TS: the message to update
 	TS      string
 	Reply   *Reply
-	Kind    string // "reminder", "expired", "waiting" (for logs)
+	Kind    string // "reminder", "expired", "waiting", "nudge" (for logs and metrics)
 }
 
 // sweeper remembers announced reservations between sweeps, to notice
@@ -70,6 +70,11 @@ func (s *Set) Sweep(ctx context.Context) ([]Notice, error) {
 					out = append(out, Notice{User: rv.Owner, Kind: "reminder", Reply: s.reminderReply(rv, now, loc)})
 				}
 			}
+		}
+		nudges, err := s.nudges(ctx, srv, resv, now, loc)
+		out = append(out, nudges...)
+		if err != nil {
+			return out, err
 		}
 		waiters, err := st.Waiters(ctx, srv.Name)
 		if err != nil {
