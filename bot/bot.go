@@ -32,6 +32,10 @@ type Commands interface {
 	ValidateForm(f commands.PlanForm) (string, map[string]string)
 	// Announced records where an announcement was posted (Reply.Announces).
 	Announced(ctx context.Context, id, channel, ts string) error
+	// Home builds a user's App Home; Servers names the servers the
+	// Reserve form offers.
+	Home(ctx context.Context, req commands.Request) (*commands.Reply, error)
+	Servers() []string
 }
 
 // Bot is the Slack adapter. Create it with New and run it with Run.
@@ -62,6 +66,11 @@ type Bot struct {
 	now    func() time.Time
 	// wrapConn lets tests inject transport faults under the websocket.
 	wrapConn func(connWrapper) connWrapper
+	// out paces channel posts and holds Post's client (post.go).
+	out outbox
+
+	// obs is what the Observer is told: the live connection, ack times.
+	obs observeState
 }
 
 // New checks the configuration and builds the bot. It does not connect.
@@ -119,6 +128,7 @@ func (b *Bot) Identify(ctx context.Context) ([]string, error) {
 // finishes in-flight work within the drain timeout and returns nil. A
 // refused token returns an error at once.
 func (b *Bot) Run(ctx context.Context) error {
+	b.observeRun(ctx)
 	if b.botUserID == "" {
 		if _, err := b.Identify(ctx); err != nil {
 			return err
@@ -299,6 +309,7 @@ func (b *Bot) spawn(name string, fields []zap.Field, fn func()) {
 // run executes a command within a pool slot, turning a panic into an
 // internal error with a ref.
 func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Reply, err error) {
+	started := time.Now()
 	select {
 	case b.pool <- struct{}{}:
 	case <-ctx.Done():
@@ -309,6 +320,7 @@ func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Re
 		if p := recover(); p != nil {
 			reply, err = nil, &panicError{value: p}
 		}
+		b.commandDone(req, err, time.Since(started))
 	}()
 	if req.Location == nil {
 		req.Location = b.cachedLocation(req.User)

@@ -46,6 +46,9 @@ type Config struct {
 	// PingInterval is how long to wait for Slack's pings before
 	// reconnecting (slack-go default 30 s).
 	PingInterval time.Duration
+	// Observer is told about commands, acks and connections (metrics);
+	// nil means NopObserver.
+	Observer Observer
 }
 
 // TokenError says which token is wrong and how to fix it, without its value.

@@ -35,6 +35,7 @@ const maxTapFrame = 4 << 20
 type frameTap struct {
 	net.Conn
 	p, w *frameParser
+	end  func() // the connection is gone (a failed read or Close)
 }
 
 func (t frameTap) Read(b []byte) (int, error) {
@@ -42,7 +43,15 @@ func (t frameTap) Read(b []byte) (int, error) {
 	if n > 0 {
 		t.p.feed(b[:n])
 	}
+	if err != nil {
+		t.end()
+	}
 	return n, err
+}
+
+func (t frameTap) Close() error {
+	t.end()
+	return t.Conn.Close()
 }
 
 func (t frameTap) Write(b []byte) (int, error) {
@@ -57,8 +66,9 @@ func (t frameTap) Write(b []byte) (int, error) {
 func (b *Bot) newTap(c net.Conn) net.Conn {
 	gen := b.acks.newConn()
 	return frameTap{Conn: c,
-		p: &frameParser{onText: func(raw []byte) { b.onFrame(gen, raw) }},
-		w: &frameParser{onText: func(raw []byte) { b.onWrittenFrame(gen, raw) }},
+		p:   &frameParser{onText: func(raw []byte) { b.onFrame(gen, raw) }},
+		w:   &frameParser{onText: func(raw []byte) { b.onWrittenFrame(gen, raw) }},
+		end: func() { b.connEnded(gen) },
 	}
 }
 
@@ -140,6 +150,7 @@ func (b *Bot) onWrittenFrame(gen int, raw []byte) {
 	}
 	if json.Unmarshal(raw, &head) == nil && head.EnvelopeID != "" {
 		b.acks.written(gen, head.EnvelopeID)
+		b.ackWritten(head.EnvelopeID)
 	}
 }
 
@@ -292,8 +303,11 @@ func (b *Bot) onFrame(gen int, raw []byte) {
 		return
 	}
 	switch {
+	case head.Type == "hello":
+		b.connHello(gen)
 	case head.Type == "disconnect":
 		b.acks.markClosing(gen)
+		b.connReason(gen, head.Reason)
 		b.onDisconnectFrame(head.Reason)
 	case head.EnvelopeID != "":
 		b.ledger.add(head.EnvelopeID, append([]byte(nil), raw...), b.now())

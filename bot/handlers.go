@@ -119,6 +119,7 @@ func (b *Bot) ack(client acker, envelopeID string, payload any, received time.Ti
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	b.acks.queued(envelopeID, payload, b.now())
+	b.ackStarted(envelopeID, received) // the latency is observed when the frame is written
 	err := client.AckCtx(ctx, envelopeID, payload)
 	lat := b.now().Sub(received)
 	if err != nil {
@@ -268,6 +269,8 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, fields
 		}
 		msg, inChannel := b.message(reply, err, fields)
 		b.postReply(ctx, e.Channel, e.User, thread, msg, inChannel, fields)
+	case *slackevents.AppHomeOpenedEvent:
+		b.onHomeOpened(ctx, e, fields) // home.go
 	case *slackevents.MessageEvent:
 		// Only direct messages from people: never the bot's own posts,
 		// edits, joins or other subtypes.
@@ -340,6 +343,10 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, f
 			}
 		case commands.ActionRun:
 			b.onRunButton(ctx, cb, a, fields)
+		case commands.ActionOpenPlan: // the App Home's quick actions
+			b.openPlanModal(ctx, cb.TriggerID, commands.PlanForm{}, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, fields)
+		case commands.ActionOpenReserve:
+			b.openReserveModal(ctx, cb, fields) // modal.go
 		case actionAdjust:
 			form, err := b.cmds.Form(a.Value)
 			if err != nil {
@@ -369,6 +376,10 @@ func (b *Bot) openPlanModal(ctx context.Context, triggerID string, form commands
 // ack (response_action: errors); a valid request closes the modal and the
 // plan is posted where the modal came from.
 func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, fields []zap.Field) {
+	if cb.View.CallbackID == reserveModalID {
+		b.onReserveSubmit(ctx, client, envelopeID, cb, received, fields) // modal.go
+		return
+	}
 	if cb.View.CallbackID != planModalID {
 		b.ack(client, envelopeID, nil, received, fields)
 		return
@@ -410,6 +421,7 @@ func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *
 	if reply.Channel != "" {
 		target = reply.Channel
 	}
+	_ = b.pace(ctx, target) // ≤ 1 message/s per channel (post.go)
 	ch, ts, err := b.api.PostMessageContext(ctx, target, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
 	if err != nil {
 		b.log.Warn("announcement post failed; answering in place", append(fields, zap.String("channel", target), zap.Error(err))...)
@@ -438,6 +450,10 @@ func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *
 	fields = append(fields, zap.String("command", firstWord(rv.Command)))
 	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID,
 		Location: b.lookupLocation(ctx, cb.User.ID)})
+	if fromHome(cb) {
+		b.afterHomeRun(ctx, cb.User.ID, reply, err, fields) // home.go: announce, re-publish
+		return
+	}
 	if err != nil || !reply.InChannel {
 		msg, _ := b.message(reply, err, fields)
 		p := toPayload(msg, false)
@@ -473,6 +489,7 @@ func (b *Bot) announceIn(ctx context.Context, channel, thread string, reply *com
 	if reply.Channel != "" {
 		target = reply.Channel
 	}
+	_ = b.pace(ctx, target) // ≤ 1 message/s per channel (post.go)
 	ch, ts, err := b.api.PostMessageContext(ctx, target, opts...)
 	if err != nil {
 		b.log.Error("announcement failed", append(fields, zap.String("channel", target), zap.Error(err))...)

@@ -1,10 +1,18 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/slack-go/slack"
+	"go.uber.org/zap"
 )
 
 // fieldLabels are the plan modal's inputs, in commands.FormFields order.
@@ -53,4 +61,296 @@ func formFromState(st *slack.ViewState) commands.PlanForm {
 		}
 	}
 	return f
+}
+
+// The Reserve modal (App Home's "Reserve GPUs"): its callback id and the
+// block ids of its inputs; every input's action id is modalInputID.
+const (
+	reserveModalID  = "reserve.modal"
+	reserveServer   = "server"
+	reserveCount    = "count"
+	reserveDuration = "duration"
+	reserveStart    = "start"
+	reserveNote     = "note"
+	maxNoteLen      = 300 // what the reserve command accepts
+	maxSelectOpts   = 100 // Block Kit's limit for a static select
+)
+
+// reserveMeta travels in the Reserve modal's private_metadata.
+type reserveMeta struct {
+	Channel string `json:"c,omitempty"`  // where it was opened, if from a message
+	TZ      string `json:"tz,omitempty"` // the user's zone, when known at opening
+	Home    bool   `json:"h,omitempty"`  // opened from the App Home: refresh it after
+}
+
+// reserveModal builds the Reserve form. servers fill a static select; a
+// team without an inventory gets a text field instead.
+func reserveModal(servers []string, meta reserveMeta) slack.ModalViewRequest {
+	var server slack.BlockElement
+	if len(servers) == 0 {
+		server = slack.NewPlainTextInputBlockElement(plainText("server-h", 150), modalInputID)
+	} else {
+		var opts []*slack.OptionBlockObject
+		for _, s := range servers[:min(len(servers), maxSelectOpts)] {
+			opts = append(opts, slack.NewOptionBlockObject(s, plainText(s, 75), nil))
+		}
+		server = slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plainText("Choose a server", 150), modalInputID, opts...)
+	}
+	count := slack.NewNumberInputBlockElement(plainText("2", 150), modalInputID, false)
+	count.MinValue = "1"
+	note := slack.NewPlainTextInputBlockElement(plainText("what runs on them", 150), modalInputID)
+	note.MaxLength = maxNoteLen
+	input := func(id, label, hint string, el slack.BlockElement, optional bool) *slack.InputBlock {
+		b := slack.NewInputBlock(id, plainText(label, 2000), plainText(hint, 2000), el)
+		b.Optional = optional
+		return b
+	}
+	blocks := []slack.Block{
+		input(reserveServer, "Server", "The team server to book GPUs on.", server, false),
+		input(reserveCount, "GPUs", "How many; free ones are picked for you.", count, false),
+		input(reserveDuration, "For how long", "e.g. 4h, 90m, 1d12h. The server's maximum applies.",
+			slack.NewPlainTextInputBlockElement(plainText("4h", 150), modalInputID), false),
+		input(reserveStart, "Start", "Leave empty to start now. Times are in your Slack time zone.",
+			slack.NewPlainTextInputBlockElement(plainText("tomorrow 9:00", 150), modalInputID), true),
+		input(reserveNote, "Note", "Shown with the reservation.", note, true),
+	}
+	md, _ := json.Marshal(meta)
+	return slack.ModalViewRequest{
+		Type:            slack.VTModal,
+		CallbackID:      reserveModalID,
+		Title:           plainText("Reserve GPUs", 24),
+		Submit:          plainText("Reserve", 24),
+		Close:           plainText("Cancel", 24),
+		Blocks:          slack.Blocks{BlockSet: blocks},
+		PrivateMetadata: string(md),
+	}
+}
+
+// reserveForm is a submitted Reserve modal.
+type reserveForm struct {
+	Server, Count, Duration, Start, Note string
+}
+
+func reserveFormFromState(st *slack.ViewState) reserveForm {
+	var f reserveForm
+	if st == nil {
+		return f
+	}
+	get := func(block string) string {
+		a, ok := st.Values[block][modalInputID]
+		if !ok {
+			return ""
+		}
+		if a.SelectedOption.Value != "" {
+			return strings.TrimSpace(a.SelectedOption.Value)
+		}
+		return strings.TrimSpace(a.Value)
+	}
+	f.Server, f.Count, f.Duration = get(reserveServer), get(reserveCount), get(reserveDuration)
+	f.Start, f.Note = get(reserveStart), get(reserveNote)
+	return f
+}
+
+// command checks what can be checked without the store (so those errors
+// are instant) and builds the reserve command the form stands for:
+// reserve <n> on <server> for <dur> [from <start>] [note "<note>"]. The
+// errors are keyed by block id, as response_action "errors" wants them.
+func (f reserveForm) command() (string, map[string]string) {
+	errs := map[string]string{}
+	if f.Server == "" || strings.ContainsAny(f.Server, " \t\"'") {
+		errs[reserveServer] = "Choose a server."
+	}
+	n, err := strconv.Atoi(f.Count)
+	switch {
+	case err != nil || n < 1:
+		errs[reserveCount] = "A whole number of GPUs, 1 or more."
+	case n > 999:
+		errs[reserveCount] = "That is more GPUs than any server has."
+	}
+	if _, err := commands.ParseDuration(f.Duration); err != nil {
+		errs[reserveDuration] = fieldText(err) + " — e.g. 4h, 90m or 1d12h."
+	}
+	if strings.ContainsAny(f.Start, "\"'“”‘’") {
+		errs[reserveStart] = "Write the start without quotes, e.g. tomorrow 9:00."
+	}
+	if utf8.RuneCountInString(f.Note) > maxNoteLen {
+		errs[reserveNote] = fmt.Sprintf("Keep the note under %d characters.", maxNoteLen)
+	}
+	if len(errs) > 0 {
+		return "", errs
+	}
+	text := fmt.Sprintf("reserve %d on %s for %s", n, f.Server, strings.Join(strings.Fields(f.Duration), ""))
+	if f.Start != "" {
+		text += " from " + strings.Join(strings.Fields(f.Start), " ")
+	}
+	if f.Note != "" {
+		// The note is quoted: a double quote inside would end it early.
+		note := strings.NewReplacer(`"`, "'", "“", "'", "”", "'").Replace(strings.Join(strings.Fields(f.Note), " "))
+		text += ` note "` + note + `"`
+	}
+	return text, nil
+}
+
+// errorField picks the input a command's complaint most likely concerns.
+func (f reserveForm) errorField(msg string) string {
+	m := strings.ToLower(msg)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if w != "" && strings.Contains(m, strings.ToLower(w)) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("note"):
+		return reserveNote
+	case has("start", "in the past", "ahead", "date", "time of day") || (f.Start != "" && has("`"+f.Start)):
+		return reserveStart
+	case has("duration", "longer than", "maximum", "how long", "limit") || (f.Duration != "" && has("`"+f.Duration)):
+		return reserveDuration
+	case has("gpu"):
+		return reserveCount
+	default:
+		return reserveServer
+	}
+}
+
+// fieldText is a mistake's message for an input's error line (plain
+// text, shorter than a message).
+func fieldText(err error) string {
+	var ue *commands.UserError
+	if !errors.As(err, &ue) {
+		return "Something is wrong here."
+	}
+	return truncate(strings.ReplaceAll(ue.Msg, "`", ""), 250)
+}
+
+// openReserveModal opens the Reserve form for a quick-action click. The
+// user's zone goes into the form when it is known; otherwise it is looked
+// up now, while the user types, so the submission can be answered inline.
+func (b *Bot) openReserveModal(ctx context.Context, cb slack.InteractionCallback, fields []zap.Field) {
+	meta := reserveMeta{Channel: cb.Channel.ID, Home: fromHome(cb)}
+	loc := b.cachedLocation(cb.User.ID)
+	if loc != nil {
+		meta.TZ = loc.String()
+	}
+	vctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	defer cancel()
+	if _, err := b.api.OpenViewContext(vctx, cb.TriggerID, reserveModal(b.cmds.Servers(), meta)); err != nil {
+		b.log.Error("views.open failed", append(fields, zap.Error(err))...)
+		return
+	}
+	if loc == nil {
+		b.lookupLocation(ctx, cb.User.ID)
+	}
+}
+
+// onReserveSubmit answers the Reserve form. Mistakes found without the
+// store come back at once as field errors. Otherwise the form becomes a
+// reserve command run as the submitting user through Dispatch, like a
+// slash command: if it answers within the ack budget, a mistake (a
+// *commands.UserError) is shown under the field it most likely concerns
+// and anything else closes the form and is announced or DMed; if not, the
+// form closes and the result follows by DM or announcement.
+func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, fields []zap.Field) {
+	form := reserveFormFromState(cb.View.State)
+	text, errs := form.command()
+	fields = append(fields, zap.String("command", "reserve"))
+	if len(errs) > 0 {
+		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, fields)
+		return
+	}
+	var meta reserveMeta
+	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
+	user := cb.User.ID
+	req := commands.Request{User: user, Channel: meta.Channel, Text: text, ID: envelopeID, Location: b.cachedLocation(user)}
+	if req.Location == nil && meta.TZ != "" {
+		if loc, err := time.LoadLocation(meta.TZ); err == nil {
+			req.Location = loc
+		}
+	}
+	if req.Location == nil {
+		// The zone decides what "tomorrow 9:00" means and only users.info
+		// knows it, which may not be called before the ack.
+		b.ack(client, envelopeID, nil, received, fields)
+		req.Location = b.lookupLocation(ctx, user)
+		reply, err := b.run(ctx, req)
+		b.deliverReserve(ctx, user, meta, reply, err, fields)
+		b.logDone(fields, received, err)
+		return
+	}
+	type outcome struct {
+		reply *commands.Reply
+		err   error
+	}
+	done := make(chan outcome, 1)
+	b.spawn("reserve.run", fields, func() {
+		r, err := b.run(ctx, req)
+		done <- outcome{r, err}
+	})
+	timer := time.NewTimer(b.cfg.AckBudget)
+	defer timer.Stop()
+	var out outcome
+	select {
+	case out = <-done:
+		var ue *commands.UserError
+		if errors.As(out.err, &ue) {
+			b.log.Info("user error", append(fields, zap.String("msg", ue.Msg))...)
+			field := form.errorField(ue.Msg)
+			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(ue)}), received, fields)
+			b.logDone(fields, received, out.err)
+			return
+		}
+		b.ack(client, envelopeID, nil, received, fields)
+	case <-timer.C:
+		b.ack(client, envelopeID, nil, received, fields)
+		out = <-done
+	}
+	b.deliverReserve(ctx, user, meta, out.reply, out.err, fields)
+	b.logDone(fields, received, out.err)
+}
+
+// deliverReserve answers a submitted Reserve form once the form is
+// closed: a reservation is announced (the team channel, else where the
+// form was opened, else the user's DM, where its buttons work too) and
+// the Home refreshed; anything else (no room: the earliest slot with its
+// button; a mistake; "something went wrong") is DMed.
+func (b *Bot) deliverReserve(ctx context.Context, user string, meta reserveMeta, reply *commands.Reply, err error, fields []zap.Field) {
+	if err == nil && reply.InChannel {
+		target := reply.Channel
+		if target == "" {
+			target = meta.Channel
+		}
+		if target == "" {
+			dm, derr := b.openDM(ctx, user)
+			if derr != nil {
+				b.log.Error("conversations.open failed", append(fields, zap.Error(derr))...)
+				return
+			}
+			target = dm
+		}
+		b.announceIn(ctx, target, "", reply, fields)
+		if meta.Home {
+			b.publishHome(ctx, user, []slack.Block{slack.NewContextBlock("", mrkdwn(":white_check_mark: "+escape(reply.Title)))}, fields)
+		}
+		return
+	}
+	msg, _ := b.message(reply, err, fields)
+	dm, derr := b.openDM(ctx, user)
+	if derr != nil {
+		b.log.Error("conversations.open failed", append(fields, zap.Error(derr))...)
+		return
+	}
+	_ = b.pace(ctx, dm)
+	b.post(ctx, dm, "", msg, fields)
+}
+
+// openDM opens (or finds) the bot's DM with user.
+func (b *Bot) openDM(ctx context.Context, user string) (string, error) {
+	ch, _, _, err := b.api.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}})
+	if err != nil {
+		return "", err
+	}
+	return ch.ID, nil
 }

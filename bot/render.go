@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -26,11 +27,22 @@ const (
 	maxFallbackText  = 3000
 )
 
-// escape makes untrusted text safe for mrkdwn: no <!channel>, no <@U…>
-// pings, no links the user did not see.
+// escape makes text safe for mrkdwn: no <!channel> or <!here>, no links
+// the user did not see. User and channel mentions (<@U…>, <#C…>) stay
+// live: the command layer writes them for owners and channels, and in a
+// note they are what the user typed in Slack (Slack sends a typed
+// @name as <@U…>), so they ping exactly as Slack itself would.
 func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	if !strings.Contains(s, "&lt;@") && !strings.Contains(s, "&lt;#") {
+		return s
+	}
+	return mentionRe.ReplaceAllString(s, "<$1>")
 }
+
+// mentionRe matches an escaped user or channel mention; a label after |
+// is dropped (Slack shows the current name).
+var mentionRe = regexp.MustCompile(`&lt;([@][UW][A-Z0-9]{2,}|#[CG][A-Z0-9]{2,})(?:\|[^&]*)?&gt;`)
 
 // truncate cuts s to at most n runes, marking the cut.
 func truncate(s string, n int) string {
@@ -58,6 +70,13 @@ type Message struct {
 
 // renderReply turns a Reply into a message of at most limit blocks.
 func renderReply(r *commands.Reply, limit int) Message {
+	return Message{Text: fallbackText(r), Blocks: fitBlocks(replyBlocks(r, nil), limit)}
+}
+
+// replyBlocks lays a reply out: header, summary, the lead buttons (the
+// App Home's quick actions; nil in messages), each section followed by its
+// own buttons, then the reply's buttons.
+func replyBlocks(r *commands.Reply, lead []commands.Action) []slack.Block {
 	var blocks []slack.Block
 	if r.Title != "" {
 		blocks = append(blocks, slack.NewHeaderBlock(plainText(r.Title, maxHeaderText)))
@@ -65,23 +84,38 @@ func renderReply(r *commands.Reply, limit int) Message {
 	if r.Summary != "" {
 		blocks = append(blocks, slack.NewSectionBlock(mrkdwn("*"+escape(r.Summary)+"*"), nil, nil))
 	}
-	for _, s := range r.Sections {
-		blocks = append(blocks, renderSection(s)...)
-	}
-	if act := renderActions(r.Actions); act != nil {
+	if act := renderActions("quick", lead); act != nil {
 		blocks = append(blocks, act)
 	}
+	for i, s := range r.Sections {
+		blocks = append(blocks, renderSection(s)...)
+		// Block ids are unique within a message or view.
+		if act := renderActions(fmt.Sprintf("actions.%d", i), s.Actions); act != nil {
+			blocks = append(blocks, act)
+		}
+	}
+	if act := renderActions("actions", r.Actions); act != nil {
+		blocks = append(blocks, act)
+	}
+	return blocks
+}
+
+// fitBlocks cuts blocks to limit, keeping the head and a final row of
+// buttons and saying what was cut.
+func fitBlocks(blocks []slack.Block, limit int) []slack.Block {
 	if len(blocks) > limit {
 		// Keep the head and the buttons; say what was cut.
 		keep := blocks[:limit-2]
 		note := slack.NewContextBlock("", mrkdwn(fmt.Sprintf("_%d more blocks left out: run the same request in a terminal (`gpuplan …`) for the whole report._", len(blocks)-limit+2)))
 		last := blocks[len(blocks)-1]
 		blocks = append(append(keep[:len(keep):len(keep)], note), last)
-		if _, ok := last.(*slack.ActionBlock); !ok {
+		if ab, ok := last.(*slack.ActionBlock); !ok || ab.BlockID != "actions" {
+			// Only the reply's own buttons survive a cut: a section's
+			// buttons without their section would be a riddle.
 			blocks = blocks[:len(blocks)-1]
 		}
 	}
-	return Message{Text: fallbackText(r), Blocks: blocks}
+	return blocks
 }
 
 // fallbackText is the message's top-level text: title and summary.
@@ -234,7 +268,9 @@ func renderTable(t *commands.Table) string {
 	return "```\n" + escape(strings.Join(kept, "\n")) + "\n```"
 }
 
-func renderActions(actions []commands.Action) slack.Block {
+// renderActions draws buttons as one actions block with blockID (nil
+// when there is no button to draw).
+func renderActions(blockID string, actions []commands.Action) slack.Block {
 	var elems []slack.BlockElement
 	for _, a := range actions {
 		value, id := a.Value, a.ID
@@ -258,7 +294,7 @@ func renderActions(actions []commands.Action) slack.Block {
 	if len(elems) == 0 {
 		return nil
 	}
-	return slack.NewActionBlock("actions", elems...)
+	return slack.NewActionBlock(blockID, elems...)
 }
 
 // errorMessage is what a user sees for a mistake they can fix.

@@ -98,10 +98,27 @@ var goldenReplies = []struct{ name, text string }{
 }
 
 // Every main reply renders within Block Kit's limits, and matches its
-// golden file (go test ./bot -run Golden -update rewrites them).
+// golden file (go test ./bot -run Golden -update rewrites them). The
+// digest is the reply commands' own golden test built from three days
+// through the store (commands/testdata/digest.reply.json).
 func TestRenderedRepliesRespectLimitsAndGolden(t *testing.T) {
+	raw, err := os.ReadFile("../commands/testdata/digest.reply.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var digest commands.Reply
+	if err := json.Unmarshal(raw, &digest); err != nil {
+		t.Fatal(err)
+	}
+	replies := map[string]*commands.Reply{"digest": &digest}
+	names := []string{"digest"}
 	for _, g := range goldenReplies {
-		m := renderReply(replyFor(t, g.text), maxMessageBlocks)
+		replies[g.name] = replyFor(t, g.text)
+		names = append(names, g.name)
+	}
+	for _, name := range names {
+		g := struct{ name string }{name}
+		m := renderReply(replies[name], maxMessageBlocks)
 		checkLimits(t, g.name, m, maxMessageBlocks)
 		raw, err := json.MarshalIndent(map[string]any{"text": m.Text, "blocks": m.Blocks}, "", "  ")
 		if err != nil {
@@ -144,19 +161,24 @@ func TestRenderCutsToTheBlockLimit(t *testing.T) {
 	}
 }
 
-// Untrusted text cannot ping @channel or forge links.
+// Untrusted text cannot ping @channel or forge links; user and channel
+// mentions stay mentions (the command layer writes them for owners, and
+// in a note they are what the user typed in Slack), labels dropped.
 func TestUntrustedTextIsEscaped(t *testing.T) {
 	r := &commands.Reply{Title: "t", Summary: "<!channel> & <https://evil|click>",
-		Sections: []commands.Section{{Text: "<@U123> hi", Bullets: []string{"<!here>"}, Fields: []commands.Field{{Label: "<b>", Value: "<!everyone>"}}}}}
+		Sections: []commands.Section{{Text: "<@U123> hi <#C0TEAM|team> <@U1|<!here>> <@u1> <#C0X|x&gt;<!channel>>", Bullets: []string{"<!here>"}, Fields: []commands.Field{{Label: "<b>", Value: "<!everyone>"}}}}}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(renderReply(r, maxMessageBlocks).Blocks)
 	raw := buf.Bytes()
-	for _, bad := range []string{"<!channel>", "<@U123>", "<!here>", "<!everyone>", "<https://"} {
+	for _, bad := range []string{"<!channel>", "<!here>", "<!everyone>", "<https://", "<@u1>", "|<"} {
 		if strings.Contains(string(raw), bad) {
 			t.Errorf("unescaped %q in %s", bad, raw)
 		}
+	}
+	if !strings.Contains(string(raw), "<@U123> hi <#C0TEAM> ") {
+		t.Errorf("mentions should stay live: %s", raw)
 	}
 	if !strings.Contains(string(raw), "&lt;!channel&gt; &amp;") {
 		t.Errorf("escaping: %s", raw)

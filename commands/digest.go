@@ -476,7 +476,6 @@ func (s *Set) DigestReply(rep *DigestReport) *Reply {
 	} else {
 		r.Summary += "; no agent reported, so nothing was measured"
 	}
-	r.Sections = append(r.Sections, Section{Text: r.Summary})
 	if rep.Late != "" {
 		r.Sections = append(r.Sections, Section{Kind: Warning, Text: rep.Late})
 	}

@@ -2,6 +2,8 @@ package commands
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"image/png"
 	"math"
 	"strings"
@@ -148,4 +150,84 @@ func TestBuildDigestAggregatesChart(t *testing.T) {
 	if rep.chart == nil || len(rep.chart.Rows) != 10 || len(rep.chart.Values[0]) != 168 {
 		t.Fatalf("chart rows = %d", len(rep.chart.Rows))
 	}
+}
+
+// Three days of a team's life through the real (embedded) store with an
+// injected clock: bookings by three people, the agent every 15 minutes
+// on two of the three servers, someone running without a booking. The
+// weekly-digest text and its reply (the input of the Slack golden in
+// bot/testdata) are golden files; the chart is a PNG of the expected size.
+func TestDigestGoldenThroughTheStore(t *testing.T) {
+	s, clock := newReservations(t)
+	ctx := context.Background()
+	book := func(user, text string) {
+		t.Helper()
+		mustDo(t, s, user, text)
+	}
+	// Day by day: bookings at 09:00, samples every 15 minutes.
+	for day := range 3 {
+		switch day {
+		case 0:
+			book("U0001", `reserve 4 on server-h for 8h note "llama sweep"`)
+			book("U0002", "reserve 2 on server-a for 30h")
+		case 1:
+			book("U0003", "reserve gpus 2-3 on server-a for 6h")
+		case 2:
+			book("U0001", "reserve 2 on server-h for 20h")
+		}
+		for q := range 96 {
+			clock.Advance(15 * time.Minute)
+			h := q / 4
+			for _, srv := range []string{"server-h", "server-a"} {
+				b := store.SampleBatch{Server: srv, At: clock.Now(), Every: 15 * time.Minute}
+				for g := range 4 {
+					gs := store.GPUSample{Index: g, MemTotalMB: 81559}
+					switch {
+					case srv == "server-h" && day != 1 && h < 5 && (day == 0 || g < 2): // U0001 works 5 of 8 booked hours
+						gs.Util, gs.MemUsedMB, gs.Users = 85+g, 60000, []string{"alice"}
+					case srv == "server-a" && g < 2 && h%3 != 0: // U0002's long job, with evaluation pauses
+						gs.Util, gs.MemUsedMB, gs.Users = 70, 40000, []string{"bob"}
+					case srv == "server-a" && day == 2 && g == 3 && h >= 12 && h < 16: // carol, unbooked
+						gs.Util, gs.MemUsedMB, gs.Users = 95, 70000, []string{"carol"}
+					}
+					b.GPUs = append(b.GPUs, gs)
+				}
+				if err := s.deps.Watch.RecordSamples(ctx, b); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	s.deps.Inventory.Users = map[string]string{"alice": "U0001", "bob": "U0002"}
+	seoul, _ := time.LoadLocation("Asia/Seoul")
+	rep, err := s.DigestFor(ctx, "week", clock.Now(), nil, seoul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.DigestReply(rep)
+	if len(r.Files) != 1 {
+		t.Fatal("no chart")
+	}
+	img, err := png.Decode(bytes.NewReader(r.Files[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() < 600 || b.Dy() < 12*4 || b.Dx() > 2000 || b.Dy() > 2000 {
+		t.Errorf("chart is %dx%d", b.Dx(), b.Dy())
+	}
+	var text bytes.Buffer
+	if err := RenderText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"carol (unmapped Unix user)", "<@U0002> 19 GPU-h", "<@U0001>"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("digest lacks %q", want)
+		}
+	}
+	replyJSON, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/digest.golden.txt", text.Bytes())
+	golden(t, "testdata/digest.reply.json", append(replyJSON, '\n'))
 }

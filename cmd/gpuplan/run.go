@@ -6,11 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/planner"
+	"github.com/gpuplan/gpuplan/store"
 )
 
 const usage = `gpuplan — GPU plans for ML teams
@@ -18,9 +21,12 @@ const usage = `gpuplan — GPU plans for ML teams
 Usage:
   gpuplan plan [--json] "<request>"   plan a job: fit, time, cost, alternatives, launch line
   gpuplan run --as <user> "<command>" any command on the reservation store, as <user> (--json too):
-                                      status, reserve, release, extend, mine, wait (also: gpuplan status …)
+                                      status, reserve, release, extend, mine, wait, keep, digest
+                                      (also: gpuplan status …; --files DIR writes a digest's chart)
   gpuplan serve                       run the Slack bot (SLACK_APP_TOKEN, SLACK_BOT_TOKEN)
-  gpuplan doctor                      check tokens, scopes and the Slack connection
+  gpuplan agent [--once]              sample this GPU server's nvidia-smi into the store (REDIS_URL)
+  gpuplan doctor                      check tokens, scopes, servers, Redis and the Slack connection
+  gpuplan healthcheck [/readyz]       ask a running serve's /healthz (for images without curl)
   gpuplan build [--json] "<n>x <gpu>" size a server for a GPU configuration
   gpuplan gpus [--json] [filter]      list the GPU catalogue
   gpuplan models [--json] [filter]    list the model catalogue
@@ -47,9 +53,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, args[1:], getenv, stdout, stderr)
 	case "doctor":
 		return doctor(ctx, args[1:], getenv, stdout, stderr)
+	case "healthcheck":
+		return healthcheck(ctx, args[1:], getenv, stdout, stderr)
+	case "agent":
+		return agentMain(ctx, args[1:], getenv, stdout, stderr)
 	case "run":
 		return runWithStore(ctx, args[1:], getenv, stdout, stderr)
-	case "status", "reserve", "release", "extend", "mine", "wait":
+	case "status", "reserve", "release", "extend", "mine", "wait", "digest", "keep":
 		return runWithStore(ctx, args, getenv, stdout, stderr)
 	case "plan", "build", "gpus", "models", "backtest", "help", "compare":
 	default:
@@ -69,6 +79,8 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	as := fs.String("as", envOr(getenv, "USER", "terminal"), "the user the command runs as (a Slack user id or a name)")
 	var prices priceFlags
 	fs.Var(&prices, "price", "override a GPU's hourly price: GPU=USD (repeatable)")
+	filesDir := fs.String("files", "", "write attachments (the digest's chart) into this directory")
+	channel := fs.String("channel", "", "the Slack channel id the command is typed in (digest schedules default to it)")
 	if err := fs.Parse(reorderFlags(args)); err != nil {
 		return 2
 	}
@@ -98,7 +110,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	}
 	set := commands.New(deps)
 	text := strings.TrimSpace(strings.TrimPrefix(sub+" "+strings.Join(fs.Args(), " "), "run "))
-	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Text: text})
+	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text})
 	if err != nil {
 		var ue *commands.UserError
 		if errors.As(err, &ue) {
@@ -120,6 +132,16 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 		fmt.Fprintf(stderr, "gpuplan: %v\n", err)
 		return 3
 	}
+	if *filesDir != "" {
+		for _, f := range reply.Files {
+			path := filepath.Join(*filesDir, filepath.Base(f.Name))
+			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+				fmt.Fprintf(stderr, "gpuplan: --files: %v\n", err)
+				return 1
+			}
+			fmt.Fprintln(stderr, "gpuplan: wrote", path)
+		}
+	}
 	return 0
 }
 
@@ -138,6 +160,8 @@ func runWithStore(ctx context.Context, args []string, getenv func(string) string
 			fmt.Fprintln(stderr, "gpuplan: warning:", w)
 		}
 		d.Inventory, d.Reservations = inv, st
+		d.Watch, _ = st.(store.Watch)
+		d.Schedule = scheduleFunc
 		return func() { st.Close() }, nil
 	})
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/gpuplan/gpuplan/bot"
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/planner"
+	"github.com/gpuplan/gpuplan/store"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -25,6 +28,7 @@ type serveConfig struct {
 	logLevel   string
 	logFormat  string
 	sweepEvery time.Duration
+	httpAddr   string // health and metrics; "" turns them off
 }
 
 func parseServeFlags(name string, args []string, getenv func(string) string, stderr io.Writer) (*serveConfig, error) {
@@ -37,6 +41,7 @@ func parseServeFlags(name string, args []string, getenv func(string) string, std
 	fs.DurationVar(&c.bot.DrainTimeout, "drain-timeout", 20*time.Second, "how long shutdown waits for in-flight commands")
 	fs.IntVar(&c.bot.Workers, "workers", 16, "commands that may run at once")
 	fs.DurationVar(&c.sweepEvery, "sweep-every", 30*time.Second, "how often reminders, expiries and waiting lists are checked")
+	fs.StringVar(&c.httpAddr, "http-addr", envOr(getenv, "GPUPLAN_HTTP_ADDR", defaultHTTPAddr), "address for /healthz, /readyz and /metrics; empty or off: none (env GPUPLAN_HTTP_ADDR)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -88,6 +93,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer log.Sync() //nolint:errcheck // nothing to do if stderr is gone
 	cat := planner.DefaultCatalog()
 	inv, invFrom, err := loadInventory(cat, getenv)
+	if err == nil {
+		err = applyEnvPrices(cat, getenv) // as in the terminal: over the inventory's
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
 		return 2
@@ -102,18 +110,49 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		log.Warn("reservation store", zap.String("warning", w))
 	}
 	log.Info("reservations", zap.String("store", where), zap.String("servers", invFrom), zap.Int("count", len(inv.Servers)))
-	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st})
-	b, err := bot.New(c.bot, log, set, nil)
+	metrics := newMetrics()
+	st = meterStore(st, metrics) // the deferred Close above closes the store itself
+	watch, _ := st.(store.Watch) // both backends have it; the metered store keeps it
+	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: scheduleFunc})
+	metrics.setCommands(set.Commands())
+	metrics.watchFleet(st, serverNames(inv))
+	c.bot.Observer = metrics
+	// Replicas sharing a Redis de-duplicate Slack's redeliveries there.
+	var dedup bot.Deduper
+	if d, ok := st.(bot.Deduper); ok {
+		dedup = &storeDeduper{d: d, timeout: dedupTimeout}
+	}
+	b, err := bot.New(c.bot, log, set, dedup)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
 		return 2
 	}
 	log.Info("starting", zap.String("api", apiName(c.bot.APIURL)), zap.Int("workers", c.bot.Workers))
+	// Health and metrics: up before the bot connects (liveness), stopped
+	// after it has drained (deferred before the sweeps, so it runs after
+	// them).
+	if c.httpAddr != "" && c.httpAddr != "off" {
+		ready := &readiness{connected: b.Connected, now: time.Now, log: log.Named("health"),
+			ping: func(ctx context.Context) error { _, err := st.Now(ctx); return err }}
+		hs, err := startHTTP(c.httpAddr, newHTTPHandler(metrics.Registry(), ready), log)
+		if err != nil {
+			fmt.Fprintln(stderr, "gpuplan serve:", err)
+			return 2
+		}
+		defer hs.stop(5 * time.Second)
+	}
 	// Reminders, expiry updates and waiting lists: a sweep every half
 	// minute, stopped and waited for before serve returns.
 	sweepCtx, stopSweeps := context.WithCancel(ctx)
 	var sweeps sync.WaitGroup
-	sweeps.Go(func() { b.RunSweeps(sweepCtx, set, c.sweepEvery) })
+	sweeps.Go(func() { b.RunSweeps(sweepCtx, countNudges{set, metrics}, c.sweepEvery) })
+	// Digests: every replica runs the scheduler; a claim per slot in the
+	// store lets one post.
+	if watch != nil {
+		sched := newScheduler(set, watch, st.Now, b.Post, log.Named("digest"), replicaName())
+		sched.posted = metrics.DigestPosted
+		sweeps.Go(func() { sched.Run(sweepCtx, inv.Timezone) })
+	}
 	defer func() { stopSweeps(); sweeps.Wait() }()
 	if err := b.Run(ctx); err != nil {
 		var te *bot.TokenError
@@ -128,6 +167,39 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	return 0
 }
 
+// countNudges counts the idle nudges a sweep hands the bot.
+type countNudges struct {
+	set *commands.Set
+	m   *Metrics
+}
+
+func (c countNudges) Sweep(ctx context.Context) ([]commands.Notice, error) {
+	ns, err := c.set.Sweep(ctx)
+	for _, n := range ns {
+		if n.Kind == "nudge" {
+			c.m.NudgeSent()
+		}
+	}
+	return ns, err
+}
+
+// replicaName names this process in digest claims and logs: host, pid and
+// a random suffix, so two replicas never share a lease.
+func replicaName() string {
+	host, _ := os.Hostname()
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b)
+}
+
+func serverNames(inv *commands.Inventory) []string {
+	names := make([]string, len(inv.Servers))
+	for i, s := range inv.Servers {
+		names[i] = s.Name
+	}
+	return names
+}
+
 func apiName(u string) string {
 	if u == "" {
 		return "slack.com"
@@ -135,7 +207,8 @@ func apiName(u string) string {
 	return u
 }
 
-// doctor checks what serve needs and says how to fix what is wrong.
+// doctor checks what serve needs and says how to fix what is wrong. A
+// failed check does not stop the others: one run names every problem.
 func doctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	c, err := parseServeFlags("doctor", args, getenv, stderr)
 	if err != nil {
@@ -151,12 +224,43 @@ func doctor(ctx context.Context, args []string, getenv func(string) string, stdo
 		fmt.Fprintf(stdout, "✓ %s: %s\n", name, good)
 		return true
 	}
-	b, err := bot.New(c.bot, zap.NewNop(), commands.New(commands.Deps{}), nil)
-	if !check("tokens", err, "SLACK_APP_TOKEN is xapp-…, SLACK_BOT_TOKEN is xoxb-…") {
-		return 1
-	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
+	b, err := bot.New(c.bot, zap.NewNop(), commands.New(commands.Deps{}), nil)
+	if check("tokens", err, "SLACK_APP_TOKEN is xapp-…, SLACK_BOT_TOKEN is xoxb-…") {
+		doctorSlack(ctx, b, check)
+	}
+	inv, invFrom, err := loadInventory(planner.DefaultCatalog(), getenv)
+	check("servers", err, fmt.Sprintf("%d from %s", lenServers(inv), invFrom))
+	st, where, warnings, err := openStore(ctx, getenv)
+	switch {
+	case errors.Is(err, store.ErrUnsafeRedis):
+		check("reservation store", nil, "Redis answers")
+		check("redis policy", err, "")
+	case check("reservation store", err, where):
+		_, err := st.Now(ctx)
+		check("reservation store answers", err, "yes")
+		if getenv("REDIS_URL") != "" || getenv("REDIS_SENTINEL_ADDRS") != "" {
+			good := "maxmemory-policy noeviction and append-only persistence"
+			if len(warnings) > 0 {
+				good = "no eviction policy, but see below"
+			}
+			check("redis policy", nil, good)
+		}
+		for _, w := range warnings {
+			fmt.Fprintln(stdout, "! redis policy:", w)
+		}
+		st.Close()
+	}
+	if !ok {
+		return 1
+	}
+	return 0
+}
+
+// doctorSlack checks the bot token, its scopes against the manifest's and
+// the Socket Mode connection.
+func doctorSlack(ctx context.Context, b *bot.Bot, check func(name string, err error, good string) bool) {
 	scopes, err := b.Identify(ctx)
 	if check("bot token (auth.test)", err, "accepted") {
 		have := map[string]bool{}
@@ -178,22 +282,6 @@ func doctor(ctx context.Context, args []string, getenv func(string) string, stdo
 		}
 	}
 	check("socket mode connection", socketCheck(ctx, b), "apps.connections.open answered and the websocket said hello")
-	inv, invFrom, err := loadInventory(planner.DefaultCatalog(), getenv)
-	if check("servers", err, fmt.Sprintf("%d from %s", lenServers(inv), invFrom)) {
-		st, where, warnings, err := openStore(ctx, getenv)
-		if check("reservation store", err, where) {
-			_, err := st.Now(ctx)
-			check("reservation store answers", err, "yes")
-			for _, w := range warnings {
-				fmt.Fprintln(stdout, "! store:", w)
-			}
-			st.Close()
-		}
-	}
-	if !ok {
-		return 1
-	}
-	return 0
 }
 
 // socketCheck opens a Socket Mode connection and waits for hello.
@@ -228,4 +316,43 @@ func lenServers(inv *commands.Inventory) int {
 		return 0
 	}
 	return len(inv.Servers)
+}
+
+// storeDeduper is the store as the bot's Deduper. The bot asks it on its
+// event loop, before the ack, so each call is bounded (dedupTimeout, well
+// inside Slack's 3 s), and after a store error the store is not asked
+// again for dedupPause: the bot then handles envelopes without
+// de-duplication (it logs each one) rather than holding every envelope
+// for a timeout while Redis is away. The timeout is not shorter because
+// a spurious one (a loaded host) costs the pause's de-duplication.
+type storeDeduper struct {
+	d       bot.Deduper
+	timeout time.Duration
+	mu      sync.Mutex
+	pausing time.Time // until then, skip the store
+}
+
+const (
+	dedupTimeout = time.Second
+	dedupPause   = 2 * time.Second
+)
+
+var errDedupPaused = errors.New("dedupe store skipped for a few seconds after an error")
+
+func (s *storeDeduper) FirstSeen(ctx context.Context, key string, ttl time.Duration) (bool, error) {
+	s.mu.Lock()
+	paused := time.Now().Before(s.pausing)
+	s.mu.Unlock()
+	if paused {
+		return false, errDedupPaused
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	ok, err := s.d.FirstSeen(ctx, key, ttl)
+	if err != nil {
+		s.mu.Lock()
+		s.pausing = time.Now().Add(dedupPause)
+		s.mu.Unlock()
+	}
+	return ok, err
 }

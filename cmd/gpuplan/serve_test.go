@@ -38,6 +38,8 @@ func fakeEnv(t *testing.T, fake *slackfake.Server, extra ...string) map[string]s
 		"SLACK_APP_TOKEN": slackfake.AppToken, "SLACK_BOT_TOKEN": slackfake.BotToken,
 		"SLACK_API_URL": fake.URL(), "GPUPLAN_LOG_LEVEL": "debug",
 		"GPUPLAN_DB": filepath.Join(t.TempDir(), "reservations.db"),
+		// A free port: the default :8080 may be taken, or used by a parallel test.
+		"GPUPLAN_HTTP_ADDR": "127.0.0.1:0",
 	}
 	for i := 0; i+1 < len(extra); i += 2 {
 		env[extra[i]] = extra[i+1]
@@ -99,7 +101,7 @@ func TestServeRefusesBadTokensWithoutPrintingThem(t *testing.T) {
 	// A token Slack refuses.
 	fake := slackfake.New(t)
 	env := fakeEnv(t, fake, "SLACK_BOT_TOKEN", "xoxb-refused-secret")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer // the logger (sweeps, scheduler) and serve's own message share it
 	c := serve(context.Background(), nil, func(k string) string { return env[k] }, &bytes.Buffer{}, &stderr)
 	if c != 2 || !strings.Contains(stderr.String(), "SLACK_BOT_TOKEN was refused") || strings.Contains(stderr.String(), "refused-secret") {
 		t.Errorf("refused token: exit %d, %q", c, stderr.String())
@@ -152,7 +154,7 @@ func TestBinaryDrainsOnSIGTERM(t *testing.T) {
 	fake := slackfake.New(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "SLACK_APP_TOKEN="+slackfake.AppToken, "SLACK_BOT_TOKEN="+slackfake.BotToken,
-		"SLACK_API_URL="+fake.URL(), "GPUPLAN_LOG_FORMAT=console", "GPUPLAN_DB="+filepath.Join(t.TempDir(), "r.db"))
+		"SLACK_API_URL="+fake.URL(), "GPUPLAN_LOG_FORMAT=console", "GPUPLAN_DB="+filepath.Join(t.TempDir(), "r.db"), "GPUPLAN_HTTP_ADDR=127.0.0.1:0")
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

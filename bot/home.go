@@ -1,0 +1,139 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+	"go.uber.org/zap"
+)
+
+// homeCallbackID names the App Home view the bot publishes.
+const homeCallbackID = "home"
+
+// quickActions are the Home's buttons that open a form; every other
+// reply action is rendered where renderReply puts it.
+func quickActions(actions []commands.Action) (quick, rest []commands.Action) {
+	for _, a := range actions {
+		if a.ID == commands.ActionOpenPlan || a.ID == commands.ActionOpenReserve {
+			quick = append(quick, a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	return quick, rest
+}
+
+// homeView renders a Home reply as a Home tab: header, the quick actions
+// right under it, then the sections, each followed by its own buttons
+// (a reservation's Extend and Release). banner, when set, goes first
+// under the header: what the last click did.
+func homeView(r *commands.Reply, banner []slack.Block) slack.HomeTabViewRequest {
+	rr := *r
+	quick, rest := quickActions(r.Actions)
+	rr.Actions = rest
+	blocks := replyBlocks(&rr, quick)
+	if len(banner) > 0 && len(blocks) > 0 {
+		if _, ok := blocks[0].(*slack.HeaderBlock); ok {
+			blocks = append(append([]slack.Block{blocks[0]}, banner...), blocks[1:]...)
+		} else {
+			blocks = append(append([]slack.Block{}, banner...), blocks...)
+		}
+	}
+	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, CallbackID: homeCallbackID, Blocks: slack.Blocks{BlockSet: fitBlocks(blocks, maxViewBlocks)}}
+}
+
+// homeErrorView is the Home when it could not be built: what went wrong
+// in user words (msg, from Bot.message) and the quick actions, which work
+// without the store.
+func homeErrorView(msg Message) slack.HomeTabViewRequest {
+	blocks := []slack.Block{slack.NewHeaderBlock(plainText("gpuplan", maxHeaderText))}
+	blocks = append(blocks, msg.Blocks...)
+	blocks = append(blocks, renderActions("quick", []commands.Action{
+		{ID: commands.ActionOpenPlan, Label: "Plan a job", Style: "primary"},
+		{ID: commands.ActionOpenReserve, Label: "Reserve GPUs"},
+	}))
+	blocks = append(blocks, slack.NewContextBlock("", mrkdwn("Open this tab again in a moment to retry.")))
+	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, CallbackID: homeCallbackID, Blocks: slack.Blocks{BlockSet: blocks}}
+}
+
+// onHomeOpened publishes the Home whenever its tab is opened (the event
+// was acked and deduplicated by the event loop).
+func (b *Bot) onHomeOpened(ctx context.Context, e *slackevents.AppHomeOpenedEvent, fields []zap.Field) {
+	if e.Tab != "home" || e.User == "" || e.User == b.botUserID {
+		return
+	}
+	b.publishHome(ctx, e.User, nil, append(fields, zap.String("user", e.User), zap.String("command", "home")))
+}
+
+// publishHome builds user's Home and publishes it with views.publish; when
+// it cannot be built, it publishes the error instead of leaving a stale
+// or empty tab.
+func (b *Bot) publishHome(ctx context.Context, user string, banner []slack.Block, fields []zap.Field) {
+	reply, err := b.runHome(ctx, user)
+	var view slack.HomeTabViewRequest
+	if err != nil {
+		msg, _ := b.message(reply, err, fields) // logs it once, with a ref
+		view = homeErrorView(msg)
+	} else {
+		view = homeView(reply, banner)
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := b.api.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view}); err != nil {
+		b.log.Error("views.publish failed", append(fields, zap.Error(err))...)
+		return
+	}
+	b.log.Debug("home published", fields...)
+}
+
+// runHome builds the Home in a pool slot, a panic becoming an internal
+// error, in the user's time zone (looked up after the ack).
+func (b *Bot) runHome(ctx context.Context, user string) (reply *commands.Reply, err error) {
+	loc := b.lookupLocation(ctx, user)
+	select {
+	case b.pool <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-b.pool }()
+	defer func() {
+		if p := recover(); p != nil {
+			reply, err = nil, &panicError{value: p}
+		}
+	}()
+	return b.cmds.Home(ctx, commands.Request{User: user, Location: loc})
+}
+
+// fromHome reports whether a click came from a Home tab.
+func fromHome(cb slack.InteractionCallback) bool {
+	return cb.View.Type == slack.VTHomeTab
+}
+
+// afterHomeRun finishes a run button clicked on the Home: a state change
+// is announced in the team channel when the reply names one, and the Home
+// is published again with a line saying what happened (or what was
+// wrong).
+func (b *Bot) afterHomeRun(ctx context.Context, user string, reply *commands.Reply, err error, fields []zap.Field) {
+	var banner []slack.Block
+	switch {
+	case err != nil:
+		msg, _ := b.message(reply, err, fields)
+		banner = msg.Blocks
+	default:
+		if reply.InChannel && reply.Channel != "" {
+			b.announceIn(ctx, reply.Channel, "", reply, fields)
+		}
+		what, icon := reply.Title, ":white_check_mark: "
+		if what == "" {
+			what = reply.Summary
+		}
+		if !reply.InChannel {
+			icon = ":information_source: " // nothing changed ("Nothing to release")
+		}
+		banner = []slack.Block{slack.NewContextBlock("", mrkdwn(icon+escape(what)))}
+	}
+	b.publishHome(ctx, user, banner, fields)
+}

@@ -1,0 +1,331 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/store"
+	"github.com/robfig/cron/v3"
+	"go.uber.org/zap"
+)
+
+// The digest scheduler. Every replica runs one: robfig/cron fires each
+// subscription at its slots, and a reconcile job every minute reloads the
+// subscriptions and posts any slot that is due but not done (a slot missed
+// while every replica was down is posted late, once). A slot is posted by
+// whoever claims it in the store first; the claim is a lease, so a replica
+// that dies holding it leaves the slot to another after the lease.
+//
+// Slots are wall-clock times in the subscription's zone: on a fall-back
+// day 01:30 happens twice but is one slot; on a spring-forward day 02:30
+// does not exist and the slot fires at the first moment after the gap
+// (03:30). Either way, one post.
+
+// claimLease bounds how long a replica may hold a slot before another may
+// take it over: longer than building and posting one digest takes.
+const claimLease = 2 * time.Minute
+
+// wallSchedule reads a cron spec in the wall-clock time of loc. robfig's
+// own CRON_TZ handling skips a slot that falls in a spring-forward gap
+// and fires one in a fall-back overlap twice; evaluating the spec on
+// wall-clock times (as UTC, which has no DST) and mapping each slot back
+// to one instant avoids both.
+type wallSchedule struct {
+	inner cron.Schedule
+	loc   *time.Location
+}
+
+func wallClock(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), l.Nanosecond(), time.UTC)
+}
+
+// instant maps a wall-clock slot (written in UTC) to the one moment it
+// happens in loc: the earlier of the two in a fall-back overlap, and in a
+// spring-forward gap the moment as far past the gap's start as the slot
+// was (02:30 in a 02:00–03:00 gap fires at 03:30). time.Date leaves both
+// cases unspecified, so the offsets either side are tried explicitly.
+func instant(wall time.Time, loc *time.Location) time.Time {
+	sec := wall.Unix()
+	_, before := time.Unix(sec-86400, 0).In(loc).Zone()
+	_, after := time.Unix(sec+86400, 0).In(loc).Zone()
+	best := time.Time{}
+	for _, off := range []int{before, after} {
+		t := time.Unix(sec-int64(off), 0).In(loc)
+		if wallClock(t, loc).Equal(wall.Truncate(time.Second)) && (best.IsZero() || t.Before(best)) {
+			best = t
+		}
+	}
+	if best.IsZero() { // in a gap: read it with the offset before the gap
+		best = time.Unix(sec-int64(before), 0).In(loc)
+	}
+	return best
+}
+
+// Next is the first slot instant after t.
+func (w wallSchedule) Next(t time.Time) time.Time {
+	wall := wallClock(t, w.loc)
+	for range 8 {
+		n := w.inner.Next(wall)
+		if n.IsZero() {
+			return n
+		}
+		if inst := instant(n, w.loc); inst.After(t) {
+			return inst
+		}
+		wall = n
+	}
+	return time.Time{}
+}
+
+// parseWall parses a 5-field spec for loc.
+func parseWall(spec string, loc *time.Location) (wallSchedule, error) {
+	if strings.Contains(spec, "TZ=") || strings.HasPrefix(strings.TrimSpace(spec), "@") {
+		return wallSchedule{}, fmt.Errorf("use five fields, without TZ= or @descriptors")
+	}
+	s, err := cron.ParseStandard(spec)
+	if err != nil {
+		return wallSchedule{}, err
+	}
+	return wallSchedule{inner: s, loc: loc}, nil
+}
+
+// scheduleFunc is commands.ScheduleFunc from the wall-clock schedule.
+func scheduleFunc(spec string, loc *time.Location) (func(time.Time) time.Time, error) {
+	w, err := parseWall(spec, loc)
+	if err != nil {
+		return nil, err
+	}
+	return w.Next, nil
+}
+
+// latestSlot is sub's last slot at or before now within lookback: its
+// wall-clock time (the slot's name) and its instant.
+func latestSlot(w wallSchedule, now time.Time, lookback time.Duration) (wall, at time.Time, ok bool) {
+	cur := wallClock(now.Add(-lookback), w.loc)
+	for range 100000 {
+		n := w.inner.Next(cur)
+		if n.IsZero() {
+			break
+		}
+		inst := instant(n, w.loc)
+		if inst.After(now) {
+			break
+		}
+		wall, at, ok = n, inst, true
+		cur = n
+	}
+	return wall, at, ok
+}
+
+// digestPoster posts a reply to a channel (bot.Post).
+type digestPoster func(ctx context.Context, channel string, r *commands.Reply) (string, error)
+
+type scheduler struct {
+	set    *commands.Set
+	watch  store.Watch
+	clock  func(ctx context.Context) (time.Time, error) // the store's now
+	post   digestPoster
+	log    *zap.Logger
+	holder string
+	// posted is told each digest's outcome: "ok", "late", "error".
+	posted func(outcome string)
+	// every is how often the reconcile job runs (cron's @every; a minute).
+	every time.Duration
+
+	mu      sync.Mutex
+	entries map[string]cronEntry // by channel
+	cron    *cron.Cron
+	wg      sync.WaitGroup // fires in flight
+}
+
+type cronEntry struct {
+	id  cron.EntryID
+	key string // spec and zone it was added with
+}
+
+func newScheduler(set *commands.Set, w store.Watch, clock func(context.Context) (time.Time, error), post digestPoster, log *zap.Logger, holder string) *scheduler {
+	return &scheduler{set: set, watch: w, clock: clock, post: post, log: log, holder: holder, entries: map[string]cronEntry{}, posted: func(string) {}, every: time.Minute}
+}
+
+// cronLogger adapts zap to cron.Logger for Recover and SkipIfStillRunning.
+type cronLogger struct{ log *zap.Logger }
+
+func (l cronLogger) Info(msg string, kv ...any) {
+	l.log.Debug("cron: "+msg, zap.Any("detail", kv))
+}
+
+func (l cronLogger) Error(err error, msg string, kv ...any) {
+	l.log.Error("cron: "+msg, zap.Error(err), zap.Any("detail", kv))
+}
+
+// Run starts cron and blocks until ctx ends, then waits for jobs in flight.
+func (s *scheduler) Run(ctx context.Context, loc *time.Location) {
+	cl := cronLogger{s.log}
+	c := cron.New(cron.WithLocation(loc), cron.WithLogger(cl),
+		cron.WithChain(cron.Recover(cl), cron.SkipIfStillRunning(cl)))
+	s.mu.Lock()
+	s.cron = c
+	s.mu.Unlock()
+	if _, err := c.AddFunc("@every "+s.every.String(), func() { s.Tick(ctx) }); err != nil {
+		s.log.Error("digest scheduler", zap.Error(err))
+		return
+	}
+	c.Start()
+	s.Tick(ctx) // catch up at once, not a minute after start
+	<-ctx.Done()
+	<-c.Stop().Done()
+	s.wg.Wait()
+}
+
+// Tick reloads the subscriptions, keeps cron's entries in step, and posts
+// every subscription's latest slot that is due and not done.
+func (s *scheduler) Tick(ctx context.Context) {
+	subs, err := s.watch.Subscriptions(ctx)
+	if err != nil {
+		s.log.Warn("digest scheduler: cannot read subscriptions", zap.Error(err))
+		return
+	}
+	s.sync(ctx, subs)
+	for _, sub := range subs {
+		s.fireLatest(ctx, sub)
+	}
+}
+
+func (s *scheduler) sync(ctx context.Context, subs []store.Subscription) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cron == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, sub := range subs {
+		seen[sub.Channel] = true
+		key := sub.Spec + "|" + sub.TZ + "|" + sub.Period + "|" + sub.Since.String()
+		if e, ok := s.entries[sub.Channel]; ok && e.key == key {
+			continue
+		} else if ok {
+			s.cron.Remove(e.id)
+		}
+		w, err := s.wall(sub)
+		if err != nil {
+			s.log.Warn("digest scheduler: bad subscription", zap.String("channel", sub.Channel), zap.Error(err))
+			continue
+		}
+		sub := sub
+		id := s.cron.Schedule(w, cron.FuncJob(func() { s.fireLatest(ctx, sub) }))
+		s.entries[sub.Channel] = cronEntry{id: id, key: key}
+	}
+	for ch, e := range s.entries {
+		if !seen[ch] {
+			s.cron.Remove(e.id)
+			delete(s.entries, ch)
+		}
+	}
+}
+
+func (s *scheduler) wall(sub store.Subscription) (wallSchedule, error) {
+	loc, err := time.LoadLocation(sub.TZ)
+	if err != nil {
+		return wallSchedule{}, err
+	}
+	return parseWall(sub.Spec, loc)
+}
+
+// slotJob names a subscription's slot in the claims.
+func slotJob(sub store.Subscription, wall time.Time) string {
+	return "digest:" + sub.Channel + ":" + wall.Format("2006-01-02T15:04")
+}
+
+// fireLatest posts sub's latest due slot if nobody has.
+func (s *scheduler) fireLatest(ctx context.Context, sub store.Subscription) {
+	s.wg.Add(1)
+	defer s.wg.Done()
+	if ctx.Err() != nil {
+		return
+	}
+	now, err := s.clock(ctx)
+	if err != nil {
+		s.log.Warn("digest scheduler: no clock from the store", zap.Error(err))
+		return
+	}
+	w, err := s.wall(sub)
+	if err != nil {
+		return
+	}
+	length := 24 * time.Hour
+	if sub.Period == "week" {
+		length = 7 * 24 * time.Hour
+	}
+	wallAt, at, ok := latestSlot(w, now, length+time.Hour)
+	if !ok || at.Before(sub.Since) {
+		return
+	}
+	s.fire(ctx, sub, wallAt, at, now)
+}
+
+// fire claims one slot and, if it is ours, builds and posts the digest.
+func (s *scheduler) fire(ctx context.Context, sub store.Subscription, wall, at, now time.Time) {
+	job := slotJob(sub, wall)
+	mine, err := s.watch.Claim(ctx, job, s.holder, claimLease)
+	if err != nil {
+		s.log.Warn("digest scheduler: claim failed", zap.String("job", job), zap.Error(err))
+		return
+	}
+	if !mine {
+		return
+	}
+	log := s.log.With(zap.String("channel", sub.Channel), zap.String("slot", job))
+	loc := subLoc(sub)
+	rep, err := s.set.DigestFor(ctx, sub.Period, at, sub.Servers, loc)
+	if err != nil {
+		log.Warn("digest: cannot build; another replica retries after the lease", zap.Error(err))
+		s.posted("error")
+		return
+	}
+	outcome := "ok"
+	if late := now.Sub(at); late > 2*time.Minute {
+		rep.Late = fmt.Sprintf("Posted late: no gpuplan was running at %s.", at.In(loc).Format("Mon 15:04 MST"))
+		outcome = "late"
+	}
+	reply := s.set.DigestReply(rep)
+	if _, err := s.post(ctx, sub.Channel, reply); err != nil {
+		if permanent(err) {
+			log.Error("digest: Slack refused it for good; the slot is given up (invite the bot to the channel, or `digest off`)", zap.Error(err))
+			_ = s.watch.Done(ctx, job)
+		} else {
+			log.Warn("digest: post failed; retried after the lease", zap.Error(err))
+		}
+		s.posted("error")
+		return
+	}
+	if err := s.watch.Done(ctx, job); err != nil {
+		// Posted but not marked: after the lease another replica could
+		// post it again. Say so loudly; it is the one window for a double.
+		log.Error("digest: posted, but marking the slot done failed", zap.Error(err))
+	}
+	log.Info("digest posted", zap.String("outcome", outcome))
+	s.posted(outcome)
+}
+
+func subLoc(sub store.Subscription) *time.Location {
+	loc, err := time.LoadLocation(sub.TZ)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// permanent reports Slack errors that retrying will not fix.
+func permanent(err error) bool {
+	for _, code := range []string{"channel_not_found", "not_in_channel", "is_archived", "invalid_auth", "account_inactive", "restricted_action"} {
+		if strings.Contains(err.Error(), code) {
+			return true
+		}
+	}
+	return false
+}
