@@ -36,8 +36,10 @@ func dedupeContract(t *testing.T, d deduper, ttl time.Duration, expire func()) {
 	if !first("env:1") {
 		t.Error("a new key is not new")
 	}
-	if first("env:1") || first("env:1") {
-		t.Error("a repeated key is new again")
+	for range 2 {
+		if first("env:1") {
+			t.Error("a repeated key is new again")
+		}
 	}
 	if !first("evt:1") {
 		t.Error("another key is not new")
