@@ -357,8 +357,11 @@ func (s *Set) cmdNames() []string {
 func CommandListMarkdown(s *Set) string {
 	var b strings.Builder
 	b.WriteString("| command | what it does | example |\n|---|---|---|\n")
+	// A | inside a cell, even in a code span, ends the cell in GitHub's
+	// tables; escaped, it shows as |.
+	cell := strings.NewReplacer("|", "\\|").Replace
 	for _, c := range s.cmds {
-		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", c.Usage, c.Summary, c.Examples[0])
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", cell(c.Usage), cell(c.Summary), cell(c.Examples[0]))
 	}
 	for _, c := range s.cmds {
 		if len(c.Grammar) == 0 {

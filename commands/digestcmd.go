@@ -108,8 +108,9 @@ func runDigest(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		return nil, storeError(err, "digest")
 	}
 	return &Reply{
-		Title:     "Digest scheduled",
-		Summary:   fmt.Sprintf("<#%s> gets a %s digest %s (%s); the first on %s", channel, sub.Period+"ly", sub.Label, sub.TZ, next.In(loc).Format("Mon Jan 2 15:04 MST")),
+		Title: "Digest scheduled",
+		Summary: fmt.Sprintf("<#%s> gets a digest %s (%s) covering the %s before it; the first on %s",
+			channel, sub.Label, sub.TZ, sub.Period, next.In(loc).Format("Mon Jan 2 15:04 MST")),
 		InChannel: true, Channel: channel, Data: sub,
 		Sections: []Section{{Kind: Context, Text: fmt.Sprintf("Set by %s. `digest off` stops it; `digest now` previews one.", mention(req.User))}},
 	}, nil
