@@ -870,7 +870,7 @@ func TestRedisWatchKeysAndTime(t *testing.T) {
 	if fields["o:0"] != "30000" || fields["u:0"] != "1500000" || fields["p:0:alice"] != "30000" || len(fields) != 5 {
 		t.Errorf("%s = %v, want integer ms for GPU 0 only", key, fields)
 	}
-	if live := c.HGetAll(ctx, "gpuplan:{srv:h}:live").Val(); len(live) != 5 || !strings.HasPrefix(live["g:0"], strconv.FormatInt(at.UnixMilli(), 10)+"|") {
+	if live := c.HGetAll(ctx, "gpuplan:{srv:h}:live").Val(); len(live) != 6 || live["n"] != "1" || !strings.HasPrefix(live["g:0"], strconv.FormatInt(at.UnixMilli(), 10)+"|") {
 		t.Errorf("live hash = %v", live)
 	}
 	if c.TTL(ctx, "gpuplan:{srv:h}:live").Val() != -1 {

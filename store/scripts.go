@@ -402,7 +402,8 @@ return out
 // ARGV: now, at, first_weight, max_weight, hour (start, ms), retention,
 // busy_util, agent, err, then one GPUSample JSON per GPU. Times in ms.
 //
-// The live hash: "last" (the last batch's at), "agent", "err", and per GPU
+// The live hash: "last" (the last batch's at), "n" (batches recorded),
+// "agent", "err", and per GPU
 // "g:<index>" = "<first at>|<busy at>|<at>|<sample JSON>". The hour hash:
 // "o:<gpu>" observed, "b:<gpu>" busy, "u:<gpu>" util% × ms, "m:<gpu>"
 // MiB × ms, "p:<gpu>:<user>" the user's ms. It expires retention after
@@ -453,6 +454,7 @@ if #gpus > 0 then
 end
 
 -- decided: write
+redis.call('HINCRBY', KEYS[1], 'n', 1)
 local set = {'last', fmt(at), 'agent', agent, 'err', errmsg}
 local ttl = hour + 3600000 + ret - now
 local wrote = false

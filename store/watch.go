@@ -73,9 +73,11 @@ type LiveGPU struct {
 type Live struct {
 	Server string    `json:"server"`
 	SeenAt time.Time `json:"seen_at"` // the last batch (zero: no agent has reported)
-	Agent  string    `json:"agent,omitempty"`
-	Err    string    `json:"err,omitempty"` // the last batch's error, if it had one
-	GPUs   []LiveGPU `json:"gpus"`
+	// Batches counts the batches recorded (resent and late ones are not).
+	Batches int64     `json:"batches"`
+	Agent   string    `json:"agent,omitempty"`
+	Err     string    `json:"err,omitempty"` // the last batch's error, if it had one
+	GPUs    []LiveGPU `json:"gpus"`
 }
 
 // Subscription is a channel's digest schedule.

@@ -252,14 +252,15 @@ func (g liveGPURec) next(s GPUSample, at int64) liveGPURec {
 // liveState is a server's live state as the embedded store keeps it (the
 // Redis hash holds the same fields).
 type liveState struct {
-	Last  int64              `json:"last"`
-	Agent string             `json:"agent,omitempty"`
-	Err   string             `json:"err,omitempty"`
-	GPUs  map[int]liveGPURec `json:"gpus,omitempty"`
+	Last    int64              `json:"last"`
+	Batches int64              `json:"n,omitempty"`
+	Agent   string             `json:"agent,omitempty"`
+	Err     string             `json:"err,omitempty"`
+	GPUs    map[int]liveGPURec `json:"gpus,omitempty"`
 }
 
 func (s liveState) live(server string) Live {
-	l := Live{Server: server, SeenAt: fromMS(s.Last), Agent: s.Agent, Err: s.Err, GPUs: []LiveGPU{}}
+	l := Live{Server: server, SeenAt: fromMS(s.Last), Batches: s.Batches, Agent: s.Agent, Err: s.Err, GPUs: []LiveGPU{}}
 	for _, i := range slices.Sorted(maps.Keys(s.GPUs)) {
 		l.GPUs = append(l.GPUs, s.GPUs[i].live())
 	}
@@ -436,6 +437,7 @@ func (e *Embedded) RecordSamples(ctx context.Context, b SampleBatch) error {
 		}
 		newHour := st.Last == 0 || st.Last-st.Last%hourMS != a.hour
 		st.Last, st.Agent, st.Err = a.at, b.Agent, b.Err
+		st.Batches++
 		if b.Err == "" {
 			if err := s.addUsage(a, b.GPUs, w, newHour); err != nil {
 				return err

@@ -135,6 +135,11 @@ func (r *Redis) Live(ctx context.Context, server string) (Live, error) {
 			return Live{}, fmt.Errorf("store: live: bad last %q", v)
 		}
 	}
+	if v, ok := m["n"]; ok {
+		if st.Batches, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return Live{}, fmt.Errorf("store: live: bad n %q", v)
+		}
+	}
 	for f, v := range m {
 		gs, ok := strings.CutPrefix(f, "g:")
 		if !ok {

@@ -50,6 +50,7 @@ const (
 	metricReservations    = "gpuplan_reservations_held"
 	metricGPUsHeld        = "gpuplan_gpus_held"
 	metricAgentSampleAge  = "gpuplan_agent_last_sample_age_seconds"
+	metricAgentBatches    = "gpuplan_agent_samples_total"
 	metricDigests         = "gpuplan_digests_posted_total"
 	metricNudges          = "gpuplan_nudges_sent_total"
 	fleetRefreshTimeout   = 2 * time.Second
@@ -236,12 +237,13 @@ type fleetCollector struct {
 	servers []string
 	now     func() time.Time
 
-	resDesc, gpuDesc, ageDesc *prometheus.Desc
+	resDesc, gpuDesc, ageDesc, nDesc *prometheus.Desc
 
 	mu   sync.Mutex
 	at   time.Time // last refresh; zero: never
 	held map[string][2]int
 	seen map[string]time.Time
+	n    map[string]int64
 }
 
 func newFleetCollector(st store.Store, servers []string, now func() time.Time) *fleetCollector {
@@ -249,6 +251,7 @@ func newFleetCollector(st store.Store, servers []string, now func() time.Time) *
 		resDesc: prometheus.NewDesc(metricReservations, "Reservations holding GPUs now, per server (read at scrape time, cached 15 s).", []string{"server"}, nil),
 		gpuDesc: prometheus.NewDesc(metricGPUsHeld, "GPUs held by reservations now, per server (read at scrape time, cached 15 s).", []string{"server"}, nil),
 		ageDesc: prometheus.NewDesc(metricAgentSampleAge, "Seconds since the server's gpuplan agent last reported; absent when no agent ever has.", []string{"server"}, nil),
+		nDesc:   prometheus.NewDesc(metricAgentBatches, "Agent sample batches the store has recorded for the server (all replicas and agents; read at scrape time).", []string{"server"}, nil),
 	}
 	c.watch, _ = st.(store.Watch)
 	return c
@@ -258,6 +261,7 @@ func (c *fleetCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.resDesc
 	ch <- c.gpuDesc
 	ch <- c.ageDesc
+	ch <- c.nDesc
 }
 
 func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
@@ -275,6 +279,7 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		if t, ok := c.seen[s]; ok {
 			ch <- prometheus.MustNewConstMetric(c.ageDesc, prometheus.GaugeValue, max(0, now.Sub(t).Seconds()), s)
+			ch <- prometheus.MustNewConstMetric(c.nDesc, prometheus.CounterValue, float64(c.n[s]), s)
 		}
 	}
 }
@@ -284,7 +289,7 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 func (c *fleetCollector) refresh() {
 	ctx, cancel := context.WithTimeout(context.Background(), fleetRefreshTimeout)
 	defer cancel()
-	c.held, c.seen = map[string][2]int{}, map[string]time.Time{}
+	c.held, c.seen, c.n = map[string][2]int{}, map[string]time.Time{}, map[string]int64{}
 	now, err := c.st.Now(ctx)
 	if err != nil {
 		now = c.now()
@@ -303,6 +308,7 @@ func (c *fleetCollector) refresh() {
 		if c.watch != nil {
 			if l, err := c.watch.Live(ctx, s); err == nil && !l.SeenAt.IsZero() {
 				c.seen[s] = l.SeenAt
+				c.n[s] = l.Batches
 			}
 		}
 	}

@@ -168,6 +168,9 @@ func TestFleetCollector(t *testing.T) {
 # HELP gpuplan_agent_last_sample_age_seconds Seconds since the server's gpuplan agent last reported; absent when no agent ever has.
 # TYPE gpuplan_agent_last_sample_age_seconds gauge
 gpuplan_agent_last_sample_age_seconds{server="box"} `+ftoa(age)+`
+# HELP gpuplan_agent_samples_total Agent sample batches the store has recorded for the server (all replicas and agents; read at scrape time).
+# TYPE gpuplan_agent_samples_total counter
+gpuplan_agent_samples_total{server="box"} 1
 # HELP gpuplan_gpus_held GPUs held by reservations now, per server (read at scrape time, cached 15 s).
 # TYPE gpuplan_gpus_held gauge
 gpuplan_gpus_held{server="box"} `+ftoa(float64(gpus))+`

@@ -327,6 +327,14 @@ func testLive(e *wenv) {
 	if len(l.GPUs) != 3 || !l.GPUs[0].At.Equal(t1) || !l.GPUs[2].FirstAt.Equal(t2) || !l.SeenAt.Equal(t2) {
 		t.Errorf("live = %+v", l)
 	}
+	// A resent batch is not counted; a heartbeat is.
+	e.record(batch("h", t1, gpu(1, 0, 0)))
+	hb := batch("h", t2.Add(time.Second))
+	hb.Err = "nvidia-smi not found"
+	e.record(hb)
+	if l := e.live("h"); l.Batches != 4 || l.Err != "nvidia-smi not found" {
+		t.Errorf("batches = %d (err %q), want 4 recorded", l.Batches, l.Err)
+	}
 	if _, err := e.w.Live(e.ctx, "Bad Name"); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("Live(Bad Name): %v, want ErrInvalid", err)
 	}
