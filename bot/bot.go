@@ -325,7 +325,34 @@ func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Re
 	if req.Location == nil {
 		req.Location = b.cachedLocation(req.User)
 	}
-	return b.cmds.Dispatch(ctx, req)
+	reply, err = b.cmds.Dispatch(ctx, req)
+	if err == nil && reply != nil && !reply.InChannel && len(reply.Files) > 0 && req.User != "" {
+		// A private answer cannot carry a file (ephemeral messages have
+		// none): the files go to the user's DM with the bot.
+		b.sendFilesToDM(req.User, reply.Files)
+		reply.Sections = append(reply.Sections, commands.Section{Kind: commands.Context,
+			Text: "The chart is in your direct messages with gpuplan."})
+	}
+	return reply, err
+}
+
+// sendFilesToDM uploads files into the user's DM in the background.
+func (b *Bot) sendFilesToDM(user string, files []commands.File) {
+	fields := []zap.Field{zap.String("user", user)}
+	b.spawn("files.dm", fields, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		dm, err := b.openDM(ctx, user)
+		if err != nil {
+			b.log.Warn("could not open a DM for the files", append(fields, zap.Error(err))...)
+			return
+		}
+		for _, f := range files {
+			if err := b.upload(ctx, b.postClient(), dm, "", f); err != nil {
+				b.log.Warn("file upload to DM failed", append(fields, zap.String("file", f.Name), zap.Error(err))...)
+			}
+		}
+	})
 }
 
 type panicError struct{ value any }

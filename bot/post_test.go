@@ -130,3 +130,36 @@ func TestAFailedUploadDoesNotLoseTheMessage(t *testing.T) {
 		t.Errorf("%d upload attempts, want only the first post's", n)
 	}
 }
+
+// privateFiles answers every command privately with a chart attached,
+// as `digest now` does.
+type privateFiles struct {
+	testCommands
+	t *testing.T
+}
+
+func (c privateFiles) Dispatch(ctx context.Context, req commands.Request) (*commands.Reply, error) {
+	r := digestReply(c.t)
+	r.Summary = "preview"
+	return r, nil
+}
+
+// An ephemeral answer cannot carry a file: the chart of a private reply
+// goes to the user's DM, and the answer says so.
+func TestPrivateReplyFilesGoToTheDM(t *testing.T) {
+	h := start(t, func(_ *Config, b *Bot) {
+		b.cmds = privateFiles{testCommands: testCommands{Set: commands.New(commands.Deps{})}, t: t}
+	})
+	p := h.ackPayload(h.fake.Push(h.fake.SlashCommand("digest now", "U0001", "C0001")))
+	if !strings.Contains(blocksJSON(p["blocks"]), "direct messages") {
+		t.Errorf("the answer should say where the chart went: %v", p)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(h.fake.Files()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	files := h.fake.Files()
+	if len(files) != 1 || files[0].Channel != slackfake.DMChannel("U0001") || !files[0].Completed {
+		t.Fatalf("files: %+v", files)
+	}
+}
