@@ -80,6 +80,7 @@ type config struct {
 	ackLog          bool
 	clock           func() time.Time
 	failOnViolation bool
+	roundRobin      bool
 }
 
 // WithPingInterval sets how often the fake sends WebSocket PING frames on
@@ -93,6 +94,14 @@ func WithPingInterval(d time.Duration) Option {
 // live (default seed 1, so runs are reproducible).
 func WithSeed(seed int64) Option {
 	return func(c *config) { c.seed = seed }
+}
+
+// WithRoundRobin makes Push spread envelopes over the live connections in
+// turn (ascending connection id, wrapping around) instead of choosing one
+// at random, so that every connection, and every replica of the app behind
+// them, gets its share.
+func WithRoundRobin() Option {
+	return func(c *config) { c.roundRobin = true }
 }
 
 // WithAckLog logs every ack the fake receives with t.Logf.
@@ -257,6 +266,7 @@ type Server struct {
 	nextConn   int
 	conns      map[int]*wsConn
 	pending    map[string]pending
+	lastPush   int // connection of the last Push, for WithRoundRobin
 	acks       map[string][]Ack
 	pongs      int
 	pings      int

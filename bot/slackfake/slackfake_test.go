@@ -304,6 +304,59 @@ func TestRandomDistributionIsSeeded(t *testing.T) {
 	}
 }
 
+// WithRoundRobin deals envelopes to the live connections in turn, skipping
+// one that went away; PushedTo says where each went.
+func TestRoundRobin(t *testing.T) {
+	s := slackfake.New(t, slackfake.WithRoundRobin())
+	cs := []*client{dial(t, s), dial(t, s), dial(t, s)}
+	for _, c := range cs {
+		c.next(t)
+	}
+	s.WaitConnections(t, 3, time.Second)
+	recv := func() int {
+		t.Helper()
+		select {
+		case <-cs[0].msgs:
+			return 1
+		case <-cs[1].msgs:
+			return 2
+		case <-cs[2].msgs:
+			return 3
+		case <-time.After(time.Second):
+			t.Fatal("envelope not delivered")
+		}
+		return 0
+	}
+	var got []int
+	for range 7 {
+		id := s.Push(s.DirectMessage("hi", "U0001"))
+		conn := recv()
+		if at, ok := s.PushedTo(id); !ok || at != conn {
+			t.Errorf("PushedTo(%s) = %d, %v; it arrived on %d", id, at, ok, conn)
+		}
+		got = append(got, conn)
+	}
+	if want := []int{1, 2, 3, 1, 2, 3, 1}; !slices.Equal(got, want) {
+		t.Errorf("round robin over 3 connections: %v, want %v", got, want)
+	}
+	s.DisconnectOne(2, "refresh_requested")
+	s.WaitConnections(t, 2, 2*time.Second)
+	if m := cs[1].next(t); m["type"] != "disconnect" {
+		t.Fatalf("connection 2 got %v, want the disconnect", m)
+	}
+	got = got[:0]
+	for range 4 {
+		s.Push(s.DirectMessage("hi", "U0001"))
+		got = append(got, recv())
+	}
+	if want := []int{3, 1, 3, 1}; !slices.Equal(got, want) {
+		t.Errorf("round robin after connection 2 left: %v, want %v", got, want)
+	}
+	if _, ok := s.PushedTo("never-pushed"); ok {
+		t.Error("PushedTo knows an envelope that was never pushed")
+	}
+}
+
 func TestDisconnect(t *testing.T) {
 	s := slackfake.New(t)
 	c := dial(t, s)

@@ -329,8 +329,10 @@ func (s *Server) Pongs() int {
 	return s.pongs
 }
 
-// Push writes an envelope to a random live connection (seeded, see WithSeed)
-// and returns its envelope_id once written. It fails the test if none is live.
+// Push writes an envelope to a random live connection (seeded, see WithSeed;
+// in turn with WithRoundRobin) and returns its envelope_id once written. If
+// the write fails because the connection is going away, it tries another, as
+// Slack would. It fails the test if none is live.
 func (s *Server) Push(e Envelope) string {
 	s.t.Helper()
 	id, err := s.PushErr(e)
@@ -381,7 +383,20 @@ func (s *Server) push(conn int, e Envelope) (string, error) {
 				}
 			}
 			if len(ids) > 0 {
-				c = s.conns[ids[s.rng.IntN(len(ids))]]
+				var pick int
+				if s.cfg.roundRobin {
+					pick = ids[0]
+					for _, id := range ids {
+						if id > s.lastPush {
+							pick = id
+							break
+						}
+					}
+					s.lastPush = pick
+				} else {
+					pick = ids[s.rng.IntN(len(ids))]
+				}
+				c = s.conns[pick]
 			}
 		}
 		s.mu.Unlock()
@@ -408,6 +423,15 @@ func (s *Server) push(conn int, e Envelope) (string, error) {
 		s.mu.Unlock()
 		// The connection is going away: Slack would deliver elsewhere.
 	}
+}
+
+// PushedTo is the connection envelopeID was last written to (0, false if
+// the fake never wrote it).
+func (s *Server) PushedTo(envelopeID string) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.pending[envelopeID]
+	return p.conn, ok
 }
 
 // WaitAck waits for the first ack of envelopeID and returns it; it fails the

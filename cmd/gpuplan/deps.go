@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,13 @@ func openStore(ctx context.Context, getenv func(string) string) (store.Store, st
 	sentinels := getenv("REDIS_SENTINEL_ADDRS")
 	if url != "" || sentinels != "" {
 		opt := store.RedisOptions{URL: url, MasterName: getenv("REDIS_MASTER_NAME"), Password: getenv("REDIS_PASSWORD")}
+		if v := getenv("REDIS_WAIT_REPLICAS"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, "", nil, fmt.Errorf("REDIS_WAIT_REPLICAS=%q: use a whole number of replicas, 0 or more", v)
+			}
+			opt.WaitReplicas = n
+		}
 		if sentinels != "" {
 			opt.URL = "" // Sentinel decides where the master is
 			opt.SentinelAddrs = strings.Split(sentinels, ",")

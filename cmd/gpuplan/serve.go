@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
+	"github.com/redis/go-redis/v9"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -100,6 +101,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
 		return 2
 	}
+	redis.SetLogger(redisLogger{log.Named("redis")}) // go-redis's own notes, as JSON lines like the rest
 	st, where, warnings, err := openStore(ctx, getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
@@ -165,6 +167,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// redisLogger routes go-redis's internal log lines (pool dial failures,
+// Sentinel switching masters) through zap instead of raw stderr.
+type redisLogger struct{ log *zap.Logger }
+
+func (l redisLogger) Printf(_ context.Context, format string, v ...any) {
+	l.log.Warn(fmt.Sprintf(format, v...))
 }
 
 // countNudges counts the idle nudges a sweep hands the bot.
