@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/bot/slackfake"
+	"github.com/gpuplan/gpuplan/store"
 )
 
 type lockedBuffer struct {
@@ -179,5 +180,48 @@ func TestBinaryDrainsOnSIGTERM(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "drained") {
 		t.Errorf("no drain in the log:\n%s", stderr.String())
+	}
+}
+
+// serve runs the digest scheduler: a subscription whose latest slot went
+// by while no gpuplan was running is posted (late) soon after the start,
+// into the channel, with its chart in the thread.
+func TestServePostsADueDigest(t *testing.T) {
+	fake := slackfake.New(t)
+	fake.AddChannel("C0DIGEST", "gpu-digest", false, true)
+	env := fakeEnv(t, fake)
+	st, err := store.OpenEmbedded(env["GPUPLAN_DB"], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutSubscription(context.Background(), store.Subscription{Channel: "C0DIGEST", Spec: "0 * * * *", TZ: "UTC",
+		Period: "day", Label: "hourly", By: "U0ADMIN", Since: time.Now().Add(-3 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	var stdout, stderr lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	code := make(chan int, 1)
+	go func() { code <- serve(ctx, nil, func(k string) string { return env[k] }, &stdout, &stderr) }()
+	deadline := time.Now().Add(15 * time.Second)
+	for len(fake.Messages("C0DIGEST")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	for len(fake.Files()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Errorf("serve exited %d", c)
+	}
+	msgs := fake.Messages("C0DIGEST")
+	if len(msgs) != 1 || !strings.Contains(msgs[0].Text, "GPU digest") {
+		t.Fatalf("digests posted: %+v\n%s", msgs, stderr.String())
+	}
+	if f := fake.Files(); len(f) != 1 || f[0].ThreadTS != msgs[0].TS {
+		t.Errorf("chart: %+v", f)
+	}
+	if !strings.Contains(stderr.String(), `"msg":"digest posted"`) {
+		t.Error("the post is not logged")
 	}
 }
