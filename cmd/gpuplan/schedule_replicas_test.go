@@ -203,3 +203,40 @@ func TestSchedulerRunsOnCron(t *testing.T) {
 		t.Fatalf("cron posted %d digests, want 1", n)
 	}
 }
+
+// Through the claims, on the two DST days in New York with three
+// replicas reconciling every quarter hour: the fall-back day's 01:30,
+// which happens twice, is posted once; the spring-forward day's 02:30,
+// which does not happen, is posted once (at 03:30).
+func TestDigestDSTDaysPostOnce(t *testing.T) {
+	fake := slackfake.New(t)
+	ny, _ := time.LoadLocation("America/New_York")
+	for _, tc := range []struct {
+		channel, spec string
+		from          time.Time
+	}{
+		{"C0FALL", "30 1 * * *", time.Date(2026, 10, 31, 12, 0, 0, 0, ny)},
+		{"C0SPRING", "30 2 * * *", time.Date(2026, 3, 7, 12, 0, 0, 0, ny)},
+	} {
+		clock := storetest.NewClock(tc.from)
+		reps := newDigestReplicas(t, 3, clock, fake)
+		fake.AddChannel(tc.channel, tc.channel, false, true)
+		if err := reps[0].st.PutSubscription(context.Background(), store.Subscription{Channel: tc.channel, Spec: tc.spec, TZ: "America/New_York",
+			Period: "day", Label: tc.spec, By: "U0ADMIN", Since: tc.from}); err != nil {
+			t.Fatal(err)
+		}
+		var at []string
+		for range 4 * 24 { // a day in quarter hours
+			clock.Advance(15 * time.Minute)
+			before := len(top(fake.Messages(tc.channel)))
+			tickAll(reps)
+			if len(top(fake.Messages(tc.channel))) > before {
+				at = append(at, clock.Now().In(ny).Format("Jan 2 15:04 MST"))
+			}
+		}
+		want := map[string]string{"C0FALL": "Nov 1 01:30 EDT", "C0SPRING": "Mar 8 03:30 EDT"}[tc.channel]
+		if len(at) != 1 || at[0] != want {
+			t.Errorf("%s: posted at %v, want once at %s", tc.channel, at, want)
+		}
+	}
+}
