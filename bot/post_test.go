@@ -154,8 +154,9 @@ func TestPrivateReplyFilesGoToTheDM(t *testing.T) {
 	if !strings.Contains(blocksJSON(p["blocks"]), "direct messages") {
 		t.Errorf("the answer should say where the chart went: %v", p)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(h.fake.Files()) == 0 && time.Now().Before(deadline) {
+	// The upload is two calls (get the URL, complete it): wait for both.
+	completed := func() bool { f := h.fake.Files(); return len(f) > 0 && f[0].Completed }
+	for deadline := time.Now().Add(5 * time.Second); !completed() && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
 	files := h.fake.Files()

@@ -203,11 +203,8 @@ func TestServePostsADueDigest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	code := make(chan int, 1)
 	go func() { code <- serve(ctx, nil, func(k string) string { return env[k] }, &stdout, &stderr) }()
-	deadline := time.Now().Add(15 * time.Second)
-	for len(fake.Messages("C0DIGEST")) == 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	for len(fake.Files()) == 0 && time.Now().Before(deadline) {
+	// "digest posted" is logged once the message and its chart are out.
+	for deadline := time.Now().Add(15 * time.Second); !strings.Contains(stderr.String(), `"msg":"digest posted"`) && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
 	}
 	cancel()
