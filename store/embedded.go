@@ -115,16 +115,25 @@ func (s *srvTx) nextID(prefix string) (string, error) {
 
 func (s *srvTx) records() ([]record, error) {
 	b, err := s.bucket(bucketResv, false)
-	if b == nil || err != nil {
+	if err != nil {
 		return nil, err
 	}
-	var all []record
-	err = b.ForEach(func(_, v []byte) error {
-		var r record
-		if err := json.Unmarshal(v, &r); err != nil {
+	return decodeAll[record](b)
+}
+
+// decodeAll unmarshals every JSON value of b, in key order; a nil bucket
+// holds none.
+func decodeAll[T any](b *bolt.Bucket) ([]T, error) {
+	if b == nil {
+		return nil, nil
+	}
+	var all []T
+	err := b.ForEach(func(_, v []byte) error {
+		var x T
+		if err := json.Unmarshal(v, &x); err != nil {
 			return err
 		}
-		all = append(all, r)
+		all = append(all, x)
 		return nil
 	})
 	return all, err
@@ -602,17 +611,11 @@ func (e *Embedded) Waiters(ctx context.Context, server string) ([]Waiter, error)
 	now := e.nowMS()
 	err := e.db.View(func(tx *bolt.Tx) error {
 		b, err := (&srvTx{tx: tx, server: server}).bucket(bucketWait, false)
-		if b == nil || err != nil {
+		if err != nil {
 			return err
 		}
-		return b.ForEach(func(_, v []byte) error {
-			var w waiterRecord
-			if err := json.Unmarshal(v, &w); err != nil {
-				return err
-			}
-			all = append(all, w)
-			return nil
-		})
+		all, err = decodeAll[waiterRecord](b)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: waiters: %w", err)

@@ -652,18 +652,9 @@ func (e *Embedded) Subscriptions(ctx context.Context) ([]Subscription, error) {
 	}
 	var out []Subscription
 	err := e.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketSubs)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(_, v []byte) error {
-			var s Subscription
-			if err := json.Unmarshal(v, &s); err != nil {
-				return err
-			}
-			out = append(out, s)
-			return nil
-		})
+		var err error
+		out, err = decodeAll[Subscription](tx.Bucket(bucketSubs))
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: subscriptions: %w", err)
