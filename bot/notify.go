@@ -109,7 +109,8 @@ func (b *Bot) lookupLocation(ctx context.Context, user string) *time.Location {
 // user's time zone, so they are acked before it is looked up.
 func timeSensitive(word string) bool {
 	switch word {
-	case "reserve", "wait", "extend":
+	case "reserve", "wait", "extend", "digest":
+		// digest: a schedule without a zone is read in the user's.
 		return true
 	}
 	return false
