@@ -150,7 +150,9 @@ func TestPrivateReplyFilesGoToTheDM(t *testing.T) {
 	h := start(t, func(_ *Config, b *Bot) {
 		b.cmds = privateFiles{testCommands: testCommands{Set: commands.New(commands.Deps{})}, t: t}
 	})
-	p := h.ackPayload(h.fake.Push(h.fake.SlashCommand("digest now", "U0001", "C0001")))
+	// (Any command: privateFiles answers each with a chart. Not "digest",
+	// which waits for the user's zone and answers through response_url.)
+	p := h.ackPayload(h.fake.Push(h.fake.SlashCommand("status", "U0001", "C0001")))
 	if !strings.Contains(blocksJSON(p["blocks"]), "direct messages") {
 		t.Errorf("the answer should say where the chart went: %v", p)
 	}
