@@ -3,15 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpuplan/gpuplan/bot/slackfake"
 	"github.com/redis/go-redis/v9"
@@ -51,49 +47,7 @@ func testRedis(t *testing.T, policy, appendonly string) string {
 		u.Path = "/15"
 		return u.String()
 	}
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("no redis-server on PATH and GPUPLAN_TEST_REDIS_URL unset")
-	}
-	for range 5 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		dir := t.TempDir()
-		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
-			"--appendonly", appendonly, "--maxmemory-policy", policy, "--dir", dir, "--logfile", "redis.log")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		t.Cleanup(func() {
-			_ = cmd.Process.Kill()
-			<-done
-		})
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			select {
-			case <-done:
-				deadline = time.Time{} // exited: the port was taken, try another
-				continue
-			default:
-			}
-			if c.Ping(context.Background()).Err() == nil {
-				c.Close()
-				return "redis://" + addr
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		c.Close()
-	}
-	t.Fatal("could not start redis-server")
-	return ""
+	return startOwnRedis(t, "--appendonly", appendonly, "--maxmemory-policy", policy).url
 }
 
 func runDoctor(t *testing.T, env map[string]string) (int, string) {

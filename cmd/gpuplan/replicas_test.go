@@ -734,7 +734,10 @@ type ownRedis struct {
 	done chan struct{}
 }
 
-func startOwnRedis(t *testing.T) *ownRedis {
+// Extra arguments go after the defaults, so they override them (the
+// last of a repeated directive wins); they do not apply to a
+// GPUPLAN_TEST_REDIS_URL Redis.
+func startOwnRedis(t *testing.T, extra ...string) *ownRedis {
 	t.Helper()
 	if raw := os.Getenv("GPUPLAN_TEST_REDIS_URL"); raw != "" {
 		u, err := url.Parse(raw)
@@ -767,8 +770,9 @@ func startOwnRedis(t *testing.T) *ownRedis {
 		l.Close()
 		dir := t.TempDir()
 		r := &ownRedis{url: "redis://127.0.0.1:" + strconv.Itoa(port) + "/0", own: true, done: make(chan struct{})}
-		r.cmd = exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
-			"--appendonly", "no", "--dir", dir, "--logfile", "redis.log")
+		args := append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
+			"--appendonly", "no", "--dir", dir, "--logfile", "redis.log"}, extra...)
+		r.cmd = exec.Command(bin, args...)
 		r.cmd.Dir = dir
 		if err := r.cmd.Start(); err != nil {
 			t.Fatal(err)
