@@ -24,20 +24,28 @@ func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c
 
 func (c *testClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-// The Lua scripts mirror rules.go: thousands of random operations (valid
-// and not, retries, conflicts, time passing) give the same answers from
-// Redis and from the embedded store, down to the audit trail.
-func TestRedisMatchesEmbedded(t *testing.T) {
+// openBoth opens an embedded store and a Redis one on one injected clock,
+// for the differential tests; both close with the test.
+func openBoth(t *testing.T) (*testClock, *Embedded, *Redis) {
+	t.Helper()
 	srv := StartRedis(t)
-	ctx := context.Background()
 	clock := &testClock{t: time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)}
 	emb, err := OpenEmbedded(filepath.Join(t.TempDir(), "db"), clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer emb.Close()
+	t.Cleanup(func() { emb.Close() })
 	red := NewRedis(redis.NewClient(srv.Options()), clock.Now)
-	defer red.Close()
+	t.Cleanup(func() { red.Close() })
+	return clock, emb, red
+}
+
+// The Lua scripts mirror rules.go: thousands of random operations (valid
+// and not, retries, conflicts, time passing) give the same answers from
+// Redis and from the embedded store, down to the audit trail.
+func TestRedisMatchesEmbedded(t *testing.T) {
+	ctx := context.Background()
+	clock, emb, red := openBoth(t)
 	backends := []Store{emb, red}
 
 	rng := rand.New(rand.NewPCG(2030, 1))

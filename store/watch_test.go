@@ -5,7 +5,6 @@ import (
 	stdflag "flag"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,16 +37,8 @@ var (
 // hours past retention), claims and subscriptions give the same answers
 // from Redis and from the embedded store, to the bit.
 func TestWatchRedisMatchesEmbedded(t *testing.T) {
-	srv := StartRedis(t)
 	ctx := context.Background()
-	clock := &testClock{t: time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)}
-	emb, err := OpenEmbedded(filepath.Join(t.TempDir(), "db"), clock.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
-	red := NewRedis(redis.NewClient(srv.Options()), clock.Now)
-	defer red.Close()
+	clock, emb, red := openBoth(t)
 	backends := []watchBackend{emb, red}
 
 	rng := rand.New(rand.NewPCG(2030, 2))
