@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -183,7 +184,7 @@ func parseHardwareOnly(cat *planner.Catalog, args string) (planner.Hardware, err
 	if strings.TrimSpace(args) == "" {
 		return planner.Hardware{}, userErrorf(hint, "build for which GPUs?")
 	}
-	req, err := ParsePlan(cat, "gpt2 on "+strings.TrimPrefix(strings.TrimSpace(args), "on "))
+	req, err := lang.ParsePlan(cat, "gpt2 on "+strings.TrimPrefix(strings.TrimSpace(args), "on "))
 	if err != nil {
 		if ue, ok := err.(*UserError); ok {
 			return planner.Hardware{}, &UserError{Msg: ue.Msg, Hint: hint}
@@ -259,7 +260,7 @@ func RunBackTest(cat *planner.Catalog) (*BackTestResult, error) {
 	var ids []string
 	var pred, meas []float64
 	for _, r := range rows {
-		req, err := ParsePlan(cat, r.Request)
+		req, err := lang.ParsePlan(cat, r.Request)
 		if err != nil {
 			return nil, fmt.Errorf("back-test %s: %q: %w", r.ID, r.Request, err)
 		}

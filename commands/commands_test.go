@@ -360,13 +360,3 @@ func BenchmarkDispatchCompare(b *testing.B) {
 		}
 	}
 }
-
-func BenchmarkParsePlan(b *testing.B) {
-	cat := planner.DefaultCatalog()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ParsePlan(cat, "llama3-8b qlora 3 epochs of 50k samples seq 2048 batch 16 on 4090"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

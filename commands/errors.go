@@ -1,21 +1,15 @@
 package commands
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gpuplan/gpuplan/commands/lang"
+)
 
 // UserError is a mistake the user can fix: what was wrong, and how to say
-// it instead. Every renderer shows Msg and Hint as they are; nothing else
-// about an error reaches a user.
-type UserError struct {
-	Msg  string // what is wrong, naming the word ("unknown model `bert-bse` — did you mean `bert-base`?")
-	Hint string // how to fix it, usually an example ("try: gpuplan plan bert-base 3 epochs of 1M samples on h100x2")
-}
-
-func (e *UserError) Error() string {
-	if e.Hint == "" {
-		return e.Msg
-	}
-	return e.Msg + "\n" + e.Hint
-}
+// it instead. It is the request language's error type, so a refusal from
+// the grammar and one from a command read the same everywhere.
+type UserError = lang.UserError
 
 // userErrorf builds a UserError with a hint.
 func userErrorf(hint, format string, args ...any) *UserError {

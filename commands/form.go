@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -92,7 +93,7 @@ func (f PlanForm) Text() string {
 // canonical words (catalogue ids, plain numbers), so the modal shows what
 // the planner understood.
 func FormFromText(cat *planner.Catalog, text string) (PlanForm, error) {
-	req, err := ParsePlan(cat, text)
+	req, err := lang.ParsePlan(cat, text)
 	if err != nil {
 		return PlanForm{}, err
 	}
@@ -264,7 +265,7 @@ func ValidateForm(cat *planner.Catalog, f PlanForm) (string, map[string]string) 
 		return "", map[string]string{"model": "Name a model: `bert-base`, `llama3-8b`, `7b params` or `layers 24 hidden 2048 heads 16`."}
 	}
 	text := f.Text()
-	req, err := ParsePlan(cat, text)
+	req, err := lang.ParsePlan(cat, text)
 	if err == nil {
 		_, err = cat.Plan(planner.Request{Job: req.Job, Targets: req.Targets, Baseline: req.Baseline, NoSearch: true})
 		if err != nil && !planner.IsPlannerError(err) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -37,7 +38,7 @@ func TestFormRoundTrip(t *testing.T) {
 
 func mustParse(t *testing.T, cat *planner.Catalog, text string) planner.Request {
 	t.Helper()
-	r, err := ParsePlan(cat, text)
+	r, err := lang.ParsePlan(cat, text)
 	if err != nil {
 		t.Fatalf("%q: %v", text, err)
 	}

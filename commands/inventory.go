@@ -12,6 +12,7 @@ import (
 	"time"
 	_ "time/tzdata" // zones from the config and Slack profiles must not depend on the host's zoneinfo
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/planner"
 	"go.yaml.in/yaml/v3"
 )
@@ -563,7 +564,7 @@ func (p *inventoryParser) duration(n *yaml.Node, what string, zeroOK bool) (time
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		msg := fmt.Sprintf("%s: %q is not a duration — write hours and minutes, e.g. 72h, 90m or 1h30m", what, s)
-		if chat, err := ParseDuration(s); err == nil {
+		if chat, err := lang.ParseDuration(s); err == nil {
 			msg = fmt.Sprintf("%s: %q is not a duration here — write it as %s", what, s, goDuration(chat))
 		}
 		p.addf(n.Line, "%s", msg)

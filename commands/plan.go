@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -42,7 +43,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, userErrorf("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word",
 			"plan what? Name a model and, if you like, the hardware")
 	}
-	req, err := ParsePlan(s.deps.Catalog, args)
+	req, err := lang.ParsePlan(s.deps.Catalog, args)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -254,7 +255,7 @@ type reserveArgs struct {
 	count  int
 	gpus   []int
 	server Server
-	window When
+	window lang.When
 	note   string
 }
 
@@ -297,7 +298,7 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 	if a.count == 0 && len(a.gpus) == 0 {
 		return a, userErrorf(hint, "how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.server.Name, a.server.Name)
 	}
-	win, left, err := ParseWindow(rest, now, loc)
+	win, left, err := lang.ParseWindow(rest, now, loc)
 	if err != nil {
 		return a, err
 	}
@@ -627,7 +628,7 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if len(words) != 2 {
 		return nil, userErrorf(hint, "extend which reservation by how much?")
 	}
-	by, err := ParseDuration(words[1])
+	by, err := lang.ParseDuration(words[1])
 	if err != nil {
 		return nil, err
 	}
@@ -728,7 +729,7 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 			}
 			i++
 		case w == "for" && i+1 < len(words):
-			dur, err = ParseDuration(words[i+1])
+			dur, err = lang.ParseDuration(words[i+1])
 			if err != nil {
 				return nil, err
 			}
@@ -766,3 +767,7 @@ func (s *Set) Announced(ctx context.Context, id, channel, ts string) error {
 	}
 	return s.deps.Reservations.SetAnnouncement(ctx, id, channel, ts)
 }
+
+// ParseDuration reads a reservation length as people type it ("4h",
+// "90m", "1d12h", "2 hours"); the grammar is the request language's.
+func ParseDuration(s string) (time.Duration, error) { return lang.ParseDuration(s) }

@@ -14,10 +14,11 @@ const mod = "github.com/gpuplan/gpuplan/"
 // may reach go-redis through store's types; bot may reach planner
 // through commands).
 var depRules = map[string]struct{ deps, imports []string }{
-	"planner":  {deps: []string{mod, "github.com/", "go.uber.org/", "golang.org/x/"}},
-	"store":    {deps: []string{mod + "planner", mod + "commands", mod + "bot", "github.com/slack-go/", "go.uber.org/zap", "github.com/robfig/cron"}},
-	"commands": {deps: []string{mod + "bot", "github.com/slack-go/", "github.com/robfig/cron"}, imports: []string{"github.com/redis/"}},
-	"bot":      {deps: []string{"github.com/robfig/cron"}, imports: []string{mod + "store", mod + "planner", "github.com/redis/"}},
+	"planner":       {deps: []string{mod, "github.com/", "go.uber.org/", "golang.org/x/"}},
+	"store":         {deps: []string{mod + "planner", mod + "commands", mod + "bot", "github.com/slack-go/", "go.uber.org/zap", "github.com/robfig/cron"}},
+	"commands/lang": {deps: []string{mod + "store", mod + "bot", mod + "commands", "github.com/slack-go/", "github.com/redis/", "go.uber.org/zap", "github.com/robfig/cron"}},
+	"commands":      {deps: []string{mod + "bot", "github.com/slack-go/", "github.com/robfig/cron"}, imports: []string{"github.com/redis/"}},
+	"bot":           {deps: []string{"github.com/robfig/cron"}, imports: []string{mod + "store", mod + "planner", "github.com/redis/"}},
 }
 
 // violations lists the forbidden packages among deps (everything pkg
@@ -98,6 +99,8 @@ func TestDependencyRulesCatchViolations(t *testing.T) {
 		{"bot", []string{"github.com/slack-go/slack", mod + "commands", mod + "planner"}, []string{mod + "commands"}, 0},
 		{"bot", []string{mod + "store"}, []string{mod + "store"}, 1},
 		{"store", []string{"github.com/redis/go-redis/v9", mod + "planner"}, nil, 1},
+		{"commands/lang", []string{mod + "planner"}, []string{mod + "planner"}, 0},
+		{"commands/lang", []string{mod + "store", "go.uber.org/zap"}, nil, 2},
 	} {
 		if got := len(violations(tc.pkg, tc.deps, tc.imports)); got != tc.bad {
 			t.Errorf("%s deps %v imports %v: %d violations, want %d", tc.pkg, tc.deps, tc.imports, got, tc.bad)

@@ -1,4 +1,4 @@
-package commands
+package lang
 
 import (
 	"errors"
@@ -616,5 +616,15 @@ func TestScanNumber(t *testing.T) {
 	}
 	if _, _, ok := reqScanNumber("x"); ok {
 		t.Error("reqScanNumber(x) ok")
+	}
+}
+
+func BenchmarkParsePlan(b *testing.B) {
+	cat := planner.DefaultCatalog()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParsePlan(cat, "llama3-8b qlora 3 epochs of 50k samples seq 2048 batch 16 on 4090"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

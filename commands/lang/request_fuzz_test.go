@@ -1,4 +1,4 @@
-package commands
+package lang
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 // FuzzParsePlan checks that no request, however mangled, panics the parser
 // or produces an error a user cannot read.
 //
-//	go test ./commands -run XXX -fuzz FuzzParsePlan -fuzztime 60s
+//	go test ./commands/lang -run XXX -fuzz FuzzParsePlan -fuzztime 60s
 func FuzzParsePlan(f *testing.F) {
 	for _, s := range []string{
 		"bert-base 10 epochs on h100x2",

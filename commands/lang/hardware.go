@@ -1,0 +1,507 @@
+package lang
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// ---------------------------------------------------------------------------
+// Hardware: on h100x2, on 2x h100, on H100 x 2, on 2 nodes of 8x h100
+
+// hardwareList reads hardware entries after `on` or `compare`, separated
+// by commas, `and` or `vs`. With must, the first entry has to be there;
+// the others are read while they look like hardware.
+func (p *reqParser) hardwareList(must bool) error {
+	for n := 0; ; n++ {
+		save := p.i
+		commit := must && n == 0
+		if n > 0 {
+			sep := false
+			for reqListSeps[p.tok(p.i).w] {
+				p.i++
+				sep = true
+			}
+			// after a separator, a word nothing else reads is a GPU typo
+			commit = sep && p.i < len(p.toks) && !p.known(p.i)
+		}
+		hw, ok, err := p.hardware(commit)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			p.i = save
+			return nil
+		}
+		p.req.Targets = append(p.req.Targets, hw)
+	}
+}
+
+// hardware reads one entry at p.i. Without commit it gives up quietly
+// (ok false, p.i unchanged) when the words do not look like hardware; with
+// commit, or once a count marker ("2x", "nodes") has been read, it fails
+// with an error that names the word.
+func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
+	a := p.i
+	fail := func() (planner.Hardware, bool, error) {
+		p.i = a
+		return planner.Hardware{}, false, nil
+	}
+	t := p.tok(p.i)
+	if t.w == "" {
+		if commit {
+			return planner.Hardware{}, false, &UserError{Msg: "which GPUs? the request ends where hardware should be",
+				Hint: p.try(p.i, p.i, "h100x2")}
+		}
+		return fail()
+	}
+	// "2 nodes of 8x h100"
+	if n, rest, ok := reqScanInt(t.w); ok && !p.isGPU(t.w) {
+		j := -1
+		switch {
+		case reqUnitClass(rest) == reqUNodes:
+			j = p.i + 1
+		case rest == "" && reqUnitClass(p.tok(p.i+1).w) == reqUNodes:
+			j = p.i + 2
+		}
+		if j >= 0 {
+			p.i = j
+			for w := p.tok(p.i).w; w == "of" || w == "with" || w == "x" || w == "*" || w == "=" || w == "each"; w = p.tok(p.i).w {
+				p.i++
+			}
+			inner, _, err := p.hardware(true)
+			if err != nil {
+				return inner, false, err
+			}
+			if inner.GPUsPerNode > 0 {
+				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` nests nodes in nodes", p.span(a, p.i)),
+					Hint: p.try(a, p.i, "2 nodes of 8x h100")}
+			}
+			// Each written count is 1–4096; a node group may total more, as
+			// published runs do (Llama 3.1 405B: 2048 nodes of 8x h100).
+			if n < 1 || n*inner.Count > reqMaxGPUs {
+				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` is %s GPUs; a plan takes 1 to %d", p.span(a, p.i), reqCountText(n, inner.Count), reqMaxGPUs),
+					Hint: p.try(a, p.i, "2 nodes of 8x "+inner.GPU.ID)}
+			}
+			hw := inner
+			hw.Count, hw.GPUsPerNode = n*inner.Count, inner.Count
+			if n > 1 && hw.Interconnect == planner.InterconnectAuto {
+				hw.Interconnect = planner.IB
+			}
+			return hw, true, nil
+		}
+	}
+	count, countTok := 0, -1
+	first, firstTok := t.w, p.i
+	if n, rest, ok := reqScanInt(t.w); ok && !p.isGPU(t.w) {
+		switch {
+		case rest == "x" || rest == "*":
+			count, countTok, commit = n, p.i, true
+			p.i++
+			first, firstTok = p.tok(p.i).w, p.i
+		case rest == "" && (p.tok(p.i+1).w == "x" || p.tok(p.i+1).w == "*"):
+			count, countTok, commit = n, p.i, true
+			p.i += 2
+			first, firstTok = p.tok(p.i).w, p.i
+		case rest == "":
+			count, countTok = n, p.i
+			p.i++
+			first, firstTok = p.tok(p.i).w, p.i
+		case rest[0] == 'x' || rest[0] == '*':
+			count, countTok, commit = n, p.i, true
+			first = rest[1:] // "2xh100"
+		default:
+			if commit {
+				return planner.Hardware{}, false, &UserError{
+					Msg:  fmt.Sprintf("`%s` is not a GPU count; counts are whole numbers, like `on 2x h100`", reqShort(t.raw)),
+					Hint: p.try(a, a+1, "2x h100")}
+			}
+			return fail()
+		}
+	}
+	m, ok := p.gpuName(firstTok, first)
+	if !ok {
+		if !commit {
+			return fail()
+		}
+		return planner.Hardware{}, false, p.unknownGPU(firstTok, first, count)
+	}
+	p.i = m.next
+	if m.sfxTok < 0 {
+		// "h100 x2", "H100 x 2"
+		w := p.tok(p.i).w
+		if w == "x" || w == "*" {
+			if n, rest, ok := reqScanInt(p.tok(p.i + 1).w); ok && rest == "" {
+				m.sfx, m.sfxTok = n, p.i+1
+				p.i += 2
+			}
+		} else if len(w) > 1 && (w[0] == 'x' || w[0] == '*') {
+			if n, rest, ok := reqScanInt(w[1:]); ok && rest == "" {
+				m.sfx, m.sfxTok = n, p.i
+				p.i++
+			}
+		}
+	}
+	if m.sfxTok >= 0 {
+		if countTok >= 0 {
+			return planner.Hardware{}, false, &UserError{
+				Msg:  fmt.Sprintf("`%s` gives the GPU count twice", p.span(a, p.i)),
+				Hint: p.try(a, p.i, fmt.Sprintf("%dx %s", count, m.g.ID))}
+		}
+		count, countTok = m.sfx, m.sfxTok
+	}
+	if countTok < 0 {
+		count = 1
+	}
+	if w := p.tok(p.i).w; w == "gpu" || w == "gpus" || w == "cards" || w == "card" {
+		p.i++
+	}
+	hw := planner.Hardware{GPU: m.g, Count: count}
+	j := p.i
+	if w := p.tok(j).w; w == "with" || w == "over" || w == "via" {
+		j++
+	}
+	if kw, ok := reqKeywords[p.tok(j).w]; ok && kw.kind == reqKwInterconnect {
+		hw.Interconnect = planner.Interconnect(kw.val)
+		p.i = j + 1
+		// "8x a100 pcie" is the PCIe card, as "a100 pcie" is, when there is one
+		if hw.Interconnect == planner.PCIe && !strings.Contains(m.name, "pcie") {
+			if g, res, err := p.cat.GPU(m.name + "-pcie"); err == nil {
+				hw.GPU, hw.Interconnect, m.res = g, planner.InterconnectAuto, res
+			}
+		}
+	}
+	if count < 1 || count > 4096 {
+		return hw, false, &UserError{
+			Msg: fmt.Sprintf("GPU count %d in `%s` is out of range — a plan takes 1 to 4096 GPUs",
+				count, p.span(a, max(m.next, countTok+1))),
+			Hint: p.try(a, p.i, m.name+"x1")}
+	}
+	p.note(m.res.Note)
+	return hw, true, nil
+}
+
+func reqCountText(n, per int) string {
+	if n > 1e6 || per > 1e6 {
+		return "too many"
+	}
+	return strconv.Itoa(n * per)
+}
+
+// reqSplitCount splits a fused count suffix: "h100x2" → "h100", 2.
+func reqSplitCount(w string) (string, int, bool) {
+	k := strings.LastIndexAny(w, "x*")
+	if k <= 0 || k == len(w)-1 {
+		return "", 0, false
+	}
+	n, rest, ok := reqScanInt(w[k+1:])
+	if !ok || rest != "" {
+		return "", 0, false
+	}
+	return w[:k], n, true
+}
+
+// reqGPUMatch is a GPU name read from the request.
+type reqGPUMatch struct {
+	g      planner.GPU
+	res    planner.Resolution
+	name   string // the name that resolved ("rtx4090", "a100-80gb")
+	next   int    // the token after the name
+	sfx    int    // a count fused to the name ("h100x2")
+	sfxTok int    // its token, or -1
+}
+
+// gpuName resolves a GPU name at token i whose text is first (the token,
+// or its tail after a fused count as in "2xh100"). It reads a vendor word
+// before it ("nvidia h100", "rtx 4090"), a fused count after it ("h100x2"),
+// a plural ("a100s") and qualifier words ("a100 80gb", "h100 pcie").
+func (p *reqParser) gpuName(i int, first string) (reqGPUMatch, bool) {
+	m := reqGPUMatch{sfxTok: -1}
+	if first == "" {
+		return m, false
+	}
+	j, w, prefix := i, first, ""
+	if first == p.tok(i).w {
+		switch w {
+		case "nvidia", "amd", "tesla", "instinct", "quadro":
+			if j+1 < len(p.toks) {
+				j++
+				w = p.tok(j).w
+			}
+		}
+		if (w == "rtx" || w == "geforce") && j+1 < len(p.toks) {
+			prefix = w
+			j++
+			w = p.tok(j).w
+		}
+	}
+	resolve := func(name string) bool {
+		cands := []string{name}
+		if prefix != "" {
+			cands = []string{prefix + name, name}
+		}
+		if strings.HasSuffix(name, "s") && len(name) > 2 {
+			cands = append(cands, strings.TrimSuffix(name, "s")) // "a100s"
+		}
+		for _, c := range cands {
+			if g, res, err := p.cat.GPU(c); err == nil {
+				m.g, m.res, m.name = g, res, c
+				return true
+			}
+		}
+		return false
+	}
+	if !resolve(w) {
+		head, n, ok := reqSplitCount(w)
+		if !ok || !resolve(head) {
+			return m, false
+		}
+		m.sfx, m.sfxTok = n, j
+	}
+	// qualifier words: "a100 80gb", "h100 pcie", "rtx 6000 ada"
+	for j+1 < len(p.toks) {
+		q := p.tok(j + 1).w
+		if kw, isKw := reqKeywords[q]; isKw && kw.kind != reqKwInterconnect || !strings.ContainsAny(q, "abcdefghijklmnopqrstuvwxyz") {
+			break
+		}
+		name := m.name + "-" + q
+		g, res, err := p.cat.GPU(name)
+		if err != nil && m.sfxTok < 0 {
+			if head, n, ok := reqSplitCount(q); ok {
+				name = m.name + "-" + head
+				if g, res, err = p.cat.GPU(name); err == nil {
+					m.sfx, m.sfxTok = n, j+1
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+		m.g, m.res, m.name = g, res, name
+		j++
+	}
+	m.next = j + 1
+	return m, true
+}
+
+// unknownGPU is the error for a word where a GPU name should be.
+func (p *reqParser) unknownGPU(i int, name string, count int) error {
+	t := p.tok(i)
+	if i >= len(p.toks) {
+		return &UserError{Msg: fmt.Sprintf("which GPU? `%s` names none, like `on %dx h100`", p.span(p.i-1, p.i), max(count, 1)),
+			Hint: p.gpuFamilies()}
+	}
+	if head, _, ok := reqSplitCount(name); ok {
+		name = head
+	}
+	if name == "gpu" || name == "gpus" || name == "cards" {
+		return &UserError{Msg: fmt.Sprintf("which GPU? `%s` does not say — name it, like `on 8x h100`", reqShort(t.raw)),
+			Hint: p.gpuFamilies()}
+	}
+	p.loadVocab()
+	var gpuNames []string
+	for n := range p.gpuSet {
+		gpuNames = append(gpuNames, n)
+	}
+	slices.Sort(gpuNames)
+	shown := name
+	if name == t.w {
+		shown = t.raw
+	}
+	sug := ""
+	if len(reqNorm(name)) >= 2 {
+		if s := planner.Nearest(name, gpuNames, 1); len(s) > 0 {
+			sug = s[0]
+		}
+	}
+	if sug == "" {
+		return &UserError{Msg: fmt.Sprintf("unknown GPU `%s`", reqShort(shown)), Hint: p.gpuFamilies()}
+	}
+	return &UserError{Msg: fmt.Sprintf("unknown GPU `%s` — did you mean `%s`?", reqShort(shown), sug),
+		Hint: p.try(i, i+1, strings.Replace(t.w, name, sug, 1))}
+}
+
+// ---------------------------------------------------------------------------
+// Baseline: baseline 5.67 h/epoch on 4x v100-32gb
+
+// baseline reads a measured run: a value with a rate or duration unit, the
+// hardware it ran on (its own `on`, which is not a target) and optionally
+// the precision it ran in, in any order within the clause.
+func (p *reqParser) baseline(a int) error {
+	if p.req.Baseline != nil {
+		return &UserError{Msg: fmt.Sprintf("a second `%s`: give one measured run", p.toks[a].raw), Hint: p.try(a, a+1, "")}
+	}
+	b := &planner.Baseline{}
+	haveValue, haveHW := false, false
+	for {
+		for p.tok(p.i).w == "=" || p.tok(p.i).w == "of" || p.tok(p.i).w == "at" || p.tok(p.i).w == "," {
+			p.i++
+		}
+		w := p.tok(p.i).w
+		switch {
+		case !haveValue && reqStartsNumber(w) && !p.looksHardware():
+			if err := p.rate(b, a); err != nil {
+				return err
+			}
+			haveValue = true
+			continue
+		case !haveHW && w == "on":
+			p.i++
+			hw, _, err := p.hardware(true)
+			if err != nil {
+				return err
+			}
+			b.Hardware, haveHW = hw, true
+			continue
+		case !haveHW && p.looksHardware():
+			hw, ok, err := p.hardware(false)
+			if err != nil {
+				return err
+			}
+			if ok {
+				b.Hardware, haveHW = hw, true
+				continue
+			}
+		case b.Precision == "":
+			if kw, ok := reqKeywords[w]; ok && kw.kind == reqKwPrecision && kw.val != "amp" && kw.val != "mixed" {
+				b.Precision = planner.Precision(kw.val)
+				p.i++
+				continue
+			}
+		}
+		break
+	}
+	switch {
+	case !haveValue:
+		return &UserError{Msg: fmt.Sprintf("`%s` needs a measurement, like `baseline 5.67 h/epoch on 4x v100`", p.span(a, p.i)),
+			Hint: p.try(a, p.i, "baseline 5.67 h/epoch on 4x v100")}
+	case !haveHW:
+		return &UserError{Msg: fmt.Sprintf("`%s` needs the hardware it was measured on, like `on 4x v100`", p.span(a, p.i)),
+			Hint: p.try(a, p.i, p.span(a, p.i)+" on 4x v100")}
+	}
+	p.req.Baseline = b
+	return nil
+}
+
+// looksHardware reports whether the words at p.i read as hardware.
+func (p *reqParser) looksHardware() bool {
+	save := p.i
+	_, ok, err := p.hardware(false)
+	p.i = save
+	return ok || err != nil
+}
+
+// rate reads a baseline value and unit: samples/s, tokens/s, s/step,
+// h/epoch or h, in their common spellings ("120 samples/sec",
+// "500 ms/step", "30 min/epoch", "2 days").
+func (p *reqParser) rate(b *planner.Baseline, a int) error {
+	v0 := p.i
+	n, unit, ok := reqScanNumber(p.tok(p.i).w)
+	if !ok {
+		return p.badNumber(p.i)
+	}
+	p.i++
+	if unit == "" {
+		unit = p.tok(p.i).w
+		p.i++
+	}
+	if strings.HasSuffix(unit, "/") && p.i < len(p.toks) {
+		unit += p.tok(p.i).w
+		p.i++
+	} else if !strings.Contains(unit, "/") {
+		if w := p.tok(p.i).w; (w == "/" || w == "per" || w == "a" || w == "an") && reqRateDen(p.tok(p.i+1).w) != "" {
+			unit += "/" + p.tok(p.i+1).w
+			p.i += 2
+		} else if strings.HasPrefix(w, "/") && reqRateDen(w[1:]) != "" {
+			unit += w
+			p.i++
+		}
+	}
+	end := p.i
+	num, den, _ := strings.Cut(unit, "/")
+	nu, de := reqRateNum(num), reqRateDen(den)
+	v := n.v
+	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > 1e12 {
+		return &UserError{Msg: fmt.Sprintf("`%s` is not a measurement I can use", p.span(v0, end)),
+			Hint: p.try(a, end, "baseline 5.67 h/epoch")}
+	}
+	switch {
+	case nu == "it" && de == "s":
+		return &UserError{
+			Msg: fmt.Sprintf("`%s` counts loop iterations, which depend on batch and accumulation; give seconds per optimizer step or samples per second", p.span(v0, end)),
+			Hint: fmt.Sprintf("try: baseline %s s/step (1 ÷ it/s, if each iteration is one optimizer step) or baseline <it/s × batch> samples/s",
+				strconv.FormatFloat(1/v, 'g', 3, 64)),
+		}
+	case nu == "samples" && de == "s":
+		b.Unit = planner.SamplesPerS
+	case nu == "tokens" && de == "s":
+		b.Unit = planner.TokensPerS
+	case nu == "steps" && de == "s":
+		b.Unit, v = planner.SecPerStep, 1/v // steps/s is exact: s/step is its inverse
+	case de == "step" && (nu == "s" || nu == "ms" || nu == "min"):
+		b.Unit, v = planner.SecPerStep, v*reqSeconds[nu]
+	case de == "epoch" && reqSeconds[nu] > 0:
+		b.Unit, v = planner.HoursPerEpoch, v*reqSeconds[nu]/3600
+	case de == "" && reqSeconds[nu] > 0 && den == "":
+		b.Unit, v = planner.Hours, v*reqSeconds[nu]/3600
+	default:
+		return &UserError{
+			Msg:  fmt.Sprintf("`%s` is not a unit I read for a baseline; I read samples/s, tokens/s, s/step, h/epoch or h", p.span(v0, end)),
+			Hint: p.try(a, end, "baseline 5.67 h/epoch"),
+		}
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > 1e12 {
+		return &UserError{Msg: fmt.Sprintf("`%s` is not a measurement I can use", p.span(v0, end)),
+			Hint: p.try(a, end, "baseline 5.67 h/epoch")}
+	}
+	b.Value = v
+	return nil
+}
+
+var reqSeconds = map[string]float64{"s": 1, "ms": 1e-3, "min": 60, "h": 3600, "d": 86400}
+
+// reqRateNum normalises the numerator of a baseline unit.
+func reqRateNum(w string) string {
+	switch w {
+	case "s", "sec", "secs", "second", "seconds":
+		return "s"
+	case "ms", "msec":
+		return "ms"
+	case "min", "mins", "minute", "minutes":
+		return "min"
+	case "h", "hr", "hrs", "hour", "hours":
+		return "h"
+	case "d", "day", "days":
+		return "d"
+	case "it", "its", "iter", "iters", "iteration", "iterations":
+		return "it"
+	case "step", "steps":
+		return "steps"
+	case "seq":
+		return "samples"
+	}
+	switch reqUnits[w] {
+	case reqUSamples:
+		return "samples"
+	case reqUTokens:
+		return "tokens"
+	}
+	return ""
+}
+
+// reqRateDen normalises the denominator of a baseline unit.
+func reqRateDen(w string) string {
+	switch w {
+	case "s", "sec", "secs", "second", "seconds":
+		return "s"
+	case "step", "steps", "it", "iter", "iteration":
+		return "step"
+	case "epoch", "epochs", "ep":
+		return "epoch"
+	}
+	return ""
+}

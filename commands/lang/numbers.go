@@ -1,0 +1,322 @@
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// ---------------------------------------------------------------------------
+// Numbers and units
+
+// reqNumber is a number as typed: "2.5M", "1,200", "1e6", "8k".
+type reqNumber struct {
+	v    float64 // the value, multiplier applied (may be ±Inf when absurd)
+	mant float64 // the value before the multiplier
+	mult byte    // 'k', 'm', 'b', 't' or 0
+}
+
+// reqStartsNumber reports whether w begins like a number ("10", ".5").
+func reqStartsNumber(w string) bool {
+	return w != "" && (reqIsDigit(w[0]) || w[0] == '.' && len(w) > 1 && reqIsDigit(w[1]))
+}
+
+// reqScanNumber reads the number at the start of w and returns what
+// follows it. A k/m/b/t right after the digits is a multiplier (thousand,
+// million, billion, trillion) unless the rest reads as a unit on its own:
+// "10ms" is milliseconds, "10m" ten million, "7b-params" seven billion
+// parameters.
+func reqScanNumber(w string) (n reqNumber, unit string, ok bool) {
+	i, digits := 0, 0
+	for i < len(w) && (reqIsDigit(w[i]) || w[i] == ',' && i+1 < len(w) && reqIsDigit(w[i+1]) && digits > 0) {
+		if w[i] != ',' {
+			digits++
+		}
+		i++
+	}
+	if i < len(w) && w[i] == '.' && i+1 < len(w) && reqIsDigit(w[i+1]) {
+		i++
+		for i < len(w) && reqIsDigit(w[i]) {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return reqNumber{}, "", false
+	}
+	if i < len(w) && w[i] == 'e' {
+		j := i + 1
+		if j < len(w) && (w[j] == '+' || w[j] == '-') {
+			j++
+		}
+		if j < len(w) && reqIsDigit(w[j]) {
+			for j < len(w) && reqIsDigit(w[j]) {
+				j++
+			}
+			i = j
+		}
+	}
+	num := strings.ReplaceAll(w[:i], ",", "")
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return reqNumber{}, "", false
+	}
+	n = reqNumber{v: v, mant: v}
+	rest := w[i:]
+	if rest == "" {
+		return n, "", true
+	}
+	if r := strings.TrimLeft(rest, "-"); reqUnitClass(r) > reqUUnknown {
+		return n, r, true
+	}
+	if exp := strings.IndexByte("kmbt", rest[0]); exp >= 0 {
+		r := strings.TrimLeft(rest[1:], "-")
+		if r == "" || reqUnitClass(r) > reqUUnknown {
+			n.mult = rest[0]
+			if strings.Contains(num, "e") {
+				n.v *= math.Pow(1000, float64(exp+1))
+			} else {
+				// exact decimal: "1.2b" is 1.2e9, not 1.2 × 1e9
+				n.v, _ = strconv.ParseFloat(num+"e"+strconv.Itoa(3*(exp+1)), 64)
+			}
+			return n, r, true
+		}
+	}
+	return n, rest, true
+}
+
+// reqScanInt reads leading decimal digits: "2x" → 2, "x"; huge counts
+// saturate so range checks still see them.
+func reqScanInt(w string) (n int, rest string, ok bool) {
+	i := 0
+	for i < len(w) && reqIsDigit(w[i]) {
+		if n < 1e9 {
+			n = n*10 + int(w[i]-'0')
+		}
+		i++
+	}
+	return n, w[i:], i > 0
+}
+
+type reqUnitKind int
+
+const (
+	reqUNone reqUnitKind = iota
+	reqUUnknown
+	reqUEpochs
+	reqUSamples
+	reqUTokens
+	reqUSteps
+	reqUStepsPerEpoch
+	reqUParams
+	reqUBits
+	reqUNodes
+	reqULayers
+	reqUHeads
+	reqUTime // durations and rates: a measurement, read by `baseline`
+)
+
+var reqUnits = map[string]reqUnitKind{
+	"ep": reqUEpochs, "eps": reqUEpochs, "epoch": reqUEpochs, "epochs": reqUEpochs,
+	"sample": reqUSamples, "samples": reqUSamples, "seqs": reqUSamples, "sequences": reqUSamples,
+	"example": reqUSamples, "examples": reqUSamples, "image": reqUSamples, "images": reqUSamples, "img": reqUSamples, "imgs": reqUSamples,
+	"token": reqUTokens, "tokens": reqUTokens, "tok": reqUTokens, "toks": reqUTokens,
+	"step": reqUSteps, "steps": reqUSteps, "it": reqUSteps, "its": reqUSteps, "iter": reqUSteps, "iters": reqUSteps,
+	"iteration": reqUSteps, "iterations": reqUSteps,
+	"param": reqUParams, "params": reqUParams, "parameter": reqUParams, "parameters": reqUParams,
+	"bit": reqUBits, "bits": reqUBits,
+	"node": reqUNodes, "nodes": reqUNodes,
+	"layer": reqULayers, "layers": reqULayers,
+	"head": reqUHeads, "heads": reqUHeads,
+	"h": reqUTime, "hr": reqUTime, "hrs": reqUTime, "hour": reqUTime, "hours": reqUTime,
+	"min": reqUTime, "mins": reqUTime, "minute": reqUTime, "minutes": reqUTime,
+	"s": reqUTime, "sec": reqUTime, "secs": reqUTime, "second": reqUTime, "seconds": reqUTime, "ms": reqUTime,
+	"d": reqUTime, "day": reqUTime, "days": reqUTime,
+}
+
+// reqUnitClass classifies a unit word; "a/b" forms are steps per epoch or
+// a rate.
+func reqUnitClass(u string) reqUnitKind {
+	if u == "" {
+		return reqUNone
+	}
+	if num, den, ok := strings.Cut(u, "/"); ok {
+		nc, dc := reqUnits[num], reqUnits[den]
+		switch {
+		case nc == reqUSteps && dc == reqUEpochs:
+			return reqUStepsPerEpoch
+		case (nc == reqUSamples || nc == reqUTokens || nc == reqUSteps || nc == reqUTime || num == "seq") &&
+			(dc == reqUTime || dc == reqUSteps || dc == reqUEpochs):
+			return reqUTime
+		}
+		return reqUUnknown
+	}
+	if c, ok := reqUnits[u]; ok {
+		return c
+	}
+	return reqUUnknown
+}
+
+// ---------------------------------------------------------------------------
+// Amounts: 10 epochs, of 2.5M samples, 1.2B tokens, 5000 steps
+
+// reqQuantity is a number and the unit after it.
+type reqQuantity struct {
+	n     reqNumber
+	unit  string
+	class reqUnitKind
+	fused bool // the unit was part of the number's token
+}
+
+// readQuantity reads a number at p.i and, when it has one, its unit: fused
+// ("10ep"), the next word ("10 epochs"), or steps per epoch spelled
+// "steps/epoch", "steps / epoch" or "steps per epoch".
+func (p *reqParser) readQuantity() (reqQuantity, error) {
+	n, unit, ok := reqScanNumber(p.tok(p.i).w)
+	if !ok {
+		return reqQuantity{}, p.badNumber(p.i)
+	}
+	p.i++
+	q := reqQuantity{n: n, unit: unit, class: reqUnitClass(unit), fused: unit != ""}
+	if unit == "" {
+		if c := reqUnitClass(p.tok(p.i).w); c > reqUUnknown {
+			q.unit, q.class = p.tok(p.i).w, c
+			p.i++
+		}
+	}
+	if q.class == reqUSteps {
+		switch {
+		case (p.tok(p.i).w == "per" || p.tok(p.i).w == "/" || p.tok(p.i).w == "an" || p.tok(p.i).w == "a") &&
+			reqUnitClass(p.tok(p.i+1).w) == reqUEpochs:
+			p.i += 2
+			q.class = reqUStepsPerEpoch
+		case strings.HasPrefix(p.tok(p.i).w, "/") && reqUnitClass(p.tok(p.i).w[1:]) == reqUEpochs:
+			p.i++
+			q.class = reqUStepsPerEpoch
+		}
+	}
+	return q, nil
+}
+
+// number reads a phrase that starts with a number.
+func (p *reqParser) number() error {
+	a := p.i
+	q, err := p.readQuantity()
+	if err != nil {
+		return err
+	}
+	b := p.i
+	switch q.class {
+	case reqUEpochs, reqUSamples, reqUTokens, reqUSteps, reqUStepsPerEpoch:
+		return p.setAmount(q.class, q.n.v, a, b, false)
+	case reqUParams:
+		return p.setParams(q.n.v, a, b)
+	case reqUBits:
+		v := map[float64]string{4: string(planner.INT4), 8: string(planner.INT8), 16: "mixed", 32: string(planner.FP32)}[q.n.v]
+		if v == "" {
+			return &UserError{Msg: fmt.Sprintf("`%s` is not a precision I know; 4-bit, 8-bit, 16-bit and 32-bit are", p.span(a, b)),
+				Hint: p.try(a, b, "int4")}
+		}
+		return p.setPrecision(v, a, b)
+	case reqULayers:
+		return p.setArch("layers", q.n.v, a, b)
+	case reqUHeads:
+		return p.setArch("heads", q.n.v, a, b)
+	case reqUTime:
+		return &UserError{
+			Msg:  fmt.Sprintf("`%s` is a measurement; a plan needs the work (`10 epochs`, `5000 steps`) — a measured run goes in a baseline", p.span(a, b)),
+			Hint: p.try(a, b, "baseline "+p.span(a, b)+" on 4x v100"),
+		}
+	}
+	// No unit: hardware ("2 h100", "2xh100", "4090", "2 nodes of 8x h100")?
+	p.i = a
+	hw, ok, err := p.hardware(false)
+	if err != nil {
+		return err
+	}
+	if ok {
+		p.req.Targets = append(p.req.Targets, hw)
+		return nil
+	}
+	p.i = a
+	t := p.toks[a]
+	if q.fused && q.class == reqUUnknown {
+		u := strings.TrimLeft(q.unit, "-")
+		if sug := p.suggest(u, reqUnitSuggest); sug != "" {
+			fix := strings.TrimSuffix(t.w, q.unit) + " " + sug
+			return &UserError{Msg: fmt.Sprintf("I don't understand `%s` — did you mean `%s`?", reqShort(t.raw), fix),
+				Hint: p.try(a, a+1, fix)}
+		}
+		return &UserError{Msg: fmt.Sprintf("I don't understand `%s`", reqShort(t.raw)), Hint: reqKinds}
+	}
+	if a+1 < len(p.toks) && !p.known(a+1) {
+		return p.unknown(a+1, reqUnitSuggest)
+	}
+	return &UserError{
+		Msg: fmt.Sprintf("`%s` needs a unit: `%s epochs`, `%s samples`, `%s tokens`, `%s steps` or `%s params`?",
+			reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw)),
+		Hint: p.try(a, a+1, t.raw+" epochs"),
+	}
+}
+
+// needNumber is the error for a unit word with no number before it.
+func (p *reqParser) needNumber(i int, c reqUnitKind) error {
+	ex := map[reqUnitKind]string{reqUEpochs: "10 epochs", reqUSamples: "2.5M samples", reqUTokens: "1.2B tokens",
+		reqUSteps: "5000 steps", reqUStepsPerEpoch: "19252 steps/epoch", reqUParams: "7b params", reqUBits: "4bit",
+		reqUNodes: "on 2 nodes of 8x h100", reqULayers: "24 layers", reqUHeads: "16 heads", reqUTime: "baseline 5.67 h/epoch on 4x v100"}[c]
+	return &UserError{Msg: fmt.Sprintf("`%s` needs a number before it, like `%s`", reqShort(p.tok(i).raw), ex),
+		Hint: p.try(i, i+1, ex)}
+}
+
+// dataset reads "of 2.5M samples" / "of 1.2B tokens" after `of` at a.
+func (p *reqParser) dataset(a int) error {
+	for w := p.tok(p.i).w; w == "of" || w == "=" || w == "size" || w == "is"; w = p.tok(p.i).w {
+		p.i++
+	}
+	if reqStartsNumber(p.tok(p.i).w) {
+		q, err := p.readQuantity()
+		if err != nil {
+			return err
+		}
+		if q.class == reqUSamples || q.class == reqUTokens {
+			return p.setAmount(q.class, q.n.v, a, p.i, true)
+		}
+	}
+	return &UserError{Msg: fmt.Sprintf("`%s` should say the dataset size, like `of 2.5M samples` or `of 1.2B tokens`",
+		p.span(a, p.i+1)), Hint: p.try(a, p.i, "of 2.5M samples")}
+}
+
+// setAmount records an amount of work. Bare samples and tokens are totals
+// unless epochs are given (then they are the dataset, sorted out at the
+// end); after `of` they are always the dataset.
+func (p *reqParser) setAmount(c reqUnitKind, v float64, a, b int, of bool) error {
+	type limit struct {
+		hi     float64
+		hiText string
+	}
+	lim := map[reqUnitKind]limit{reqUEpochs: {100e3, "100k epochs"}, reqUSamples: {1e13, "10T samples"},
+		reqUTokens: {1e15, "1000T tokens"}, reqUSteps: {1e9, "1B steps"}, reqUStepsPerEpoch: {1e9, "1B steps"}}[c]
+	if err := p.check(v, a, b, 0, lim.hi, lim.hiText, c == reqUSteps || c == reqUStepsPerEpoch); err != nil {
+		return err
+	}
+	switch {
+	case c == reqUEpochs:
+		return reqSet(p, &p.epochs, v, a, b, "epoch counts")
+	case c == reqUSteps:
+		return reqSet(p, &p.steps, v, a, b, "step counts")
+	case c == reqUStepsPerEpoch:
+		return reqSet(p, &p.stepsPerEpoch, v, a, b, "epoch sizes")
+	case c == reqUSamples && of:
+		return reqSet(p, &p.dsSamples, v, a, b, "dataset sizes")
+	case c == reqUTokens && of:
+		return reqSet(p, &p.dsTokens, v, a, b, "dataset sizes")
+	case c == reqUSamples:
+		return reqSet(p, &p.samples, v, a, b, "sample counts")
+	default:
+		return reqSet(p, &p.tokens, v, a, b, "token counts")
+	}
+}

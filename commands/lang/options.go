@@ -1,0 +1,639 @@
+package lang
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// ---------------------------------------------------------------------------
+// Vocabulary
+
+type reqKwKind int
+
+const (
+	reqKwWorkload reqKwKind = iota + 1
+	reqKwPrecision
+	reqKwCkpt
+	reqKwCkptPrefix
+	reqKwAttention
+	reqKwStrategy
+	reqKwZero
+	reqKwDeepspeed
+	reqKwOptimizer
+	reqKwStack
+	reqKwInterconnect
+	reqKwKey
+	reqKwModelKind
+	reqKwOn
+	reqKwCompare
+	reqKwBaseline
+	reqKwOf
+	reqKwPer
+)
+
+type reqKeyword struct {
+	kind reqKwKind
+	val  string
+}
+
+func reqKws(kind reqKwKind, val string, words ...string) map[string]reqKeyword {
+	m := map[string]reqKeyword{}
+	for _, w := range words {
+		m[w] = reqKeyword{kind, val}
+	}
+	return m
+}
+
+// reqKeywords maps every word the language knows (other than model and
+// GPU names, units and numbers) to what it does.
+var reqKeywords = func() map[string]reqKeyword {
+	all := map[string]reqKeyword{}
+	for _, m := range []map[string]reqKeyword{
+		reqKws(reqKwWorkload, string(planner.Pretrain), "pretrain", "pre-train", "pretraining", "pre-training"),
+		reqKws(reqKwWorkload, string(planner.Finetune), "finetune", "fine-tune", "ft", "finetuning", "fine-tuning", "sft"),
+		reqKws(reqKwWorkload, string(planner.LoRA), "lora"),
+		reqKws(reqKwWorkload, string(planner.QLoRA), "qlora", "q-lora"),
+		reqKws(reqKwWorkload, string(planner.Inference), "inference", "infer", "serve", "serving"),
+		reqKws(reqKwPrecision, string(planner.FP32), "fp32", "float32", "32bit", "32-bit"),
+		reqKws(reqKwPrecision, string(planner.TF32), "tf32"),
+		reqKws(reqKwPrecision, string(planner.FP16), "fp16", "float16", "half"),
+		reqKws(reqKwPrecision, string(planner.BF16), "bf16", "bfloat16"),
+		reqKws(reqKwPrecision, string(planner.FP8), "fp8"),
+		reqKws(reqKwPrecision, string(planner.INT8), "int8", "8bit", "8-bit"),
+		reqKws(reqKwPrecision, string(planner.INT4), "int4", "nf4", "4bit", "4-bit"),
+		reqKws(reqKwPrecision, "amp", "amp"),
+		reqKws(reqKwPrecision, "mixed", "mixed", "mixed-precision", "16bit", "16-bit"),
+		reqKws(reqKwCkpt, "", "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc",
+			"activation-checkpointing", "act-ckpt", "recompute", "recomputation"),
+		reqKws(reqKwCkptPrefix, "", "gradient", "grad", "activation"),
+		reqKws(reqKwAttention, string(planner.Flash), "flash", "flash-attn", "flash-attention", "flashattention",
+			"flashattn", "flash-attn2", "fa", "fa2", "fa3", "sdpa"),
+		reqKws(reqKwAttention, string(planner.Eager), "eager"),
+		reqKws(reqKwStrategy, string(planner.DDP), "ddp"),
+		reqKws(reqKwStrategy, string(planner.ZeRO1), "zero1", "zero-1"),
+		reqKws(reqKwStrategy, string(planner.ZeRO2), "zero2", "zero-2"),
+		reqKws(reqKwStrategy, string(planner.ZeRO3), "zero3", "zero-3"),
+		reqKws(reqKwStrategy, string(planner.FSDP), "fsdp"),
+		reqKws(reqKwZero, "", "zero"),
+		reqKws(reqKwDeepspeed, "", "deepspeed"),
+		reqKws(reqKwOptimizer, string(planner.AdamW), "adamw", "adam"),
+		reqKws(reqKwOptimizer, string(planner.Adam8bit), "adam8bit", "8bit-adam", "adamw8bit", "adamw-8bit", "adam-8bit",
+			"bnb-adam", "8bit-adamw", "8-bit-adam"),
+		reqKws(reqKwOptimizer, string(planner.SGD), "sgd"),
+		reqKws(reqKwOptimizer, string(planner.Lion), "lion"),
+		reqKws(reqKwStack, string(planner.HF), "hf", "huggingface", "hugging-face", "transformers", "eager-pytorch", "pytorch"),
+		reqKws(reqKwStack, string(planner.Tuned), "tuned", "megatron", "megatron-lm", "fused", "nemo"),
+		reqKws(reqKwInterconnect, string(planner.NVLink), "nvlink", "nvswitch"),
+		reqKws(reqKwInterconnect, string(planner.PCIe), "pcie"),
+		reqKws(reqKwInterconnect, string(planner.IB), "ib", "infiniband", "roce"),
+		reqKws(reqKwKey, "seq", "seq", "seqlen", "seq-len", "seq-length", "sequence-length", "context", "context-length",
+			"ctx", "ctx-len", "max-len", "max-length", "max-seq-len"),
+		reqKws(reqKwKey, "batch", "batch", "bs", "global-batch", "batch-size", "batchsize", "global-batch-size", "gbs"),
+		reqKws(reqKwKey, "micro", "micro", "micro-batch", "microbatch", "mbs", "micro-batch-size", "per-gpu", "per-device",
+			"per-gpu-batch"),
+		reqKws(reqKwKey, "rank", "rank", "lora-r", "lora-rank", "r"),
+		reqKws(reqKwKey, "gen", "gen", "generate", "output", "max-new-tokens", "new-tokens", "gen-tokens", "output-tokens"),
+		reqKws(reqKwKey, "layers", "layers", "n-layers", "num-layers", "n-layer"),
+		reqKws(reqKwKey, "hidden", "hidden", "hidden-size", "d-model", "dmodel", "dim"),
+		reqKws(reqKwKey, "heads", "heads", "n-heads", "num-heads", "attention-heads"),
+		reqKws(reqKwKey, "kv", "kv", "kv-heads", "num-kv-heads", "kv-head", "n-kv-heads"),
+		reqKws(reqKwKey, "ffn", "ffn", "ffn-dim", "intermediate", "intermediate-size", "mlp"),
+		reqKws(reqKwKey, "vocab", "vocab", "vocab-size"),
+		reqKws(reqKwKey, "params", "params", "parameters", "param"),
+		reqKws(reqKwKey, "epochs", "epochs", "epoch", "ep"),
+		reqKws(reqKwKey, "steps", "steps"),
+		reqKws(reqKwKey, "precision", "precision", "dtype"),
+		reqKws(reqKwModelKind, string(planner.Encoder), "encoder", "encoder-only"),
+		reqKws(reqKwModelKind, string(planner.Decoder), "decoder", "decoder-only"),
+		reqKws(reqKwOn, "", "on"),
+		reqKws(reqKwCompare, "", "compare"),
+		reqKws(reqKwBaseline, "", "baseline", "measured", "took"),
+		reqKws(reqKwOf, "", "of", "dataset", "data"),
+		reqKws(reqKwPer, "", "per"),
+	} {
+		for k, v := range m {
+			all[k] = v
+		}
+	}
+	return all
+}()
+
+// reqFillers are words that carry no meaning of their own.
+var reqFillers = map[string]bool{
+	"for": true, "with": true, "using": true, "and": true, "or": true, "vs": true, "versus": true, "via": true,
+	"a": true, "an": true, "the": true, "in": true, "at": true, "-": true, "+": true, "&": true, "w/": true,
+	"plus": true, "train": true, "training": true, "model": true, "please": true, "global": true, "job": true,
+}
+
+// reqListSeps separate entries of a hardware list.
+var reqListSeps = map[string]bool{",": true, "and": true, "or": true, "vs": true, "versus": true, "/": true}
+
+// reqSuggest is the keyword part of the "did you mean" vocabulary:
+// canonical spellings only, long enough that a typo is not mistaken for a
+// two-letter alias.
+var reqSuggest = []string{
+	"pretrain", "finetune", "lora", "qlora", "inference", "epochs", "samples", "tokens", "steps", "params",
+	"seq", "context", "batch", "micro", "rank", "generate", "layers", "hidden", "heads", "kv-heads", "ffn", "vocab",
+	"encoder", "decoder", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "nf4", "mixed", "ckpt",
+	"checkpointing", "flash", "eager", "ddp", "zero1", "zero2", "zero3", "fsdp", "adamw", "adam8bit", "sgd", "lion",
+	"huggingface", "tuned", "megatron", "nvlink", "pcie", "infiniband", "roce", "compare", "baseline", "nodes",
+	"dataset", "precision",
+}
+
+// reqUnitSuggest is the vocabulary for the word after a number.
+var reqUnitSuggest = []string{"epochs", "samples", "tokens", "steps", "params", "nodes", "layers", "heads",
+	"sequences", "examples", "images"}
+
+var reqKeyExamples = map[string]string{
+	"seq": "seq 512", "batch": "batch 128", "micro": "micro 32", "rank": "rank 16", "gen": "gen 256",
+	"layers": "layers 24", "hidden": "hidden 2048", "heads": "heads 16", "kv": "kv 8", "ffn": "ffn 8192",
+	"vocab": "vocab 50k", "params": "params 7b", "epochs": "epochs 10", "steps": "steps 5000", "precision": "precision bf16",
+}
+
+// ---------------------------------------------------------------------------
+// Keywords
+
+func (p *reqParser) keyword(kw reqKeyword) error {
+	a := p.i
+	t := p.toks[a]
+	p.i++
+	switch kw.kind {
+	case reqKwWorkload:
+		return p.setWorkload(planner.Workload(kw.val), a, p.i)
+	case reqKwPrecision:
+		if t.w == "8bit" || t.w == "8-bit" {
+			if n := p.tok(p.i).w; n == "adam" || n == "adamw" {
+				p.i++
+				return reqSet(p, &p.optimizer, planner.Adam8bit, a, p.i, "optimizers")
+			}
+		}
+		if p.tok(p.i).w == "precision" {
+			p.i++
+		}
+		return p.setPrecision(kw.val, a, p.i)
+	case reqKwCkpt:
+		p.req.Job.Checkpointing = true
+	case reqKwCkptPrefix:
+		if n := reqKeywords[p.tok(p.i).w]; n.kind == reqKwCkpt {
+			p.i++
+			p.req.Job.Checkpointing = true
+			return nil
+		}
+		return &UserError{Msg: fmt.Sprintf("`%s` what? I know `%s checkpointing`", t.raw, t.w),
+			Hint: p.try(a, a+1, "gradient-checkpointing")}
+	case reqKwAttention:
+		named := strings.Contains(t.w, "attn") || strings.Contains(t.w, "attention")
+		if n := p.tok(p.i).w; n == "attention" || n == "attn" {
+			p.i++
+			named = true
+		}
+		// "flash attention 2"
+		if n := p.tok(p.i).w; named && (n == "2" || n == "3") && reqUnitClass(p.tok(p.i+1).w) <= reqUUnknown {
+			p.i++
+		}
+		return reqSet(p, &p.attention, planner.Attention(kw.val), a, p.i, "attention kernels")
+	case reqKwStrategy:
+		return reqSet(p, &p.strategy, planner.Strategy(kw.val), a, p.i, "sharding strategies")
+	case reqKwDeepspeed:
+		if n := reqKeywords[p.tok(p.i).w]; n.kind == reqKwStrategy && strings.HasPrefix(p.tok(p.i).w, "zero") || n.kind == reqKwZero {
+			return nil // "deepspeed zero2": the stage says it all
+		}
+		return &UserError{Msg: fmt.Sprintf("`%s` needs a ZeRO stage: `zero1`, `zero2` or `zero3`", t.raw),
+			Hint: p.try(a, a+1, "zero2")}
+	case reqKwZero:
+		for p.tok(p.i).w == "=" || p.tok(p.i).w == "stage" || p.tok(p.i).w == "-" {
+			p.i++
+		}
+		stage := map[string]planner.Strategy{"1": planner.ZeRO1, "2": planner.ZeRO2, "3": planner.ZeRO3}[p.tok(p.i).w]
+		if stage == "" {
+			return &UserError{Msg: fmt.Sprintf("`%s` needs a stage: `zero1`, `zero2` or `zero3`", p.span(a, p.i+1)),
+				Hint: p.try(a, a+1, "zero2")}
+		}
+		p.i++
+		return reqSet(p, &p.strategy, stage, a, p.i, "sharding strategies")
+	case reqKwOptimizer:
+		if n := p.tok(p.i).w; (t.w == "adam" || t.w == "adamw") && (n == "8bit" || n == "8-bit") {
+			p.i++
+			return reqSet(p, &p.optimizer, planner.Adam8bit, a, p.i, "optimizers")
+		}
+		return reqSet(p, &p.optimizer, planner.Optimizer(kw.val), a, p.i, "optimizers")
+	case reqKwStack:
+		return reqSet(p, &p.stack, planner.Stack(kw.val), a, p.i, "stacks")
+	case reqKwInterconnect:
+		return reqSet(p, &p.interconnect, planner.Interconnect(kw.val), a, p.i, "interconnects")
+	case reqKwModelKind:
+		return reqSet(p, &p.kind, planner.ModelKind(kw.val), a, p.i, "model kinds")
+	case reqKwKey:
+		return p.key(kw.val, a)
+	case reqKwPer:
+		if n := p.tok(p.i).w; n == "gpu" || n == "device" {
+			p.i++
+			return p.key("micro", a)
+		}
+		return p.unknown(a, nil)
+	case reqKwOf:
+		return p.dataset(a)
+	case reqKwOn:
+		j := p.i
+		for w := p.tok(j).w; w == "a" || w == "the" || w == "my"; w = p.tok(j).w {
+			j++
+		}
+		if n := p.tok(j).w; n == "dataset" || n == "data" {
+			p.i = j // "on a dataset of 2.5M samples"
+			return nil
+		}
+		if p.i >= len(p.toks) {
+			return &UserError{Msg: "`on` needs hardware after it, like `on h100x2`", Hint: p.try(a, a+1, "on h100x2")}
+		}
+		return p.hardwareList(true)
+	case reqKwCompare:
+		p.compare = true
+		if p.compareWord == "" {
+			p.compareWord = p.span(a, a+1)
+		}
+		// "compare on h200x4, a100x4", "compare h200x4 a100x4", or
+		// "compare bert-base on h200x4 vs a100x4" (the targets come later)
+		if p.tok(p.i).w == "on" {
+			p.i++
+			return p.hardwareList(true)
+		}
+		return p.hardwareList(p.i < len(p.toks) && !p.known(p.i))
+	case reqKwBaseline:
+		return p.baseline(a)
+	}
+	return nil
+}
+
+func (p *reqParser) setWorkload(w planner.Workload, a, b int) error {
+	if p.workload.set {
+		cur := p.workload.v
+		// LoRA and QLoRA are ways to fine-tune: "lora finetune" is LoRA.
+		if cur == planner.Finetune && (w == planner.LoRA || w == planner.QLoRA) {
+			p.workload = reqSlot[planner.Workload]{v: w, word: p.span(a, b), set: true}
+			return nil
+		}
+		if w == planner.Finetune && (cur == planner.LoRA || cur == planner.QLoRA) {
+			return nil
+		}
+	}
+	return reqSet(p, &p.workload, w, a, b, "workloads")
+}
+
+// setPrecision records a precision word. `amp` means fp16 autocast unless
+// another precision is named ("bf16 amp" is bf16); `mixed` leaves the
+// choice of 16-bit format to the planner.
+func (p *reqParser) setPrecision(v string, a, b int) error {
+	switch v {
+	case "amp":
+		p.amp = true
+		return nil
+	case "mixed":
+		p.mixed = true
+		return nil
+	}
+	return reqSet(p, &p.precision, planner.Precision(v), a, b, "precisions")
+}
+
+// ---------------------------------------------------------------------------
+// Keys with a number: seq 512, batch 128 = 4x32, micro 32, layers 24, …
+
+// value reads the number after a key. Skip words ("size", "len") and '='
+// may come between. It returns the number and a unit fused to it.
+func (p *reqParser) value(key string, a int, skip ...string) (reqNumber, string, error) {
+	for p.tok(p.i).w == "=" || slices.Contains(skip, p.tok(p.i).w) {
+		p.i++
+	}
+	t := p.tok(p.i)
+	if !reqStartsNumber(t.w) {
+		what := "`" + reqShort(p.toks[a].raw) + "` needs a number after it"
+		if p.i < len(p.toks) && !p.known(p.i) {
+			what = "`" + reqShort(p.toks[a].raw) + "` needs a number, not `" + reqShort(t.raw) + "`"
+		}
+		return reqNumber{}, "", &UserError{Msg: fmt.Sprintf("%s, like `%s`", what, reqKeyExamples[key]),
+			Hint: p.try(a, p.i, reqKeyExamples[key])}
+	}
+	n, unit, ok := reqScanNumber(t.w)
+	if !ok {
+		return reqNumber{}, "", p.badNumber(p.i)
+	}
+	p.i++
+	return n, unit, nil
+}
+
+func (p *reqParser) badNumber(i int) error {
+	return &UserError{Msg: fmt.Sprintf("`%s` is not a number I can read", reqShort(p.tok(i).raw)),
+		Hint: "numbers look like 512, 2.5M, 1.2B, 15T, 100k, 2,464,256 or 1e6"}
+}
+
+// check validates a value for the phrase [a, b): finite, within [lo, hi],
+// and whole when asked.
+func (p *reqParser) check(v float64, a, b int, lo, hi float64, hiText string, whole bool) error {
+	phrase := p.span(a, b)
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0) || v > hi:
+		return &UserError{Msg: fmt.Sprintf("`%s` is more than gpuplan plans for (at most %s)", phrase, hiText),
+			Hint: p.try(a, b, "")}
+	case v <= 0:
+		return &UserError{Msg: fmt.Sprintf("`%s` must be more than zero", phrase), Hint: p.try(a, b, "")}
+	case whole && v != math.Trunc(v):
+		return &UserError{Msg: fmt.Sprintf("`%s` must be a whole number", phrase), Hint: p.try(a, b, "")}
+	case v < lo:
+		return &UserError{Msg: fmt.Sprintf("`%s` must be at least %s", phrase, reqTrimNum(lo)), Hint: p.try(a, b, "")}
+	}
+	return nil
+}
+
+func reqTrimNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// reqSeqValue turns a context length as typed into tokens. "8k" is 8192, not
+// 8000: contexts are powers of two, and people write 4k/8k/32k/128k for
+// 4096…131072. So a k on a power-of-two whole number (1k, 2k, 4k … 128k,
+// 256k) means ×1024; any other k ("10k", "1.5k") means ×1000, and m/b/t
+// are decimal.
+func reqSeqValue(n reqNumber) float64 {
+	if n.mult == 'k' && n.mant >= 1 && n.mant == math.Trunc(n.mant) && n.mant < 1<<20 {
+		if m := int(n.mant); m&(m-1) == 0 {
+			return float64(m) * 1024
+		}
+	}
+	return n.v
+}
+
+// plainValue reads the number after key and refuses a unit glued to it
+// ("rank 16gb").
+func (p *reqParser) plainValue(key string, a int, skip ...string) (reqNumber, error) {
+	n, unit, err := p.value(key, a, skip...)
+	if err != nil {
+		return n, err
+	}
+	if unit != "" {
+		return n, p.badNumber(p.i - 1)
+	}
+	return n, nil
+}
+
+func (p *reqParser) key(key string, a int) error {
+	switch key {
+	case "seq":
+		n, unit, err := p.value(key, a, "len", "length", "size", "window", "of")
+		if err != nil {
+			return err
+		}
+		if unit == "" && reqUnitClass(p.tok(p.i).w) == reqUTokens {
+			p.i++
+		} else if c := reqUnitClass(unit); c != reqUNone && c != reqUTokens {
+			return p.badNumber(p.i - 1)
+		}
+		v := reqSeqValue(n)
+		if err := p.check(v, a, p.i, 1, 10e6, "10M tokens", true); err != nil {
+			return err
+		}
+		return reqSet(p, &p.seq, int(v), a, p.i, "sequence lengths")
+	case "batch":
+		return p.batchKey(a)
+	case "micro":
+		n, err := p.plainValue(key, a, "batch", "size", "bs")
+		if err != nil {
+			return err
+		}
+		if err := p.check(n.v, a, p.i, 1, 1e6, "1M", true); err != nil {
+			return err
+		}
+		return reqSet(p, &p.micro, int(n.v), a, p.i, "micro-batch sizes")
+	case "rank":
+		n, err := p.plainValue(key, a, "r", "rank")
+		if err != nil {
+			return err
+		}
+		if err := p.check(n.v, a, p.i, 1, 65536, "65536", true); err != nil {
+			return err
+		}
+		return reqSet(p, &p.rank, int(n.v), a, p.i, "LoRA ranks")
+	case "gen":
+		n, unit, err := p.value(key, a, "tokens", "len", "length")
+		if err != nil {
+			return err
+		}
+		if unit == "" && reqUnitClass(p.tok(p.i).w) == reqUTokens {
+			p.i++
+		} else if c := reqUnitClass(unit); c != reqUNone && c != reqUTokens {
+			return p.badNumber(p.i - 1)
+		}
+		if err := p.check(n.v, a, p.i, 1, 10e6, "10M tokens", true); err != nil {
+			return err
+		}
+		return reqSet(p, &p.gen, int(n.v), a, p.i, "generation lengths")
+	case "layers", "hidden", "heads", "kv", "ffn", "vocab":
+		skip := map[string][]string{"kv": {"heads", "head"}, "hidden": {"size", "dim"}, "ffn": {"size", "dim"},
+			"vocab": {"size"}}[key]
+		n, err := p.plainValue(key, a, skip...)
+		if err != nil {
+			return err
+		}
+		return p.setArch(key, n.v, a, p.i)
+	case "params":
+		n, err := p.plainValue(key, a)
+		if err != nil {
+			return err
+		}
+		return p.setParams(n.v, a, p.i)
+	case "epochs":
+		n, err := p.plainValue(key, a)
+		if err != nil {
+			return err
+		}
+		return p.setAmount(reqUEpochs, n.v, a, p.i, false)
+	case "steps":
+		n, err := p.plainValue(key, a)
+		if err != nil {
+			return err
+		}
+		return p.setAmount(reqUSteps, n.v, a, p.i, false)
+	case "precision":
+		for p.tok(p.i).w == "=" {
+			p.i++
+		}
+		if kw, ok := reqKeywords[p.tok(p.i).w]; ok && kw.kind == reqKwPrecision {
+			b := p.i
+			p.i++
+			return p.setPrecision(kw.val, b, p.i)
+		}
+		return &UserError{Msg: fmt.Sprintf("`%s` needs a precision after it: fp32, tf32, fp16, bf16, fp8, int8 or int4",
+			p.span(a, p.i+1)), Hint: p.try(a, p.i, "bf16")}
+	}
+	return nil
+}
+
+// reqArchLimits bound the architecture numbers to what a real model could be.
+var reqArchLimits = map[string]struct {
+	hi     float64
+	hiText string
+}{
+	"layers": {10000, "10,000"}, "hidden": {1e6, "1M"}, "heads": {1e5, "100k"}, "kv": {1e5, "100k"},
+	"ffn": {1e7, "10M"}, "vocab": {1e7, "10M"},
+}
+
+// setArch records one architecture number. Sizes use decimal multipliers:
+// "vocab 50k" is 50,000 and "vocab 32k" 32,000, as vocabularies are quoted.
+func (p *reqParser) setArch(key string, v float64, a, b int) error {
+	lim := reqArchLimits[key]
+	if err := p.check(v, a, b, 1, lim.hi, lim.hiText, true); err != nil {
+		return err
+	}
+	if p.archSlots == nil {
+		p.archSlots = map[string]*reqSlot[int]{}
+	}
+	s := p.archSlots[key]
+	if s == nil {
+		s = &reqSlot[int]{}
+		p.archSlots[key] = s
+	}
+	plural := map[string]string{"layers": "layer counts", "hidden": "hidden sizes", "heads": "head counts",
+		"kv": "kv-head counts", "ffn": "FFN sizes", "vocab": "vocabulary sizes"}[key]
+	if err := reqSet(p, s, int(v), a, b, plural); err != nil {
+		return err
+	}
+	switch key {
+	case "layers":
+		p.arch.Layers = int(v)
+	case "hidden":
+		p.arch.Hidden = int(v)
+	case "heads":
+		p.arch.Heads = int(v)
+	case "kv":
+		p.arch.KVHeads = int(v)
+	case "ffn":
+		p.arch.FFN = int(v)
+	case "vocab":
+		p.arch.Vocab = int(v)
+	}
+	p.archWords = append(p.archWords, p.span(a, b))
+	return nil
+}
+
+func (p *reqParser) setParams(v float64, a, b int) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 1e6 || v > 5e12 {
+		return &UserError{Msg: fmt.Sprintf("`%s` is outside the 1M–5T parameters gpuplan plans for", p.span(a, b)),
+			Hint: p.try(a, b, "7b params")}
+	}
+	if err := reqSet(p, &p.model, "params:"+reqTrimNum(v), a, b, "models"); err != nil {
+		return err
+	}
+	p.params = v
+	return nil
+}
+
+// batchKey reads "batch 128", "batch 4M tokens", "batch 4x32",
+// "batch 128 = 4x32" (4 GPUs × micro-batch 32) and "batch 32 per gpu".
+func (p *reqParser) batchKey(a int) error {
+	for p.tok(p.i).w == "=" || p.tok(p.i).w == "size" || p.tok(p.i).w == "of" {
+		p.i++
+	}
+	if f, next, ok := p.factors(p.i); ok {
+		p.i = next
+		prod := 1
+		for _, x := range f {
+			prod *= x
+		}
+		if err := p.check(float64(prod), a, p.i, 1, 100e6, "100M", true); err != nil {
+			return err
+		}
+		if err := reqSet(p, &p.batch, reqBatch{n: prod}, a, p.i, "batch sizes"); err != nil {
+			return err
+		}
+		return reqSet(p, &p.micro, f[1], a, p.i, "micro-batch sizes")
+	}
+	n, unit, err := p.value("batch", a)
+	if err != nil {
+		return err
+	}
+	tokens := false
+	if unit == "" {
+		switch reqUnitClass(p.tok(p.i).w) {
+		case reqUTokens:
+			tokens = true
+			p.i++
+		case reqUSamples:
+			p.i++
+		}
+	} else {
+		switch reqUnitClass(unit) {
+		case reqUTokens:
+			tokens = true
+		case reqUSamples:
+		default:
+			return p.badNumber(p.i - 1)
+		}
+	}
+	if w := p.tok(p.i).w; !tokens && (w == "per-gpu" || w == "/gpu" || w == "per-device" ||
+		w == "per" && (p.tok(p.i+1).w == "gpu" || p.tok(p.i+1).w == "device")) {
+		p.i++
+		if w == "per" {
+			p.i++
+		}
+		if err := p.check(n.v, a, p.i, 1, 1e6, "1M", true); err != nil {
+			return err
+		}
+		return reqSet(p, &p.micro, int(n.v), a, p.i, "micro-batch sizes")
+	}
+	if tokens {
+		if err := p.check(n.v, a, p.i, 1, 10e9, "10B tokens", true); err != nil {
+			return err
+		}
+	} else if err := p.check(n.v, a, p.i, 1, 100e6, "100M", true); err != nil {
+		return err
+	}
+	// "= 4x32": GPUs × micro-batch (× accumulation)
+	j := p.i
+	if p.tok(j).w == "=" {
+		j++
+	}
+	f, next, ok := p.factors(j)
+	if !ok {
+		return reqSet(p, &p.batch, reqBatch{n: int(n.v), tokens: tokens}, a, p.i, "batch sizes")
+	}
+	if tokens {
+		return &UserError{Msg: fmt.Sprintf("`%s` mixes a batch in tokens with GPUs × micro-batch", p.span(a, next)),
+			Hint: p.try(a, next, "batch 128 = 4x32")}
+	}
+	p.i = next
+	prod := 1
+	for _, x := range f {
+		prod *= x
+	}
+	if int(n.v)%prod != 0 || len(f) == 3 && prod != int(n.v) {
+		return &UserError{Msg: fmt.Sprintf("`%s` does not add up: %s is %d", p.span(a, p.i), p.span(j, next), prod),
+			Hint: p.try(a, p.i, fmt.Sprintf("batch %d = %s", prod, p.span(j, next)))}
+	}
+	if err := reqSet(p, &p.batch, reqBatch{n: int(n.v)}, a, p.i, "batch sizes"); err != nil {
+		return err
+	}
+	return reqSet(p, &p.micro, f[1], a, p.i, "micro-batch sizes")
+}
+
+// factors reads "4x32" (GPUs × micro-batch) or "4x32x2" (× accumulation)
+// at token i, also spelled "4 x 32".
+func (p *reqParser) factors(i int) ([]int, int, bool) {
+	w, next := p.tok(i).w, i+1
+	if _, rest, ok := reqScanInt(w); ok && rest == "" && (p.tok(i+1).w == "x" || p.tok(i+1).w == "*") {
+		w, next = w+"x"+p.tok(i+2).w, i+3
+	}
+	parts := strings.FieldsFunc(w, func(r rune) bool { return r == 'x' || r == '*' })
+	if len(parts) < 2 || len(parts) > 3 || strings.Count(w, "x")+strings.Count(w, "*") != len(parts)-1 {
+		return nil, 0, false
+	}
+	var f []int
+	for _, s := range parts {
+		n, rest, ok := reqScanInt(s)
+		if !ok || rest != "" || n < 1 || n > 1e6 {
+			return nil, 0, false
+		}
+		f = append(f, n)
+	}
+	return f, next, true
+}

@@ -1,0 +1,463 @@
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// ---------------------------------------------------------------------------
+// The parser
+
+// reqSlot is a value the request may give once; a second, different value is
+// a contradiction.
+type reqSlot[T comparable] struct {
+	v    T
+	word string // the words that set it, as typed
+	set  bool
+}
+
+type reqBatch struct {
+	n      int
+	tokens bool
+}
+
+type reqParser struct {
+	cat  *planner.Catalog
+	text string
+	toks []reqToken
+	i    int
+	req  planner.Request
+
+	// model
+	model     reqSlot[string] // "cat:<id>" or "params:<n>"
+	catModel  planner.Model
+	params    float64
+	arch      planner.ArchSpec
+	archWords []string
+	archSlots map[string]*reqSlot[int]
+	kind      reqSlot[planner.ModelKind]
+
+	// work
+	epochs, samples, tokens, steps     reqSlot[float64]
+	dsSamples, dsTokens, stepsPerEpoch reqSlot[float64]
+	workload                           reqSlot[planner.Workload]
+	seq, micro, rank, gen              reqSlot[int]
+	batch                              reqSlot[reqBatch]
+	precision                          reqSlot[planner.Precision]
+	amp, mixed                         bool
+	attention                          reqSlot[planner.Attention]
+	strategy                           reqSlot[planner.Strategy]
+	optimizer                          reqSlot[planner.Optimizer]
+	stack                              reqSlot[planner.Stack]
+	interconnect                       reqSlot[planner.Interconnect]
+	compare                            bool
+	compareWord                        string
+	vocab                              []string
+	modelNames, modelNorms, gpuSet     map[string]bool
+}
+
+func (p *reqParser) tok(i int) reqToken {
+	if i < 0 || i >= len(p.toks) {
+		return reqToken{start: len(p.text), end: len(p.text)}
+	}
+	return p.toks[i]
+}
+
+// span is the text of tokens [a, b) as typed.
+func (p *reqParser) span(a, b int) string {
+	if a >= len(p.toks) || b <= a {
+		return ""
+	}
+	b = min(b, len(p.toks))
+	return reqShort(p.text[p.toks[a].start:p.toks[b-1].end])
+}
+
+// reqShort keeps echoed words readable.
+func reqShort(s string) string {
+	if utf8.RuneCountInString(s) <= 48 {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:45]) + "…"
+}
+
+// try is a hint that shows the request with tokens [a, b) replaced by repl.
+func (p *reqParser) try(a, b int, repl string) string {
+	start, end := p.tok(a).start, p.tok(a).start
+	if b > a {
+		end = p.tok(b - 1).end
+	}
+	s := p.text[:start] + " " + repl + " " + p.text[end:]
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.ReplaceAll(s, " ,", ",")
+	s = strings.Trim(s, ", ")
+	if s == "" || utf8.RuneCountInString(s) > 300 {
+		return reqExample
+	}
+	return "try: gpuplan plan " + s
+}
+
+// set records v for s, or fails when s already holds a different value.
+func reqSet[T comparable](p *reqParser, s *reqSlot[T], v T, a, b int, plural string) error {
+	if s.set {
+		if s.v == v {
+			return nil
+		}
+		return &UserError{
+			Msg:  fmt.Sprintf("two %s: `%s` and `%s` — which one?", plural, s.word, p.span(a, b)),
+			Hint: p.try(a, b, ""),
+		}
+	}
+	*s = reqSlot[T]{v: v, word: p.span(a, b), set: true}
+	return nil
+}
+
+func (p *reqParser) note(s string) {
+	if s != "" && !slices.Contains(p.req.Job.Notes, s) {
+		p.req.Job.Notes = append(p.req.Job.Notes, s)
+	}
+}
+
+func (p *reqParser) run() error {
+	for p.i < len(p.toks) {
+		if err := p.step(); err != nil {
+			return err
+		}
+	}
+	return p.finish()
+}
+
+// step reads one phrase at p.i.
+func (p *reqParser) step() error {
+	t := p.toks[p.i]
+	if t.w == "," || t.w == "=" || reqFillers[t.w] {
+		p.i++
+		return nil
+	}
+	if kw, ok := reqKeywords[t.w]; ok {
+		return p.keyword(kw)
+	}
+	if t.w[0] == '-' && reqStartsNumber(t.w[1:]) {
+		return &UserError{Msg: fmt.Sprintf("`%s` is negative; amounts and sizes are positive", reqShort(t.raw)),
+			Hint: p.try(p.i, p.i+1, strings.TrimLeft(t.raw, "-"))}
+	}
+	if reqStartsNumber(t.w) {
+		return p.number()
+	}
+	if ok, err := p.catalogModel(); ok || err != nil {
+		return err
+	}
+	if hw, ok, err := p.hardware(false); err != nil {
+		return err
+	} else if ok {
+		p.req.Targets = append(p.req.Targets, hw)
+		return nil
+	}
+	return p.unknown(p.i, nil)
+}
+
+// known reports whether token i is a word the language reads (so that an
+// error about the word before it should not blame it).
+func (p *reqParser) known(i int) bool {
+	t := p.tok(i)
+	if t.w == "" || t.w == "," || t.w == "=" || reqFillers[t.w] || reqStartsNumber(t.w) {
+		return true
+	}
+	if _, ok := reqKeywords[t.w]; ok {
+		return true
+	}
+	if reqUnitClass(t.w) > reqUUnknown {
+		return true
+	}
+	if _, _, err := p.cat.Model(t.w); err == nil || reqAmbiguous(err) {
+		return true
+	}
+	return p.isGPU(t.w)
+}
+
+func reqAmbiguous(err error) bool {
+	var nf *planner.NotFoundError
+	return errors.As(err, &nf) && nf.Ambiguous
+}
+
+func (p *reqParser) isGPU(w string) bool {
+	_, _, err := p.cat.GPU(w)
+	return err == nil
+}
+
+// unknown is the error for a word nothing reads. prefer, when given, is
+// searched for a suggestion before the whole vocabulary.
+func (p *reqParser) unknown(i int, prefer []string) error {
+	t := p.tok(i)
+	if c := reqUnitClass(t.w); c > reqUUnknown {
+		return p.needNumber(i, c)
+	}
+	sug := p.suggest(t.w, prefer)
+	if sug == "" {
+		return &UserError{Msg: fmt.Sprintf("I don't understand `%s`", reqShort(t.raw)), Hint: reqKinds}
+	}
+	p.loadVocab()
+	what := "I don't understand"
+	switch {
+	case p.modelNames[sug]:
+		what = "unknown model"
+	case p.gpuSet[sug]:
+		what = "unknown GPU"
+	}
+	return &UserError{Msg: fmt.Sprintf("%s `%s` — did you mean `%s`?", what, reqShort(t.raw), sug),
+		Hint: p.try(i, i+1, sug)}
+}
+
+// suggest returns the nearest word to w, from prefer first, then from the
+// whole vocabulary; "" when nothing is close or w is too short to judge.
+func (p *reqParser) suggest(w string, prefer []string) string {
+	if len(reqNorm(w)) < 3 {
+		return ""
+	}
+	if len(prefer) > 0 {
+		if s := planner.Nearest(w, prefer, 1); len(s) > 0 {
+			return s[0]
+		}
+	}
+	p.loadVocab()
+	if s := planner.Nearest(w, p.vocab, 1); len(s) > 0 {
+		return s[0]
+	}
+	return ""
+}
+
+func (p *reqParser) loadVocab() {
+	if p.vocab != nil {
+		return
+	}
+	p.modelNames, p.gpuSet, p.modelNorms = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	p.vocab = append(p.vocab, reqSuggest...)
+	for _, n := range p.cat.ModelNames() {
+		p.modelNames[n] = true
+		p.modelNorms[reqNorm(n)] = true
+		p.vocab = append(p.vocab, n)
+	}
+	for _, n := range p.cat.GPUNames() {
+		p.gpuSet[n] = true
+		p.vocab = append(p.vocab, n)
+	}
+}
+
+// gpuFamilies lists the short GPU names, for hints.
+func (p *reqParser) gpuFamilies() string {
+	var fam []string
+	for _, n := range p.cat.GPUNames() {
+		if !strings.Contains(n, "-") && !slices.Contains(fam, n) {
+			fam = append(fam, n) // families ("h100") and one-word ids ("t4")
+		}
+	}
+	return "GPUs I know: " + strings.Join(fam, ", ")
+}
+
+// reqNorm folds a name the way the catalogue does: lower case letters and
+// digits, '.' as 'p'.
+func reqNorm(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '.':
+			b.WriteByte('p')
+		}
+	}
+	return b.String()
+}
+
+// ---------------------------------------------------------------------------
+// Putting it together
+
+func (p *reqParser) finish() error {
+	j := &p.req.Job
+	// model
+	m, err := p.buildModel()
+	if err != nil {
+		return err
+	}
+	j.Model = m
+
+	// amounts: bare samples/tokens are the dataset when epochs are given
+	if p.epochs.set {
+		for _, mv := range []struct{ from, to *reqSlot[float64] }{{&p.samples, &p.dsSamples}, {&p.tokens, &p.dsTokens}} {
+			if !mv.from.set {
+				continue
+			}
+			if mv.to.set && mv.to.v != mv.from.v {
+				return &UserError{Msg: fmt.Sprintf("two dataset sizes: `%s` and `%s` — which one?", mv.to.word, mv.from.word),
+					Hint: reqExample}
+			}
+			*mv.to, *mv.from = *mv.from, reqSlot[float64]{}
+		}
+	}
+	if err := p.one("amounts of work", &p.epochs, &p.samples, &p.tokens, &p.steps); err != nil {
+		return err
+	}
+	if err := p.one("dataset sizes", &p.dsSamples, &p.dsTokens, &p.stepsPerEpoch); err != nil {
+		return err
+	}
+	j.Epochs, j.Samples, j.Tokens, j.Steps = p.epochs.v, p.samples.v, p.tokens.v, p.steps.v
+	j.DatasetSamples, j.DatasetTokens, j.StepsPerEpoch = p.dsSamples.v, p.dsTokens.v, p.stepsPerEpoch.v
+
+	// shape
+	j.Workload = p.workload.v
+	j.SeqLen = p.seq.v
+	if p.batch.v.tokens {
+		j.GlobalBatchTokens = p.batch.v.n
+	} else {
+		j.GlobalBatch = p.batch.v.n
+	}
+	j.MicroBatch = p.micro.v
+	if j.GlobalBatch > 0 && j.MicroBatch > j.GlobalBatch {
+		return &UserError{Msg: fmt.Sprintf("micro-batch `%s` is larger than the global batch `%s`", p.micro.word, p.batch.word),
+			Hint: "the global batch is GPUs × micro-batch × accumulation steps, e.g. batch 128 = 4x32"}
+	}
+	if j.GlobalBatchTokens > 0 && j.SeqLen > 0 && j.GlobalBatchTokens < j.SeqLen {
+		return &UserError{Msg: fmt.Sprintf("`%s` is less than one sequence of `%s`", p.batch.word, p.seq.word),
+			Hint: "batch in tokens = sequences × seq, e.g. batch 1M tokens with seq 2048"}
+	}
+	j.LoRARank = p.rank.v
+	j.GenTokens = p.gen.v
+	if j.GenTokens > 0 && j.SeqLen > 0 && j.GenTokens >= j.SeqLen {
+		return &UserError{
+			Msg:  fmt.Sprintf("`%s` leaves no room for a prompt in `%s`: the context counts prompt and generated tokens", p.gen.word, p.seq.word),
+			Hint: fmt.Sprintf("try: ctx %d gen %d", j.SeqLen, max(1, j.SeqLen/4)),
+		}
+	}
+
+	// precision: an explicit format wins over `amp` and `mixed`
+	j.Precision = p.precision.v
+	if j.Precision == "" {
+		switch {
+		case p.amp:
+			j.Precision = planner.FP16
+		case p.mixed:
+			p.note("`mixed` read as mixed precision: the best 16-bit format the GPU supports (bf16, else fp16)")
+		}
+	}
+	j.Attention, j.Strategy, j.Optimizer, j.Stack = p.attention.v, p.strategy.v, p.optimizer.v, p.stack.v
+
+	// interconnect given outside a hardware clause applies to every target
+	if p.interconnect.set {
+		if len(p.req.Targets) == 0 {
+			return &UserError{
+				Msg:  fmt.Sprintf("`%s` says how GPUs connect, but no GPUs are named — put it after them, like `on 8x a100 %s`", p.interconnect.word, p.interconnect.word),
+				Hint: reqExample + " " + p.interconnect.word,
+			}
+		}
+		for k := range p.req.Targets {
+			if p.req.Targets[k].Interconnect == planner.InterconnectAuto {
+				p.req.Targets[k].Interconnect = p.interconnect.v
+			}
+		}
+	}
+	if p.compare && len(p.req.Targets) < 2 {
+		return &UserError{Msg: fmt.Sprintf("`%s` needs at least two setups, like `compare h200x4, a100x4`", p.compareWord),
+			Hint: "try: gpuplan plan " + p.text + ", a100x4"}
+	}
+	p.req.Compare = len(p.req.Targets) >= 2
+	return nil
+}
+
+// one fails when more than one of the slots is set.
+func (p *reqParser) one(plural string, slots ...*reqSlot[float64]) error {
+	var words []string
+	for _, s := range slots {
+		if s.set {
+			words = append(words, s.word)
+		}
+	}
+	if len(words) > 1 {
+		return &UserError{Msg: fmt.Sprintf("two %s: `%s` and `%s` — which one?", plural, words[0], words[1]),
+			Hint: reqExample}
+	}
+	return nil
+}
+
+// buildModel makes the one model the request names: a catalogue entry
+// (with architecture overrides), a size, or an architecture.
+func (p *reqParser) buildModel() (planner.Model, error) {
+	spec := p.arch
+	spec.Kind = p.kind.v
+	archText := strings.Join(p.archWords, " ")
+	var m planner.Model
+	var err error
+	switch {
+	case strings.HasPrefix(p.model.v, "cat:"):
+		base := p.catModel
+		if spec.Kind == base.Kind {
+			spec.Kind = ""
+		}
+		m = base
+		if !spec.IsZero() {
+			m, err = planner.ModelFromArch(&base, spec)
+		}
+	case strings.HasPrefix(p.model.v, "params:"):
+		// A size takes a vocabulary and a kind ("65.2b params vocab 32000"):
+		// the count stays as given, the shape is the size ladder's. Other
+		// architecture words would contradict the count.
+		if shape := (planner.ArchSpec{Layers: p.arch.Layers, Hidden: p.arch.Hidden, Heads: p.arch.Heads,
+			KVHeads: p.arch.KVHeads, FFN: p.arch.FFN}); !shape.IsZero() {
+			return m, &UserError{Msg: fmt.Sprintf("two models: `%s` and `%s` — give a size or an architecture, not both", p.model.word, archText),
+				Hint: "try: gpuplan plan 7b params 1.2B tokens on 8x h100"}
+		}
+		m, err = planner.ModelFromParams(p.params)
+		if err == nil && spec.Kind != "" {
+			m.Kind = spec.Kind
+		}
+		if err == nil && spec.Vocab > 0 {
+			m.Vocab = spec.Vocab
+		}
+	case !p.arch.IsZero():
+		m, err = planner.ModelFromArch(nil, spec)
+	default:
+		hint := "try: gpuplan plan bert-base " + p.text
+		if p.text == "" || utf8.RuneCountInString(p.text) > 300 {
+			hint = reqExample
+		}
+		return m, &UserError{
+			Msg:  "which model? name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)",
+			Hint: hint,
+		}
+	}
+	if err != nil {
+		msg := err.Error()
+		if !strings.Contains(msg, "`") {
+			what := archText
+			if what == "" {
+				what = p.model.word
+			}
+			msg = fmt.Sprintf("`%s`: %s", what, msg)
+		}
+		return m, &UserError{Msg: msg, Hint: "try: gpuplan plan layers 24 hidden 2048 heads 16 vocab 50k 20B tokens on 8x a100"}
+	}
+	if params := m.Params(); math.IsNaN(params) || math.IsInf(params, 0) || params <= 0 || params > 5e12 {
+		return m, &UserError{Msg: fmt.Sprintf("`%s` works out to %s parameters, outside the 1M–5T gpuplan plans for", archText, reqParamsText(params)),
+			Hint: "try: gpuplan plan layers 24 hidden 2048 heads 16 vocab 50k 20B tokens on 8x a100"}
+	}
+	return m, nil
+}
+
+func reqParamsText(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0) || v >= 1e15:
+		return "over 1000T"
+	case v >= 1e12:
+		return strconv.FormatFloat(v/1e12, 'g', 3, 64) + "T"
+	case v >= 1e9:
+		return strconv.FormatFloat(v/1e9, 'g', 3, 64) + "B"
+	default:
+		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
+	}
+}

@@ -1,0 +1,186 @@
+package lang
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ---------------------------------------------------------------------------
+// Normalising and scanning
+
+// reqNormalize maps what chat clients and shells deliver onto plain ASCII
+// punctuation: unicode spaces become spaces, unicode dashes '-', '×' 'x';
+// quotes (smart or not), brackets and sentence punctuation are noise and
+// become spaces; Slack's HTML escapes are undone; invalid UTF-8 becomes
+// U+FFFD. A '*' between two letters or digits ("h100*2") is a count 'x';
+// elsewhere it is Slack bold and is dropped.
+func reqNormalize(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff' || r == '\u00ad':
+			// zero-width characters and soft hyphens vanish
+		case unicode.IsSpace(r) || unicode.Is(unicode.Zs, r) || unicode.IsControl(r):
+			b.WriteByte(' ')
+		case strings.ContainsRune("\"'`‘’‚‛′“”„‟″«»()[]{};!?|~≈", r):
+			b.WriteByte(' ')
+		case strings.ContainsRune("‐‑‒–—―−", r):
+			b.WriteByte('-')
+		case r == '×' || r == '✕' || r == '✖':
+			b.WriteByte('x')
+		case r == '＝':
+			b.WriteByte('=')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	out := []byte(b.String())
+	for i, c := range out {
+		if c == '*' {
+			if i > 0 && i+1 < len(out) && reqIsAlnum(out[i-1]) && reqIsAlnum(out[i+1]) {
+				out[i] = 'x'
+			} else if !(i+1 < len(out) && out[i+1] == ' ' && i > 0 && out[i-1] == ' ') {
+				out[i] = ' ' // Slack bold; a lone " * " stays a count marker
+			}
+		}
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// reqStripLead drops what precedes the request proper: Slack mention tokens
+// ("<@U123ABC>") and a leading command word ("gpuplan", "/gpuplan", "plan").
+func reqStripLead(s string) string {
+	for {
+		s = strings.TrimLeft(s, " ")
+		if strings.HasPrefix(s, "<@") || strings.HasPrefix(s, "<!") {
+			if j := strings.IndexByte(s, '>'); j > 0 {
+				s = s[j+1:]
+				continue
+			}
+		}
+		w, rest, _ := strings.Cut(s, " ")
+		switch strings.TrimRight(strings.ToLower(w), ",:") {
+		case "plan", "gpuplan", "/gpuplan", "@gpuplan":
+			s = rest
+			continue
+		}
+		return s
+	}
+}
+
+// reqToken is one word of a request.
+type reqToken struct {
+	raw        string // as typed (after normalising)
+	w          string // lower case
+	start, end int    // byte span in reqParser.text
+}
+
+// reqTokenize cuts normalised text into words. ',' and '=' (and ':') are
+// tokens of their own, except for a digit-grouping comma ("2,464,256").
+// Decoration around a word (Slack's _italic_, a sentence's final '.') is
+// dropped. A key fused with its number ("r16", "seq512", "bs32") becomes
+// two tokens.
+func reqTokenize(s string) []reqToken {
+	var toks []reqToken
+	add := func(start, end int) {
+		for start < end && s[start] == '_' {
+			start++
+		}
+		for end > start && (s[end-1] == '_' || s[end-1] == '.') {
+			end--
+		}
+		if start >= end {
+			return
+		}
+		raw := s[start:end]
+		t := reqToken{raw: raw, w: strings.ToLower(raw), start: start, end: end}
+		if k, v, ok := reqSplitFused(t.w); ok && reqIsASCII(raw) {
+			toks = append(toks,
+				reqToken{raw: raw[:len(k)], w: k, start: start, end: start + len(k)},
+				reqToken{raw: raw[len(raw)-len(v):], w: v, start: end - len(v), end: end})
+			return
+		}
+		toks = append(toks, t)
+	}
+	i := 0
+	for i < len(s) {
+		switch c := s[i]; c {
+		case ' ':
+			i++
+			continue
+		case ',', '=', ':':
+			w := string(c)
+			if c == ':' {
+				w = "="
+			}
+			toks = append(toks, reqToken{raw: string(c), w: w, start: i, end: i + 1})
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) {
+			c := s[j]
+			if c == ' ' || c == '=' || c == ':' {
+				break
+			}
+			if c == ',' && !reqGroupComma(s, j) {
+				break
+			}
+			j++
+		}
+		add(i, j)
+		i = j
+	}
+	return toks
+}
+
+func reqIsASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// reqGroupComma reports whether the comma at s[j] groups digits: a digit
+// before it and exactly three after it.
+func reqGroupComma(s string, j int) bool {
+	if j == 0 || j+4 > len(s) || !reqIsDigit(s[j-1]) {
+		return false
+	}
+	for k := j + 1; k <= j+3; k++ {
+		if !reqIsDigit(s[k]) {
+			return false
+		}
+	}
+	return j+4 == len(s) || !reqIsDigit(s[j+4])
+}
+
+// reqSplitFused splits "r16", "seq512", "bs32", "lora-r16" into a key word
+// and its number.
+func reqSplitFused(w string) (key, val string, ok bool) {
+	if _, known := reqKeywords[w]; known {
+		return "", "", false
+	}
+	i := 0
+	for i < len(w) && (w[i] >= 'a' && w[i] <= 'z' || w[i] == '-') {
+		i++
+	}
+	if i == 0 || i == len(w) || !reqIsDigit(w[i]) {
+		return "", "", false
+	}
+	k := strings.TrimRight(w[:i], "-")
+	if kw, ok := reqKeywords[k]; !ok || kw.kind != reqKwKey {
+		return "", "", false
+	}
+	return k, w[i:], true
+}
+
+func reqIsDigit(c byte) bool { return c >= '0' && c <= '9' }
+func reqIsAlnum(c byte) bool {
+	return reqIsDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
