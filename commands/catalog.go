@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -217,15 +218,31 @@ func backtestCommand() Command {
 			for _, sk := range bt.Skipped {
 				skipped = append(skipped, sk.ID+": "+sk.Reason)
 			}
+			sections := []Section{{Table: t}}
+			if l := bt.LOSO; l != nil {
+				sections = append(sections, Section{Heading: "Fitted vs held out", Bullets: []string{
+					fmt.Sprintf("in-sample (constants fitted to all %d rows): median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
+						l.InSample.N, l.InSample.Median*100, l.InSample.P90*100, l.InSample.WorstRatio, l.InSample.WorstID),
+					fmt.Sprintf("leave-one-source-out (each of %d publishers predicted by constants fitted without its rows): median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
+						l.Publishers, l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio, l.LOSO.WorstID),
+				}})
+			}
+			if len(bt.Stale) > 0 {
+				sections = append(sections, Section{Heading: "Stale fit data", Kind: Context, Bullets: []string{
+					"these rows parse differently from planner/data/backtest-cases.jsonl, which the fit replays: run `go generate ./planner` (" +
+						strings.Join(bt.Stale, ", ") + ")"}})
+			}
+			sections = append(sections, Section{Heading: "Not expressible", Kind: Context, Bullets: skipped})
+			summary := fmt.Sprintf("%d rows: median error %.1f%%, p90 %.0f%%, worst %.0f%% (%s, %.2fx)",
+				st.N, st.Median*100, st.P90*100, st.Worst*100, st.WorstID, st.WorstRatio)
+			if l := bt.LOSO; l != nil {
+				summary += fmt.Sprintf("; leave-one-source-out median %.1f%%, p90 %.0f%%, worst %.2fx", l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio)
+			}
 			return &Reply{
-				Title: "Back-test against published measurements",
-				Summary: fmt.Sprintf("%d rows: median error %.1f%%, worst %.0f%% (%s, %.2fx)",
-					st.N, st.Median*100, st.Worst*100, st.WorstID, st.WorstRatio),
-				Sections: []Section{
-					{Table: t},
-					{Heading: "Not expressible", Kind: Context, Bullets: skipped},
-				},
-				Data: bt,
+				Title:    "Back-test against published measurements",
+				Summary:  summary,
+				Sections: sections,
+				Data:     bt,
 			}, nil
 		},
 	}
@@ -236,6 +253,12 @@ type BackTestResult struct {
 	Rows    []BackTestOutcome  `json:"rows"`
 	Stats   planner.ErrorStats `json:"stats"`
 	Skipped []planner.SkippedRow
+	// LOSO is the leave-one-source-out result stored by `go generate
+	// ./planner` (the planner's tests check it is reproduced).
+	LOSO *planner.LOSOSummary `json:"loso,omitempty"`
+	// Stale lists rows whose parse no longer matches the parsed form the
+	// fit replays.
+	Stale []string `json:"stale,omitempty"`
 }
 
 // BackTestOutcome is one row's prediction.
@@ -265,6 +288,11 @@ func RunBackTest(cat *planner.Catalog) (*BackTestResult, error) {
 			return nil, fmt.Errorf("back-test %s: %q: %w", r.ID, r.Request, err)
 		}
 		req.NoSearch = true
+		if enc, err := planner.EncodeBackTestCase(r, req); err == nil {
+			if stored, ok := planner.StoredBackTestCase(r.ID); !ok || !bytes.Equal(enc, stored) {
+				out.Stale = append(out.Stale, r.ID)
+			}
+		}
 		res, err := cat.Plan(req)
 		if err != nil {
 			return nil, fmt.Errorf("back-test %s: %w", r.ID, err)
@@ -286,6 +314,9 @@ func RunBackTest(cat *planner.Catalog) (*BackTestResult, error) {
 		meas = append(meas, r.Measured)
 	}
 	out.Stats = planner.Summarise(ids, pred, meas)
+	if l, err := planner.StoredLOSO(); err == nil && len(l.Rows) > 0 {
+		out.LOSO = l
+	}
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // BackTestRow is one published measurement written as a gpuplan request.
@@ -13,7 +14,10 @@ type BackTestRow struct {
 	Metric   string
 	Measured float64
 	Note     string
-	Source   string
+	// Publisher groups rows by who published them: the back-test leaves
+	// one publisher out at a time (leave-one-source-out).
+	Publisher string
+	Source    string
 }
 
 // SkippedRow is a calibration row the request language cannot express,
@@ -33,7 +37,7 @@ func BackTestRows() ([]BackTestRow, []SkippedRow, error) {
 	var out []BackTestRow
 	for _, r := range rows {
 		out = append(out, BackTestRow{ID: r.s("id"), Request: r.s("request"), Metric: r.s("metric"),
-			Measured: r.f("value"), Note: r.s("note"), Source: r.s("source")})
+			Measured: r.f("value"), Note: r.s("note"), Publisher: r.s("publisher"), Source: r.s("source")})
 	}
 	f, err := dataFS.Open("data/backtest-skipped.csv")
 	if err != nil {
@@ -82,11 +86,12 @@ func Metric(e *Estimate, name string) (float64, error) {
 	return 0, fmt.Errorf("unknown metric %q", name)
 }
 
-// ErrorStats summarises relative errors: median and worst of |pred/meas - 1|,
-// and the worst ratio max(pred/meas, meas/pred).
+// ErrorStats summarises relative errors: median, 90th percentile and worst
+// of |pred/meas - 1|, and the worst ratio max(pred/meas, meas/pred).
 type ErrorStats struct {
 	N          int
 	Median     float64
+	P90        float64
 	Worst      float64
 	WorstRatio float64
 	WorstID    string
@@ -112,6 +117,74 @@ func Summarise(ids []string, pred, meas []float64) ErrorStats {
 		} else {
 			st.Median = (errs[n/2-1] + errs[n/2]) / 2
 		}
+		st.P90 = percentile(errs, 0.9)
 	}
 	return st
+}
+
+// percentile of sorted values, linear between closest ranks.
+func percentile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	x := q * float64(len(sorted)-1)
+	i := int(math.Floor(x))
+	if i+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (x-float64(i))*(sorted[i+1]-sorted[i])
+}
+
+// LOSOSummary is the honest back-test: every row predicted by constants
+// fitted without its publisher's rows, next to the in-sample error.
+type LOSOSummary struct {
+	Rows       []LOSORow
+	InSample   ErrorStats
+	LOSO       ErrorStats
+	Publishers int
+}
+
+// StoredLOSO returns the leave-one-source-out result checked in as
+// planner/data/loso.csv (written by `go generate ./planner`; the planner's
+// tests refit and fail when it is stale).
+func StoredLOSO() (*LOSOSummary, error) {
+	rows, err := readCSVNoSourceFile("data/loso.csv")
+	if err != nil {
+		return nil, err
+	}
+	s := &LOSOSummary{}
+	pubs := map[string]bool{}
+	var ids []string
+	var in, lo, meas []float64
+	for _, r := range rows {
+		lr := LOSORow{ID: r.s("id"), Publisher: r.s("publisher"), Metric: r.s("metric"), Measured: r.f("measured"),
+			InSample: r.f("in_sample"), LOSO: r.f("loso")}
+		s.Rows = append(s.Rows, lr)
+		pubs[lr.Publisher] = true
+		ids = append(ids, lr.ID)
+		in, lo, meas = append(in, lr.InSample), append(lo, lr.LOSO), append(meas, lr.Measured)
+	}
+	s.Publishers = len(pubs)
+	s.InSample = Summarise(ids, in, meas)
+	s.LOSO = Summarise(ids, lo, meas)
+	return s, nil
+}
+
+// LOSOCSV renders rows as planner/data/loso.csv.
+func LOSOCSV(rows []LOSORow) string {
+	var b strings.Builder
+	b.WriteString("id,publisher,metric,measured,in_sample,loso\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s,%s,%s,%.6g,%.4g,%.4g\n", r.ID, r.Publisher, r.Metric, r.Measured, r.InSample, r.LOSO)
+	}
+	return b.String()
+}
+
+func readCSVNoSourceFile(name string) ([]row, error) {
+	f, err := dataFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCSVNoSource(f)
 }

@@ -76,7 +76,7 @@ func (c *Catalog) Build(h Hardware) (*Build, error) {
 	default:
 		b.Platform = fmt.Sprintf("dual-socket server (EPYC/Xeon) or PCIe switches: %d lanes needed", b.PCIeLanes)
 	}
-	bus, route := linkGBs(g, n, max(n, 1), InterconnectAuto)
+	bus, route := linkGBs(&fittedParams, g, n, max(n, 1), InterconnectAuto)
 	if n > 1 {
 		b.AllReduceGBs, b.AllReduceRoute = bus, route
 	}

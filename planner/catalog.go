@@ -12,7 +12,7 @@ import (
 	"sync"
 )
 
-//go:embed data/*.csv
+//go:embed data/*.csv data/*.jsonl
 var dataFS embed.FS
 
 // Precision is a numeric format for weights, activations and matmuls.
@@ -126,6 +126,8 @@ const (
 type Catalog struct {
 	GPUs   []GPU
 	Models []Model
+
+	prm *Params // nil: fittedParams; a fit probes others
 
 	indexOnce sync.Once
 	modelNorm map[string]int // norm(id) → index into Models

@@ -12,10 +12,6 @@ const (
 	// ncclBuffersGiB is what NCCL communicators reserve per GPU in a
 	// multi-GPU job.
 	ncclBuffersGiB = 0.5
-	// allocatorHeadroom is the caching allocator's fragmentation and the
-	// temporaries of the optimizer step, as a share of states and
-	// activations (measured peaks sit 10-15 % above the component sum).
-	allocatorHeadroom = 0.12
 	// usableFraction of the label capacity that CUDA can allocate (an 80 GB
 	// H100 reports 79.6 GiB to nvidia-smi).
 	usableFraction = 0.99
@@ -223,7 +219,7 @@ func activationPerSample(m Model, w Workload, l layout, seq int, stack Stack) (s
 // trainingMemory estimates per-GPU memory for training with layout l; the
 // breakdown is filled only with detail (the search probes thousands of
 // layouts and keeps a few).
-func trainingMemory(j Job, l layout, detail bool) Memory {
+func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	m := j.Model
 	p := heldParams(m, l)
 	sb := trainingStateBytes(l.precision, j.Optimizer)
@@ -297,7 +293,7 @@ func trainingMemory(j Job, l layout, detail bool) Memory {
 	for _, it := range parts {
 		sum += it.GiB / gib
 	}
-	headroom := sum * allocatorHeadroom
+	headroom := sum * prm.AllocHeadroom
 	fixedGiB := cudaContextGiB
 	if l.n > 1 {
 		fixedGiB += ncclBuffersGiB
@@ -318,7 +314,7 @@ func trainingMemory(j Job, l layout, detail bool) Memory {
 	}
 
 	// Everything but the per-sample terms is fixed; solve for the micro-batch.
-	perSample := (stored + transient + logits) * (1 + allocatorHeadroom) / gib
+	perSample := (stored + transient + logits) * (1 + prm.AllocHeadroom) / gib
 	fixed := mem.PerGPUGiB - perSample*b
 	if perSample > 0 {
 		mem.MaxMicroBatch = int(math.Floor((mem.CapacityGiB - fixed) / perSample))
@@ -371,7 +367,7 @@ func kvBytesPerToken(m Model) float64 {
 
 // inferenceMemory: weights split over tp GPUs (tensor parallel), KV cache
 // for batch × context, a prefill workspace, context.
-func inferenceMemory(j Job, l layout) Memory {
+func inferenceMemory(prm *Params, j Job, l layout) Memory {
 	m := j.Model
 	tp := float64(l.n)
 	weights := m.Params() * weightBytesInference(l.precision) / tp

@@ -2,64 +2,24 @@ package planner
 
 import "math"
 
-// Utilization model parameters. They are few and physical, fitted to the
-// throughput rows of the calibration set (docs/planner.md has the fit and
-// the back-test):
+// The utilization model's free constants live in Params (params.go),
+// fitted to the calibration rows (fit.go); docs/planner.md has the fit and
+// the back-test:
 //
-//	HFU = e0 · g / (1 + R · k · (α + β/h)) · T/(T+T0)
+//	HFU = E0 · g / (1 + R · k · (Alpha + Beta/h)) · T/(T+T0)
 //
 // R is the GPU's dense peak over its memory bandwidth (FLOP per byte),
 // scaled by the activation element size (fp32/tf32 runs move 4-byte
-// activations); α + β/h is the memory traffic of the non-matmul work per
-// matmul FLOP, which falls with the hidden size h; k multiplies that
+// activations); Alpha + Beta/h is the memory traffic of the non-matmul work
+// per matmul FLOP, which falls with the hidden size h; k multiplies that
 // traffic for stacks that do not fuse elementwise kernels; g is a
 // per-generation maturity factor; T is tokens per micro-batch.
-const (
-	utilE0    = 0.97    // matmul efficiency ceiling
-	utilAlpha = 0.00195 // non-matmul traffic, size-independent part
-	utilBeta  = 3.7     // non-matmul traffic ∝ 1/h
-	utilT0    = 64.0    // tokens per micro-batch at which skinny matmuls lose half
-	// stackTrafficHF: eager PyTorch/HF Trainer runs layer norms, GELU,
-	// dropout, residuals and softmax upcasts as separate kernels and moves
-	// ~2.5x the bytes of a fused stack.
-	stackTrafficHF = 2.5
-	// finetuneTraffic: full fine-tuning recipes (task heads, padding,
-	// per-step optimizer) behave like a half-fused stack: NVIDIA's own BERT
-	// SQuAD runs sit at 0.62-0.68 of its pre-training utilization.
-	finetuneTraffic = 2.2
-	// qloraTraffic: NF4 weights are dequantised to bf16 in every forward
-	// and backward pass.
-	qloraTraffic = 1.8
-	// voltaTensor: first-generation tensor cores reach a smaller share of
-	// their peak than Ampere/Hopper at the same R.
-	voltaTensor = 0.86
-	// amdSoftware: ROCm kernels for MI300X trail CUDA's in published
-	// training runs; a maturity factor, not a hardware property.
-	amdSoftware = 0.75
-	// attnKernelRel: FlashAttention reaches about 3/4 of a dense GEMM's
-	// share of peak (FlashAttention-2 paper, fwd+bwd on A100).
-	attnKernelRel = 0.75
-	// attnEagerRel: materialised attention (scores, softmax and dropout
-	// over s² values) is memory-bound; FlashAttention's paper measured
-	// 2-4x speed-ups over it.
-	attnEagerRel = 0.3
-	// cnnWidth: the "hidden size" a CNN behaves like in the traffic term:
-	// small channel counts and batch-norm/ReLU passes put ResNet-50 at
-	// 15-20 % of tensor peak (calibration README).
-	cnnWidth = 128
-	// tpExposed: share of tensor-parallel all-reduce time not hidden
-	// behind GEMMs (sequence parallel + communication overlap).
-	tpExposed = 0.25
-)
 
 // Communication constants.
 const (
-	linkEfficiency      = 0.8   // achieved ring bus bandwidth / nominal per-direction link bandwidth
-	overlapBackward     = 0.7   // share of the last backward pass that gradient all-reduce hides behind
-	minExposedComm      = 0.1   // the last bucket is never hidden
-	syncLossPerDoubling = 0.006 // straggler/sync loss per doubling of GPUs (BERT 256 GPUs: 95 % of linear)
-	ibGBsPerGPU         = 25.0  // HDR InfiniBand 200 Gb/s per GPU (DGX A100)
-	ibNDRGBsPerGPU      = 50.0  // NDR 400 Gb/s per GPU (DGX H100/H200/B200)
+	minExposedComm = 0.1  // the last bucket is never hidden
+	ibGBsPerGPU    = 25.0 // HDR InfiniBand 200 Gb/s per GPU (DGX A100)
+	ibNDRGBsPerGPU = 50.0 // NDR 400 Gb/s per GPU (DGX H100/H200/B200)
 )
 
 // Goodput: whole-run wall clock over steady-state time. Llama 3 reported
@@ -144,40 +104,40 @@ func effectivePeak(g GPU, p Precision) float64 {
 }
 
 // hfu is the calibrated hardware FLOPs utilization.
-func hfu(j Job, l layout, tokensPerMicro float64) float64 {
+func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	g := l.gpu
 	peak := effectivePeak(g, l.precision) * 1e12
 	R := peak / (g.MemBWGBs * 1e9) * activationBytes(l.precision) / 2
 	k := 1.0
 	if j.Stack != Tuned {
-		k = stackTrafficHF
+		k = p.StackHF
 	}
 	if j.Workload == Finetune {
-		k = math.Max(k, finetuneTraffic)
+		k = math.Max(k, p.Finetune)
 	}
 	if j.Workload == QLoRA {
-		k *= qloraTraffic
+		k *= p.QLoRA
 	}
 	h := float64(j.Model.Hidden)
 	if j.Model.Kind == VisionConv || h == 0 {
-		h = cnnWidth
+		h = p.CNNWidth
 	}
-	u := utilE0 / (1 + R*k*(utilAlpha+utilBeta/h))
+	u := p.E0 / (1 + R*k*(p.Alpha+p.Beta/h))
 	switch {
 	case g.Generation == Volta && l.precision != FP32:
-		u *= voltaTensor
+		u *= p.Volta
 	case g.Generation == CDNA3:
-		u *= amdSoftware
+		u *= p.AMD
 	}
 	if tokensPerMicro > 0 {
-		u *= tokensPerMicro / (tokensPerMicro + utilT0)
+		u *= tokensPerMicro / (tokensPerMicro + p.T0)
 	}
 	return u
 }
 
 // linkGBs returns the achievable per-direction bus bandwidth (GB/s) for
 // data-parallel collectives on n GPUs of g over ic, and a description.
-func linkGBs(g GPU, n, perNode int, ic Interconnect) (float64, string) {
+func linkGBs(p *Params, g GPU, n, perNode int, ic Interconnect) (float64, string) {
 	if n <= 1 {
 		return math.Inf(1), "single GPU"
 	}
@@ -186,7 +146,7 @@ func linkGBs(g GPU, n, perNode int, ic Interconnect) (float64, string) {
 		if g.Generation == Hopper || g.Generation == Blackwell {
 			ib = ibNDRGBsPerGPU
 		}
-		return ib * linkEfficiency, "multi-node InfiniBand/RoCE"
+		return ib * p.LinkEff, "multi-node InfiniBand/RoCE"
 	}
 	pcie := 12.5 // PCIe Gen3 x16 per direction, GB/s; Gen4 and Gen5 double it each
 	switch g.PCIeGen {
@@ -202,20 +162,20 @@ func linkGBs(g GPU, n, perNode int, ic Interconnect) (float64, string) {
 	}
 	switch {
 	case ic == PCIe:
-		return pcie * linkEfficiency, pcieDesc
+		return pcie * p.LinkEff, pcieDesc
 	case g.SXM && g.NVLinkGBs > 0:
 		if g.Generation == Volta && n > 4 {
 			// DGX-1 hybrid cube mesh: not all pairs are linked
-			return g.NVLinkGBs / 2 * linkEfficiency * 0.8, "NVLink hybrid cube mesh"
+			return g.NVLinkGBs / 2 * p.LinkEff * 0.8, "NVLink hybrid cube mesh"
 		}
-		return g.NVLinkGBs / 2 * linkEfficiency, "NVLink/NVSwitch"
+		return g.NVLinkGBs / 2 * p.LinkEff, "NVLink/NVSwitch"
 	case g.NVLinkGBs > 0 && n == 2:
-		return g.NVLinkGBs / 2 * linkEfficiency, "NVLink bridge (pair)"
+		return g.NVLinkGBs / 2 * p.LinkEff, "NVLink bridge (pair)"
 	case g.NVLinkGBs > 0 && ic == NVLink:
 		// bridges join pairs only; the ring crosses PCIe between pairs
-		return pcie * linkEfficiency, "NVLink pairs + PCIe between pairs"
+		return pcie * p.LinkEff, "NVLink pairs + PCIe between pairs"
 	default:
-		return pcie * linkEfficiency, pcieDesc
+		return pcie * p.LinkEff, pcieDesc
 	}
 }
 

@@ -173,13 +173,14 @@ type planContext struct {
 	job         Job
 	info        JobInfo
 	jobFactor   float64 // from a baseline: measured / modelled speed
+	prm         *Params // the model's fitted constants
 	assumptions []string
 }
 
 // Plan answers a request: the named targets, a recommendation search,
 // advice and the assumptions behind every number.
 func (c *Catalog) Plan(req Request) (*Result, error) {
-	pc := &planContext{cat: c, job: req.Job, jobFactor: 1}
+	pc := &planContext{cat: c, job: req.Job, jobFactor: 1, prm: c.params()}
 	if err := pc.resolveJob(); err != nil {
 		return nil, err
 	}
@@ -614,10 +615,10 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	}
 	// Memory at micro 1 gives the largest micro-batch that fits.
 	l.micro = 1
-	probe := trainingMemory(j, l, false)
+	probe := trainingMemory(pc.prm, j, l, false)
 	micro, ga, global := pc.microFor(l, max(1, probe.MaxMicroBatch))
 	l.micro = micro
-	mem := trainingMemory(j, l, false)
+	mem := trainingMemory(pc.prm, j, l, false)
 
 	g := h.GPU
 	f := trainingFlops(j, l)
@@ -635,19 +636,19 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		tokensPerMicro = float64(micro) * 256 // CNN: images fill the GPU like ~256-token sequences
 	}
 	peak := effectivePeak(g, l.precision) * 1e12
-	u := hfu(j, l, tokensPerMicro/float64(l.tp)) * pc.jobFactor
+	u := hfu(pc.prm, j, l, tokensPerMicro/float64(l.tp)) * pc.jobFactor
 	// Compute time of one micro-batch on one GPU (its share under TP/PP).
 	mpShare := float64(l.tp * l.pp)
-	attnRel := attnKernelRel
+	attnRel := pc.prm.AttnFlash
 	if l.attention == Eager {
-		attnRel = attnEagerRel
+		attnRel = pc.prm.AttnEager
 	}
 	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + perSampleAttn/(peak*u*attnRel)) / mpShare
 	tCompute := tMicro * float64(ga)
 
 	n := h.Count
 	perNode := gpusPerNode(h)
-	busGBs, linkDesc := linkGBs(g, n, perNode, h.Interconnect)
+	busGBs, linkDesc := linkGBs(pc.prm, g, n, perNode, h.Interconnect)
 	dp := l.dp()
 	var exposed float64
 	if dp > 1 {
@@ -669,16 +670,16 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 			perMicro := 2*gather + tAR/2
 			exposed = float64(ga) * math.Max(minExposedComm*perMicro, perMicro-0.8*tMicro)
 		} else {
-			exposed = math.Max(minExposedComm*tAR, tAR-overlapBackward*tMicro*2/3)
+			exposed = math.Max(minExposedComm*tAR, tAR-pc.prm.Overlap*tMicro*2/3)
 		}
 	}
 	if l.tp > 1 {
 		// Four all-reduces of the activations per layer (two forward, two
 		// backward) over the node's NVLink, mostly overlapped.
-		nodeGBs, _ := linkGBs(g, l.tp, perNode, NVLink)
+		nodeGBs, _ := linkGBs(pc.prm, g, l.tp, perNode, NVLink)
 		act := float64(micro) * seq * float64(j.Model.Hidden) * 2
 		tTP := float64(j.Model.Layers) / float64(l.pp) * 4 * 2 * float64(l.tp-1) / float64(l.tp) * act / (nodeGBs * 1e9)
-		exposed += tpExposed * tTP * float64(ga)
+		exposed += pc.prm.TPExposed * tTP * float64(ga)
 	}
 	bubble := 0.0
 	if l.pp > 1 {
@@ -694,7 +695,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		// Token all-to-all: dispatch and combine, forward and backward, of
 		// top-k copies of every token's hidden state, per MoE layer; half
 		// of it overlapped with expert GEMMs.
-		a2aGBs, _ := linkGBs(g, ep*l.tp*l.pp, perNode, h.Interconnect)
+		a2aGBs, _ := linkGBs(pc.prm, g, ep*l.tp*l.pp, perNode, h.Interconnect)
 		tokens := float64(micro) * seq
 		bytes := 4 * tokens * float64(j.Model.TopK) * float64(j.Model.Hidden) * 2 * float64(ep-1) / float64(ep)
 		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
@@ -716,7 +717,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	step := ideal + exposed
 	sync := 1.0
 	if n > 1 {
-		sync = 1 - syncLossPerDoubling*math.Log2(float64(n))
+		sync = 1 - pc.prm.SyncLoss*math.Log2(float64(n))
 	}
 	step = step/sync + tOpt
 	scaling := 1.0
@@ -801,10 +802,10 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	j := pc.job
 	g := h.GPU
 	m := j.Model
-	mem := inferenceMemory(j, l)
+	mem := inferenceMemory(pc.prm, j, l)
 	b := float64(l.micro)
 	n := float64(h.Count)
-	bw := g.MemBWGBs * 1e9 * 0.75
+	bw := g.MemBWGBs * 1e9 * pc.prm.DecodeBW
 	weights := m.Params() * weightBytesInference(l.precision) / n
 	if m.Kind == MoE {
 		weights = m.ActiveParams() * weightBytesInference(l.precision) / n * 1.5 // routed experts touched per step
@@ -821,7 +822,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	}
 	compute := 2 * m.ActiveParams() * b / (n * peak * 0.5)
 	perToken := math.Max((weights+kv)/bw, compute)
-	busGBs, linkDesc := linkGBs(g, h.Count, gpusPerNode(h), h.Interconnect)
+	busGBs, linkDesc := linkGBs(pc.prm, g, h.Count, gpusPerNode(h), h.Interconnect)
 	if h.Count > 1 {
 		// two all-reduces of b·h per layer per token; latency-bound at small batch
 		perToken += float64(m.Layers) * 2 * (10e-6 + 2*b*float64(m.Hidden)*2/(busGBs*1e9))
@@ -856,7 +857,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 func (pc *planContext) describe(e *Estimate) {
 	j := pc.job
 	if j.Workload != Inference && e.Memory.Breakdown == nil {
-		e.Memory.Breakdown = trainingMemory(j, e.layout, true).Breakdown
+		e.Memory.Breakdown = trainingMemory(pc.prm, j, e.layout, true).Breakdown
 	}
 	g := e.hw.GPU
 	compute := e.Precision

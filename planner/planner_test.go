@@ -137,7 +137,7 @@ func TestModelStateBytes(t *testing.T) {
 	m := mustModel(t, c, "llama-2-7b")
 	g := mustGPU(t, c, "h100", 8).GPU
 	states := func(p Precision, s Strategy, n int) float64 {
-		mem := trainingMemory(Job{Model: m, Workload: Pretrain, SeqLen: 1, Optimizer: AdamW, Stack: Tuned},
+		mem := trainingMemory(&fittedParams, Job{Model: m, Workload: Pretrain, SeqLen: 1, Optimizer: AdamW, Stack: Tuned},
 			layout{gpu: g, n: n, tp: 1, pp: 1, precision: p, strategy: s, micro: 1, attention: Flash}, true)
 		return (memItem(mem, "weights") + memItem(mem, "gradients") + memItem(mem, "optimizer states")) * gib / m.Params()
 	}

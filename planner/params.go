@@ -1,0 +1,152 @@
+package planner
+
+import (
+	"fmt"
+	"go/format"
+	"math"
+	"reflect"
+	"strings"
+)
+
+// Params are the free constants of the performance and memory model: the
+// handful of physical quantities the formulas cannot derive from the
+// datasheets and the architecture. Their values are not set by hand: they
+// start from the priors below (each with its reason) and are fitted to the
+// calibration rows (planner/data/backtest.csv) by Fit, a deterministic
+// coordinate descent (see fit.go). `go generate ./planner` writes the
+// result to params_fit.go; TestFittedParamsAreReproduced refits and fails
+// when the checked-in values drift from what the data gives.
+type Params struct {
+	// HFU = E0 · g / (1 + R·k·(Alpha + Beta/h)) · T/(T + T0)
+	E0    float64 // matmul efficiency ceiling
+	Alpha float64 // non-matmul memory traffic per matmul FLOP, size-independent part
+	Beta  float64 // non-matmul memory traffic per matmul FLOP, ∝ 1/hidden
+	T0    float64 // tokens per micro-batch at which skinny matmuls lose half
+
+	StackHF  float64 // traffic multiplier k of eager PyTorch / HF Trainer (unfused elementwise kernels)
+	Finetune float64 // k of full fine-tuning recipes (task heads, padding, per-step optimizer)
+	QLoRA    float64 // extra k of QLoRA: NF4 weights dequantised in every pass
+
+	Volta float64 // g: share of peak first-generation tensor cores reach
+	AMD   float64 // g: ROCm software maturity on MI300X
+
+	AttnFlash float64 // FlashAttention kernel efficiency relative to a dense GEMM
+	AttnEager float64 // materialised (eager) attention efficiency relative to a dense GEMM
+	CNNWidth  float64 // the "hidden size" a CNN behaves like in the traffic term
+
+	TPExposed float64 // share of tensor-parallel all-reduce time not hidden behind GEMMs
+	LinkEff   float64 // achieved ring bus bandwidth / nominal per-direction link bandwidth
+	Overlap   float64 // share of the last backward pass the gradient all-reduce hides behind
+	SyncLoss  float64 // straggler/synchronisation loss per doubling of GPUs
+
+	// Inference.
+	DecodeBW     float64 // share of memory bandwidth a decode step reaches reading weights + KV
+	InferCompute float64 // share of dense peak a batched forward pass (prefill, encoder, CNN) reaches, before the traffic term
+
+	// Memory.
+	AllocHeadroom float64 // caching-allocator fragmentation and temporaries, share of states + activations
+}
+
+// paramSpec describes one free constant: its prior (starting point), the
+// physical range the fit may move it in, and why.
+type paramSpec struct {
+	name   string
+	prior  float64
+	lo, hi float64
+	why    string
+}
+
+// paramSpecs lists every field of Params in order. The priors are the
+// published or physical values the model was built with; the fit moves
+// them only as far as the calibration rows ask, inside [lo, hi].
+var paramSpecs = []paramSpec{
+	{"E0", 0.97, 0.80, 1.00, "cuBLAS GEMMs reach 90-98 % of dense peak at large sizes"},
+	{"Alpha", 0.00195, 0.0005, 0.006, "bytes of layer norm, residual, activation traffic per matmul FLOP"},
+	{"Beta", 3.7, 1.0, 10.0, "the same traffic falls as 1/h: elementwise work is O(s·h), matmuls O(s·h²)"},
+	{"T0", 64, 16, 512, "below a few hundred rows per GEMM tiles under-fill the SMs"},
+	{"StackHF", 2.5, 1.2, 5.0, "eager PyTorch moves ~2-3x the bytes of a fused stack"},
+	{"Finetune", 2.2, 1.0, 4.0, "NVIDIA's BERT SQuAD runs sit at 0.62-0.68 of pre-training utilization"},
+	{"QLoRA", 1.8, 1.0, 4.0, "bitsandbytes dequantises every NF4 weight in forward and backward"},
+	{"Volta", 0.86, 0.6, 1.0, "first-generation tensor cores"},
+	{"AMD", 0.75, 0.5, 1.0, "ROCm kernels trail CUDA's in published training runs (no calibration row: stays at the prior)"},
+	{"AttnFlash", 0.75, 0.4, 1.0, "FlashAttention-2 reaches ~3/4 of GEMM efficiency (its paper, A100)"},
+	{"AttnEager", 0.3, 0.1, 0.6, "materialised scores are memory-bound; FlashAttention measured 2-4x over them"},
+	{"CNNWidth", 128, 48, 512, "ResNet-50 channel widths and batch-norm passes: 15-20 % of tensor peak"},
+	{"TPExposed", 0.25, 0.05, 0.8, "sequence parallel plus communication overlap hide most TP all-reduces"},
+	{"LinkEff", 0.8, 0.5, 0.95, "nccl-tests bus bandwidth is 70-90 % of nominal link bandwidth"},
+	{"Overlap", 0.7, 0.3, 0.95, "DDP buckets overlap the all-reduce with most of the backward pass"},
+	{"SyncLoss", 0.006, 0.0, 0.03, "BERT on 256 GPUs kept ~95 % of linear scaling"},
+	{"DecodeBW", 0.75, 0.4, 0.95, "decode kernels stream weights at 60-90 % of HBM bandwidth"},
+	{"InferCompute", 0.6, 0.3, 1.0, "inference forward passes: no backward, no optimizer, fused engines (TensorRT)"},
+	{"AllocHeadroom", 0.12, 0.03, 0.30, "measured peaks sit 10-15 % above the component sum"},
+}
+
+// priorParams returns the starting point of the fit.
+func priorParams() Params {
+	var p Params
+	for i, s := range paramSpecs {
+		p.set(i, s.prior)
+	}
+	return p
+}
+
+func (p *Params) field(i int) reflect.Value {
+	return reflect.ValueOf(p).Elem().FieldByName(paramSpecs[i].name)
+}
+
+func (p *Params) get(i int) float64    { return p.field(i).Float() }
+func (p *Params) set(i int, v float64) { p.field(i).SetFloat(v) }
+
+// GoSource renders p as the generated params_fit.go.
+func (p Params) GoSource(header string) string {
+	var b strings.Builder
+	b.WriteString("// Code generated by go generate ./planner; DO NOT EDIT.\n")
+	for _, l := range strings.Split(strings.TrimSpace(header), "\n") {
+		b.WriteString("// " + l + "\n")
+	}
+	b.WriteString("\npackage planner\n\n// fittedParams are the constants fitted to planner/data/backtest.csv (see fit.go).\nvar fittedParams = Params{\n")
+	for i, s := range paramSpecs {
+		fmt.Fprintf(&b, "\t%s: %s,\n", s.name, fmtParam(p.get(i)))
+	}
+	b.WriteString("}\n")
+	out, err := format.Source([]byte(b.String()))
+	if err != nil {
+		return b.String()
+	}
+	return string(out)
+}
+
+// fmtParam writes a fitted value with 4 significant digits: the fit's own
+// resolution, so a refit reproduces the file byte for byte.
+func fmtParam(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+// roundParam rounds like fmtParam.
+func roundParam(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	d := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*d) / d
+}
+
+// FittedParams returns the constants the planner uses.
+func FittedParams() Params { return fittedParams }
+
+// params returns the constants of c: the fitted ones unless a fit is
+// probing others.
+func (c *Catalog) params() *Params {
+	if c.prm != nil {
+		return c.prm
+	}
+	return &fittedParams
+}
+
+// withParams returns a shallow copy of c that plans with p.
+func (c *Catalog) withParams(p *Params) *Catalog {
+	return &Catalog{GPUs: c.GPUs, Models: c.Models, prm: p}
+}
