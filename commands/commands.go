@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -40,9 +41,9 @@ type Request struct {
 type Deps struct {
 	// Catalog is the GPU/model catalogue, with any price overrides applied.
 	Catalog *planner.Catalog
-	// Inventory is the team's servers; nil means DefaultInventory (the
+	// Inventory is the team's servers; nil means inventory.Default (the
 	// seeds' three servers), so the product can be tried without a config.
-	Inventory *Inventory
+	Inventory *inventory.Inventory
 	// Reservations is the store; nil disables the reservation commands
 	// (they answer that no store is configured).
 	Reservations store.Store
@@ -72,7 +73,7 @@ func New(deps Deps) *Set {
 		deps.Catalog = planner.DefaultCatalog()
 	}
 	if deps.Inventory == nil {
-		deps.Inventory = DefaultInventory(deps.Catalog)
+		deps.Inventory = inventory.Default(deps.Catalog)
 	}
 	s := &Set{deps: deps, index: map[string]*Command{}, holder: newHolder()}
 	s.cmds = []Command{

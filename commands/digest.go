@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -71,7 +72,7 @@ type ExpiringSoon struct {
 
 // DigestInput is what Build needs for one server; the store reads fill it.
 type DigestInput struct {
-	Server      Server
+	Server      inventory.Server
 	History     []store.Reservation // overlapping [prevFrom, to)
 	Usage       []store.HourUsage   // hours in [prevFrom, to)
 	Live        []store.Reservation // not ended at to (for "expiring soon")
@@ -397,7 +398,7 @@ func (s *Set) DigestFor(ctx context.Context, period string, to time.Time, server
 	length := periodLength(period)
 	end := to.Truncate(time.Hour)
 	prevFrom := end.Add(-2 * length)
-	var chosen []Server
+	var chosen []inventory.Server
 	gpus := 0
 	for _, srv := range s.deps.Inventory.Servers {
 		if len(servers) == 0 || slices.Contains(servers, srv.Name) {

@@ -10,17 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 )
 
-func testServer(name string, n int) Server {
+func testServer(name string, n int) inventory.Server {
 	ids := make([]int, n)
 	for i := range ids {
 		ids[i] = i
 	}
 	g, _, _ := planner.DefaultCatalog().GPU("h100")
-	return Server{Name: name, GPU: g, GPUIDs: ids}
+	return inventory.Server{Name: name, GPU: g, GPUIDs: ids}
 }
 
 // hours writes one GPU's hourly usage over [from, from+n h) with the

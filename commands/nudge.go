@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -53,7 +54,7 @@ func idleSince(rv store.Reservation, live store.Live, now time.Time) (time.Time,
 }
 
 // nudges returns the DMs to send for the server's idle reservations.
-func (s *Set) nudges(ctx context.Context, srv Server, resv []store.Reservation, now time.Time, loc *time.Location) ([]Notice, error) {
+func (s *Set) nudges(ctx context.Context, srv inventory.Server, resv []store.Reservation, now time.Time, loc *time.Location) ([]Notice, error) {
 	w, every := s.deps.Watch, s.deps.Inventory.IdleNudgeAfter
 	if w == nil || every <= 0 {
 		return nil, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -173,7 +174,7 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		if err != nil {
 			return nil, err
 		}
-		servers = []Server{srv}
+		servers = []inventory.Server{srv}
 	}
 	now, err := st.Now(ctx)
 	if err != nil {
@@ -254,7 +255,7 @@ func nextFree(resv []store.Reservation, now time.Time) (time.Time, bool) {
 type reserveArgs struct {
 	count  int
 	gpus   []int
-	server Server
+	server inventory.Server
 	window lang.When
 	note   string
 }
@@ -717,7 +718,7 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 	hint := "try: `wait 4 on server-h` or `wait 2 on server-a for 8h`"
 	words := strings.Fields(args)
 	var count int
-	var srv Server
+	var srv inventory.Server
 	dur := 24 * time.Hour
 	for i := 0; i < len(words); i++ {
 		w := strings.ToLower(words[i])

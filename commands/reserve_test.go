@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/gpuplan/gpuplan/store/storetest"
@@ -38,7 +39,7 @@ func newReservations(t *testing.T) (*Set, *storetest.Clock) {
 	}
 	t.Cleanup(func() { st.Close() })
 	cat := planner.DefaultCatalog()
-	inv, err := ParseInventory(cat, []byte(testServers), "servers.yaml")
+	inv, err := inventory.Parse(cat, []byte(testServers), "servers.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -14,7 +15,7 @@ import (
 // teamOption is the job on one of the team's servers: whether it fits, how
 // long it runs, when the GPUs are free, and when it would finish.
 type teamOption struct {
-	server Server
+	server inventory.Server
 	est    *planner.Estimate
 	run    time.Duration
 	free   time.Time

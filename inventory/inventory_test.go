@@ -1,4 +1,4 @@
-package commands
+package inventory
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -20,7 +21,7 @@ func TestInventoryExampleFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat := planner.DefaultCatalog()
-	inv, err := ParseInventory(cat, data, "servers.example.yaml")
+	inv, err := Parse(cat, data, "servers.example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,19 +57,19 @@ func TestInventoryExampleFile(t *testing.T) {
 			t.Errorf("server %d = %+v, want %+v", i, s, w)
 		}
 	}
-	// The example describes the same fleet DefaultInventory uses.
-	def := DefaultInventory(cat)
+	// The example describes the same fleet Default uses.
+	def := Default(cat)
 	for i, s := range def.Servers {
 		e := inv.Servers[i]
 		if s.Name != e.Name || s.GPU.ID != e.GPU.ID || s.Count() != e.Count() || s.Host != e.Host || s.Interconnect != e.Interconnect || !slices.Equal(s.Labels, e.Labels) {
-			t.Errorf("DefaultInventory server %d = %s/%s×%d, example has %s/%s×%d", i, s.Name, s.GPU.ID, s.Count(), e.Name, e.GPU.ID, e.Count())
+			t.Errorf("Default server %d = %s/%s×%d, example has %s/%s×%d", i, s.Name, s.GPU.ID, s.Count(), e.Name, e.GPU.ID, e.Count())
 		}
 	}
 }
 
 func TestDefaultInventory(t *testing.T) {
 	for _, cat := range []*planner.Catalog{nil, planner.DefaultCatalog(), {}} {
-		inv := DefaultInventory(cat)
+		inv := Default(cat)
 		if inv.Timezone != time.UTC || inv.MaxDuration != 72*time.Hour || inv.ReminderBefore != 15*time.Minute || inv.Users == nil {
 			t.Errorf("defaults: %+v", inv)
 		}
@@ -87,7 +88,7 @@ func TestDefaultInventory(t *testing.T) {
 }
 
 func TestInventoryDefaultsAndForms(t *testing.T) {
-	inv, err := ParseInventory(nil, []byte(`
+	inv, err := Parse(nil, []byte(`
 servers:
   - name: gpu-node-1
     gpu: H100
@@ -127,7 +128,7 @@ users:
 		t.Errorf("priced hardware: %v %q", h.GPU.PriceUSD, h.GPU.PriceSource)
 	}
 	// Reminders may be turned off.
-	if inv, err := ParseInventory(nil, []byte("reminder_before: 0\nservers: [{name: a, gpu: a100, gpus: 1}]\n"), ""); err != nil || inv.ReminderBefore != 0 {
+	if inv, err := Parse(nil, []byte("reminder_before: 0\nservers: [{name: a, gpu: a100, gpus: 1}]\n"), ""); err != nil || inv.ReminderBefore != 0 {
 		t.Errorf("reminder_before: 0 → %v, %v", inv, err)
 	}
 }
@@ -200,10 +201,10 @@ servers:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseInventory(planner.DefaultCatalog(), []byte(c.yaml), "servers.yaml")
-			var ie *InventoryError
+			_, err := Parse(planner.DefaultCatalog(), []byte(c.yaml), "servers.yaml")
+			var ie *Error
 			if !errors.As(err, &ie) {
-				t.Fatalf("err = %v, want an *InventoryError", err)
+				t.Fatalf("err = %v, want an *Error", err)
 			}
 			msg := err.Error()
 			prefix := "servers.yaml: "
@@ -231,7 +232,7 @@ servers:
 // TestInventoryErrorsAll: every problem in a file is reported at once, in
 // line order, and gpu_count does not also produce "no gpus".
 func TestInventoryErrorsAll(t *testing.T) {
-	_, err := ParseInventory(nil, []byte(`timezone: Mars/Olympus
+	_, err := Parse(nil, []byte(`timezone: Mars/Olympus
 servers:
   - name: server-h
     gpu: h1000
@@ -241,7 +242,7 @@ servers:
     gpus: 4
     labels: [x, x]
 `), "inv.yaml")
-	var ie *InventoryError
+	var ie *Error
 	if !errors.As(err, &ie) {
 		t.Fatalf("err = %v", err)
 	}
@@ -258,7 +259,7 @@ servers:
 }
 
 func TestInventoryServerLookup(t *testing.T) {
-	inv, err := ParseInventory(nil, []byte(`
+	inv, err := Parse(nil, []byte(`
 servers:
   - {name: server-h, gpu: h200, gpus: 4}
   - {name: server-a, gpu: a100, gpus: 4}
@@ -308,7 +309,7 @@ servers:
 		"zzz":      "unknown server `zzz`",
 	} {
 		_, err := inv.Server(q)
-		var ue *UserError
+		var ue *lang.UserError
 		if !errors.As(err, &ue) {
 			t.Errorf("Server(%q): err = %v, want a *UserError", q, err)
 			continue

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"go.yaml.in/yaml/v3"
 )
@@ -308,7 +308,7 @@ func TestKubernetesManifests(t *testing.T) {
 		t.Errorf("GPUPLAN_SERVERS %q is not in the ConfigMap's mount (%q)", env["GPUPLAN_SERVERS"], mountDir)
 	}
 	inv := str(cm, "data", filepath.Base(env["GPUPLAN_SERVERS"]))
-	if parsed, err := commands.ParseInventory(planner.DefaultCatalog(), []byte(inv), "configmap.yaml"); err != nil || len(parsed.Servers) == 0 {
+	if parsed, err := inventory.Parse(planner.DefaultCatalog(), []byte(inv), "configmap.yaml"); err != nil || len(parsed.Servers) == 0 {
 		t.Errorf("the ConfigMap's servers.yaml does not load: %v", err)
 	}
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -18,16 +18,16 @@ import (
 // loadInventory reads GPUPLAN_SERVERS (a YAML file), or returns the
 // default inventory (the seeds' three servers) so everything can be tried
 // without a config.
-func loadInventory(cat *planner.Catalog, getenv func(string) string) (*commands.Inventory, string, error) {
+func loadInventory(cat *planner.Catalog, getenv func(string) string) (*inventory.Inventory, string, error) {
 	path := getenv("GPUPLAN_SERVERS")
 	if path == "" {
-		return commands.DefaultInventory(cat), "built-in example servers (set GPUPLAN_SERVERS to your servers.yaml)", nil
+		return inventory.Default(cat), "built-in example servers (set GPUPLAN_SERVERS to your servers.yaml)", nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("GPUPLAN_SERVERS: %w", err)
 	}
-	inv, err := commands.ParseInventory(cat, data, filepath.Base(path))
+	inv, err := inventory.Parse(cat, data, filepath.Base(path))
 	if err != nil {
 		return nil, "", err
 	}

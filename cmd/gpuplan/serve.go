@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/gpuplan/gpuplan/bot"
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/redis/go-redis/v9"
@@ -202,7 +203,7 @@ func replicaName() string {
 	return fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b)
 }
 
-func serverNames(inv *commands.Inventory) []string {
+func serverNames(inv *inventory.Inventory) []string {
 	names := make([]string, len(inv.Servers))
 	for i, s := range inv.Servers {
 		names[i] = s.Name
@@ -321,7 +322,7 @@ func socketCheck(ctx context.Context, b *bot.Bot) error {
 	return nil
 }
 
-func lenServers(inv *commands.Inventory) int {
+func lenServers(inv *inventory.Inventory) int {
 	if inv == nil {
 		return 0
 	}
