@@ -43,7 +43,11 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, userErrorf("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word",
 			"plan what? Name a model and, if you like, the hardware")
 	}
-	req, err := lang.ParsePlan(s.deps.Catalog, args)
+	rd, err := lang.Read(s.planEnv(), args)
+	if err != nil {
+		return nil, err
+	}
+	req, answer, err := s.answerQuestion(rd)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +59,14 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, fmt.Errorf("plan %q: %w", args, err)
 	}
 	reply := planReply(args, res)
+	readAs := lang.ReadAs(s.deps.Catalog, rd)
+	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Answer: answer, Result: res}
+	lead := []Section{{Kind: Context, Text: "Read as: " + readAs}}
+	if answer != "" {
+		lead = append(lead, Section{Heading: "Answer", Text: answer})
+		reply.Summary = answer
+	}
+	reply.Sections = append(lead, reply.Sections...)
 	if sec, act := s.teamSection(ctx, ureq, req, res); sec != nil {
 		// After the plan's own estimates, before recommendations.
 		at := len(reply.Sections)

@@ -38,6 +38,7 @@ func (p *reqParser) hardwareList(must bool) error {
 			return nil
 		}
 		p.req.Targets = append(p.req.Targets, hw)
+		p.counted = append(p.counted, p.lastCounted)
 	}
 }
 
@@ -58,6 +59,18 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 				Hint: p.try(p.i, p.i, "h100x2")}
 		}
 		return fail()
+	}
+	if srv, ok := p.servers[t.w]; ok {
+		// "on server-h", "server-h x 2" (two of its GPUs)
+		p.i++
+		n := srv.Count
+		if p.tok(p.i).w == "x" {
+			if k, rest, ok := reqScanInt(p.tok(p.i + 1).w); ok && rest == "" {
+				n = k
+				p.i += 2
+			}
+		}
+		return p.serverPart(srv, n, a)
 	}
 	// "2 nodes of 8x h100"
 	if n, rest, ok := reqScanInt(t.w); ok && !p.isGPU(t.w) {
@@ -123,6 +136,11 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 			return fail()
 		}
 	}
+	if srv, ok := p.servers[first]; ok && countTok >= 0 {
+		// "2 x server-h", "server-h 2장" read the other way round
+		p.i = firstTok + 1
+		return p.serverPart(srv, count, a)
+	}
 	m, ok := p.gpuName(firstTok, first)
 	if !ok {
 		if !commit {
@@ -154,6 +172,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 		}
 		count, countTok = m.sfx, m.sfxTok
 	}
+	p.lastCounted = countTok >= 0
 	if countTok < 0 {
 		count = 1
 	}
@@ -504,4 +523,27 @@ func reqRateDen(w string) string {
 		return "epoch"
 	}
 	return ""
+}
+
+// serverPart is n GPUs of a team server (all of them when n is its size).
+func (p *reqParser) serverPart(srv planner.Hardware, n, a int) (planner.Hardware, bool, error) {
+	p.lastCounted = true
+	if n < 1 || n > srv.Count {
+		return srv, false, &UserError{
+			Msg:  fmt.Sprintf("`%s` has %d GPUs; `%s` asks for %d", srv.Server, srv.Count, p.span(a, p.i), n),
+			Hint: p.try(a, p.i, srv.Server)}
+	}
+	if n < srv.Count {
+		srv.Count = n
+		if len(srv.IDs) > n {
+			srv.IDs = srv.IDs[:n]
+		}
+	}
+	return srv, true, nil
+}
+
+// countOpen reports whether the request names one GPU type without a count
+// ("how many h100s"): the count is the question.
+func (p *reqParser) countOpen() bool {
+	return len(p.req.Targets) == 1 && len(p.counted) == 1 && !p.counted[0] && p.req.Targets[0].Server == ""
 }

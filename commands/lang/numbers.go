@@ -240,6 +240,7 @@ func (p *reqParser) number() error {
 	}
 	if ok {
 		p.req.Targets = append(p.req.Targets, hw)
+		p.counted = append(p.counted, p.lastCounted)
 		return nil
 	}
 	p.i = a
@@ -319,4 +320,19 @@ func (p *reqParser) setAmount(c reqUnitKind, v float64, a, b int, of bool) error
 	default:
 		return reqSet(p, &p.tokens, v, a, b, "token counts")
 	}
+}
+
+// amountAt reports whether a dataset size starts at i: a number whose unit
+// (fused or the next word) is samples or tokens ("2.5M samples", "400k
+// examples", "1B tokens").
+func (p *reqParser) amountAt(i int) bool {
+	n, unit, ok := reqScanNumber(p.tok(i).w)
+	if !ok || n.v <= 0 {
+		return false
+	}
+	if unit == "" {
+		unit = p.tok(i + 1).w
+	}
+	k := reqUnitClass(unit)
+	return k == reqUSamples || k == reqUTokens
 }

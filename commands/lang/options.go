@@ -247,6 +247,11 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 			p.i = j // "on a dataset of 2.5M samples"
 			return nil
 		}
+		if p.amountAt(j) {
+			p.i = j // "on 2.5M samples" is the data, as "of 2.5M samples" is
+			return p.dataset(a)
+		}
+		p.i = j // "on a t4", "on the h100s"
 		if p.i >= len(p.toks) {
 			return &UserError{Msg: "`on` needs hardware after it, like `on h100x2`", Hint: p.try(a, a+1, "on h100x2")}
 		}

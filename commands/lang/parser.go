@@ -61,6 +61,13 @@ type reqParser struct {
 	compareWord                        string
 	vocab                              []string
 	modelNames, modelNorms, gpuSet     map[string]bool
+
+	// servers are the team's servers by name; skipped the words read as
+	// filler; counted marks targets whose count was written.
+	servers     map[string]planner.Hardware
+	skipped     []string
+	counted     []bool
+	lastCounted bool
 }
 
 func (p *reqParser) tok(i int) reqToken {
@@ -158,9 +165,29 @@ func (p *reqParser) step() error {
 		return err
 	} else if ok {
 		p.req.Targets = append(p.req.Targets, hw)
+		p.counted = append(p.counted, p.lastCounted)
+		return nil
+	}
+	if p.skippable(p.i) {
+		p.skipped = append(p.skipped, t.raw)
+		p.i++
 		return nil
 	}
 	return p.unknown(p.i, nil)
+}
+
+// skippable reports whether the word at i can be passed over as filler: a
+// word of letters only that is close to nothing the language reads. A
+// word with digits may be a size or a GPU and is never skipped; a typo of
+// a known word gets its suggestion instead.
+func (p *reqParser) skippable(i int) bool {
+	t := p.tok(i)
+	for _, r := range t.w {
+		if r >= '0' && r <= '9' || r == '/' || r == '=' {
+			return false
+		}
+	}
+	return p.suggest(t.w, nil) == ""
 }
 
 // known reports whether token i is a word the language reads (so that an

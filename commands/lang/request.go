@@ -12,10 +12,43 @@ package lang
 // it stopped at and, where one is close, the word that was probably meant.
 
 import (
+	"time"
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
+
+// Env is what a request is read against.
+type Env struct {
+	// Catalog names the models and GPUs; nil means the default catalogue.
+	Catalog *planner.Catalog
+	// Servers are the team's servers as hardware (each with Server set):
+	// "on server-h", "server-v에서" plan on them.
+	Servers []planner.Hardware
+	// Now anchors deadlines such as "by friday"; zero means time.Now.
+	Now time.Time
+}
+
+// Reading is a plan request as understood: the planner request plus what
+// the words around it asked.
+type Reading struct {
+	Request planner.Request
+	// Ask is the question asked, if the request was one.
+	Ask Ask
+	// Deadline is how soon the job must finish ("in a day", "금요일까지");
+	// DeadlineWords are the words that said so.
+	Deadline      time.Duration
+	DeadlineWords string
+	// CountOpen marks a GPU named without a count in a "how many" question:
+	// the count is what is asked.
+	CountOpen bool
+	// Dataset is the dataset named instead of a number, if any.
+	Dataset string
+	// Skipped are the words read as filler, as typed.
+	Skipped []string
+	// Korean is true when the request was written in Korean.
+	Korean bool
+}
 
 // ParsePlan reads a plan request ("bert-base 10 epochs of 2.5M samples on
 // h100x2") into a planner.Request. Every failure is a *UserError whose Msg
@@ -23,19 +56,50 @@ import (
 // exists, says "did you mean `x`?"; its Hint gives a corrected or typical
 // example.
 func ParsePlan(cat *planner.Catalog, text string) (planner.Request, error) {
+	r, err := Read(Env{Catalog: cat}, text)
+	return r.Request, err
+}
+
+// Read reads a plan request as people type it — terse or as a question, in
+// English or Korean — against the catalogue and the team's servers.
+func Read(env Env, text string) (Reading, error) {
+	cat := env.Catalog
 	if cat == nil {
 		cat = planner.DefaultCatalog()
 	}
+	now := env.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
 	text = reqStripLead(reqNormalize(text))
 	if n := utf8.RuneCountInString(text); n > reqMaxRunes {
-		return planner.Request{}, userErrorf(reqExample,
+		return Reading{}, userErrorf(reqExample,
 			"that request is %d characters long; I read plan requests of up to %d", n, reqMaxRunes)
 	}
-	p := &reqParser{cat: cat, text: text, toks: reqTokenize(text)}
-	if err := p.run(); err != nil {
-		return planner.Request{}, err
+	servers := map[string]planner.Hardware{}
+	names := map[string]bool{}
+	for _, h := range env.Servers {
+		servers[h.Server] = h
+		names[h.Server] = true
 	}
-	return p.req, nil
+	p := &reqParser{cat: cat, text: text, servers: servers}
+	c := &canonizer{text: text, in: reqTokenize(text), servers: names, now: now,
+		gpu: func(w string) bool { return p.isGPU(w) },
+		modelKnown: func(w string) bool {
+			_, _, err := cat.Model(w)
+			return err == nil || reqAmbiguous(err)
+		}}
+	c.run()
+	p.toks = c.out
+	if err := p.run(); err != nil {
+		return Reading{}, err
+	}
+	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
+		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean}
+	if r.Ask == AskCount || r.Deadline > 0 {
+		r.CountOpen = p.countOpen()
+	}
+	return r, nil
 }
 
 const (

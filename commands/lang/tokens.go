@@ -85,7 +85,8 @@ type reqToken struct {
 // two tokens.
 func reqTokenize(s string) []reqToken {
 	var toks []reqToken
-	add := func(start, end int) {
+	var add func(start, end int)
+	add = func(start, end int) {
 		for start < end && s[start] == '_' {
 			start++
 		}
@@ -93,6 +94,13 @@ func reqTokenize(s string) []reqToken {
 			end--
 		}
 		if start >= end {
+			return
+		}
+		if k := hangulBoundary(s[start:end]); k > 0 {
+			// "server-v에서", "8장으로", "qlora로": Korean particles and
+			// counters glued to a Latin or digit word are words of their own.
+			add(start, start+k)
+			add(start+k, end)
 			return
 		}
 		raw := s[start:end]
@@ -183,4 +191,26 @@ func reqSplitFused(w string) (key, val string, ok bool) {
 func reqIsDigit(c byte) bool { return c >= '0' && c <= '9' }
 func reqIsAlnum(c byte) bool {
 	return reqIsDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isHangul reports whether r is a Hangul syllable or jamo.
+func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
+
+// hangulBoundary is the byte offset of the first change between Hangul and
+// other letters or digits in w (0: none). Punctuation does not count as a
+// change, so "server-v" stays whole.
+func hangulBoundary(w string) int {
+	first := true
+	var prev bool
+	for i, r := range w {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			continue
+		}
+		h := isHangul(r)
+		if !first && h != prev {
+			return i
+		}
+		first, prev = false, h
+	}
+	return 0
 }

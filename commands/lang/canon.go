@@ -1,0 +1,562 @@
+package lang
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The reading pass: before the typed readers run, the words people use
+// around a request are put into the language's canonical words. Question
+// and filler words are skipped and remembered (so the "Read as" line can
+// name them), number words and scales become numbers ("a single" → 1,
+// "2.5 million" → 2.5M, "250만" → 2.5M), Korean words become their English
+// keywords ("에폭" → epochs, "파인튜닝" → finetune), a count with a counter
+// ("2장", "8 cards") is attached to the GPU beside it, and the team's
+// servers ("server h", "h 서버") become one word. Every token keeps the
+// byte span of what was typed, so errors and suggestions quote the user.
+
+// Ask is the question a request asks, when it is one.
+type Ask string
+
+// The questions the planner answers differently.
+const (
+	AskNone        Ask = ""
+	AskFit         Ask = "fit"          // will it fit / 돌릴 수 있어
+	AskTime        Ask = "time"         // how long / 얼마나 걸려
+	AskCount       Ask = "count"        // how many GPUs / 몇 장
+	AskWhichGPU    Ask = "which_gpu"    // which GPU should I use / 어떤 GPU
+	AskWhichServer Ask = "which_server" // which of our servers / 우리 서버 중
+	AskCost        Ask = "cost"         // how much / 비용
+)
+
+type canonizer struct {
+	text       string
+	in         []reqToken
+	out        []reqToken
+	servers    map[string]bool
+	gpu        func(string) bool
+	modelKnown func(string) bool
+
+	ask          Ask
+	deadline     time.Duration
+	deadlineWord string
+	dataset      string
+	skipped      []string
+	korean       bool
+	now          time.Time
+}
+
+// emit appends canonical word w standing for input tokens [a, b).
+func (c *canonizer) emit(w string, a, b int) {
+	start, end := c.in[a].start, c.in[b-1].end
+	c.out = append(c.out, reqToken{raw: c.text[start:end], w: w, start: start, end: end})
+}
+
+// emitAt appends w as a zero-width token at the start of input token i
+// (a count marker the user implied: "h100 2장" reads "h100 x 2").
+func (c *canonizer) emitAt(w string, i int) {
+	at := c.in[i].start
+	c.out = append(c.out, reqToken{raw: w, w: w, start: at, end: at})
+}
+
+func (c *canonizer) skip(a, b int) {
+	s := strings.TrimSpace(c.text[c.in[a].start:c.in[b-1].end])
+	if s == "" {
+		return
+	}
+	for _, k := range c.skipped {
+		if k == s {
+			return
+		}
+	}
+	c.skipped = append(c.skipped, s)
+}
+
+func (c *canonizer) setAsk(a Ask) {
+	// A more specific question wins over a general one ("how long … and
+	// how many"): count and which-server decide the card's shape.
+	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 1, AskFit: 2, AskWhichGPU: 3, AskWhichServer: 4, AskCount: 5}
+	if rank[a] > rank[c.ask] {
+		c.ask = a
+	}
+}
+
+func (c *canonizer) w(i int) string {
+	if i < 0 || i >= len(c.in) {
+		return ""
+	}
+	return c.in[i].w
+}
+
+// words reports whether the input at i starts with the given words.
+func (c *canonizer) words(i int, ws ...string) bool {
+	for k, w := range ws {
+		if c.w(i+k) != w {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *canonizer) run() {
+	for i := 0; i < len(c.in); {
+		i = c.step(i)
+	}
+	c.attachCounts()
+}
+
+// step reads the phrase at input i and returns where the next starts.
+func (c *canonizer) step(i int) int {
+	t := c.in[i]
+	if isHangulWord(t.w) {
+		c.korean = true
+		return c.korean1(i)
+	}
+	if n := c.phrase(i); n > i {
+		return n
+	}
+	if n := c.server(i); n > i {
+		return n
+	}
+	if n := c.numberWord(i); n > i {
+		return n
+	}
+	if n := c.scale(i); n > i {
+		return n
+	}
+	if d, ok := lookupDataset(t.w); ok {
+		c.dataset = d.Name
+		c.emitDataset(d, i, i+1)
+		return i + 1
+	}
+	if silentWords[t.w] {
+		return i + 1 // articles carry nothing and are not worth listing
+	}
+	if n := c.size(i); n > i {
+		return n
+	}
+	if isGPUWord(t.w) && len(c.out) > 0 {
+		// "8 gpus", "2 cards": the number before counts GPUs
+		if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" && !c.gpu(c.w(i+1)) {
+			c.out = append(c.out, reqToken{raw: t.raw, w: "\x00count", start: t.start, end: t.end})
+			return i + 1
+		}
+	}
+	if englishFillers[t.w] && !c.keep(i) {
+		c.skip(i, i+1)
+		return i + 1
+	}
+	c.out = append(c.out, t)
+	return i + 1
+}
+
+// keep reports whether a filler word at i is in fact part of a phrase the
+// readers need ("it/s" after a number is a rate).
+func (c *canonizer) keep(i int) bool {
+	if c.w(i) == "it" || c.w(i) == "its" {
+		return len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w)
+	}
+	return false
+}
+
+// phrase matches the multi-word English phrases: questions, deadlines,
+// "from scratch".
+func (c *canonizer) phrase(i int) int {
+	switch {
+	case c.words(i, "from", "scratch"):
+		c.emit("pretrain", i, i+2)
+		return i + 2
+	case c.words(i, "how", "long"), c.words(i, "how", "many", "hours"), c.words(i, "how", "many", "days"),
+		c.words(i, "eta"):
+		c.setAsk(AskTime)
+		n := i + 2
+		if c.w(i) == "eta" {
+			n = i + 1
+		} else if c.w(i+1) == "many" {
+			n = i + 3
+		}
+		c.skip(i, n)
+		return n
+	case c.words(i, "how", "many"):
+		c.setAsk(AskCount)
+		c.skip(i, i+2)
+		return i + 2
+	case c.words(i, "how", "much"), c.words(i, "what", "would", "it", "cost"), c.words(i, "cost"), c.words(i, "price"):
+		c.setAsk(AskCost)
+		n := i + 1
+		if c.w(i) == "how" {
+			n = i + 2
+		} else if c.w(i) == "what" {
+			n = i + 4
+		}
+		c.skip(i, n)
+		return n
+	case (c.w(i) == "which" || c.w(i) == "what") && (c.w(i+1) == "of" && c.w(i+2) == "our" || c.w(i+1) == "server" || c.w(i+1) == "servers" || c.w(i+1) == "box" || c.w(i+1) == "machine"):
+		c.setAsk(AskWhichServer)
+		n := i + 2
+		if c.w(i+1) == "of" {
+			n = i + 3
+		}
+		c.skip(i, n)
+		return n
+	case c.words(i, "our", "servers"), c.words(i, "our", "server"), c.words(i, "our", "machines"), c.words(i, "our", "boxes"):
+		c.setAsk(AskWhichServer)
+		c.skip(i, i+2)
+		return i + 2
+	case (c.w(i) == "which" || c.w(i) == "what") && isGPUWord(c.w(i+1)):
+		c.setAsk(AskWhichGPU)
+		c.skip(i, i+2)
+		return i + 2
+	case c.w(i) == "fit" || c.w(i) == "fits" || c.w(i) == "enough" || c.w(i) == "oom":
+		c.setAsk(AskFit)
+		c.skip(i, i+1)
+		return i + 1
+	}
+	if n, ok := c.englishDeadline(i); ok {
+		return n
+	}
+	return i
+}
+
+func isGPUWord(w string) bool {
+	switch w {
+	case "gpu", "gpus", "card", "cards", "hardware", "instance", "accelerator":
+		return true
+	}
+	return false
+}
+
+// englishDeadline reads "in a day", "within 24h", "in under 2 days", "by
+// friday", "by tomorrow": how soon the job must be done.
+func (c *canonizer) englishDeadline(i int) (int, bool) {
+	w := c.w(i)
+	if w != "in" && w != "within" && w != "by" && w != "under" && w != "before" {
+		return i, false
+	}
+	j := i + 1
+	for c.w(j) == "under" || c.w(j) == "less" || c.w(j) == "than" || c.w(j) == "at" || c.w(j) == "most" || c.w(j) == "about" {
+		j++
+	}
+	if w == "by" || w == "before" {
+		if d, ok := c.dayDeadline(c.w(j)); ok {
+			c.setDeadline(d, i, j+1)
+			return j + 1, true
+		}
+		return i, false
+	}
+	n := 1.0
+	switch v := c.w(j); {
+	case v == "a" || v == "an" || v == "one":
+		j++
+	default:
+		if f, unit, ok := reqScanNumber(v); ok && f.v > 0 {
+			n = f.v
+			if unit != "" {
+				if d, ok := deadlineUnit(unit); ok {
+					c.setDeadline(time.Duration(n*float64(d)), i, j+1)
+					return j + 1, true
+				}
+				return i, false
+			}
+			j++
+		} else if k, ok := englishNumbers[v]; ok {
+			n = k
+			j++
+		} else {
+			return i, false
+		}
+	}
+	d, ok := deadlineUnit(c.w(j))
+	if !ok {
+		return i, false
+	}
+	c.setDeadline(time.Duration(n*float64(d)), i, j+1)
+	return j + 1, true
+}
+
+func deadlineUnit(w string) (time.Duration, bool) {
+	switch w {
+	case "h", "hr", "hrs", "hour", "hours", "시간":
+		return time.Hour, true
+	case "d", "day", "days", "일":
+		return 24 * time.Hour, true
+	case "w", "wk", "week", "weeks", "주", "주일":
+		return 7 * 24 * time.Hour, true
+	case "min", "mins", "minute", "minutes", "분":
+		return time.Minute, true
+	}
+	return 0, false
+}
+
+var weekdayWords = map[string]time.Weekday{
+	"sunday": time.Sunday, "sun": time.Sunday, "일요일": time.Sunday,
+	"monday": time.Monday, "mon": time.Monday, "월요일": time.Monday,
+	"tuesday": time.Tuesday, "tue": time.Tuesday, "tues": time.Tuesday, "화요일": time.Tuesday,
+	"wednesday": time.Wednesday, "wed": time.Wednesday, "수요일": time.Wednesday,
+	"thursday": time.Thursday, "thu": time.Thursday, "thurs": time.Thursday, "목요일": time.Thursday,
+	"friday": time.Friday, "fri": time.Friday, "금요일": time.Friday,
+	"saturday": time.Saturday, "sat": time.Saturday, "토요일": time.Saturday,
+}
+
+// dayDeadline is the time from now to the end of the named day ("friday",
+// "tomorrow", "내일", "금요일").
+func (c *canonizer) dayDeadline(w string) (time.Duration, bool) {
+	now := c.now
+	end := func(days int) time.Duration {
+		y, m, d := now.AddDate(0, 0, days).Date()
+		return time.Date(y, m, d, 23, 59, 0, 0, now.Location()).Sub(now)
+	}
+	switch w {
+	case "today", "tonight", "eod", "오늘":
+		return end(0), true
+	case "tomorrow", "tmrw", "내일":
+		return end(1), true
+	case "모레":
+		return end(2), true
+	}
+	if wd, ok := weekdayWords[w]; ok {
+		days := (int(wd) - int(now.Weekday()) + 7) % 7
+		if days == 0 {
+			days = 7
+		}
+		return end(days), true
+	}
+	return 0, false
+}
+
+func (c *canonizer) setDeadline(d time.Duration, a, b int) {
+	if d <= 0 {
+		return
+	}
+	c.deadline = d
+	c.deadlineWord = strings.TrimSpace(c.text[c.in[a].start:c.in[b-1].end])
+	if c.ask == AskNone {
+		c.setAsk(AskCount)
+	}
+}
+
+// server reads a team server: "server-h", "server h", "h server", "serverh".
+func (c *canonizer) server(i int) int {
+	if len(c.servers) == 0 {
+		return i
+	}
+	w := c.w(i)
+	if c.servers[w] {
+		c.emit(w, i, i+1)
+		return i + 1
+	}
+	for _, pre := range []string{"server-", "server", "srv-", "srv"} {
+		if strings.HasPrefix(w, pre) {
+			if name := "server-" + strings.TrimPrefix(w, pre); c.servers[name] {
+				c.emit(name, i, i+1)
+				return i + 1
+			}
+		}
+	}
+	isServerWord := func(s string) bool { return s == "server" || s == "srv" || s == "box" || s == "서버" || s == "node" }
+	if isServerWord(w) {
+		if name := "server-" + c.w(i+1); c.servers[name] {
+			c.emit(name, i, i+2)
+			return i + 2
+		}
+	}
+	if isServerWord(c.w(i + 1)) {
+		if name := "server-" + w; c.servers[name] {
+			c.emit(name, i, i+2)
+			return i + 2
+		}
+	}
+	return i
+}
+
+// englishNumbers are the number words people use for GPU counts, epochs
+// and multipliers.
+var englishNumbers = map[string]float64{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "hundred": 100, "single": 1, "dozen": 12, "couple": 2, "pair": 2,
+}
+
+// numberWord reads "a single", "one", "a pair of", "a couple of", "a dozen",
+// "half a dozen".
+func (c *canonizer) numberWord(i int) int {
+	j := i
+	if c.w(j) == "a" || c.w(j) == "an" {
+		j++
+	}
+	n, ok := englishNumbers[c.w(j)]
+	if !ok {
+		if c.words(i, "half", "a", "dozen") {
+			c.emit("6", i, i+3)
+			return i + 3
+		}
+		return i
+	}
+	if j > i && (c.w(j) != "single" && c.w(j) != "pair" && c.w(j) != "couple" && c.w(j) != "dozen" && c.w(j) != "hundred") {
+		return i // "a two" is not English
+	}
+	j++
+	if c.w(j) == "of" && (n == 2 || n == 12 || n == 100) && c.w(j-1) != "two" {
+		j++ // "a pair of", "a couple of", "a dozen of"
+	}
+	c.emit(reqTrimNum(n), i, j)
+	return j
+}
+
+// scaleWords multiply the number before them.
+var scaleWords = map[string]float64{
+	"thousand": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6, "mil": 1e6, "mn": 1e6, "m": 1e6,
+	"billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12,
+	"천": 1e3, "만": 1e4, "십만": 1e5, "백만": 1e6, "천만": 1e7, "억": 1e8, "십억": 1e9, "백억": 1e10, "천억": 1e11, "조": 1e12,
+}
+
+// scale folds "2.5 million" and "250 만" into the number before them.
+func (c *canonizer) scale(i int) int {
+	f, ok := scaleWords[c.w(i)]
+	if !ok || len(c.out) == 0 {
+		return i
+	}
+	last := &c.out[len(c.out)-1]
+	n, unit, ok := reqScanNumber(last.w)
+	if !ok || unit != "" || last.end > c.in[i].start || strings.Contains(last.w, "x") {
+		return i
+	}
+	if len(c.w(i)) == 1 && !(c.in[i].start == last.end || c.w(i) == "k") {
+		return i // a lone "m" or "b" after a space is not a scale ("2 b" is ambiguous)
+	}
+	v := n.v * f
+	last.w = reqTrimNum(v)
+	last.end = c.in[i].end
+	last.raw = c.text[last.start:last.end]
+	return i + 1
+}
+
+// englishFillers are skipped: question words, verbs of asking, articles and
+// pronouns. None of them is a keyword, so skipping never hides meaning.
+var englishFillers = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`how would will it take takes taking to can could i we you my our me us
+		do does did need needs needed is are was be been being what which whats what's much many if
+		want wanna gonna like about roughly approx approximately around estimate estimated expect
+		should shall may might let lets let's tell show give guess run running runs go get got
+		hey hi hello pls plz thanks thank thx bot gpuplan quick question q possible possibly feasible
+		doable work works okay ok enough fit fits will finish finished done complete completed
+		so then just only also really actually still even there here that this these those it's
+		full whole entire fine some any all every each kinda sort of typically usually about
+		need required require requires requirement necessary go able be when where who whose
+		on-prem onprem locally local box machine`) {
+		m[w] = true
+	}
+	// "of" and "on" are keywords the readers use; "take"/"took" too where
+	// measured runs are read, so they are not fillers.
+	for _, w := range []string{"of", "on", "took", "it"} {
+		delete(m, w)
+	}
+	return m
+}()
+
+func isHangulWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return isHangul(r)
+}
+
+// attachCounts moves a counted GPU number next to its GPU: "h100 2장" and
+// "2장 h100" become "h100 x 2" and "2 x h100" (the counter was emitted as
+// the word "gpus" after the number).
+func (c *canonizer) attachCounts() {
+	var out []reqToken
+	toks := c.out
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		if t.w != "\x00count" {
+			out = append(out, t)
+			continue
+		}
+		// the number is the token before; a GPU name before it or after.
+		if len(out) == 0 {
+			continue
+		}
+		num := out[len(out)-1]
+		if _, rest, ok := reqScanInt(num.w); !ok || rest != "" {
+			continue
+		}
+		prev := ""
+		if len(out) >= 2 {
+			prev = out[len(out)-2].w
+		}
+		if prev != "" && (c.gpu(prev) || isMemWord(prev)) && !(k+1 < len(toks) && c.gpu(toks[k+1].w)) {
+			// "h100 2장" → "h100 x 2"
+			x := reqToken{raw: "x", w: "x", start: num.start, end: num.start}
+			out = append(out[:len(out)-1], x, num)
+			continue
+		}
+		// "2장 h100", "8 gpus": "2 x" before whatever follows
+		out = append(out, reqToken{raw: "x", w: "x", start: t.start, end: t.start})
+	}
+	c.out = out
+}
+
+// isMemWord is a memory qualifier after a GPU name ("a100 80gb").
+func isMemWord(w string) bool {
+	v, unit, ok := reqScanNumber(w)
+	return ok && v.v > 0 && (unit == "gb" || unit == "g")
+}
+
+// parseIntWord reads a whole number token.
+func parseIntWord(w string) (int, bool) {
+	n, err := strconv.Atoi(w)
+	return n, err == nil
+}
+
+// silentWords are skipped without being listed.
+var silentWords = map[string]bool{"a": true, "an": true, "the": true}
+
+// size reads a model size written as a number: "7B model", "a 124M model",
+// "7b params" is the readers' own; a bare "7B" when no catalogue model is
+// named anywhere is a size too (people say "a 7B" for the model).
+func (c *canonizer) size(i int) int {
+	n, unit, ok := reqScanNumber(c.w(i))
+	if !ok || unit != "" || n.mult == 0 || n.mult == 'k' {
+		return i
+	}
+	next := c.w(i + 1)
+	switch next {
+	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe":
+		c.emit(c.w(i), i, i+1)
+		c.out = append(c.out, reqToken{raw: c.in[i+1].raw, w: "params", start: c.in[i+1].start, end: c.in[i+1].end})
+		return i + 2
+	}
+	if reqUnitClass(next) > reqUUnknown || c.anyModel() {
+		return i
+	}
+	if n.mult == 'b' || n.mult == 't' || n.mult == 'm' && !c.amountWordsNear(i) {
+		c.emit(c.w(i), i, i+1)
+		at := c.in[i].end
+		c.out = append(c.out, reqToken{raw: "params", w: "params", start: at, end: at})
+		return i + 1
+	}
+	return i
+}
+
+// anyModel reports whether some word of the request names a catalogue
+// model.
+func (c *canonizer) anyModel() bool {
+	if c.modelKnown == nil {
+		return false
+	}
+	for k := range c.in {
+		if c.modelKnown(c.in[k].w) || k+1 < len(c.in) && c.modelKnown(c.in[k].w+"-"+c.in[k+1].w) {
+			return true
+		}
+	}
+	return false
+}
+
+// amountWordsNear reports whether an epochs/samples/tokens word sits right
+// after token i, which makes a bare "124M" an amount, not a size.
+func (c *canonizer) amountWordsNear(i int) bool {
+	k := reqUnitClass(c.w(i + 1))
+	return k == reqUSamples || k == reqUTokens || k == reqUEpochs || k == reqUSteps
+}

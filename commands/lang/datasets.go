@@ -1,0 +1,105 @@
+package lang
+
+import "strings"
+
+// Dataset is a well-known training set by name, so "90 epochs of imagenet"
+// has an amount. Sizes are the training split as its publisher states it.
+type Dataset struct {
+	Name    string
+	Samples float64 // training examples (images, question–answer pairs, …)
+	Tokens  float64 // training tokens, for text corpora read by tokens
+	Source  string
+}
+
+// datasets: each size with where it is published.
+var datasets = []Dataset{
+	{Name: "imagenet-1k", Samples: 1281167, Source: "https://www.image-net.org/download.php (ILSVRC2012 train: 1,281,167 images)"},
+	{Name: "cifar-10", Samples: 50000, Source: "https://www.cs.toronto.edu/~kriz/cifar.html (50,000 training images)"},
+	{Name: "cifar-100", Samples: 50000, Source: "https://www.cs.toronto.edu/~kriz/cifar.html (50,000 training images)"},
+	{Name: "mnist", Samples: 60000, Source: "http://yann.lecun.com/exdb/mnist/ (60,000 training examples)"},
+	{Name: "coco", Samples: 118287, Source: "https://cocodataset.org/#download (train2017: 118,287 images)"},
+	{Name: "squad", Samples: 87599, Source: "https://huggingface.co/datasets/rajpurkar/squad (train: 87,599)"},
+	{Name: "squad-v2", Samples: 130319, Source: "https://huggingface.co/datasets/rajpurkar/squad_v2 (train: 130,319)"},
+	{Name: "mnli", Samples: 392702, Source: "https://huggingface.co/datasets/nyu-mll/glue (mnli train: 392,702)"},
+	{Name: "sst-2", Samples: 67349, Source: "https://huggingface.co/datasets/nyu-mll/glue (sst2 train: 67,349)"},
+	{Name: "qqp", Samples: 363846, Source: "https://huggingface.co/datasets/nyu-mll/glue (qqp train: 363,846)"},
+	{Name: "qnli", Samples: 104743, Source: "https://huggingface.co/datasets/nyu-mll/glue (qnli train: 104,743)"},
+	{Name: "cola", Samples: 8551, Source: "https://huggingface.co/datasets/nyu-mll/glue (cola train: 8,551)"},
+	{Name: "mrpc", Samples: 3668, Source: "https://huggingface.co/datasets/nyu-mll/glue (mrpc train: 3,668)"},
+	{Name: "rte", Samples: 2490, Source: "https://huggingface.co/datasets/nyu-mll/glue (rte train: 2,490)"},
+	{Name: "alpaca", Samples: 52002, Source: "https://huggingface.co/datasets/tatsu-lab/alpaca (train: 52,002)"},
+	{Name: "dolly", Samples: 15011, Source: "https://huggingface.co/datasets/databricks/databricks-dolly-15k (15,011)"},
+	{Name: "imdb", Samples: 25000, Source: "https://huggingface.co/datasets/stanfordnlp/imdb (train: 25,000)"},
+	{Name: "c4", Tokens: 156e9, Source: "Dodge et al. 2021, Documenting Large Webtext Corpora (C4.en: 156B tokens)"},
+	{Name: "the-pile", Tokens: 300e9, Source: "Biderman et al. 2023, Pythia (the Pile: ~300B tokens, one epoch)"},
+	{Name: "openwebtext", Tokens: 9e9, Source: "https://github.com/karpathy/nanoGPT (OpenWebText train: ~9B GPT-2 tokens)"},
+	{Name: "wikipedia", Tokens: 2.5e9, Source: "Devlin et al. 2019, BERT §3.1 (English Wikipedia: 2,500M words, read as tokens)"},
+	{Name: "fineweb-edu", Tokens: 1.3e12, Source: "https://huggingface.co/datasets/HuggingFaceFW/fineweb-edu (1.3T tokens)"},
+}
+
+// datasetAliases are the names people type for each dataset.
+var datasetAliases = map[string]string{
+	"imagenet": "imagenet-1k", "imagenet1k": "imagenet-1k", "imagenet-1k": "imagenet-1k", "ilsvrc": "imagenet-1k",
+	"ilsvrc2012": "imagenet-1k", "이미지넷": "imagenet-1k",
+	"cifar10": "cifar-10", "cifar-10": "cifar-10", "cifar": "cifar-10", "cifar100": "cifar-100", "cifar-100": "cifar-100",
+	"mnist": "mnist", "coco": "coco", "mscoco": "coco", "ms-coco": "coco",
+	"squad": "squad", "squad1": "squad", "squad1.1": "squad", "squad-v1": "squad", "squad2": "squad-v2", "squad2.0": "squad-v2",
+	"squad-v2": "squad-v2", "squadv2": "squad-v2",
+	"mnli": "mnli", "glue-mnli": "mnli", "sst2": "sst-2", "sst-2": "sst-2", "qqp": "qqp", "qnli": "qnli", "cola": "cola",
+	"mrpc": "mrpc", "rte": "rte", "alpaca": "alpaca", "dolly": "dolly", "dolly-15k": "dolly", "imdb": "imdb",
+	"c4": "c4", "pile": "the-pile", "the-pile": "the-pile", "thepile": "the-pile", "openwebtext": "openwebtext",
+	"owt": "openwebtext", "wikipedia": "wikipedia", "wiki": "wikipedia", "enwiki": "wikipedia", "위키피디아": "wikipedia",
+	"위키": "wikipedia", "fineweb-edu": "fineweb-edu", "fineweb": "fineweb-edu",
+}
+
+func lookupDataset(w string) (Dataset, bool) {
+	name, ok := datasetAliases[strings.TrimSuffix(w, "-dataset")]
+	if !ok {
+		return Dataset{}, false
+	}
+	for _, d := range datasets {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return Dataset{}, false
+}
+
+// Datasets lists the datasets known by name.
+func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
+
+// emitDataset writes the dataset's size where its name stood: "of 1281167
+// samples", so "90 epochs of imagenet" is 90 epochs of 1.28M images.
+func (c *canonizer) emitDataset(d Dataset, a, b int) {
+	if len(c.out) > 0 && (c.out[len(c.out)-1].w == "of" || c.out[len(c.out)-1].w == "on") {
+		c.out = c.out[:len(c.out)-1]
+	}
+	// a size the user gave beside the name wins: "imagenet 1.28M images"
+	if c.hasAmountAfter(b) {
+		c.skip(a, b)
+		return
+	}
+	at := c.in[a].start
+	end := c.in[b-1].end
+	tok := func(w string) reqToken { return reqToken{raw: c.text[at:end], w: w, start: at, end: at} }
+	unit := "samples"
+	v := d.Samples
+	if d.Tokens > 0 {
+		unit, v = "tokens", d.Tokens
+	}
+	c.out = append(c.out, tok("of"), tok(reqTrimNum(v)), reqToken{raw: c.text[at:end], w: unit, start: at, end: end})
+}
+
+// hasAmountAfter reports whether a dataset size follows ("imagenet (1.28M
+// images)").
+func (c *canonizer) hasAmountAfter(i int) bool {
+	n, unit, ok := reqScanNumber(c.w(i))
+	if !ok || n.v <= 0 {
+		return false
+	}
+	if unit == "" {
+		unit = c.w(i + 1)
+	}
+	k := reqUnitClass(unit)
+	return k == reqUSamples || k == reqUTokens
+}

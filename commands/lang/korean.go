@@ -1,0 +1,364 @@
+package lang
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Korean as ML engineers write it in a team channel. A Hangul word is a
+// stem with a particle or an ending glued on ("서버에서", "파인튜닝하려면",
+// "걸려요"): the longest stem the lexicon knows is read and the rest is
+// skipped. Latin and digit words were already cut from the Hangul beside
+// them by the tokenizer ("8장으로" → "8" "장으로").
+
+// koAction is what a Korean stem does.
+type koAction int
+
+const (
+	koWord     koAction = iota + 1 // becomes a canonical word
+	koAsk                          // a question kind, skipped
+	koSkip                         // a filler, skipped
+	koCounter                      // 장/개/대: the number before it counts GPUs
+	koScale                        // 만/억/천: multiplies the number before it
+	koServer                       // 서버
+	koWithin                       // 안에/이내: the duration before it is a deadline
+	koUntil                        // 까지: the day before it is a deadline
+	koDuration                     // 하루/이틀: a duration on its own
+	koDay                          // 내일/금요일: a day
+	koTook                         // 걸렸: a measured run ("385시간 걸렸는데")
+)
+
+type koEntry struct {
+	act  koAction
+	word string // koWord: the canonical word
+	ask  Ask    // koAsk
+	dur  float64
+}
+
+var koLexicon = map[string]koEntry{
+	// amounts
+	"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
+	"이폭": {act: koWord, word: "epochs"}, "회": {act: koWord, word: "epochs"},
+	"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
+	"이미지": {act: koWord, word: "images"}, "건": {act: koWord, word: "samples"}, "개의": {act: koWord, word: "samples"},
+	"토큰": {act: koWord, word: "tokens"}, "스텝": {act: koWord, word: "steps"}, "스탭": {act: koWord, word: "steps"},
+	"이터레이션": {act: koWord, word: "steps"},
+	"파라미터":  {act: koWord, word: "params"}, "매개변수": {act: koWord, word: "params"},
+	"배치": {act: koWord, word: "batch"}, "배치사이즈": {act: koWord, word: "batch"}, "시퀀스": {act: koWord, word: "seq"},
+	"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
+	"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
+	// workloads
+	"추론": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
+	"배포":   {act: koWord, word: "inference"},
+	"파인튜닝": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
+	"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},
+	"사전학습": {act: koWord, word: "pretrain"}, "프리트레이닝": {act: koWord, word: "pretrain"}, "프리트레인": {act: koWord, word: "pretrain"},
+	"처음부터": {act: koWord, word: "pretrain"}, "스크래치": {act: koWord, word: "pretrain"},
+	"학습": {act: koSkip}, "훈련": {act: koSkip}, "트레이닝": {act: koSkip}, "풀": {act: koSkip}, "전체": {act: koSkip},
+	"로라": {act: koWord, word: "lora"}, "큐로라": {act: koWord, word: "qlora"},
+	"혼합정밀도": {act: koWord, word: "mixed"}, "체크포인팅": {act: koWord, word: "ckpt"},
+	"비트": {act: koWord, word: "bit"},
+	// counts and scales
+	"장": {act: koCounter}, "개": {act: koCounter}, "대": {act: koCounter}, "카드": {act: koCounter}, "짜리": {act: koSkip},
+	"만": {act: koScale}, "억": {act: koScale}, "천": {act: koScale}, "백만": {act: koScale}, "천만": {act: koScale},
+	"십만": {act: koScale}, "십억": {act: koScale}, "백억": {act: koScale}, "천억": {act: koScale}, "조": {act: koScale},
+	// servers
+	"서버": {act: koServer}, "우리": {act: koSkip}, "팀": {act: koSkip},
+	// questions
+	"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
+	"몇대": {act: koAsk, ask: AskCount},
+	"며칠": {act: koAsk, ask: AskTime}, "얼마나": {act: koAsk, ask: AskTime}, "걸려": {act: koAsk, ask: AskTime},
+	"걸리": {act: koAsk, ask: AskTime}, "걸릴": {act: koAsk, ask: AskTime}, "소요": {act: koAsk, ask: AskTime},
+	"몇시간": {act: koAsk, ask: AskTime}, "시간이": {act: koAsk, ask: AskTime}, "언제": {act: koAsk, ask: AskTime},
+	"끝나": {act: koAsk, ask: AskTime}, "끝날": {act: koAsk, ask: AskTime},
+	"돌릴": {act: koAsk, ask: AskFit}, "돌려": {act: koAsk, ask: AskFit}, "돌아가": {act: koAsk, ask: AskFit},
+	"돌리": {act: koAsk, ask: AskFit}, "돌아": {act: koAsk, ask: AskFit},
+	"올라가": {act: koAsk, ask: AskFit}, "올라": {act: koAsk, ask: AskFit}, "올릴": {act: koAsk, ask: AskFit},
+	"올려": {act: koAsk, ask: AskFit}, "들어가": {act: koAsk, ask: AskFit}, "들어갈": {act: koAsk, ask: AskFit},
+	"가능": {act: koAsk, ask: AskFit}, "충분": {act: koAsk, ask: AskFit}, "될까": {act: koAsk, ask: AskFit},
+	"되나": {act: koAsk, ask: AskFit}, "돼": {act: koAsk, ask: AskFit}, "메모리": {act: koAsk, ask: AskFit},
+	"터지": {act: koAsk, ask: AskFit}, "부족": {act: koAsk, ask: AskFit}, "맞아": {act: koAsk, ask: AskFit},
+	"어떤": {act: koAsk, ask: AskWhichGPU}, "무슨": {act: koAsk, ask: AskWhichGPU}, "어느": {act: koAsk, ask: AskWhichGPU},
+	"뭐": {act: koAsk, ask: AskWhichGPU}, "추천": {act: koAsk, ask: AskWhichGPU}, "뭘": {act: koAsk, ask: AskWhichGPU},
+	"비용": {act: koAsk, ask: AskCost}, "돈": {act: koAsk, ask: AskCost}, "얼마": {act: koAsk, ask: AskCost},
+	"가격": {act: koAsk, ask: AskCost}, "견적": {act: koAsk, ask: AskCost},
+	// deadlines
+	"안에": {act: koWithin}, "안": {act: koWithin}, "이내": {act: koWithin}, "내에": {act: koWithin}, "내로": {act: koWithin},
+	"만에": {act: koWithin},
+	"까지": {act: koUntil},
+	"하루": {act: koDuration, dur: 24}, "이틀": {act: koDuration, dur: 48}, "사흘": {act: koDuration, dur: 72},
+	"나흘": {act: koDuration, dur: 96}, "일주일": {act: koDuration, dur: 168}, "한주": {act: koDuration, dur: 168},
+	"보름": {act: koDuration, dur: 360}, "한달": {act: koDuration, dur: 720},
+	"오늘": {act: koDay}, "내일": {act: koDay}, "모레": {act: koDay}, "월요일": {act: koDay}, "화요일": {act: koDay},
+	"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
+	"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},
+	"걸렸": {act: koTook}, "걸렸는데": {act: koTook}, "걸렸어": {act: koTook}, "걸렸음": {act: koTook},
+	// fillers people type around a request
+	"모델": {act: koSkip}, "으로": {act: koSkip}, "정도": {act: koSkip}, "대략": {act: koSkip}, "약": {act: koSkip},
+	"그리고": {act: koSkip}, "혹시": {act: koSkip}, "좀": {act: koSkip}, "같은": {act: koSkip}, "하면": {act: koSkip},
+	"하려면": {act: koSkip}, "필요": {act: koSkip}, "필요해": {act: koSkip}, "있어": {act: koSkip}, "있을까": {act: koSkip},
+	"수": {act: koSkip}, "지금": {act: koSkip}, "빨리": {act: koSkip}, "제일": {act: koSkip}, "가장": {act: koSkip},
+	"빠른": {act: koSkip}, "중": {act: koSkip}, "중에": {act: koSkip}, "써서": {act: koSkip}, "사용": {act: koSkip},
+	"기준": {act: koSkip}, "계산": {act: koSkip}, "알려줘": {act: koSkip}, "해줘": {act: koSkip}, "주세요": {act: koSkip},
+	"으면": {act: koSkip}, "이면": {act: koSkip}, "면": {act: koSkip}, "에서": {act: koSkip}, "로": {act: koSkip},
+	"에": {act: koSkip}, "를": {act: koSkip}, "을": {act: koSkip}, "이": {act: koSkip}, "가": {act: koSkip},
+	"은": {act: koSkip}, "는": {act: koSkip}, "의": {act: koSkip}, "도": {act: koSkip}, "랑": {act: koSkip},
+	"이랑": {act: koSkip}, "하고": {act: koSkip}, "와": {act: koSkip}, "과": {act: koSkip}, "부터": {act: koSkip},
+}
+
+// koStems are the lexicon's keys, longest first, for prefix matching.
+var koStems = func() []string {
+	var s []string
+	for k := range koLexicon {
+		s = append(s, k)
+	}
+	sort.Slice(s, func(i, j int) bool {
+		if len(s[i]) != len(s[j]) {
+			return len(s[i]) > len(s[j])
+		}
+		return s[i] < s[j]
+	})
+	return s
+}()
+
+// koParticles end a noun; stripped when the whole word is not a stem.
+var koParticles = []string{"에서는", "에서도", "에서", "으로는", "으로", "이라면", "라면", "이면", "에게", "에는",
+	"까지", "부터", "이랑", "하고", "로는", "로", "면", "에", "을", "를", "이", "가", "은", "는", "의", "도", "랑", "와", "과"}
+
+// koStem finds the lexicon entry a Hangul word starts with: the word
+// itself, the word less a particle, or its longest known prefix.
+func koStem(w string) (string, koEntry, bool) {
+	if e, ok := koLexicon[w]; ok {
+		return w, e, true
+	}
+	for _, p := range koParticles {
+		if s := strings.TrimSuffix(w, p); s != w && s != "" {
+			if e, ok := koLexicon[s]; ok {
+				return s, e, true
+			}
+		}
+	}
+	for _, s := range koStems {
+		if len(s) > 3 && strings.HasPrefix(w, s) || len(s) == 3 && strings.HasPrefix(w, s) && koOneSyllablePrefix(s) {
+			return s, koLexicon[s], true
+		}
+	}
+	return "", koEntry{}, false
+}
+
+// koOneSyllablePrefix lists the one-syllable stems that may start a longer
+// word ("장으로", "몇장이면"); other one-syllable stems only stand alone
+// or before a particle, so "대략" is not "대" + "략".
+func koOneSyllablePrefix(s string) bool {
+	switch s {
+	case "장", "개", "대", "몇", "만", "억", "천", "일", "분", "주", "회":
+		return true
+	}
+	return false
+}
+
+// korean1 reads the Hangul word at i.
+func (c *canonizer) korean1(i int) int {
+	w := c.w(i)
+	// "우리 서버 중" — which of our servers
+	if w == "우리" && (strings.HasPrefix(c.w(i+1), "서버") || strings.HasPrefix(c.w(i+1), "장비")) {
+		c.setAsk(AskWhichServer)
+		c.skip(i, i+2)
+		return i + 2
+	}
+	stem, e, ok := koStem(w)
+	if !ok {
+		c.skip(i, i+1)
+		return i + 1
+	}
+	switch e.act {
+	case koWord:
+		if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" {
+			return c.koTimeUnit(i, e.word)
+		}
+		if e.word == "epochs" || e.word == "samples" || e.word == "tokens" || e.word == "steps" || e.word == "params" || e.word == "images" {
+			// "2에폭" was split as "2" "에폭": glue the unit to its number
+			// so "10만 샘플" reads as one amount.
+			c.emit(e.word, i, i+1)
+			return i + 1
+		}
+		c.emit(e.word, i, i+1)
+	case koAsk:
+		c.setAsk(e.ask)
+		c.skip(i, i+1)
+		if e.ask == AskCount {
+			// "몇 장": the counter after it asks for a count, it is no count
+			if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koCounter && s != "" {
+				c.skip(i+1, i+2)
+				return i + 2
+			}
+		}
+	case koSkip:
+		if !slices.Contains(koParticles, w) {
+			c.skip(i, i+1) // particles alone are grammar, not words to list
+		}
+	case koCounter:
+		if len(c.out) > 0 {
+			if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" {
+				c.out = append(c.out, reqToken{raw: w, w: "\x00count", start: c.in[i].start, end: c.in[i].end})
+				return i + 1
+			}
+		}
+		c.skip(i, i+1)
+	case koScale:
+		if n := c.scale(i); n > i {
+			return n
+		}
+		// "10만" was split into "10" and "만…": scale by the stem alone
+		f := scaleWords[stem]
+		if len(c.out) > 0 && f > 0 {
+			last := &c.out[len(c.out)-1]
+			if n, unit, ok := reqScanNumber(last.w); ok && unit == "" && last.end == c.in[i].start {
+				last.w = reqTrimNum(n.v * f)
+				last.end = c.in[i].start + len(stem)
+				last.raw = c.text[last.start:last.end]
+				if rest := w[len(stem):]; rest != "" {
+					if _, e2, ok := koStem(rest); ok && e2.act == koWord {
+						c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
+					}
+				}
+				return i + 1
+			}
+		}
+		c.skip(i, i+1)
+	case koServer:
+		// "h 서버", "서버 h", "서버h"
+		if len(c.out) > 0 && c.servers["server-"+c.out[len(c.out)-1].w] {
+			last := &c.out[len(c.out)-1]
+			last.w = "server-" + last.w
+			last.end = c.in[i].end
+			last.raw = c.text[last.start:last.end]
+			return i + 1
+		}
+		if name := "server-" + c.w(i+1); c.servers[name] {
+			c.emit(name, i, i+2)
+			return i + 2
+		}
+		c.skip(i, i+1)
+	case koWithin, koUntil:
+		c.koDeadline(i, e.act)
+		c.skip(i, i+1)
+	case koDuration:
+		if next, _, ok := koStem(c.w(i + 1)); ok && (koLexicon[next].act == koWithin) {
+			c.setDeadline(durHours(e.dur), i, i+2)
+			return i + 2
+		}
+		c.skip(i, i+1)
+	case koDay:
+		if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon[next].act == koUntil {
+			if d, ok := c.dayDeadline(stem); ok {
+				c.setDeadline(d, i, i+2)
+				return i + 2
+			}
+		}
+		if strings.HasSuffix(w, "까지") {
+			if d, ok := c.dayDeadline(stem); ok {
+				c.setDeadline(d, i, i+1)
+				return i + 1
+			}
+		}
+		c.skip(i, i+1)
+	case koTook:
+		c.koTook(i)
+	}
+	return i + 1
+}
+
+// koTimeUnit reads 시간/일/분 after a number: "24시간 안에" is a deadline,
+// "385시간 걸렸는데" a measured run, otherwise a plain unit.
+func (c *canonizer) koTimeUnit(i int, unit string) int {
+	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon[next].act == koWithin ||
+		strings.HasSuffix(c.w(i), "안에") || strings.HasSuffix(c.w(i), "이내") || strings.HasSuffix(c.w(i), "내에") {
+		if len(c.out) > 0 {
+			if n, u, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && u == "" {
+				d, _ := deadlineUnit(unit)
+				a := len(c.out) - 1
+				start := c.out[a].start
+				c.out = c.out[:a]
+				c.deadline = 0
+				c.setDeadline(durScale(n.v, d), i, i+1)
+				c.deadlineWord = c.text[start:c.in[i].end]
+				if koLexicon[next].act == koWithin {
+					c.deadlineWord = c.text[start:c.in[i+1].end]
+					return i + 2
+				}
+				return i + 1
+			}
+		}
+	}
+	c.emit(unit, i, i+1)
+	return i + 1
+}
+
+// koDeadline turns "3일 안에" / "금요일까지" into a deadline when the words
+// before the particle were a duration or a day (already emitted).
+func (c *canonizer) koDeadline(i int, act koAction) {
+	if len(c.out) < 1 {
+		return
+	}
+	last := c.out[len(c.out)-1]
+	if d, ok := deadlineUnit(last.w); ok && act == koWithin && len(c.out) >= 2 {
+		if n, u, ok := reqScanNumber(c.out[len(c.out)-2].w); ok && u == "" {
+			start := c.out[len(c.out)-2].start
+			c.out = c.out[:len(c.out)-2]
+			c.setDeadline(durScale(n.v, d), i, i+1)
+			c.deadlineWord = c.text[start:c.in[i].end]
+		}
+	}
+}
+
+// koTook reads "A6000 1장에서 385시간 걸렸는데" as a measured run: the
+// hours and the hardware before them become "baseline 385 h on 1x a6000".
+func (c *canonizer) koTook(i int) {
+	c.skip(i, i+1)
+	n := len(c.out)
+	if n < 2 || c.out[n-1].w != "h" {
+		return
+	}
+	v, u, ok := reqScanNumber(c.out[n-2].w)
+	if !ok || u != "" {
+		return
+	}
+	// find the hardware before the hours: tokens from the last GPU name
+	hwStart := -1
+	for k := n - 3; k >= 0 && k >= n-7; k-- {
+		if c.gpu(c.out[k].w) {
+			hwStart = k
+			break
+		}
+	}
+	if hwStart < 0 {
+		return
+	}
+	hw := append([]reqToken(nil), c.out[hwStart:n-2]...)
+	val := c.out[n-2]
+	val.w = reqTrimNum(v.v)
+	unit := c.out[n-1]
+	rest := c.out[:hwStart]
+	at := hw[0].start
+	zero := func(w string) reqToken { return reqToken{raw: w, w: w, start: at, end: at} }
+	// spans must stay in order, so the rewritten words all stand at the
+	// hardware's start; the hours keep the span of what was typed last.
+	out := append(rest, zero("baseline"), zero(val.w), zero("h"), zero("on"))
+	out = append(out, hw...)
+	_ = unit
+	c.out = out
+}
+
+func durHours(h float64) time.Duration { return durScale(h, time.Hour) }
+
+// durScale is n units of d, without overflow for absurd n.
+func durScale(n float64, d time.Duration) time.Duration {
+	v := n * float64(d)
+	if v > float64(1<<62) {
+		return 1 << 62
+	}
+	return time.Duration(v)
+}
