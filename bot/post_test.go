@@ -10,12 +10,13 @@ import (
 
 	"github.com/gpuplan/gpuplan/bot/slackfake"
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/digest"
 )
 
 // digestReply is a small digest with a chart.
 func digestReply(t *testing.T) *commands.Reply {
 	t.Helper()
-	png, err := commands.HeatMap{Title: "test", Rows: []string{"server-h/0"}, Values: [][]float64{{0.5, 1}}}.PNG()
+	png, err := digest.HeatMap{Title: "test", Rows: []string{"server-h/0"}, Values: [][]float64{{0.5, 1}}}.PNG()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/digest"
+	"github.com/gpuplan/gpuplan/inventory"
+	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -12,14 +15,14 @@ import (
 // 30-second samples (the digest reads this week and the one before),
 // folded into hours exactly as the store folds them (each sample weighs
 // 30 s), and five reservations per server per day.
-func fleetWeek(servers, gpus int, to time.Time) []DigestInput {
+func fleetWeek(servers, gpus int, to time.Time) []digest.Input {
 	const every = 30
 	from := to.Add(-14 * 24 * time.Hour)
 	hours := 14 * 24
-	var in []DigestInput
+	var in []digest.Input
 	for s := range servers {
 		srv := testServer(fmt.Sprintf("srv-%03d", s), gpus)
-		d := DigestInput{Server: srv, UnixToSlack: map[string]string{"alice": "U0ALICE", "bob": "U0BOB"}}
+		d := digest.Input{Server: srv, UnixToSlack: map[string]string{"alice": "U0ALICE", "bob": "U0BOB"}}
 		for h := range hours {
 			hour := from.Add(time.Duration(h) * time.Hour)
 			for g := range gpus {
@@ -66,10 +69,20 @@ func BenchmarkDigestFleet(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		rep := BuildDigest("week", to, in, time.UTC)
+		rep := digest.Build("week", to, in, time.UTC)
 		r := set.DigestReply(rep)
 		if len(r.Files) != 1 {
 			b.Fatal("no chart")
 		}
 	}
+}
+
+// testServer is a server of n H100s with ids 0…n-1.
+func testServer(name string, n int) inventory.Server {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	g, _, _ := planner.DefaultCatalog().GPU("h100")
+	return inventory.Server{Name: name, GPU: g, GPUIDs: ids}
 }

@@ -13,8 +13,8 @@ import (
 )
 
 // ScheduleFunc checks a 5-field cron spec read in loc and returns when it
-// next fires after a time. cmd/gpuplan supplies it from robfig/cron, which
-// this package may not import.
+// next fires after a time. cmd/gpuplan supplies digest/schedule's NextFunc,
+// which is built on robfig/cron, a dependency this package may not have.
 type ScheduleFunc func(spec string, loc *time.Location) (next func(time.Time) time.Time, err error)
 
 func digestCommand() Command {

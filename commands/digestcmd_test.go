@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/digest"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -103,7 +104,7 @@ func TestDigestSchedules(t *testing.T) {
 
 	// A preview is private and has the chart.
 	r, err = run("U0001", "digest now week server-h")
-	if err != nil || r.InChannel || len(r.Files) != 1 || len(r.Data.(*DigestReport).Servers) != 1 {
+	if err != nil || r.InChannel || len(r.Files) != 1 || len(r.Data.(*digest.Report).Servers) != 1 {
 		t.Fatalf("preview: %v %+v", err, r)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/digest/schedule"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -161,7 +162,7 @@ func runWithStore(ctx context.Context, args []string, getenv func(string) string
 		}
 		d.Inventory, d.Reservations = inv, st
 		d.Watch, _ = st.(store.Watch)
-		d.Schedule = scheduleFunc
+		d.Schedule = schedule.NextFunc
 		return func() { st.Close() }, nil
 	})
 }

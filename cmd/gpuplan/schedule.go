@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/digest/schedule"
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/robfig/cron/v3"
 	"go.uber.org/zap"
@@ -20,107 +21,8 @@ import (
 // whoever claims it in the store first; the claim is a lease, so a replica
 // that dies holding it leaves the slot to another after the lease.
 //
-// Slots are wall-clock times in the subscription's zone: on a fall-back
-// day 01:30 happens twice but is one slot; on a spring-forward day 02:30
-// does not exist and the slot fires at the first moment after the gap
-// (03:30). Either way, one post.
-
-// claimLease bounds how long a replica may hold a slot before another may
-// take it over: longer than building and posting one digest takes.
-const claimLease = 2 * time.Minute
-
-// wallSchedule reads a cron spec in the wall-clock time of loc. robfig's
-// own CRON_TZ handling skips a slot that falls in a spring-forward gap
-// and fires one in a fall-back overlap twice; evaluating the spec on
-// wall-clock times (as UTC, which has no DST) and mapping each slot back
-// to one instant avoids both.
-type wallSchedule struct {
-	inner cron.Schedule
-	loc   *time.Location
-}
-
-func wallClock(t time.Time, loc *time.Location) time.Time {
-	l := t.In(loc)
-	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), l.Nanosecond(), time.UTC)
-}
-
-// instant maps a wall-clock slot (written in UTC) to the one moment it
-// happens in loc: the earlier of the two in a fall-back overlap, and in a
-// spring-forward gap the moment as far past the gap's start as the slot
-// was (02:30 in a 02:00–03:00 gap fires at 03:30). time.Date leaves both
-// cases unspecified, so the offsets either side are tried explicitly.
-func instant(wall time.Time, loc *time.Location) time.Time {
-	sec := wall.Unix()
-	_, before := time.Unix(sec-86400, 0).In(loc).Zone()
-	_, after := time.Unix(sec+86400, 0).In(loc).Zone()
-	best := time.Time{}
-	for _, off := range []int{before, after} {
-		t := time.Unix(sec-int64(off), 0).In(loc)
-		if wallClock(t, loc).Equal(wall.Truncate(time.Second)) && (best.IsZero() || t.Before(best)) {
-			best = t
-		}
-	}
-	if best.IsZero() { // in a gap: read it with the offset before the gap
-		best = time.Unix(sec-int64(before), 0).In(loc)
-	}
-	return best
-}
-
-// Next is the first slot instant after t.
-func (w wallSchedule) Next(t time.Time) time.Time {
-	wall := wallClock(t, w.loc)
-	for range 8 {
-		n := w.inner.Next(wall)
-		if n.IsZero() {
-			return n
-		}
-		if inst := instant(n, w.loc); inst.After(t) {
-			return inst
-		}
-		wall = n
-	}
-	return time.Time{}
-}
-
-// parseWall parses a 5-field spec for loc.
-func parseWall(spec string, loc *time.Location) (wallSchedule, error) {
-	if strings.Contains(spec, "TZ=") || strings.HasPrefix(strings.TrimSpace(spec), "@") {
-		return wallSchedule{}, fmt.Errorf("use five fields, without TZ= or @descriptors")
-	}
-	s, err := cron.ParseStandard(spec)
-	if err != nil {
-		return wallSchedule{}, err
-	}
-	return wallSchedule{inner: s, loc: loc}, nil
-}
-
-// scheduleFunc is commands.ScheduleFunc from the wall-clock schedule.
-func scheduleFunc(spec string, loc *time.Location) (func(time.Time) time.Time, error) {
-	w, err := parseWall(spec, loc)
-	if err != nil {
-		return nil, err
-	}
-	return w.Next, nil
-}
-
-// latestSlot is sub's last slot at or before now within lookback: its
-// wall-clock time (the slot's name) and its instant.
-func latestSlot(w wallSchedule, now time.Time, lookback time.Duration) (wall, at time.Time, ok bool) {
-	cur := wallClock(now.Add(-lookback), w.loc)
-	for range 100000 {
-		n := w.inner.Next(cur)
-		if n.IsZero() {
-			break
-		}
-		inst := instant(n, w.loc)
-		if inst.After(now) {
-			break
-		}
-		wall, at, ok = n, inst, true
-		cur = n
-	}
-	return wall, at, ok
-}
+// What a slot is (wall-clock times, one post across a DST change), its
+// name and its lease are package digest's; this file runs them.
 
 // digestPoster posts a reply to a channel (bot.Post).
 type digestPoster func(ctx context.Context, channel string, r *commands.Reply) (string, error)
@@ -211,7 +113,7 @@ func (s *scheduler) sync(ctx context.Context, subs []store.Subscription) {
 		} else if ok {
 			s.cron.Remove(e.id)
 		}
-		w, err := s.wall(sub)
+		w, err := schedule.ForSubscription(sub)
 		if err != nil {
 			s.log.Warn("digest scheduler: bad subscription", zap.String("channel", sub.Channel), zap.Error(err))
 			continue
@@ -228,19 +130,6 @@ func (s *scheduler) sync(ctx context.Context, subs []store.Subscription) {
 	}
 }
 
-func (s *scheduler) wall(sub store.Subscription) (wallSchedule, error) {
-	loc, err := time.LoadLocation(sub.TZ)
-	if err != nil {
-		return wallSchedule{}, err
-	}
-	return parseWall(sub.Spec, loc)
-}
-
-// slotJob names a subscription's slot in the claims.
-func slotJob(sub store.Subscription, wall time.Time) string {
-	return "digest:" + sub.Channel + ":" + wall.Format("2006-01-02T15:04")
-}
-
 // fireLatest posts sub's latest due slot if nobody has.
 func (s *scheduler) fireLatest(ctx context.Context, sub store.Subscription) {
 	s.wg.Add(1)
@@ -253,25 +142,15 @@ func (s *scheduler) fireLatest(ctx context.Context, sub store.Subscription) {
 		s.log.Warn("digest scheduler: no clock from the store", zap.Error(err))
 		return
 	}
-	w, err := s.wall(sub)
-	if err != nil {
-		return
+	if wallAt, at, ok := schedule.LatestDue(sub, now); ok {
+		s.fire(ctx, sub, wallAt, at, now)
 	}
-	length := 24 * time.Hour
-	if sub.Period == "week" {
-		length = 7 * 24 * time.Hour
-	}
-	wallAt, at, ok := latestSlot(w, now, length+time.Hour)
-	if !ok || at.Before(sub.Since) {
-		return
-	}
-	s.fire(ctx, sub, wallAt, at, now)
 }
 
 // fire claims one slot and, if it is ours, builds and posts the digest.
 func (s *scheduler) fire(ctx context.Context, sub store.Subscription, wall, at, now time.Time) {
-	job := slotJob(sub, wall)
-	mine, err := s.watch.Claim(ctx, job, s.holder, claimLease)
+	job := schedule.SlotJob(sub, wall)
+	mine, err := s.watch.Claim(ctx, job, s.holder, schedule.ClaimLease)
 	if err != nil {
 		s.log.Warn("digest scheduler: claim failed", zap.String("job", job), zap.Error(err))
 		return
@@ -280,7 +159,7 @@ func (s *scheduler) fire(ctx context.Context, sub store.Subscription, wall, at, 
 		return
 	}
 	log := s.log.With(zap.String("channel", sub.Channel), zap.String("slot", job))
-	loc := subLoc(sub)
+	loc := schedule.Zone(sub)
 	rep, err := s.set.DigestFor(ctx, sub.Period, at, sub.Servers, loc)
 	if err != nil {
 		log.Warn("digest: cannot build; another replica retries after the lease", zap.Error(err))
@@ -310,14 +189,6 @@ func (s *scheduler) fire(ctx context.Context, sub store.Subscription, wall, at, 
 	}
 	log.Info("digest posted", zap.String("outcome", outcome))
 	s.posted(outcome)
-}
-
-func subLoc(sub store.Subscription) *time.Location {
-	loc, err := time.LoadLocation(sub.TZ)
-	if err != nil {
-		return time.UTC
-	}
-	return loc
 }
 
 // permanent reports Slack errors that retrying will not fix.

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuplan/gpuplan/bot"
 	"github.com/gpuplan/gpuplan/bot/slackfake"
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/digest/schedule"
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/gpuplan/gpuplan/store/storetest"
 	"go.uber.org/zap"
@@ -33,7 +34,7 @@ func newDigestReplicas(t *testing.T, n int, clock *storetest.Clock, fake *slackf
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		set := commands.New(commands.Deps{Reservations: st, Watch: st, Schedule: scheduleFunc})
+		set := commands.New(commands.Deps{Reservations: st, Watch: st, Schedule: schedule.NextFunc})
 		b, err := bot.New(bot.Config{AppToken: slackfake.AppToken, BotToken: slackfake.BotToken, APIURL: fake.URL()}, zap.NewNop(), set, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -140,7 +141,7 @@ func TestDigestReplicaKilledHoldingAClaim(t *testing.T) {
 		t.Fatalf("%d posts while the dead replica's lease held", n)
 	}
 	// After the lease, exactly one of the survivors posts it, marked late.
-	clock.Advance(claimLease + time.Second)
+	clock.Advance(schedule.ClaimLease + time.Second)
 	tickAll(reps[1:])
 	tickAll(reps[1:])
 	msgs := fake.Messages("C0TEAM")

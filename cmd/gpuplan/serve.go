@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/gpuplan/gpuplan/bot"
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/digest/schedule"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
@@ -116,7 +117,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	metrics := newMetrics()
 	st = meterStore(st, metrics) // the deferred Close above closes the store itself
 	watch, _ := st.(store.Watch) // both backends have it; the metered store keeps it
-	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: scheduleFunc})
+	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: schedule.NextFunc})
 	metrics.setCommands(set.Commands())
 	metrics.watchFleet(st, serverNames(inv))
 	c.bot.Observer = metrics

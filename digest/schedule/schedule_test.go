@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"testing"
@@ -18,7 +18,7 @@ func mustLoc(t *testing.T, name string) *time.Location {
 // robfig's runner walks it: Next from the last firing.
 func slotsBetween(t *testing.T, spec string, loc *time.Location, from, to time.Time) []time.Time {
 	t.Helper()
-	w, err := parseWall(spec, loc)
+	w, err := Parse(spec, loc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,26 +84,26 @@ func TestWallScheduleYear(t *testing.T) {
 	}
 }
 
-func TestLatestSlot(t *testing.T) {
+func TestWallLatest(t *testing.T) {
 	seoul := mustLoc(t, "Asia/Seoul")
-	w, err := parseWall("0 9 * * 1", seoul) // Mondays 09:00
+	w, err := Parse("0 9 * * 1", seoul) // Mondays 09:00
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, seoul) // a Wednesday
-	wall, at, ok := latestSlot(w, now, 8*24*time.Hour)
+	wall, at, ok := w.Latest(now, 8*24*time.Hour)
 	if !ok || at.In(seoul).Format("Mon 2006-01-02 15:04") != "Mon 2026-11-23 09:00" || wall.Format("2006-01-02T15:04") != "2026-11-23T09:00" {
 		t.Fatalf("latest = %v %v %v", wall, at, ok)
 	}
-	if _, _, ok := latestSlot(w, now, 24*time.Hour); ok {
+	if _, _, ok := w.Latest(now, 24*time.Hour); ok {
 		t.Fatal("a lookback of a day should find no Monday slot on a Wednesday")
 	}
 }
 
-func TestParseWallRefuses(t *testing.T) {
+func TestParseRefuses(t *testing.T) {
 	for _, spec := range []string{"", "0 9 * *", "CRON_TZ=UTC 0 9 * * *", "@daily", "61 9 * * *", "0 9 * * mon-"} {
-		if _, err := parseWall(spec, time.UTC); err == nil {
-			t.Errorf("parseWall(%q) accepted", spec)
+		if _, err := Parse(spec, time.UTC); err == nil {
+			t.Errorf("Parse(%q) accepted", spec)
 		}
 	}
 }

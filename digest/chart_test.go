@@ -1,7 +1,8 @@
-package commands
+package digest
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"image"
 	"image/color"
@@ -218,10 +219,12 @@ func exampleWeek() HeatMap {
 	return h
 }
 
+var update = flag.Bool("update", false, "rewrite the example chart")
+
 const exampleChart = "../docs/digest-chart.png"
 
 // The committed example chart is what the renderer draws today (compared
-// pixel by pixel; go test ./commands -run TestChartExample -update
+// pixel by pixel; go test ./digest -run TestChartExample -update
 // rewrites it).
 func TestChartExample(t *testing.T) {
 	raw, err := exampleWeek().PNG()
@@ -236,7 +239,7 @@ func TestChartExample(t *testing.T) {
 	}
 	want, err := os.ReadFile(exampleChart)
 	if err != nil {
-		t.Fatalf("%v (run go test ./commands -run TestChartExample -update)", err)
+		t.Fatalf("%v (run go test ./digest -run TestChartExample -update)", err)
 	}
 	a, b := decodePNG(t, raw), decodePNG(t, want)
 	if a.Bounds() != b.Bounds() {
