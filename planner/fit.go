@@ -16,13 +16,13 @@ import (
 // log error, mean |ln(predicted/measured)|, over the calibration rows: it
 // treats 2x too fast and 2x too slow alike and no single row can dominate
 // it the way a squared error lets an outlier do. The search is coordinate
-// descent in log space: for each constant in turn try it ×/÷ a step (and
-// twice the step), keep the best; when a full sweep improves nothing,
-// halve the step (in log terms) until it is under 0.5 %. Deterministic:
-// same rows, same order, same answer.
+// descent in log space: for each constant in turn multiply it by a step
+// (or divide) and keep walking that way while the loss falls; when a full
+// sweep improves nothing, halve the step (in log terms) until it is under
+// 0.5 %. Deterministic: same rows, same order, same answer.
 //
 // A constant that no row is sensitive to (AMD: no MI300X run in the set;
-// the inference constants before inference rows existed) keeps its prior.
+// DecodeBW: no decode row) keeps its prior.
 
 // FitRow is one calibration row as the fit sees it.
 type FitRow = BackTestCase
@@ -64,25 +64,45 @@ func (c *Catalog) loss(p *Params, rows []BackTestCase) float64 {
 func (c *Catalog) Fit(rows []BackTestCase) Params {
 	p := priorParams()
 	best := c.loss(&p, rows)
+	// Constants no row responds to keep their priors (and cost nothing).
+	var active []int
+	for i, s := range paramSpecs {
+		q := p
+		v := math.Min(s.hi, s.prior*1.3)
+		if v == s.prior {
+			v = math.Max(s.lo, s.prior/1.3)
+		}
+		q.set(i, v)
+		if c.loss(&q, rows) != best {
+			active = append(active, i)
+		}
+	}
 	step := math.Log(1.3)
 	for step > math.Log(1.005) {
 		improved := false
-		for i, s := range paramSpecs {
-			cur := p.get(i)
-			bestV := cur
-			for _, k := range []float64{-2, -1, 1, 2} {
-				v := math.Min(s.hi, math.Max(s.lo, cur*math.Exp(k*step)))
-				if v == cur || v == bestV {
-					continue
+		for _, i := range active {
+			s := paramSpecs[i]
+			for _, dir := range []float64{1, -1} {
+				moved := false
+				// walk while it keeps improving
+				for {
+					cur := p.get(i)
+					v := math.Min(s.hi, math.Max(s.lo, cur*math.Exp(dir*step)))
+					if v == cur {
+						break
+					}
+					p.set(i, v)
+					l := c.loss(&p, rows)
+					if l < best-1e-9 {
+						best, moved, improved = l, true, true
+						continue
+					}
+					p.set(i, cur)
+					break
 				}
-				p.set(i, v)
-				if l := c.loss(&p, rows); l < best-1e-9 {
-					best, bestV = l, v
+				if moved {
+					break
 				}
-			}
-			p.set(i, bestV)
-			if bestV != cur {
-				improved = true
 			}
 		}
 		if !improved {

@@ -369,6 +369,9 @@ func kvBytesPerToken(m Model) float64 {
 // for batch × context, a prefill workspace, context.
 func inferenceMemory(prm *Params, j Job, l layout) Memory {
 	m := j.Model
+	if forwardOnly(m) {
+		return forwardMemory(j, l)
+	}
 	tp := float64(l.n)
 	weights := m.Params() * weightBytesInference(l.precision) / tp
 	kvTok := kvBytesPerToken(m) / tp
@@ -397,6 +400,49 @@ func inferenceMemory(prm *Params, j Job, l layout) Memory {
 	if perSeq > 0 {
 		fixed := mem.PerGPUGiB - perSeq*b
 		mem.MaxMicroBatch = max(0, int(math.Floor((mem.CapacityGiB-fixed)/perSeq)))
+	}
+	return mem
+}
+
+// forwardMemory is one replica of a forward-only model (encoder, ViT, CNN)
+// per GPU: all its weights, no KV cache, and the live activations of one
+// layer for the batch (inference frees each layer's input once the next
+// has run).
+func forwardMemory(j Job, l layout) Memory {
+	m := j.Model
+	weights := m.Params() * weightBytesInference(l.precision)
+	ab := activationBytes(l.precision)
+	b := float64(l.micro)
+	var perSample float64
+	if !m.IsTransformer() {
+		// ResNet-50's largest residual block keeps ~2.5M values live per
+		// 224² image (56×56×256 input and output, two 56×56×64
+		// intermediates, the 112×112×64 stem before it): ~1/9 of the 23M
+		// values training stores, scaled by parameter count like training.
+		perSample = 23e6 / 9 * ab * (m.Params() / 25.6e6)
+	} else {
+		s := float64(j.SeqLen)
+		h := float64(m.Hidden)
+		f := float64(m.FFN)
+		if f == 0 {
+			f = 4 * h
+		}
+		perSample = s * (4*h + 2*f) * ab
+		if l.attention == Eager {
+			perSample += float64(m.Heads) * s * s * ab * 2 // scores and softmax
+		}
+	}
+	act := perSample * b
+	items := []MemItem{
+		{"weights", weights / gib},
+		{"activations workspace", act / gib},
+	}
+	sum := (weights + act) / gib
+	items = append(items, MemItem{"allocator headroom", sum * 0.05}, MemItem{"CUDA context", cudaContextGiB})
+	mem := finishMemory(items, l.gpu)
+	if per := perSample * 1.05 / gib; per > 0 {
+		fixed := mem.PerGPUGiB - per*b
+		mem.MaxMicroBatch = max(0, int(math.Floor((mem.CapacityGiB-fixed)/per)))
 	}
 	return mem
 }

@@ -112,7 +112,10 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	if j.Stack != Tuned {
 		k = p.StackHF
 	}
-	if j.Workload == Finetune {
+	// Full fine-tuning recipes run task code (heads, padding, per-step
+	// optimizer) that fuses less than pre-training stacks; an encoder served
+	// for its task (classification, QA) runs that same task code forward.
+	if j.Workload == Finetune || (j.Workload == Inference && j.Model.Kind == Encoder) {
 		k = math.Max(k, p.Finetune)
 	}
 	if j.Workload == QLoRA {

@@ -23,9 +23,11 @@ type Time struct {
 	EpochHours             *float64 `json:"epoch_hours"`
 	TotalHours             *float64 `json:"total_hours"`
 	HoursPerMillionSamples float64  `json:"hours_per_million_samples"`
-	// Inference only: time to first token and per generated token.
-	PrefillS  float64 `json:"prefill_s,omitempty"`
-	PerTokenS float64 `json:"per_token_s,omitempty"`
+	// Inference only: time to first token and per generated token
+	// (decoders), or the latency of one batch (forward-only models).
+	PrefillS      float64 `json:"prefill_s,omitempty"`
+	PerTokenS     float64 `json:"per_token_s,omitempty"`
+	BatchLatencyS float64 `json:"batch_latency_s,omitempty"`
 }
 
 // Estimate is the plan for one hardware configuration.
@@ -59,6 +61,11 @@ type Estimate struct {
 	Notes             []string   `json:"notes"`
 	Assumptions       []string   `json:"assumptions"`
 	Launch            string     `json:"launch"`
+	// InferencePath is how an inference estimate was computed: "decode"
+	// (prefill + token-by-token generation, tokens/s), "forward" (one
+	// compute-bound forward pass per sample: encoders, samples/s) or
+	// "images" (CNN/ViT, images/s). Empty for training.
+	InferencePath string `json:"inference_path,omitempty"`
 
 	hw     Hardware
 	layout layout
@@ -414,6 +421,18 @@ func pickPrecision(j Job, g GPU) (Precision, string) {
 			return INT8, fmt.Sprintf("%s has no fp8: planned with int8 weights", g.Name)
 		case FP32:
 			return FP32, ""
+		case TF32:
+			if g.Supports(TF32) {
+				return TF32, ""
+			}
+			return FP32, fmt.Sprintf("tf32 requested but %s has no tf32: planned as fp32", g.Name)
+		case FP16:
+			return FP16, ""
+		case BF16:
+			if g.Supports(BF16) {
+				return BF16, ""
+			}
+			return FP16, fmt.Sprintf("bf16 requested but %s has no bf16: planned as fp16", g.Name)
 		}
 		if g.Supports(BF16) {
 			return BF16, ""
@@ -516,6 +535,10 @@ func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
 	if j.Workload == Inference {
 		l := base
 		l.micro = max(1, j.GlobalBatch)
+		if forwardOnly(j.Model) {
+			// replicas: each GPU runs its own share of the batch
+			l.micro = max(1, (j.GlobalBatch+n-1)/n)
+		}
 		return []layout{l}
 	}
 	strategies := []Strategy{DDP}
@@ -800,6 +823,9 @@ func strategyName(l layout) string {
 // prefill compute-bound.
 func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	j := pc.job
+	if forwardOnly(j.Model) {
+		return pc.evaluateForward(h, l)
+	}
 	g := h.GPU
 	m := j.Model
 	mem := inferenceMemory(pc.prm, j, l)
@@ -820,7 +846,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	if peak == 0 {
 		peak = effectivePeak(g, FP32) * 1e12
 	}
-	compute := 2 * m.ActiveParams() * b / (n * peak * 0.5)
+	compute := 2 * m.ActiveParams() * b / (n * peak * pc.prm.InferCompute * hfu(pc.prm, j, l, b))
 	perToken := math.Max((weights+kv)/bw, compute)
 	busGBs, linkDesc := linkGBs(pc.prm, g, h.Count, gpusPerNode(h), h.Interconnect)
 	if h.Count > 1 {
@@ -828,7 +854,15 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 		perToken += float64(m.Layers) * 2 * (10e-6 + 2*b*float64(m.Hidden)*2/(busGBs*1e9))
 	}
 	prompt := float64(j.SeqLen - j.GenTokens)
-	prefill := 2 * m.ActiveParams() * prompt * b / (n * peak * 0.45)
+	// Prefill is a batched forward pass: compute-bound, at the calibrated
+	// forward-pass utilization (the training HFU model × InferCompute).
+	pl := l
+	if pl.precision == INT8 || pl.precision == INT4 {
+		pl.precision = FP16
+	}
+	uPre := pc.prm.InferCompute * hfu(pc.prm, j, pl, prompt*b/n)
+	attnPre := 4 * float64(m.Layers) * prompt / 2 * float64(m.Heads*m.headDim()) // causal: half the score matrix
+	prefill := (2*m.ActiveParams() + attnPre/pc.prm.AttnFlash) * prompt * b / (n * peak * uPre)
 	e := Estimate{
 		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: linkDesc,
 		Precision: l.precision, TensorParallel: h.Count, PipelineParallel: 1, MicroBatch: l.micro, GradAccum: 1,
@@ -838,6 +872,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	if h.Count > 1 {
 		e.Strategy = fmt.Sprintf("tensor parallel ×%d", h.Count)
 	}
+	e.InferencePath = "decode"
 	e.Time.PrefillS = prefill
 	e.Time.PerTokenS = perToken
 	reqTime := prefill + float64(j.GenTokens)*perToken
@@ -879,7 +914,12 @@ func (pc *planContext) describe(e *Estimate) {
 			e.Assumptions = append(e.Assumptions, fmt.Sprintf("goodput %.0f%% (restarts, evaluation, checkpoints)", e.Goodput*100))
 		}
 	} else {
-		e.Assumptions = append(e.Assumptions, "decode is bound by reading weights + KV cache at 75% of memory bandwidth")
+		switch e.InferencePath {
+		case "decode":
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))
+		default:
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica", e.HFU*100))
+		}
 	}
 	if pc.jobFactor != 1 {
 		e.Assumptions = append(e.Assumptions, fmt.Sprintf("rebased on your measured run: this job runs at %.2fx the modelled speed", pc.jobFactor))

@@ -1,0 +1,87 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+)
+
+// forwardOnly reports whether inference with m is one forward pass per
+// sample (encoders, ViT, CNNs) rather than token-by-token generation.
+func forwardOnly(m Model) bool {
+	return m.Kind == Encoder || m.Kind == VisionViT || m.Kind == VisionConv || !m.IsTransformer()
+}
+
+// forwardFlops is the work of one sample's forward pass, and its
+// attention-score part: CNN/ViT from the catalogue's per-image forward
+// GFLOPs, encoders 2·N per token (no LM head: classification/QA heads are
+// tiny) plus the s² attention scores.
+func forwardFlops(m Model, seq int) (total, attn float64) {
+	if m.FwdGFLOPs > 0 && (m.Kind == VisionConv || m.Kind == VisionViT || !m.IsTransformer()) {
+		return m.FwdGFLOPs * 1e9, 0
+	}
+	s := float64(seq)
+	n := computeParams(m, Inference, HF)
+	attn = 4 * float64(m.Layers) * s * float64(m.Heads*m.headDim()) * s
+	return 2*n*s + attn, attn
+}
+
+// evaluateForward plans inference of a forward-only model: each GPU runs a
+// replica on its share of the batch; a batch takes max(compute at the
+// calibrated forward-pass utilization, reading the weights once).
+func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
+	j := pc.job
+	g := h.GPU
+	m := j.Model
+	mem := inferenceMemory(pc.prm, j, l)
+	b := float64(l.micro)
+	n := float64(h.Count)
+	F, attn := forwardFlops(m, j.SeqLen)
+	peakP := l.precision
+	if peakP == INT4 || (peakP == INT8 && !g.Supports(INT8)) {
+		peakP = FP16
+	}
+	peak := effectivePeak(g, peakP) * 1e12
+	if peak == 0 {
+		peak = effectivePeak(g, FP32) * 1e12
+	}
+	tokens := b * 256 // a CNN image fills the GPU like a ~256-token sequence (as in training)
+	if m.IsTransformer() {
+		tokens = b * float64(j.SeqLen)
+	}
+	u := pc.prm.InferCompute * hfu(pc.prm, j, l, tokens) * pc.jobFactor
+	attnRel := pc.prm.AttnFlash
+	if l.attention == Eager {
+		attnRel = pc.prm.AttnEager
+	}
+	compute := b * ((F-attn)/(peak*u) + attn/(peak*u*attnRel))
+	weights := m.Params() * weightBytesInference(l.precision)
+	batch := math.Max(compute, weights/(g.MemBWGBs*1e9*pc.prm.DecodeBW))
+
+	e := Estimate{
+		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: "none (independent replicas)",
+		Precision: l.precision, TensorParallel: 1, PipelineParallel: 1, MicroBatch: l.micro, GradAccum: 1,
+		GlobalBatch: l.micro * h.Count, Memory: mem, PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: 1,
+	}
+	e.Strategy = "single GPU"
+	if h.Count > 1 {
+		e.Strategy = fmt.Sprintf("%d replicas (one per GPU)", h.Count)
+	}
+	e.InferencePath = "forward"
+	if !m.IsTransformer() || m.Kind == VisionViT {
+		e.InferencePath = "images"
+	}
+	e.Time.StepS = batch
+	e.Time.BatchLatencyS = batch
+	sps := b * n / batch
+	e.Throughput.SamplesPerS = sps
+	if m.IsTransformer() && m.Kind != VisionViT {
+		e.Throughput.TokensPerS = sps * float64(j.SeqLen)
+		e.Throughput.TokensPerSPerGPU = e.Throughput.TokensPerS / n
+	}
+	e.MFU = sps * F / (n * peak)
+	e.HFU = e.MFU
+	e.ModelTFLOPsPerGPU = sps * F / n / 1e12
+	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
+	pc.fillTime(&e, sps)
+	return e
+}

@@ -1,0 +1,98 @@
+package planner
+
+import (
+	"math"
+	"testing"
+)
+
+// CNN inference is images/s from per-image FLOPs, compute-bound at batch:
+// not the LLM decode path (which put ResNet-50 on a T4 ~480x too fast, with
+// no weights and a tokens/s figure).
+func TestCNNInferenceIsImagesPerSecond(t *testing.T) {
+	c := DefaultCatalog()
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "t4", 1)},
+		Job: Job{Model: mustModel(t, c, "resnet-50"), Workload: Inference, Precision: FP16, GlobalBatch: 256, Stack: Tuned}})
+	e := res.Plans[0]
+	if e.InferencePath != "images" || e.Time.PerTokenS != 0 || e.Throughput.TokensPerS != 0 {
+		t.Errorf("path %q, per-token %v, tokens/s %v: want images/s only", e.InferencePath, e.Time.PerTokenS, e.Throughput.TokensPerS)
+	}
+	// NVIDIA DeepLearningExamples: 1198 img/s at batch 256, AMP, T4.
+	if r := e.Throughput.SamplesPerS / 1198; r < 0.7 || r > 1.4 {
+		t.Errorf("ResNet-50 T4 fp16 b256: %.0f img/s, measured 1198", e.Throughput.SamplesPerS)
+	}
+	// The per-image rate rises with the batch until the GPU is full, and
+	// the batch's latency is reported.
+	small := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "t4", 1)},
+		Job: Job{Model: mustModel(t, c, "resnet-50"), Workload: Inference, Precision: FP16, GlobalBatch: 1, Stack: Tuned}}).Plans[0]
+	if small.Throughput.SamplesPerS >= e.Throughput.SamplesPerS || small.Time.BatchLatencyS <= 0 {
+		t.Errorf("batch 1: %.0f img/s (latency %v) vs batch 256 %.0f", small.Throughput.SamplesPerS, small.Time.BatchLatencyS, e.Throughput.SamplesPerS)
+	}
+	var weights, kv float64
+	for _, it := range e.Memory.Breakdown {
+		switch it.Name {
+		case "weights":
+			weights = it.GiB
+		case "KV cache":
+			kv = it.GiB
+		}
+	}
+	if want := 25.6e6 * 2 / gib; math.Abs(weights/want-1) > 0.05 || kv != 0 {
+		t.Errorf("weights %.3f GiB (want %.3f), KV %.3f (want none)", weights, want, kv)
+	}
+	// Two GPUs are two replicas: twice the images/s.
+	two := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "t4", 2)},
+		Job: Job{Model: mustModel(t, c, "resnet-50"), Workload: Inference, Precision: FP16, GlobalBatch: 512, Stack: Tuned}}).Plans[0]
+	if r := two.Throughput.SamplesPerS / e.Throughput.SamplesPerS; math.Abs(r-2) > 0.01 {
+		t.Errorf("2 replicas: %.2fx one GPU", r)
+	}
+}
+
+// Encoder inference is one compute-bound forward pass per sequence.
+func TestEncoderInferenceIsAForwardPass(t *testing.T) {
+	c := DefaultCatalog()
+	v100 := mustGPU(t, c, "v100-16gb", 1)
+	job := Job{Model: mustModel(t, c, "bert-large"), Workload: Inference, Precision: FP16, GlobalBatch: 4, SeqLen: 384, Stack: Tuned}
+	e := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{v100}, Job: job}).Plans[0]
+	if e.InferencePath != "forward" || e.Time.PerTokenS != 0 {
+		t.Errorf("path %q per-token %v", e.InferencePath, e.Time.PerTokenS)
+	}
+	// NVIDIA DeepLearningExamples (pytorch 19.07): 119.76 sequences/s.
+	if r := e.Throughput.SamplesPerS / 119.76; r < 0.7 || r > 1.4 {
+		t.Errorf("BERT-large SQuAD inference V100 fp16: %.0f seq/s, measured 119.76", e.Throughput.SamplesPerS)
+	}
+	// A forward pass is about a third of a training step's work: inference
+	// runs ~2.5-4x the fine-tuning rate on the same GPU.
+	ft := job
+	ft.Workload, ft.GlobalBatch, ft.MicroBatch = Finetune, 4, 4
+	tr := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{v100}, Job: ft}).Plans[0]
+	if r := e.Throughput.SamplesPerS / tr.Throughput.SamplesPerS; r < 2.5 || r > 4 {
+		t.Errorf("inference/fine-tuning rate %.2f, want 2.5-4", r)
+	}
+}
+
+// Decoder inference: prefill compute-bound, decode memory-bound at batch 1
+// (each token reads every weight once) and compute-bound at large batch.
+func TestDecoderInferenceIsPrefillPlusDecode(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-3-8b")
+	h100 := mustGPU(t, c, "h100", 1)
+	one := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{h100},
+		Job: Job{Model: m, Workload: Inference, GlobalBatch: 1, SeqLen: 2048, GenTokens: 256}}).Plans[0]
+	if one.InferencePath != "decode" || one.Time.PrefillS <= 0 {
+		t.Fatalf("path %q prefill %v", one.InferencePath, one.Time.PrefillS)
+	}
+	bw := h100.GPU.MemBWGBs * 1e9 * fittedParams.DecodeBW
+	want := m.Params() * 2 / bw
+	if r := one.Time.PerTokenS / want; r < 1 || r > 1.1 {
+		t.Errorf("batch 1: %.2f ms per token, weights/bandwidth gives %.2f ms", one.Time.PerTokenS*1e3, want*1e3)
+	}
+	big := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{h100},
+		Job: Job{Model: m, Workload: Inference, GlobalBatch: 64, SeqLen: 2048, GenTokens: 256}}).Plans[0]
+	if big.Throughput.TokensPerS < 20*one.Throughput.TokensPerS {
+		t.Errorf("batch 64 decode %.0f tokens/s vs batch 1 %.0f: batching should amortise the weight reads", big.Throughput.TokensPerS, one.Throughput.TokensPerS)
+	}
+	// Prefill of 1792 prompt tokens is compute-bound: a fraction of a second.
+	if one.Time.PrefillS > 0.5 || one.Time.PrefillS < 0.02 {
+		t.Errorf("prefill %.3f s", one.Time.PrefillS)
+	}
+}
