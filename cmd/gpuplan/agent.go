@@ -67,7 +67,7 @@ func parseAgentFlags(args []string, getenv func(string) string, stderr io.Writer
 	fs.BoolVar(&c.once, "once", false, "sample once, print the reading as JSON to stdout and exit (1 if nvidia-smi could not be read)")
 	fs.StringVar(&c.proc, "proc", "/proc", "the proc filesystem, where process owners are read")
 	fs.StringVar(&c.logLevel, "log-level", envOr(getenv, "GPUPLAN_LOG_LEVEL", "info"), "debug, info, warn or error (env GPUPLAN_LOG_LEVEL)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {

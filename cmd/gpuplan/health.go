@@ -150,7 +150,7 @@ func healthcheck(ctx context.Context, args []string, getenv func(string) string,
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("http-addr", envOr(getenv, "GPUPLAN_HTTP_ADDR", defaultHTTPAddr), "serve's --http-addr (env GPUPLAN_HTTP_ADDR)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	path := healthPath

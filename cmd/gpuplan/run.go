@@ -34,7 +34,7 @@ Usage:
   gpuplan backtest [--json]           compare the planner with published measurements
   gpuplan help [command]              the request language and examples
 
-Flags for every command:
+Flags for every command (before or after the request; "--" ends them):
   --json                 print the machine-readable result
   --price GPU=USD        override a GPU's hourly price (repeatable; also GPUPLAN_PRICES="h100=2.1,a100=1.2")
 
@@ -82,7 +82,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	fs.Var(&prices, "price", "override a GPU's hourly price: GPU=USD (repeatable)")
 	filesDir := fs.String("files", "", "write attachments (the digest's chart) into this directory")
 	channel := fs.String("channel", "", "the Slack channel id the command is typed in (digest schedules default to it)")
-	if err := fs.Parse(reorderFlags(args)); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	cat := planner.DefaultCatalog()
@@ -165,30 +165,6 @@ func runWithStore(ctx context.Context, args []string, getenv func(string) string
 		d.Schedule = schedule.NextFunc
 		return func() { st.Close() }, nil
 	})
-}
-
-// reorderFlags moves flags after the request text to the front, so both
-// `gpuplan plan --json "…"` and `gpuplan plan "…" --json` work.
-func reorderFlags(args []string) []string {
-	var flags, rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--json" || a == "-json":
-			flags = append(flags, a)
-		case a == "--price" || a == "-price" || a == "--as" || a == "-as":
-			flags = append(flags, a)
-			if i+1 < len(args) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-		case strings.HasPrefix(a, "--price=") || strings.HasPrefix(a, "-price=") || strings.HasPrefix(a, "--as="):
-			flags = append(flags, a)
-		default:
-			rest = append(rest, a)
-		}
-	}
-	return append(flags, rest...)
 }
 
 type priceFlag struct {

@@ -45,7 +45,7 @@ func parseServeFlags(name string, args []string, getenv func(string) string, std
 	fs.IntVar(&c.bot.Workers, "workers", 16, "commands that may run at once")
 	fs.DurationVar(&c.sweepEvery, "sweep-every", 30*time.Second, "how often reminders, expiries and waiting lists are checked")
 	fs.StringVar(&c.httpAddr, "http-addr", envOr(getenv, "GPUPLAN_HTTP_ADDR", defaultHTTPAddr), "address for /healthz, /readyz and /metrics; empty or off: none (env GPUPLAN_HTTP_ADDR)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	// Tokens come from the environment only: flags show up in `ps`.
