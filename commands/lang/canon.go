@@ -46,6 +46,9 @@ type canonizer struct {
 	skipped      []string
 	korean       bool
 	now          time.Time
+	pending      []pendingCount
+	runWord      bool
+	question     bool
 }
 
 // emit appends canonical word w standing for input tokens [a, b).
@@ -77,7 +80,7 @@ func (c *canonizer) skip(a, b int) {
 func (c *canonizer) setAsk(a Ask) {
 	// A more specific question wins over a general one ("how long … and
 	// how many"): count and which-server decide the card's shape.
-	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 1, AskFit: 2, AskWhichGPU: 3, AskWhichServer: 4, AskCount: 5}
+	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 1, AskFit: 2, AskWhichGPU: 3, AskCount: 5, AskWhichServer: 6}
 	if rank[a] > rank[c.ask] {
 		c.ask = a
 	}
@@ -105,6 +108,14 @@ func (c *canonizer) run() {
 		i = c.step(i)
 	}
 	c.attachCounts()
+	out := c.out[:0]
+	for _, t := range c.out {
+		if t.w == "/epoch" || t.w == "/step" {
+			continue // "에폭당 얼마나": per epoch, asked for, not measured
+		}
+		out = append(out, t)
+	}
+	c.out = out
 }
 
 // step reads the phrase at input i and returns where the next starts.
@@ -118,6 +129,9 @@ func (c *canonizer) step(i int) int {
 		return n
 	}
 	if n := c.server(i); n > i {
+		return n
+	}
+	if n := c.gpuWords(i); n > i {
 		return n
 	}
 	if n := c.numberWord(i); n > i {
@@ -155,6 +169,9 @@ func (c *canonizer) step(i int) int {
 // keep reports whether a filler word at i is in fact part of a phrase the
 // readers need ("it/s" after a number is a rate).
 func (c *canonizer) keep(i int) bool {
+	if isGPUWord(c.w(i)) && c.w(i-1) == "per" {
+		return true // "per gpu 32" is a micro-batch
+	}
 	if c.w(i) == "it" || c.w(i) == "its" {
 		return len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w)
 	}
@@ -168,6 +185,65 @@ func (c *canonizer) phrase(i int) int {
 	case c.words(i, "from", "scratch"):
 		c.emit("pretrain", i, i+2)
 		return i + 2
+	case c.words(i, "fine", "tune"), c.words(i, "fine", "tuning"), c.words(i, "fine", "tuned"):
+		c.emit("finetune", i, i+2)
+		return i + 2
+	case c.w(i) == "stage" && reqStartsNumber(c.w(i+1)) && c.w(i-1) != "zero" && c.w(i-1) != "deepspeed":
+		c.skip(i, i+2) // "stage 1" is a label, not an amount
+		return i + 2
+	case c.w(i) == "s" && i > 0 && !reqStartsNumber(c.w(i-1)):
+		return i + 1 // "what's" lost its apostrophe
+	case c.w(i) == "of" && c.ofDrops(i):
+		return i + 1
+	case c.words(i, "which", "one"), c.words(i, "which", "is"), c.words(i, "which", "would"):
+		if c.anyServer() {
+			c.setAsk(AskWhichServer)
+		} else {
+			c.setAsk(AskWhichGPU)
+		}
+		c.skip(i, i+2)
+		return i + 2
+	case c.words(i, "smallest", "number"), c.words(i, "minimum", "number"), c.words(i, "fewest"), c.words(i, "min", "number"),
+		c.words(i, "least", "number"):
+		c.setAsk(AskCount)
+		n := i + 2
+		if c.w(i) == "fewest" {
+			n = i + 1
+		}
+		c.skip(i, n)
+		return n
+	case c.w(i) == "cheapest" || c.w(i) == "best" || c.w(i) == "recommend" || c.w(i) == "recommended":
+		if isGPUWord(c.w(i+1)) || c.w(i+1) == "option" || c.w(i+1) == "setup" {
+			c.setAsk(AskWhichGPU)
+			c.skip(i, i+2)
+			return i + 2
+		}
+	case (c.w(i) == "time" || c.w(i) == "hours" || c.w(i) == "days" || c.w(i) == "duration" || c.w(i) == "runtime") &&
+		(i == 0 || !reqStartsNumber(c.w(i-1))):
+		c.setAsk(AskTime)
+		c.skip(i, i+1)
+		return i + 1
+	case c.w(i) == "possible" || c.w(i) == "doable" || c.w(i) == "feasible" || c.w(i) == "handle" || c.w(i) == "load" ||
+		c.w(i) == "ok" && i == len(c.in)-1:
+		c.setAsk(AskFit)
+		c.skip(i, i+1)
+		return i + 1
+	case c.w(i) == "run" || c.w(i) == "running" || c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve":
+		c.runWord = true
+	case c.w(i) == "where" && (c.w(i+1) == "should" || c.w(i+1) == "do" || c.w(i+1) == "can") && c.anyServer():
+		c.setAsk(AskWhichServer)
+		c.skip(i, i+1)
+		return i + 1
+	case c.w(i) == "faster" || c.w(i) == "quicker" || c.w(i) == "fastest":
+		if c.anyServer() {
+			c.setAsk(AskWhichServer)
+		} else {
+			c.setAsk(AskWhichGPU)
+		}
+		c.skip(i, i+1)
+		return i + 1
+	case c.w(i) == "on" && c.modelKnown != nil && c.modelKnown(c.w(i+1)) && !c.gpu(c.w(i+1)) && !c.servers[c.w(i+1)]:
+		return i + 1 // "qlora on llama3 70b": the model, not hardware
 	case c.words(i, "how", "long"), c.words(i, "how", "many", "hours"), c.words(i, "how", "many", "days"),
 		c.words(i, "eta"):
 		c.setAsk(AskTime)
@@ -446,7 +522,11 @@ var englishFillers = func() map[string]bool {
 		so then just only also really actually still even there here that this these those it's
 		full whole entire fine some any all every each kinda sort of typically usually about
 		need required require requires requirement necessary go able be when where who whose
-		on-prem onprem locally local box machine`) {
+		on-prem onprem locally local box machine use uses used load loads loaded lol lmao haha hmm
+		faster fastest cheapest cheaper cheap smallest smaller minimum number best better good recommend
+		recommended suggest suggestion wondering curious try trying planning budget quick ok? total
+		gpu gpus card cards hardware instance accelerator box boxes setup rig
+		vram memory mem without w/o cost price`) {
 		m[w] = true
 	}
 	// "of" and "on" are keywords the readers use; "take"/"took" too where
@@ -486,16 +566,77 @@ func (c *canonizer) attachCounts() {
 		if len(out) >= 2 {
 			prev = out[len(out)-2].w
 		}
-		if prev != "" && (c.gpu(prev) || isMemWord(prev)) && !(k+1 < len(toks) && c.gpu(toks[k+1].w)) {
+		if prev != "" && (c.gpu(prev) || isMemWord(prev) || c.servers[prev]) && !(k+1 < len(toks) && c.gpu(toks[k+1].w)) {
 			// "h100 2장" → "h100 x 2"
 			x := reqToken{raw: "x", w: "x", start: num.start, end: num.start}
 			out = append(out[:len(out)-1], x, num)
 			continue
 		}
-		// "2장 h100", "8 gpus": "2 x" before whatever follows
-		out = append(out, reqToken{raw: "x", w: "x", start: t.start, end: t.start})
+		next := ""
+		if k+1 < len(toks) {
+			next = toks[k+1].w
+		}
+		if c.gpu(next) || c.servers[next] {
+			// "2장 h100", "8 gpus h100": "2 x" before the GPU
+			out = append(out, reqToken{raw: "x", w: "x", start: t.start, end: t.start})
+			continue
+		}
+		if g := c.onlyGPU(toks); g >= 0 {
+			// "8장으로 … h100": the one GPU of the request, wherever it is
+			out = out[:len(out)-1]
+			c.pending = append(c.pending, pendingCount{gpu: g, num: num})
+			continue
+		}
+		if !isHangulWord(t.raw) {
+			// "on 8 gpus" names no GPU: the readers say so
+			out = append(out, reqToken{raw: t.raw, w: strings.ToLower(t.raw), start: t.start, end: t.end})
+		}
 	}
-	c.out = out
+	c.out = c.placePending(out, toks)
+}
+
+// pendingCount is a GPU count written away from its GPU.
+type pendingCount struct {
+	gpu int // index of the GPU token in the canonical words
+	num reqToken
+}
+
+// onlyGPU is the index of the one GPU (or server) the words name, -1 when
+// there is none or more than one.
+func (c *canonizer) onlyGPU(toks []reqToken) int {
+	at := -1
+	for k, t := range toks {
+		if c.gpu(t.w) || c.servers[t.w] {
+			if at >= 0 {
+				return -1
+			}
+			at = k
+		}
+	}
+	return at
+}
+
+// placePending writes each pending count after its GPU: "h100 x 8".
+func (c *canonizer) placePending(out, toks []reqToken) []reqToken {
+	if len(c.pending) == 0 {
+		return out
+	}
+	p := c.pending[0]
+	c.pending = nil
+	g := toks[p.gpu]
+	for k, t := range out {
+		if t.start == g.start && t.w == g.w {
+			// the count keeps a zero-width span at the GPU's end, so spans stay in order
+			at := g.end
+			ins := []reqToken{{raw: "x", w: "x", start: at, end: at}, {raw: p.num.raw, w: p.num.w, start: at, end: at}}
+			// a count already written beside the GPU wins
+			if k+1 < len(out) && out[k+1].w == "x" {
+				return out
+			}
+			return append(out[:k+1], append(ins, out[k+1:]...)...)
+		}
+	}
+	return out
 }
 
 // isMemWord is a memory qualifier after a GPU name ("a100 80gb").
@@ -521,6 +662,11 @@ func (c *canonizer) size(i int) int {
 	if !ok || unit != "" || n.mult == 0 || n.mult == 'k' {
 		return i
 	}
+	if len(c.out) > 0 {
+		if prev := c.out[len(c.out)-1].w; prev == "params" || prev == "=" || prev == "parameters" {
+			return i // "params 7b" is the readers' own
+		}
+	}
 	next := c.w(i + 1)
 	switch next {
 	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe":
@@ -528,7 +674,14 @@ func (c *canonizer) size(i int) int {
 		c.out = append(c.out, reqToken{raw: c.in[i+1].raw, w: "params", start: c.in[i+1].start, end: c.in[i+1].end})
 		return i + 2
 	}
-	if reqUnitClass(next) > reqUUnknown || c.anyModel() {
+	if reqUnitClass(next) > reqUUnknown {
+		return i
+	}
+	if c.anyModel() {
+		if len(c.out) > 0 && c.modelKnown(c.out[len(c.out)-1].w) && n.mult == 'm' {
+			c.skip(i, i+1) // "gpt2 124M": the model's own size, already named
+			return i + 1
+		}
 		return i
 	}
 	if n.mult == 'b' || n.mult == 't' || n.mult == 'm' && !c.amountWordsNear(i) {
@@ -546,9 +699,14 @@ func (c *canonizer) anyModel() bool {
 	if c.modelKnown == nil {
 		return false
 	}
-	for k := range c.in {
-		if c.modelKnown(c.in[k].w) || k+1 < len(c.in) && c.modelKnown(c.in[k].w+"-"+c.in[k+1].w) {
-			return true
+	for _, toks := range [][]reqToken{c.in, c.out} {
+		for k := range toks {
+			if isHangulWord(toks[k].w) || reqStartsNumber(toks[k].w) {
+				continue
+			}
+			if c.modelKnown(toks[k].w) || k+1 < len(toks) && c.modelKnown(toks[k].w+"-"+toks[k+1].w) {
+				return true
+			}
 		}
 	}
 	return false
@@ -559,4 +717,60 @@ func (c *canonizer) anyModel() bool {
 func (c *canonizer) amountWordsNear(i int) bool {
 	k := reqUnitClass(c.w(i + 1))
 	return k == reqUSamples || k == reqUTokens || k == reqUEpochs || k == reqUSteps
+}
+
+// ofDrops reports whether "of" at i is English, not the dataset keyword:
+// "of" before a number, a dataset or "data" says the size; "the cost of
+// finetuning", "number of l40s" or "2 epochs of gpt2-xl" do not.
+func (c *canonizer) ofDrops(i int) bool {
+	next := c.w(i + 1)
+	if next == "" || reqStartsNumber(next) || next == "dataset" || next == "data" || next == "a" || next == "the" {
+		return false
+	}
+	if _, ok := lookupDataset(next); ok {
+		return false
+	}
+	if _, ok := englishNumbers[next]; ok {
+		return false
+	}
+	return true
+}
+
+// gpuWords reads GPU names written loosely: "6000 ada" (one name in two
+// words), "a100s" (a plural), "16gb v100" (the memory first).
+func (c *canonizer) gpuWords(i int) int {
+	w, next := c.w(i), c.w(i+1)
+	if next != "" && !c.gpu(w) {
+		for _, j := range []string{w + next, w + "-" + next} {
+			if c.gpu(j) {
+				c.emit(j, i, i+2)
+				return i + 2
+			}
+		}
+	}
+	if len(w) > 2 && strings.HasSuffix(w, "s") && !c.gpu(w) && c.gpu(w[:len(w)-1]) {
+		c.emit(w[:len(w)-1], i, i+1)
+		return i + 1
+	}
+	if isMemWord(w) && c.gpu(next) {
+		// "a 16gb v100" reads as "v100 16gb": the name at the memory's place
+		at := c.in[i].start
+		c.out = append(c.out, reqToken{raw: c.in[i+1].raw, w: next, start: at, end: at})
+		c.emit(w, i, i+2)
+		return i + 2
+	}
+	return i
+}
+
+// anyServer reports whether the request names a team server.
+func (c *canonizer) anyServer() bool {
+	for k := range c.in {
+		if c.servers[c.in[k].w] || c.servers["server-"+c.in[k].w] && k > 0 && (c.in[k-1].w == "server" || c.in[k-1].w == "서버") {
+			return true
+		}
+		if strings.HasPrefix(c.in[k].w, "server") && c.servers["server-"+strings.TrimLeft(strings.TrimPrefix(c.in[k].w, "server"), "-")] {
+			return true
+		}
+	}
+	return false
 }

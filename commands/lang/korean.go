@@ -3,6 +3,7 @@ package lang
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -39,6 +40,7 @@ type koEntry struct {
 
 var koLexicon = map[string]koEntry{
 	// amounts
+	"에폭당": {act: koWord, word: "/epoch"}, "에포크당": {act: koWord, word: "/epoch"}, "스텝당": {act: koWord, word: "/step"},
 	"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
 	"이폭": {act: koWord, word: "epochs"}, "회": {act: koWord, word: "epochs"},
 	"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
@@ -95,6 +97,21 @@ var koLexicon = map[string]koEntry{
 	"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
 	"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},
 	"걸렸": {act: koTook}, "걸렸는데": {act: koTook}, "걸렸어": {act: koTook}, "걸렸음": {act: koTook},
+	"돌리면": {act: koSkip}, "돌려서": {act: koSkip}, "돌려볼": {act: koSkip}, "돌리는": {act: koSkip},
+	"돼요": {act: koAsk, ask: AskFit}, "되요": {act: koAsk, ask: AskFit}, "들어감": {act: koAsk, ask: AskFit},
+	"ㄱㄴ": {act: koAsk, ask: AskFit}, "되겠": {act: koAsk, ask: AskFit}, "버틸": {act: koAsk, ask: AskFit},
+	"빠름": {act: koAsk, ask: AskWhichGPU}, "빠를": {act: koAsk, ask: AskWhichGPU}, "빨라": {act: koAsk, ask: AskWhichGPU},
+	"싼": {act: koAsk, ask: AskWhichGPU}, "저렴한": {act: koAsk, ask: AskWhichGPU}, "가성비": {act: koAsk, ask: AskWhichGPU},
+	"어디": {act: koAsk, ask: AskWhichGPU}, "어디가": {act: koAsk, ask: AskWhichGPU},
+	"걸린": {act: koTook}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
+	// model names as said in Korean
+	"라마": {act: koWord, word: "llama"}, "버트": {act: koWord, word: "bert"}, "베이스": {act: koWord, word: "base"},
+	"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
+	"딥시크": {act: koWord, word: "deepseek"}, "큐웬": {act: koWord, word: "qwen"}, "큐원": {act: koWord, word: "qwen"},
+	"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "레즈넷": {act: koWord, word: "resnet"},
+	"로버타": {act: koWord, word: "roberta"},
+	"기가":  {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
+	"당": {act: koWord, word: "per"},
 	// fillers people type around a request
 	"모델": {act: koSkip}, "으로": {act: koSkip}, "정도": {act: koSkip}, "대략": {act: koSkip}, "약": {act: koSkip},
 	"그리고": {act: koSkip}, "혹시": {act: koSkip}, "좀": {act: koSkip}, "같은": {act: koSkip}, "하면": {act: koSkip},
@@ -168,6 +185,21 @@ func (c *canonizer) korean1(i int) int {
 		c.skip(i, i+2)
 		return i + 2
 	}
+	if n := c.koNumber(i); n > i {
+		return n
+	}
+	if d, ok := lookupDataset(w); ok {
+		c.dataset = d.Name
+		c.emitDataset(d, i, i+1)
+		return i + 1
+	}
+	for _, p := range koParticles {
+		if d, ok := lookupDataset(strings.TrimSuffix(w, p)); ok && strings.HasSuffix(w, p) {
+			c.dataset = d.Name
+			c.emitDataset(d, i, i+1)
+			return i + 1
+		}
+	}
 	stem, e, ok := koStem(w)
 	if !ok {
 		c.skip(i, i+1)
@@ -184,10 +216,34 @@ func (c *canonizer) korean1(i int) int {
 			c.emit(e.word, i, i+1)
 			return i + 1
 		}
+		if (e.word == "gb" || e.word == "/epoch" || e.word == "/step") && len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w) && e.word == "gb" {
+			last := &c.out[len(c.out)-1]
+			last.w += "gb" // "80기가" is 80gb
+			last.end = c.in[i].end
+			last.raw = c.text[last.start:last.end]
+			return i + 1
+		}
+		if e.word == "gb" {
+			c.skip(i, i+1)
+			return i + 1
+		}
 		c.emit(e.word, i, i+1)
 	case koAsk:
 		c.setAsk(e.ask)
 		c.skip(i, i+1)
+		if e.ask == AskCount {
+			// "몇 시간", "몇 분", "몇 일": how long, not how many GPUs
+			if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && (e2.word == "h" || e2.word == "min" || e2.word == "d") && s != "" {
+				c.ask = AskNone
+				c.setAsk(AskTime)
+				c.skip(i+1, i+2)
+				return i + 2
+			}
+		}
+		if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") {
+			c.ask = AskNone
+			c.setAsk(AskTime)
+		}
 		if e.ask == AskCount {
 			// "몇 장": the counter after it asks for a count, it is no count
 			if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koCounter && s != "" {
@@ -201,6 +257,11 @@ func (c *canonizer) korean1(i int) int {
 		}
 	case koCounter:
 		if len(c.out) > 0 {
+			if n, unit, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && unit == "" && n.v > 1024 {
+				// "250만개", "5만 장": that many items, not GPUs
+				c.emit("samples", i, i+1)
+				return i + 1
+			}
 			if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" {
 				c.out = append(c.out, reqToken{raw: w, w: "\x00count", start: c.in[i].start, end: c.in[i].end})
 				return i + 1
@@ -222,10 +283,23 @@ func (c *canonizer) korean1(i int) int {
 				if rest := w[len(stem):]; rest != "" {
 					if _, e2, ok := koStem(rest); ok && e2.act == koWord {
 						c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
+					} else if ok && e2.act == koCounter {
+						// "2만개", "250만 장": that many items
+						c.out = append(c.out, reqToken{raw: rest, w: "samples", start: last.end, end: c.in[i].end})
 					}
 				}
 				return i + 1
 			}
+		}
+		if f > 0 && (len(c.out) == 0 || c.out[len(c.out)-1].end != c.in[i].start) {
+			// "만 스텝" is ten thousand steps
+			c.out = append(c.out, reqToken{raw: c.text[c.in[i].start : c.in[i].start+len(stem)], w: reqTrimNum(f), start: c.in[i].start, end: c.in[i].start + len(stem)})
+			if rest := w[len(stem):]; rest != "" {
+				if _, e2, ok := koStem(rest); ok && e2.act == koWord {
+					c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: c.in[i].start + len(stem), end: c.in[i].end})
+				}
+			}
+			return i + 1
 		}
 		c.skip(i, i+1)
 	case koServer:
@@ -293,6 +367,12 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 			}
 		}
 	}
+	if len(c.out) == 0 || !reqStartsNumber(c.out[len(c.out)-1].w) {
+		// "… 시간?", "시간 얼마나": a unit without a number asks how long
+		c.setAsk(AskTime)
+		c.skip(i, i+1)
+		return i + 1
+	}
 	c.emit(unit, i, i+1)
 	return i + 1
 }
@@ -314,8 +394,9 @@ func (c *canonizer) koDeadline(i int, act koAction) {
 	}
 }
 
-// koTook reads "A6000 1장에서 385시간 걸렸는데" as a measured run: the
-// hours and the hardware before them become "baseline 385 h on 1x a6000".
+// koTook reads a measured run: "A6000 1장에서 385시간 걸렸는데", "4x V100에서
+// 에폭당 5.67시간 걸렸는데". The hours (per epoch when 에폭당 was said) and
+// the hardware before them become "baseline 385 h on 1x a6000".
 func (c *canonizer) koTook(i int) {
 	c.skip(i, i+1)
 	n := len(c.out)
@@ -326,10 +407,16 @@ func (c *canonizer) koTook(i int) {
 	if !ok || u != "" {
 		return
 	}
-	// find the hardware before the hours: tokens from the last GPU name
+	unit := "h"
+	end := n - 2
+	if end > 0 && (c.out[end-1].w == "/epoch" || c.out[end-1].w == "/step") {
+		unit += c.out[end-1].w
+		end--
+	}
+	// the hardware: the last GPU or server before the hours, with a count before it
 	hwStart := -1
-	for k := n - 3; k >= 0 && k >= n-7; k-- {
-		if c.gpu(c.out[k].w) {
+	for k := end - 1; k >= 0 && k >= end-6; k-- {
+		if c.gpu(c.out[k].w) || c.servers[c.out[k].w] {
 			hwStart = k
 			break
 		}
@@ -337,19 +424,20 @@ func (c *canonizer) koTook(i int) {
 	if hwStart < 0 {
 		return
 	}
-	hw := append([]reqToken(nil), c.out[hwStart:n-2]...)
-	val := c.out[n-2]
-	val.w = reqTrimNum(v.v)
-	unit := c.out[n-1]
-	rest := c.out[:hwStart]
+	if hwStart > 0 {
+		if _, rest, ok := reqScanInt(c.out[hwStart-1].w); ok && (rest == "x" || rest == "") {
+			hwStart--
+		} else if c.out[hwStart-1].w == "x" && hwStart > 1 {
+			hwStart -= 2
+		}
+	}
+	hw := append([]reqToken(nil), c.out[hwStart:end]...)
+	rest := append([]reqToken(nil), c.out[:hwStart]...)
 	at := hw[0].start
 	zero := func(w string) reqToken { return reqToken{raw: w, w: w, start: at, end: at} }
-	// spans must stay in order, so the rewritten words all stand at the
-	// hardware's start; the hours keep the span of what was typed last.
-	out := append(rest, zero("baseline"), zero(val.w), zero("h"), zero("on"))
-	out = append(out, hw...)
-	_ = unit
-	c.out = out
+	// spans must stay in order, so the rewritten words stand at the
+	// hardware's start, where the measured run was described.
+	c.out = append(append(rest, zero("baseline"), zero(reqTrimNum(v.v)), zero(unit), zero("on")), hw...)
 }
 
 func durHours(h float64) time.Duration { return durScale(h, time.Hour) }
@@ -361,4 +449,47 @@ func durScale(n float64, d time.Duration) time.Duration {
 		return 1 << 62
 	}
 	return time.Duration(v)
+}
+
+// koNumbers are the native Korean numbers used before counters ("두 장",
+// "한대", "여덟 장").
+var koNumbers = map[string]int{"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "석": 3, "네": 4, "넷": 4,
+	"다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "열두": 12, "열여섯": 16, "스무": 20}
+
+// koNumber reads a native Korean number, alone ("두 장") or glued to its
+// counter ("한장", "두대").
+func (c *canonizer) koNumber(i int) int {
+	w := c.w(i)
+	for _, n := range []string{"열여섯", "열두", "여덟", "아홉", "다섯", "여섯", "일곱", "하나", "스무", "한", "두", "둘", "세", "셋", "석", "네", "넷", "열"} {
+		if !strings.HasPrefix(w, n) {
+			continue
+		}
+		rest := w[len(n):]
+		counterNext := false
+		if rest == "" {
+			if s, e, ok := koStem(c.w(i + 1)); ok && e.act == koCounter && s != "" {
+				counterNext = true
+			}
+			if !counterNext && n != "하나" {
+				return i
+			}
+			if n == "하나" && !counterNext {
+				// "a10 하나", "h100 하나로": one GPU
+				start := c.in[i].start
+				c.out = append(c.out, reqToken{raw: w, w: "1", start: start, end: start + len(n)},
+					reqToken{raw: w, w: "\x00count", start: start + len(n), end: c.in[i].end})
+				return i + 1
+			}
+		} else if s, e, ok := koStem(rest); !ok || e.act != koCounter || !strings.HasPrefix(rest, s) {
+			return i
+		}
+		v := strconv.Itoa(koNumbers[n])
+		start := c.in[i].start
+		c.out = append(c.out, reqToken{raw: n, w: v, start: start, end: start + len(n)})
+		if rest != "" {
+			c.out = append(c.out, reqToken{raw: rest, w: "\x00count", start: start + len(n), end: c.in[i].end})
+		}
+		return i + 1
+	}
+	return i
 }

@@ -16,6 +16,10 @@ import (
 // catalogue name ("llama 3 8b", "bert base").
 func (p *reqParser) catalogModel() (bool, error) {
 	p.loadVocab()
+	fm, fn, fok := p.fuzzyModel()
+	if fok && fn >= 3 {
+		return true, p.setModel(fm, planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", p.span(p.i, p.i+fn), fm.ID)}, p.i, p.i+fn)
+	}
 	for n := 3; n >= 2; n-- {
 		if p.i+n > len(p.toks) {
 			continue
@@ -33,6 +37,9 @@ func (p *reqParser) catalogModel() (bool, error) {
 		}
 	}
 	t := p.toks[p.i]
+	if m, n, ok := p.fuzzyModel(); ok && n > 1 {
+		return true, p.setModel(m, planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", p.span(p.i, p.i+n), m.ID)}, p.i, p.i+n)
+	}
 	m, res, err := p.cat.Model(t.w)
 	if err == nil {
 		return true, p.setModel(m, res, p.i, p.i+1)
@@ -61,4 +68,141 @@ func (p *reqParser) setModel(m planner.Model, res planner.Resolution, a, b int) 
 	p.note(res.Note)
 	p.i = b
 	return nil
+}
+
+// nameParts cuts a model name into the parts people name it by: letters,
+// version numbers and sizes ("llama3.1-8b" → llama 3.1 8b, "qwen2.5" →
+// qwen 2.5). A size keeps its letter ("8b", "4k"); a version may carry a
+// "v" ("v3" → 3).
+func nameParts(s string) []string {
+	s = strings.ToLower(s)
+	var parts []string
+	var cur []rune
+	kind := 0 // 1 letters, 2 digits
+	flush := func() {
+		if len(cur) > 0 {
+			parts = append(parts, string(cur))
+			cur = cur[:0]
+		}
+		kind = 0
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r >= 'a' && r <= 'z':
+			// a size letter right after digits stays with them: "8b", "4k", "32k"
+			if kind == 2 && (i+1 == len(rs) || !(rs[i+1] >= 'a' && rs[i+1] <= 'z')) {
+				cur = append(cur, r)
+				continue
+			}
+			if kind != 1 {
+				flush()
+			}
+			kind = 1
+			cur = append(cur, r)
+		case r >= '0' && r <= '9' || r == '.' && kind == 2:
+			if kind != 2 {
+				// "v3", "r1" are names as typed: keep "r1" whole, drop the "v"
+				if kind == 1 && (string(cur) == "r" || string(cur) == "v" && len(parts) > 0) {
+					if string(cur) == "v" {
+						cur = cur[:0]
+					}
+					kind = 2
+					cur = append(cur, r)
+					continue
+				}
+				flush()
+			}
+			kind = 2
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return parts
+}
+
+// fuzzyModel reads a model named in loose words — "qwen 7b", "llama 3 8b",
+// "phi-3 mini", "deepseek r1 distill qwen 32b", "vit large" — by matching
+// the words' parts against each catalogue id's parts. The longest run of
+// words (up to six) whose parts all belong to one model family wins;
+// among equals, the model with the fewest parts left unsaid, then the
+// newest in the catalogue. It reports the model and how many tokens it
+// took.
+func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
+	names := p.cat.ModelNames()
+	type cand struct {
+		id     string
+		parts  []string
+		family string
+	}
+	var cands []cand
+	for _, n := range names {
+		ps := nameParts(n)
+		if len(ps) > 0 {
+			cands = append(cands, cand{n, ps, ps[0]})
+		}
+	}
+	for n := min(6, len(p.toks)-p.i); n >= 1; n-- {
+		var words []string
+		ok := true
+		for _, t := range p.toks[p.i : p.i+n] {
+			if t.w == "," || reqKeywords[t.w].kind != 0 && t.w != "base" {
+				ok = false
+				break
+			}
+			words = append(words, nameParts(t.w)...)
+		}
+		if !ok || len(words) == 0 {
+			continue
+		}
+		best, bestExtra, tie := -1, 1<<30, false
+		for k, c := range cands {
+			if c.family != words[0] && !(len(words[0]) >= 4 && strings.HasPrefix(c.family, words[0])) {
+				continue
+			}
+			if !partsSubset(words[1:], c.parts[1:]) {
+				continue
+			}
+			extra := len(c.parts) - len(words)
+			switch {
+			case extra < bestExtra:
+				best, bestExtra, tie = k, extra, false
+			case extra == bestExtra:
+				best, tie = k, true // the later (newer) entry
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		if n == 1 && (len(words) == 1 || tie) {
+			return planner.Model{}, 0, false // one bare family name: the catalogue's own reading decides
+		}
+		m, _, err := p.cat.Model(cands[best].id)
+		if err != nil {
+			return planner.Model{}, 0, false
+		}
+		return m, n, true
+	}
+	return planner.Model{}, 0, false
+}
+
+// partsSubset reports whether every part of want is among have (each used
+// once).
+func partsSubset(want, have []string) bool {
+	used := make([]bool, len(have))
+	for _, w := range want {
+		found := false
+		for k, h := range have {
+			if !used[k] && (h == w || w == strings.TrimSuffix(h, ".0")) {
+				used[k], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

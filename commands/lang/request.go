@@ -12,6 +12,7 @@ package lang
 // it stopped at and, where one is close, the word that was probably meant.
 
 import (
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -71,6 +72,7 @@ func Read(env Env, text string) (Reading, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
+	question := strings.ContainsAny(text, "?？")
 	text = reqStripLead(reqNormalize(text))
 	if n := utf8.RuneCountInString(text); n > reqMaxRunes {
 		return Reading{}, userErrorf(reqExample,
@@ -96,6 +98,19 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean}
+	if c.runWord && r.Request.Job.Workload == "" {
+		// "can I run mixtral on 2 a6000": running a model is inference
+		r.Request.Job.Workload = planner.Inference
+	}
+	if question && r.Ask == AskNone && len(r.Request.Targets) > 0 {
+		r.Ask = AskFit // "13b lora on a 3090?" asks whether it works there
+	}
+	if r.Ask == AskNone && r.Request.Compare {
+		r.Ask = AskWhichGPU // "l40s vs a100 for …"
+		if r.Request.Targets[0].Server != "" {
+			r.Ask = AskWhichServer
+		}
+	}
 	if r.Ask == AskCount || r.Deadline > 0 {
 		r.CountOpen = p.countOpen()
 	}

