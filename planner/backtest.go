@@ -82,6 +82,14 @@ func Metric(e *Estimate, name string) (float64, error) {
 		return deref(e.GPUHours)
 	case "peak_memory_mib":
 		return e.Memory.PerGPUGiB * 1024, nil
+	case "peak_memory_allocator_mib":
+		// What PyTorch's allocator reports (torch.cuda memory stats,
+		// reserved): nvidia-smi's figure less the CUDA context and NCCL.
+		v := e.Memory.PerGPUGiB - cudaContextGiB
+		if e.GPUs > 1 {
+			v -= ncclBuffersGiB
+		}
+		return v * 1024, nil
 	}
 	return 0, fmt.Errorf("unknown metric %q", name)
 }

@@ -146,12 +146,49 @@ func loraParams(m Model, r int) float64 {
 // largestLayerParams approximates the biggest unit FSDP/ZeRO-3 gathers at
 // once: one transformer block or the embedding, whichever is larger.
 func largestLayerParams(m Model) float64 {
-	if !m.IsTransformer() || m.Layers == 0 {
-		return m.Params() / 10
-	}
-	emb := float64(m.Vocab) * float64(m.Hidden)
-	block := (m.Params() - emb) / float64(m.Layers)
+	block, emb := blockAndEmbedding(m)
 	return math.Max(block, emb)
+}
+
+// blockAndEmbedding returns the parameters of one transformer block and of
+// one embedding table (V·h).
+func blockAndEmbedding(m Model) (block, emb float64) {
+	if !m.IsTransformer() || m.Layers == 0 {
+		return m.Params() / 10, 0
+	}
+	emb = float64(m.Vocab) * float64(m.Hidden)
+	tables := emb
+	if !m.Tied {
+		tables *= 2
+	}
+	return math.Max(0, m.Params()-tables) / float64(m.Layers), emb
+}
+
+// largestMatrixParams is the biggest single weight matrix of a block: the
+// unit a QLoRA kernel dequantises to bf16 at a time.
+func largestMatrixParams(m Model) float64 {
+	h := float64(m.Hidden)
+	f := float64(m.FFN)
+	if f == 0 {
+		f = 4 * h
+	}
+	return math.Max(h*f, h*float64(m.Heads*m.headDim()))
+}
+
+// nf4BytesPerParam: NF4 with double quantisation (bitsandbytes, torchao):
+// 4 bits plus 8-bit block scales per 64 and their fp32 scales per 256
+// blocks, ~4.127 bits per weight.
+const nf4BytesPerParam = 4.127 / 8
+
+// adapterStateBytes is what one trainable LoRA parameter holds: weight,
+// gradient and two AdamW moments. Tuned stacks (torchtune, llm-foundry)
+// keep them in bf16 like the rest of the model (8 bytes); PEFT with
+// mixed precision keeps adapters and their states in fp32 (16 bytes).
+func adapterStateBytes(stack Stack) float64 {
+	if stack == Tuned {
+		return 8
+	}
+	return 16
 }
 
 // activationPerSample returns stored activation bytes for one sample (one
@@ -236,20 +273,28 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 			base = p * 4
 		}
 		if j.Workload == QLoRA {
-			// NF4 with double quantisation: ~4.127 bits per linear weight;
-			// embeddings and norms stay 16-bit.
+			// NF4 on the linear weights; embeddings and norms stay 16-bit.
 			emb := float64(m.Vocab) * float64(m.Hidden)
 			if !m.Tied {
 				emb *= 2
 			}
-			base = (p-emb)*4.127/8 + emb*2
-			workspace = 2 * largestLayerParams(m) * 2 // dequantised layer in bf16, with prefetch
+			base = (p-emb)*nf4BytesPerParam + emb*2
+			// The kernel dequantises one matrix at a time to bf16 and
+			// frees it after the matmul.
+			workspace = largestMatrixParams(m) * 2 / float64(l.tp)
 		}
 		weights = base / mp
-		if l.strategy == ZeRO3 || l.strategy == FSDP {
+		adapters = trainable * adapterStateBytes(j.Stack) / mp
+		switch l.strategy {
+		case ZeRO3, FSDP:
+			// FSDP wraps the adapters with their layers: sharded like the base
 			weights /= dp
+			adapters /= dp
+		case ZeRO2:
+			adapters = trainable * adapterStateBytes(j.Stack) / mp * (0.25 + 0.75/dp)
+		case ZeRO1:
+			adapters = trainable * adapterStateBytes(j.Stack) / mp * (0.5 + 0.5/dp)
 		}
-		adapters = trainable * 16 / mp // fp32 adapter weights, grads and AdamW states
 	default:
 		weights = p * sb.weights / mp
 		grads = p * sb.grads / mp
@@ -267,8 +312,18 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 		}
 	}
 	if (l.strategy == ZeRO3 || l.strategy == FSDP) && l.dp() > 1 {
-		// gathered working set: the current unit and the prefetched next one
-		workspace += 2 * largestLayerParams(m) / mp * 2
+		// Gathered working set: the current unit and the prefetched next
+		// one, in the format they are stored in (NF4 blocks stay 4-bit
+		// until the kernel dequantises them; embeddings are 16-bit).
+		block, emb := blockAndEmbedding(m)
+		blockBytes := block * sb.weights
+		switch j.Workload {
+		case QLoRA:
+			blockBytes = block * nf4BytesPerParam
+		case LoRA:
+			blockBytes = block * 2
+		}
+		workspace += 2 * math.Max(blockBytes, emb*2) / mp
 	}
 
 	stored, transient, logits := activationPerSample(m, j.Workload, l, j.SeqLen, j.Stack)
@@ -293,7 +348,9 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	for _, it := range parts {
 		sum += it.GiB / gib
 	}
-	headroom := sum * prm.AllocHeadroom
+	// Fragmentation and temporaries come from what is allocated and freed
+	// step after step; weights are allocated once at load.
+	headroom := (sum - weights/gib) * prm.AllocHeadroom
 	fixedGiB := cudaContextGiB
 	if l.n > 1 {
 		fixedGiB += ncclBuffersGiB
