@@ -193,8 +193,8 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 	}
 	res := &Result{Model: modelInfo(pc.job.Model), Compare: req.Compare}
 	for _, h := range req.Targets {
-		if h.Count < 1 {
-			return nil, errorf("GPU count must be at least 1")
+		if h.Count < 1 || h.Count > MaxGPUs {
+			return nil, errorf("GPU count %d is out of range: a plan takes 1 to %d GPUs", h.Count, MaxGPUs)
 		}
 	}
 	pc.defaultGlobalBatch(req)
@@ -940,12 +940,20 @@ func shortSource(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// searchCounts are the GPU counts the recommendation search tries: one
+// box, then multi-node jobs up to the largest clusters trained on (Llama 3
+// used 16,384 H100s; named targets go to MaxGPUs).
+var searchCounts = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536}
+
+// MaxGPUs is the largest GPU count the planner accepts for one job.
+const MaxGPUs = 100000
+
 // search enumerates GPU type × count and keeps the three picks.
 func (pc *planContext) search(pool []Hardware) Recommendations {
 	var rec Recommendations
 	if pool == nil {
 		for _, g := range pc.cat.GPUs {
-			for _, n := range []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024} {
+			for _, n := range searchCounts {
 				if n > 8 && !g.SXM {
 					continue // PCIe boxes above 8 GPUs are rare; multi-node is planned on SXM parts
 				}

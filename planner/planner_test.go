@@ -412,3 +412,31 @@ func TestMissingAmountGivesPerMillionSamples(t *testing.T) {
 		t.Errorf("no dataset size: total %v, per-1M %v, amount %q", e.Time.TotalHours, e.Time.HoursPerMillionSamples, res.Job.Amount)
 	}
 }
+
+// Issue 11: GPU counts up to 100,000 (Llama 3 trained on 16,384 H100s).
+func TestPlansUpTo100kGPUs(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3.1-405b"), Workload: Pretrain, SeqLen: 8192, GlobalBatchTokens: 16 << 20, Tokens: 15.6e12, Stack: Tuned}
+	var prev *Estimate
+	for _, n := range []int{16384, 100000} {
+		e := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100", n)}, Job: job}).Plans[0]
+		if !e.Memory.Fits || e.Nodes != n/8 || e.Time.TotalHours == nil {
+			t.Fatalf("%d GPUs: fits %v, %d nodes, hours %v", n, e.Memory.Fits, e.Nodes, e.Time.TotalHours)
+		}
+		if prev != nil {
+			if !(*e.Time.TotalHours < *prev.Time.TotalHours) || e.Goodput >= prev.Goodput {
+				t.Errorf("100k GPUs: %.0f h (goodput %.2f) vs 16k %.0f h (%.2f): want faster, with lower goodput",
+					*e.Time.TotalHours, e.Goodput, *prev.Time.TotalHours, prev.Goodput)
+			}
+		}
+		prev = e
+	}
+	if _, err := c.Plan(Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100", MaxGPUs+1)}, Job: job}); err == nil {
+		t.Errorf("%d GPUs: want a range error", MaxGPUs+1)
+	}
+	// The search goes past 1,024 GPUs for a run that would take months.
+	res := mustPlan(t, c, Request{Job: job})
+	if f := res.Recommendations.Fastest; f == nil || f.GPUs <= 1024 {
+		t.Errorf("fastest recommendation for Llama 3.1 405B on 15.6T tokens: %+v, want more than 1,024 GPUs", f)
+	}
+}
