@@ -28,6 +28,11 @@ type Deduper interface {
 // Commands is what the bot needs from the command layer (a *commands.Set).
 type Commands interface {
 	Dispatch(ctx context.Context, req commands.Request) (*commands.Reply, error)
+	// NeedsOf and FormFor read the command table: what the command a
+	// text names needs before it runs (the user's zone), and the form to
+	// open instead of running it.
+	NeedsOf(text string) commands.Needs
+	FormFor(text string) string
 	Form(text string) (commands.PlanForm, error)
 	ValidateForm(f commands.PlanForm) (string, map[string]string)
 	// Announced records where an announcement was posted (Reply.Announces).
@@ -366,9 +371,8 @@ func (b *Bot) message(reply *commands.Reply, err error, fields []zap.Field) (Mes
 	if err == nil {
 		return renderReply(reply, maxMessageBlocks), reply.InChannel
 	}
-	var ue *commands.UserError
-	if errors.As(err, &ue) {
-		b.log.Info("user error", append(fields, zap.String("msg", ue.Msg))...)
+	if ue := commands.Explain(err); ue != nil {
+		b.log.Info("user error", append(fields, zap.Stringer("kind", commands.KindOf(err)), zap.String("msg", ue.Msg))...)
 		return errorMessage(ue), false
 	}
 	ref := newRef()

@@ -155,12 +155,12 @@ func toPayload(m Message, inChannel bool) slashPayload {
 // budget and small, else through response_url.
 func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd slack.SlashCommand, received time.Time, fields []zap.Field) {
 	text := strings.TrimSpace(cmd.Text)
-	if text == "" || strings.EqualFold(text, "plan") {
+	if b.cmds.FormFor(text) == commands.FormPlan {
 		b.ack(client, envelopeID, nil, received, fields)
 		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, fields)
 		return
 	}
-	if timeSensitive(firstWord(text)) && b.cachedLocation(cmd.UserID) == nil {
+	if b.cmds.NeedsOf(text).Zone && b.cachedLocation(cmd.UserID) == nil {
 		// The user's time zone decides what "tomorrow 9:00" means: ack
 		// first, then ask Slack for it, then answer.
 		b.ack(client, envelopeID, nil, received, fields)

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -219,8 +218,8 @@ func (f reserveForm) errorField(msg string) string {
 // fieldText is a mistake's message for an input's error line (plain
 // text, shorter than a message).
 func fieldText(err error) string {
-	var ue *commands.UserError
-	if !errors.As(err, &ue) {
+	ue := commands.Explain(err)
+	if ue == nil {
 		return "Something is wrong here."
 	}
 	return truncate(strings.ReplaceAll(ue.Msg, "`", ""), 250)
@@ -294,8 +293,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 	var out outcome
 	select {
 	case out = <-done:
-		var ue *commands.UserError
-		if errors.As(out.err, &ue) {
+		if ue := commands.Explain(out.err); ue != nil {
 			b.log.Info("user error", append(fields, zap.String("msg", ue.Msg))...)
 			field := form.errorField(ue.Msg)
 			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(ue)}), received, fields)

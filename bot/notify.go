@@ -104,14 +104,3 @@ func (b *Bot) lookupLocation(ctx context.Context, user string) *time.Location {
 	b.tz.m[user] = tzEntry{loc: loc, at: b.now()}
 	return loc
 }
-
-// timeSensitive commands read times typed by the user: they wait for the
-// user's time zone, so they are acked before it is looked up.
-func timeSensitive(word string) bool {
-	switch word {
-	case "reserve", "wait", "extend", "digest":
-		// digest: a schedule without a zone is read in the user's.
-		return true
-	}
-	return false
-}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -172,8 +171,7 @@ func (b *Bot) commandDone(req commands.Request, err error, d time.Duration) {
 	outcome := OutcomeOK
 	if err != nil {
 		outcome = OutcomeError
-		var ue *commands.UserError
-		if errors.As(err, &ue) {
+		if commands.KindOf(err) != commands.Internal {
 			outcome = OutcomeUserError
 		}
 	}

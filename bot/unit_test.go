@@ -174,13 +174,3 @@ func TestStormDetection(t *testing.T) {
 		t.Error("old attempts do not count")
 	}
 }
-
-// Commands whose words are times in the user's zone wait for users.info
-// before they run; a digest schedule without a zone is one of them.
-func TestTimeSensitiveCommands(t *testing.T) {
-	for w, want := range map[string]bool{"reserve": true, "wait": true, "extend": true, "digest": true, "status": false, "plan": false, "release": false} {
-		if timeSensitive(w) != want {
-			t.Errorf("timeSensitive(%q) = %v", w, !want)
-		}
-	}
-}

@@ -2,11 +2,13 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
@@ -21,7 +23,32 @@ type Command struct {
 	Summary  string   // one line
 	Grammar  []string // the words it understands, one per line (plan)
 	Examples []string // full commands as typed after /gpuplan
-	run      func(ctx context.Context, s *Set, req Request, args string) (*Reply, error)
+	// Needs is what an adapter must supply before the command runs; the
+	// adapter reads it here instead of knowing command names.
+	Needs Needs
+	run   func(ctx context.Context, s *Set, req Request, args string) (*Reply, error)
+}
+
+// Needs are what a command asks of the adapter that runs it.
+type Needs struct {
+	// Zone: the command reads times the user types ("tomorrow 9:00", a
+	// digest schedule without a zone), so it must run with the user's time
+	// zone in Request.Location. An adapter that has to look the zone up
+	// does so before running it, even if that means answering later.
+	Zone bool
+	// Form names the form the command is asked through when it is typed
+	// with no words (FormPlan); the adapter opens that form instead of
+	// running the command. "" means the command runs as typed.
+	Form string
+}
+
+// FormPlan is the plan form: the request's fields one by one (PlanForm).
+const FormPlan = "plan"
+
+// needing is c with its needs, so the table below says them in one place.
+func needing(c Command, n Needs) Command {
+	c.Needs = n
+	return c
 }
 
 // Request is one command invocation, from Slack or the terminal.
@@ -77,14 +104,14 @@ func New(deps Deps) *Set {
 	}
 	s := &Set{deps: deps, index: map[string]*Command{}, holder: newHolder()}
 	s.cmds = []Command{
-		planCommand(),
+		needing(planCommand(), Needs{Form: FormPlan}),
 		statusCommand(),
-		reserveCommand(),
+		needing(reserveCommand(), Needs{Zone: true}),
 		releaseCommand(),
-		extendCommand(),
+		needing(extendCommand(), Needs{Zone: true}),
 		mineCommand(),
-		waitCommand(),
-		digestCommand(),
+		needing(waitCommand(), Needs{Zone: true}),
+		needing(digestCommand(), Needs{Zone: true}), // a schedule without a zone is read in the user's
 		keepCommand(),
 		buildCommand(),
 		gpusCommand(),
@@ -110,6 +137,32 @@ func New(deps Deps) *Set {
 // Commands lists the table in order.
 func (s *Set) Commands() []Command { return s.cmds }
 
+// command is the command text names: the first word's, else plan (a
+// request that starts with no command word is a plan).
+func (s *Set) command(text string) (c *Command, rest string) {
+	word, rest, _ := strings.Cut(normalizeText(text), " ")
+	if c, ok := s.index[strings.ToLower(word)]; ok {
+		return c, strings.TrimSpace(rest)
+	}
+	return s.index["plan"], strings.TrimSpace(word + " " + rest)
+}
+
+// NeedsOf is what the command text names needs from the adapter.
+func (s *Set) NeedsOf(text string) Needs {
+	c, _ := s.command(text)
+	return c.Needs
+}
+
+// FormFor is the form to open for text, when text names a command with a
+// form and nothing else (or is empty: a plan asked for with no words);
+// "" when the text should run as typed.
+func (s *Set) FormFor(text string) string {
+	if c, rest := s.command(text); rest == "" {
+		return c.Needs.Form
+	}
+	return ""
+}
+
 // Catalog returns the catalogue the commands use.
 func (s *Set) Catalog() *planner.Catalog { return s.deps.Catalog }
 
@@ -123,16 +176,32 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 	}
 	word, rest, _ := strings.Cut(text, " ")
 	if c, ok := s.index[strings.ToLower(word)]; ok {
-		return c.run(ctx, s, req, strings.TrimSpace(rest))
+		reply, err := c.run(ctx, s, req, strings.TrimSpace(rest))
+		if err != nil && sentenceCommands[c.Name] {
+			// "reserve one gpu on server h from 2pm for 5h": the command's
+			// own grammar refused it; read it as a sentence once more.
+			if cr, ok := lang.ReadCommand(s.planEnv(), text); ok && cr.Name == c.Name && cr.Args != strings.TrimSpace(rest) {
+				if r2, err2 := c.run(ctx, s, req, cr.Args); err2 == nil {
+					return r2, nil
+				}
+			}
+		}
+		return reply, err
 	}
 	if strings.EqualFold(word, "compare") {
 		return s.index["plan"].run(ctx, s, req, text)
 	}
+	if cr, ok := lang.ReadCommand(s.planEnv(), text); ok {
+		// "server-a 2장 내일 오전 9시부터 3시간 예약", "who's using server-h?"
+		if c, ok := s.index[cr.Name]; ok {
+			return c.run(ctx, s, req, cr.Args)
+		}
+	}
 	reply, err := s.index["plan"].run(ctx, s, req, text)
-	if ue, ok := err.(*UserError); ok && isFirstWordUnknown(ue, word) {
-		// The first word is neither a command nor plan vocabulary: suggest
-		// commands too, since that is the likelier mistake.
-		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 {
+	if KindOf(err) == Invalid {
+		// When the first word is what the request language cannot read,
+		// a mistyped command is the likelier mistake: suggest one.
+		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && s.firstWordFails(text, rest) {
 			return nil, userErrorf("try `help` for the command list, or `help plan` for the request language",
 				"unknown command `%s` — did you mean `%s`?", word, sug[0])
 		}
@@ -140,9 +209,27 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 	return reply, err
 }
 
-func isFirstWordUnknown(ue *UserError, word string) bool {
-	return strings.Contains(ue.Msg, "`"+word+"`") && (strings.Contains(ue.Msg, "understand") || strings.Contains(ue.Msg, "unknown"))
+// firstWordFails reports whether a plan request fails because of its first
+// word: read without it, the rest reads, or fails some other way. It
+// compares two readings, not an error's wording, so it holds however the
+// language phrases its refusals.
+func (s *Set) firstWordFails(text, rest string) bool {
+	env := lang.Env{Catalog: s.deps.Catalog, Now: time.Now()}
+	for _, srv := range s.deps.Inventory.Servers {
+		env.Servers = append(env.Servers, srv.Hardware())
+	}
+	_, errAll := lang.Read(env, text)
+	_, errRest := lang.Read(env, rest)
+	var all, without *UserError
+	if !errors.As(errAll, &all) {
+		return false
+	}
+	return !errors.As(errRest, &without) || *all != *without
 }
+
+// sentenceCommands are the commands a sentence may ask for in its own
+// words (lang.ReadCommand).
+var sentenceCommands = map[string]bool{"reserve": true, "release": true, "extend": true, "wait": true, "status": true, "mine": true, "help": true}
 
 func (s *Set) names() []string {
 	var out []string

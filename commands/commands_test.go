@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/planner"
+	"github.com/gpuplan/gpuplan/store"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and the README command list")
@@ -86,8 +87,7 @@ func TestEveryExampleRuns(t *testing.T) {
 			// run the admin-only examples too.
 			ex = strings.ReplaceAll(ex, "#gpu-team", "<#C0TEAM|gpu-team>")
 			_, err := s.Dispatch(context.Background(), Request{User: "U0ADMIN", Channel: "C1", Text: ex})
-			var ue *UserError
-			if errors.As(err, &ue) && ue.Msg == "no such reservation" {
+			if KindOf(err) == NotFound {
 				continue // examples name reservation ids that need not exist here
 			}
 			if err != nil {
@@ -357,6 +357,55 @@ func BenchmarkDispatchCompare(b *testing.B) {
 	for b.Loop() {
 		if _, err := s.Dispatch(context.Background(), req); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Commands whose words are times in the user's zone say so in the table
+// (an adapter waits for users.info before running them; a digest schedule
+// without a zone is one of them), and an empty request or a bare "plan"
+// is asked through the plan form.
+func TestNeedsComeFromTheTable(t *testing.T) {
+	s := New(Deps{})
+	for text, want := range map[string]bool{"reserve 2 on server-h for 4h": true, "wait 2 on server-h": true, "extend r1 2h": true,
+		"digest daily 09:00": true, "status": false, "plan bert on h100": false, "release r1": false, "bert-base on h100x2": false} {
+		if got := s.NeedsOf(text).Zone; got != want {
+			t.Errorf("NeedsOf(%q).Zone = %v", text, got)
+		}
+	}
+	for text, want := range map[string]string{"": FormPlan, "plan": FormPlan, " Plan ": FormPlan, "plan bert": "", "status": "", "bert-base": ""} {
+		if got := s.FormFor(text); got != want {
+			t.Errorf("FormFor(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// Failures carry kinds, and Explain turns each into user words in one
+// place; an internal error has none.
+func TestErrorKindsAndWords(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		kind Kind
+		want string
+	}{
+		{storeError(store.ErrNotFound, "release"), NotFound, "no such reservation"},
+		{storeError(fmt.Errorf("wrapped: %w", store.ErrNotOwner), "extend"), Permission, "someone else's"},
+		{storeError(store.ErrEnded, "keep"), Ended, "already ended"},
+		{storeError(errors.Join(store.ErrUnavailable, errors.New("dial tcp 10.0.0.1:6379")), "reserve"), Unavailable, "not answering"},
+		{storeError(&store.InvalidError{Reason: "gpu 9 is not on server-h"}, "reserve"), Invalid, "gpu 9 is not on server-h"},
+		{&UserError{Msg: "unknown GPU `h999`"}, Invalid, "unknown GPU"},
+		{storeError(errors.New("READONLY"), "reserve"), Internal, ""},
+		{errors.New("boom"), Internal, ""},
+	} {
+		if got := KindOf(tc.err); got != tc.kind {
+			t.Errorf("KindOf(%v) = %v, want %v", tc.err, got, tc.kind)
+		}
+		ue := Explain(tc.err)
+		switch {
+		case tc.want == "" && ue != nil:
+			t.Errorf("Explain(%v) = %q; an internal error has no user words", tc.err, ue.Msg)
+		case tc.want != "" && (ue == nil || !strings.Contains(ue.Msg, tc.want) || strings.Contains(ue.Msg, "dial tcp")):
+			t.Errorf("Explain(%v) = %v, want words with %q", tc.err, ue, tc.want)
 		}
 	}
 }

@@ -13,8 +13,7 @@ import (
 
 func userErr(t *testing.T, err error, want string) {
 	t.Helper()
-	var ue *UserError
-	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, want) {
+	if ue := Explain(err); ue == nil || !strings.Contains(ue.Msg, want) {
 		t.Errorf("error = %v, want a UserError containing %q", err, want)
 	}
 }

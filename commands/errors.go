@@ -1,9 +1,11 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/store"
 )
 
 // UserError is a mistake the user can fix: what was wrong, and how to say
@@ -14,4 +16,121 @@ type UserError = lang.UserError
 // userErrorf builds a UserError with a hint.
 func userErrorf(hint, format string, args ...any) *UserError {
 	return &UserError{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// Kind says what sort of failure an error is, in the manner of upspin's
+// errors.Kind: code that fails says the kind, Explain chooses the words
+// by it, and nothing reads an error's text to decide what it was.
+type Kind uint8
+
+const (
+	// Internal is a failure the user cannot act on (a bug, an unexpected
+	// store error): an adapter logs it with a reference and shows only
+	// that reference.
+	Internal Kind = iota
+	// Invalid is a request that cannot be used as typed; a *UserError
+	// says why and how to say it instead.
+	Invalid
+	// NotFound: the reservation named does not exist.
+	NotFound
+	// Permission: the reservation is someone else's.
+	Permission
+	// Ended: the reservation is over, so it cannot be changed.
+	Ended
+	// Unavailable: the store is not answering; nothing was changed.
+	Unavailable
+)
+
+var kindNames = [...]string{Internal: "internal", Invalid: "invalid", NotFound: "not found",
+	Permission: "permission", Ended: "ended", Unavailable: "unavailable"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Error is a command's failure with its kind: Op is what was being done
+// ("reserve", "digest"), Err the cause.
+type Error struct {
+	Kind Kind
+	Op   string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Op == "" {
+		return e.Err.Error()
+	}
+	return e.Op + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// KindOf is err's kind: an *Error's own, Invalid for a *UserError,
+// Internal for anything else (and for nil).
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return Invalid
+	}
+	return Internal
+}
+
+// Explain is the one place a failed command becomes words for its user:
+// the *UserError to show, or nil when err is Internal (the adapter logs
+// it and shows a reference, never err.Error()). The terminal, the Slack
+// adapter and its modals all call it.
+func Explain(err error) *UserError {
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return ue // the words of the code that refused
+	}
+	op := "help"
+	var e *Error
+	if errors.As(err, &e) && e.Op != "" {
+		op = e.Op
+	}
+	switch KindOf(err) {
+	case Invalid:
+		var inv *store.InvalidError
+		if errors.As(err, &inv) {
+			return &UserError{Msg: inv.Reason, Hint: "`help " + op + "` shows the words and examples"}
+		}
+		return &UserError{Msg: "that request cannot be used as typed", Hint: "`help " + op + "` shows the words and examples"}
+	case NotFound:
+		return &UserError{Msg: "no such reservation", Hint: "`mine` lists yours with their ids"}
+	case Permission:
+		return &UserError{Msg: "that reservation is someone else's: only its owner can change it (admins may add `--force`)"}
+	case Ended:
+		return &UserError{Msg: "that reservation has already ended", Hint: "`status` shows what is held now"}
+	case Unavailable:
+		return &UserError{Msg: "the reservation store is not answering right now, so nothing was changed — try again in a moment",
+			Hint: "if it persists, an admin can run `gpuplan doctor`"}
+	}
+	return nil
+}
+
+// storeError gives a store failure its kind; op is the command.
+func storeError(err error, op string) error {
+	var inv *store.InvalidError
+	kind := Internal
+	switch {
+	case errors.As(err, &inv):
+		kind = Invalid
+	case errors.Is(err, store.ErrNotFound):
+		kind = NotFound
+	case errors.Is(err, store.ErrNotOwner):
+		kind = Permission
+	case errors.Is(err, store.ErrEnded):
+		kind = Ended
+	case errors.Is(err, store.ErrUnavailable):
+		kind = Unavailable
+	}
+	return &Error{Kind: kind, Op: op, Err: err}
 }

@@ -116,25 +116,6 @@ func requestID(req Request) string {
 	return hex.EncodeToString(b[:])
 }
 
-// storeError maps store errors to user words; anything else is internal.
-func storeError(err error, what string) error {
-	var inv *store.InvalidError
-	switch {
-	case errors.As(err, &inv):
-		return &UserError{Msg: inv.Reason, Hint: "`help " + what + "` shows the words and examples"}
-	case errors.Is(err, store.ErrNotFound):
-		return &UserError{Msg: "no such reservation", Hint: "`mine` lists yours with their ids"}
-	case errors.Is(err, store.ErrNotOwner):
-		return &UserError{Msg: "that reservation is someone else's: only its owner can change it (admins may add `--force`)"}
-	case errors.Is(err, store.ErrEnded):
-		return &UserError{Msg: "that reservation has already ended", Hint: "`status` shows what is held now"}
-	case errors.Is(err, store.ErrUnavailable):
-		return &UserError{Msg: "the reservation store is not answering right now, so nothing was changed — try again in a moment",
-			Hint: "if it persists, an admin can run `gpuplan doctor`"}
-	}
-	return fmt.Errorf("%s: %w", what, err)
-}
-
 // when writes t for a user: "today 18:00", "tomorrow 09:00", "Fri 18:00",
 // or a date further out, in loc.
 func when(t, now time.Time, loc *time.Location) string {

@@ -132,8 +132,7 @@ func TestOnlyTheOwnerOrAnAdminWithForce(t *testing.T) {
 		{"U0002", "extend " + rv.ID + " 1h", "someone else's"},
 	} {
 		_, err := do(t, s, tc.user, tc.text)
-		var ue *UserError
-		if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tc.want) {
+		if ue := Explain(err); ue == nil || KindOf(err) == Internal || !strings.Contains(ue.Msg, tc.want) {
 			t.Errorf("%s %q: %v, want a user error about %q", tc.user, tc.text, err, tc.want)
 		}
 	}
@@ -185,8 +184,7 @@ func TestReservationMistakes(t *testing.T) {
 		{"wait 9 on server-h", "only 4"},
 	} {
 		_, err := do(t, s, "U0001", tc.text)
-		var ue *UserError
-		if !errors.As(err, &ue) || !strings.Contains(ue.Error(), tc.want) {
+		if ue := Explain(err); ue == nil || !strings.Contains(ue.Error(), tc.want) {
 			t.Errorf("%q: %v, want a user error mentioning %q", tc.text, err, tc.want)
 		}
 	}
@@ -203,8 +201,7 @@ func TestStoreDownIsSaidPlainly(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	s := New(Deps{Catalog: cat, Reservations: downStore{}})
 	_, err := do(t, s, "U0001", "reserve 2 on server-h for 2h")
-	var ue *UserError
-	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "not answering") || strings.Contains(ue.Msg, "dial tcp") {
+	if ue := Explain(err); ue == nil || KindOf(err) != Unavailable || !strings.Contains(ue.Msg, "not answering") || strings.Contains(ue.Msg, "dial tcp") {
 		t.Errorf("store down: %v", err)
 	}
 	s = New(Deps{Catalog: cat})

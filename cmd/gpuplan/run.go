@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -113,8 +112,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	text := strings.TrimSpace(strings.TrimPrefix(sub+" "+strings.Join(fs.Args(), " "), "run "))
 	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text})
 	if err != nil {
-		var ue *commands.UserError
-		if errors.As(err, &ue) {
+		if ue := commands.Explain(err); ue != nil {
 			fmt.Fprintln(stderr, "gpuplan: "+strings.ReplaceAll(ue.Msg, "`", ""))
 			if ue.Hint != "" {
 				fmt.Fprintln(stderr, strings.ReplaceAll(ue.Hint, "`", ""))
