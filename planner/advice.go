@@ -40,6 +40,11 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 	}
 
 	// Precision.
+	if pc.keptPrecision {
+		if a := pc.mixedPrecisionGain(res); a != "" {
+			add("precision", "%s", a)
+		}
+	}
 	switch {
 	case g.Generation == Volta || g.Generation == Turing:
 		add("precision", "%s has no bf16: use fp16 AMP (`torch.autocast(dtype=torch.float16)` + `GradScaler`, or `--fp16`). AMP runs the matmuls on tensor cores: %.0f vs %.1f TFLOPS in fp32.",
@@ -353,4 +358,42 @@ func costText(e *Estimate) string {
 		return fmt.Sprintf("$%.0f", *e.CostUSD)
 	}
 	return fmt.Sprintf("$%.2f per 1M samples", e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH)
+}
+
+// mixedPrecisionGain says what the best mixed precision (bf16, fp16 AMP on
+// GPUs without bf16) would add on each named target when the plan kept a
+// measured run's precision.
+func (pc *planContext) mixedPrecisionGain(res *Result) string {
+	kept := pc.job.Precision
+	saved := pc.job
+	pc.job.Precision = ""
+	defer func() { pc.job = saved }()
+	var parts []string
+	for _, e := range res.Plans {
+		if e.Precision != kept {
+			continue
+		}
+		alt := pc.choose(e.hw)
+		if alt.Precision == kept || !alt.Memory.Fits {
+			continue
+		}
+		cur := e.Time.StepS / float64(max(1, e.GlobalBatch))
+		next := alt.Time.StepS / float64(max(1, alt.GlobalBatch))
+		if next <= 0 {
+			continue
+		}
+		p := fmt.Sprintf("%s %.1fx faster", e.GPUName, cur/next)
+		if e.Time.EpochHours != nil && alt.Time.EpochHours != nil {
+			p += fmt.Sprintf(" (%s/epoch instead of %s)", FormatHours(*alt.Time.EpochHours), FormatHours(*e.Time.EpochHours))
+		} else if e.Time.TotalHours != nil && alt.Time.TotalHours != nil {
+			p += fmt.Sprintf(" (%s instead of %s)", FormatHours(*alt.Time.TotalHours), FormatHours(*e.Time.TotalHours))
+		}
+		p += " in " + string(alt.Precision)
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the comparison keeps your run's %s. Mixed precision (bf16 AMP; fp16 with loss scaling where there is no bf16) would add, on top of the hardware: %s. Check accuracy after switching.",
+		kept, strings.Join(parts, "; "))
 }

@@ -181,6 +181,8 @@ type planContext struct {
 	info        JobInfo
 	jobFactor   float64 // from a baseline: measured / modelled speed
 	prm         *Params // the model's fitted constants
+	// keptPrecision: the job's precision came from the measured run.
+	keptPrecision bool
 	assumptions []string
 }
 
@@ -196,6 +198,15 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 		if h.Count < 1 || h.Count > MaxGPUs {
 			return nil, errorf("GPU count %d is out of range: a plan takes 1 to %d GPUs", h.Count, MaxGPUs)
 		}
+	}
+	if b := req.Baseline; b != nil && b.Precision != "" && pc.job.Precision == "" && pc.job.Workload != Inference {
+		// A measured run's precision is part of the job: comparing it with
+		// bf16 elsewhere would mix a precision change into the hardware
+		// change. Keep it; the advice says what bf16 would add.
+		pc.job.Precision = b.Precision
+		pc.info.Precision = b.Precision
+		pc.keptPrecision = true
+		pc.assume("precision: your measured run's %s is kept on every target, so the comparison shows the hardware alone (the advice says what bf16 would add)", b.Precision)
 	}
 	pc.defaultGlobalBatch(req)
 	if req.Baseline != nil {
