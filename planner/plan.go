@@ -176,14 +176,14 @@ func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(f
 
 // planContext carries the resolved job through one Plan call.
 type planContext struct {
-	cat         *Catalog
-	job         Job
-	info        JobInfo
-	jobFactor   float64 // from a baseline: measured / modelled speed
-	prm         *Params // the model's fitted constants
+	cat       *Catalog
+	job       Job
+	info      JobInfo
+	jobFactor float64 // from a baseline: measured / modelled speed
+	prm       *Params // the model's fitted constants
 	// keptPrecision: the job's precision came from the measured run.
 	keptPrecision bool
-	assumptions []string
+	assumptions   []string
 }
 
 // Plan answers a request: the named targets, a recommendation search,

@@ -452,3 +452,38 @@ func TestPlansUpTo100kGPUs(t *testing.T) {
 		t.Errorf("fastest recommendation for Llama 3.1 405B on 15.6T tokens: %+v, want more than 1,024 GPUs", f)
 	}
 }
+
+// Seed 001 / issue 11: "Stage 1 took 385 h on 1x A6000 — how long on 1,
+// 2, 4, 8 H100s?" gives no amount of work; for the same job it cancels.
+func TestBaselineInHoursWithoutAmount(t *testing.T) {
+	c := DefaultCatalog()
+	m, _ := ModelFromParams(1.3e9)
+	job := Job{Model: m, Workload: Pretrain, SeqLen: 2048, GlobalBatch: 64}
+	a6000 := mustGPU(t, c, "a6000", 1)
+	var targets []Hardware
+	for _, n := range []int{1, 2, 4, 8} {
+		targets = append(targets, mustGPU(t, c, "h100", n))
+	}
+	res := mustPlan(t, c, Request{Job: job, Compare: true, NoSearch: true, Targets: append(targets, a6000),
+		Baseline: &Baseline{Value: 385, Unit: Hours, Hardware: a6000}})
+	if !res.Job.AmountKnown || res.Baseline == nil || res.Baseline.JobFactor != 1 {
+		t.Fatalf("amount known %v, baseline %+v", res.Job.AmountKnown, res.Baseline)
+	}
+	// The baseline hardware itself takes the measured 385 h.
+	last := res.Plans[len(res.Plans)-1]
+	if h := *last.Time.TotalHours; math.Abs(h/385-1) > 0.01 {
+		t.Errorf("A6000 column: %.1f h, want the measured 385", h)
+	}
+	// Each target: 385 h × the modelled speed ratio (same per-sample
+	// rates as planning without a baseline).
+	plain := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: append(targets[:1:1], a6000)})
+	ratio := plain.Plans[1].Throughput.SamplesPerS / plain.Plans[0].Throughput.SamplesPerS
+	if h := *res.Plans[0].Time.TotalHours; math.Abs(h/(385*ratio)-1) > 0.05 {
+		t.Errorf("1x H100: %.1f h, want 385 × %.3f = %.1f", h, ratio, 385*ratio)
+	}
+	for i := 1; i < len(targets); i++ {
+		if *res.Plans[i].Time.TotalHours >= *res.Plans[i-1].Time.TotalHours {
+			t.Errorf("%d H100s not faster than %d", res.Plans[i].GPUs, res.Plans[i-1].GPUs)
+		}
+	}
+}

@@ -25,7 +25,7 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 		}
 	case Hours:
 		if !pc.info.AmountKnown {
-			return nil, errorf("a baseline in hours needs the amount of work it covered: add epochs and a dataset size, or tokens")
+			return pc.rebaseSameWork(b), nil
 		}
 	case SamplesPerS, TokensPerS, SecPerStep:
 	default:
@@ -88,4 +88,44 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 		fit.Explanation += " That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch."
 	}
 	return fit, nil
+}
+
+// rebaseSameWork plans a measured total ("took 385 h on 1x A6000") whose
+// amount of work was not given. For the same job the amount cancels: each
+// target takes the measured hours × the modelled speed ratio. The amount
+// becomes what the baseline hardware processes in that time, so every
+// plan, its cost and the comparison follow from it; the job's own
+// efficiency cannot be calibrated (one measurement, two unknowns), so the
+// job factor stays 1.
+func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
+	saved := pc.job.Precision
+	if b.Precision != "" {
+		pc.job.Precision = b.Precision
+	}
+	e := pc.configure(b.Hardware)
+	pc.job.Precision = saved
+	// The measured wall clock includes restarts, evaluation and
+	// checkpoints: only its goodput share advanced training.
+	steady := b.Value * goodput(e.GPUs, b.Value)
+	samples := steady * 3600 * e.Throughput.SamplesPerS
+	pc.info.TotalSamples = samples
+	pc.info.AmountKnown = true
+	if pc.job.Model.IsTransformer() && pc.job.Model.Kind != VisionViT {
+		pc.info.TotalTokens = samples * float64(pc.job.SeqLen)
+	}
+	hw := fmt.Sprintf("%dx %s", b.Hardware.Count, b.Hardware.GPU.Name)
+	pc.info.Amount = fmt.Sprintf("the work of your measured run (%s h on %s; ~%s samples at the modelled speed)", trimFloat(b.Value), hw, humanCount(samples))
+	pc.assume("baseline in hours without the amount of work: for the same job the amount cancels, so each target takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw)
+	pc.fillTime(e, e.Throughput.SamplesPerS)
+	return &BaselineFit{
+		Measured:     b.Value,
+		Unit:         b.Unit,
+		Hardware:     hw,
+		Predicted:    b.Value,
+		JobFactor:    1,
+		MeasuredMFU:  e.MFU,
+		BaselinePlan: e,
+		Explanation: fmt.Sprintf("Measured %s h in total on %s, with no dataset size: for the same job the amount of work cancels, so each target's time is %s h × (modelled speed on %s ÷ modelled speed on the target). "+
+			"Add the dataset size (`of N samples`, `N tokens`) to also calibrate this job's own efficiency from the run.", trimFloat(b.Value), hw, trimFloat(b.Value), hw),
+	}
 }
