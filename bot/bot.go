@@ -232,8 +232,9 @@ func (b *Bot) runOnce(ctx context.Context) (string, error) {
 // recoverDropped handles envelopes slack-go read but never delivered.
 func (b *Bot) recoverDropped(client acker) {
 	for id, payload := range b.acks.takeUnconfirmed(b.now(), 3*time.Second) {
-		b.log.Info("ack re-sent on the new connection", zap.String("envelope_id", id))
-		b.ack(client, id, payload, b.now(), nil)
+		log := b.log.With(zap.String("envelope_id", id))
+		log.Info("ack re-sent on the new connection")
+		b.ack(client, id, payload, b.now(), log)
 	}
 	for _, p := range b.ledger.takeAll() {
 		evt, ok := rebuildEvent(p.raw)
@@ -297,14 +298,14 @@ func (b *Bot) drain() error {
 
 // spawn runs fn in a tracked goroutine with panic recovery. It does not
 // take a pool slot: handlers take one around the command itself.
-func (b *Bot) spawn(name string, fields []zap.Field, fn func()) {
+func (b *Bot) spawn(name string, log *zap.Logger, fn func()) {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
 		defer func() {
 			if p := recover(); p != nil {
 				ref := newRef()
-				b.log.Error("handler panicked", append(fields, zap.String("handler", name), zap.String("ref", ref), zap.Any("panic", p), zap.Stack("stack"))...)
+				log.Error("handler panicked", zap.String("handler", name), zap.String("ref", ref), zap.Any("panic", p), zap.Stack("stack"))
 			}
 		}()
 		fn()
@@ -343,18 +344,18 @@ func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Re
 
 // sendFilesToDM uploads files into the user's DM in the background.
 func (b *Bot) sendFilesToDM(user string, files []commands.File) {
-	fields := []zap.Field{zap.String("user", user)}
-	b.spawn("files.dm", fields, func() {
+	log := b.log.With(zap.String("user", user))
+	b.spawn("files.dm", log, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		dm, err := b.openDM(ctx, user)
 		if err != nil {
-			b.log.Warn("could not open a DM for the files", append(fields, zap.Error(err))...)
+			log.Warn("could not open a DM for the files", zap.Error(err))
 			return
 		}
 		for _, f := range files {
 			if err := b.upload(ctx, b.postClient(), dm, "", f); err != nil {
-				b.log.Warn("file upload to DM failed", append(fields, zap.String("file", f.Name), zap.Error(err))...)
+				log.Warn("file upload to DM failed", zap.String("file", f.Name), zap.Error(err))
 			}
 		}
 	})
@@ -367,22 +368,21 @@ func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 // message turns a command outcome into what the user sees, logging an
 // internal error once with its ref. This is the only place errors meet
 // user words.
-func (b *Bot) message(reply *commands.Reply, err error, fields []zap.Field) (Message, bool) {
+func (b *Bot) message(reply *commands.Reply, err error, log *zap.Logger) (Message, bool) {
 	if err == nil {
 		return renderReply(reply, maxMessageBlocks), reply.InChannel
 	}
 	if ue := commands.Explain(err); ue != nil {
-		b.log.Info("user error", append(fields, zap.Stringer("kind", commands.KindOf(err)), zap.String("msg", ue.Msg))...)
+		log.Info("user error", zap.Stringer("kind", commands.KindOf(err)), zap.String("msg", ue.Msg))
 		return errorMessage(ue), false
 	}
 	ref := newRef()
-	fs := append(fields, zap.String("ref", ref), zap.Error(err))
+	log = log.With(zap.String("ref", ref), zap.Error(err))
 	var pe *panicError
 	if errors.As(err, &pe) {
-		fs = append(fs, zap.Stack("stack"))
-		b.log.Error("command panicked", fs...)
+		log.Error("command panicked", zap.Stack("stack"))
 	} else {
-		b.log.Error("command failed", fs...)
+		log.Error("command failed")
 	}
 	return internalErrorMessage(ref), false
 }

@@ -37,72 +37,72 @@ func (b *Bot) dispatchEnvelope(ctx context.Context, client acker, evt socketmode
 	}
 	b.ledger.done(req.EnvelopeID)
 	received := b.now()
-	fields := []zap.Field{zap.String("envelope_id", req.EnvelopeID), zap.String("type", string(evt.Type))}
+	log := b.log.With(zap.String("envelope_id", req.EnvelopeID), zap.String("type", string(evt.Type)))
 	if req.RetryAttempt > 0 {
-		fields = append(fields, zap.Int("retry_attempt", req.RetryAttempt), zap.String("retry_reason", req.RetryReason))
+		log = log.With(zap.Int("retry_attempt", req.RetryAttempt), zap.String("retry_reason", req.RetryReason))
 	}
 	if b.draining.Load() {
 		// Shutting down: ack so Slack does not retry into a dying process;
 		// events will be redelivered to another connection if unacked, so
 		// only slash commands get a word.
-		b.ack(client, req.EnvelopeID, nil, received, fields)
+		b.ack(client, req.EnvelopeID, nil, received, log)
 		return
 	}
 	switch evt.Type {
 	case socketmode.EventTypeSlashCommand:
 		cmd, ok := evt.Data.(slack.SlashCommand)
 		if !ok {
-			b.ack(client, req.EnvelopeID, nil, received, fields)
+			b.ack(client, req.EnvelopeID, nil, received, log)
 			return
 		}
-		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, fields) {
-			b.ack(client, req.EnvelopeID, nil, received, fields)
+		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, log) {
+			b.ack(client, req.EnvelopeID, nil, received, log)
 			return
 		}
-		fields = append(fields, zap.String("user", cmd.UserID), zap.String("command", firstWord(cmd.Text)))
-		b.spawn("slash", fields, func() { b.onSlash(ctx, client, req.EnvelopeID, cmd, received, fields) })
+		log = log.With(zap.String("user", cmd.UserID), zap.String("command", firstWord(cmd.Text)))
+		b.spawn("slash", log, func() { b.onSlash(ctx, client, req.EnvelopeID, cmd, received, log) })
 	case socketmode.EventTypeEventsAPI:
-		b.ack(client, req.EnvelopeID, nil, received, fields)
+		b.ack(client, req.EnvelopeID, nil, received, log)
 		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
 		if !ok {
 			return
 		}
 		id := eventID(ev, req.EnvelopeID)
-		if !b.firstSeen(ctx, "evt:"+id, fields) {
+		if !b.firstSeen(ctx, "evt:"+id, log) {
 			return
 		}
-		b.spawn("event", fields, func() { b.onEvent(ctx, ev, fields) })
+		b.spawn("event", log, func() { b.onEvent(ctx, ev, log) })
 	case socketmode.EventTypeInteractive:
 		cb, ok := evt.Data.(slack.InteractionCallback)
 		if !ok {
-			b.ack(client, req.EnvelopeID, nil, received, fields)
+			b.ack(client, req.EnvelopeID, nil, received, log)
 			return
 		}
-		fields = append(fields, zap.String("user", cb.User.ID), zap.String("interaction", string(cb.Type)))
-		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, fields) {
-			b.ack(client, req.EnvelopeID, nil, received, fields)
+		log = log.With(zap.String("user", cb.User.ID), zap.String("interaction", string(cb.Type)))
+		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, log) {
+			b.ack(client, req.EnvelopeID, nil, received, log)
 			return
 		}
 		if cb.Type == slack.InteractionTypeViewSubmission {
 			// The ack carries the verdict (errors or close): handled inline
 			// because it is quick and must precede everything else.
-			b.spawn("view_submission", fields, func() { b.onViewSubmission(ctx, client, req.EnvelopeID, cb, received, fields) })
+			b.spawn("view_submission", log, func() { b.onViewSubmission(ctx, client, req.EnvelopeID, cb, received, log) })
 			return
 		}
-		b.ack(client, req.EnvelopeID, nil, received, fields)
-		b.spawn("interaction", fields, func() { b.onInteraction(ctx, cb, fields) })
+		b.ack(client, req.EnvelopeID, nil, received, log)
+		b.spawn("interaction", log, func() { b.onInteraction(ctx, cb, log) })
 	}
 }
 
-func (b *Bot) firstSeen(ctx context.Context, key string, fields []zap.Field) bool {
+func (b *Bot) firstSeen(ctx context.Context, key string, log *zap.Logger) bool {
 	ok, err := b.dedup.FirstSeen(ctx, key, b.cfg.DedupeTTL)
 	if err != nil {
 		// Better a rare double answer than a lost command.
-		b.log.Warn("dedupe store unavailable; processing anyway", append(fields, zap.Error(err))...)
+		log.Warn("dedupe store unavailable; processing anyway", zap.Error(err))
 		return true
 	}
 	if !ok {
-		b.log.Info("duplicate delivery dropped", append(fields, zap.String("key", key))...)
+		log.Info("duplicate delivery dropped", zap.String("key", key))
 	}
 	return ok
 }
@@ -115,7 +115,7 @@ func eventID(ev slackevents.EventsAPIEvent, fallback string) string {
 }
 
 // ack answers an envelope within a short deadline and logs its latency.
-func (b *Bot) ack(client acker, envelopeID string, payload any, received time.Time, fields []zap.Field) {
+func (b *Bot) ack(client acker, envelopeID string, payload any, received time.Time, log *zap.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	b.acks.queued(envelopeID, payload, b.now())
@@ -123,10 +123,10 @@ func (b *Bot) ack(client acker, envelopeID string, payload any, received time.Ti
 	err := client.AckCtx(ctx, envelopeID, payload)
 	lat := b.now().Sub(received)
 	if err != nil {
-		b.log.Warn("ack failed", append(fields, zap.Duration("ack_latency", lat), zap.Error(err))...)
+		log.Warn("ack failed", zap.Duration("ack_latency", lat), zap.Error(err))
 		return
 	}
-	b.log.Debug("acked", append(fields, zap.Duration("ack_latency", lat))...)
+	log.Debug("acked", zap.Duration("ack_latency", lat))
 }
 
 func firstWord(s string) string {
@@ -153,35 +153,35 @@ func toPayload(m Message, inChannel bool) slashPayload {
 
 // onSlash answers /gpuplan: in the ack when the answer is ready within the
 // budget and small, else through response_url.
-func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd slack.SlashCommand, received time.Time, fields []zap.Field) {
+func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd slack.SlashCommand, received time.Time, log *zap.Logger) {
 	text := strings.TrimSpace(cmd.Text)
 	if b.cmds.FormFor(text) == commands.FormPlan {
-		b.ack(client, envelopeID, nil, received, fields)
-		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, fields)
+		b.ack(client, envelopeID, nil, received, log)
+		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, log)
 		return
 	}
 	if b.cmds.NeedsOf(text).Zone && b.cachedLocation(cmd.UserID) == nil {
 		// The user's time zone decides what "tomorrow 9:00" means: ack
 		// first, then ask Slack for it, then answer.
-		b.ack(client, envelopeID, nil, received, fields)
+		b.ack(client, envelopeID, nil, received, log)
 		loc := b.lookupLocation(ctx, cmd.UserID)
 		reply, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc})
 		if err == nil && reply.InChannel {
-			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, reply, fields)
+			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, reply, log)
 		} else {
-			msg, inChannel := b.message(reply, err, fields)
-			b.respond(ctx, cmd.ResponseURL, toPayload(msg, inChannel), fields)
+			msg, inChannel := b.message(reply, err, log)
+			b.respond(ctx, cmd.ResponseURL, toPayload(msg, inChannel), log)
 		}
-		b.logDone(fields, received, err)
+		b.logDone(log, received, err)
 		return
 	}
-	defer b.spawn("tz", fields, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
+	defer b.spawn("tz", log, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
 	type outcome struct {
 		reply *commands.Reply
 		err   error
 	}
 	done := make(chan outcome, 1)
-	b.spawn("slash.run", fields, func() {
+	b.spawn("slash.run", log, func() {
 		r, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID})
 		done <- outcome{r, err}
 	})
@@ -192,49 +192,49 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		if out.err == nil && out.reply.InChannel {
 			// A state change: announce it with chat.postMessage (so it can
 			// be updated later) and tell the user where it went.
-			b.ack(client, envelopeID, nil, received, fields)
-			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, fields)
-			b.logDone(fields, received, nil)
+			b.ack(client, envelopeID, nil, received, log)
+			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, log)
+			b.logDone(log, received, nil)
 			return
 		}
-		msg, inChannel := b.message(out.reply, out.err, fields)
+		msg, inChannel := b.message(out.reply, out.err, log)
 		p := toPayload(msg, inChannel)
 		if raw, err := json.Marshal(p); err == nil && len(raw) < maxAckPayload {
-			b.ack(client, envelopeID, p, received, fields)
-			b.logDone(fields, received, out.err)
+			b.ack(client, envelopeID, p, received, log)
+			b.logDone(log, received, out.err)
 			return
 		}
-		b.ack(client, envelopeID, nil, received, fields)
-		b.respond(ctx, cmd.ResponseURL, p, fields)
-		b.logDone(fields, received, out.err)
+		b.ack(client, envelopeID, nil, received, log)
+		b.respond(ctx, cmd.ResponseURL, p, log)
+		b.logDone(log, received, out.err)
 	case <-timer.C:
-		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Working on it…"}, received, fields)
+		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Working on it…"}, received, log)
 		out := <-done
 		if out.err == nil && out.reply.InChannel {
-			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, fields)
-			b.logDone(fields, received, nil)
+			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, log)
+			b.logDone(log, received, nil)
 			return
 		}
-		msg, inChannel := b.message(out.reply, out.err, fields)
+		msg, inChannel := b.message(out.reply, out.err, log)
 		p := toPayload(msg, inChannel)
 		p.ReplaceOriginal = true
-		b.respond(ctx, cmd.ResponseURL, p, fields)
-		b.logDone(fields, received, out.err)
+		b.respond(ctx, cmd.ResponseURL, p, log)
+		b.logDone(log, received, out.err)
 	}
 }
 
-func (b *Bot) logDone(fields []zap.Field, received time.Time, err error) {
+func (b *Bot) logDone(log *zap.Logger, received time.Time, err error) {
 	outcome := "ok"
 	if err != nil {
 		outcome = "error"
 	}
-	b.log.Info("command answered", append(fields, zap.String("outcome", outcome), zap.Duration("latency", b.now().Sub(received)))...)
+	log.Info("command answered", zap.String("outcome", outcome), zap.Duration("latency", b.now().Sub(received)))
 }
 
 // respond posts to a response_url (usable 5 times in 30 minutes).
-func (b *Bot) respond(ctx context.Context, url string, p slashPayload, fields []zap.Field) {
+func (b *Bot) respond(ctx context.Context, url string, p slashPayload, log *zap.Logger) {
 	if url == "" {
-		b.log.Warn("no response_url to answer on", fields...)
+		log.Warn("no response_url to answer on")
 		return
 	}
 	opts := []slack.MsgOption{
@@ -248,52 +248,52 @@ func (b *Bot) respond(ctx context.Context, url string, p slashPayload, fields []
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if _, _, err := b.api.PostMessageContext(ctx, "", opts...); err != nil {
-		b.log.Error("response_url post failed", append(fields, zap.Error(err))...)
+		log.Error("response_url post failed", zap.Error(err))
 	}
 }
 
 // onEvent answers mentions and direct messages with the same grammar.
-func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, fields []zap.Field) {
+func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *zap.Logger) {
 	switch e := ev.InnerEvent.Data.(type) {
 	case *slackevents.AppMentionEvent:
 		if e.BotID != "" || e.User == b.botUserID {
 			return
 		}
 		thread := e.ThreadTimeStamp
-		fields = append(fields, zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
+		log = log.With(zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
 			Location: b.lookupLocation(ctx, e.User)})
 		if err == nil && reply.InChannel {
-			b.announceIn(ctx, e.Channel, thread, reply, fields)
+			b.announceIn(ctx, e.Channel, thread, reply, log)
 			return
 		}
-		msg, inChannel := b.message(reply, err, fields)
-		b.postReply(ctx, e.Channel, e.User, thread, msg, inChannel, fields)
+		msg, inChannel := b.message(reply, err, log)
+		b.postReply(ctx, e.Channel, e.User, thread, msg, inChannel, log)
 	case *slackevents.AppHomeOpenedEvent:
-		b.onHomeOpened(ctx, e, fields) // home.go
+		b.onHomeOpened(ctx, e, log) // home.go
 	case *slackevents.MessageEvent:
 		// Only direct messages from people: never the bot's own posts,
 		// edits, joins or other subtypes.
 		if e.ChannelType != "im" || e.BotID != "" || e.SubType != "" || e.User == "" || e.User == b.botUserID {
 			return
 		}
-		fields = append(fields, zap.String("user", e.User), zap.String("command", firstWord(e.Text)))
+		log = log.With(zap.String("user", e.User), zap.String("command", firstWord(e.Text)))
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
 			Location: b.lookupLocation(ctx, e.User)})
 		if err == nil && reply.InChannel && reply.Channel != "" {
-			b.announceIn(ctx, reply.Channel, "", reply, fields) // the team channel
+			b.announceIn(ctx, reply.Channel, "", reply, log) // the team channel
 		}
-		msg, _ := b.message(reply, err, fields)
-		b.post(ctx, e.Channel, e.ThreadTimeStamp, msg, fields)
+		msg, _ := b.message(reply, err, log)
+		b.post(ctx, e.Channel, e.ThreadTimeStamp, msg, log)
 	}
 }
 
 // postReply answers a mention: shared-state answers go to the channel (in
 // the thread when the mention was in one), queries ephemerally to the
 // asker; where an ephemeral cannot be delivered, in the thread.
-func (b *Bot) postReply(ctx context.Context, channel, user, thread string, m Message, inChannel bool, fields []zap.Field) {
+func (b *Bot) postReply(ctx context.Context, channel, user, thread string, m Message, inChannel bool, log *zap.Logger) {
 	if inChannel {
-		b.post(ctx, channel, thread, m, fields)
+		b.post(ctx, channel, thread, m, log)
 		return
 	}
 	opts := []slack.MsgOption{slack.MsgOptionText(m.Text, false), slack.MsgOptionBlocks(m.Blocks...)}
@@ -301,29 +301,29 @@ func (b *Bot) postReply(ctx context.Context, channel, user, thread string, m Mes
 		opts = append(opts, slack.MsgOptionTS(thread))
 	}
 	if _, err := b.api.PostEphemeralContext(ctx, channel, user, opts...); err != nil {
-		b.log.Warn("ephemeral reply failed; answering in the thread", append(fields, zap.Error(err))...)
-		b.post(ctx, channel, thread, m, fields)
+		log.Warn("ephemeral reply failed; answering in the thread", zap.Error(err))
+		b.post(ctx, channel, thread, m, log)
 	}
 }
 
-func (b *Bot) post(ctx context.Context, channel, thread string, m Message, fields []zap.Field) {
+func (b *Bot) post(ctx context.Context, channel, thread string, m Message, log *zap.Logger) {
 	opts := []slack.MsgOption{slack.MsgOptionText(m.Text, false), slack.MsgOptionBlocks(m.Blocks...)}
 	if thread != "" {
 		opts = append(opts, slack.MsgOptionTS(thread))
 	}
 	if _, _, err := b.api.PostMessageContext(ctx, channel, opts...); err != nil {
-		b.log.Error("chat.postMessage failed", append(fields, zap.String("channel", channel), zap.Error(err))...)
+		log.Error("chat.postMessage failed", zap.String("channel", channel), zap.Error(err))
 	}
 }
 
 // onInteraction handles buttons: Share re-posts a plan in the channel,
 // Adjust opens the plan modal prefilled.
-func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, fields []zap.Field) {
+func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, log *zap.Logger) {
 	if cb.Type != slack.InteractionTypeBlockActions {
 		return
 	}
 	for _, a := range cb.ActionCallback.BlockActions {
-		fields := append(fields, zap.String("action", a.ActionID))
+		log := log.With(zap.String("action", a.ActionID))
 		id := a.ActionID
 		if strings.HasPrefix(id, commands.ActionRun+".") {
 			id = commands.ActionRun
@@ -331,28 +331,28 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, f
 		switch id {
 		case actionShare:
 			reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: a.Value})
-			msg, _ := b.message(reply, err, fields)
+			msg, _ := b.message(reply, err, log)
 			p := toPayload(msg, err == nil)
 			if err == nil {
 				p.Text = "<@" + cb.User.ID + "> shared: " + p.Text
 			}
 			if cb.ResponseURL != "" {
-				b.respond(ctx, cb.ResponseURL, p, fields)
+				b.respond(ctx, cb.ResponseURL, p, log)
 			} else {
-				b.post(ctx, cb.Channel.ID, "", msg, fields)
+				b.post(ctx, cb.Channel.ID, "", msg, log)
 			}
 		case commands.ActionRun:
-			b.onRunButton(ctx, cb, a, fields)
+			b.onRunButton(ctx, cb, a, log)
 		case commands.ActionOpenPlan: // the App Home's quick actions
-			b.openPlanModal(ctx, cb.TriggerID, commands.PlanForm{}, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, fields)
+			b.openPlanModal(ctx, cb.TriggerID, commands.PlanForm{}, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, log)
 		case commands.ActionOpenReserve:
-			b.openReserveModal(ctx, cb, fields) // modal.go
+			b.openReserveModal(ctx, cb, log) // modal.go
 		case actionAdjust:
 			form, err := b.cmds.Form(a.Value)
 			if err != nil {
 				form = commands.PlanForm{Model: a.Value}
 			}
-			b.openPlanModal(ctx, cb.TriggerID, form, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, fields)
+			b.openPlanModal(ctx, cb.TriggerID, form, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, log)
 		}
 	}
 }
@@ -363,59 +363,59 @@ type modalMeta struct {
 	ResponseURL string `json:"u,omitempty"`
 }
 
-func (b *Bot) openPlanModal(ctx context.Context, triggerID string, form commands.PlanForm, meta modalMeta, fields []zap.Field) {
+func (b *Bot) openPlanModal(ctx context.Context, triggerID string, form commands.PlanForm, meta modalMeta, log *zap.Logger) {
 	view := planModal(form, meta)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
 	if _, err := b.api.OpenViewContext(ctx, triggerID, view); err != nil {
-		b.log.Error("views.open failed", append(fields, zap.Error(err))...)
+		log.Error("views.open failed", zap.Error(err))
 	}
 }
 
 // onViewSubmission validates the plan modal: field errors go back in the
 // ack (response_action: errors); a valid request closes the modal and the
 // plan is posted where the modal came from.
-func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, fields []zap.Field) {
+func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, log *zap.Logger) {
 	if cb.View.CallbackID == reserveModalID {
-		b.onReserveSubmit(ctx, client, envelopeID, cb, received, fields) // modal.go
+		b.onReserveSubmit(ctx, client, envelopeID, cb, received, log) // modal.go
 		return
 	}
 	if cb.View.CallbackID != planModalID {
-		b.ack(client, envelopeID, nil, received, fields)
+		b.ack(client, envelopeID, nil, received, log)
 		return
 	}
 	form := formFromState(cb.View.State)
 	text, errs := b.cmds.ValidateForm(form)
 	if len(errs) > 0 {
-		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, fields)
+		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, log)
 		return
 	}
-	b.ack(client, envelopeID, nil, received, fields)
+	b.ack(client, envelopeID, nil, received, log)
 	var meta modalMeta
 	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
-	fields = append(fields, zap.String("command", "plan"))
+	log = log.With(zap.String("command", "plan"))
 	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: meta.Channel, Text: text})
-	msg, _ := b.message(reply, err, fields)
+	msg, _ := b.message(reply, err, log)
 	p := toPayload(msg, false)
 	switch {
 	case meta.ResponseURL != "":
-		b.respond(ctx, meta.ResponseURL, p, fields)
+		b.respond(ctx, meta.ResponseURL, p, log)
 	default:
 		// Opened without a message to answer (App Home): DM the user.
 		ch, _, _, err := b.api.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{cb.User.ID}})
 		if err != nil {
-			b.log.Error("conversations.open failed", append(fields, zap.Error(err))...)
+			log.Error("conversations.open failed", zap.Error(err))
 			return
 		}
-		b.post(ctx, ch.ID, "", msg, fields)
+		b.post(ctx, ch.ID, "", msg, log)
 	}
-	b.logDone(fields, received, err)
+	b.logDone(log, received, err)
 }
 
 // announce posts a state change in the channel (the reply's team channel,
 // else where the command came from), records where it went, and falls back
 // to the response_url when the bot cannot post there.
-func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *commands.Reply, fields []zap.Field) {
+func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *commands.Reply, log *zap.Logger) {
 	msg := renderReply(reply, maxMessageBlocks)
 	target := channel
 	if reply.Channel != "" {
@@ -424,41 +424,41 @@ func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *
 	_ = b.pace(ctx, target) // ≤ 1 message/s per channel (post.go)
 	ch, ts, err := b.api.PostMessageContext(ctx, target, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
 	if err != nil {
-		b.log.Warn("announcement post failed; answering in place", append(fields, zap.String("channel", target), zap.Error(err))...)
-		b.respond(ctx, responseURL, toPayload(msg, true), fields)
+		log.Warn("announcement post failed; answering in place", zap.String("channel", target), zap.Error(err))
+		b.respond(ctx, responseURL, toPayload(msg, true), log)
 		return
 	}
 	if reply.Announces != "" {
 		if err := b.cmds.Announced(ctx, reply.Announces, ch, ts); err != nil {
-			b.log.Warn("could not record the announcement", append(fields, zap.Error(err))...)
+			log.Warn("could not record the announcement", zap.Error(err))
 		}
 	}
 	if target != channel && responseURL != "" {
-		b.respond(ctx, responseURL, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: "Announced in <#" + target + ">: " + msg.Text}, fields)
+		b.respond(ctx, responseURL, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: "Announced in <#" + target + ">: " + msg.Text}, log)
 	}
 }
 
 // onRunButton runs the command a button carries as the user who clicked
 // it; its request id makes a double click apply once. A state change
 // replaces the message the button was on; an error goes to the clicker.
-func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *slack.BlockAction, fields []zap.Field) {
+func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *slack.BlockAction, log *zap.Logger) {
 	var rv runValue
 	if err := json.Unmarshal([]byte(a.Value), &rv); err != nil || rv.Command == "" {
-		b.log.Warn("run button with an unreadable value", fields...)
+		log.Warn("run button with an unreadable value")
 		return
 	}
-	fields = append(fields, zap.String("command", firstWord(rv.Command)))
+	log = log.With(zap.String("command", firstWord(rv.Command)))
 	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID,
 		Location: b.lookupLocation(ctx, cb.User.ID)})
 	if fromHome(cb) {
-		b.afterHomeRun(ctx, cb.User.ID, reply, err, fields) // home.go: announce, re-publish
+		b.afterHomeRun(ctx, cb.User.ID, reply, err, log) // home.go: announce, re-publish
 		return
 	}
 	if err != nil || !reply.InChannel {
-		msg, _ := b.message(reply, err, fields)
+		msg, _ := b.message(reply, err, log)
 		p := toPayload(msg, false)
 		if cb.ResponseURL != "" {
-			b.respond(ctx, cb.ResponseURL, p, fields)
+			b.respond(ctx, cb.ResponseURL, p, log)
 		}
 		return
 	}
@@ -471,15 +471,15 @@ func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *
 			}
 			return
 		} else {
-			b.log.Warn("chat.update failed; posting anew", append(fields, zap.Error(err))...)
+			log.Warn("chat.update failed; posting anew", zap.Error(err))
 		}
 	}
-	b.announce(ctx, cb.Channel.ID, cb.ResponseURL, reply, fields)
+	b.announce(ctx, cb.Channel.ID, cb.ResponseURL, reply, log)
 }
 
 // announceIn posts a state change from a mention into its channel (and
 // thread), recording the announcement.
-func (b *Bot) announceIn(ctx context.Context, channel, thread string, reply *commands.Reply, fields []zap.Field) {
+func (b *Bot) announceIn(ctx context.Context, channel, thread string, reply *commands.Reply, log *zap.Logger) {
 	msg := renderReply(reply, maxMessageBlocks)
 	opts := []slack.MsgOption{slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...)}
 	if thread != "" && reply.Channel == "" {
@@ -492,7 +492,7 @@ func (b *Bot) announceIn(ctx context.Context, channel, thread string, reply *com
 	_ = b.pace(ctx, target) // ≤ 1 message/s per channel (post.go)
 	ch, ts, err := b.api.PostMessageContext(ctx, target, opts...)
 	if err != nil {
-		b.log.Error("announcement failed", append(fields, zap.String("channel", target), zap.Error(err))...)
+		log.Error("announcement failed", zap.String("channel", target), zap.Error(err))
 		return
 	}
 	if reply.Announces != "" {

@@ -61,21 +61,21 @@ func homeErrorView(msg Message) slack.HomeTabViewRequest {
 
 // onHomeOpened publishes the Home whenever its tab is opened (the event
 // was acked and deduplicated by the event loop).
-func (b *Bot) onHomeOpened(ctx context.Context, e *slackevents.AppHomeOpenedEvent, fields []zap.Field) {
+func (b *Bot) onHomeOpened(ctx context.Context, e *slackevents.AppHomeOpenedEvent, log *zap.Logger) {
 	if e.Tab != "home" || e.User == "" || e.User == b.botUserID {
 		return
 	}
-	b.publishHome(ctx, e.User, nil, append(fields, zap.String("user", e.User), zap.String("command", "home")))
+	b.publishHome(ctx, e.User, nil, log.With(zap.String("user", e.User), zap.String("command", "home")))
 }
 
 // publishHome builds user's Home and publishes it with views.publish; when
 // it cannot be built, it publishes the error instead of leaving a stale
 // or empty tab.
-func (b *Bot) publishHome(ctx context.Context, user string, banner []slack.Block, fields []zap.Field) {
+func (b *Bot) publishHome(ctx context.Context, user string, banner []slack.Block, log *zap.Logger) {
 	reply, err := b.runHome(ctx, user)
 	var view slack.HomeTabViewRequest
 	if err != nil {
-		msg, _ := b.message(reply, err, fields) // logs it once, with a ref
+		msg, _ := b.message(reply, err, log) // logs it once, with a ref
 		view = homeErrorView(msg)
 	} else {
 		view = homeView(reply, banner)
@@ -83,10 +83,10 @@ func (b *Bot) publishHome(ctx context.Context, user string, banner []slack.Block
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if _, err := b.api.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view}); err != nil {
-		b.log.Error("views.publish failed", append(fields, zap.Error(err))...)
+		log.Error("views.publish failed", zap.Error(err))
 		return
 	}
-	b.log.Debug("home published", fields...)
+	log.Debug("home published")
 }
 
 // runHome builds the Home in a pool slot, a panic becoming an internal
@@ -116,15 +116,15 @@ func fromHome(cb slack.InteractionCallback) bool {
 // is announced in the team channel when the reply names one, and the Home
 // is published again with a line saying what happened (or what was
 // wrong).
-func (b *Bot) afterHomeRun(ctx context.Context, user string, reply *commands.Reply, err error, fields []zap.Field) {
+func (b *Bot) afterHomeRun(ctx context.Context, user string, reply *commands.Reply, err error, log *zap.Logger) {
 	var banner []slack.Block
 	switch {
 	case err != nil:
-		msg, _ := b.message(reply, err, fields)
+		msg, _ := b.message(reply, err, log)
 		banner = msg.Blocks
 	default:
 		if reply.InChannel && reply.Channel != "" {
-			b.announceIn(ctx, reply.Channel, "", reply, fields)
+			b.announceIn(ctx, reply.Channel, "", reply, log)
 		}
 		what, icon := reply.Title, ":white_check_mark: "
 		if what == "" {
@@ -135,5 +135,5 @@ func (b *Bot) afterHomeRun(ctx context.Context, user string, reply *commands.Rep
 		}
 		banner = []slack.Block{slack.NewContextBlock("", mrkdwn(icon+escape(what)))}
 	}
-	b.publishHome(ctx, user, banner, fields)
+	b.publishHome(ctx, user, banner, log)
 }

@@ -228,7 +228,7 @@ func fieldText(err error) string {
 // openReserveModal opens the Reserve form for a quick-action click. The
 // user's zone goes into the form when it is known; otherwise it is looked
 // up now, while the user types, so the submission can be answered inline.
-func (b *Bot) openReserveModal(ctx context.Context, cb slack.InteractionCallback, fields []zap.Field) {
+func (b *Bot) openReserveModal(ctx context.Context, cb slack.InteractionCallback, log *zap.Logger) {
 	meta := reserveMeta{Channel: cb.Channel.ID, Home: fromHome(cb)}
 	loc := b.cachedLocation(cb.User.ID)
 	if loc != nil {
@@ -237,7 +237,7 @@ func (b *Bot) openReserveModal(ctx context.Context, cb slack.InteractionCallback
 	vctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
 	if _, err := b.api.OpenViewContext(vctx, cb.TriggerID, reserveModal(b.cmds.Servers(), meta)); err != nil {
-		b.log.Error("views.open failed", append(fields, zap.Error(err))...)
+		log.Error("views.open failed", zap.Error(err))
 		return
 	}
 	if loc == nil {
@@ -252,12 +252,12 @@ func (b *Bot) openReserveModal(ctx context.Context, cb slack.InteractionCallback
 // *commands.UserError) is shown under the field it most likely concerns
 // and anything else closes the form and is announced or DMed; if not, the
 // form closes and the result follows by DM or announcement.
-func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, fields []zap.Field) {
+func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, log *zap.Logger) {
 	form := reserveFormFromState(cb.View.State)
 	text, errs := form.command()
-	fields = append(fields, zap.String("command", "reserve"))
+	log = log.With(zap.String("command", "reserve"))
 	if len(errs) > 0 {
-		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, fields)
+		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, log)
 		return
 	}
 	var meta reserveMeta
@@ -272,11 +272,11 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 	if req.Location == nil {
 		// The zone decides what "tomorrow 9:00" means and only users.info
 		// knows it, which may not be called before the ack.
-		b.ack(client, envelopeID, nil, received, fields)
+		b.ack(client, envelopeID, nil, received, log)
 		req.Location = b.lookupLocation(ctx, user)
 		reply, err := b.run(ctx, req)
-		b.deliverReserve(ctx, user, meta, reply, err, fields)
-		b.logDone(fields, received, err)
+		b.deliverReserve(ctx, user, meta, reply, err, log)
+		b.logDone(log, received, err)
 		return
 	}
 	type outcome struct {
@@ -284,7 +284,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 		err   error
 	}
 	done := make(chan outcome, 1)
-	b.spawn("reserve.run", fields, func() {
+	b.spawn("reserve.run", log, func() {
 		r, err := b.run(ctx, req)
 		done <- outcome{r, err}
 	})
@@ -294,19 +294,19 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 	select {
 	case out = <-done:
 		if ue := commands.Explain(out.err); ue != nil {
-			b.log.Info("user error", append(fields, zap.String("msg", ue.Msg))...)
+			log.Info("user error", zap.String("msg", ue.Msg))
 			field := form.errorField(ue.Msg)
-			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(ue)}), received, fields)
-			b.logDone(fields, received, out.err)
+			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(ue)}), received, log)
+			b.logDone(log, received, out.err)
 			return
 		}
-		b.ack(client, envelopeID, nil, received, fields)
+		b.ack(client, envelopeID, nil, received, log)
 	case <-timer.C:
-		b.ack(client, envelopeID, nil, received, fields)
+		b.ack(client, envelopeID, nil, received, log)
 		out = <-done
 	}
-	b.deliverReserve(ctx, user, meta, out.reply, out.err, fields)
-	b.logDone(fields, received, out.err)
+	b.deliverReserve(ctx, user, meta, out.reply, out.err, log)
+	b.logDone(log, received, out.err)
 }
 
 // deliverReserve answers a submitted Reserve form once the form is
@@ -314,7 +314,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 // form was opened, else the user's DM, where its buttons work too) and
 // the Home refreshed; anything else (no room: the earliest slot with its
 // button; a mistake; "something went wrong") is DMed.
-func (b *Bot) deliverReserve(ctx context.Context, user string, meta reserveMeta, reply *commands.Reply, err error, fields []zap.Field) {
+func (b *Bot) deliverReserve(ctx context.Context, user string, meta reserveMeta, reply *commands.Reply, err error, log *zap.Logger) {
 	if err == nil && reply.InChannel {
 		target := reply.Channel
 		if target == "" {
@@ -323,25 +323,25 @@ func (b *Bot) deliverReserve(ctx context.Context, user string, meta reserveMeta,
 		if target == "" {
 			dm, derr := b.openDM(ctx, user)
 			if derr != nil {
-				b.log.Error("conversations.open failed", append(fields, zap.Error(derr))...)
+				log.Error("conversations.open failed", zap.Error(derr))
 				return
 			}
 			target = dm
 		}
-		b.announceIn(ctx, target, "", reply, fields)
+		b.announceIn(ctx, target, "", reply, log)
 		if meta.Home {
-			b.publishHome(ctx, user, []slack.Block{slack.NewContextBlock("", mrkdwn(":white_check_mark: "+escape(reply.Title)))}, fields)
+			b.publishHome(ctx, user, []slack.Block{slack.NewContextBlock("", mrkdwn(":white_check_mark: "+escape(reply.Title)))}, log)
 		}
 		return
 	}
-	msg, _ := b.message(reply, err, fields)
+	msg, _ := b.message(reply, err, log)
 	dm, derr := b.openDM(ctx, user)
 	if derr != nil {
-		b.log.Error("conversations.open failed", append(fields, zap.Error(derr))...)
+		log.Error("conversations.open failed", zap.Error(derr))
 		return
 	}
 	_ = b.pace(ctx, dm)
-	b.post(ctx, dm, "", msg, fields)
+	b.post(ctx, dm, "", msg, log)
 }
 
 // openDM opens (or finds) the bot's DM with user.

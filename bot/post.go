@@ -143,19 +143,19 @@ func (b *Bot) Post(ctx context.Context, channel string, reply *commands.Reply) (
 	if ch == "" {
 		ch = channel
 	}
-	fields := []zap.Field{zap.String("channel", ch), zap.String("ts", ts)}
+	log := b.log.With(zap.String("channel", ch), zap.String("ts", ts))
 	if reply.Announces != "" {
 		if err := b.cmds.Announced(ctx, reply.Announces, ch, ts); err != nil {
-			b.log.Warn("could not record the announcement", append(fields, zap.Error(err))...)
+			log.Warn("could not record the announcement", zap.Error(err))
 		}
 	}
 	for _, f := range reply.Files {
 		if err := b.upload(ctx, api, ch, ts, f); err != nil {
-			b.log.Error("file upload failed; the message was posted without it",
-				append(fields, zap.String("file", f.Name), zap.Int("bytes", len(f.Data)), zap.Error(err))...)
+			log.Error("file upload failed; the message was posted without it",
+				zap.String("file", f.Name), zap.Int("bytes", len(f.Data)), zap.Error(err))
 			continue
 		}
-		b.log.Info("file uploaded", append(fields, zap.String("file", f.Name), zap.Int("bytes", len(f.Data)))...)
+		log.Info("file uploaded", zap.String("file", f.Name), zap.Int("bytes", len(f.Data)))
 	}
 	return ts, nil
 }
