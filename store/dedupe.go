@@ -105,7 +105,7 @@ func (e *Embedded) FirstSeen(ctx context.Context, key string, ttl time.Duration)
 		return false, err
 	}
 	first := false
-	err := e.db.Update(func(tx *bolt.Tx) error {
+	err := e.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketSeen)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -26,6 +27,7 @@ import (
 type Embedded struct {
 	db    *bolt.DB
 	clock func() time.Time
+	bak   *backup // nil: no rolling backup
 }
 
 var _ Store = (*Embedded)(nil)
@@ -43,27 +45,77 @@ var errRollback = errors.New("rollback")
 
 // OpenEmbedded opens (creating if needed) the store file at path. A nil
 // clock means time.Now. Only one process may hold the file; a second one
-// gets an error after a second instead of waiting forever.
+// gets an error after a second instead of waiting forever. It is
+// OpenEmbeddedWith with the default options: an empty or foreign file is
+// refused, and a rolling backup is kept at BackupPath(path).
 func OpenEmbedded(path string, clock func() time.Time) (*Embedded, error) {
+	return OpenEmbeddedWith(path, EmbeddedOptions{Clock: clock})
+}
+
+// OpenEmbeddedWith opens the store file at path defensively: it never
+// panics on a damaged file, and any problem with the file is a *FileError
+// (errors.Is ErrStoreFile) naming the file and the way back.
+func OpenEmbeddedWith(path string, opt EmbeddedOptions) (*Embedded, error) {
+	clock := opt.Clock
 	if clock == nil {
 		clock = time.Now
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	problem, err := preflight(path)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w (is another gpuplan using it?)", path, err)
+		return nil, describeFile(path, err)
 	}
-	if err := db.Update(func(tx *bolt.Tx) error {
+	if problem != "" {
+		if !opt.New {
+			fe := &FileError{Path: path, Problem: problem}
+			if backupUsable(path) {
+				fe.Backup = BackupPath(path)
+			}
+			return nil, fe
+		}
+		if _, err := setAside(path); err != nil {
+			return nil, err
+		}
+	}
+	db, err := openChecked(path, false, cmp.Or(opt.LockTimeout, time.Second))
+	if err != nil {
+		fe := describeFile(path, err)
+		if opt.New && !fe.Locked {
+			if _, err := setAside(path); err != nil {
+				return nil, err
+			}
+			db, err = openChecked(path, false, cmp.Or(opt.LockTimeout, time.Second))
+			if err != nil {
+				return nil, describeFile(path, err)
+			}
+		} else {
+			return nil, fe
+		}
+	}
+	e := &Embedded{db: db, clock: clock}
+	if err := e.update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(bucketServers)
 		return err
 	}); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: init %s: %w", path, err)
+		return nil, describeFile(path, err)
 	}
-	return &Embedded{db: db, clock: clock}, nil
+	if !opt.NoBackup {
+		e.bak = &backup{path: BackupPath(path), every: cmp.Or(opt.BackupEvery, DefaultBackupEvery)}
+		if _, err := os.Stat(e.bak.path); err != nil {
+			// The first backup is taken at once, so a store always has one.
+			e.bak.mu.Lock()
+			e.backupLocked()
+			e.bak.mu.Unlock()
+		}
+	}
+	return e, nil
 }
 
 // Close closes the file.
-func (e *Embedded) Close() error { return e.db.Close() }
+func (e *Embedded) Close() error {
+	e.closeBackup()
+	return e.db.Close()
+}
 
 func (e *Embedded) nowMS() int64 { return e.clock().UnixMilli() }
 
@@ -290,7 +342,7 @@ func (e *Embedded) apply(ctx context.Context, op, server, rid string, decide fun
 		return "", err
 	}
 	var answer string
-	err := e.db.Update(func(tx *bolt.Tx) error {
+	err := e.update(func(tx *bolt.Tx) error {
 		s := &srvTx{tx: tx, server: server, now: e.nowMS()}
 		if rid != "" {
 			prev, ok, err := s.request(rid)
@@ -448,7 +500,7 @@ func (e *Embedded) Get(ctx context.Context, id string) (Reservation, error) {
 	}
 	var r record
 	var found bool
-	err := e.db.View(func(tx *bolt.Tx) error {
+	err := e.view(func(tx *bolt.Tx) error {
 		var err error
 		r, found, err = (&srvTx{tx: tx, server: server}).record(id)
 		return err
@@ -473,7 +525,7 @@ func (e *Embedded) List(ctx context.Context, server string) ([]Reservation, erro
 	}
 	var all []record
 	now := e.nowMS()
-	err := e.db.View(func(tx *bolt.Tx) error {
+	err := e.view(func(tx *bolt.Tx) error {
 		var err error
 		all, err = (&srvTx{tx: tx, server: server}).records()
 		return err
@@ -609,7 +661,7 @@ func (e *Embedded) Waiters(ctx context.Context, server string) ([]Waiter, error)
 	}
 	var all []waiterRecord
 	now := e.nowMS()
-	err := e.db.View(func(tx *bolt.Tx) error {
+	err := e.view(func(tx *bolt.Tx) error {
 		b, err := (&srvTx{tx: tx, server: server}).bucket(bucketWait, false)
 		if err != nil {
 			return err
@@ -675,7 +727,7 @@ func (e *Embedded) Audit(ctx context.Context, server string, n int) ([]AuditEven
 		return nil, err
 	}
 	var out []AuditEvent
-	err := e.db.View(func(tx *bolt.Tx) error {
+	err := e.view(func(tx *bolt.Tx) error {
 		b, err := (&srvTx{tx: tx, server: server}).bucket(bucketAudit, false)
 		if b == nil || err != nil {
 			return err

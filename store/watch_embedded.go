@@ -416,7 +416,7 @@ func (e *Embedded) RecordSamples(ctx context.Context, b SampleBatch) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err = e.db.Update(func(tx *bolt.Tx) error {
+	err = e.update(func(tx *bolt.Tx) error {
 		s := &srvTx{tx: tx, server: b.Server, now: e.nowMS()}
 		if ahead := a.at - s.now; ahead > MaxClockAhead.Milliseconds() {
 			return invalidCode(codeClockAhead, ahead, 0)
@@ -524,7 +524,7 @@ func (e *Embedded) Usage(ctx context.Context, server string, from, to time.Time)
 	}
 	now := e.nowMS()
 	var out []HourUsage
-	err = e.db.View(func(tx *bolt.Tx) error {
+	err = e.view(func(tx *bolt.Tx) error {
 		ub, err := (&srvTx{tx: tx, server: server}).bucket(bucketUse, false)
 		if ub == nil || err != nil {
 			return err
@@ -562,7 +562,7 @@ func (e *Embedded) Live(ctx context.Context, server string) (Live, error) {
 		return Live{}, err
 	}
 	var st liveState
-	err := e.db.View(func(tx *bolt.Tx) error {
+	err := e.view(func(tx *bolt.Tx) error {
 		lb, err := (&srvTx{tx: tx, server: server}).bucket(bucketLive, false)
 		if lb == nil || err != nil {
 			return err
@@ -588,7 +588,7 @@ func (e *Embedded) History(ctx context.Context, server string, from, to time.Tim
 		return nil, err
 	}
 	var all []record
-	err := e.db.View(func(tx *bolt.Tx) error {
+	err := e.view(func(tx *bolt.Tx) error {
 		var err error
 		all, err = (&srvTx{tx: tx, server: server}).records()
 		return err
@@ -611,7 +611,7 @@ func (e *Embedded) PutSubscription(ctx context.Context, s Subscription) error {
 	if err != nil {
 		return err
 	}
-	err = e.db.Update(func(tx *bolt.Tx) error {
+	err = e.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketSubs)
 		if err != nil {
 			return err
@@ -631,7 +631,7 @@ func (e *Embedded) DeleteSubscription(ctx context.Context, channel string) (bool
 		return false, err
 	}
 	var had bool
-	err := e.db.Update(func(tx *bolt.Tx) error {
+	err := e.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSubs)
 		if b == nil || b.Get([]byte(channel)) == nil {
 			return nil
@@ -651,7 +651,7 @@ func (e *Embedded) Subscriptions(ctx context.Context) ([]Subscription, error) {
 		return nil, err
 	}
 	var out []Subscription
-	err := e.db.View(func(tx *bolt.Tx) error {
+	err := e.view(func(tx *bolt.Tx) error {
 		var err error
 		out, err = decodeAll[Subscription](tx.Bucket(bucketSubs))
 		return err
@@ -668,7 +668,7 @@ func (e *Embedded) claimTx(ctx context.Context, op string, f func(b *bolt.Bucket
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := e.db.Update(func(tx *bolt.Tx) error {
+	err := e.update(func(tx *bolt.Tx) error {
 		now := e.nowMS()
 		b, err := tx.CreateBucketIfNotExists(bucketClaims)
 		if err != nil {
