@@ -355,9 +355,37 @@ func (pc *planContext) warnings(res *Result, req Request) []string {
 
 func costText(e *Estimate) string {
 	if e.CostUSD != nil {
-		return fmt.Sprintf("$%.0f", *e.CostUSD)
+		return FormatUSD(*e.CostUSD)
 	}
-	return fmt.Sprintf("$%.2f per 1M samples", e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH)
+	return FormatUSD(e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH) + " per 1M samples"
+}
+
+// FormatUSD writes a dollar amount with the precision it deserves: cents
+// below $100, whole dollars above, and never "$0" for a job that costs
+// something.
+func FormatUSD(v float64) string {
+	switch {
+	case v <= 0:
+		return "$0"
+	case v < 0.01:
+		return "under $0.01"
+	case v < 100:
+		return fmt.Sprintf("$%.2f", v)
+	default:
+		return "$" + groupThousands(math.Round(v))
+	}
+}
+
+func groupThousands(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 0, 64)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // mixedPrecisionGain says what the best mixed precision (bf16, fp16 AMP on

@@ -81,6 +81,10 @@ func (c *Catalog) Build(h Hardware) (*Build, error) {
 		b.AllReduceGBs, b.AllReduceRoute = bus, route
 	}
 	switch {
+	case g.SXM && g.NVLinkGBs > 0 && g.Generation == Volta && n > 4:
+		b.PeerToPeer = fmt.Sprintf("NVLink hybrid cube mesh, no NVSwitch: each GPU links directly to 4 of the other 7 (%.0f GB/s per GPU, bidirectional), the rest are two hops away", g.NVLinkGBs)
+	case g.SXM && g.NVLinkGBs > 0 && g.Generation == Volta:
+		b.PeerToPeer = fmt.Sprintf("NVLink, fully connected within a quad of the hybrid cube mesh board (%.0f GB/s per GPU, bidirectional)", g.NVLinkGBs)
 	case g.SXM && g.NVLinkGBs > 0:
 		b.PeerToPeer = fmt.Sprintf("NVLink/NVSwitch all-to-all, %.0f GB/s per GPU (bidirectional)", g.NVLinkGBs)
 	case g.NVLinkGBs > 0:
@@ -107,6 +111,7 @@ func (c *Catalog) Build(h Hardware) (*Build, error) {
 	if n > 1 && g.Consumer && g.NVLinkGBs == 0 {
 		b.Notes = append(b.Notes, "multi-GPU training works (NCCL falls back to shared memory), but data-parallel scaling is limited: prefer fewer, larger GPUs for models that need sharding")
 	}
+	b.Notes = append(b.Notes, networkAdvice(g, n)...)
 	if g.MemoryGB < 24 {
 		b.Notes = append(b.Notes, fmt.Sprintf("%.0f GB per GPU limits full fine-tuning to ~1B-parameter models; LoRA/QLoRA for larger", g.MemoryGB))
 	}
@@ -119,4 +124,25 @@ func roundUpPow2(v int) int {
 		p <<= 1
 	}
 	return p
+}
+
+// networkAdvice is seed 002's networking checklist: what one server needs,
+// and what it takes to join several for one training job.
+func networkAdvice(g GPU, n int) []string {
+	out := []string{"network for one server: the GPUs talk over " + map[bool]string{true: "NVLink", false: "PCIe"}[g.NVLinkGBs > 0] +
+		"; the network only brings data in and checkpoints out — a dual-port 25-100 GbE NIC to your storage, with the dataset on local NVMe, is enough"}
+	if g.Consumer {
+		return append(out, "several servers: GeForce cards have no GPUDirect RDMA, so gradients between boxes go through host memory; 100 GbE with RoCE is the most that helps, and data-parallel scaling across boxes stays poor — prefer one box with more memory per GPU")
+	}
+	gbps := 200
+	fabric := "HDR InfiniBand (ConnectX-6) or 200 GbE RoCE v2"
+	if g.Generation == Hopper || g.Generation == Blackwell {
+		gbps, fabric = 400, "NDR InfiniBand (ConnectX-7) or 400 GbE RoCE v2"
+	}
+	if g.Generation == Volta || g.Generation == Turing {
+		gbps, fabric = 100, "EDR InfiniBand or 100 GbE RoCE v2"
+	}
+	return append(out, fmt.Sprintf("several servers for one job: one %d Gb/s NIC per GPU (%d for this box; %s) on the GPU's own PCIe switch for GPUDirect RDMA, "+
+		"a non-blocking rail-optimised switch fabric, and for RoCE a lossless Ethernet (PFC/ECN); plain TCP Ethernet makes the gradient all-reduce across boxes the bottleneck. "+
+		"Plus a separate 25-100 GbE storage/management network", gbps, n, fabric))
 }

@@ -167,9 +167,13 @@ func linkGBs(p *Params, g GPU, n, perNode int, ic Interconnect) (float64, string
 	case ic == PCIe:
 		return pcie * p.LinkEff, pcieDesc
 	case g.SXM && g.NVLinkGBs > 0:
-		if g.Generation == Volta && n > 4 {
-			// DGX-1 hybrid cube mesh: not all pairs are linked
-			return g.NVLinkGBs / 2 * p.LinkEff * 0.8, "NVLink hybrid cube mesh"
+		if g.Generation == Volta {
+			// V100 SXM2 boards (DGX-1/HGX-1) have no NVSwitch: a hybrid
+			// cube mesh, fully connected only within each quad.
+			if n > 4 {
+				return g.NVLinkGBs / 2 * p.LinkEff * 0.8, "NVLink hybrid cube mesh"
+			}
+			return g.NVLinkGBs / 2 * p.LinkEff, "NVLink (fully connected quad)"
 		}
 		return g.NVLinkGBs / 2 * p.LinkEff, "NVLink/NVSwitch"
 	case g.NVLinkGBs > 0 && n == 2:

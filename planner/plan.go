@@ -66,6 +66,9 @@ type Estimate struct {
 	// compute-bound forward pass per sample: encoders, samples/s) or
 	// "images" (CNN/ViT, images/s). Empty for training.
 	InferencePath string `json:"inference_path,omitempty"`
+	// SpeedUp is this plan's speed relative to Result.SpeedUpBase (time
+	// per sample there ÷ time per sample here); 0 when not comparing.
+	SpeedUp float64 `json:"speed_up,omitempty"`
 
 	hw     Hardware
 	layout layout
@@ -164,6 +167,10 @@ type Result struct {
 	Advice          []Advice        `json:"advice"`
 	Assumptions     []string        `json:"assumptions"`
 	Warnings        []string        `json:"warnings"`
+	// SpeedUpBase labels what every plan's SpeedUp is relative to: the
+	// measured run when there is one, else the last column of a
+	// comparison. Empty when there is nothing to compare.
+	SpeedUpBase string `json:"speed_up_base,omitempty"`
 }
 
 // Error is a request the planner cannot answer as asked; the message says
@@ -219,6 +226,7 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 	for _, h := range req.Targets {
 		res.Plans = append(res.Plans, pc.configure(h))
 	}
+	pc.speedUps(res)
 	if !req.NoSearch {
 		res.Recommendations = pc.search(req.Pool)
 	}
@@ -1052,4 +1060,29 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 func IsPlannerError(err error) bool {
 	var pe *Error
 	return errors.As(err, &pe)
+}
+
+// speedUps fills SpeedUp against one labelled reference, so a comparison
+// never silently changes what "2.3x" means: the measured run when there is
+// one, else the last column.
+func (pc *planContext) speedUps(res *Result) {
+	if len(res.Plans) < 2 && res.Baseline == nil {
+		return
+	}
+	ref := res.Plans[len(res.Plans)-1]
+	label := fmt.Sprintf("vs %d× %s (last column)", ref.GPUs, ref.GPUName)
+	if res.Baseline != nil && res.Baseline.BaselinePlan != nil {
+		ref = res.Baseline.BaselinePlan
+		label = fmt.Sprintf("vs your measured run (%s, %s)", res.Baseline.Hardware, ref.Precision)
+	}
+	base := ref.Time.HoursPerMillionSamples
+	if base <= 0 {
+		return
+	}
+	res.SpeedUpBase = label
+	for _, e := range res.Plans {
+		if e.Time.HoursPerMillionSamples > 0 {
+			e.SpeedUp = base / e.Time.HoursPerMillionSamples
+		}
+	}
 }

@@ -487,3 +487,39 @@ func TestBaselineInHoursWithoutAmount(t *testing.T) {
 		}
 	}
 }
+
+// Issue 11 card edges: the speed-up has one labelled reference, cheap
+// jobs are not "$0", and a V100 box is a hybrid cube mesh with
+// networking advice.
+func TestCardEdges(t *testing.T) {
+	c := DefaultCatalog()
+	base := mustModel(t, c, "bert-base")
+	logbert, _ := ModelFromArch(&base, ArchSpec{Vocab: 10000})
+	job := Job{Model: logbert, Workload: Pretrain, SeqLen: 512, GlobalBatch: 128, StepsPerEpoch: 19252, Epochs: 10}
+	v100 := mustGPU(t, c, "v100-32gb", 4)
+	res := mustPlan(t, c, Request{Job: job, Targets: []Hardware{mustGPU(t, c, "h200", 4), v100}, Compare: true, NoSearch: true,
+		Baseline: &Baseline{Value: 5.67, Unit: HoursPerEpoch, Hardware: v100, Precision: FP32}})
+	if !strings.Contains(res.SpeedUpBase, "measured run") || math.Abs(res.Plans[1].SpeedUp-1) > 0.02 || res.Plans[0].SpeedUp <= 1 {
+		t.Errorf("speed-up base %q, H200 %.2f, V100 %.2f", res.SpeedUpBase, res.Plans[0].SpeedUp, res.Plans[1].SpeedUp)
+	}
+	plain := mustPlan(t, c, Request{Job: job, Targets: []Hardware{mustGPU(t, c, "h200", 4), v100}, Compare: true, NoSearch: true})
+	if !strings.Contains(plain.SpeedUpBase, "last column") || plain.Plans[1].SpeedUp != 1 {
+		t.Errorf("speed-up base %q, last %.2f", plain.SpeedUpBase, plain.Plans[1].SpeedUp)
+	}
+	for v, want := range map[float64]string{0.004: "under $0.01", 0.42: "$0.42", 12.5: "$12.50", 1234.4: "$1,234"} {
+		if got := FormatUSD(v); got != want {
+			t.Errorf("FormatUSD(%v) = %q, want %q", v, got, want)
+		}
+	}
+	b, err := c.Build(mustGPU(t, c, "v100", 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.PeerToPeer, "NVSwitch all-to-all") || !strings.Contains(b.PeerToPeer, "hybrid cube mesh") || !strings.Contains(b.AllReduceRoute, "hybrid cube mesh") {
+		t.Errorf("8x V100: P2P %q, all-reduce %q", b.PeerToPeer, b.AllReduceRoute)
+	}
+	net := strings.Join(b.Notes, " ")
+	if !strings.Contains(net, "InfiniBand") || !strings.Contains(net, "RoCE") || !strings.Contains(net, "NIC per GPU") {
+		t.Errorf("8x V100: want networking advice (NICs, InfiniBand/RoCE), got %q", b.Notes)
+	}
+}
