@@ -38,6 +38,11 @@ type canonizer struct {
 	servers    map[string]bool
 	gpu        func(string) bool
 	modelKnown func(string) bool
+	// modelID is the one model a word names, "" for none or several.
+	modelID func(string) string
+	// familyLike reports whether a word is a model family or a typo of
+	// one ("lamma", "deepsek").
+	familyLike func(string) bool
 
 	ask          Ask
 	deadline     time.Duration
@@ -49,6 +54,8 @@ type canonizer struct {
 	pending      []pendingCount
 	runWord      bool
 	question     bool
+	unitAhead    string
+	corrected    []string
 }
 
 // emit appends canonical word w standing for input tokens [a, b).
@@ -151,12 +158,24 @@ func (c *canonizer) step(i int) int {
 	if n := c.size(i); n > i {
 		return n
 	}
+	if c.measurement(i) {
+		// "5.67h per epoch on server-v", "ran 385 hours on 1x a6000": a
+		// measured run, said without the keyword
+		at := c.in[i].start
+		c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})
+	}
 	if isGPUWord(t.w) && len(c.out) > 0 {
 		// "8 gpus", "2 cards": the number before counts GPUs
 		if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" && !c.gpu(c.w(i+1)) {
 			c.out = append(c.out, reqToken{raw: t.raw, w: "\x00count", start: t.start, end: t.end})
 			return i + 1
 		}
+	}
+	if fixed, ok := c.typo(t.w); ok {
+		// "finetnue", "epcohs": one slip from a keyword, read as it
+		c.corrected = append(c.corrected, t.raw+" → "+fixed)
+		c.emit(fixed, i, i+1)
+		return i + 1
 	}
 	if englishFillers[t.w] && !c.keep(i) {
 		c.skip(i, i+1)
@@ -242,6 +261,11 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, i+1)
 		return i + 1
+	case c.w(i) == "on" && i == len(c.in)-1 && c.ask != AskNone:
+		return i + 1 // "… a 13b model on": a dangling preposition
+	case c.w(i) == "per" && (c.w(i+1) == "day" || c.w(i+1) == "hour" || c.w(i+1) == "month" || c.w(i+1) == "week"):
+		c.skip(i, i+2) // "cost per day": the card gives cost per hour and in total
+		return i + 2
 	case c.w(i) == "on" && c.modelKnown != nil && c.modelKnown(c.w(i+1)) && !c.gpu(c.w(i+1)) && !c.servers[c.w(i+1)]:
 		return i + 1 // "qlora on llama3 70b": the model, not hardware
 	case c.words(i, "how", "long"), c.words(i, "how", "many", "hours"), c.words(i, "how", "many", "days"),
@@ -526,7 +550,8 @@ var englishFillers = func() map[string]bool {
 		faster fastest cheapest cheaper cheap smallest smaller minimum number best better good recommend
 		recommended suggest suggestion wondering curious try trying planning budget quick ok? total
 		gpu gpus card cards hardware instance accelerator box boxes setup rig
-		vram memory mem without w/o cost price`) {
+		vram memory mem without w/o cost price rent rented renting chat instruct est
+		cloud aws gcp azure runpod vastai`) {
 		m[w] = true
 	}
 	// "of" and "on" are keywords the readers use; "take"/"took" too where
@@ -678,8 +703,9 @@ func (c *canonizer) size(i int) int {
 		return i
 	}
 	if c.anyModel() {
-		if len(c.out) > 0 && c.modelKnown(c.out[len(c.out)-1].w) && n.mult == 'm' {
-			c.skip(i, i+1) // "gpt2 124M": the model's own size, already named
+		if prev := lastW(c.out); prev != "" && c.modelID != nil && c.modelID(prev) != "" && !c.gpu(prev) &&
+			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) {
+			c.skip(i, i+1) // "gpt2 124M", "deepseek-r1 671b": the model's own size, already named
 			return i + 1
 		}
 		return i
@@ -704,7 +730,8 @@ func (c *canonizer) anyModel() bool {
 			if isHangulWord(toks[k].w) || reqStartsNumber(toks[k].w) {
 				continue
 			}
-			if c.modelKnown(toks[k].w) || k+1 < len(toks) && c.modelKnown(toks[k].w+"-"+toks[k+1].w) {
+			if c.modelKnown(toks[k].w) || k+1 < len(toks) && c.modelKnown(toks[k].w+"-"+toks[k+1].w) ||
+				c.familyLike != nil && c.familyLike(toks[k].w) {
 				return true
 			}
 		}
@@ -771,6 +798,91 @@ func (c *canonizer) anyServer() bool {
 		if strings.HasPrefix(c.in[k].w, "server") && c.servers["server-"+strings.TrimLeft(strings.TrimPrefix(c.in[k].w, "server"), "-")] {
 			return true
 		}
+	}
+	return false
+}
+
+// typoVocabulary are the keywords a slip of the keyboard is read as.
+var typoVocabulary = func() []string {
+	v := append([]string(nil), reqSuggest...)
+	return append(v, "epochs", "epoch", "samples", "tokens", "steps", "examples", "pretraining", "finetuning", "inference")
+}()
+
+// typo reads a word of five letters or more that is one edit (or one
+// swap) from exactly one keyword, and is no name the catalogue knows.
+func (c *canonizer) typo(w string) (string, bool) {
+	if len(w) < 5 || reqStartsNumber(w) || englishFillers[w] || c.gpu(w) || c.servers[w] {
+		return "", false
+	}
+	if _, ok := reqKeywords[w]; ok || reqUnitClass(w) > reqUUnknown {
+		return "", false
+	}
+	if c.modelKnown != nil && c.modelKnown(w) {
+		return "", false
+	}
+	found := ""
+	for _, k := range typoVocabulary {
+		if osa(w, k) == 1 {
+			if found != "" && found != k {
+				return "", false
+			}
+			found = k
+		}
+	}
+	return found, found != ""
+}
+
+// measurement reports whether a time amount at i is a measured run: hours
+// per epoch or step, or hours on named hardware, not after a word that
+// already says so ("baseline", "took") nor a deadline ("in 36 hours").
+func (c *canonizer) measurement(i int) bool {
+	n, unit, ok := reqScanNumber(c.w(i))
+	if !ok || n.v <= 0 {
+		return false
+	}
+	j := i + 1
+	if unit == "" {
+		unit = c.w(j)
+		j++
+	}
+	switch unit {
+	case "h", "hr", "hrs", "hour", "hours", "min", "mins", "minutes", "s", "sec", "secs", "seconds", "d", "day", "days",
+		"h/epoch", "h/ep", "s/step", "s/it", "min/epoch":
+	default:
+		return false
+	}
+	if prev := lastW(c.out); prev == "in" || prev == "within" || prev == "under" || prev == "for" || prev == "by" {
+		return false
+	}
+	for _, t := range c.in {
+		if t.w == "baseline" || t.w == "took" || t.w == "measured" {
+			return false // the readers' own keyword says it
+		}
+	}
+	if strings.Contains(unit, "/") {
+		return true
+	}
+	switch {
+	case c.w(j) == "per" || c.w(j) == "an" && c.w(j+1) == "epoch" || c.w(j) == "each" || c.w(j) == "a" && c.w(j+1) == "epoch":
+		return true
+	case c.w(j) == "on":
+		next := c.w(j + 1)
+		if next == "a" || next == "an" || next == "one" || next == "the" {
+			next = c.w(j + 2)
+		}
+		_, rest, isNum := reqScanInt(next)
+		if !(c.gpu(next) || c.servers[next] || isNum && (rest == "x" || rest == "" || c.gpu(strings.TrimPrefix(rest, "x")))) {
+			return false
+		}
+		// "385 h on 1x a6000 … on 8x h100": measured there, asked here
+		for k := j + 2; k < len(c.in); k++ {
+			if w := c.in[k].w; c.gpu(w) || c.servers[w] || c.gpu(strings.TrimSuffix(w, "s")) {
+				if k > j+3 {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	return false
 }

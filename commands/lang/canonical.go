@@ -195,7 +195,11 @@ func ReadAs(cat *planner.Catalog, r Reading) string {
 			parts = append(parts, s)
 		}
 	}
-	add(f.Model)
+	if r.StandIn {
+		add("model not named (" + f.Model + " stands in)")
+	} else {
+		add(f.Model)
+	}
 	add(f.Workload)
 	amount := f.Amount
 	if r.Dataset != "" {
@@ -224,6 +228,9 @@ func ReadAs(cat *planner.Catalog, r Reading) string {
 		add("finish within " + durWords(r.Deadline))
 	}
 	s := strings.Join(parts, " · ")
+	if len(r.Corrected) > 0 {
+		s += " (read " + strings.Join(r.Corrected, ", ") + ")"
+	}
 	if len(r.Skipped) > 0 {
 		s += " (skipped: " + strings.Join(r.Skipped, ", ") + ")"
 	}

@@ -71,7 +71,7 @@ var koLexicon = map[string]koEntry{
 	// questions
 	"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
 	"몇대": {act: koAsk, ask: AskCount},
-	"며칠": {act: koAsk, ask: AskTime}, "얼마나": {act: koAsk, ask: AskTime}, "걸려": {act: koAsk, ask: AskTime},
+	"며칠": {act: koAsk, ask: AskTime}, "몇일": {act: koAsk, ask: AskTime}, "몇칠": {act: koAsk, ask: AskTime}, "얼마나": {act: koAsk, ask: AskTime}, "걸려": {act: koAsk, ask: AskTime},
 	"걸리": {act: koAsk, ask: AskTime}, "걸릴": {act: koAsk, ask: AskTime}, "소요": {act: koAsk, ask: AskTime},
 	"몇시간": {act: koAsk, ask: AskTime}, "시간이": {act: koAsk, ask: AskTime}, "언제": {act: koAsk, ask: AskTime},
 	"끝나": {act: koAsk, ask: AskTime}, "끝날": {act: koAsk, ask: AskTime},
@@ -210,6 +210,14 @@ func (c *canonizer) korean1(i int) int {
 		if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" {
 			return c.koTimeUnit(i, e.word)
 		}
+		if (e.word == "samples" || e.word == "tokens" || e.word == "images") && !reqStartsNumber(lastW(c.out)) {
+			// "샘플 5만개", "이미지 분류": the unit before its number, or no number
+			if reqStartsNumber(c.w(i + 1)) {
+				c.unitAhead = e.word
+			}
+			c.skip(i, i+1)
+			return i + 1
+		}
 		if e.word == "epochs" || e.word == "samples" || e.word == "tokens" || e.word == "steps" || e.word == "params" || e.word == "images" {
 			// "2에폭" was split as "2" "에폭": glue the unit to its number
 			// so "10만 샘플" reads as one amount.
@@ -229,7 +237,15 @@ func (c *canonizer) korean1(i int) int {
 		}
 		c.emit(e.word, i, i+1)
 	case koAsk:
-		c.setAsk(e.ask)
+		ask := e.ask
+		next := c.w(i + 1)
+		if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요")) {
+			ask = AskTime // "얼마 걸려" is how long, not how much
+		}
+		if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {
+			ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
+		}
+		c.setAsk(ask)
 		c.skip(i, i+1)
 		if e.ask == AskCount {
 			// "몇 시간", "몇 분", "몇 일": how long, not how many GPUs
@@ -259,7 +275,7 @@ func (c *canonizer) korean1(i int) int {
 		if len(c.out) > 0 {
 			if n, unit, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && unit == "" && n.v > 1024 {
 				// "250만개", "5만 장": that many items, not GPUs
-				c.emit("samples", i, i+1)
+				c.emit(c.itemUnit(), i, i+1)
 				return i + 1
 			}
 			if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" {
@@ -285,7 +301,7 @@ func (c *canonizer) korean1(i int) int {
 						c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
 					} else if ok && e2.act == koCounter {
 						// "2만개", "250만 장": that many items
-						c.out = append(c.out, reqToken{raw: rest, w: "samples", start: last.end, end: c.in[i].end})
+						c.out = append(c.out, reqToken{raw: rest, w: c.itemUnit(), start: last.end, end: c.in[i].end})
 					}
 				}
 				return i + 1
@@ -492,4 +508,22 @@ func (c *canonizer) koNumber(i int) int {
 		return i + 1
 	}
 	return i
+}
+
+func lastW(toks []reqToken) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	return toks[len(toks)-1].w
+}
+
+// itemUnit is what a counted number of items is: the unit said before it
+// ("토큰 1억개" is tokens), else samples.
+func (c *canonizer) itemUnit() string {
+	u := c.unitAhead
+	c.unitAhead = ""
+	if u == "" || u == "images" {
+		return "samples"
+	}
+	return u
 }

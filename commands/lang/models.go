@@ -159,10 +159,16 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 		}
 		best, bestExtra, tie := -1, 1<<30, false
 		for k, c := range cands {
-			if c.family != words[0] && !(len(words[0]) >= 4 && strings.HasPrefix(c.family, words[0])) {
-				continue
-			}
-			if !partsSubset(words[1:], c.parts[1:]) {
+			switch {
+			case c.family == words[0] || len(words[0]) >= 4 && strings.HasPrefix(c.family, words[0]) ||
+				len(words[0]) >= 5 && words[0][0] == c.family[0] && osa(words[0], c.family) <= 2:
+				// the family, a prefix of it, or a typo of it ("lamma", "deepsek")
+				if !partsSubset(words[1:], c.parts[1:]) {
+					continue
+				}
+			case len(words) >= 3 && partsSubset(words, c.parts[1:]):
+				// "r1 distill qwen 14b": the family left out
+			default:
 				continue
 			}
 			extra := len(c.parts) - len(words)
@@ -205,4 +211,32 @@ func partsSubset(want, have []string) bool {
 		}
 	}
 	return true
+}
+
+// osa is the optimal-string-alignment distance: insertions, deletions,
+// substitutions and adjacent transpositions each cost 1 ("finetnue" is one
+// from "finetune").
+func osa(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }

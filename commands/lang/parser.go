@@ -68,7 +68,13 @@ type reqParser struct {
 	skipped     []string
 	counted     []bool
 	lastCounted bool
+	standIn     bool
 }
+
+// standInModel plans a measured run whose model was not named: the ratio of
+// the measured hardware's speed to the target's is what matters, and a
+// BERT-base-sized transformer is the seeds' own case (LogBERT).
+const standInModel = "bert-base-uncased"
 
 func (p *reqParser) tok(i int) reqToken {
 	if i < 0 || i >= len(p.toks) {
@@ -249,15 +255,31 @@ func (p *reqParser) suggest(w string, prefer []string) string {
 		return ""
 	}
 	if len(prefer) > 0 {
-		if s := planner.Nearest(w, prefer, 1); len(s) > 0 {
+		if s := planner.Nearest(w, prefer, 1); len(s) > 0 && closeEnough(w, s[0]) {
 			return s[0]
 		}
 	}
 	p.loadVocab()
-	if s := planner.Nearest(w, p.vocab, 1); len(s) > 0 {
+	if s := planner.Nearest(w, p.vocab, 1); len(s) > 0 && closeEnough(w, s[0]) {
 		return s[0]
 	}
 	return ""
+}
+
+// closeEnough is the similarity a suggestion must have: a word of four
+// letters or fewer is one edit from it ("h1000" → "h100"), a longer word
+// two (a typo or a transposition), measured on the folded names, so short
+// common words ("can", "use", "gpu") never match a keyword.
+func closeEnough(w, s string) bool {
+	a, b := reqNorm(w), reqNorm(s)
+	if strings.HasPrefix(b, a) && len(a) >= 3 || strings.HasPrefix(a, b) && len(b) >= 3 {
+		return true // "bert-bas", "h100s": a prefix or an extension
+	}
+	limit := 1
+	if len(a) >= 6 {
+		limit = 2
+	}
+	return osa(a, b) <= limit
 }
 
 func (p *reqParser) loadVocab() {
@@ -448,6 +470,17 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 		}
 	case !p.arch.IsZero():
 		m, err = planner.ModelFromArch(nil, spec)
+	case p.req.Baseline != nil:
+		// "LogBERT took 5.67 h/epoch on 4x V100 — on server-h?": the
+		// measured run carries the speed, so a stand-in of the measured
+		// kind plans the ratio; the reading says so.
+		base, _, e := p.cat.Model(standInModel)
+		if e != nil {
+			return m, e
+		}
+		m = base
+		p.standIn = true
+		p.note(fmt.Sprintf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
 	default:
 		hint := "try: gpuplan plan bert-base " + p.text
 		if p.text == "" || utf8.RuneCountInString(p.text) > 300 {

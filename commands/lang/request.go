@@ -49,6 +49,11 @@ type Reading struct {
 	Skipped []string
 	// Korean is true when the request was written in Korean.
 	Korean bool
+	// Corrected are the slips read as keywords ("finetnue → finetune").
+	Corrected []string
+	// StandIn marks a model the request did not name: a measured run's
+	// speed is carried over with a stand-in model.
+	StandIn bool
 }
 
 // ParsePlan reads a plan request ("bert-base 10 epochs of 2.5M samples on
@@ -90,14 +95,22 @@ func Read(env Env, text string) (Reading, error) {
 		modelKnown: func(w string) bool {
 			_, _, err := cat.Model(w)
 			return err == nil || reqAmbiguous(err)
-		}}
+		},
+		modelID: func(w string) string {
+			m, _, err := cat.Model(w)
+			if err != nil {
+				return ""
+			}
+			return m.ID
+		},
+		familyLike: func(w string) bool { return familyLike(cat, w) }}
 	c.run()
 	p.toks = c.out
 	if err := p.run(); err != nil {
 		return Reading{}, err
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean}
+		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn}
 	if c.runWord && r.Request.Job.Workload == "" {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
@@ -128,3 +141,19 @@ const (
 		"hardware (on h100x2, on 2 nodes of 8x h100, compare h200x4, a100x4) " +
 		"and a measurement (baseline 5.67 h/epoch on 4x v100)"
 )
+
+// familyLike reports whether w names a model family of the catalogue or
+// is a typo of one: close (two edits at most) to a family name of five
+// letters or more, with the same first letter.
+func familyLike(cat *planner.Catalog, w string) bool {
+	if len(w) < 5 || reqStartsNumber(w) {
+		return false
+	}
+	for _, n := range cat.ModelNames() {
+		f := nameParts(n)
+		if len(f) > 0 && len(f[0]) >= 5 && f[0][0] == w[0] && osa(w, f[0]) <= 2 {
+			return true
+		}
+	}
+	return false
+}

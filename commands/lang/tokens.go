@@ -171,7 +171,8 @@ func reqGroupComma(s string, j int) bool {
 // reqSplitFused splits "r16", "seq512", "bs32", "lora-r16" into a key word
 // and its number.
 func reqSplitFused(w string) (key, val string, ok bool) {
-	if _, known := reqKeywords[w]; known {
+	if _, known := reqKeywords[w]; known || w == "r1" {
+		// "r1" is DeepSeek-R1 far more often than a LoRA rank of 1
 		return "", "", false
 	}
 	i := 0

@@ -1,0 +1,590 @@
+package lang
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
+// "can I grab 2 h200s on server h until 6pm?", "반납할게요 server-a",
+// "who's using server-h?". ReadCommand finds the command a sentence asks
+// for and restates its arguments in the commands' canonical words ("2 on
+// server-a from tomorrow 9am for 3h"), so each command keeps one grammar.
+
+// CommandReading is a sentence read as a command.
+type CommandReading struct {
+	Name string // reserve, release, extend, wait, status, mine, help
+	Args string // the arguments in canonical words
+	// Skipped are the words read as filler, as typed.
+	Skipped []string
+}
+
+// commandVerbs name the command a sentence asks for, by a word anywhere in
+// it (Korean stems match the start of a word: "예약해줘", "반납할게요").
+var commandVerbs = []struct {
+	name  string
+	words []string
+}{
+	{"extend", []string{"extend", "연장"}},
+	{"release", []string{"release", "releasing", "반납", "해제", "풀어", "풀게", "다 썼", "다썼"}},
+	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
+	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
+	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings"}},
+	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "현황", "상태", "누가", "남는", "비어", "빈 ", "사용중", "사용 중", "쓰고 있"}},
+	{"help", []string{"help", "도움말", "사용법", "how do i use"}},
+}
+
+// ReadCommand reads a sentence that asks for a command other than a plan.
+// It reports false for a plan request (it names a model) or a sentence
+// with no command word.
+func ReadCommand(env Env, text string) (CommandReading, bool) {
+	note := ""
+	if k := noteStart(text); k >= 0 {
+		text, note = text[:k], strings.TrimSpace(text[k:])
+	}
+	text = tildeRange(text)
+	norm := reqStripLead(reqNormalize(text))
+	low := " " + strings.ToLower(norm) + " "
+	name := ""
+	for _, v := range commandVerbs {
+		for _, w := range v.words {
+			if isHangulWord(w) && strings.Contains(low, w) || strings.Contains(low, " "+w+" ") || strings.Contains(low, " "+w+"s ") {
+				name = v.name
+				break
+			}
+		}
+		if name != "" {
+			break
+		}
+	}
+	if name == "" {
+		// "ping me when 2 gpus free up on server-a", "notify me when …"
+		if strings.Contains(low, " when ") && (strings.Contains(low, "ping me") || strings.Contains(low, "notify me") || strings.Contains(low, "tell me")) {
+			name = "wait"
+		} else if strings.Contains(low, "free up") && strings.Contains(low, "my ") || strings.Contains(low, "done with") {
+			name = "release"
+		} else if strings.Contains(low, "free up") || strings.Contains(low, "free gpu") || strings.Contains(low, "비면") {
+			name = "status"
+		}
+	}
+	cat := env.Catalog
+	toks := reqTokenize(norm)
+	servers := map[string]bool{}
+	for _, h := range env.Servers {
+		servers[h.Server] = true
+	}
+	r := &cmdReader{text: norm, in: toks, servers: servers}
+	if cat != nil {
+		r.gpu = func(w string) bool { _, _, err := cat.GPU(w); return err == nil }
+		for _, t := range toks {
+			if _, _, err := cat.Model(t.w); err == nil && !r.gpu(t.w) && !reqStartsNumber(t.w) && !servers[t.w] && len(t.w) > 3 {
+				return CommandReading{}, false // a model is named: a plan, not a command
+			}
+		}
+	} else {
+		r.gpu = func(string) bool { return false }
+	}
+	r.read()
+	if name == "" && r.server != "" && (r.count > 0 || len(r.ids) > 0) && (r.duration != "" || len(r.points) > 0 || len(r.english) > 0) {
+		name = "reserve" // "I need 2 gpus on server-h from 1pm to 5pm"
+	}
+	if name == "" {
+		return CommandReading{}, false
+	}
+	args := r.args(name)
+	if note != "" {
+		args = strings.TrimSpace(args + " " + note)
+	}
+	return CommandReading{Name: name, Args: args, Skipped: r.skipped}, true
+}
+
+// noteStart finds where a quoted note begins (`note "…"`, `메모 "…"`).
+func noteStart(s string) int {
+	for _, k := range []string{" note ", " 메모 ", " note:", " 메모:"} {
+		if i := strings.Index(s, k); i >= 0 && strings.ContainsAny(s[i:], "\"“'") {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+type winPoint struct {
+	day, clock string
+	ampm       string // "am", "pm" or ""
+	role       string // "from", "until" or ""
+}
+
+type cmdReader struct {
+	text    string
+	in      []reqToken
+	servers map[string]bool
+	gpu     func(string) bool
+
+	server   string
+	id       string
+	count    int
+	ids      []int
+	all      bool
+	english  []string // window words typed in English, kept as they are
+	points   []winPoint
+	cur      *winPoint
+	duration string
+	skipped  []string
+}
+
+func (r *cmdReader) w(i int) string {
+	if i < 0 || i >= len(r.in) {
+		return ""
+	}
+	return r.in[i].w
+}
+
+func (r *cmdReader) point() *winPoint {
+	if r.cur == nil {
+		r.points = append(r.points, winPoint{})
+		r.cur = &r.points[len(r.points)-1]
+	}
+	return r.cur
+}
+
+// endPoint closes the point being read with a role from its particle.
+func (r *cmdReader) endPoint(role string) {
+	if r.cur != nil {
+		if role != "" {
+			r.cur.role = role
+		}
+		r.cur = nil
+	}
+}
+
+var koWeekdays = map[string]string{"월요일": "mon", "화요일": "tue", "수요일": "wed", "목요일": "thu", "금요일": "fri", "토요일": "sat", "일요일": "sun",
+	"월욜": "mon", "금욜": "fri"}
+
+func (r *cmdReader) read() {
+	for i := 0; i < len(r.in); i++ {
+		w := r.w(i)
+		// servers: "server-h", "server h", "h 서버", "서버 h", "v서버"
+		if r.servers[w] {
+			r.server = w
+			continue
+		}
+		if strings.HasPrefix(w, "server") && r.servers["server-"+strings.TrimLeft(strings.TrimPrefix(w, "server"), "-")] {
+			r.server = "server-" + strings.TrimLeft(strings.TrimPrefix(w, "server"), "-")
+			continue
+		}
+		if (w == "server" || strings.HasPrefix(w, "서버")) && r.servers["server-"+r.w(i+1)] {
+			r.server = "server-" + r.w(i+1)
+			i++
+			continue
+		}
+		if strings.HasPrefix(r.w(i+1), "서버") && r.servers["server-"+w] {
+			r.server = "server-" + w
+			i++
+			continue
+		}
+		// a reservation id: "server-h-3"
+		if k := strings.LastIndexByte(w, '-'); k > 0 && r.servers[w[:k]] {
+			r.id = w
+			continue
+		}
+		if w == "all" || w == "전부" || w == "전체" || w == "모두" || w == "다" {
+			r.all = true
+			continue
+		}
+		if n := r.number(i); n > i {
+			i = n - 1
+			continue
+		}
+		if n := r.koreanTime(i); n > i {
+			i = n - 1
+			continue
+		}
+		if isHangulWord(w) {
+			r.skipped = append(r.skipped, r.in[i].raw)
+			continue
+		}
+		if reqStartsNumber(w) && r.in[min(i+1, len(r.in)-1)].raw == ":" && i+2 < len(r.in) && reqStartsNumber(r.w(i+2)) {
+			r.english = append(r.english, w+":"+r.w(i+2)) // "18:00", cut at its colon by the tokenizer
+			i += 2
+			continue
+		}
+		if isWindowWord(w) || reqStartsNumber(w) || strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") {
+			r.english = append(r.english, r.in[i].raw)
+			continue
+		}
+		if w == "gpus" || w == "gpu" || w == "ids" {
+			continue
+		}
+		if r.gpu(w) || len(w) > 1 && r.gpu(strings.TrimSuffix(w, "s")) {
+			continue // the server decides the GPU type: "2 h200s on server h"
+		}
+		if _, ok := englishNumbers[w]; ok {
+			continue
+		}
+		r.skipped = append(r.skipped, r.in[i].raw)
+	}
+}
+
+// isWindowWord is a word of the English window grammar (ParseWindow's).
+func isWindowWord(w string) bool {
+	switch w {
+	case "for", "from", "starting", "at", "until", "till", "til", "to", "now", "today", "tomorrow", "tonight",
+		"noon", "midnight", "am", "pm", "h", "hr", "hrs", "hour", "hours", "m", "min", "mins", "minute", "minutes",
+		"d", "day", "days", "w", "week", "weeks", "half", "an", "next", "more", "by", "-", "mon", "tue", "tues",
+		"wed", "thu", "thurs", "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday", "friday",
+		"saturday", "sunday", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec":
+		return true
+	}
+	return false
+}
+
+// number reads counts and GPU ids: "2장", "두 장", "2 gpus", "a single gpu",
+// "0번 1번", "0~3번", "gpus 0,1".
+func (r *cmdReader) number(i int) int {
+	w := r.w(i)
+	next := r.w(i + 1)
+	// Korean native numbers with a counter: "두 장", "한장"
+	for n, v := range koNumbers {
+		if w == n && isCounterWord(next) {
+			r.count = v
+			return i + 2
+		}
+		if strings.HasPrefix(w, n) && isCounterWord(w[len(n):]) {
+			r.count = v
+			return i + 1
+		}
+	}
+	if (w == "gpus" || w == "gpu" || w == "ids") && reqStartsNumber(next) && !isCounterWord(r.w(i+2)) {
+		// "gpus 0,1", "gpus 0-3": the tokenizer cut "0,1" at its comma
+		j := i + 1
+		list := ""
+		for reqStartsNumber(r.w(j)) || r.w(j) == "," && reqStartsNumber(r.w(j+1)) {
+			list += r.w(j)
+			j++
+		}
+		if ids, ok := parseIDList(list); ok {
+			r.ids = ids
+			return j
+		}
+	}
+	n, rest, ok := reqScanInt(w)
+	if !ok {
+		if v, ok := englishNumbers[w]; ok && (isCounterWord(next) || next == "more") {
+			r.count = int(v)
+			return i + 2
+		}
+		if (w == "a" || w == "an") && (next == "single" || next == "pair" || next == "couple") {
+			r.count = int(englishNumbers[next])
+			if r.w(i+2) == "of" {
+				return i + 3
+			}
+			return i + 2
+		}
+		return i
+	}
+	switch {
+	case rest == "" && (next == "번" || strings.HasPrefix(next, "번")):
+		r.ids = append(r.ids, n)
+		return i + 2
+	case rest == "" && (next == "~" || next == "-") && strings.HasSuffix(r.w(i+3), "번"):
+		if m, _, ok := reqScanInt(r.w(i + 2)); ok && m >= n && m-n < 64 {
+			for k := n; k <= m; k++ {
+				r.ids = append(r.ids, k)
+			}
+			return i + 4
+		}
+	case strings.Contains(w, "~") || strings.Contains(w, "-") && rest != "" && strings.HasPrefix(next, "번"):
+		if ids, ok := parseIDList(strings.ReplaceAll(w, "~", "-")); ok {
+			r.ids = ids
+			return i + 2
+		}
+	case rest == "" && (isCounterWord(next) || r.gpu(strings.TrimSuffix(next, "s"))):
+		r.count = n
+		return i + 2
+	case rest == "x" || rest == "gpus" || rest == "gpu":
+		r.count = n
+		return i + 1
+	case rest == "" && r.count == 0 && !isTimeFollow(next) && !isWindowWord(next) && (i == 0 || !isWindowWord(r.w(i-1))) && r.in[min(i+1, len(r.in)-1)].raw != ":":
+		r.count = n // "reserve 2 on server-h"
+		return i + 1
+	}
+	return i
+}
+
+func isCounterWord(w string) bool {
+	switch w {
+	case "장", "개", "대", "gpus", "gpu", "cards", "card", "장만", "개만":
+		return true
+	}
+	for _, c := range []string{"장", "개", "대"} {
+		if strings.HasPrefix(w, c) && (len(w) == len(c) || !isTimeFollow(w)) {
+			rest := w[len(c):]
+			return rest == "" || slicesContains(koParticles, rest) || rest == "만" || rest == "씩"
+		}
+	}
+	return false
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// isTimeFollow reports whether a word after a number makes it a time.
+func isTimeFollow(w string) bool {
+	return strings.HasPrefix(w, "시") || strings.HasPrefix(w, "분") || strings.HasPrefix(w, "일") ||
+		strings.HasPrefix(w, "주") || w == "h" || w == "m" || w == "d" || w == "hours" || w == "hour" ||
+		w == "am" || w == "pm" || w == ":"
+}
+
+// parseIDList reads "0,1", "0-3".
+func parseIDList(s string) ([]int, bool) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		a, b, isRange := strings.Cut(part, "-")
+		lo, err1 := strconv.Atoi(a)
+		hi := lo
+		var err2 error
+		if isRange {
+			hi, err2 = strconv.Atoi(b)
+		}
+		if err1 != nil || err2 != nil || lo < 0 || hi < lo || hi-lo > 63 {
+			return nil, false
+		}
+		for k := lo; k <= hi; k++ {
+			out = append(out, k)
+		}
+	}
+	return out, len(out) > 0
+}
+
+// koreanTime reads Korean days, clock times and durations: "내일 오전
+// 9시부터", "오늘 저녁 6시까지", "3시간", "1시간 30분", "하루", "금요일까지".
+func (r *cmdReader) koreanTime(i int) int {
+	w := r.w(i)
+	role := func(s string) string {
+		switch {
+		case strings.HasSuffix(s, "부터") || strings.HasSuffix(s, "에서"):
+			return "from"
+		case strings.HasSuffix(s, "까지"):
+			return "until"
+		}
+		return ""
+	}
+	day := ""
+	switch {
+	case strings.HasPrefix(w, "내일"):
+		day = "tomorrow"
+	case strings.HasPrefix(w, "오늘"):
+		day = "today"
+	case strings.HasPrefix(w, "지금"):
+		day = "now"
+	}
+	for k, v := range koWeekdays {
+		if strings.HasPrefix(w, k) {
+			day = v
+		}
+	}
+	if day != "" {
+		p := r.point()
+		p.day = day
+		if ro := role(w); ro != "" {
+			r.endPoint(ro)
+		}
+		return i + 1
+	}
+	switch {
+	case strings.HasPrefix(w, "오전") || strings.HasPrefix(w, "아침") || strings.HasPrefix(w, "새벽"):
+		r.point().ampm = "am"
+		return i + 1
+	case strings.HasPrefix(w, "오후") || strings.HasPrefix(w, "저녁") || strings.HasPrefix(w, "밤"):
+		r.point().ampm = "pm"
+		return i + 1
+	case strings.HasPrefix(w, "정오"):
+		r.point().clock = "noon"
+		r.endPoint(role(w))
+		return i + 1
+	case strings.HasPrefix(w, "자정"):
+		r.point().clock = "midnight"
+		r.endPoint(role(w))
+		return i + 1
+	case w == "다음주" || w == "이번주" || w == "동안" || strings.HasPrefix(w, "동안"):
+		return i + 1
+	}
+	if h, ok := koDurationWord(w); ok {
+		r.addDuration(strconv.Itoa(h) + "h")
+		return i + 1
+	}
+	n, rest, ok := reqScanInt(w)
+	if !ok || rest != "" {
+		return i
+	}
+	next := r.w(i + 1)
+	switch {
+	case strings.HasPrefix(next, "시간"):
+		d := strconv.Itoa(n) + "h"
+		j := i + 2
+		if m, rest, ok := reqScanInt(r.w(j)); ok && rest == "" && strings.HasPrefix(r.w(j+1), "분") {
+			d += strconv.Itoa(m) + "m"
+			j += 2
+		} else if strings.HasPrefix(r.w(j), "반") {
+			d += "30m"
+			j++
+		}
+		r.addDuration(d)
+		return j
+	case strings.HasPrefix(next, "시"):
+		p := r.point()
+		h, m := n, 0
+		j := i + 2
+		suffix := next
+		if strings.HasPrefix(next, "시반") || r.w(j) == "반" || strings.HasPrefix(r.w(j), "반") {
+			m = 30
+			if !strings.HasPrefix(next, "시반") {
+				suffix = r.w(j)
+				j++
+			}
+		} else if mm, rest, ok := reqScanInt(r.w(j)); ok && rest == "" && strings.HasPrefix(r.w(j+1), "분") {
+			m = mm
+			suffix = r.w(j + 1)
+			j += 2
+		}
+		if p.ampm == "pm" && h < 12 {
+			h += 12
+		} else if p.ampm == "" && h >= 1 && h <= 7 {
+			h += 12 // "6시까지" in an office is 18:00
+		}
+		p.clock = strconv.Itoa(h) + ":" + twoDigits(m)
+		r.endPoint(role(suffix))
+		return j
+	case strings.HasPrefix(next, "분"):
+		r.addDuration(strconv.Itoa(n) + "m")
+		return i + 2
+	case strings.HasPrefix(next, "일") && !strings.HasPrefix(next, "일요일"):
+		r.addDuration(strconv.Itoa(n*24) + "h")
+		return i + 2
+	case strings.HasPrefix(next, "주"):
+		r.addDuration(strconv.Itoa(n*7*24) + "h")
+		return i + 2
+	}
+	return i
+}
+
+func twoDigits(m int) string {
+	if m < 10 {
+		return "0" + strconv.Itoa(m)
+	}
+	return strconv.Itoa(m)
+}
+
+func koDurationWord(w string) (int, bool) {
+	for k, h := range map[string]int{"하루": 24, "이틀": 48, "사흘": 72, "나흘": 96, "일주일": 168, "한시간": 1, "반나절": 6} {
+		if strings.HasPrefix(w, k) && !strings.HasSuffix(w, "까지") {
+			return h, true
+		}
+	}
+	return 0, false
+}
+
+func (r *cmdReader) addDuration(d string) {
+	if r.duration == "" {
+		r.duration = d
+	}
+	r.endPoint("")
+}
+
+// args writes what was read in the command's canonical words.
+func (r *cmdReader) args(name string) string {
+	var out []string
+	add := func(s ...string) { out = append(out, s...) }
+	window := func() {
+		hasEnd := false
+		for _, p := range r.points {
+			words := strings.TrimSpace(p.day + " " + p.clock)
+			if words == "" {
+				continue
+			}
+			role := p.role
+			if role == "" {
+				role = "from"
+				if r.duration == "" && len(r.points) == 1 {
+					role = "until" // "오늘 저녁 6시" alone is when it ends
+				}
+			}
+			if role == "from" && words == "now" {
+				continue
+			}
+			hasEnd = hasEnd || role == "until"
+			add(role, words)
+		}
+		if r.duration != "" && !hasEnd {
+			add("for", r.duration)
+		}
+		if len(r.english) > 0 {
+			var en []string
+			for _, w := range r.english {
+				if lw := strings.ToLower(w); lw != "next" && lw != "the" && lw != "more" {
+					en = append(en, w)
+				}
+			}
+			// a bare "30 mins" / "3 hours" after "next"/"for" reads as a duration
+			add(en...)
+		}
+	}
+	switch name {
+	case "reserve", "wait":
+		if r.count > 0 {
+			add(strconv.Itoa(r.count))
+		}
+		if len(r.ids) > 0 {
+			var s []string
+			for _, id := range r.ids {
+				s = append(s, strconv.Itoa(id))
+			}
+			add("gpus", strings.Join(s, ","))
+		}
+		if r.server != "" {
+			add("on", r.server)
+		}
+		window()
+	case "release":
+		switch {
+		case r.id != "":
+			add(r.id)
+		case r.all:
+			add("all")
+		case r.server != "":
+			add(r.server)
+		}
+	case "extend":
+		if r.id != "" {
+			add(r.id)
+		} else if r.server != "" {
+			add(r.server)
+		}
+		if r.duration != "" {
+			add(r.duration)
+		}
+		window()
+	case "status":
+		if r.server != "" {
+			add(r.server)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// tildeRange writes "0~3" as "0-3": the normaliser treats '~' as noise.
+func tildeRange(s string) string {
+	b := []byte(s)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] == '~' && b[i-1] >= '0' && b[i-1] <= '9' && b[i+1] >= '0' && b[i+1] <= '9' {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
