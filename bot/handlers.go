@@ -160,18 +160,14 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, log)
 		return
 	}
+	w := where{from: fromSlash, channel: cmd.ChannelID, user: cmd.UserID, responseURL: cmd.ResponseURL}
 	if b.cmds.NeedsOf(text).Zone && b.cachedLocation(cmd.UserID) == nil {
 		// The user's time zone decides what "tomorrow 9:00" means: ack
 		// first, then ask Slack for it, then answer.
 		b.ack(client, envelopeID, nil, received, log)
 		loc := b.lookupLocation(ctx, cmd.UserID)
 		reply, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc})
-		if err == nil && reply.InChannel {
-			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, reply, log)
-		} else {
-			msg, inChannel := b.message(reply, err, log)
-			b.respond(ctx, cmd.ResponseURL, toPayload(msg, inChannel), log)
-		}
+		b.deliver(ctx, reply, err, w, log)
 		b.logDone(log, received, err)
 		return
 	}
@@ -189,36 +185,15 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 	defer timer.Stop()
 	select {
 	case out := <-done:
-		if out.err == nil && out.reply.InChannel {
-			// A state change: announce it with chat.postMessage (so it can
-			// be updated later) and tell the user where it went.
-			b.ack(client, envelopeID, nil, received, log)
-			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, log)
-			b.logDone(log, received, nil)
-			return
-		}
-		msg, inChannel := b.message(out.reply, out.err, log)
-		p := toPayload(msg, inChannel)
-		if raw, err := json.Marshal(p); err == nil && len(raw) < maxAckPayload {
-			b.ack(client, envelopeID, p, received, log)
-			b.logDone(log, received, out.err)
-			return
-		}
-		b.ack(client, envelopeID, nil, received, log)
-		b.respond(ctx, cmd.ResponseURL, p, log)
+		// In time: a small private answer rides in the ack.
+		w.ack = func(p any) { b.ack(client, envelopeID, p, received, log) }
+		b.deliver(ctx, out.reply, out.err, w, log)
 		b.logDone(log, received, out.err)
 	case <-timer.C:
 		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Working on it…"}, received, log)
 		out := <-done
-		if out.err == nil && out.reply.InChannel {
-			b.announce(ctx, cmd.ChannelID, cmd.ResponseURL, out.reply, log)
-			b.logDone(log, received, nil)
-			return
-		}
-		msg, inChannel := b.message(out.reply, out.err, log)
-		p := toPayload(msg, inChannel)
-		p.ReplaceOriginal = true
-		b.respond(ctx, cmd.ResponseURL, p, log)
+		w.replace = true
+		b.deliver(ctx, out.reply, out.err, w, log)
 		b.logDone(log, received, out.err)
 	}
 }
@@ -263,12 +238,7 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 		log = log.With(zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
 			Location: b.lookupLocation(ctx, e.User)})
-		if err == nil && reply.InChannel {
-			b.announceIn(ctx, e.Channel, thread, reply, log)
-			return
-		}
-		msg, inChannel := b.message(reply, err, log)
-		b.postReply(ctx, e.Channel, e.User, thread, msg, inChannel, log)
+		b.deliver(ctx, reply, err, where{from: fromMention, channel: e.Channel, user: e.User, thread: thread}, log)
 	case *slackevents.AppHomeOpenedEvent:
 		b.onHomeOpened(ctx, e, log) // home.go
 	case *slackevents.MessageEvent:
@@ -280,11 +250,7 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 		log = log.With(zap.String("user", e.User), zap.String("command", firstWord(e.Text)))
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
 			Location: b.lookupLocation(ctx, e.User)})
-		if err == nil && reply.InChannel && reply.Channel != "" {
-			b.announceIn(ctx, reply.Channel, "", reply, log) // the team channel
-		}
-		msg, _ := b.message(reply, err, log)
-		b.post(ctx, e.Channel, e.ThreadTimeStamp, msg, log)
+		b.deliver(ctx, reply, err, where{from: fromDM, channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp}, log)
 	}
 }
 
@@ -331,16 +297,7 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, l
 		switch id {
 		case actionShare:
 			reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: a.Value})
-			msg, _ := b.message(reply, err, log)
-			p := toPayload(msg, err == nil)
-			if err == nil {
-				p.Text = "<@" + cb.User.ID + "> shared: " + p.Text
-			}
-			if cb.ResponseURL != "" {
-				b.respond(ctx, cb.ResponseURL, p, log)
-			} else {
-				b.post(ctx, cb.Channel.ID, "", msg, log)
-			}
+			b.deliver(ctx, reply, err, where{from: fromShare, channel: cb.Channel.ID, user: cb.User.ID, responseURL: cb.ResponseURL}, log)
 		case commands.ActionRun:
 			b.onRunButton(ctx, cb, a, log)
 		case commands.ActionOpenPlan: // the App Home's quick actions
@@ -395,20 +352,7 @@ func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID str
 	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
 	log = log.With(zap.String("command", "plan"))
 	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: meta.Channel, Text: text})
-	msg, _ := b.message(reply, err, log)
-	p := toPayload(msg, false)
-	switch {
-	case meta.ResponseURL != "":
-		b.respond(ctx, meta.ResponseURL, p, log)
-	default:
-		// Opened without a message to answer (App Home): DM the user.
-		ch, _, _, err := b.api.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{cb.User.ID}})
-		if err != nil {
-			log.Error("conversations.open failed", zap.Error(err))
-			return
-		}
-		b.post(ctx, ch.ID, "", msg, log)
-	}
+	b.deliver(ctx, reply, err, where{from: fromPlanForm, channel: meta.Channel, user: cb.User.ID, responseURL: meta.ResponseURL}, log)
 	b.logDone(log, received, err)
 }
 
@@ -450,31 +394,14 @@ func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *
 	log = log.With(zap.String("command", firstWord(rv.Command)))
 	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID,
 		Location: b.lookupLocation(ctx, cb.User.ID)})
-	if fromHome(cb) {
-		b.afterHomeRun(ctx, cb.User.ID, reply, err, log) // home.go: announce, re-publish
-		return
+	w := where{from: fromRunButton, channel: cb.Channel.ID, user: cb.User.ID, responseURL: cb.ResponseURL}
+	switch {
+	case fromHome(cb):
+		w.from = fromHomeButton
+	case cb.Container.Type == "message" && !cb.Container.IsEphemeral && cb.Container.ChannelID != "":
+		w.message, w.messageTS = cb.Container.ChannelID, cb.Container.MessageTs
 	}
-	if err != nil || !reply.InChannel {
-		msg, _ := b.message(reply, err, log)
-		p := toPayload(msg, false)
-		if cb.ResponseURL != "" {
-			b.respond(ctx, cb.ResponseURL, p, log)
-		}
-		return
-	}
-	msg := renderReply(reply, maxMessageBlocks)
-	if cb.Container.Type == "message" && !cb.Container.IsEphemeral && cb.Container.ChannelID != "" {
-		if _, _, _, err := b.api.UpdateMessageContext(ctx, cb.Container.ChannelID, cb.Container.MessageTs,
-			slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...)); err == nil {
-			if reply.Announces != "" {
-				_ = b.cmds.Announced(ctx, reply.Announces, cb.Container.ChannelID, cb.Container.MessageTs)
-			}
-			return
-		} else {
-			log.Warn("chat.update failed; posting anew", zap.Error(err))
-		}
-	}
-	b.announce(ctx, cb.Channel.ID, cb.ResponseURL, reply, log)
+	b.deliver(ctx, reply, err, w, log)
 }
 
 // announceIn posts a state change from a mention into its channel (and

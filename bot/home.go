@@ -112,28 +112,19 @@ func fromHome(cb slack.InteractionCallback) bool {
 	return cb.View.Type == slack.VTHomeTab
 }
 
-// afterHomeRun finishes a run button clicked on the Home: a state change
-// is announced in the team channel when the reply names one, and the Home
-// is published again with a line saying what happened (or what was
-// wrong).
-func (b *Bot) afterHomeRun(ctx context.Context, user string, reply *commands.Reply, err error, log *zap.Logger) {
-	var banner []slack.Block
-	switch {
-	case err != nil:
+// homeBanner is the line a Home shows after one of its buttons ran a
+// command: what happened, or what was wrong.
+func (b *Bot) homeBanner(reply *commands.Reply, err error, log *zap.Logger) []slack.Block {
+	if err != nil {
 		msg, _ := b.message(reply, err, log)
-		banner = msg.Blocks
-	default:
-		if reply.InChannel && reply.Channel != "" {
-			b.announceIn(ctx, reply.Channel, "", reply, log)
-		}
-		what, icon := reply.Title, ":white_check_mark: "
-		if what == "" {
-			what = reply.Summary
-		}
-		if !reply.InChannel {
-			icon = ":information_source: " // nothing changed ("Nothing to release")
-		}
-		banner = []slack.Block{slack.NewContextBlock("", mrkdwn(icon+escape(what)))}
+		return msg.Blocks
 	}
-	b.publishHome(ctx, user, banner, log)
+	what, icon := reply.Title, ":white_check_mark: "
+	if what == "" {
+		what = reply.Summary
+	}
+	if !reply.InChannel {
+		icon = ":information_source: " // nothing changed ("Nothing to release")
+	}
+	return []slack.Block{slack.NewContextBlock("", mrkdwn(icon+escape(what)))}
 }

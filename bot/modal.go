@@ -275,7 +275,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 		b.ack(client, envelopeID, nil, received, log)
 		req.Location = b.lookupLocation(ctx, user)
 		reply, err := b.run(ctx, req)
-		b.deliverReserve(ctx, user, meta, reply, err, log)
+		b.deliver(ctx, reply, err, where{from: fromReserveForm, channel: meta.Channel, user: user, home: meta.Home}, log)
 		b.logDone(log, received, err)
 		return
 	}
@@ -305,43 +305,8 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 		b.ack(client, envelopeID, nil, received, log)
 		out = <-done
 	}
-	b.deliverReserve(ctx, user, meta, out.reply, out.err, log)
+	b.deliver(ctx, out.reply, out.err, where{from: fromReserveForm, channel: meta.Channel, user: user, home: meta.Home}, log)
 	b.logDone(log, received, out.err)
-}
-
-// deliverReserve answers a submitted Reserve form once the form is
-// closed: a reservation is announced (the team channel, else where the
-// form was opened, else the user's DM, where its buttons work too) and
-// the Home refreshed; anything else (no room: the earliest slot with its
-// button; a mistake; "something went wrong") is DMed.
-func (b *Bot) deliverReserve(ctx context.Context, user string, meta reserveMeta, reply *commands.Reply, err error, log *zap.Logger) {
-	if err == nil && reply.InChannel {
-		target := reply.Channel
-		if target == "" {
-			target = meta.Channel
-		}
-		if target == "" {
-			dm, derr := b.openDM(ctx, user)
-			if derr != nil {
-				log.Error("conversations.open failed", zap.Error(derr))
-				return
-			}
-			target = dm
-		}
-		b.announceIn(ctx, target, "", reply, log)
-		if meta.Home {
-			b.publishHome(ctx, user, []slack.Block{slack.NewContextBlock("", mrkdwn(":white_check_mark: "+escape(reply.Title)))}, log)
-		}
-		return
-	}
-	msg, _ := b.message(reply, err, log)
-	dm, derr := b.openDM(ctx, user)
-	if derr != nil {
-		log.Error("conversations.open failed", zap.Error(derr))
-		return
-	}
-	_ = b.pace(ctx, dm)
-	b.post(ctx, dm, "", msg, log)
 }
 
 // openDM opens (or finds) the bot's DM with user.
