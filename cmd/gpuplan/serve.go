@@ -83,6 +83,9 @@ func newLogger(level, format string, w io.Writer) (*zap.Logger, error) {
 }
 
 // serve runs the Slack bot until SIGINT/SIGTERM, then drains and exits 0.
+// Each part it builds is pushed on a teardown stack as it is built; the
+// bot drains inside b.Run, and then the stack stops the rest, last built
+// first.
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	c, err := parseServeFlags("serve", args, getenv, stderr)
 	if err != nil {
@@ -93,7 +96,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
 		return 2
 	}
-	defer log.Sync() //nolint:errcheck // nothing to do if stderr is gone
+	down := &teardown{log: log}
+	defer down.run()
+	down.add("logger", func() { _ = log.Sync() }) // nothing to do if stderr is gone
 	cat := planner.DefaultCatalog()
 	inv, invFrom, err := loadInventory(cat, getenv)
 	if err == nil {
@@ -109,13 +114,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
 		return 2
 	}
-	defer st.Close()
+	down.add("store", func() { st.Close() })
 	for _, w := range warnings {
 		log.Warn("reservation store", zap.String("warning", w))
 	}
 	log.Info("reservations", zap.String("store", where), zap.String("servers", invFrom), zap.Int("count", len(inv.Servers)))
 	metrics := newMetrics()
-	st = meterStore(st, metrics) // the deferred Close above closes the store itself
+	st = meterStore(st, metrics) // the "store" step closes the store itself
 	watch, _ := st.(store.Watch) // both backends have it; the metered store keeps it
 	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: schedule.NextFunc})
 	metrics.setCommands(set.Commands())
@@ -133,8 +138,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	log.Info("starting", zap.String("api", apiName(c.bot.APIURL)), zap.Int("workers", c.bot.Workers))
 	// Health and metrics: up before the bot connects (liveness), stopped
-	// after it has drained (deferred before the sweeps, so it runs after
-	// them).
+	// after it has drained and the sweeps have stopped.
 	if c.httpAddr != "" && c.httpAddr != "off" {
 		ready := &readiness{connected: b.Connected, now: time.Now, log: log.Named("health"),
 			ping: func(ctx context.Context) error { _, err := st.Now(ctx); return err }}
@@ -143,7 +147,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			fmt.Fprintln(stderr, "gpuplan serve:", err)
 			return 2
 		}
-		defer hs.stop(5 * time.Second)
+		down.add("http", func() { hs.stop(5 * time.Second) })
 	}
 	// Reminders, expiry updates and waiting lists: a sweep every half
 	// minute, stopped and waited for before serve returns.
@@ -157,7 +161,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		sched.posted = metrics.DigestPosted
 		sweeps.Go(func() { sched.Run(sweepCtx, inv.Timezone) })
 	}
-	defer func() { stopSweeps(); sweeps.Wait() }()
+	down.add("sweeps and digests", func() { stopSweeps(); sweeps.Wait() })
 	if err := b.Run(ctx); err != nil {
 		var te *bot.TokenError
 		if errors.As(err, &te) {
