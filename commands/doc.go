@@ -1,6 +1,8 @@
 // Package commands is gpuplan's Slack-agnostic command layer: text in,
-// Reply out. It owns the command table (help is generated from it), the
-// request language that turns "bert-base 10 epochs on h100x2" into a
-// planner.Request, and the renderers for terminals and JSON. The Slack
-// adapter renders the same Reply as Block Kit.
+// Reply out. It owns the command table (help and the README's command list
+// are generated from it), one file per command family, the Reply that the
+// terminal, JSON and Block Kit renderers all draw, and the kinds of
+// failure with their user words (Explain). The request language is
+// commands/lang, the servers file inventory, the digest's report digest;
+// commands reads them and the store and decides what to answer.
 package commands
