@@ -81,6 +81,9 @@ func replyBlocks(r *commands.Reply, lead []commands.Action) []slack.Block {
 	if r.Title != "" {
 		blocks = append(blocks, slack.NewHeaderBlock(plainText(r.Title, maxHeaderText)))
 	}
+	if r.ReadAs != "" {
+		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_Read as:_ "+escape(r.ReadAs))))
+	}
 	if r.Summary != "" {
 		blocks = append(blocks, slack.NewSectionBlock(mrkdwn("*"+escape(r.Summary)+"*"), nil, nil))
 	}

@@ -229,7 +229,7 @@ func (s *Set) firstWordFails(text, rest string) bool {
 
 // sentenceCommands are the commands a sentence may ask for in its own
 // words (lang.ReadCommand).
-var sentenceCommands = map[string]bool{"reserve": true, "release": true, "extend": true, "wait": true, "status": true, "mine": true, "help": true}
+var sentenceCommands = map[string]bool{"reserve": true, "release": true, "extend": true, "wait": true, "status": true}
 
 func (s *Set) names() []string {
 	var out []string

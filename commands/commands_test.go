@@ -53,7 +53,11 @@ func TestBareRequestIsAPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, ok := r.Data.(*planner.Result)
+	pd, ok := r.Data.(*PlanData)
+	var res *planner.Result
+	if ok {
+		res = pd.Result
+	}
 	if !ok || len(res.Plans) != 1 || res.Plans[0].GPUs != 2 || res.Plans[0].GPU != "h100-sxm5-80gb" {
 		t.Fatalf("want one plan on 2x H100, got %+v", r.Data)
 	}
@@ -289,7 +293,7 @@ func TestSeedScenariosThroughTheLanguage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := tc.check(r.Data.(*planner.Result)); err != nil {
+			if err := tc.check(r.Data.(*PlanData).Result); err != nil {
 				t.Error(err)
 			}
 		})

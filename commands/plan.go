@@ -61,12 +61,11 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	reply := planReply(args, res)
 	readAs := lang.ReadAs(s.deps.Catalog, rd)
 	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Answer: answer, Result: res}
-	lead := []Section{{Kind: Context, Text: "Read as: " + readAs}}
+	reply.ReadAs = readAs
 	if answer != "" {
-		lead = append(lead, Section{Heading: "Answer", Text: answer})
+		reply.Sections = append([]Section{{Heading: "Answer", Text: answer}}, reply.Sections...)
 		reply.Summary = answer
 	}
-	reply.Sections = append(lead, reply.Sections...)
 	if sec, act := s.teamSection(ctx, ureq, req, res); sec != nil {
 		// After the plan's own estimates, before recommendations.
 		at := len(reply.Sections)

@@ -16,6 +16,9 @@ func RenderText(w io.Writer, r *Reply) error {
 		b.WriteString(r.Title + "\n")
 		b.WriteString(strings.Repeat("=", min(utf8.RuneCountInString(r.Title), 100)) + "\n")
 	}
+	if r.ReadAs != "" {
+		b.WriteString("Read as: " + plain(r.ReadAs) + "\n")
+	}
 	if r.Summary != "" {
 		b.WriteString(plain(r.Summary) + "\n")
 	}

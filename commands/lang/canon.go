@@ -695,8 +695,7 @@ func (c *canonizer) size(i int) int {
 	next := c.w(i + 1)
 	switch next {
 	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe":
-		c.emit(c.w(i), i, i+1)
-		c.out = append(c.out, reqToken{raw: c.in[i+1].raw, w: "params", start: c.in[i+1].start, end: c.in[i+1].end})
+		c.emit(c.w(i)+"-params", i, i+2)
 		return i + 2
 	}
 	if reqUnitClass(next) > reqUUnknown {
@@ -711,9 +710,7 @@ func (c *canonizer) size(i int) int {
 		return i
 	}
 	if n.mult == 'b' || n.mult == 't' || n.mult == 'm' && !c.amountWordsNear(i) {
-		c.emit(c.w(i), i, i+1)
-		at := c.in[i].end
-		c.out = append(c.out, reqToken{raw: "params", w: "params", start: at, end: at})
+		c.emit(c.w(i)+"-params", i, i+1) // one word, so a suggestion quoting it reads back the same
 		return i + 1
 	}
 	return i

@@ -94,7 +94,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` nests nodes in nodes", p.span(a, p.i)),
 					Hint: p.try(a, p.i, "2 nodes of 8x h100")}
 			}
-			// Each written count is 1–4096; a node group may total more, as
+			// A node group may total up to reqMaxGPUs, as
 			// published runs do (Llama 3.1 405B: 2048 nodes of 8x h100).
 			if n < 1 || n*inner.Count > reqMaxGPUs {
 				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` is %s GPUs; a plan takes 1 to %d", p.span(a, p.i), reqCountText(n, inner.Count), reqMaxGPUs),
@@ -194,9 +194,9 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 			}
 		}
 	}
-	if count < 1 || count > 4096 {
+	if count < 1 || count > reqMaxGPUs {
 		return hw, false, &UserError{
-			Msg: fmt.Sprintf("GPU count %d in `%s` is out of range — a plan takes 1 to 4096 GPUs",
+			Msg: fmt.Sprintf("GPU count %d in `%s` is out of range — a plan takes 1 to 100,000 GPUs",
 				count, p.span(a, max(m.next, countTok+1))),
 			Hint: p.try(a, p.i, m.name+"x1")}
 	}

@@ -131,7 +131,7 @@ func Read(env Env, text string) (Reading, error) {
 }
 
 const (
-	reqMaxGPUs  = 65536 // GPUs in a node group ("2048 nodes of 8x h100")
+	reqMaxGPUs  = 100000 // GPUs in a plan: Llama 3 trained on 16,384 H100s; plans go to 100k
 	reqMaxRunes = 2000
 	reqExample  = "try: gpuplan plan bert-base 10 epochs of 2.5M samples on h100x2"
 	// reqKinds is the hint for a word that is close to nothing.

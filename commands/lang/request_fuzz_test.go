@@ -37,12 +37,37 @@ func FuzzParsePlan(f *testing.F) {
 		"mixtral-8x7b qlora nf4 rank 64 2 epochs of 100k samples on 2x rtx 4090 pcie",
 		"layers 32 hidden 4096 heads 32 kv 8 ffn 14336 vocab 128k decoder inference int8 ctx 128k gen 1k on 8x h200",
 		"bert-base baseline 500 ms/step on v100x4 1.5 it/s 2.5msamples 1,000,000 .5ep",
+		"qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?",
+		"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?",
+		"LogBERT 4x V100에서 에폭당 5.67시간 걸렸는데 서버 H로 옮기면 얼마나 걸려?",
+		"how many h100s do I need to pretrain a 7B model on 1T tokens in a week",
+		"which of our servers is fastest for bert-base 3 epochs of 2.5 million samples",
+		"90 epochs of imagenet resnet-50 on a pair of a100s",
+		"server-a 2장 내일 오전 9시부터 3시간 예약",
 	} {
 		f.Add(s)
 	}
 	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(f, cat)}
 	f.Fuzz(func(t *testing.T, text string) {
-		r, err := ParsePlan(cat, text)
+		rd, err := Read(env, text)
+		r := rd.Request
+		if err == nil {
+			_ = ReadAs(cat, rd)
+		}
+		ReadCommand(env, text)
+		if err != nil {
+			var hue *UserError
+			if errors.As(err, &hue) {
+				if next, ok := strings.CutPrefix(hue.Hint, "try: gpuplan plan "); ok {
+					// a suggestion is a different request, and reading it must not panic
+					if next == strings.TrimSpace(text) {
+						t.Fatalf("Read(%q): the suggestion repeats the request", text)
+					}
+					Read(env, next)
+				}
+			}
+		}
 		if err != nil {
 			var ue *UserError
 			if !errors.As(err, &ue) {
