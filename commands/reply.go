@@ -15,7 +15,7 @@ type Reply struct {
 	Title string // header line
 	// ReadAs restates what the request was read as ("Read as: …"), shown
 	// right under the title so a misreading is seen before the answer.
-	ReadAs   string `json:",omitempty"`
+	ReadAs   string    `json:",omitempty"`
 	Summary  string    // one line that stands alone: Slack's notification/fallback text
 	Sections []Section // the body, in order
 	Actions  []Action  // buttons (Slack) / follow-up commands (terminal)
