@@ -49,11 +49,12 @@ func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
 		tokens = b * float64(j.SeqLen)
 	}
 	u := pc.prm.InferCompute * hfu(pc.prm, j, l, tokens) * pc.jobFactor
-	attnRel := pc.prm.AttnFlash
-	if l.attention == Eager {
-		attnRel = pc.prm.AttnEager
+	tAttn := attn / (peak * u * pc.prm.AttnFlash)
+	if l.attention == Eager && m.IsTransformer() {
+		// forward only: a third of the training passes
+		tAttn = attn/(peak*u) + eagerScoreBytes(m, j.SeqLen, l.precision)*pc.prm.EagerPasses/3/(g.MemBWGBs*1e9*pc.jobFactor)
 	}
-	compute := b * ((F-attn)/(peak*u) + attn/(peak*u*attnRel))
+	compute := b * ((F-attn)/(peak*u) + tAttn)
 	weights := m.Params() * weightBytesInference(l.precision)
 	batch := math.Max(compute, weights/(g.MemBWGBs*1e9*pc.prm.DecodeBW))
 
@@ -84,4 +85,11 @@ func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
 	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
 	pc.fillTime(&e, sps)
 	return e
+}
+
+// eagerScoreBytes is one pass over the materialised attention scores of
+// one sample: heads × s² elements per layer, at the activation size.
+func eagerScoreBytes(m Model, seq int, p Precision) float64 {
+	s := float64(seq)
+	return float64(m.Layers) * float64(m.Heads) * s * s * activationBytes(p)
 }

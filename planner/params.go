@@ -24,6 +24,9 @@ type Params struct {
 	T0    float64 // tokens per micro-batch at which skinny matmuls lose half
 
 	StackHF  float64 // traffic multiplier k of eager PyTorch / HF Trainer (unfused elementwise kernels)
+	// EagerAMPBytes: average bytes per activation element of an eager
+	// autocast (AMP) run, between 2 (all 16-bit) and 4 (all fp32).
+	EagerAMPBytes float64
 	Finetune float64 // k of full fine-tuning recipes (task heads, padding, per-step optimizer)
 	QLoRA    float64 // extra k of QLoRA: NF4 weights dequantised in every pass
 
@@ -31,7 +34,11 @@ type Params struct {
 	AMD   float64 // g: ROCm software maturity on MI300X
 
 	AttnFlash float64 // FlashAttention kernel efficiency relative to a dense GEMM
-	AttnEager float64 // materialised (eager) attention efficiency relative to a dense GEMM
+	// EagerPasses: materialised (eager) attention writes the s² scores
+	// and reads/writes them through scaling, mask, softmax and dropout;
+	// this is how many times the score tensor crosses memory in a forward
+	// and backward pass (its matmuls run as ordinary GEMMs).
+	EagerPasses float64
 	CNNWidth  float64 // the "hidden size" a CNN behaves like in the traffic term
 
 	TPExposed float64 // share of tensor-parallel all-reduce time not hidden behind GEMMs
@@ -65,12 +72,13 @@ var paramSpecs = []paramSpec{
 	{"Beta", 3.7, 1.0, 10.0, "the same traffic falls as 1/h: elementwise work is O(s·h), matmuls O(s·h²)"},
 	{"T0", 64, 16, 512, "below a few hundred rows per GEMM tiles under-fill the SMs"},
 	{"StackHF", 2.5, 1.2, 5.0, "eager PyTorch moves ~2-3x the bytes of a fused stack"},
+	{"EagerAMPBytes", 3, 2, 4, "autocast keeps the residual stream, layer norms and softmax in fp32 (calibration README: eager AMP sits close to the fp32 count)"},
 	{"Finetune", 2.2, 1.0, 4.0, "NVIDIA's BERT SQuAD runs sit at 0.62-0.68 of pre-training utilization"},
 	{"QLoRA", 1.8, 1.0, 4.0, "bitsandbytes dequantises every NF4 weight in forward and backward"},
 	{"Volta", 0.86, 0.6, 1.0, "first-generation tensor cores"},
 	{"AMD", 0.75, 0.5, 1.0, "ROCm kernels trail CUDA's in published training runs (no calibration row: stays at the prior)"},
 	{"AttnFlash", 0.75, 0.4, 1.0, "FlashAttention-2 reaches ~3/4 of GEMM efficiency (its paper, A100)"},
-	{"AttnEager", 0.3, 0.1, 0.6, "materialised scores are memory-bound; FlashAttention measured 2-4x over them"},
+	{"EagerPasses", 20, 6, 40, "forward: write scores, scale+mask, softmax, dropout, read for P·V (~7 passes); backward about twice that"},
 	{"CNNWidth", 128, 48, 512, "ResNet-50 channel widths and batch-norm passes: 15-20 % of tensor peak"},
 	{"TPExposed", 0.25, 0.05, 0.8, "sequence parallel plus communication overlap hide most TP all-reduces"},
 	{"LinkEff", 0.8, 0.5, 0.95, "nccl-tests bus bandwidth is 70-90 % of nominal link bandwidth"},

@@ -107,11 +107,17 @@ func effectivePeak(g GPU, p Precision) float64 {
 func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	g := l.gpu
 	peak := effectivePeak(g, l.precision) * 1e12
-	R := peak / (g.MemBWGBs * 1e9) * activationBytes(l.precision) / 2
+	act := activationBytes(l.precision)
 	k := 1.0
 	if j.Stack != Tuned {
 		k = p.StackHF
+		if act == 2 {
+			// Eager autocast keeps the residual stream, layer norms and
+			// softmax in fp32: its activations are not all 16-bit.
+			act = p.EagerAMPBytes
+		}
 	}
+	R := peak / (g.MemBWGBs * 1e9) * act / 2
 	// Full fine-tuning recipes run task code (heads, padding, per-step
 	// optimizer) that fuses less than pre-training stacks; an encoder served
 	// for its task (classification, QA) runs that same task code forward.

@@ -681,11 +681,15 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	u := hfu(pc.prm, j, l, tokensPerMicro/float64(l.tp)) * pc.jobFactor
 	// Compute time of one micro-batch on one GPU (its share under TP/PP).
 	mpShare := float64(l.tp * l.pp)
-	attnRel := pc.prm.AttnFlash
-	if l.attention == Eager {
-		attnRel = pc.prm.AttnEager
+	tAttn := perSampleAttn / (peak * u * pc.prm.AttnFlash)
+	if l.attention == Eager && f.perToken {
+		passes := pc.prm.EagerPasses
+		if l.ckpt {
+			passes *= 4.0 / 3 // the forward runs twice
+		}
+		tAttn = perSampleAttn/(peak*u) + eagerScoreBytes(j.Model, j.SeqLen, l.precision)*passes/(g.MemBWGBs*1e9*pc.jobFactor)
 	}
-	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + perSampleAttn/(peak*u*attnRel)) / mpShare
+	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + tAttn) / mpShare
 	tCompute := tMicro * float64(ga)
 
 	n := h.Count
@@ -865,7 +869,9 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	if peak == 0 {
 		peak = effectivePeak(g, FP32) * 1e12
 	}
-	compute := 2 * m.ActiveParams() * b / (n * peak * pc.prm.InferCompute * hfu(pc.prm, j, l, b))
+	// Large batches make decode compute-bound; small ones are already
+	// bounded by the weight reads, so no skinny-matmul penalty here.
+	compute := 2 * m.ActiveParams() * b / (n * peak * pc.prm.InferCompute * hfu(pc.prm, j, l, 0))
 	perToken := math.Max((weights+kv)/bw, compute)
 	busGBs, linkDesc := linkGBs(pc.prm, g, h.Count, gpusPerNode(h), h.Interconnect)
 	if h.Count > 1 {
