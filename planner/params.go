@@ -23,12 +23,12 @@ type Params struct {
 	Beta  float64 // non-matmul memory traffic per matmul FLOP, ∝ 1/hidden
 	T0    float64 // tokens per micro-batch at which skinny matmuls lose half
 
-	StackHF  float64 // traffic multiplier k of eager PyTorch / HF Trainer (unfused elementwise kernels)
+	StackHF float64 // traffic multiplier k of eager PyTorch / HF Trainer (unfused elementwise kernels)
 	// EagerAMPBytes: average bytes per activation element of an eager
 	// autocast (AMP) run, between 2 (all 16-bit) and 4 (all fp32).
 	EagerAMPBytes float64
-	Finetune float64 // k of full fine-tuning recipes (task heads, padding, per-step optimizer)
-	QLoRA    float64 // extra k of QLoRA: NF4 weights dequantised in every pass
+	Finetune      float64 // k of full fine-tuning recipes (task heads, padding, per-step optimizer)
+	QLoRA         float64 // extra k of QLoRA: NF4 weights dequantised in every pass
 
 	Volta float64 // g: share of peak first-generation tensor cores reach
 	AMD   float64 // g: ROCm software maturity on MI300X
@@ -39,7 +39,7 @@ type Params struct {
 	// this is how many times the score tensor crosses memory in a forward
 	// and backward pass (its matmuls run as ordinary GEMMs).
 	EagerPasses float64
-	CNNWidth  float64 // the "hidden size" a CNN behaves like in the traffic term
+	CNNWidth    float64 // the "hidden size" a CNN behaves like in the traffic term
 
 	TPExposed float64 // share of tensor-parallel all-reduce time not hidden behind GEMMs
 	LinkEff   float64 // achieved ring bus bandwidth / nominal per-direction link bandwidth
