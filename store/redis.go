@@ -345,11 +345,13 @@ func (r *Redis) Reserve(ctx context.Context, req ReserveRequest) (Reservation, e
 		return Reservation{}, err
 	}
 	k := keysFor(a.Server)
+	attempt := newAttempt()
 	raw, err := r.script(ctx, "reserve", reserveScript,
 		[]string{k.resv, k.ends, k.seq, k.audit, k.req(req.RequestID)},
 		r.nowArg(), req.RequestID, a.Server, a.ServerGPUs, a.Count, joinInts(a.GPUs), a.Owner,
 		a.Start, a.Duration, a.Max, jsonString(a.Note), msGrace, msHorizon, msCleanup, reqTTLSec, AuditCap, msSpan,
-		jsonString(a.Owner), SweepEvery)
+		jsonString(a.Owner), SweepEvery, attempt)
+	raw, err = r.settle(ctx, "reserve", k, req.RequestID, attempt, raw, err)
 	return reservationAnswer("reserve", raw, err)
 }
 
@@ -363,9 +365,11 @@ func (r *Redis) Release(ctx context.Context, req ReleaseRequest) (Reservation, e
 		return Reservation{}, ErrNotFound
 	}
 	k := keysFor(server)
+	attempt := newAttempt()
 	raw, err := r.script(ctx, "release", releaseScript,
 		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID)},
-		r.nowArg(), req.RequestID, req.ID, req.Actor, flag(req.Force), server, reqTTLSec, AuditCap)
+		r.nowArg(), req.RequestID, req.ID, req.Actor, flag(req.Force), server, reqTTLSec, AuditCap, attempt)
+	raw, err = r.settle(ctx, "release", k, req.RequestID, attempt, raw, err)
 	return reservationAnswer("release", raw, err)
 }
 
@@ -396,10 +400,12 @@ func (r *Redis) Extend(ctx context.Context, req ExtendRequest) (Reservation, err
 		return Reservation{}, ErrNotFound
 	}
 	k := keysFor(server)
+	attempt := newAttempt()
 	raw, err := r.script(ctx, "extend", extendScript,
 		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID)},
 		r.nowArg(), req.RequestID, req.ID, req.Actor, flag(req.Force), req.By.Milliseconds(),
-		req.MaxDuration.Milliseconds(), msSpan, server, reqTTLSec, AuditCap)
+		req.MaxDuration.Milliseconds(), msSpan, server, reqTTLSec, AuditCap, attempt)
+	raw, err = r.settle(ctx, "extend", k, req.RequestID, attempt, raw, err)
 	return reservationAnswer("extend", raw, err)
 }
 
@@ -497,8 +503,10 @@ func (r *Redis) Wait(ctx context.Context, req WaitRequest) (Waiter, error) {
 		return Waiter{}, err
 	}
 	k := keysFor(req.Server)
+	attempt := newAttempt()
 	raw, err := r.script(ctx, "wait", waitScript, []string{k.wait, k.seq, k.audit, k.req(req.RequestID)},
-		r.nowArg(), req.RequestID, req.Server, req.Count, req.Owner, req.For.Milliseconds(), reqTTLSec, AuditCap)
+		r.nowArg(), req.RequestID, req.Server, req.Count, req.Owner, req.For.Milliseconds(), reqTTLSec, AuditCap, attempt)
+	raw, err = r.settle(ctx, "wait", k, req.RequestID, attempt, raw, err)
 	w, err := decodeAnswer[waiterRecord]("wait", raw, err)
 	if err != nil {
 		return Waiter{}, err

@@ -588,26 +588,127 @@ func TestRedisLostReply(t *testing.T) {
 		t.Errorf("List = %+v, want only %s", l, r.ID)
 	}
 
-	// Without client retries the caller sees ErrUnavailable; the write
-	// happened; the caller's own retry gets the same reservation.
+	// Without client retries the reply is simply lost. The store looks up
+	// the request id and answers what happened: the reservation was made
+	// (issue 12, item 3: it used to say ErrUnavailable, which the user was
+	// told as "nothing was changed", and a retry booked a second one).
 	o.MaxRetries = -1
 	once := store.NewRedis(redis.NewClient(o), nil)
 	defer once.Close()
 	once.Now(ctx)
 	req2 := store.ReserveRequest{RequestID: "lost-2", Server: "lost2", ServerGPUs: 2, Count: 2, Owner: "U1", Duration: time.Hour}
 	proxy.DropNextReplies(1)
-	if _, err := once.Reserve(ctx, req2); !errors.Is(err, store.ErrUnavailable) {
-		t.Fatalf("lost reply without retries: %v, want ErrUnavailable", err)
+	got, err := once.Reserve(ctx, req2)
+	if err != nil {
+		t.Fatalf("lost reply without retries: %v, want the reservation it made", err)
 	}
 	applied, _ := s.List(ctx, "lost2")
-	if len(applied) != 1 {
-		t.Fatalf("the reserve whose reply was lost was not applied: %+v", applied)
+	if len(applied) != 1 || applied[0].ID != got.ID {
+		t.Fatalf("stored %+v, answered %s", applied, got.ID)
 	}
 	again, err := once.Reserve(ctx, req2)
 	if err != nil || again.ID != applied[0].ID {
 		t.Errorf("caller's retry = %+v, %v; want %s and no conflict", again, err, applied[0].ID)
 	}
+	// The same for release and extend (their scripts loaded first: a lost
+	// NOSCRIPT reply is a script that did not run, and is reported so).
+	warm, err := once.Reserve(ctx, store.ReserveRequest{Server: "warm", ServerGPUs: 1, Count: 1, Owner: "U1", Duration: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := once.Extend(ctx, store.ExtendRequest{ID: warm.ID, Actor: "U1", By: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := once.Release(ctx, store.ReleaseRequest{ID: warm.ID, Actor: "U1"}); err != nil {
+		t.Fatal(err)
+	}
+	proxy.DropNextReplies(1)
+	ext, err := once.Extend(ctx, store.ExtendRequest{RequestID: "lost-ext", ID: got.ID, Actor: "U1", By: time.Hour})
+	if err != nil || !ext.End.Equal(got.End.Add(time.Hour)) {
+		t.Errorf("extend with a lost reply = %+v, %v", ext, err)
+	}
+	proxy.DropNextReplies(1)
+	rel, err := once.Release(ctx, store.ReleaseRequest{RequestID: "lost-rel", ID: got.ID, Actor: "U1"})
+	if err != nil || rel.ReleasedBy != "U1" {
+		t.Errorf("release with a lost reply = %+v, %v", rel, err)
+	}
 	if err := store.CheckInvariants(ctx, s.Client(), "lost2"); err != nil {
+		t.Error(err)
+	}
+}
+
+// Issue 12, item 3: a reserve whose request is still on its way when the
+// caller gives up. The store checks the request id, finds no answer, and
+// fences that attempt: the caller is told nothing was changed, which stays
+// true when the stuck request finally reaches Redis; a retry with the same
+// request id then books exactly once. When Redis answers neither the call
+// nor the check, the error says the outcome is unknown (never "nothing was
+// changed"), and the retry with the same id applies once.
+func TestRedisUnknownOutcome(t *testing.T) {
+	srv := store.StartRedis(t)
+	ctx := context.Background()
+	proxy := store.StartProxy(t, srv.Addr)
+	s, err := store.OpenRedis(ctx, store.RedisOptions{URL: "redis://" + proxy.Addr + "/" + strconv.Itoa(srv.DB), Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	direct := store.NewRedis(srv.Client(), nil)
+	defer direct.Close()
+	req := store.ReserveRequest{RequestID: "stuck-1", Server: "stuck", ServerGPUs: 2, Count: 1, Owner: "U1", Duration: time.Hour}
+
+	proxy.HoldRequests(true) // the open connection's requests are stuck; new ones pass
+	_, err = s.Reserve(ctx, req)
+	if !errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrOutcomeUnknown) || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("stuck reserve: %v; want checked: not applied", err)
+	}
+	proxy.HoldRequests(false) // the stuck request reaches Redis now
+	time.Sleep(200 * time.Millisecond)
+	if l, err := direct.List(ctx, "stuck"); err != nil || len(l) != 0 {
+		t.Fatalf("after the stuck request arrived: %+v, %v; want nothing booked (it was fenced)", l, err)
+	}
+	r1, err := s.Reserve(ctx, req)
+	if err != nil {
+		t.Fatalf("retry with the same request id: %v", err)
+	}
+	if l, _ := direct.List(ctx, "stuck"); len(l) != 1 || l[0].ID != r1.ID {
+		t.Fatalf("after the retry: %+v", l)
+	}
+
+	// Redis answers nothing: the outcome is unknown and said so.
+	req2 := store.ReserveRequest{RequestID: "stuck-2", Server: "stuck", ServerGPUs: 2, Count: 1, Owner: "U2", Duration: time.Hour}
+	proxy.Hang(true)
+	start := time.Now()
+	_, err = s.Reserve(ctx, req2)
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("took %v", took)
+	}
+	var ue *store.OutcomeUnknownError
+	if !errors.As(err, &ue) || !errors.Is(err, store.ErrOutcomeUnknown) || !errors.Is(err, store.ErrUnavailable) {
+		t.Fatalf("hung reserve: %v; want *OutcomeUnknownError", err)
+	}
+	if strings.Contains(err.Error(), "nothing was changed") || !strings.Contains(err.Error(), "may or may not") {
+		t.Errorf("unknown outcome reads %q", err)
+	}
+	proxy.Hang(false)
+	time.Sleep(100 * time.Millisecond)
+	r2, err := s.Reserve(ctx, req2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Reserve(ctx, req2)
+	if err != nil || again.ID != r2.ID {
+		t.Errorf("second retry = %+v, %v", again, err)
+	}
+	l, _ := direct.List(ctx, "stuck")
+	owners := map[string]int{}
+	for _, r := range l {
+		owners[r.Owner]++
+	}
+	if len(l) != 2 || owners["U1"] != 1 || owners["U2"] != 1 {
+		t.Errorf("booked %+v; want one each", l)
+	}
+	if err := store.CheckInvariants(ctx, srv.Client(), "stuck"); err != nil {
 		t.Error(err)
 	}
 }

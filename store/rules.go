@@ -178,6 +178,9 @@ const (
 	errNotFound = "not_found"
 	errNotOwner = "not_owner"
 	errEnded    = "ended"
+	// errNotApplied answers an attempt that was fenced after its reply
+	// was lost (outcome.go); only the Redis store gives it.
+	errNotApplied = "not_applied"
 )
 
 // Validation codes decided with the clock (the rest are checked in Go
@@ -218,6 +221,8 @@ func (o outcome) err() error {
 		return ErrNotOwner
 	case errEnded:
 		return ErrEnded
+	case errNotApplied:
+		return fmt.Errorf("%w: this attempt arrived after its caller had given up on it, so it was not applied", ErrUnavailable)
 	}
 	return fmt.Errorf("store: unknown outcome %q", o.Err)
 }

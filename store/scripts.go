@@ -37,9 +37,21 @@ local function by_start(a, b)
 end
 local function answer(op, t) t.op = op; return cjson.encode(t) end
 local function ok(op, json) return '{"op":"' .. op .. '","ok":' .. json .. '}' end
-local function stored(req, rid)
+-- A request id's key holds its stored answer, or a fence
+-- '{"fence":"<attempt>,<attempt>"}' that a caller who lost an attempt's
+-- reply wrote once it found no answer (fenceLua): a fenced attempt that
+-- arrives late must not apply; any other attempt goes on as if nothing
+-- had been stored, and its answer replaces the fence.
+local function stored(req, rid, attempt)
   if rid == '' then return nil end
-  return redis.call('GET', req)
+  local v = redis.call('GET', req)
+  if v and string.sub(v, 1, 10) == '{"fence":"' then
+    if attempt and attempt ~= '' and string.find(v, attempt, 1, true) then
+      return '{"err":"not_applied"}'
+    end
+    return nil
+  end
+  return v
 end
 local function remember(req, rid, res, ttl)
   if rid ~= '' then redis.call('SET', req, res, 'EX', ttl) end
@@ -124,11 +136,11 @@ end
 // ARGV: now, rid, server, server_gpus, count, gpus ("1,3" or ""), owner,
 // start (0 = now), duration, max (0 = none), note (JSON, or ""), grace,
 // horizon, cleanup_after, req_ttl_s, audit_cap, max_span, owner (JSON),
-// sweep (every how many reservations a sweep runs).
+// sweep (every how many reservations a sweep runs), attempt (see stored).
 // Times in ms.
 const reserveLua = prelude + `
 local rid = ARGV[2]
-local prev = stored(KEYS[5], rid)
+local prev = stored(KEYS[5], rid, ARGV[20])
 if prev then return prev end
 local now = now_ms()
 local server, owner, note, owner_json = ARGV[3], ARGV[7], ARGV[11], ARGV[18]
@@ -219,10 +231,11 @@ return res
 // releaseScript mirrors decideRelease.
 //
 // KEYS: resv, ends, audit, req.
-// ARGV: now, rid, id, actor, force ("1"/"0"), server, req_ttl_s, audit_cap.
+// ARGV: now, rid, id, actor, force ("1"/"0"), server, req_ttl_s, audit_cap,
+// attempt.
 const releaseLua = prelude + `
 local rid = ARGV[2]
-local prev = stored(KEYS[4], rid)
+local prev = stored(KEYS[4], rid, ARGV[9])
 if prev then return prev end
 local now = now_ms()
 local id, actor, force, server = ARGV[3], ARGV[4], ARGV[5] == '1', ARGV[6]
@@ -255,10 +268,10 @@ return res
 //
 // KEYS: resv, ends, audit, req.
 // ARGV: now, rid, id, actor, force, by, max (0 = none), max_span, server,
-// req_ttl_s, audit_cap.
+// req_ttl_s, audit_cap, attempt.
 const extendLua = prelude + `
 local rid = ARGV[2]
-local prev = stored(KEYS[4], rid)
+local prev = stored(KEYS[4], rid, ARGV[12])
 if prev then return prev end
 local now = now_ms()
 local id, actor, force, server = ARGV[3], ARGV[4], ARGV[5] == '1', ARGV[9]
@@ -329,10 +342,10 @@ return ok('remind', 'true')
 `
 
 // waitScript: KEYS wait, seq, audit, req;
-// ARGV now, rid, server, count, owner, for, req_ttl_s, audit_cap.
+// ARGV now, rid, server, count, owner, for, req_ttl_s, audit_cap, attempt.
 const waitLua = prelude + `
 local rid = ARGV[2]
-local prev = stored(KEYS[4], rid)
+local prev = stored(KEYS[4], rid, ARGV[9])
 if prev then return prev end
 local now = now_ms()
 local server, owner = ARGV[3], ARGV[5]
@@ -538,7 +551,24 @@ var (
 	doneScript    = redis.NewScript(doneLua)
 )
 
+// fenceLua settles a mutation whose reply was lost (Redis.resolve): if the
+// request id has an answer, that answer is what happened and is returned;
+// otherwise the attempt is fenced, so that it cannot apply if it still
+// arrives, and "" says it did not apply.
+//
+// KEYS: req. ARGV: attempt, req_ttl_s.
+const fenceLua = `
+local v = redis.call('GET', KEYS[1])
+local fence = '{"fence":"'
+if v and string.sub(v, 1, 10) ~= fence then return v end
+local f = fence .. ARGV[1] .. '"}'
+if v and #v < 2000 then f = string.sub(v, 1, -3) .. ',' .. ARGV[1] .. '"}' end
+redis.call('SET', KEYS[1], f, 'EX', ARGV[2])
+return ''
+`
+
 var (
+	fenceScript    = redis.NewScript(fenceLua)
 	reserveScript  = redis.NewScript(reserveLua)
 	releaseScript  = redis.NewScript(releaseLua)
 	extendScript   = redis.NewScript(extendLua)

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
@@ -240,6 +239,11 @@ type Proxy struct {
 	// closed, after Redis has executed the command.
 	dropReplies atomic.Int32
 	hang        atomic.Bool // replies are held back, connections kept open
+	// holdReq holds back the requests of the connections numbered below
+	// holdBelow (those open when HoldRequests(true) was called).
+	holdReq   atomic.Bool
+	holdBelow atomic.Int64
+	serial    atomic.Int64
 	wg          sync.WaitGroup
 	mu          sync.Mutex
 	conns       []net.Conn
@@ -281,6 +285,16 @@ func (p *Proxy) DropNextReplies(n int) { p.dropReplies.Store(int32(n)) }
 // Hang(false).
 func (p *Proxy) Hang(on bool) { p.hang.Store(on) }
 
+// HoldRequests(true) holds back what the connections open now send
+// (a request stuck on its way); new connections pass. HoldRequests(false)
+// delivers what was held, also for connections the client has closed.
+func (p *Proxy) HoldRequests(on bool) {
+	if on {
+		p.holdBelow.Store(p.serial.Load())
+	}
+	p.holdReq.Store(on)
+}
+
 func (p *Proxy) track(c net.Conn) {
 	p.mu.Lock()
 	p.conns = append(p.conns, c)
@@ -295,10 +309,32 @@ func (p *Proxy) serve(client net.Conn, target string) {
 	}
 	p.track(client)
 	p.track(server)
+	serial := p.serial.Add(1) - 1
 	closeBoth := func() { client.Close(); server.Close() }
 	p.wg.Go(func() {
-		io.Copy(server, client)
-		closeBoth()
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := client.Read(buf)
+			if n > 0 {
+				for p.holdReq.Load() && serial < p.holdBelow.Load() {
+					time.Sleep(5 * time.Millisecond)
+				}
+				if _, werr := server.Write(buf[:n]); werr != nil {
+					closeBoth()
+					return
+				}
+			}
+			if err != nil {
+				// Half-close: Redis still runs what it got, then
+				// closes, which ends the reply loop below.
+				if tc, ok := server.(*net.TCPConn); ok {
+					tc.CloseWrite()
+				} else {
+					closeBoth()
+				}
+				return
+			}
+		}
 	})
 	buf := make([]byte, 64<<10)
 	for {
