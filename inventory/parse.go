@@ -150,17 +150,7 @@ func Parse(cat *planner.Catalog, data []byte, source string) (*Inventory, error)
 				inv.TeamChannel = s
 			}
 		case "admins":
-			for _, item := range p.strList(v, key) {
-				if !slackUserRe.MatchString(item.s) {
-					p.addf(item.line, "admins: %q is not a Slack user id (U… or W…) — copy it from the user's profile (⋮ → Copy member ID)", item.s)
-					continue
-				}
-				if slices.Contains(inv.Admins, item.s) {
-					p.addf(item.line, "admins: %q is listed twice", item.s)
-					continue
-				}
-				inv.Admins = append(inv.Admins, item.s)
-			}
+			inv.Admins = p.admins(v)
 		case "max_duration":
 			if d, ok := p.duration(v, key, false); ok {
 				inv.MaxDuration = d
@@ -185,14 +175,36 @@ func Parse(cat *planner.Catalog, data []byte, source string) (*Inventory, error)
 		inv.Servers = p.servers(serversNode, inv.MaxDuration)
 	}
 	if len(p.problems) > 0 {
-		sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
-		if len(p.problems) > maxProblems {
-			extra := len(p.problems) - maxProblems
-			p.problems = append(p.problems[:maxProblems], Problem{Msg: fmt.Sprintf("… and %d more problems", extra)})
-		}
-		return nil, &Error{Source: source, Problems: p.problems}
+		return nil, p.error(source)
 	}
 	return inv, nil
+}
+
+// admins reads the admins' Slack user ids, reporting names and repeats.
+func (p *inventoryParser) admins(v *yaml.Node) []string {
+	var out []string
+	for _, item := range p.strList(v, "admins") {
+		if !slackUserRe.MatchString(item.s) {
+			p.addf(item.line, "admins: %q is not a Slack user id (U… or W…) — copy it from the user's profile (⋮ → Copy member ID)", item.s)
+			continue
+		}
+		if slices.Contains(out, item.s) {
+			p.addf(item.line, "admins: %q is listed twice", item.s)
+			continue
+		}
+		out = append(out, item.s)
+	}
+	return out
+}
+
+// error is the problems found, in line order, at most maxProblems.
+func (p *inventoryParser) error(source string) *Error {
+	sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
+	if len(p.problems) > maxProblems {
+		extra := len(p.problems) - maxProblems
+		p.problems = append(p.problems[:maxProblems], Problem{Msg: fmt.Sprintf("… and %d more problems", extra)})
+	}
+	return &Error{Source: source, Problems: p.problems}
 }
 
 // yamlErrorLine pulls the line out of a yaml.v3 error ("yaml: line 3: …").
@@ -439,77 +451,25 @@ func (p *inventoryParser) server(n *yaml.Node, defMax time.Duration) (Server, bo
 		return Server{}, false
 	}
 	before := len(p.problems)
-	var s Server
 	// The name first, so every other message can say which server.
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "name" {
-			v := resolveAlias(n.Content[i+1])
-			name, ok := p.str(v, "name")
-			switch {
-			case !ok:
-			case name == "":
-				p.addf(v.Line, "a server's name is empty")
-			case !serverNameRe.MatchString(name):
-				msg := fmt.Sprintf("server name %q: use 1–63 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit", name)
-				if fixed := suggestServerName(name); fixed != "" {
-					msg += fmt.Sprintf(" — e.g. %q", fixed)
-				}
-				p.addf(v.Line, "%s", msg)
-			default:
-				s.Name = name
-			}
-			break
-		}
-	}
+	s := Server{Name: p.serverName(n)}
 	ctx := "server: "
 	if raw := strings.TrimSpace(rawName(n)); raw != "" {
 		ctx = fmt.Sprintf("server %q: ", raw)
 	}
-	var (
-		gpuSet, countSet, idsSet bool
-		count                    int
-		countLine                int
-		countSuggested           bool
-	)
+	var c gpuCount
 	unknown := p.mapping(n, ctx, serverKeys, func(key string, k, v *yaml.Node) {
 		switch key {
-		case "name":
 		case "gpu":
-			name, ok := p.str(v, ctx+"gpu")
-			if !ok {
-				break
+			c.gpuSet = true
+			if g, ok := p.gpu(v, ctx); ok {
+				s.GPU = g
 			}
-			gpuSet = true
-			if name == "" {
-				p.addf(v.Line, "%sgpu is empty — name the GPU model, e.g. h100 or a100-sxm4-80gb", ctx)
-				break
-			}
-			g, _, err := p.cat.GPU(name)
-			if err != nil {
-				msg := fmt.Sprintf("%sunknown GPU %q", ctx, name)
-				var nf *planner.NotFoundError
-				if errors.As(err, &nf) {
-					if sug := nf.Suggestions(); len(sug) > 0 {
-						msg += fmt.Sprintf(" — did you mean %q?", sug[0])
-					}
-				}
-				p.addf(v.Line, "%s (`gpuplan gpus` lists the catalogue)", msg)
-				break
-			}
-			s.GPU = g
 		case "gpus":
-			countSet, countLine = true, v.Line
-			n, ok := p.integer(v, ctx+"gpus")
-			if !ok {
-				break
-			}
-			if n <= 0 || n > maxGPUsPerServer {
-				p.addf(v.Line, "%sgpus: %d — a server has 1 to %d GPUs", ctx, n, maxGPUsPerServer)
-				break
-			}
-			count = n
+			c.countSet, c.countLine = true, v.Line
+			c.count = p.gpuCount(v, ctx)
 		case "gpu_ids":
-			idsSet = true
+			c.idsSet = true
 			s.GPUIDs = p.gpuIDs(v, ctx)
 		case "host":
 			if h, ok := p.str(v, ctx+"host"); ok {
@@ -520,33 +480,11 @@ func (p *inventoryParser) server(n *yaml.Node, defMax time.Duration) (Server, bo
 				s.Host = h
 			}
 		case "interconnect":
-			if ic, ok := p.str(v, ctx+"interconnect"); ok && ic != "" {
-				switch strings.ToLower(ic) {
-				case "nvlink", "nvswitch":
-					s.Interconnect = planner.NVLink
-				case "pcie":
-					s.Interconnect = planner.PCIe
-				case "ib", "infiniband", "roce":
-					s.Interconnect = planner.IB
-				default:
-					msg := fmt.Sprintf("%sinterconnect %q: use nvlink, pcie or ib (or leave it out to use what the GPU has)", ctx, ic)
-					if sug := planner.Nearest(ic, []string{"nvlink", "pcie", "ib"}, 1); len(sug) > 0 {
-						msg = fmt.Sprintf("%sinterconnect %q — did you mean %q? (nvlink, pcie or ib)", ctx, ic, sug[0])
-					}
-					p.addf(v.Line, "%s", msg)
-				}
+			if ic, ok := p.interconnect(v, ctx); ok {
+				s.Interconnect = ic
 			}
 		case "labels":
-			for _, l := range p.strList(v, ctx+"labels") {
-				switch {
-				case l.s == "":
-					p.addf(l.line, "%sa label is empty", ctx)
-				case slices.Contains(s.Labels, l.s):
-					p.addf(l.line, "%slabel %q is listed twice", ctx, l.s)
-				default:
-					s.Labels = append(s.Labels, l.s)
-				}
-			}
+			s.Labels = p.labels(v, ctx)
 		case "price":
 			if price, ok := p.price(v, ctx); ok {
 				s.PriceUSD = price
@@ -559,30 +497,152 @@ func (p *inventoryParser) server(n *yaml.Node, defMax time.Duration) (Server, bo
 	})
 	for _, msg := range unknown {
 		if strings.Contains(msg, "`gpus`") || strings.Contains(msg, "`gpu_ids`") {
-			countSuggested = true // "gpu_count: 4": already said, do not also say gpus is missing
+			c.suggested = true // "gpu_count: 4": already said, do not also say gpus is missing
 		}
 	}
 	if s.Name == "" && !hasKey(n, "name") {
 		p.addf(n.Line, "a server has no name — add `name: server-x`")
 	}
-	if !gpuSet {
-		p.addf(n.Line, "%sno `gpu:` — say which GPU model it has, e.g. `gpu: h100`", ctx)
-	}
-	switch {
-	case countSet && idsSet:
-		p.addf(countLine, "%sgive either `gpus: N` or `gpu_ids: [...]`, not both", ctx)
-	case !countSet && !idsSet && !countSuggested:
-		p.addf(n.Line, "%sno `gpus:` — say how many GPUs it has (`gpus: 4`) or which ids (`gpu_ids: [0,1,2,3]`)", ctx)
-	case countSet && count > 0:
-		s.GPUIDs = make([]int, count)
-		for i := range s.GPUIDs {
-			s.GPUIDs[i] = i
-		}
+	if ids := p.checkGPUs(n, ctx, c); ids != nil {
+		s.GPUIDs = ids
 	}
 	if s.MaxDuration == 0 {
 		s.MaxDuration = defMax
 	}
 	return s, len(p.problems) == before
+}
+
+// gpuCount is what a server entry said about its GPUs.
+type gpuCount struct {
+	gpuSet, countSet, idsSet bool
+	count, countLine         int
+	suggested                bool // an unknown key's did-you-mean already named gpus or gpu_ids
+}
+
+// checkGPUs reports a server that names no GPU model, gives both or
+// neither of gpus and gpu_ids; a valid count becomes ids 0…count-1.
+func (p *inventoryParser) checkGPUs(n *yaml.Node, ctx string, c gpuCount) []int {
+	if !c.gpuSet {
+		p.addf(n.Line, "%sno `gpu:` — say which GPU model it has, e.g. `gpu: h100`", ctx)
+	}
+	switch {
+	case c.countSet && c.idsSet:
+		p.addf(c.countLine, "%sgive either `gpus: N` or `gpu_ids: [...]`, not both", ctx)
+	case !c.countSet && !c.idsSet && !c.suggested:
+		p.addf(n.Line, "%sno `gpus:` — say how many GPUs it has (`gpus: 4`) or which ids (`gpu_ids: [0,1,2,3]`)", ctx)
+	case c.countSet && c.count > 0:
+		ids := make([]int, c.count)
+		for i := range ids {
+			ids[i] = i
+		}
+		return ids
+	}
+	return nil
+}
+
+// serverName reads a server entry's name, reporting one that is empty or
+// not of the allowed form; "" when there is none to use.
+func (p *inventoryParser) serverName(n *yaml.Node) string {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "name" {
+			continue
+		}
+		v := resolveAlias(n.Content[i+1])
+		name, ok := p.str(v, "name")
+		switch {
+		case !ok:
+		case name == "":
+			p.addf(v.Line, "a server's name is empty")
+		case !serverNameRe.MatchString(name):
+			msg := fmt.Sprintf("server name %q: use 1–63 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit", name)
+			if fixed := suggestServerName(name); fixed != "" {
+				msg += fmt.Sprintf(" — e.g. %q", fixed)
+			}
+			p.addf(v.Line, "%s", msg)
+		default:
+			return name
+		}
+		return ""
+	}
+	return ""
+}
+
+// gpu reads a server's GPU model from the catalogue, with a did-you-mean
+// for one it does not know.
+func (p *inventoryParser) gpu(v *yaml.Node, ctx string) (planner.GPU, bool) {
+	name, ok := p.str(v, ctx+"gpu")
+	if !ok {
+		return planner.GPU{}, false
+	}
+	if name == "" {
+		p.addf(v.Line, "%sgpu is empty — name the GPU model, e.g. h100 or a100-sxm4-80gb", ctx)
+		return planner.GPU{}, false
+	}
+	g, _, err := p.cat.GPU(name)
+	if err != nil {
+		msg := fmt.Sprintf("%sunknown GPU %q", ctx, name)
+		var nf *planner.NotFoundError
+		if errors.As(err, &nf) {
+			if sug := nf.Suggestions(); len(sug) > 0 {
+				msg += fmt.Sprintf(" — did you mean %q?", sug[0])
+			}
+		}
+		p.addf(v.Line, "%s (`gpuplan gpus` lists the catalogue)", msg)
+		return planner.GPU{}, false
+	}
+	return g, true
+}
+
+// gpuCount reads gpus: N, 1 to maxGPUsPerServer; 0 when it is not usable.
+func (p *inventoryParser) gpuCount(v *yaml.Node, ctx string) int {
+	n, ok := p.integer(v, ctx+"gpus")
+	if !ok {
+		return 0
+	}
+	if n <= 0 || n > maxGPUsPerServer {
+		p.addf(v.Line, "%sgpus: %d — a server has 1 to %d GPUs", ctx, n, maxGPUsPerServer)
+		return 0
+	}
+	return n
+}
+
+// interconnect reads nvlink, pcie or ib (and their other names); false
+// when it is left empty or not one of them.
+func (p *inventoryParser) interconnect(v *yaml.Node, ctx string) (planner.Interconnect, bool) {
+	ic, ok := p.str(v, ctx+"interconnect")
+	if !ok || ic == "" {
+		return "", false
+	}
+	switch strings.ToLower(ic) {
+	case "nvlink", "nvswitch":
+		return planner.NVLink, true
+	case "pcie":
+		return planner.PCIe, true
+	case "ib", "infiniband", "roce":
+		return planner.IB, true
+	}
+	msg := fmt.Sprintf("%sinterconnect %q: use nvlink, pcie or ib (or leave it out to use what the GPU has)", ctx, ic)
+	if sug := planner.Nearest(ic, []string{"nvlink", "pcie", "ib"}, 1); len(sug) > 0 {
+		msg = fmt.Sprintf("%sinterconnect %q — did you mean %q? (nvlink, pcie or ib)", ctx, ic, sug[0])
+	}
+	p.addf(v.Line, "%s", msg)
+	return "", false
+}
+
+// labels reads a server's labels, reporting empty and repeated ones.
+func (p *inventoryParser) labels(v *yaml.Node, ctx string) []string {
+	var out []string
+	for _, l := range p.strList(v, ctx+"labels") {
+		switch {
+		case l.s == "":
+			p.addf(l.line, "%sa label is empty", ctx)
+		case slices.Contains(out, l.s):
+			p.addf(l.line, "%slabel %q is listed twice", ctx, l.s)
+		default:
+			out = append(out, l.s)
+		}
+	}
+	return out
 }
 
 // rawName is the server entry's name as written, valid or not.
