@@ -232,69 +232,97 @@ func overlap(a1, a2, b1, b2 time.Time) float64 {
 func buildServer(d Input, prevFrom, from, to time.Time, hours int, booked, used map[string]*UserHours) (ServerReport, gpuRows) {
 	srv := d.Server
 	n := srv.Count()
-	pos := map[int]int{}
-	for i, id := range srv.GPUIDs {
-		pos[id] = i
-	}
 	sd := ServerReport{Server: srv.Name, GPUs: n, CapacityH: float64(n) * to.Sub(from).Hours(), Waiting: d.Waiting, MeanUtil: -1, PrevUtil: -1}
-	// Booked seconds per (gpu, hour) in total and per owner.
-	type ownerSecs struct {
-		owner string
-		secs  float64
+	c := &cells{prevFrom: prevFrom, from: from, to: to, hours: hours, pos: map[int]int{},
+		bookedSecs: make([]float64, n*hours), byOwner: make([][]ownerSecs, n*hours)}
+	for i, id := range srv.GPUIDs {
+		c.pos[id] = i
 	}
-	bookedSecs := make([]float64, n*hours)
-	byOwner := make([][]ownerSecs, n*hours)
-	for _, rv := range d.History {
-		sd.PrevBooked += overlap(rv.Start, rv.End, prevFrom, from) / 3600 * float64(len(rv.GPUs))
-		cur := overlap(rv.Start, rv.End, from, to)
-		if cur == 0 {
-			continue
-		}
-		h := cur / 3600 * float64(len(rv.GPUs))
-		sd.BookedH += h
-		addHours(booked, rv.Owner, h, 0)
-		first := max(0, int(rv.Start.Sub(from)/time.Hour))
-		last := min(hours-1, int((rv.End.Sub(from)-1)/time.Hour))
-		for hr := first; hr <= last; hr++ {
-			hs := from.Add(time.Duration(hr) * time.Hour)
-			secs := overlap(rv.Start, rv.End, hs, hs.Add(time.Hour))
-			if secs == 0 {
-				continue
-			}
-			for _, g := range rv.GPUs {
-				p, ok := pos[g]
-				if !ok {
-					continue
-				}
-				c := p*hours + hr
-				bookedSecs[c] += secs
-				byOwner[c] = append(byOwner[c], ownerSecs{rv.Owner, secs})
-			}
-		}
-	}
-	for _, rv := range d.History {
-		if prev := overlap(rv.Start, rv.End, prevFrom, from); prev > 0 {
-			addHours(booked, rv.Owner, 0, prev/3600*float64(len(rv.GPUs)))
-		}
-	}
+	c.addBookings(&sd, d.History, booked)
 	rows := gpuRows{util: make([][]float64, n), booked: make([][]bool, n)}
 	for g := range n {
 		rows.util[g] = make([]float64, hours)
 		rows.booked[g] = make([]bool, hours)
 		for hr := range hours {
 			rows.util[g][hr] = math.NaN()
-			rows.booked[g][hr] = bookedSecs[g*hours+hr] >= 1800
+			rows.booked[g][hr] = c.bookedSecs[g*hours+hr] >= 1800
 		}
 	}
+	unbooked := c.addUsage(&sd, rows, d, used)
+	for _, uh := range top(unbooked, 5) {
+		if uh.Hours >= 0.05 {
+			sd.Unbooked = append(sd.Unbooked, uh)
+		}
+	}
+	return sd, rows
+}
+
+// cells are one server's booked seconds per (GPU position, hour of the
+// current period), in total and per owner.
+type cells struct {
+	prevFrom, from, to time.Time
+	hours              int
+	pos                map[int]int // GPU id → position
+	bookedSecs         []float64
+	byOwner            [][]ownerSecs
+}
+
+type ownerSecs struct {
+	owner string
+	secs  float64
+}
+
+// addBookings counts the reservations into the server's booked hours (now
+// and in the period before), each owner's hours, and the cells.
+func (c *cells) addBookings(sd *ServerReport, history []store.Reservation, booked map[string]*UserHours) {
+	for _, rv := range history {
+		sd.PrevBooked += overlap(rv.Start, rv.End, c.prevFrom, c.from) / 3600 * float64(len(rv.GPUs))
+		cur := overlap(rv.Start, rv.End, c.from, c.to)
+		if cur == 0 {
+			continue
+		}
+		h := cur / 3600 * float64(len(rv.GPUs))
+		sd.BookedH += h
+		addHours(booked, rv.Owner, h, 0)
+		first := max(0, int(rv.Start.Sub(c.from)/time.Hour))
+		last := min(c.hours-1, int((rv.End.Sub(c.from)-1)/time.Hour))
+		for hr := first; hr <= last; hr++ {
+			hs := c.from.Add(time.Duration(hr) * time.Hour)
+			secs := overlap(rv.Start, rv.End, hs, hs.Add(time.Hour))
+			if secs == 0 {
+				continue
+			}
+			for _, g := range rv.GPUs {
+				p, ok := c.pos[g]
+				if !ok {
+					continue
+				}
+				i := p*c.hours + hr
+				c.bookedSecs[i] += secs
+				c.byOwner[i] = append(c.byOwner[i], ownerSecs{rv.Owner, secs})
+			}
+		}
+	}
+	for _, rv := range history {
+		if prev := overlap(rv.Start, rv.End, c.prevFrom, c.from); prev > 0 {
+			addHours(booked, rv.Owner, 0, prev/3600*float64(len(rv.GPUs)))
+		}
+	}
+}
+
+// addUsage folds the agent's hourly samples into the server's measured
+// figures, the chart's cells and each user's hours, and returns the
+// GPU-hours each user ran without a booking of their own.
+func (c *cells) addUsage(sd *ServerReport, rows gpuRows, d Input, used map[string]*UserHours) map[string]*UserHours {
 	var obs, utilSecs, prevObs, prevUtil float64
 	unbooked := map[string]*UserHours{}
 	for _, u := range d.Usage {
-		p, ok := pos[u.GPU]
+		p, ok := c.pos[u.GPU]
 		if !ok || u.Observed <= 0 {
 			continue
 		}
-		if u.Hour.Before(from) {
-			if !u.Hour.Before(prevFrom) {
+		if u.Hour.Before(c.from) {
+			if !u.Hour.Before(c.prevFrom) {
 				prevObs += u.Observed
 				prevUtil += u.UtilSecs
 				for unix, secs := range u.Users {
@@ -303,26 +331,26 @@ func buildServer(d Input, prevFrom, from, to time.Time, hours int, booked, used 
 			}
 			continue
 		}
-		hr := int(u.Hour.Sub(from) / time.Hour)
-		if hr >= hours {
+		hr := int(u.Hour.Sub(c.from) / time.Hour)
+		if hr >= c.hours {
 			continue
 		}
-		c := p*hours + hr
+		i := p*c.hours + hr
 		obs += u.Observed
 		utilSecs += u.UtilSecs
 		sd.BusyH += u.Busy / 3600
 		rows.util[p][hr] = u.UtilSecs / u.Observed / 100
 		idleFrac := 1 - u.Busy/u.Observed
-		bookedFrac := min(1, bookedSecs[c]/3600)
+		bookedFrac := min(1, c.bookedSecs[i]/3600)
 		// Booked time the agent watched, the idle share of it.
-		watchedBooked := min(bookedSecs[c], u.Observed)
+		watchedBooked := min(c.bookedSecs[i], u.Observed)
 		sd.IdleBookedH += watchedBooked * idleFrac / 3600
 		sd.UnbookedH += u.Busy * (1 - bookedFrac) / 3600
 		for unix, secs := range u.Users {
 			who := slackUser(d.UnixToSlack, unix)
 			addHours(used, who, secs/3600, 0)
 			mine := 0.0
-			for _, o := range byOwner[c] {
+			for _, o := range c.byOwner[i] {
 				if o.owner == who {
 					mine += o.secs
 				}
@@ -340,12 +368,7 @@ func buildServer(d Input, prevFrom, from, to time.Time, hours int, booked, used 
 	if prevObs > 0 {
 		sd.PrevUtil = prevUtil / prevObs
 	}
-	for _, uh := range top(unbooked, 5) {
-		if uh.Hours >= 0.05 {
-			sd.Unbooked = append(sd.Unbooked, uh)
-		}
-	}
-	return sd, rows
+	return unbooked
 }
 
 func slackUser(m map[string]string, unix string) string {
