@@ -25,10 +25,13 @@ const (
 
 // where says where a command came from, and so where its answer goes.
 type where struct {
-	from        origin
-	channel     string // the channel it was asked in (a DM's channel for fromDM)
-	user        string // who asked
-	thread      string // the thread of a mention or a DM
+	from    origin
+	channel string // the channel it was asked in (a DM's channel for fromDM)
+	user    string // who asked
+	thread  string // the thread of a mention or a DM
+	// mentionTS is the mention's own message: a mention outside a thread
+	// is answered in a new thread under it.
+	mentionTS   string
 	responseURL string // a slash command's, a button's or the plan modal's
 	// ack, when set, may carry a private answer small enough for the
 	// envelope's ack (a slash command answered within its budget);
@@ -49,8 +52,8 @@ type where struct {
 // team channel, else where the command came from — and recorded; anything
 // else (a query, a mistake, an internal error's reference) answers the
 // asker where they asked: in the slash command's ack or response_url,
-// ephemerally under a mention (in its thread when there is one), in the
-// DM. Errors become words in b.message, once.
+// visibly in a mention's thread (started under the mention when it was
+// not in one: the team asked in front of each other), in the DM. Errors become words in b.message, once.
 func (b *Bot) deliver(ctx context.Context, reply *commands.Reply, err error, w where, log *zap.Logger) {
 	announce := err == nil && reply.InChannel
 	switch w.from {
@@ -76,8 +79,15 @@ func (b *Bot) deliver(ctx context.Context, reply *commands.Reply, err error, w w
 			b.announceIn(ctx, w.channel, w.thread, reply, log)
 			return
 		}
-		msg, inChannel := b.message(reply, err, log)
-		b.postReply(ctx, w.channel, w.user, w.thread, msg, inChannel, log)
+		// A mention is a question asked in front of the team: the answer
+		// (a plan, a status, a mistake) is posted visibly in the mention's
+		// thread, started under the mention when it was not in one.
+		msg, _ := b.message(reply, err, log)
+		thread := w.thread
+		if thread == "" {
+			thread = w.mentionTS
+		}
+		b.post(ctx, w.channel, thread, msg, log)
 	case fromDM:
 		if announce && reply.Channel != "" {
 			b.announceIn(ctx, reply.Channel, "", reply, log) // the team channel

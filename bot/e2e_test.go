@@ -226,15 +226,26 @@ func TestSlashWithoutTextOpensThePlanModal(t *testing.T) {
 
 func TestMentionsAreAnsweredWhereTheyWereMade(t *testing.T) {
 	h := start(t)
+	// In a thread: the answer goes to that thread, visibly.
 	h.fake.Push(h.fake.AppMention("<@"+slackfake.BotUserID+"> "+planText, "U0001", "C0001", "1700000000.000100"))
-	calls := h.fake.WaitCalls(t, "chat.postEphemeral", 1, 5*time.Second)
-	if c := calls[0]; c.Param("thread_ts") != "1700000000.000100" || c.Param("user") != "U0001" || c.Param("channel") != "C0001" {
+	calls := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)
+	if c := calls[0]; c.Param("thread_ts") != "1700000000.000100" || c.Param("channel") != "C0001" {
 		t.Errorf("thread mention answered as %v", c.Form)
 	}
-	h.fake.Push(h.fake.AppMention("<@"+slackfake.BotUserID+"> help", "U0002", "C0001", ""))
-	calls = h.fake.WaitCalls(t, "chat.postEphemeral", 2, 5*time.Second)
-	if c := calls[1]; c.Param("thread_ts") != "" || c.Param("user") != "U0002" {
-		t.Errorf("top-level mention answered as %v", c.Form)
+	// At the top of the channel: a thread is started under the mention.
+	env := h.fake.AppMention("<@"+slackfake.BotUserID+"> llama3 8b lora 학습하려면 4090 몇 장 필요해?", "U0002", "C0001", "")
+	ts := env.Event()["ts"].(string)
+	h.fake.Push(env)
+	calls = h.fake.WaitCalls(t, "chat.postMessage", 2, 5*time.Second)
+	c := calls[1]
+	if c.Param("thread_ts") != ts || c.Param("channel") != "C0001" {
+		t.Errorf("top-level mention answered as %v, want a thread under %s", c.Form, ts)
+	}
+	if js := blocksJSON(c.JSON) + c.Param("blocks"); !strings.Contains(js, "Read as") || !strings.Contains(js, "rtx-4090") {
+		t.Errorf("the Korean question's answer lacks its reading: %.600s", js)
+	}
+	if n := len(h.fake.Calls("chat.postEphemeral")); n != 0 {
+		t.Errorf("%d ephemeral answers to mentions; mentions answer the team", n)
 	}
 }
 

@@ -238,7 +238,7 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 		log = log.With(zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
 			Location: b.lookupLocation(ctx, e.User)})
-		b.deliver(ctx, reply, err, where{from: fromMention, channel: e.Channel, user: e.User, thread: thread}, log)
+		b.deliver(ctx, reply, err, where{from: fromMention, channel: e.Channel, user: e.User, thread: thread, mentionTS: e.TimeStamp}, log)
 	case *slackevents.AppHomeOpenedEvent:
 		b.onHomeOpened(ctx, e, log) // home.go
 	case *slackevents.MessageEvent:
@@ -251,24 +251,6 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
 			Location: b.lookupLocation(ctx, e.User)})
 		b.deliver(ctx, reply, err, where{from: fromDM, channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp}, log)
-	}
-}
-
-// postReply answers a mention: shared-state answers go to the channel (in
-// the thread when the mention was in one), queries ephemerally to the
-// asker; where an ephemeral cannot be delivered, in the thread.
-func (b *Bot) postReply(ctx context.Context, channel, user, thread string, m Message, inChannel bool, log *zap.Logger) {
-	if inChannel {
-		b.post(ctx, channel, thread, m, log)
-		return
-	}
-	opts := []slack.MsgOption{slack.MsgOptionText(m.Text, false), slack.MsgOptionBlocks(m.Blocks...)}
-	if thread != "" {
-		opts = append(opts, slack.MsgOptionTS(thread))
-	}
-	if _, err := b.api.PostEphemeralContext(ctx, channel, user, opts...); err != nil {
-		log.Warn("ephemeral reply failed; answering in the thread", zap.Error(err))
-		b.post(ctx, channel, thread, m, log)
 	}
 }
 
