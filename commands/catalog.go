@@ -227,6 +227,14 @@ func backtestCommand() Command {
 						l.Publishers, l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio, l.LOSO.WorstID),
 				}})
 			}
+			if l := bt.LOSO; l != nil {
+				pt := &Table{Columns: []string{"publisher", "rows", "in-sample median", "held-out median", "held-out worst"}}
+				for _, p := range l.ByPublisher() {
+					pt.Rows = append(pt.Rows, []string{p.Publisher, fmt.Sprint(p.LOSO.N), fmt.Sprintf("%.1f%%", p.InSample.Median*100),
+						fmt.Sprintf("%.1f%%", p.LOSO.Median*100), fmt.Sprintf("%.2fx (%s)", p.LOSO.WorstRatio, p.LOSO.WorstID)})
+				}
+				sections = append(sections, Section{Heading: "Each publisher held out", Table: pt})
+			}
 			if len(bt.Stale) > 0 {
 				sections = append(sections, Section{Heading: "Stale fit data", Kind: Context, Bullets: []string{
 					"these rows parse differently from planner/data/backtest-cases.jsonl, which the fit replays: run `go generate ./planner` (" +

@@ -196,3 +196,35 @@ func readCSVNoSourceFile(name string) ([]row, error) {
 	defer f.Close()
 	return readCSVNoSource(f)
 }
+
+// PublisherStats is one publisher's rows, predicted in-sample and with
+// the constants fitted without them.
+type PublisherStats struct {
+	Publisher string
+	InSample  ErrorStats
+	LOSO      ErrorStats
+}
+
+// ByPublisher splits the leave-one-source-out result by publisher, in the
+// order the rows come.
+func (s *LOSOSummary) ByPublisher() []PublisherStats {
+	var order []string
+	groups := map[string][]LOSORow{}
+	for _, r := range s.Rows {
+		if _, ok := groups[r.Publisher]; !ok {
+			order = append(order, r.Publisher)
+		}
+		groups[r.Publisher] = append(groups[r.Publisher], r)
+	}
+	var out []PublisherStats
+	for _, p := range order {
+		var ids []string
+		var in, lo, meas []float64
+		for _, r := range groups[p] {
+			ids = append(ids, r.ID)
+			in, lo, meas = append(in, r.InSample), append(lo, r.LOSO), append(meas, r.Measured)
+		}
+		out = append(out, PublisherStats{Publisher: p, InSample: Summarise(ids, in, meas), LOSO: Summarise(ids, lo, meas)})
+	}
+	return out
+}

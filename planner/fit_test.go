@@ -2,8 +2,10 @@ package planner
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -138,4 +140,23 @@ func TestLeaveOneSourceOutIsReproduced(t *testing.T) {
 	t.Logf("in-sample: median %.1f%%, p90 %.1f%%, worst %.2fx (%s); leave-one-source-out over %d publishers: median %.1f%%, p90 %.1f%%, worst %.2fx (%s)",
 		stored.InSample.Median*100, stored.InSample.P90*100, stored.InSample.WorstRatio, stored.InSample.WorstID, stored.Publishers,
 		stored.LOSO.Median*100, stored.LOSO.P90*100, stored.LOSO.WorstRatio, stored.LOSO.WorstID)
+}
+
+// docs/planner.md quotes the stored back-test; it must not go stale.
+func TestDocsQuoteTheBackTest(t *testing.T) {
+	doc, err := os.ReadFile("../docs/planner.md")
+	if err != nil {
+		t.Skip("docs not in this checkout:", err)
+	}
+	s, err := StoredLOSO()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("in-sample median %.1f %%, p90 %.0f %%", s.InSample.Median*100, s.InSample.P90*100)
+	want2 := fmt.Sprintf("leave-one-source-out median %.1f %%, p90 %.0f %%", s.LOSO.Median*100, s.LOSO.P90*100)
+	for _, w := range []string{want, want2} {
+		if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), w) {
+			t.Errorf("docs/planner.md does not say %q: update its back-test section", w)
+		}
+	}
 }
