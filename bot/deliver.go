@@ -95,17 +95,7 @@ func (b *Bot) deliver(ctx context.Context, reply *commands.Reply, err error, w w
 		msg, _ := b.message(reply, err, log) // and the answer in the DM
 		b.post(ctx, w.channel, w.thread, msg, log)
 	case fromShare:
-		// A private plan made public: the channel sees it, credited.
-		msg, _ := b.message(reply, err, log)
-		p := toPayload(msg, err == nil)
-		if err == nil {
-			p.Text = "<@" + w.user + "> shared: " + p.Text
-		}
-		if w.responseURL != "" {
-			b.respond(ctx, w.responseURL, p, log)
-		} else {
-			b.post(ctx, w.channel, "", msg, log)
-		}
+		b.share(ctx, reply, err, w, log)
 	case fromRunButton:
 		if !announce {
 			msg, _ := b.message(reply, err, log)
@@ -136,22 +126,45 @@ func (b *Bot) deliver(ctx context.Context, reply *commands.Reply, err error, w w
 			b.postToDM(ctx, w.user, msg, log)
 			return
 		}
-		target := reply.Channel
-		if target == "" {
-			target = w.channel
+		b.announceFromForm(ctx, reply, w, log)
+	}
+}
+
+// share posts a private plan for the channel to see, credited to who
+// shared it; a failure stays private.
+func (b *Bot) share(ctx context.Context, reply *commands.Reply, err error, w where, log *zap.Logger) {
+	msg, _ := b.message(reply, err, log)
+	p := toPayload(msg, err == nil)
+	if err == nil {
+		p.Text = "<@" + w.user + "> shared: " + p.Text
+	}
+	if w.responseURL != "" {
+		b.respond(ctx, w.responseURL, p, log)
+		return
+	}
+	b.post(ctx, w.channel, "", msg, log)
+}
+
+// announceFromForm announces a state change made through the Reserve
+// form: in the team channel, else where the form was opened, else the
+// user's DM (where its buttons work too); a Home it came from is
+// refreshed.
+func (b *Bot) announceFromForm(ctx context.Context, reply *commands.Reply, w where, log *zap.Logger) {
+	target := reply.Channel
+	if target == "" {
+		target = w.channel
+	}
+	if target == "" {
+		dm, err := b.openDM(ctx, w.user)
+		if err != nil {
+			log.Error("conversations.open failed", zap.Error(err))
+			return
 		}
-		if target == "" {
-			dm, derr := b.openDM(ctx, w.user)
-			if derr != nil {
-				log.Error("conversations.open failed", zap.Error(derr))
-				return
-			}
-			target = dm // where its buttons work too
-		}
-		b.announceIn(ctx, target, "", reply, log)
-		if w.home {
-			b.publishHome(ctx, w.user, []slack.Block{slack.NewContextBlock("", mrkdwn(":white_check_mark: "+escape(reply.Title)))}, log)
-		}
+		target = dm
+	}
+	b.announceIn(ctx, target, "", reply, log)
+	if w.home {
+		b.publishHome(ctx, w.user, []slack.Block{slack.NewContextBlock("", mrkdwn(":white_check_mark: "+escape(reply.Title)))}, log)
 	}
 }
 
