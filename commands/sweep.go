@@ -76,29 +76,10 @@ func (s *Set) Sweep(ctx context.Context) ([]Notice, error) {
 		if err != nil {
 			return out, err
 		}
-		waiters, err := st.Waiters(ctx, srv.Name)
+		freed, err := s.freedWaiters(ctx, st, srv.Name, srv.Count()-held)
+		out = append(out, freed...)
 		if err != nil {
 			return out, err
-		}
-		free := srv.Count() - held
-		for _, w := range waiters {
-			if w.Count > free {
-				continue
-			}
-			removed, err := st.RemoveWaiter(ctx, srv.Name, w.ID)
-			if err != nil {
-				return out, err
-			}
-			free -= w.Count
-			if !removed {
-				continue // another replica took it and tells the waiter
-			}
-			out = append(out, Notice{User: w.Owner, Kind: "waiting", Reply: &Reply{
-				Title:   fmt.Sprintf("%d GPU(s) free on %s", w.Count, srv.Name),
-				Summary: fmt.Sprintf("The %d GPU(s) you were waiting for on %s are free now.", w.Count, srv.Name),
-				Actions: []Action{{ID: ActionRun, Label: "Reserve for 4h", Style: "primary",
-					Command: fmt.Sprintf("reserve %d on %s for 4h", w.Count, srv.Name), RequestID: "wait-" + w.ID}},
-			}})
 		}
 	}
 	// Announced reservations that List no longer returns have ended by
@@ -114,6 +95,37 @@ func (s *Set) Sweep(ctx context.Context) ([]Notice, error) {
 		r := s.reservationReply(cur, "expired", now, loc)
 		r.Actions = nil
 		out = append(out, Notice{Channel: rv.Channel, TS: rv.MessageTS, Kind: "expired", Reply: r})
+	}
+	return out, nil
+}
+
+// freedWaiters tells the waiters on server whose count now fits in free
+// GPUs, first come first served; each waiter is told by the replica that
+// takes it off the list.
+func (s *Set) freedWaiters(ctx context.Context, st store.Store, server string, free int) ([]Notice, error) {
+	waiters, err := st.Waiters(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	var out []Notice
+	for _, w := range waiters {
+		if w.Count > free {
+			continue
+		}
+		removed, err := st.RemoveWaiter(ctx, server, w.ID)
+		if err != nil {
+			return out, err
+		}
+		free -= w.Count
+		if !removed {
+			continue // another replica took it and tells the waiter
+		}
+		out = append(out, Notice{User: w.Owner, Kind: "waiting", Reply: &Reply{
+			Title:   fmt.Sprintf("%d GPU(s) free on %s", w.Count, server),
+			Summary: fmt.Sprintf("The %d GPU(s) you were waiting for on %s are free now.", w.Count, server),
+			Actions: []Action{{ID: ActionRun, Label: "Reserve for 4h", Style: "primary",
+				Command: fmt.Sprintf("reserve %d on %s for 4h", w.Count, server), RequestID: "wait-" + w.ID}},
+		}})
 	}
 	return out, nil
 }
