@@ -41,32 +41,50 @@ func (s *Set) Home(ctx context.Context, req Request) (*Reply, error) {
 	}
 	loc := s.loc(req)
 
-	// Mine.
-	mine, err := s.mine(ctx, st, req.User, now)
+	mine, err := s.homeMine(ctx, st, req.User, now, loc)
+	if err != nil {
+		return nil, err
+	}
+	r.Sections = append(r.Sections, mine...)
+	r.Sections = append(r.Sections, s.homeFleet(ctx, st, req.User, now, loc)...)
+	if s.deps.Inventory.IsAdmin(req.User) && s.deps.Watch != nil {
+		r.Sections = append(r.Sections, s.homeDigests(ctx))
+	}
+	r.Sections = append(r.Sections, Section{Kind: Context, Text: "Times in " + loc.String() + ". Utilization is measured by `gpuplan agent` on each server, by hour over the last 24 h; — means no agent reported."})
+	return r, nil
+}
+
+// homeMine is the Home's "Your reservations": each with Extend and
+// Release buttons, ten at most.
+func (s *Set) homeMine(ctx context.Context, st store.Store, user string, now time.Time, loc *time.Location) ([]Section, error) {
+	mine, err := s.mine(ctx, st, user, now)
 	if err != nil {
 		return nil, err
 	}
 	if len(mine) == 0 {
-		r.Sections = append(r.Sections, Section{Heading: "Your reservations", Text: "You hold no GPUs."})
-	} else {
-		r.Sections = append(r.Sections, Section{Heading: fmt.Sprintf("Your reservations (%d)", len(mine))})
-		for i, rv := range mine {
-			if i == 10 {
-				r.Sections = append(r.Sections, Section{Kind: Context, Text: fmt.Sprintf("and %d more — `mine` lists them all", len(mine)-10)})
-				break
-			}
-			text := fmt.Sprintf("`%s` · %s GPUs %s · %s, %s → %s", rv.ID, rv.Server, rv.GPUList(), rv.State(now), when(rv.Start, now, loc), when(rv.End, now, loc))
-			if rv.Note != "" {
-				text += " · " + rv.Note
-			}
-			r.Sections = append(r.Sections, Section{Text: text, Actions: []Action{
-				{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + fmt.Sprint(rv.End.Unix())},
-				{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
-			}})
-		}
+		return []Section{{Heading: "Your reservations", Text: "You hold no GPUs."}}, nil
 	}
+	out := []Section{{Heading: fmt.Sprintf("Your reservations (%d)", len(mine))}}
+	for i, rv := range mine {
+		if i == 10 {
+			out = append(out, Section{Kind: Context, Text: fmt.Sprintf("and %d more — `mine` lists them all", len(mine)-10)})
+			break
+		}
+		text := fmt.Sprintf("`%s` · %s GPUs %s · %s, %s → %s", rv.ID, rv.Server, rv.GPUList(), rv.State(now), when(rv.Start, now, loc), when(rv.End, now, loc))
+		if rv.Note != "" {
+			text += " · " + rv.Note
+		}
+		out = append(out, Section{Text: text, Actions: []Action{
+			{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + fmt.Sprint(rv.End.Unix())},
+			{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+		}})
+	}
+	return out, nil
+}
 
-	// The fleet, and my places in its waiting lists.
+// homeFleet is the Home's fleet table, the servers the store could not
+// read, and the user's places in the waiting lists.
+func (s *Set) homeFleet(ctx context.Context, st store.Store, user string, now time.Time, loc *time.Location) []Section {
 	fleet := &Table{Columns: []string{"server", "GPUs", "free now", "held", "util 24h", "next free"}}
 	var queue []string
 	var unread []string
@@ -95,35 +113,36 @@ func (s *Set) Home(ctx context.Context, req Request) (*Reply, error) {
 			continue
 		}
 		for i, w := range waiters {
-			if w.Owner == req.User {
+			if w.Owner == user {
 				queue = append(queue, fmt.Sprintf("%s: %d GPU(s), place %d of %d, until %s", srv.Name, w.Count, i+1, len(waiters), when(w.Expires, now, loc)))
 			}
 		}
 	}
-	r.Sections = append(r.Sections, Section{Heading: "The fleet", Table: fleet})
+	out := []Section{{Heading: "The fleet", Table: fleet}}
 	if len(unread) > 0 {
-		r.Sections = append(r.Sections, Section{Kind: Warning, Text: "Could not read " + strings.Join(unread, ", ") + " from the store; try again in a moment."})
+		out = append(out, Section{Kind: Warning, Text: "Could not read " + strings.Join(unread, ", ") + " from the store; try again in a moment."})
 	}
 	if len(queue) > 0 {
-		r.Sections = append(r.Sections, Section{Heading: "You are waiting for", Bullets: queue})
+		out = append(out, Section{Heading: "You are waiting for", Bullets: queue})
 	}
-	if s.deps.Inventory.IsAdmin(req.User) && s.deps.Watch != nil {
-		subs, err := s.deps.Watch.Subscriptions(ctx)
-		sec := Section{Heading: "Digest subscriptions (admin)"}
-		switch {
-		case err != nil:
-			sec.Kind, sec.Text = Warning, "Could not read the subscriptions."
-		case len(subs) == 0:
-			sec.Text = "None. `digest #channel daily 09:00` sets one up."
-		default:
-			for _, sub := range subs {
-				sec.Bullets = append(sec.Bullets, fmt.Sprintf("<#%s>: %s (%s)", sub.Channel, sub.Label, sub.TZ))
-			}
+	return out
+}
+
+// homeDigests lists the digest subscriptions, for admins.
+func (s *Set) homeDigests(ctx context.Context) Section {
+	subs, err := s.deps.Watch.Subscriptions(ctx)
+	sec := Section{Heading: "Digest subscriptions (admin)"}
+	switch {
+	case err != nil:
+		sec.Kind, sec.Text = Warning, "Could not read the subscriptions."
+	case len(subs) == 0:
+		sec.Text = "None. `digest #channel daily 09:00` sets one up."
+	default:
+		for _, sub := range subs {
+			sec.Bullets = append(sec.Bullets, fmt.Sprintf("<#%s>: %s (%s)", sub.Channel, sub.Label, sub.TZ))
 		}
-		r.Sections = append(r.Sections, sec)
 	}
-	r.Sections = append(r.Sections, Section{Kind: Context, Text: "Times in " + loc.String() + ". Utilization is measured by `gpuplan agent` on each server, by hour over the last 24 h; — means no agent reported."})
-	return r, nil
+	return sec
 }
 
 // sparkline draws a server's mean measured utilization per hour over the
