@@ -194,24 +194,10 @@ func (s *Set) parseSchedule(req Request, verb string, words []string) (store.Sub
 		sub.Label = fmt.Sprintf("weekly %s %02d:%02d", time.Weekday(d).String()[:3], h, m)
 		rest = words[2:]
 	case "cron":
-		joined := strings.Join(words, " ")
-		spec, after, ok := cronQuoted(joined)
-		if !ok {
-			return sub, userErrorf("put the spec in quotes: `digest cron \"0 9 * * 1-5\"`", "the cron spec must be in double quotes")
+		var err error
+		if sub, rest, err = s.cronSchedule(sub, words); err != nil {
+			return sub, err
 		}
-		if s.deps.Schedule == nil {
-			return sub, &UserError{Msg: "cron specs need the scheduler, which this gpuplan does not run", Hint: "use `daily` or `weekly`"}
-		}
-		f := strings.Fields(spec)
-		if len(f) != 5 {
-			return sub, userErrorf("five fields: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"", "the cron spec `%s` has %d fields, not 5", spec, len(f))
-		}
-		sub.Spec = strings.Join(f, " ")
-		sub.Label = "cron " + sub.Spec
-		if _, err := strconv.Atoi(f[4]); err == nil && f[2] == "*" {
-			sub.Period = "week"
-		}
-		rest = strings.Fields(after)
 	}
 	for _, w := range rest {
 		switch lw := strings.ToLower(w); {
@@ -228,6 +214,29 @@ func (s *Set) parseSchedule(req Request, verb string, words []string) (store.Sub
 		}
 	}
 	return sub, nil
+}
+
+// cronSchedule reads `cron "m h dom mon dow"`: a digest that covers a day,
+// or a week when the spec fires on one weekday only. rest is the words
+// after the quoted spec.
+func (s *Set) cronSchedule(sub store.Subscription, words []string) (_ store.Subscription, rest []string, _ error) {
+	spec, after, ok := cronQuoted(strings.Join(words, " "))
+	if !ok {
+		return sub, nil, userErrorf("put the spec in quotes: `digest cron \"0 9 * * 1-5\"`", "the cron spec must be in double quotes")
+	}
+	if s.deps.Schedule == nil {
+		return sub, nil, &UserError{Msg: "cron specs need the scheduler, which this gpuplan does not run", Hint: "use `daily` or `weekly`"}
+	}
+	f := strings.Fields(spec)
+	if len(f) != 5 {
+		return sub, nil, userErrorf("five fields: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"", "the cron spec `%s` has %d fields, not 5", spec, len(f))
+	}
+	sub.Spec = strings.Join(f, " ")
+	sub.Label = "cron " + sub.Spec
+	if _, err := strconv.Atoi(f[4]); err == nil && f[2] == "*" {
+		sub.Period = "week"
+	}
+	return sub, strings.Fields(after), nil
 }
 
 // cronQuoted splits `"a b" rest` into a b and rest (straight or curly quotes,
