@@ -60,11 +60,14 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	}
 	reply := planReply(args, res)
 	readAs := lang.ReadAs(s.deps.Catalog, rd)
-	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Answer: answer, Result: res}
+	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs
+	if answer == "" {
+		answer = answerLine(rd, res)
+	}
 	if answer != "" {
-		reply.Sections = append([]Section{{Heading: "Answer", Text: answer}}, reply.Sections...)
-		reply.Summary = answer
+		reply.Summary = answer // the first line under the reading: the question's answer
+		reply.Data.(*PlanData).Answer = answer
 	}
 	if sec, act := s.teamSection(ctx, ureq, req, res); sec != nil {
 		// After the plan's own estimates, before recommendations.

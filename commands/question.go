@@ -2,6 +2,9 @@ package commands
 
 import (
 	"fmt"
+	"math"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -46,10 +49,33 @@ var countLadder = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 // them. Other questions are answered by the plan card itself.
 func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
 	req := rd.Request
-	if rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && s.deps.Inventory != nil {
-		for _, srv := range s.deps.Inventory.Servers {
-			req.Pool = append(req.Pool, srv.Hardware())
+	if rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0 {
+		// "which of our servers": every team server side by side, the
+		// fastest that fits first; the team section adds when each is free.
+		type ranked struct {
+			hw    planner.Hardware
+			hours float64
 		}
+		var rs []ranked
+		for _, srv := range s.deps.Inventory.Servers {
+			hw := srv.Hardware()
+			h := math.Inf(1)
+			if r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline}); err == nil &&
+				len(r.Plans) > 0 && r.Plans[0].Memory.Fits && r.Plans[0].Time.TotalHours != nil {
+				h = *r.Plans[0].Time.TotalHours
+			} else if err == nil && len(r.Plans) > 0 && r.Plans[0].Memory.Fits {
+				h = r.Plans[0].Time.StepS // no amount: the step time still ranks them
+			}
+			rs = append(rs, ranked{hw, h})
+		}
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].hours < rs[j].hours })
+		for _, r := range rs {
+			req.Targets = append(req.Targets, r.hw)
+		}
+		req.Compare = len(req.Targets) > 1
+		return req, "", nil
+	}
+	if rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0 {
 		return req, "", nil
 	}
 	if !rd.CountOpen {
@@ -101,4 +127,66 @@ func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
 	default:
 		return req, fmt.Sprintf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
 	}
+}
+
+// answerLine answers a question in one line from the plan: whether it
+// fits, how long, what it costs, or which team server finishes first.
+func answerLine(rd lang.Reading, res *planner.Result) string {
+	var e *planner.Estimate
+	switch {
+	case len(res.Plans) > 0:
+		e = res.Plans[0]
+	case res.Recommendations.Balanced != nil:
+		e = res.Recommendations.Balanced
+	}
+	if e == nil {
+		if rd.Ask == lang.AskFit {
+			return "No — nothing searched holds this job; see what to change below."
+		}
+		return ""
+	}
+	hw := hwText(e)
+	hours := ""
+	if e.Time.TotalHours != nil {
+		hours = planner.FormatHours(*e.Time.TotalHours)
+	}
+	switch rd.Ask {
+	case lang.AskFit:
+		if e.Memory.Fits {
+			return fmt.Sprintf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+		}
+		return fmt.Sprintf("No — on %s it needs %.0f GiB per GPU and has %.0f; see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+	case lang.AskTime:
+		if !e.Memory.Fits {
+			return fmt.Sprintf("It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+		}
+		if hours != "" {
+			return fmt.Sprintf("About %s on %s.", hours, hw)
+		}
+	case lang.AskCost:
+		if e.CostUSD != nil && e.Memory.Fits {
+			return fmt.Sprintf("About %s on %s (%s).", planner.FormatUSD(*e.CostUSD), hw, hours)
+		}
+	case lang.AskWhichServer:
+		if len(res.Plans) > 1 && e.Memory.Fits && e.Server != "" {
+			s := fmt.Sprintf("%s runs it fastest", e.Server)
+			if hours != "" {
+				s += " (" + hours + ")"
+			}
+			var others []string
+			for _, o := range res.Plans[1:] {
+				switch {
+				case !o.Memory.Fits:
+					others = append(others, o.Server+": does not fit")
+				case o.Time.TotalHours != nil:
+					others = append(others, o.Server+": "+planner.FormatHours(*o.Time.TotalHours))
+				}
+			}
+			if len(others) > 0 {
+				s += "; " + strings.Join(others, ", ")
+			}
+			return s + ". When each is free is below, from the live reservations."
+		}
+	}
+	return ""
 }

@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+)
+
+// The seeds' questions become plans with a one-line answer under the
+// reading: how many GPUs, which team server, does it fit, how long.
+func TestQuestionsAreAnswered(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, tc := range []struct {
+		text, question string
+		answer         []string // words the answer line must hold
+	}{
+		{"llama3 8b lora 학습하려면 4090 몇 장 필요해?", "count", []string{"GeForce RTX 4090", "the fewest that fit"}},
+		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
+		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h runs it fastest", "server-a"}},
+		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"Yes — it fits on 1× A100"}},
+		{"will llama-3-70b fit on a single 4090 for inference?", "fit", []string{"No — on 1× GeForce RTX 4090"}},
+		{"qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?", "time", []string{"About", "8× H100"}},
+	} {
+		r := mustDo(t, s, "U1", tc.text)
+		pd, ok := r.Data.(*PlanData)
+		if !ok {
+			t.Fatalf("%q: data %T", tc.text, r.Data)
+		}
+		if pd.Question != tc.question {
+			t.Errorf("%q: question %q, want %q", tc.text, pd.Question, tc.question)
+		}
+		for _, w := range tc.answer {
+			if !strings.Contains(pd.Answer, w) || !strings.Contains(r.Summary, w) {
+				t.Errorf("%q: answer %q lacks %q", tc.text, pd.Answer, w)
+			}
+		}
+		if pd.ReadAs == "" || r.ReadAs != pd.ReadAs {
+			t.Errorf("%q: read as %q / %q", tc.text, pd.ReadAs, r.ReadAs)
+		}
+	}
+}
+
+// The team's servers are hardware: "on server-h" plans on its GPUs, count
+// and price, and the reading names the server.
+func TestTeamServerIsHardware(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, text := range []string{"bert-base 10 epochs of 2.5M samples on server-h", "server-h에서 bert-base 10에폭 250만 샘플", "bert-base 10 epochs of 2.5M samples on h 서버"} {
+		r := mustDo(t, s, "U1", text)
+		pd := r.Data.(*PlanData)
+		if len(pd.Plans) == 0 || pd.Plans[0].Server != "server-h" || pd.Plans[0].GPUs != 4 || !strings.Contains(pd.Plans[0].GPU, "h200") {
+			t.Errorf("%q: planned on %+v", text, pd.Plans)
+		}
+		if !strings.Contains(pd.ReadAs, "server-h") {
+			t.Errorf("%q: read as %q", text, pd.ReadAs)
+		}
+	}
+	// Two of its four GPUs.
+	r := mustDo(t, s, "U1", "bert-base 10 epochs of 2.5M samples server-h 2장")
+	if p := r.Data.(*PlanData).Plans[0]; p.GPUs != 2 || p.Server != "server-h" {
+		t.Errorf("server-h 2장: %d GPUs on %q", p.GPUs, p.Server)
+	}
+	if _, err := do(t, s, "U1", "bert-base 10 epochs on server-h x 8"); err == nil || !strings.Contains(err.Error(), "has 4 GPUs") {
+		t.Errorf("8 of server-h's 4 GPUs: %v", err)
+	}
+}
+
+// Reservations asked for in sentences, Korean and English, reach the
+// reservation commands with what they asked.
+func TestCommandsInSentences(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "server-a 2장 내일 오전 9시부터 3시간 예약")
+	if !r.InChannel || !strings.Contains(r.Summary+r.Title, "server-a") || !strings.Contains(textOf(t, r), "tomorrow 09:00") ||
+		!strings.Contains(textOf(t, r), "tomorrow 12:00") {
+		t.Errorf("Korean reservation: %s", textOf(t, r))
+	}
+	r = mustDo(t, s, "U2", "can I grab 2 h200s on server h until 6pm?")
+	if !r.InChannel || !strings.Contains(textOf(t, r), "server-h") || !strings.Contains(textOf(t, r), "18:00") {
+		t.Errorf("English sentence reservation: %s", textOf(t, r))
+	}
+	r = mustDo(t, s, "U3", "who's using server-h?")
+	if txt := textOf(t, r); !strings.Contains(txt, "<@U2>") && !strings.Contains(txt, "U2") {
+		t.Errorf("status in a sentence: %s", txt)
+	}
+	r = mustDo(t, s, "U1", "반납할게요 server-a")
+	if txt := textOf(t, r); !strings.Contains(strings.ToLower(txt), "released") {
+		t.Errorf("Korean release: %s", txt)
+	}
+}
+
+func textOf(t *testing.T, r *Reply) string {
+	t.Helper()
+	var b strings.Builder
+	if err := RenderText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
