@@ -51,6 +51,16 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	if err != nil {
 		return nil, err
 	}
+	// The team's servers come first: the recommendations search them (so
+	// "far beyond this job" compares with the team's smaller boxes), and
+	// the catalogue's cloud options follow, labelled.
+	var cloud *planner.Request
+	if team := s.teamPool(); len(team) > 0 && len(req.Pool) == 0 && !req.NoSearch {
+		c := req
+		c.Targets, c.Compare = nil, false
+		cloud = &c
+		req.Pool = team
+	}
 	res, err := s.deps.Catalog.Plan(req)
 	if err != nil {
 		if planner.IsPlannerError(err) {
@@ -59,6 +69,23 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, fmt.Errorf("plan %q: %w", args, err)
 	}
 	reply := planReply(args, res)
+	if cloud != nil {
+		if cres, err := s.deps.Catalog.Plan(*cloud); err == nil && cres.Recommendations.Feasible > 0 {
+			sec := recommendSection(cres.Recommendations, cres.Job)
+			sec.Heading = "Cloud options (not the team's servers)"
+			for _, row := range sec.Table.Rows {
+				row[1] += " (cloud)"
+			}
+			at := len(reply.Sections)
+			for i, sc := range reply.Sections {
+				if sc.Heading == "Recommendations" {
+					reply.Sections[i].Heading = "On the team's servers"
+					at = i + 1
+				}
+			}
+			reply.Sections = append(reply.Sections[:at], append([]Section{sec}, reply.Sections[at:]...)...)
+		}
+	}
 	readAs := lang.ReadAs(s.deps.Catalog, rd)
 	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs

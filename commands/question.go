@@ -190,3 +190,28 @@ func answerLine(rd lang.Reading, res *planner.Result) string {
 	}
 	return ""
 }
+
+// teamPool is every way to run on the team's servers: each server at 1, 2,
+// 4 … of its GPUs and whole, so the search can recommend part of a box.
+func (s *Set) teamPool() []planner.Hardware {
+	if s.deps.Inventory == nil {
+		return nil
+	}
+	var pool []planner.Hardware
+	for _, srv := range s.deps.Inventory.Servers {
+		full := srv.Hardware()
+		for n := 1; n <= full.Count; n *= 2 {
+			if n == full.Count {
+				break
+			}
+			part := full
+			part.Count = n
+			if len(part.IDs) > n {
+				part.IDs = part.IDs[:n]
+			}
+			pool = append(pool, part)
+		}
+		pool = append(pool, full)
+	}
+	return pool
+}

@@ -1072,8 +1072,8 @@ func IsPlannerError(err error) bool {
 // never silently changes what "2.3x" means: the measured run when there is
 // one, else the last column.
 func (pc *planContext) speedUps(res *Result) {
-	if len(res.Plans) < 2 && res.Baseline == nil {
-		return
+	if len(res.Plans) == 0 || len(res.Plans) < 2 && res.Baseline == nil {
+		return // a measured run with no named target: nothing to compare
 	}
 	ref := res.Plans[len(res.Plans)-1]
 	label := fmt.Sprintf("vs %d× %s (last column)", ref.GPUs, ref.GPUName)
