@@ -186,7 +186,7 @@ func TestSlashPlanIsAnsweredInTheAck(t *testing.T) {
 		t.Errorf("a plan is ephemeral, got %v", p["response_type"])
 	}
 	js := blocksJSON(p["blocks"])
-	for _, want := range []string{"bert-base-uncased", "H100", "fits", actionShare, actionAdjust, "Recommendations"} {
+	for _, want := range []string{"bert-base-uncased", "H100", "fits", actionShare, actionAdjust, "On the team's servers", "Cloud options", "Read as"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("plan card lacks %q", want)
 		}
