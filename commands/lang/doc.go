@@ -1,30 +1,61 @@
-// Package lang is gpuplan's request language: the one tokenizer and the
-// typed readers behind every command's text — plan requests ("bert-base 10
-// epochs of 2.5M samples on h100x2"), time windows ("for 4h", "until fri
-// 18:00", "내일 9시부터 3시간") and durations. It reads English and Korean as
-// people type them in a team channel and depends on the planner's catalogue
-// names only.
+// Package lang is gpuplan's request language: one tokenizer and the typed
+// readers behind every command's text — plan requests ("bert-base 10
+// epochs of 2.5M samples on h100x2"), questions ("how many H100s to finish
+// by friday?", "qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?"), commands
+// written as sentences ("server-a 2장 내일 오전 9시부터 3시간 예약"), time
+// windows ("for 4h", "until fri 18:00") and durations. It reads English and
+// Korean as ML engineers type them in a team channel, and depends on the
+// planner's catalogue names only.
 //
-// The grammar of a plan request, one phrase at a time in any order:
+// Reading happens in two passes over one token stream:
 //
-//	request  = { phrase | filler } .
-//	phrase   = model | workload | amount | shape | precision | option
-//	         | hardware | baseline | question .
-//	model    = catalogue-name | number ("B"|"M") ["params"|"model"] | hub-id .
-//	workload = "pretrain" | "finetune" | "lora" | "qlora" | "inference" | synonym .
-//	amount   = number ("epochs"|"samples"|"tokens"|"steps") [ "of" amount ] | dataset .
-//	shape    = ("seq"|"batch"|"micro"|"layers"|"hidden"|"heads"|"vocab") number .
-//	hardware = ["on"|"using"|"with"] count-and-gpu { "," count-and-gpu }
-//	         | ["on"] server-name | "compare" hardware .
-//	count-and-gpu = gpu "x" count | count "x" gpu | count gpu | gpu count ("장"|"개"|"대") .
-//	baseline = "baseline" number unit "on" count-and-gpu .
-//	number   = digits [ "." digits ] [ "k"|"M"|"B"|"T"|"만"|"억"|"천" ] | number-word .
+//  1. The tokenizer (tokens.go) normalises chat text and cuts words; a
+//     Hangul run glued to a Latin or digit word is a word of its own
+//     ("server-v에서" → server-v 에서, "8장으로" → 8 장으로).
+//  2. The reading pass (canon.go, korean.go, datasets.go) puts people's
+//     words into canonical ones, keeping each word's span so errors quote
+//     what was typed: question and filler words are skipped and listed;
+//     number words and scales become numbers; Korean stems become keywords;
+//     a count with a counter joins its GPU; team servers, datasets and
+//     model sizes become one word each; a measured run said without the
+//     keyword gets it.
+//  3. The typed readers (parser.go, numbers.go, options.go, models.go,
+//     hardware.go) read the canonical words by this grammar:
 //
-// A filler is a question or connecting word ("how long would it take to",
-// "can I run", "얼마나 걸려", "돌릴 수 있어", "with", "a", "the"): it is
-// skipped and named in the reading, never refused. Hangul particles and
-// counters are split from the Latin or digit token they are glued to
-// ("server-v에서", "8장으로", "2에폭"). Every refusal is a *UserError naming
-// the word it stopped at and, only when a close word exists, a suggestion
-// that itself parses.
+//	request   = { phrase | filler } .
+//	phrase    = model | workload | amount | shape | precision | option
+//	          | hardware | baseline | question | deadline .
+//	model     = catalogue-name | family {part} size | number ("B"|"M") ["params"|"model"]
+//	          | "layers" n "hidden" n ["heads" n] … .
+//	workload  = "pretrain" | "finetune" | "lora" | "qlora" | "inference"
+//	          | "from scratch" | "fine tune" | "serve" | 사전학습 | 파인튜닝 | 추론 | … .
+//	amount    = number ("epochs"|"samples"|"tokens"|"steps") ["of" amount] | dataset .
+//	shape     = ("seq"|"batch"|"micro"|"rank"|"gen"|…) number .
+//	hardware  = ["on"|"using"|"with"] gpu-count { ("," | "vs" | "or") gpu-count }
+//	          | ["on"] server [count] | "compare" hardware .
+//	gpu-count = gpu ["x"] count | count ["x"] gpu | gpu count ("장"|"개"|"대")
+//	          | count ("gpus"|"cards") gpu | "N nodes of" gpu-count .
+//	baseline  = ["baseline"|"took"] number unit ["per epoch"] "on" gpu-count
+//	          | gpu-count number "시간" ["에폭당"] ("걸렸는데"|"나왔는데") .
+//	question  = "how long" | "how many" | "will it fit" | "which gpu" | "which of our servers"
+//	          | "how much" | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU | 우리 서버 중 | 비용 | … .
+//	deadline  = ("in"|"within"|"by") (number unit | day) | (number unit | day) ("안에"|"까지") .
+//	number    = digits ["." digits] ["k"|"M"|"B"|"T"] | number ("만"|"억"|"천"|"million"|…)
+//	          | "one" … "twelve" | "a single" | "a pair of" | "dozen" | 한 | 두 | 세 | … .
+//
+// A word outside the grammar is skipped and named in the reading ("Read
+// as: … (skipped: lol)") unless it is close to a word the language knows:
+// a slip one edit from a keyword is read as it and named ("finetnue →
+// finetune"); a word one or two edits from a model or GPU name is refused
+// with the name as a suggestion. Every suggestion ("try: gpuplan plan …")
+// is held to a property test: followed, it reaches a request that parses.
+// A request is refused only when it contradicts itself ("two models:
+// `bert-base` and `bert-large` — which one?") or names nothing to plan.
+//
+// Commands written as sentences (command.go) are recognised by their verb
+// anywhere in the text (reserve/book/grab/예약/잡아, release/반납,
+// extend/연장, wait/대기/…면 알려줘, status/who's using/현황) and restated
+// in the command's canonical words, Korean times included ("내일 오전
+// 9시부터 3시간" → "from tomorrow 9:00 for 3h"), so each command keeps
+// one grammar: ParseWindow's.
 package lang
