@@ -25,7 +25,10 @@ func planCommand() Command {
 			"hardware: `on h100x2`, `on 2x h100`, `on 8x a100-sxm4-80gb`, `on 2 nodes of 8x h100`, with `nvlink` | `pcie` | `ib` — see `gpus`",
 			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
 			"side by side: `compare on h200x4, a100x4, v100x4`",
-			"without hardware, or in addition to it, the plan recommends the fastest, cheapest and balanced choice from the catalogue",
+			"the team's servers are hardware: `on server-h`, `on server h`, `server-v에서`, `server-h 2장` (two of its GPUs); `which of our servers …` ranks them",
+			"ask the way you talk, in English or Korean: `how long would it take to …`, `can I run mixtral on 2x a100 80gb?`, `how many h100s do I need to … in a day`, `qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?`, `4090 몇 장 필요해?`; question words are skipped and listed, and every answer starts with a Read as: line",
+			"everyday numbers: `a single 4090`, `a pair of a100s`, `2.5 million samples`, `400k`, `10만`, `250만`, `1억 토큰`, `h100 2장`; datasets by name: `90 epochs of imagenet`, `on squad`, `c4`",
+			"without hardware, or in addition to it, the plan recommends the fastest, cheapest and balanced choice on the team's servers, then from the catalogue (labelled cloud)",
 		},
 		Examples: []string{
 			"plan bert-base 10 epochs of 2.5M samples on h100x2",
@@ -33,6 +36,8 @@ func planCommand() Command {
 			"plan 70b params inference int4 batch 8 ctx 8k on 2x h100",
 			"plan bert-base vocab 10k seq 512 batch 128 = 4x32 19252 steps/epoch 10 epochs baseline 5.67 h/epoch on 4x v100-32gb fp32 compare on h200x4, a100x4",
 			"plan gpt2 pretrain 10B tokens seq 1024 batch 512 tuned",
+			"plan qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?",
+			"plan which of our servers is fastest for bert-base 3 epochs of 2.5M samples",
 		},
 		run: runPlan,
 	}
