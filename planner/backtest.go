@@ -82,10 +82,10 @@ func Metric(e *Estimate, name string) (float64, error) {
 		return deref(e.GPUHours)
 	case "peak_memory_mib":
 		return e.Memory.PerGPUGiB * 1024, nil
-	case "peak_memory_allocator_mib":
-		// What PyTorch's allocator reports (torch.cuda memory stats,
-		// reserved): nvidia-smi's figure less the CUDA context and NCCL.
-		v := e.Memory.PerGPUGiB - cudaContextGiB
+	case "peak_memory_allocated_mib":
+		// torch.cuda.max_memory_allocated: the tensors alone, without the
+		// CUDA context, NCCL buffers or the caching allocator's headroom.
+		v := e.Memory.PerGPUGiB - cudaContextGiB - memItem(e.Memory, "allocator headroom")
 		if e.GPUs > 1 {
 			v -= ncclBuffersGiB
 		}

@@ -18,15 +18,16 @@ func breakdown(e *Estimate, name string) float64 {
 // layers under FSDP, a QLoRA kernel dequantises one matrix at a time, and
 // the totals land near torchtune's published peaks (its README table:
 // 8B QLoRA on a 4090 7.4 GiB, 70B LoRA 27.6 GiB and 405B QLoRA 44.8 on
-// 8x A100, PyTorch allocator peaks).
+// 8x A100; read as peaks allocated by PyTorch tensors: no CUDA context,
+// NCCL buffers or allocator headroom).
 func TestLoRAMemoryMatchesTorchtune(t *testing.T) {
 	c := DefaultCatalog()
 	plan := func(model, gpu string, n int, w Workload, st Strategy) *Estimate {
 		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, gpu, n)}, Job: Job{Model: mustModel(t, c, model),
 			Workload: w, SeqLen: 2048, MicroBatch: 2, GlobalBatch: 2 * n, Checkpointing: true, Stack: Tuned, Strategy: st}}).Plans[0]
 	}
-	allocator := func(e *Estimate) float64 {
-		v := e.Memory.PerGPUGiB - cudaContextGiB
+	allocated := func(e *Estimate) float64 {
+		v := e.Memory.PerGPUGiB - cudaContextGiB - breakdown(e, "allocator headroom")
 		if e.GPUs > 1 {
 			v -= ncclBuffersGiB
 		}
@@ -44,7 +45,7 @@ func TestLoRAMemoryMatchesTorchtune(t *testing.T) {
 		{"llama-3.1-405b", "a100-80gb", 8, QLoRA, FSDP, 44.8, 0.35},
 	} {
 		e := plan(tc.model, tc.gpu, tc.n, tc.w, tc.st)
-		if got := allocator(e); math.Abs(got/tc.meas-1) > tc.tol {
+		if got := allocated(e); math.Abs(got/tc.meas-1) > tc.tol {
 			t.Errorf("%s %s on %dx %s: %.1f GiB, torchtune measured %.1f", tc.model, tc.w, tc.n, tc.gpu, got, tc.meas)
 		}
 	}

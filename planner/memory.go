@@ -194,8 +194,15 @@ func adapterStateBytes(stack Stack) float64 {
 // activationPerSample returns stored activation bytes for one sample (one
 // sequence of seq tokens) on one GPU, and the extra transient bytes needed
 // during recomputation of one layer.
-func activationPerSample(m Model, w Workload, l layout, seq int, stack Stack) (stored, transient, logits float64) {
+func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, stack Stack) (stored, transient, logits float64) {
 	ab := activationBytes(l.precision)
+	// Eager autocast keeps part of what it stores in fp32 (the residual
+	// stream, norms, softmax): the share the time model fits as
+	// EagerAMPBytes applies to the stored bytes as well.
+	fp32Share := 0.0
+	if ab == 2 && stack != Tuned {
+		fp32Share = (prm.EagerAMPBytes - 2) / 2
+	}
 	if m.Kind == VisionConv {
 		// ResNet-50 at 224²: ~23M stored values per image (torchvision
 		// profile), scaled by parameter count for other CNNs.
@@ -217,12 +224,12 @@ func activationPerSample(m Model, w Workload, l layout, seq int, stack Stack) (s
 	if m.Gated {
 		mlp *= 1.5
 	}
-	perLayer := (18 + mlp) * s * h // bytes, 16-bit, FlashAttention
+	perLayer := (18 + mlp + fp32Share*(16+mlp)) * s * h // bytes, 16-bit, FlashAttention
 	if ab == 4 {
 		perLayer = (2*(18+mlp) - 2) * s * h // fp32: every stored tensor doubles but the 1-byte dropout masks
 	}
 	if l.attention == Eager {
-		k := 5.0 // softmax output (2 B) + dropout mask (1 B) + scores (2 B) per head per position pair
+		k := 5.0 + 4*fp32Share // softmax output (2 B) + dropout mask (1 B) + scores (2 B) per head per position pair
 		if ab == 4 {
 			k = 9
 		}
@@ -233,7 +240,7 @@ func activationPerSample(m Model, w Workload, l layout, seq int, stack Stack) (s
 	layers := L
 	if l.ckpt {
 		// Only each layer's input is kept; one layer is rebuilt at a time.
-		stored = layers * ab * s * h / tp
+		stored = layers * ab * (1 + fp32Share) * s * h / tp
 		transient = perLayer
 	} else {
 		stored = layers * perLayer
@@ -241,7 +248,14 @@ func activationPerSample(m Model, w Workload, l layout, seq int, stack Stack) (s
 	// Logits: decoder LMs and MLM pre-training compute V scores per token;
 	// classification fine-tuning of encoders does not.
 	if m.Vocab > 0 && !(m.Kind == Encoder && w != Pretrain) && m.Kind != VisionViT {
-		per := 10.0 // bf16 logits + fp32 upcast + fp32 grad (eager cross-entropy)
+		// Eager cross-entropy (Hugging Face): the logits, their fp32
+		// upcast (16-bit runs), the log-softmax kept for backward and its
+		// fp32 gradient are alive together at the start of backward:
+		// 2+4+4+4 bytes per score in mixed precision, 4+4+4 in fp32.
+		per := 12.0
+		if ab == 2 {
+			per = 14
+		}
 		if stack == Tuned {
 			per = 4 // fused / chunked cross-entropy keeps one fp32 buffer
 			if m.Kind == Encoder {
@@ -278,7 +292,14 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 			if !m.Tied {
 				emb *= 2
 			}
-			base = (p-emb)*nf4BytesPerParam + emb*2
+			// PEFT's prepare_model_for_kbit_training casts every
+			// non-quantised parameter (embeddings, LM head, norms) to fp32;
+			// tuned stacks (torchtune) keep them in bf16.
+			embBytes := 2.0
+			if j.Stack != Tuned {
+				embBytes = 4
+			}
+			base = (p-emb)*nf4BytesPerParam + emb*embBytes
 			// The kernel dequantises one matrix at a time to bf16 and
 			// frees it after the matmul.
 			workspace = largestMatrixParams(m) * 2 / float64(l.tp)
@@ -326,7 +347,7 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 		workspace += 2 * math.Max(blockBytes, emb*2) / mp
 	}
 
-	stored, transient, logits := activationPerSample(m, j.Workload, l, j.SeqLen, j.Stack)
+	stored, transient, logits := activationPerSample(prm, m, j.Workload, l, j.SeqLen, j.Stack)
 	b := float64(l.micro)
 	acts := stored * b
 	if l.pp > 1 {

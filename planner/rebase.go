@@ -21,7 +21,7 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	switch b.Unit {
 	case HoursPerEpoch:
 		if pc.info.EpochSamples == 0 {
-			return nil, errorf("a baseline in h/epoch needs the dataset size: add `of N samples` or `N steps/epoch` with `batch B`")
+			return pc.rebaseSameEpoch(b), nil
 		}
 	case Hours:
 		if !pc.info.AmountKnown {
@@ -127,5 +127,47 @@ func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
 		BaselinePlan: e,
 		Explanation: fmt.Sprintf("Measured %s h in total on %s, with no dataset size: for the same job the amount of work cancels, so each target's time is %s h × (modelled speed on %s ÷ modelled speed on the target). "+
 			"Add the dataset size (`of N samples`, `N tokens`) to also calibrate this job's own efficiency from the run.", trimFloat(b.Value), hw, trimFloat(b.Value), hw),
+	}
+}
+
+// rebaseSameEpoch plans a measured time per epoch ("5.67 h/epoch on 4x
+// V100") whose dataset size was not given: for the same job an epoch is the
+// same work on every GPU, so each target's epoch takes the measured hours ×
+// the modelled speed ratio, and the run is as many epochs as asked (one
+// when none were).
+func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
+	saved := pc.job.Precision
+	if b.Precision != "" {
+		pc.job.Precision = b.Precision
+	}
+	e := pc.configure(b.Hardware)
+	pc.job.Precision = saved
+	epochSamples := b.Value * 3600 * e.Throughput.SamplesPerS
+	epochs := pc.job.Epochs
+	if epochs <= 0 {
+		epochs = 1
+		pc.assume("epochs not given: 1 epoch")
+	}
+	pc.info.EpochSamples = epochSamples
+	pc.info.TotalSamples = epochs * epochSamples
+	pc.info.AmountKnown = true
+	if pc.job.Model.IsTransformer() && pc.job.Model.Kind != VisionViT {
+		pc.info.TotalTokens = pc.info.TotalSamples * float64(pc.job.SeqLen)
+	}
+	hw := fmt.Sprintf("%dx %s", b.Hardware.Count, b.Hardware.GPU.Name)
+	pc.info.Amount = fmt.Sprintf("%s epochs of your measured run's data (%s h/epoch on %s; ~%s samples an epoch at the modelled speed)",
+		trimFloat(epochs), trimFloat(b.Value), hw, humanCount(epochSamples))
+	pc.assume("baseline in h/epoch without the dataset size: an epoch is the same work everywhere, so each target's epoch takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw)
+	pc.fillTime(e, e.Throughput.SamplesPerS)
+	return &BaselineFit{
+		Measured:     b.Value,
+		Unit:         b.Unit,
+		Hardware:     hw,
+		Predicted:    b.Value,
+		JobFactor:    1,
+		MeasuredMFU:  e.MFU,
+		BaselinePlan: e,
+		Explanation: fmt.Sprintf("Measured %s h per epoch on %s, with no dataset size: an epoch is the same work on every GPU, so each target's epoch takes %s h × (modelled speed on %s ÷ modelled speed on the target). "+
+			"Add the dataset size (`of N samples`) to also calibrate this job's own efficiency from the run.", trimFloat(b.Value), hw, trimFloat(b.Value), hw),
 	}
 }
