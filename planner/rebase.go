@@ -155,8 +155,12 @@ func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
 		pc.info.TotalTokens = pc.info.TotalSamples * float64(pc.job.SeqLen)
 	}
 	hw := fmt.Sprintf("%dx %s", b.Hardware.Count, b.Hardware.GPU.Name)
-	pc.info.Amount = fmt.Sprintf("%s epochs of your measured run's data (%s h/epoch on %s; ~%s samples an epoch at the modelled speed)",
-		trimFloat(epochs), trimFloat(b.Value), hw, humanCount(epochSamples))
+	unit := "epochs"
+	if epochs == 1 {
+		unit = "epoch"
+	}
+	pc.info.Amount = fmt.Sprintf("%s %s of your measured run's data (%s h/epoch on %s; ~%s samples an epoch at the modelled speed)",
+		trimFloat(epochs), unit, trimFloat(b.Value), hw, humanCount(epochSamples))
 	pc.assume("baseline in h/epoch without the dataset size: an epoch is the same work everywhere, so each target's epoch takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw)
 	pc.fillTime(e, e.Throughput.SamplesPerS)
 	return &BaselineFit{

@@ -247,8 +247,10 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskFit)
 		c.skip(i, i+1)
 		return i + 1
-	case c.w(i) == "run" || c.w(i) == "running" || c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve":
+	case c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve":
 		c.runWord = true
+	case (c.w(i) == "run" || c.w(i) == "running") && runVerb(c.w(i-1)):
+		c.runWord = true // "can I run mixtral", not "our run was"
 	case c.w(i) == "where" && (c.w(i+1) == "should" || c.w(i+1) == "do" || c.w(i+1) == "can") && c.anyServer():
 		c.setAsk(AskWhichServer)
 		c.skip(i, i+1)
@@ -880,6 +882,16 @@ func (c *canonizer) measurement(i int) bool {
 			}
 		}
 		return false
+	}
+	return false
+}
+
+// runVerb reports whether "run" after this word is the verb (to run a
+// model: inference), not the noun ("our run", "the run").
+func runVerb(prev string) bool {
+	switch prev {
+	case "", "i", "we", "you", "to", "can", "could", "and", "just", "me", "us", "then", "also", "even", "will", "would":
+		return true
 	}
 	return false
 }

@@ -1,0 +1,42 @@
+package planner
+
+import (
+	"math"
+	"testing"
+)
+
+// Seed 000 as people ask it: "LogBERT took 5.67 h per epoch on 4x V100 —
+// how long on server H?" gives no dataset size; for the same job an epoch
+// is the same work everywhere, so it cancels like a total does.
+func TestBaselinePerEpochWithoutDatasetSize(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "bert-base"), Workload: Finetune, SeqLen: 512, GlobalBatch: 128, Epochs: 10}
+	v100 := mustGPU(t, c, "v100-32gb", 4)
+	h200 := mustGPU(t, c, "h200", 4)
+	res := mustPlan(t, c, Request{Job: job, Compare: true, NoSearch: true, Targets: []Hardware{h200, v100},
+		Baseline: &Baseline{Value: 5.67, Unit: HoursPerEpoch, Hardware: v100}})
+	if !res.Job.AmountKnown || res.Baseline == nil {
+		t.Fatalf("amount known %v, baseline %+v", res.Job.AmountKnown, res.Baseline)
+	}
+	// An epoch on the measured hardware takes the measured 5.67 h (the
+	// total adds the planner's goodput for a multi-day run on top).
+	if h := *res.Plans[1].Time.EpochHours; math.Abs(h/5.67-1) > 0.02 {
+		t.Errorf("4x V100: %.2f h an epoch, want the measured 5.67", h)
+	}
+	if h := *res.Plans[1].Time.TotalHours; h < 56.7 || h > 56.7*1.4 {
+		t.Errorf("4x V100: %.1f h in all, want 10 epochs of 5.67 h plus goodput", h)
+	}
+	// The target: the same epoch at the modelled speed ratio.
+	plain := mustPlan(t, c, Request{Job: job, NoSearch: true, Compare: true, Targets: []Hardware{h200, v100}})
+	ratio := plain.Plans[1].Throughput.SamplesPerS / plain.Plans[0].Throughput.SamplesPerS
+	if h := *res.Plans[0].Time.EpochHours; math.Abs(h/(5.67*ratio)-1) > 0.05 {
+		t.Errorf("4x H200: %.2f h an epoch, want 5.67 × %.3f = %.2f", h, ratio, 5.67*ratio)
+	}
+	// Without epochs the run is one epoch.
+	job.Epochs = 0
+	res = mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{v100},
+		Baseline: &Baseline{Value: 5.67, Unit: HoursPerEpoch, Hardware: v100}})
+	if res.Job.TotalSamples != res.Job.EpochSamples || res.Job.EpochSamples <= 0 {
+		t.Errorf("no epochs given: %v samples in all, %v an epoch; want one epoch", res.Job.TotalSamples, res.Job.EpochSamples)
+	}
+}
