@@ -7,7 +7,7 @@
 // Korean as ML engineers type them in a team channel, and depends on the
 // planner's catalogue names only.
 //
-// Reading happens in two passes over one token stream:
+// Reading happens in three steps over one token stream:
 //
 //  1. The tokenizer (tokens.go) normalises chat text and cuts words; a
 //     Hangul run glued to a Latin or digit word is a word of its own
@@ -22,28 +22,30 @@
 //     keyword gets it.
 //
 //  3. The typed readers (parser.go, numbers.go, options.go, models.go,
-//     hardware.go) read the canonical words by this grammar:
+//     hardware.go) read the canonical words by the grammar below.
 //
-//     request   = { phrase | filler } .
-//     phrase    = model | workload | amount | shape | precision | option
-//     | hardware | baseline | question | deadline .
-//     model     = catalogue-name | family {part} size | number ("B"|"M") ["params"|"model"]
-//     | "layers" n "hidden" n ["heads" n] … .
-//     workload  = "pretrain" | "finetune" | "lora" | "qlora" | "inference"
-//     | "from scratch" | "fine tune" | "serve" | 사전학습 | 파인튜닝 | 추론 | … .
-//     amount    = number ("epochs"|"samples"|"tokens"|"steps") ["of" amount] | dataset .
-//     shape     = ("seq"|"batch"|"micro"|"rank"|"gen"|…) number .
-//     hardware  = ["on"|"using"|"with"] gpu-count { ("," | "vs" | "or") gpu-count }
-//     | ["on"] server [count] | "compare" hardware .
-//     gpu-count = gpu ["x"] count | count ["x"] gpu | gpu count ("장"|"개"|"대")
-//     | count ("gpus"|"cards") gpu | "N nodes of" gpu-count .
-//     baseline  = ["baseline"|"took"] number unit ["per epoch"] "on" gpu-count
-//     | gpu-count number "시간" ["에폭당"] ("걸렸는데"|"나왔는데") .
-//     question  = "how long" | "how many" | "will it fit" | "which gpu" | "which of our servers"
-//     | "how much" | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU | 우리 서버 중 | 비용 | … .
-//     deadline  = ("in"|"within"|"by") (number unit | day) | (number unit | day) ("안에"|"까지") .
-//     number    = digits ["." digits] ["k"|"M"|"B"|"T"] | number ("만"|"억"|"천"|"million"|…)
-//     | "one" … "twelve" | "a single" | "a pair of" | "dozen" | 한 | 두 | 세 | … .
+// The grammar of a plan request, one phrase at a time in any order:
+//
+//	request   = { phrase | filler } .
+//	phrase    = model | workload | amount | shape | precision | option
+//	          | hardware | baseline | question | deadline .
+//	model     = catalogue-name | family {part} size | number ("B"|"M") ["params"|"model"]
+//	          | "layers" n "hidden" n ["heads" n] … .
+//	workload  = "pretrain" | "finetune" | "lora" | "qlora" | "inference"
+//	          | "from scratch" | "fine tune" | "serve" | 사전학습 | 파인튜닝 | 추론 | … .
+//	amount    = number ("epochs"|"samples"|"tokens"|"steps") ["of" amount] | dataset .
+//	shape     = ("seq"|"batch"|"micro"|"rank"|"gen"|…) number .
+//	hardware  = ["on"|"using"|"with"] gpu-count { ("," | "vs" | "or") gpu-count }
+//	          | ["on"] server [count] | "compare" hardware .
+//	gpu-count = gpu ["x"] count | count ["x"] gpu | gpu count ("장"|"개"|"대")
+//	          | count ("gpus"|"cards") gpu | "N nodes of" gpu-count .
+//	baseline  = ["baseline"|"took"] number unit ["per epoch"] "on" gpu-count
+//	          | gpu-count number "시간" ["에폭당"] ("걸렸는데"|"나왔는데") .
+//	question  = "how long" | "how many" | "will it fit" | "which gpu" | "which of our servers"
+//	          | "how much" | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU | 우리 서버 중 | 비용 | … .
+//	deadline  = ("in"|"within"|"by") (number unit | day) | (number unit | day) ("안에"|"까지") .
+//	number    = digits ["." digits] ["k"|"M"|"B"|"T"] | number ("만"|"억"|"천"|"million"|…)
+//	          | "one" … "twelve" | "a single" | "a pair of" | "dozen" | 한 | 두 | 세 | … .
 //
 // A word outside the grammar is skipped and named in the reading ("Read
 // as: … (skipped: lol)") unless it is close to a word the language knows:
