@@ -80,6 +80,14 @@ func TestCommandsInSentences(t *testing.T) {
 	if txt := textOf(t, r); !strings.Contains(txt, "<@U2>") && !strings.Contains(txt, "U2") {
 		t.Errorf("status in a sentence: %s", txt)
 	}
+	r = mustDo(t, s, "U0ADMIN", "매주 월요일 오전 10시에 <#C0123ABC|ml-infra>로 주간 리포트 보내줘")
+	if txt := textOf(t, r); !strings.Contains(txt, "Mon 10:00") && !strings.Contains(txt, "mon 10:00") {
+		t.Errorf("Korean digest schedule: %s", txt)
+	}
+	r = mustDo(t, s, "U1", "예약 어떻게 해?")
+	if txt := textOf(t, r); !strings.Contains(txt, "help: reserve") {
+		t.Errorf("Korean help question: %.200s", txt)
+	}
 	r = mustDo(t, s, "U1", "반납할게요 server-a")
 	if txt := textOf(t, r); !strings.Contains(strings.ToLower(txt), "released") {
 		t.Errorf("Korean release: %s", txt)

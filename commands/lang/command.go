@@ -31,8 +31,12 @@ var commandVerbs = []struct {
 	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
 	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "현황", "상태", "누가", "남는", "비어", "빈 ", "사용중", "사용 중", "쓰고 있"}},
-	{"help", []string{"help", "도움말", "사용법", "how do i use"}},
+	{"help", []string{"help", "도움말", "사용법", "how do i use", "what can you do", "명령어", "어떻게 해", "어떻게 하", "how do i", "how to use"}},
 }
+
+// digestWords make a sentence about the digest (checked before the other
+// verbs: "리포트 지금 미리보기" is no status question).
+var digestWords = []string{"digest", "다이제스트", "리포트", "report", "요약 리포트", "주간 리포트"}
 
 // ReadCommand reads a sentence that asks for a command other than a plan.
 // It reports false for a plan request (it names a model) or a sentence
@@ -46,7 +50,37 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	norm := reqStripLead(reqNormalize(text))
 	low := " " + strings.ToLower(norm) + " "
 	name := ""
+	for _, w := range digestWords {
+		if strings.Contains(low, w) {
+			name = "digest"
+		}
+	}
+	// "how do I book a gpu?", "예약 어떻게 해?": help about that command
+	helpTopic := ""
+	for _, h := range []string{"how do i", "how to ", "어떻게", "명령어", "도움말", "사용법", "help"} {
+		if strings.Contains(low, h) && name == "" {
+			for _, v := range commandVerbs {
+				if v.name == "help" {
+					continue
+				}
+				for _, w := range v.words {
+					if isHangulWord(w) && strings.Contains(low, w) || strings.Contains(low, " "+w) {
+						helpTopic = v.name
+						break
+					}
+				}
+				if helpTopic != "" {
+					break
+				}
+			}
+			name = "help"
+			break
+		}
+	}
 	for _, v := range commandVerbs {
+		if name != "" {
+			break
+		}
 		for _, w := range v.words {
 			if isHangulWord(w) && strings.Contains(low, w) || strings.Contains(low, " "+w+" ") || strings.Contains(low, " "+w+"s ") {
 				name = v.name
@@ -73,7 +107,7 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	for _, h := range env.Servers {
 		servers[h.Server] = true
 	}
-	r := &cmdReader{text: norm, in: toks, servers: servers}
+	r := &cmdReader{text: norm, raw: text, in: toks, servers: servers}
 	if cat != nil {
 		r.gpu = func(w string) bool { _, _, err := cat.GPU(w); return err == nil }
 		for _, t := range toks {
@@ -84,14 +118,28 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	} else {
 		r.gpu = func(string) bool { return false }
 	}
+	if name != "digest" && name != "help" && planWords(toks) {
+		return CommandReading{}, false // "a 7B model using 8 gpus for 10B tokens" is a plan
+	}
+	if name == "status" && r.softStatus(low) {
+		return CommandReading{}, false
+	}
 	r.read()
-	if name == "" && r.server != "" && (r.count > 0 || len(r.ids) > 0) && (r.duration != "" || len(r.points) > 0 || len(r.english) > 0) {
+	if name == "" && r.server != "" && (r.count > 0 || len(r.ids) > 0) && (r.duration != "" || len(r.points) > 0 || len(r.english) > 0) &&
+		(strings.Contains(low, "need") || strings.Contains(low, "want") || strings.Contains(low, "필요") || strings.Contains(low, "쓸 ")) &&
+		!strings.Contains(low, "how long") && !strings.Contains(low, "얼마나") && !strings.Contains(low, "걸렸") {
 		name = "reserve" // "I need 2 gpus on server-h from 1pm to 5pm"
 	}
 	if name == "" {
 		return CommandReading{}, false
 	}
 	args := r.args(name)
+	switch name {
+	case "help":
+		args = helpTopic
+	case "digest":
+		args = r.digestArgs(low)
+	}
 	if note != "" {
 		args = strings.TrimSpace(args + " " + note)
 	}
@@ -116,6 +164,7 @@ type winPoint struct {
 
 type cmdReader struct {
 	text    string
+	raw     string // as typed, for what the normaliser would cut (channel links)
 	in      []reqToken
 	servers map[string]bool
 	gpu     func(string) bool
@@ -587,4 +636,169 @@ func tildeRange(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// digestArgs writes a digest sentence in the digest command's words:
+// "[#channel] daily 09:00", "weekly mon 09:00", "off", "list", "now".
+func (r *cmdReader) digestArgs(low string) string {
+	var out []string
+	if ch := channelRef(r.raw); ch != "" {
+		out = append(out, ch)
+	}
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if strings.Contains(low, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(" off ", "turn off", " stop", "꺼", "끄", "중지", "취소"):
+		return strings.Join(append(out, "off"), " ")
+	case has(" list", "목록", "schedules", "리스트"):
+		return "list"
+	case has(" now", "지금", "미리보기", "preview", "show me"):
+		return strings.Join(append(out, "now"), " ")
+	}
+	clock := ""
+	day := ""
+	for _, p := range r.points {
+		if p.clock != "" {
+			clock = p.clock
+		}
+		if p.day != "" && p.day != "today" && p.day != "tomorrow" && p.day != "now" {
+			day = p.day
+		}
+	}
+	for _, w := range r.english {
+		lw := strings.ToLower(w)
+		if c, ok := clockWord(lw); ok {
+			clock = c
+		}
+		if _, ok := weekdayWords[lw]; ok {
+			day = lw[:3]
+		}
+	}
+	for k := range weekdayWords {
+		if !isHangulWord(k) && strings.Contains(low, " "+k+" ") || strings.Contains(low, " every "+k) {
+			day = k[:3]
+		}
+	}
+	if clock == "" {
+		return strings.Join(out, " ")
+	}
+	if len(clock) == 4 {
+		clock = "0" + clock // "9:00" → "09:00"
+	}
+	if day != "" || has("weekly", "매주", "주간", "every week") {
+		if day == "" {
+			day = "mon"
+		}
+		return strings.Join(append(out, "weekly", day, clock), " ")
+	}
+	return strings.Join(append(out, "daily", clock), " ")
+}
+
+// clockWord reads "9am", "6pm", "9:30", "18:00", "9:30pm" as H:MM; a bare
+// number is no clock.
+func clockWord(w string) (string, bool) {
+	ampm := ""
+	if strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") {
+		ampm, w = w[len(w)-2:], w[:len(w)-2]
+	}
+	hs, ms, colon := strings.Cut(w, ":")
+	if !colon && ampm == "" {
+		return "", false
+	}
+	h, err := strconv.Atoi(hs)
+	if err != nil {
+		return "", false
+	}
+	m := 0
+	if colon {
+		if m, err = strconv.Atoi(ms); err != nil || m < 0 || m > 59 {
+			return "", false
+		}
+	}
+	switch {
+	case ampm == "pm" && h < 12:
+		h += 12
+	case ampm == "am" && h == 12:
+		h = 0
+	}
+	if h < 0 || h > 23 {
+		return "", false
+	}
+	return strconv.Itoa(h) + ":" + twoDigits(m), true
+}
+
+// channelRef finds the channel a sentence names: Slack's link form
+// ("<#C0123|ml-infra>", what the client sends for a picked channel) or a
+// typed "#name", with any Korean particle after it dropped.
+func channelRef(text string) string {
+	if i := strings.Index(text, "<#"); i >= 0 {
+		if j := strings.IndexByte(text[i:], '>'); j > 0 {
+			return text[i : i+j+1]
+		}
+	}
+	for _, f := range strings.Fields(text) {
+		if strings.HasPrefix(f, "#") && len(f) > 1 {
+			end := len(f)
+			for k, r := range f {
+				if k > 0 && (isHangul(r) || strings.ContainsRune(",.?!)", r)) {
+					end = k
+					break
+				}
+			}
+			return f[:end]
+		}
+	}
+	return ""
+}
+
+// planWords reports whether the words say a plan: a workload, an amount of
+// work or a model size.
+func planWords(toks []reqToken) bool {
+	for k, t := range toks {
+		if kw, ok := reqKeywords[t.w]; ok && (kw.kind == reqKwWorkload || kw.kind == reqKwPrecision) {
+			return true
+		}
+		if n, unit, ok := reqScanNumber(t.w); ok {
+			if unit == "" && k+1 < len(toks) {
+				unit = toks[k+1].w
+			}
+			switch reqUnitClass(unit) {
+			case reqUEpochs, reqUSamples, reqUTokens, reqUSteps, reqUParams:
+				return true
+			}
+			if n.mult == 'b' {
+				return true // "7b": a model size ("30m" is half an hour to a reservation)
+			}
+		}
+		if _, _, ok := koStem(t.w); ok {
+			if e := koLexicon[t.w]; e.act == koWord && (e.word == "epochs" || e.word == "tokens" || e.word == "samples" ||
+				e.word == "finetune" || e.word == "pretrain" || e.word == "inference") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// softStatus reports whether a status word ("using", "available", "busy")
+// stands without anything that makes it a question about the servers: no
+// server, no "who", no "any", no "free".
+func (r *cmdReader) softStatus(low string) bool {
+	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "누가", "남는", "비어", "빈 ", "server", "서버"} {
+		if strings.Contains(low, w) {
+			return false
+		}
+	}
+	for s := range r.servers {
+		if strings.Contains(low, s) {
+			return false
+		}
+	}
+	return true
 }
