@@ -63,20 +63,40 @@ func (c *Catalog) loss(p *Params, rows []BackTestCase) float64 {
 // from the priors.
 func (c *Catalog) Fit(rows []BackTestCase) Params {
 	p := priorParams()
-	best := c.loss(&p, rows)
-	// Constants no row responds to keep their priors (and cost nothing).
+	// Each row's |ln(pred/meas)| under p; a trial move of one constant
+	// re-plans only the rows that respond to it.
+	errs := make([]float64, len(rows))
+	for r, k := range rows {
+		errs[r] = c.rowError(&p, k)
+	}
+	// Which rows respond to which constant (probed both ways from the
+	// prior); constants no row responds to keep their priors.
 	var active []int
+	sens := make([][]int, len(paramSpecs))
 	for i, s := range paramSpecs {
-		q := p
-		v := math.Min(s.hi, s.prior*1.3)
-		if v == s.prior {
-			v = math.Max(s.lo, s.prior/1.3)
+		for _, f := range []float64{1.3, 1 / 1.3} {
+			q := p
+			q.set(i, math.Min(s.hi, math.Max(s.lo, s.prior*f)))
+			for r, k := range rows {
+				if c.rowError(&q, k) != errs[r] && !contains(sens[i], r) {
+					sens[i] = append(sens[i], r)
+				}
+			}
 		}
-		q.set(i, v)
-		if c.loss(&q, rows) != best {
+		if len(sens[i]) > 0 {
+			sort.Ints(sens[i])
 			active = append(active, i)
 		}
 	}
+	sum := func(e []float64) float64 {
+		t := 0.0
+		for _, v := range e {
+			t += v
+		}
+		return t / float64(len(e))
+	}
+	best := sum(errs)
+	trial := make([]float64, len(rows))
 	step := math.Log(1.3)
 	for step > math.Log(1.005) {
 		improved := false
@@ -92,9 +112,13 @@ func (c *Catalog) Fit(rows []BackTestCase) Params {
 						break
 					}
 					p.set(i, v)
-					l := c.loss(&p, rows)
-					if l < best-1e-9 {
+					copy(trial, errs)
+					for _, r := range sens[i] {
+						trial[r] = c.rowError(&p, rows[r])
+					}
+					if l := sum(trial); l < best-1e-9 {
 						best, moved, improved = l, true, true
+						copy(errs, trial)
 						continue
 					}
 					p.set(i, cur)
@@ -113,6 +137,25 @@ func (c *Catalog) Fit(rows []BackTestCase) Params {
 		p.set(i, roundParam(p.get(i)))
 	}
 	return p
+}
+
+// rowError is |ln(pred/meas)| of one row under p (+Inf if it cannot be
+// planned).
+func (c *Catalog) rowError(p *Params, k BackTestCase) float64 {
+	v, err := c.predictCase(p, k)
+	if err != nil {
+		return math.Inf(1)
+	}
+	return math.Abs(math.Log(v / k.Measured))
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // LOSORow is one row's prediction with every source's constants (in-sample)

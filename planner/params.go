@@ -47,8 +47,11 @@ type Params struct {
 	SyncLoss  float64 // straggler/synchronisation loss per doubling of GPUs
 
 	// Inference.
-	DecodeBW     float64 // share of memory bandwidth a decode step reaches reading weights + KV
-	InferCompute float64 // share of dense peak a batched forward pass (prefill, encoder, CNN) reaches, before the traffic term
+	DecodeBW float64 // share of memory bandwidth a decode step reaches reading weights + KV
+	// DequantDecode: weight-only int8/int4 kernels dequantise inside the
+	// GEMV loop and reach this share of the 16-bit kernels' bandwidth.
+	DequantDecode float64
+	InferCompute  float64 // share of dense peak a batched forward pass (prefill, encoder, CNN) reaches, before the traffic term
 
 	// Memory.
 	AllocHeadroom float64 // caching-allocator fragmentation and temporaries, share of states + activations
@@ -85,6 +88,7 @@ var paramSpecs = []paramSpec{
 	{"Overlap", 0.7, 0.3, 0.95, "DDP buckets overlap the all-reduce with most of the backward pass"},
 	{"SyncLoss", 0.006, 0.0, 0.03, "BERT on 256 GPUs kept ~95 % of linear scaling"},
 	{"DecodeBW", 0.75, 0.4, 0.95, "decode kernels stream weights at 60-90 % of HBM bandwidth"},
+	{"DequantDecode", 0.8, 0.4, 1.0, "dequantising weights inside the GEMV loop costs bandwidth efficiency"},
 	{"InferCompute", 1.0, 0.5, 2.0, "a forward pass runs the same GEMMs as training at the same efficiency; backward kernels (dgrad/wgrad) are often less efficient, so it may exceed 1"},
 	{"AllocHeadroom", 0.12, 0.03, 0.30, "measured peaks sit 10-15 % above the component sum"},
 }

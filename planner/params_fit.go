@@ -22,7 +22,8 @@ var fittedParams = Params{
 	LinkEff:       0.95,
 	Overlap:       0.316,
 	SyncLoss:      0.004183,
-	DecodeBW:      0.75,
+	DecodeBW:      0.6967,
+	DequantDecode: 0.8,
 	InferCompute:  0.9837,
 	AllocHeadroom: 0.1052,
 }

@@ -855,6 +855,9 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	b := float64(l.micro)
 	n := float64(h.Count)
 	bw := g.MemBWGBs * 1e9 * pc.prm.DecodeBW
+	if l.precision == INT8 || l.precision == INT4 {
+		bw *= pc.prm.DequantDecode
+	}
 	weights := m.Params() * weightBytesInference(l.precision) / n
 	if m.Kind == MoE {
 		weights = m.ActiveParams() * weightBytesInference(l.precision) / n * 1.5 // routed experts touched per step
