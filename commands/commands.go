@@ -2,8 +2,8 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -199,9 +199,9 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 	}
 	reply, err := s.index["plan"].run(ctx, s, req, text)
 	if KindOf(err) == Invalid {
-		// When the first word is what the request language cannot read,
-		// a mistyped command is the likelier mistake: suggest one.
-		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && s.firstWordFails(text, rest) {
+		// A first word the request language does not read is likelier a
+		// mistyped command than a plan: suggest one.
+		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && !s.planWord(word) {
 			return nil, userErrorf("try `help` for the command list, or `help plan` for the request language",
 				"unknown command `%s` — did you mean `%s`?", word, sug[0])
 		}
@@ -209,22 +209,19 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 	return reply, err
 }
 
-// firstWordFails reports whether a plan request fails because of its first
-// word: read without it, the rest reads, or fails some other way. It
-// compares two readings, not an error's wording, so it holds however the
-// language phrases its refusals.
-func (s *Set) firstWordFails(text, rest string) bool {
-	env := lang.Env{Catalog: s.deps.Catalog, Now: time.Now()}
-	for _, srv := range s.deps.Inventory.Servers {
-		env.Servers = append(env.Servers, srv.Hardware())
-	}
-	_, errAll := lang.Read(env, text)
-	_, errRest := lang.Read(env, rest)
-	var all, without *UserError
-	if !errors.As(errAll, &all) {
+// planProbe is a request that reads, for planWord to put a word in front of.
+const planProbe = "bert-base 1 epoch of 1000 samples on h100x1"
+
+// planWord reports whether the request language reads word as part of a
+// plan (a model, a keyword, an option…): put in front of a request that
+// reads, it is neither refused nor skipped as filler. It asks the language
+// what it read instead of reading its error messages.
+func (s *Set) planWord(word string) bool {
+	rd, err := lang.Read(lang.Env{Catalog: s.deps.Catalog}, word+" "+planProbe)
+	if err != nil {
 		return false
 	}
-	return !errors.As(errRest, &without) || *all != *without
+	return !slices.ContainsFunc(rd.Skipped, func(w string) bool { return strings.EqualFold(w, word) })
 }
 
 // sentenceCommands are the commands a sentence may ask for in its own
