@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -36,11 +37,7 @@ func digestCommand() Command {
 var (
 	channelRefRe = regexp.MustCompile(`^<#([CG][A-Z0-9]+)(\|[^>]*)?>$`)
 	channelIDRe2 = regexp.MustCompile(`^#?([CG][A-Z0-9]{2,})$`)
-	clockRe      = regexp.MustCompile(`^([01]?[0-9]|2[0-3]):([0-5][0-9])$`)
 )
-
-var weekdays = map[string]int{"sun": 0, "mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6,
-	"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6}
 
 func runDigest(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
 	w := s.deps.Watch
@@ -150,13 +147,11 @@ func (s *Set) parseSchedule(req Request, verb string, words []string) (store.Sub
 	sub := store.Subscription{TZ: s.loc(req).String(), Period: "day"}
 	hint := "try `digest daily 09:00`, `digest weekly mon 09:00 Europe/Berlin` or `digest cron \"0 9 * * 1-5\"`"
 	clock := func(w string) (int, int, error) {
-		m := clockRe.FindStringSubmatch(w)
-		if m == nil {
+		h, m, ok := lang.Clock(w)
+		if !ok {
 			return 0, 0, userErrorf(hint, "`%s` is not a time of day; write it as 09:00 or 18:30", w)
 		}
-		h, _ := strconv.Atoi(m[1])
-		mi, _ := strconv.Atoi(m[2])
-		return h, mi, nil
+		return h, m, nil
 	}
 	var rest []string
 	switch verb {
@@ -181,7 +176,8 @@ func (s *Set) parseSchedule(req Request, verb string, words []string) (store.Sub
 		if len(words) < 2 {
 			return sub, userErrorf(hint, "a weekly digest needs a day and a time: `digest weekly mon 09:00`")
 		}
-		d, ok := weekdays[strings.ToLower(words[0])]
+		wd, ok := lang.Weekday(words[0])
+		d := int(wd)
 		if !ok {
 			return sub, userErrorf(hint, "`%s` is not a day of the week; use mon, tue, … sun", words[0])
 		}

@@ -261,7 +261,7 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 			a.server = srv
 			i++
 		case (w == "gpus" || w == "gpu" || w == "ids") && a.count == 0 && i+1 < len(words):
-			ids, ok := parseIDs(words[i+1])
+			ids, ok := lang.ParseIDs(words[i+1])
 			if !ok {
 				return a, userErrorf(hint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1])
 			}
@@ -298,30 +298,6 @@ func isCount(w string) bool {
 	w = strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x")
 	n, err := strconv.Atoi(w)
 	return err == nil && n > 0 && n < 1000
-}
-
-// parseIDs reads "0-3", "0,2,5" or "1".
-func parseIDs(s string) ([]int, bool) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		if lo, hi, ok := strings.Cut(part, "-"); ok {
-			a, err1 := strconv.Atoi(lo)
-			b, err2 := strconv.Atoi(hi)
-			if err1 != nil || err2 != nil || a > b || b-a > 1024 {
-				return nil, false
-			}
-			for i := a; i <= b; i++ {
-				out = append(out, i)
-			}
-			continue
-		}
-		n, err := strconv.Atoi(part)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, n)
-	}
-	return out, len(out) > 0
 }
 
 // splitNote takes `note "…"` (or a quoted string anywhere) out of args.

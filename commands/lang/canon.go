@@ -392,16 +392,6 @@ func deadlineUnit(w string) (time.Duration, bool) {
 	return 0, false
 }
 
-var weekdayWords = map[string]time.Weekday{
-	"sunday": time.Sunday, "sun": time.Sunday, "일요일": time.Sunday,
-	"monday": time.Monday, "mon": time.Monday, "월요일": time.Monday,
-	"tuesday": time.Tuesday, "tue": time.Tuesday, "tues": time.Tuesday, "화요일": time.Tuesday,
-	"wednesday": time.Wednesday, "wed": time.Wednesday, "수요일": time.Wednesday,
-	"thursday": time.Thursday, "thu": time.Thursday, "thurs": time.Thursday, "목요일": time.Thursday,
-	"friday": time.Friday, "fri": time.Friday, "금요일": time.Friday,
-	"saturday": time.Saturday, "sat": time.Saturday, "토요일": time.Saturday,
-}
-
 // dayDeadline is the time from now to the end of the named day ("friday",
 // "tomorrow", "내일", "금요일").
 func (c *canonizer) dayDeadline(w string) (time.Duration, bool) {
@@ -418,7 +408,7 @@ func (c *canonizer) dayDeadline(w string) (time.Duration, bool) {
 	case "모레":
 		return end(2), true
 	}
-	if wd, ok := weekdayWords[w]; ok {
+	if wd, ok := whenWeekdays[w]; ok {
 		days := (int(wd) - int(now.Weekday()) + 7) % 7
 		if days == 0 {
 			days = 7

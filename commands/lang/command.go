@@ -206,9 +206,6 @@ func (r *cmdReader) endPoint(role string) {
 	}
 }
 
-var koWeekdays = map[string]string{"월요일": "mon", "화요일": "tue", "수요일": "wed", "목요일": "thu", "금요일": "fri", "토요일": "sat", "일요일": "sun",
-	"월욜": "mon", "금욜": "fri"}
-
 func (r *cmdReader) read() {
 	for i := 0; i < len(r.in); i++ {
 		w := r.w(i)
@@ -311,7 +308,7 @@ func (r *cmdReader) number(i int) int {
 			list += r.w(j)
 			j++
 		}
-		if ids, ok := parseIDList(list); ok {
+		if ids, ok := ParseIDs(list); ok {
 			r.ids = ids
 			return j
 		}
@@ -343,7 +340,7 @@ func (r *cmdReader) number(i int) int {
 			return i + 4
 		}
 	case strings.Contains(w, "~") || strings.Contains(w, "-") && rest != "" && strings.HasPrefix(next, "번"):
-		if ids, ok := parseIDList(strings.ReplaceAll(w, "~", "-")); ok {
+		if ids, ok := ParseIDs(strings.ReplaceAll(w, "~", "-")); ok {
 			r.ids = ids
 			return i + 2
 		}
@@ -390,27 +387,6 @@ func isTimeFollow(w string) bool {
 		w == "am" || w == "pm" || w == ":"
 }
 
-// parseIDList reads "0,1", "0-3".
-func parseIDList(s string) ([]int, bool) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		a, b, isRange := strings.Cut(part, "-")
-		lo, err1 := strconv.Atoi(a)
-		hi := lo
-		var err2 error
-		if isRange {
-			hi, err2 = strconv.Atoi(b)
-		}
-		if err1 != nil || err2 != nil || lo < 0 || hi < lo || hi-lo > 63 {
-			return nil, false
-		}
-		for k := lo; k <= hi; k++ {
-			out = append(out, k)
-		}
-	}
-	return out, len(out) > 0
-}
-
 // koreanTime reads Korean days, clock times and durations: "내일 오전
 // 9시부터", "오늘 저녁 6시까지", "3시간", "1시간 30분", "하루", "금요일까지".
 func (r *cmdReader) koreanTime(i int) int {
@@ -433,9 +409,9 @@ func (r *cmdReader) koreanTime(i int) int {
 	case strings.HasPrefix(w, "지금"):
 		day = "now"
 	}
-	for k, v := range koWeekdays {
-		if strings.HasPrefix(w, k) {
-			day = v
+	for k, d := range whenWeekdays {
+		if isHangulWord(k) && strings.HasPrefix(w, k) {
+			day = strings.ToLower(d.String()[:3])
 		}
 	}
 	if day != "" {
@@ -673,14 +649,14 @@ func (r *cmdReader) digestArgs(low string) string {
 	}
 	for _, w := range r.english {
 		lw := strings.ToLower(w)
-		if c, ok := clockWord(lw); ok {
-			clock = c
+		if h, m, ok := Clock(lw); ok {
+			clock = strconv.Itoa(h) + ":" + twoDigits(m)
 		}
-		if _, ok := weekdayWords[lw]; ok {
-			day = lw[:3]
+		if d, ok := Weekday(lw); ok {
+			day = strings.ToLower(d.String()[:3])
 		}
 	}
-	for k := range weekdayWords {
+	for k := range whenWeekdays {
 		if !isHangulWord(k) && strings.Contains(low, " "+k+" ") || strings.Contains(low, " every "+k) {
 			day = k[:3]
 		}
@@ -698,39 +674,6 @@ func (r *cmdReader) digestArgs(low string) string {
 		return strings.Join(append(out, "weekly", day, clock), " ")
 	}
 	return strings.Join(append(out, "daily", clock), " ")
-}
-
-// clockWord reads "9am", "6pm", "9:30", "18:00", "9:30pm" as H:MM; a bare
-// number is no clock.
-func clockWord(w string) (string, bool) {
-	ampm := ""
-	if strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") {
-		ampm, w = w[len(w)-2:], w[:len(w)-2]
-	}
-	hs, ms, colon := strings.Cut(w, ":")
-	if !colon && ampm == "" {
-		return "", false
-	}
-	h, err := strconv.Atoi(hs)
-	if err != nil {
-		return "", false
-	}
-	m := 0
-	if colon {
-		if m, err = strconv.Atoi(ms); err != nil || m < 0 || m > 59 {
-			return "", false
-		}
-	}
-	switch {
-	case ampm == "pm" && h < 12:
-		h += 12
-	case ampm == "am" && h == 12:
-		h = 0
-	}
-	if h < 0 || h > 23 {
-		return "", false
-	}
-	return strconv.Itoa(h) + ":" + twoDigits(m), true
 }
 
 // channelRef finds the channel a sentence names: Slack's link form

@@ -252,14 +252,61 @@ var (
 	whenSoftEnd = map[string]bool{"to": true, "-": true, "–": true, "—": true}
 )
 
+// whenWeekdays are the weekday names of every reader (windows, deadlines,
+// digest schedules), English and Korean.
 var whenWeekdays = map[string]time.Weekday{
-	"sun": time.Sunday, "sunday": time.Sunday,
-	"mon": time.Monday, "monday": time.Monday,
-	"tue": time.Tuesday, "tues": time.Tuesday, "tuesday": time.Tuesday,
-	"wed": time.Wednesday, "weds": time.Wednesday, "wednesday": time.Wednesday,
-	"thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday, "thursday": time.Thursday,
-	"fri": time.Friday, "friday": time.Friday,
-	"sat": time.Saturday, "saturday": time.Saturday,
+	"sun": time.Sunday, "sunday": time.Sunday, "일요일": time.Sunday, "일욜": time.Sunday,
+	"mon": time.Monday, "monday": time.Monday, "월요일": time.Monday, "월욜": time.Monday,
+	"tue": time.Tuesday, "tues": time.Tuesday, "tuesday": time.Tuesday, "화요일": time.Tuesday, "화욜": time.Tuesday,
+	"wed": time.Wednesday, "weds": time.Wednesday, "wednesday": time.Wednesday, "수요일": time.Wednesday, "수욜": time.Wednesday,
+	"thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday, "thursday": time.Thursday, "목요일": time.Thursday, "목욜": time.Thursday,
+	"fri": time.Friday, "friday": time.Friday, "금요일": time.Friday, "금욜": time.Friday,
+	"sat": time.Saturday, "saturday": time.Saturday, "토요일": time.Saturday, "토욜": time.Saturday,
+}
+
+// Weekday reads a weekday name ("mon", "Friday", "금요일").
+func Weekday(w string) (time.Weekday, bool) {
+	d, ok := whenWeekdays[strings.ToLower(w)]
+	return d, ok
+}
+
+// Clock reads a time of day: "09:00", "18:30", "9am", "6pm", "9:30pm".
+// A bare number is no clock here (it could be anything).
+func Clock(w string) (hour, minute int, ok bool) {
+	w = strings.ToLower(w)
+	ampm := ""
+	if strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") {
+		ampm, w = w[len(w)-2:], w[:len(w)-2]
+	}
+	if ampm == "" && !strings.Contains(w, ":") {
+		return 0, 0, false
+	}
+	mins, ok := whenClockMinutes(w, ampm)
+	if !ok || mins >= 24*60 {
+		return 0, 0, false
+	}
+	return mins / 60, mins % 60, true
+}
+
+// ParseIDs reads GPU ids: "0-3", "0,2,5" or "1".
+func ParseIDs(s string) ([]int, bool) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(lo)
+		b := a
+		var err2 error
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || a > b || b-a > 1024 {
+			return nil, false
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	return out, len(out) > 0
 }
 
 var whenMonths = map[string]time.Month{
