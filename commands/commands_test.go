@@ -413,3 +413,20 @@ func TestErrorKindsAndWords(t *testing.T) {
 		}
 	}
 }
+
+// A first word the language does not read, close to a command, is taken
+// for a mistyped command; a plan word is not, so the plan's own error
+// stands.
+func TestMistypedCommandWord(t *testing.T) {
+	for text, want := range map[string]string{
+		"relase r1":                    "did you mean `release`",
+		"statu":                        "did you mean `status`",
+		"bert-bse 10 epochs on h100x2": "`bert-base`",
+		"bert-base 10 epochs on h999":  "h999",
+	} {
+		_, err := dispatch(t, text)
+		if ue := Explain(err); ue == nil || !strings.Contains(ue.Msg, want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
+}
