@@ -215,13 +215,7 @@ func (c *canonizer) phrase(i int) int {
 	case c.w(i) == "of" && c.ofDrops(i):
 		return i + 1
 	case c.words(i, "which", "one"), c.words(i, "which", "is"), c.words(i, "which", "would"):
-		if c.anyServer() {
-			c.setAsk(AskWhichServer)
-		} else {
-			c.setAsk(AskWhichGPU)
-		}
-		c.skip(i, i+2)
-		return i + 2
+		return c.which(i, 2)
 	case c.words(i, "smallest", "number"), c.words(i, "minimum", "number"), c.words(i, "fewest"), c.words(i, "min", "number"),
 		c.words(i, "least", "number"):
 		c.setAsk(AskCount)
@@ -256,13 +250,7 @@ func (c *canonizer) phrase(i int) int {
 		c.skip(i, i+1)
 		return i + 1
 	case c.w(i) == "faster" || c.w(i) == "quicker" || c.w(i) == "fastest":
-		if c.anyServer() {
-			c.setAsk(AskWhichServer)
-		} else {
-			c.setAsk(AskWhichGPU)
-		}
-		c.skip(i, i+1)
-		return i + 1
+		return c.which(i, 1)
 	case c.w(i) == "on" && i == len(c.in)-1 && c.ask != AskNone:
 		return i + 1 // "… a 13b model on": a dangling preposition
 	case c.w(i) == "per" && (c.w(i+1) == "day" || c.w(i+1) == "hour" || c.w(i+1) == "month" || c.w(i+1) == "week"):
@@ -884,4 +872,16 @@ func runVerb(prev string) bool {
 		return true
 	}
 	return false
+}
+
+// which reads a choice asked for ("which one", "faster") over n words: of
+// the team's servers when the request names one, else of GPUs.
+func (c *canonizer) which(i, n int) int {
+	if c.anyServer() {
+		c.setAsk(AskWhichServer)
+	} else {
+		c.setAsk(AskWhichGPU)
+	}
+	c.skip(i, i+n)
+	return i + n
 }
