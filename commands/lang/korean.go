@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -126,7 +127,7 @@ var koLexicon = map[string]koEntry{
 }
 
 // koStems are the lexicon's keys, longest first, for prefix matching.
-var koStems = func() []string {
+var koStems = sync.OnceValue(func() []string {
 	var s []string
 	for k := range koLexicon {
 		s = append(s, k)
@@ -138,7 +139,7 @@ var koStems = func() []string {
 		return s[i] < s[j]
 	})
 	return s
-}()
+})
 
 // koParticles end a noun; stripped when the whole word is not a stem.
 var koParticles = []string{"에서는", "에서도", "에서", "으로는", "으로", "이라면", "라면", "이면", "에게", "에는",
@@ -157,7 +158,7 @@ func koStem(w string) (string, koEntry, bool) {
 			}
 		}
 	}
-	for _, s := range koStems {
+	for _, s := range koStems() {
 		if len(s) > 3 && strings.HasPrefix(w, s) || len(s) == 3 && strings.HasPrefix(w, s) && koOneSyllablePrefix(s) {
 			return s, koLexicon[s], true
 		}

@@ -3,7 +3,6 @@ package lang
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -343,11 +342,7 @@ var whenUnitLetters = func() string {
 	return b.String()
 }()
 
-var (
-	whenClockRe   = regexp.MustCompile(`^(\d{1,2})(?::(\d{2}))?(am|pm|a\.m\.|p\.m\.)?$`)
-	whenISODateRe = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}:\d{2}))?$`)
-	whenMdayRe    = regexp.MustCompile(`^(\d{1,2})(?:st|nd|rd|th)?$`)
-)
+var ()
 
 // wordAt is the i-th word folded for matching ("Tomorrow," → "tomorrow"),
 // or "" past the end.
@@ -533,7 +528,7 @@ func (p *windowParser) duration(i int) (time.Duration, int, error) {
 		// A word that tried to be a duration and failed ("0h", "4x", "1.2.3h")
 		// is worth explaining; anything else is simply not one.
 		w := p.wordAt(i)
-		if whenStartsDigit(w) && !whenClockRe.MatchString(w) && !whenISODateRe.MatchString(w) && strings.IndexFunc(w, whenLetter) > 0 {
+		if whenStartsDigit(w) && whenClockMatch(w) == nil && whenISODateMatch(w) == nil && strings.IndexFunc(w, whenLetter) > 0 {
 			if _, err := ParseDuration(w); err != nil && p.looksLikeDuration(w) {
 				return 0, 0, err
 			}
@@ -666,7 +661,7 @@ func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
 		pt.day, pt.weekday = dayWeekday, wd
 		return 1, nil
 	}
-	if m := whenISODateRe.FindStringSubmatch(w); m != nil {
+	if m := whenISODateMatch(w); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		mo, _ := strconv.Atoi(m[2])
 		d, _ := strconv.Atoi(m[3])
@@ -685,7 +680,7 @@ func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
 	}
 	// "nov 24", "24 nov", "november 24th"
 	if mo, ok := whenMonths[w]; ok {
-		if m := whenMdayRe.FindStringSubmatch(p.wordAt(j + 1)); m != nil {
+		if m := whenMdayMatch(p.wordAt(j + 1)); m != nil {
 			d, _ := strconv.Atoi(m[1])
 			if !whenValidDate(2000, mo, d) { // 2000 is a leap year: feb 29 passes here
 				return 0, &UserError{Msg: fmt.Sprintf("`%s %s` is not a date", p.words[j], p.words[j+1]), Hint: whenExample}
@@ -695,7 +690,7 @@ func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
 		}
 		return 0, nil
 	}
-	if m := whenMdayRe.FindStringSubmatch(w); m != nil {
+	if m := whenMdayMatch(w); m != nil {
 		if mo, ok := whenMonths[p.wordAt(j+1)]; ok {
 			d, _ := strconv.Atoi(m[1])
 			if !whenValidDate(2000, mo, d) {
@@ -728,7 +723,7 @@ func (p *windowParser) clock(j int, pt *whenPoint, bare bool) (int, error) {
 		pt.hasTime, pt.minute = true, 24*60
 		return 1, nil
 	}
-	m := whenClockRe.FindStringSubmatch(w)
+	m := whenClockMatch(w)
 	if m == nil {
 		return 0, nil
 	}
@@ -912,4 +907,89 @@ func (p *windowParser) resolve(pt whenPoint, defMinute int, isStart bool, ref ti
 		}
 	}
 	return at(y, m, d), false // not reached: the loops above always find one
+}
+
+// The scanners below read the three word shapes of the window language by
+// hand (no regular expressions: nothing is compiled at start-up, and each
+// shape is stated once). Each returns what regexp.FindStringSubmatch would:
+// the whole word and its groups, or nil.
+
+// digitsAt reads between lo and hi digits at s[i:] and returns them and the
+// index after them.
+func digitsAt(s string, i, lo, hi int) (string, int, bool) {
+	j := i
+	for j < len(s) && j-i < hi && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j-i < lo {
+		return "", i, false
+	}
+	return s[i:j], j, true
+}
+
+// whenClockMatch reads h, h:mm with an optional am/pm ("9", "9:30",
+// "6pm", "9:30a.m."): groups hour, minute, am/pm.
+func whenClockMatch(w string) []string {
+	h, i, ok := digitsAt(w, 0, 1, 2)
+	if !ok {
+		return nil
+	}
+	m := ""
+	if i < len(w) && w[i] == ':' {
+		if m, i, ok = digitsAt(w, i+1, 2, 2); !ok {
+			return nil
+		}
+	}
+	ampm := w[i:]
+	switch ampm {
+	case "", "am", "pm", "a.m.", "p.m.":
+		return []string{w, h, m, ampm}
+	}
+	return nil
+}
+
+// whenISODateMatch reads 2026-11-24 and 2026-11-24t09:00: groups year,
+// month, day, time.
+func whenISODateMatch(w string) []string {
+	y, i, ok := digitsAt(w, 0, 4, 4)
+	if !ok || i >= len(w) || w[i] != '-' {
+		return nil
+	}
+	mo, i, ok := digitsAt(w, i+1, 1, 2)
+	if !ok || i >= len(w) || w[i] != '-' {
+		return nil
+	}
+	d, i, ok := digitsAt(w, i+1, 1, 2)
+	if !ok {
+		return nil
+	}
+	t := ""
+	if i < len(w) {
+		if w[i] != 't' {
+			return nil
+		}
+		h, j, ok := digitsAt(w, i+1, 1, 2)
+		if !ok || j >= len(w) || w[j] != ':' {
+			return nil
+		}
+		mm, k, ok := digitsAt(w, j+1, 2, 2)
+		if !ok || k != len(w) {
+			return nil
+		}
+		t = h + ":" + mm
+	}
+	return []string{w, y, mo, d, t}
+}
+
+// whenMdayMatch reads a day of the month, "24" or "24th": group day.
+func whenMdayMatch(w string) []string {
+	d, i, ok := digitsAt(w, 0, 1, 2)
+	if !ok {
+		return nil
+	}
+	switch w[i:] {
+	case "", "st", "nd", "rd", "th":
+		return []string{w, d}
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package lang
 
 import (
 	"errors"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -403,4 +405,26 @@ func FuzzParseWindow(f *testing.F) {
 			t.Fatalf("%q: more words left than given", s)
 		}
 	})
+}
+
+// The hand scanners read exactly the shapes the regular expressions they
+// replaced read.
+func TestWhenScanners(t *testing.T) {
+	clock := regexp.MustCompile(`^(\d{1,2})(?::(\d{2}))?(am|pm|a\.m\.|p\.m\.)?$`)
+	iso := regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}:\d{2}))?$`)
+	mday := regexp.MustCompile(`^(\d{1,2})(?:st|nd|rd|th)?$`)
+	words := []string{"9", "09", "9:30", "18:00", "6pm", "9:30a.m.", "9:3", "123", "9:300", "pm", "", "9am ", "2026-11-24",
+		"2026-11-24t09:00", "2026-1-4", "2026-11-24t9:00", "2026-11-24t09:0", "2026-11-24x", "26-11-24", "24", "24th", "1st",
+		"3rd", "24x", "2nd2", "a9", "12:00pm", "0:00", "99:99", "2026-11-24t09:00:00"}
+	for _, w := range words {
+		if got, want := whenClockMatch(w), clock.FindStringSubmatch(w); !slices.Equal(got, want) {
+			t.Errorf("clock %q: %q, want %q", w, got, want)
+		}
+		if got, want := whenISODateMatch(w), iso.FindStringSubmatch(w); !slices.Equal(got, want) {
+			t.Errorf("iso %q: %q, want %q", w, got, want)
+		}
+		if got, want := whenMdayMatch(w), mday.FindStringSubmatch(w); !slices.Equal(got, want) {
+			t.Errorf("mday %q: %q, want %q", w, got, want)
+		}
+	}
 }
