@@ -150,6 +150,14 @@ func answerLine(rd lang.Reading, res *planner.Result) string {
 	if e.Time.TotalHours != nil {
 		hours = planner.FormatHours(*e.Time.TotalHours)
 	}
+	if rd.Deadline > 0 && !rd.CountOpen && e.Memory.Fits && e.Time.TotalHours != nil {
+		// "… on server-a in under a week": does it make the deadline?
+		took := time.Duration(*e.Time.TotalHours * float64(time.Hour))
+		if took <= rd.Deadline {
+			return fmt.Sprintf("Yes — %s on %s, within %s.", hours, hw, rd.DeadlineWords)
+		}
+		return fmt.Sprintf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, rd.DeadlineWords)
+	}
 	switch rd.Ask {
 	case lang.AskFit:
 		if e.Memory.Fits {

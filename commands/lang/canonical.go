@@ -119,6 +119,9 @@ func AmountWords(j planner.Job) string {
 	}
 	if j.Epochs > 0 {
 		e := Num(j.Epochs) + " epochs"
+		if j.Epochs == 1 {
+			e = "1 epoch"
+		}
 		switch {
 		case j.DatasetSamples > 0:
 			e += " of " + Num(j.DatasetSamples) + " samples"
