@@ -20,7 +20,7 @@ func TestPlanPrintsAReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"H100 SXM5 80GB", "fits", "memory per GPU", "Recommendations", "torchrun --nproc_per_node=2", "Assumptions"} {
+	for _, want := range []string{"H100 SXM5 80GB", "fits", "memory per GPU", "Read as: bert-base-uncased", "On the team's servers", "Cloud options", "torchrun --nproc_per_node=2", "Assumptions"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
 		}
