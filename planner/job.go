@@ -103,6 +103,20 @@ type Job struct {
 	Stack         Stack     // "" = HF
 	LoRARank      int       // 0 = 16
 
+	// Memory-saving techniques (zero values: off).
+	Offload Offload // states kept in host memory instead of on the GPU
+	// OptimizerInBackward steps each parameter as soon as its gradient is
+	// ready (torchtune optimizer_in_bwd, LOMO): no full gradient buffer,
+	// so no gradient accumulation either.
+	OptimizerInBackward bool
+	// PureBF16 trains with bf16 weights and optimizer states and no fp32
+	// master copy (torchtune's default, llm.c-style): 8 bytes per
+	// parameter with AdamW instead of 18.
+	PureBF16 bool
+	// ContextParallel splits every sequence over this many GPUs (ring
+	// attention, Megatron/NeMo context parallelism); 0 or 1 = off.
+	ContextParallel int
+
 	// Inference: GlobalBatch concurrent sequences of SeqLen context
 	// (prompt + generated tokens); GenTokens is the generated part.
 	GenTokens int
@@ -121,6 +135,22 @@ const (
 	AttentionDefault Attention = ""
 	Flash            Attention = "flash" // FlashAttention / SDPA memory-efficient kernels
 	Eager            Attention = "eager" // scores materialised: 5·a·s/h term
+)
+
+// Offload says which training state lives in host memory.
+type Offload string
+
+// Offload modes.
+const (
+	OffloadNone Offload = ""
+	// OffloadOptimizer: optimizer states and the fp32 master weights on
+	// the CPU, which also runs the optimizer step (DeepSpeed ZeRO-Offload,
+	// FSDP optimizer offload).
+	OffloadOptimizer Offload = "optimizer"
+	// OffloadFull: weights, gradients and optimizer states on the CPU;
+	// each layer is copied in for its forward and backward (FSDP
+	// cpu_offload, DeepSpeed ZeRO-3 offload_param + offload_optimizer).
+	OffloadFull Offload = "full"
 )
 
 // BaselineUnit is the unit of a measured baseline.

@@ -46,9 +46,17 @@ type layout struct {
 	micro     int
 	ckpt      bool
 	attention Attention
+	cp        int // context-parallel degree (0/1: off)
 }
 
-func (l layout) dp() int { return max(1, l.n/(l.tp*l.pp)) }
+func (l layout) dp() int { return max(1, l.n/(l.tp*l.pp*l.cpDeg())) }
+
+// shardDP is how many GPUs share one model-parallel slice of the state:
+// context-parallel ranks hold the same parameters, so ZeRO/FSDP and the
+// gradient all-reduce span data × context parallel.
+func (l layout) shardDP() int { return max(1, l.n/(l.tp*l.pp)) }
+
+func (l layout) cpDeg() int { return max(1, l.cp) }
 
 // ep is the expert-parallel degree: MoE experts spread over the
 // data-parallel GPUs (Megatron/DeepSpeed-MoE); 1 for dense models.
@@ -235,8 +243,10 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 		}
 		perLayer += k * a * s * s
 	}
-	tp := float64(l.tp)
-	perLayer /= tp // sequence parallel with tensor parallel (Megatron)
+	// Sequence parallel with tensor parallel (Megatron) and context
+	// parallel both split the sequence's activations.
+	tp := float64(l.tp * l.cpDeg())
+	perLayer /= tp
 	layers := L
 	if l.ckpt {
 		// Only each layer's input is kept; one layer is rebuilt at a time.
@@ -270,11 +280,28 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 // trainingMemory estimates per-GPU memory for training with layout l; the
 // breakdown is filled only with detail (the search probes thousands of
 // layouts and keeps a few).
+// jobStateBytes is trainingStateBytes with the job's pure-bf16 choice:
+// bf16 weights and gradients, optimizer moments in bf16, no fp32 master.
+func jobStateBytes(j Job, p Precision) stateBytes {
+	sb := trainingStateBytes(p, j.Optimizer)
+	if j.PureBF16 && p == BF16 {
+		optim := 4.0 // AdamW m and v in bf16
+		switch j.Optimizer {
+		case Adam8bit:
+			optim = 2
+		case SGD, Lion:
+			optim = 2
+		}
+		return stateBytes{weights: 2, grads: 2, optim: optim}
+	}
+	return sb
+}
+
 func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	m := j.Model
 	p := heldParams(m, l)
-	sb := trainingStateBytes(l.precision, j.Optimizer)
-	dp := float64(l.dp())
+	sb := jobStateBytes(j, l.precision)
+	dp := float64(l.shardDP())
 	mp := float64(l.tp * l.pp)
 
 	var weights, grads, optim, adapters, workspace float64
@@ -332,7 +359,18 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 			weights /= dp
 		}
 	}
-	if (l.strategy == ZeRO3 || l.strategy == FSDP) && l.dp() > 1 {
+	if j.OptimizerInBackward && grads > 0 {
+		// gradients live only until their layer's step: one layer's worth
+		grads = math.Min(grads, largestLayerParams(m)*sb.grads/mp)
+	}
+	switch j.Offload {
+	case OffloadOptimizer:
+		optim = 0
+	case OffloadFull:
+		weights, grads, optim = 0, 0, 0
+		adapters = 0
+	}
+	if ((l.strategy == ZeRO3 || l.strategy == FSDP) && l.shardDP() > 1) || j.Offload == OffloadFull {
 		// Gathered working set: the current unit and the prefetched next
 		// one, in the format they are stored in (NF4 blocks stay 4-bit
 		// until the kernel dequantises them; embeddings are 16-bit).

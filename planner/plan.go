@@ -205,6 +205,12 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 		if h.Count < 1 || h.Count > MaxGPUs {
 			return nil, errorf("GPU count %d is out of range: a plan takes 1 to %d GPUs", h.Count, MaxGPUs)
 		}
+		if cp := pc.job.ContextParallel; cp > 1 && h.Count%cp != 0 {
+			return nil, errorf("context parallel %d needs a GPU count it divides; %d GPUs do not", cp, h.Count)
+		}
+	}
+	if err := pc.describeTechniques(); err != nil {
+		return nil, err
 	}
 	if b := req.Baseline; b != nil && b.Precision != "" && pc.job.Precision == "" && pc.job.Workload != Inference {
 		// A measured run's precision is part of the job: comparing it with
@@ -587,7 +593,11 @@ func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
 		}
 	}
 	out := make([]layout, 0, len(mps)*len(strategies)*len(ckpts))
+	cp := max(1, j.ContextParallel)
 	for _, m := range mps {
+		if n%(m.tp*m.pp*cp) != 0 {
+			continue
+		}
 		for _, s := range strategies {
 			if m.tp*m.pp > 1 && (s == ZeRO2 || s == ZeRO3) {
 				continue // Megatron pairs TP/PP with the distributed optimizer (ZeRO-1)
@@ -597,7 +607,7 @@ func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
 			}
 			for _, ck := range ckpts {
 				l := base
-				l.tp, l.pp, l.strategy, l.ckpt = m.tp, m.pp, s, ck
+				l.tp, l.pp, l.strategy, l.ckpt, l.cp = m.tp, m.pp, s, ck, cp
 				out = append(out, l)
 			}
 		}
@@ -678,9 +688,10 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		tokensPerMicro = float64(micro) * 256 // CNN: images fill the GPU like ~256-token sequences
 	}
 	peak := effectivePeak(g, l.precision) * 1e12
-	u := hfu(pc.prm, j, l, tokensPerMicro/float64(l.tp)) * pc.jobFactor
+	u := hfu(pc.prm, j, l, tokensPerMicro/float64(l.tp*l.cpDeg())) * pc.jobFactor
 	// Compute time of one micro-batch on one GPU (its share under TP/PP).
 	mpShare := float64(l.tp * l.pp)
+	cpShare := float64(l.cpDeg())
 	tAttn := perSampleAttn / (peak * u * pc.prm.AttnFlash)
 	if l.attention == Eager && f.perToken {
 		passes := pc.prm.EagerPasses
@@ -689,13 +700,13 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		}
 		tAttn = perSampleAttn/(peak*u) + eagerScoreBytes(j.Model, j.SeqLen, l.precision)*passes/(g.MemBWGBs*1e9*pc.jobFactor)
 	}
-	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + tAttn) / mpShare
+	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + tAttn) / mpShare / cpShare
 	tCompute := tMicro * float64(ga)
 
 	n := h.Count
 	perNode := gpusPerNode(h)
 	busGBs, linkDesc := linkGBs(pc.prm, g, n, perNode, h.Interconnect)
-	dp := l.dp()
+	dp := l.shardDP() // gradients are reduced over data × context parallel ranks
 	var exposed float64
 	if dp > 1 {
 		trainable := heldParams(j.Model, l)
@@ -718,6 +729,14 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		} else {
 			exposed = math.Max(minExposedComm*tAR, tAR-pc.prm.Overlap*tMicro*2/3)
 		}
+	}
+	if cp := l.cpDeg(); cp > 1 {
+		// Ring attention passes every chunk's K and V around the cp ranks
+		// (and dK, dV back in backward), mostly hidden behind attention.
+		nodeGBs, _ := linkGBs(pc.prm, g, min(cp*l.tp, perNode), perNode, NVLink)
+		kv := float64(micro) * seq / float64(cp) * 2 * float64(j.Model.kvHeads()*j.Model.headDim()) * 2
+		tCP := float64(j.Model.Layers) / float64(l.pp) * 3 * float64(cp-1) * kv / float64(l.tp) / (nodeGBs * 1e9)
+		exposed += pc.prm.TPExposed * tCP * float64(ga)
 	}
 	if l.tp > 1 {
 		// Four all-reduces of the activations per layer (two forward, two
@@ -747,7 +766,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
 	}
 	// Optimizer step: read and write every state byte once.
-	sb := trainingStateBytes(l.precision, j.Optimizer)
+	sb := jobStateBytes(j, l.precision)
 	trainable := heldParams(j.Model, l)
 	if j.Workload == LoRA || j.Workload == QLoRA {
 		trainable = loraParams(j.Model, j.LoRARank)
@@ -758,6 +777,9 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		shard *= float64(dp)
 	}
 	tOpt := trainable * (sb.weights + sb.grads + sb.optim) * 2 / shard / (g.MemBWGBs * 1e9 * 0.8)
+	if j.Offload != OffloadNone {
+		tOpt, exposed = pc.offloadTime(j, h, l, trainable/shard, heldParams(j.Model, l)/shard, sb, tMicro, ga, exposed)
+	}
 
 	ideal := tCompute * (1 + bubble)
 	step := ideal + exposed
@@ -955,6 +977,12 @@ func (pc *planContext) describe(e *Estimate) {
 	if !e.Memory.Fits {
 		e.Notes = append(e.Notes, fmt.Sprintf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
 	}
+	if j.OptimizerInBackward && e.GradAccum > 1 && j.Workload != LoRA && j.Workload != QLoRA {
+		e.Notes = append(e.Notes, fmt.Sprintf("optimizer in backward cannot accumulate gradients: this layout needs %d accumulation steps, so the optimizer would step on every micro-batch of %d — raise the GPU count or lower the global batch", e.GradAccum, e.MicroBatch))
+	}
+	if j.PureBF16 && e.Precision != BF16 {
+		e.Notes = append(e.Notes, fmt.Sprintf("pure bf16 needs bf16 support; %s runs %s with an fp32 master copy", g.Name, e.Precision))
+	}
 	if g.Vendor != "NVIDIA" {
 		e.Notes = append(e.Notes, fmt.Sprintf("%s runs ROCm, not CUDA: check that your PyTorch build and kernels (FlashAttention, bitsandbytes) support it", g.Name))
 	}
@@ -984,6 +1012,9 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 			for _, n := range searchCounts {
 				if n > 8 && !g.SXM {
 					continue // PCIe boxes above 8 GPUs are rare; multi-node is planned on SXM parts
+				}
+				if cp := pc.job.ContextParallel; cp > 1 && n%cp != 0 {
+					continue
 				}
 				pool = append(pool, Hardware{GPU: g, Count: n})
 			}
@@ -1093,5 +1124,98 @@ func (pc *planContext) speedUps(res *Result) {
 		if e.Time.HoursPerMillionSamples > 0 {
 			e.SpeedUp = base / e.Time.HoursPerMillionSamples
 		}
+	}
+}
+
+// Host side of offloaded training: the CPU optimizer step streams every
+// offloaded state byte through host memory, gradients go down and updated
+// 16-bit weights come up over PCIe; with full offload each micro-batch
+// also copies the weights in for forward and backward, partly hidden
+// behind compute.
+const (
+	// hostMemGBsPerNode: achieved host memory bandwidth of a dual-socket
+	// server (8-12 DDR4/DDR5 channels per socket reach 150-300 GB/s;
+	// CPU Adam reaches about half of it).
+	hostMemGBsPerNode = 150.0
+	// offloadOverlap: share of a micro-batch's compute that weight and
+	// gradient copies hide behind (prefetch on a side stream).
+	offloadOverlap = 0.5
+)
+
+func (pc *planContext) offloadTime(j Job, h Hardware, l layout, shardParams, heldShard float64, sb stateBytes, tMicro float64, ga int, exposed float64) (tOpt, exp float64) {
+	g := h.GPU
+	perNode := float64(min(h.Count, gpusPerNode(h)))
+	pcie := 12.5
+	switch g.PCIeGen {
+	case 4:
+		pcie = 25
+	case 5:
+		pcie = 50
+	}
+	pcie *= pc.prm.LinkEff * 1e9
+	host := hostMemGBsPerNode * 1e9 / perNode
+	// CPU step: read and write the states, read the gradient.
+	tCPU := shardParams * (2*sb.optim + sb.grads + 2) / host
+	// PCIe: gradients down, 16-bit weights up.
+	tPCIe := shardParams * (sb.grads + 2) / pcie
+	exp = exposed
+	if j.Offload == OffloadFull {
+		// weights in for forward and again for backward, every micro-batch
+		wb := 2.0
+		if j.Workload == QLoRA {
+			wb = nf4BytesPerParam
+		}
+		perMicro := 2 * heldShard * wb / pcie
+		exp += float64(ga) * math.Max(0, perMicro-offloadOverlap*tMicro)
+	}
+	return tCPU + tPCIe, exp
+}
+
+// describeTechniques checks the memory-saving techniques against the job
+// and states what each does.
+func (pc *planContext) describeTechniques() error {
+	j := &pc.job
+	if j.Workload == Inference {
+		if j.Offload != OffloadNone || j.OptimizerInBackward || j.PureBF16 || j.ContextParallel > 1 {
+			return errorf("offload, optimizer-in-backward, pure bf16 and context parallel are training techniques; this is an inference plan")
+		}
+		return nil
+	}
+	switch j.Offload {
+	case OffloadNone:
+	case OffloadOptimizer:
+		pc.assume("optimizer offload: optimizer states and fp32 master weights live in host memory and the CPU runs the optimizer step (needs ~%s of host RAM across the job)",
+			formatBytes(j.Model.Params()*12))
+	case OffloadFull:
+		pc.assume("full offload: weights, gradients and optimizer states live in host memory; each layer is copied in over PCIe for its forward and backward (needs ~%s of host RAM across the job)",
+			formatBytes(j.Model.Params()*18))
+	default:
+		return errorf("unknown offload %q: use optimizer or full", j.Offload)
+	}
+	if j.OptimizerInBackward {
+		if j.Workload == LoRA || j.Workload == QLoRA {
+			pc.assume("optimizer in backward: adapter gradients are stepped as they arrive (little to save: adapters are small)")
+		} else {
+			pc.assume("optimizer in backward: each parameter is stepped as soon as its gradient is ready, so only one layer's gradients exist at a time; gradient accumulation is not possible")
+		}
+	}
+	if j.PureBF16 {
+		pc.assume("pure bf16: weights, gradients and optimizer states in bf16 with no fp32 master copy (8 bytes per parameter with AdamW); use Kahan summation or stochastic rounding for long runs")
+	}
+	if cp := j.ContextParallel; cp > 1 {
+		if !j.Model.IsTransformer() || j.Model.Kind == VisionViT {
+			return errorf("context parallel splits token sequences; %s has none", j.Model.ID)
+		}
+		pc.assume("context parallel %d: each sequence is split over %d GPUs (ring attention), dividing activations by %d", cp, cp, cp)
+	}
+	return nil
+}
+
+func formatBytes(b float64) string {
+	switch {
+	case b >= 1e12:
+		return trimFloat(math.Round(b/1e11)/10) + " TB"
+	default:
+		return trimFloat(math.Round(b/1e8)/10) + " GB"
 	}
 }

@@ -1,0 +1,94 @@
+package planner
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// The memory-saving techniques people use to make big jobs fit: offload,
+// optimizer in backward, pure bf16, context parallel.
+func TestMemorySavingTechniques(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-3-8b")
+	h100 := mustGPU(t, c, "h100", 1)
+	base := Job{Model: m, Workload: Finetune, SeqLen: 2048, MicroBatch: 1, GlobalBatch: 1, Checkpointing: true, Stack: Tuned, Samples: 1e5}
+	plan := func(j Job, hw Hardware) *Result {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{hw}, Job: j})
+	}
+	plain := plan(base, h100).Plans[0]
+
+	pure := base
+	pure.PureBF16 = true
+	pb := plan(pure, h100)
+	states := func(e *Estimate) float64 {
+		return breakdown(e, "weights") + breakdown(e, "gradients") + breakdown(e, "optimizer states")
+	}
+	if r := states(pb.Plans[0]) / states(plain); math.Abs(r-8.0/18) > 0.01 {
+		t.Errorf("pure bf16 states / mixed precision states = %.3f, want 8/18", r)
+	}
+	if !strings.Contains(strings.Join(pb.Assumptions, " "), "pure bf16") {
+		t.Errorf("pure bf16 not stated: %q", pb.Assumptions)
+	}
+
+	oib := base
+	oib.OptimizerInBackward = true
+	o := plan(oib, h100).Plans[0]
+	if g := breakdown(o, "gradients"); g <= 0 || g > 0.1*breakdown(plain, "gradients") {
+		t.Errorf("optimizer in backward keeps %.2f GiB of gradients (all of them: %.2f)", g, breakdown(plain, "gradients"))
+	}
+	oib.GlobalBatch = 8
+	if n := plan(oib, h100).Plans[0].Notes; !strings.Contains(strings.Join(n, " "), "cannot accumulate") {
+		t.Errorf("optimizer in backward with accumulation: want a note, got %q", n)
+	}
+
+	off := base
+	off.Offload = OffloadOptimizer
+	oo := plan(off, h100).Plans[0]
+	if breakdown(oo, "optimizer states") != 0 || oo.Memory.PerGPUGiB >= plain.Memory.PerGPUGiB-40 {
+		t.Errorf("optimizer offload: %.1f GiB (optimizer %.1f) vs %.1f", oo.Memory.PerGPUGiB, breakdown(oo, "optimizer states"), plain.Memory.PerGPUGiB)
+	}
+	if oo.Time.StepS <= plain.Time.StepS {
+		t.Errorf("the CPU optimizer step should cost time: %.2f s vs %.2f", oo.Time.StepS, plain.Time.StepS)
+	}
+	off.Offload = OffloadFull
+	of := plan(off, h100).Plans[0]
+	if breakdown(of, "weights") != 0 || breakdown(of, "gather/dequant workspace") <= 0 || of.Memory.PerGPUGiB >= oo.Memory.PerGPUGiB {
+		t.Errorf("full offload: %.1f GiB, weights %.2f, workspace %.2f", of.Memory.PerGPUGiB, breakdown(of, "weights"), breakdown(of, "gather/dequant workspace"))
+	}
+	if of.Time.StepS <= oo.Time.StepS {
+		t.Errorf("full offload copies weights every micro-batch: %.2f s vs optimizer offload %.2f", of.Time.StepS, oo.Time.StepS)
+	}
+	// A 70B full fine-tune does not fit one 80 GB GPU, even with the
+	// optimizer offloaded, but fits with everything offloaded.
+	big := base
+	big.Model = mustModel(t, c, "llama-3-70b")
+	big.Offload = OffloadOptimizer
+	if plan(big, h100).Plans[0].Memory.Fits {
+		t.Error("70B with only the optimizer offloaded should not fit one H100")
+	}
+	big.Offload = OffloadFull
+	if e := plan(big, h100).Plans[0]; !e.Memory.Fits {
+		t.Errorf("70B fully offloaded: %.1f GiB, want it to fit", e.Memory.PerGPUGiB)
+	}
+
+	// Context parallel: a 128k-token sequence's activations split over 8
+	// GPUs (FSDP on a plain PyTorch stack, so tensor parallel does not
+	// split them already).
+	long := Job{Model: m, Workload: Pretrain, SeqLen: 131072, GlobalBatch: 1, MicroBatch: 1, Checkpointing: true, Stack: HF, Strategy: FSDP, Samples: 1000}
+	eight := mustGPU(t, c, "h100", 8)
+	noCP := plan(long, eight).Plans[0]
+	long.ContextParallel = 8
+	cp := plan(long, eight).Plans[0]
+	if r := breakdown(cp, "activations") / breakdown(noCP, "activations"); math.Abs(r-1.0/8) > 0.01 {
+		t.Errorf("context parallel 8: activations ×%.3f, want 1/8", r)
+	}
+	// Eight GPUs work on one sequence: the global batch of 1 is kept
+	// (without context parallel, 8 data-parallel replicas cannot keep it).
+	if cp.GlobalBatch != 1 || noCP.GlobalBatch == 1 {
+		t.Errorf("global batch with cp 8: %d, without: %d", cp.GlobalBatch, noCP.GlobalBatch)
+	}
+	if _, err := c.Plan(Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100", 6)}, Job: long}); err == nil {
+		t.Error("context parallel 8 on 6 GPUs: want an error")
+	}
+}
