@@ -53,7 +53,7 @@ func TestReserveRateVsRawScript(t *testing.T) {
 	}
 	// The arguments Reserve sends, with the request id (and its key)
 	// randomized per call by redis-benchmark.
-	args := []string{"EVALSHA", sha, "5", k.resv, k.ends, k.seq, k.audit, k.req("__rand_int__"),
+	args := []string{"EVALSHA", sha, "6", k.resv, k.ends, k.seq, k.audit, k.req("__rand_int__"), k.gidx,
 		"", "r__rand_int__", a.Server, fmt.Sprint(a.ServerGPUs), fmt.Sprint(a.Count), joinInts(a.GPUs), a.Owner,
 		fmt.Sprint(a.Start), fmt.Sprint(a.Duration), fmt.Sprint(a.Max), jsonString(a.Note), fmt.Sprint(msGrace), fmt.Sprint(msHorizon),
 		fmt.Sprint(msCleanup), fmt.Sprint(reqTTLSec), fmt.Sprint(AuditCap), fmt.Sprint(msSpan), jsonString(a.Owner), fmt.Sprint(SweepEvery)}
@@ -74,7 +74,7 @@ func TestReserveRateVsRawScript(t *testing.T) {
 	// Every raw call must have been a reservation, not an error or a
 	// conflict: the answers are checked on a sample through redis-cli's
 	// path (go-redis) with the same arguments.
-	check, err := client.EvalSha(ctx, sha, args[3:8], toAny(args[8:])...).Text()
+	check, err := client.EvalSha(ctx, sha, args[3:9], toAny(args[9:])...).Text()
 	if err != nil || !strings.Contains(check, `"ok"`) {
 		t.Fatalf("the raw arguments do not make a reservation: %v %s", err, check)
 	}

@@ -27,6 +27,7 @@ import (
 //
 //	gpuplan:{srv:<server>}:resv         hash   id → reservation JSON
 //	gpuplan:{srv:<server>}:ends         zset   "<id>|<start>|<gpus>" scored by end (ms): the live index
+//	gpuplan:{srv:<server>}:gidx         zset   "<gpu>|<id>|<start>" scored gpu*2^42 + end: the per-GPU time index
 //	gpuplan:{srv:<server>}:seq          string INCR counter for ids
 //	gpuplan:{srv:<server>}:req:<rid>    string the answer to request <rid>, EX 86400
 //	gpuplan:{srv:<server>}:wait         hash   waiter id → waiter JSON
@@ -273,14 +274,14 @@ func (r *Redis) nowArg() string {
 
 // keys are one server's keys; every one carries the hash tag {srv:<name>}.
 type keys struct {
-	resv, ends, seq, wait, audit, live string
+	resv, ends, seq, wait, audit, live, gidx string
 	prefix                             string
 }
 
 func keysFor(server string) keys {
 	p := "gpuplan:{srv:" + server + "}:"
 	return keys{resv: p + "resv", ends: p + "ends", seq: p + "seq", wait: p + "wait", audit: p + "audit",
-		live: p + "live", prefix: p}
+		live: p + "live", gidx: p + "gidx", prefix: p}
 }
 
 // req is the key remembering request rid's answer.
@@ -291,7 +292,7 @@ func (k keys) req(rid string) string { return k.prefix + "req:" + rid }
 func (k keys) use(hour int64) string { return k.prefix + "use:" + strconv.FormatInt(hour/1000, 10) }
 
 func (k keys) all(rid string) []string {
-	return []string{k.resv, k.ends, k.seq, k.wait, k.audit, k.req(rid), k.live, k.use(1893456000000)}
+	return []string{k.resv, k.ends, k.seq, k.wait, k.audit, k.req(rid), k.live, k.use(1893456000000), k.gidx}
 }
 
 // The watch half's keys that belong to no server: each is the only key
@@ -347,7 +348,7 @@ func (r *Redis) Reserve(ctx context.Context, req ReserveRequest) (Reservation, e
 	k := keysFor(a.Server)
 	attempt := newAttempt()
 	raw, err := r.script(ctx, "reserve", reserveScript,
-		[]string{k.resv, k.ends, k.seq, k.audit, k.req(req.RequestID)},
+		[]string{k.resv, k.ends, k.seq, k.audit, k.req(req.RequestID), k.gidx},
 		r.nowArg(), req.RequestID, a.Server, a.ServerGPUs, a.Count, joinInts(a.GPUs), a.Owner,
 		a.Start, a.Duration, a.Max, jsonString(a.Note), msGrace, msHorizon, msCleanup, reqTTLSec, AuditCap, msSpan,
 		jsonString(a.Owner), SweepEvery, attempt)
@@ -367,7 +368,7 @@ func (r *Redis) Release(ctx context.Context, req ReleaseRequest) (Reservation, e
 	k := keysFor(server)
 	attempt := newAttempt()
 	raw, err := r.script(ctx, "release", releaseScript,
-		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID)},
+		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID), k.gidx},
 		r.nowArg(), req.RequestID, req.ID, req.Actor, flag(req.Force), server, reqTTLSec, AuditCap, attempt)
 	raw, err = r.settle(ctx, "release", k, req.RequestID, attempt, raw, err)
 	return reservationAnswer("release", raw, err)
@@ -402,7 +403,7 @@ func (r *Redis) Extend(ctx context.Context, req ExtendRequest) (Reservation, err
 	k := keysFor(server)
 	attempt := newAttempt()
 	raw, err := r.script(ctx, "extend", extendScript,
-		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID)},
+		[]string{k.resv, k.ends, k.audit, k.req(req.RequestID), k.gidx},
 		r.nowArg(), req.RequestID, req.ID, req.Actor, flag(req.Force), req.By.Milliseconds(),
 		req.MaxDuration.Milliseconds(), msSpan, server, reqTTLSec, AuditCap, attempt)
 	raw, err = r.settle(ctx, "extend", k, req.RequestID, attempt, raw, err)

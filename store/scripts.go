@@ -122,6 +122,80 @@ local function keep_sharing(holders, gpus)
   for _, h in ipairs(holders) do if shares(h, gpus) then out[#out + 1] = h end end
   return out
 end
+-- The per-GPU time index (KEYS gidx): for each GPU a reservation holds,
+-- member "<gpu>|<id>|<start>" scored gpu * 2^42 + end (ms; exact in a
+-- double until the year 2109). The live reservations on one GPU never
+-- overlap, so, ordered by end, they are ordered by start too: the ones that
+-- matter for a window are a range read from where the window starts, and a
+-- check costs the reservations it meets, not all of them.
+local GB = 4398046511104
+local function gmember(g, id, start) return g .. '|' .. id .. '|' .. fmt(start) end
+local function gindex(gidx, id, start, e, gpus)
+  for _, g in ipairs(gpus) do redis.call('ZADD', gidx, fmt(g * GB + e), gmember(g, id, start)) end
+end
+local function gunindex(gidx, id, start, gpus)
+  for _, g in ipairs(gpus) do redis.call('ZREM', gidx, gmember(g, id, start)) end
+end
+-- A store written before the index existed gets it from the end index,
+-- once: the live reservations (the ended ones never matter to it).
+local function ensure_gidx(gidx, ends, now)
+  if redis.call('EXISTS', gidx) == 1 then return end
+  for _, r in ipairs(load_live(ends, now)) do gindex(gidx, r.id, r.start, r['end'], r.gpus) end
+end
+-- A cursor over GPU g's reservations that end after t, earliest first,
+-- read a page at a time; pages grow, since a cursor that needs a second
+-- page is usually walking a busy stretch.
+local function gcursor(gidx, g, t)
+  return {key = gidx, lo = '(' .. fmt(g * GB + t), hi = '(' .. fmt((g + 1) * GB), base = g * GB, raw = {}, i = 1, n = 0,
+    done = false, page = 4}
+end
+-- gload makes the cursor's reservation readable; false when there is none.
+local function gload(c)
+  if c.i <= c.n then return true end
+  if c.done then return false end
+  local raw = redis.call('ZRANGEBYSCORE', c.key, c.lo, c.hi, 'WITHSCORES', 'LIMIT', 0, c.page)
+  c.raw, c.i, c.n = raw, 1, #raw / 2
+  if c.n < c.page then c.done = true end
+  if c.n > 0 then c.lo = '(' .. raw[#raw] end
+  if c.page < 512 then c.page = c.page * 4 end
+  return c.n > 0
+end
+-- gend is the end of the cursor's reservation (from the score alone), or nil.
+local function gend(c)
+  if not gload(c) then return nil end
+  return tonumber(c.raw[2 * c.i]) - c.base
+end
+-- gpeek returns the start and end of the cursor's reservation, or nil;
+-- no table per entry, so a long walk makes little garbage.
+local function gpeek(c)
+  if not gload(c) then return nil end
+  return tonumber(string.match(c.raw[2 * c.i - 1], '|(%d+)$')), tonumber(c.raw[2 * c.i]) - c.base
+end
+local function gnext(c) c.i = c.i + 1 end
+-- the cursor's reservation as a holder
+local function gholder(c)
+  local hs, he = gpeek(c)
+  return {id = string.match(c.raw[2 * c.i - 1], '^%d+|([^|]+)|'), start = hs, ['end'] = he}
+end
+-- gfree is, for a GPU busy at the candidate (its cursor's reservation
+-- starts before the candidate + dur), the least start from which it could
+-- be free for dur: the end of the first reservation from the cursor's on
+-- that is followed by room for more than dur (the next one ends more than
+-- dur later), read from the scores alone. At every start before it the GPU
+-- is busy: either the cursor's reservation holds it, or the next one
+-- starts before that start + dur. The cursor is left on the first
+-- reservation ending after the bound.
+local function gfree(c, dur)
+  local e = gend(c)
+  gnext(c)
+  local e2 = gend(c)
+  while e2 and e2 - e <= dur do
+    e = e2
+    gnext(c)
+    e2 = gend(c)
+  end
+  return e
+end
 local function audit(key, cap, now, action, server, id, actor, detail)
   redis.call('XADD', key, 'MAXLEN', '~', cap, '*', 'at', fmt(now), 'action', action,
     'server', server, 'id', id, 'actor', actor, 'detail', detail)
@@ -132,7 +206,7 @@ end
 // passes the owner and note already JSON-encoded): cjson is the costliest
 // part of a script, and reserve is the hot path.
 //
-// KEYS: resv, ends, seq, audit, req.
+// KEYS: resv, ends, seq, audit, req, gidx.
 // ARGV: now, rid, server, server_gpus, count, gpus ("1,3" or ""), owner,
 // start (0 = now), duration, max (0 = none), note (JSON, or ""), grace,
 // horizon, cleanup_after, req_ttl_s, audit_cap, max_span, owner (JSON),
@@ -177,30 +251,93 @@ if start > horizon then
   return answer('reserve', {err = 'invalid', code = 'beyond_horizon', a = start - now})
 end
 local e = start + dur
-local live = load_live(KEYS[2], now)
-local busy, holders = busy_during(live, start, e, '')
+ensure_gidx(KEYS[6], KEYS[2], now)
+-- The GPUs that matter: the ones asked for, or all of them. A reservation
+-- on one of them overlaps [start, e) iff it ends after max(start, now) (so
+-- it is live too) and starts before e.
+local rel = gpus
+if #gpus == 0 then
+  rel = {}
+  for g = 0, n - 1 do rel[#rel + 1] = g end
+end
+local t0 = math.max(start, now)
+-- busy[g] is read on demand: pick stops at the first free GPUs it needs,
+-- so a reservation that fits reads only the GPUs it looks at.
+local busy = setmetatable({}, {__index = function(t, g)
+  local hs = gpeek(gcursor(KEYS[6], g, t0))
+  local v = (hs ~= nil and hs < e)
+  rawset(t, g, v)
+  return v
+end})
 local got = pick(gpus, count, n, busy)
 if not got then
-  if #gpus > 0 then holders = keep_sharing(holders, gpus) end
+  local curs = {}
+  for _, g in ipairs(rel) do curs[#curs + 1] = gcursor(KEYS[6], g, t0) end
+  -- the holders: every reservation on a GPU that matters and in the window
+  local holders, seen = {}, {}
+  for _, g in ipairs(rel) do
+    local c = gcursor(KEYS[6], g, t0)
+    local hs = gpeek(c)
+    while hs and hs < e do
+      local h = gholder(c)
+      if not seen[h.id] then
+        seen[h.id] = true
+        holders[#holders + 1] = h
+      end
+      gnext(c)
+      hs = gpeek(c)
+    end
+  end
   table.sort(holders, by_start)
   local out = '{"op":"reserve","err":"conflict","holders":[' .. holders_json(KEYS[1], holders) .. ']'
-  local cands = {}
-  for _, r in ipairs(live) do
-    if r['end'] > start then cands[#cands + 1] = r['end'] end
-  end
-  table.sort(cands)
-  local last
-  for _, c in ipairs(cands) do
-    if c ~= last then
-      last = c
+  -- The earliest start that fits. The free set only grows when a
+  -- reservation ends, so the candidates are the ends after the start, in
+  -- order; a GPU is free for [c, c + dur) iff the first of its
+  -- reservations ending after c starts at c + dur or later. A candidate
+  -- that does not fit is followed by the least start at which enough busy
+  -- GPUs could have come free (gfree; for explicit GPUs all of them, for a
+  -- count the need-th earliest), and every candidate before it is
+  -- skipped: the walk costs the runs of back-to-back bookings it crosses,
+  -- read from the scores, not a decision per booking.
+  local c = start
+  local first = true
+  local busy_until = {}
+  while true do
+    local b = {}
+    for k, cur in ipairs(curs) do
+      if busy_until[k] and c < busy_until[k] then
+        b[rel[k]] = true
+      else
+        local he = gend(cur)
+        while he and he <= c do gnext(cur); he = gend(cur) end
+        if he then
+          local hs = gpeek(cur)
+          if hs < c + dur then b[rel[k]] = true end
+        end
+      end
+    end
+    if not first then
       if c > horizon then break end
-      local b = busy_during(live, c, c + dur, '')
       local g2 = pick(gpus, count, n, b)
       if g2 then
         out = out .. ',"earliest":' .. fmt(c) .. ',"earliest_gpus":[' .. table.concat(g2, ',') .. ']'
         break
       end
     end
+    first = false
+    local bounds = {}
+    for k, cur in ipairs(curs) do
+      if b[rel[k]] then
+        if not (busy_until[k] and c < busy_until[k]) then busy_until[k] = gfree(cur, dur) end
+        bounds[#bounds + 1] = busy_until[k]
+      end
+    end
+    if #bounds == 0 then break end
+    table.sort(bounds)
+    local need = #bounds
+    if #gpus == 0 then need = count - (#rel - #bounds) end
+    if need < 1 or need > #bounds then break end
+    c = bounds[need]
   end
   return out .. '}'
 end
@@ -215,11 +352,18 @@ if note ~= '' then js = js .. ',"note":' .. note end
 js = js .. ',"created":' .. fmt(now) .. '}'
 redis.call('HSET', KEYS[1], id, js)
 redis.call('ZADD', KEYS[2], fmt(e), member(id, start, got))
+gindex(KEYS[6], id, start, e, got)
 if seq % sweep == 0 then
   local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', fmt(now - cleanup), 'LIMIT', 0, 1000)
   for _, m in ipairs(old) do
-    redis.call('HDEL', KEYS[1], string.match(m, '^[^|]+'))
+    local oid, ostart, ogs = string.match(m, '^([^|]+)|(%d+)|([%d,]*)$')
+    redis.call('HDEL', KEYS[1], oid)
     redis.call('ZREM', KEYS[2], m)
+    if oid then
+      local og = {}
+      for g in string.gmatch(ogs, '%d+') do og[#og + 1] = tonumber(g) end
+      gunindex(KEYS[6], oid, tonumber(ostart), og)
+    end
   end
 end
 audit(KEYS[4], cap, now, 'reserve', server, id, owner, 'gpus ' .. gl .. ' from ' .. fmt(start) .. ' to ' .. fmt(e))
@@ -230,7 +374,7 @@ return res
 
 // releaseScript mirrors decideRelease.
 //
-// KEYS: resv, ends, audit, req.
+// KEYS: resv, ends, audit, req, gidx.
 // ARGV: now, rid, id, actor, force ("1"/"0"), server, req_ttl_s, audit_cap,
 // attempt.
 const releaseLua = prelude + `
@@ -247,14 +391,17 @@ if r['end'] <= now then return answer('release', {err = 'ended'}) end
 
 r.released_by = actor
 local detail
+ensure_gidx(KEYS[5], KEYS[2], now)
 if now <= r.start then
   redis.call('HDEL', KEYS[1], id)
   redis.call('ZREM', KEYS[2], member(id, r.start, r.gpus))
+  gunindex(KEYS[5], id, r.start, r.gpus)
   detail = 'cancelled before its start'
 else
   r['end'] = now
   redis.call('HSET', KEYS[1], id, cjson.encode(r))
   redis.call('ZADD', KEYS[2], fmt(now), member(id, r.start, r.gpus))
+  gindex(KEYS[5], id, r.start, now, r.gpus)
   detail = 'ended at ' .. fmt(now)
 end
 if r.owner ~= actor then detail = detail .. ' (forced)' end
@@ -266,7 +413,7 @@ return res
 
 // extendScript mirrors decideExtend.
 //
-// KEYS: resv, ends, audit, req.
+// KEYS: resv, ends, audit, req, gidx.
 // ARGV: now, rid, id, actor, force, by, max (0 = none), max_span, server,
 // req_ttl_s, audit_cap, attempt.
 const extendLua = prelude + `
@@ -292,9 +439,23 @@ end
 if len > span then
   return answer('extend', {err = 'invalid', code = 'extend_too_long', a = len, b = span})
 end
-local live = load_live(KEYS[2], now)
-local _, holders = busy_during(live, r.start, new_end, id)
-holders = keep_sharing(holders, r.gpus)
+ensure_gidx(KEYS[5], KEYS[2], now)
+-- the others on its GPUs that end after max(start, now) and start before
+-- the new end
+local holders, seen = {}, {}
+for _, g in ipairs(r.gpus) do
+  local c = gcursor(KEYS[5], g, math.max(r.start, now))
+  local hs = gpeek(c)
+  while hs and hs < new_end do
+    local h = gholder(c)
+    if h.id ~= id and not seen[h.id] then
+      seen[h.id] = true
+      holders[#holders + 1] = h
+    end
+    gnext(c)
+    hs = gpeek(c)
+  end
+end
 if #holders > 0 then
   table.sort(holders, by_start)
   return '{"op":"extend","err":"conflict","holders":[' .. holders_json(KEYS[1], holders) .. ']}'
@@ -304,6 +465,7 @@ r['end'] = new_end
 local js = cjson.encode(r)
 redis.call('HSET', KEYS[1], id, js)
 redis.call('ZADD', KEYS[2], fmt(new_end), member(id, r.start, r.gpus))
+gindex(KEYS[5], id, r.start, new_end, r.gpus)
 local detail = 'end moved to ' .. fmt(new_end)
 if r.owner ~= actor then detail = detail .. ' (forced)' end
 audit(KEYS[3], tonumber(ARGV[11]), now, 'extend', server, id, actor, detail)

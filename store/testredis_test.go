@@ -394,6 +394,26 @@ func CheckInvariants(ctx context.Context, c redis.UniversalClient, server string
 		}
 		all = append(all, r.reservation())
 	}
+	// The per-GPU time index holds exactly the end index's entries, one per
+	// GPU, scored gpu*2^42 + end.
+	gidx, err := c.ZRangeWithScores(ctx, k.gidx, 0, -1).Result()
+	if err != nil {
+		return err
+	}
+	want := map[string]float64{}
+	for _, r := range all {
+		for _, g := range r.GPUs {
+			want[fmt.Sprintf("%d|%s|%d", g, r.ID, r.Start.UnixMilli())] = float64(int64(g)<<42 + r.End.UnixMilli())
+		}
+	}
+	if len(gidx) != len(want) {
+		return fmt.Errorf("%s: the GPU index has %d entries, want %d", server, len(gidx), len(want))
+	}
+	for _, z := range gidx {
+		if sc, ok := want[z.Member.(string)]; !ok || sc != z.Score {
+			return fmt.Errorf("%s: GPU index entry %v %v does not match the reservations", server, z.Member, z.Score)
+		}
+	}
 	for i := range all {
 		for j := i + 1; j < len(all); j++ {
 			if all[i].Overlaps(all[j]) {
