@@ -275,7 +275,7 @@ func (r *Redis) nowArg() string {
 // keys are one server's keys; every one carries the hash tag {srv:<name>}.
 type keys struct {
 	resv, ends, seq, wait, audit, live, gidx string
-	prefix                             string
+	prefix                                   string
 }
 
 func keysFor(server string) keys {

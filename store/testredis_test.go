@@ -244,9 +244,9 @@ type Proxy struct {
 	holdReq   atomic.Bool
 	holdBelow atomic.Int64
 	serial    atomic.Int64
-	wg          sync.WaitGroup
-	mu          sync.Mutex
-	conns       []net.Conn
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	conns     []net.Conn
 }
 
 // StartProxy proxies to target until the test ends.
