@@ -40,6 +40,10 @@ type Params struct {
 	// and backward pass (its matmuls run as ordinary GEMMs).
 	EagerPasses float64
 	CNNWidth    float64 // the "hidden size" a CNN behaves like in the traffic term
+	// CNNTensor: share of tensor-core peak cuDNN convolutions reach
+	// relative to a transformer GEMM (implicit-GEMM tiles over 64-512
+	// channels); fp32 on CUDA cores is not affected.
+	CNNTensor float64
 
 	TPExposed float64 // share of tensor-parallel all-reduce time not hidden behind GEMMs
 	LinkEff   float64 // achieved ring bus bandwidth / nominal per-direction link bandwidth
@@ -83,6 +87,7 @@ var paramSpecs = []paramSpec{
 	{"AttnFlash", 0.75, 0.4, 1.0, "FlashAttention-2 reaches ~3/4 of GEMM efficiency (its paper, A100)"},
 	{"EagerPasses", 20, 6, 40, "forward: write scores, scale+mask, softmax, dropout, read for P·V (~7 passes); backward about twice that"},
 	{"CNNWidth", 128, 48, 512, "ResNet-50 channel widths and batch-norm passes: 15-20 % of tensor peak"},
+	{"CNNTensor", 1.0, 0.4, 1.0, "convolutions map onto tensor-core tiles less well than large GEMMs; start from no penalty"},
 	{"TPExposed", 0.25, 0.05, 0.8, "sequence parallel plus communication overlap hide most TP all-reduces"},
 	{"LinkEff", 0.8, 0.5, 0.95, "nccl-tests bus bandwidth is 70-90 % of nominal link bandwidth"},
 	{"Overlap", 0.7, 0.3, 0.95, "DDP buckets overlap the all-reduce with most of the backward pass"},

@@ -132,6 +132,9 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 		h = p.CNNWidth
 	}
 	u := p.E0 / (1 + R*k*(p.Alpha+p.Beta/h))
+	if j.Model.Kind == VisionConv && l.precision != FP32 {
+		u *= p.CNNTensor
+	}
 	switch {
 	case g.Generation == Volta && l.precision != FP32:
 		u *= p.Volta
