@@ -132,6 +132,11 @@ func (c *canonizer) step(i int) int {
 		c.korean = true
 		return c.korean1(i)
 	}
+	if isHubRef(t.raw) {
+		// "meta-llama/Llama-3.2-3B": a Hub model, read as typed (ids are case-sensitive)
+		c.out = append(c.out, reqToken{raw: t.raw, w: hubMark + t.raw, start: t.start, end: t.end})
+		return i + 1
+	}
 	if n := c.phrase(i); n > i {
 		return n
 	}

@@ -240,3 +240,71 @@ func osa(a, b string) int {
 	}
 	return d[len(ra)][len(rb)]
 }
+
+// hubMark starts the canonical word for a model named by its Hub id or a
+// config.json path; the rest is the reference as typed (ids are
+// case-sensitive).
+const hubMark = "\x00hub:"
+
+// hubModel reads a model named by its Hugging Face Hub id or a config.json
+// path through the resolver. When the Hub cannot be asked (no resolver,
+// offline, gated), a catalogue model of the same name stands in, said so;
+// otherwise the refusal names the reason and the catalogue's nearest names.
+func (p *reqParser) hubModel(ref string) error {
+	a := p.i
+	var err error
+	if p.resolve != nil {
+		var m planner.Model
+		if m, err = p.resolve(ref); err == nil {
+			return p.setModel(m, planner.Resolution{Note: "`" + ref + "` read from its config.json"}, a, a+1)
+		}
+	}
+	name := ref[strings.LastIndexByte(ref, '/')+1:]
+	if m, _, cerr := p.cat.Model(name); cerr == nil {
+		why := "the Hub was not asked"
+		if err != nil {
+			why = err.Error()
+		}
+		return p.setModel(m, planner.Resolution{Note: fmt.Sprintf("`%s`: %s; planned as the catalogue's %s", ref, why, m.ID)}, a, a+1)
+	}
+	msg := fmt.Sprintf("model `%s` is not in the catalogue, and reading it from the Hugging Face Hub needs the Hub", reqShort(ref))
+	if err != nil {
+		msg = fmt.Sprintf("model `%s`: %s", reqShort(ref), err.Error())
+	}
+	hint := "try a catalogue name (`gpuplan models` lists them)"
+	if near := planner.Nearest(name, p.cat.ModelNames(), 3); len(near) > 0 {
+		hint = "try: gpuplan plan " + strings.Replace(p.text, p.tok(a).raw, near[0], 1)
+	}
+	return &UserError{Msg: msg, Hint: hint}
+}
+
+// isHubRef reports whether a word names a Hub model ("Qwen/Qwen2.5-7B",
+// "meta-llama/Llama-3.2-3B-Instruct") or a config file ("./config.json"),
+// not a rate ("h/epoch", "samples/s").
+func isHubRef(w string) bool {
+	if strings.HasSuffix(w, ".json") && (strings.HasPrefix(w, "/") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "~/")) {
+		return true
+	}
+	org, name, ok := strings.Cut(w, "/")
+	if !ok || org == "" || name == "" || strings.Contains(name, "/") || reqUnitClass(w) > reqUUnknown {
+		return false
+	}
+	letters := false
+	for _, r := range w {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			letters = true
+		case r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' || r == '/':
+		default:
+			return false
+		}
+	}
+	if !letters || reqStartsNumber(org) {
+		return false
+	}
+	// a rate or unit pair is not an id: "tokens/s", "h/epoch", "steps/epoch"
+	if reqUnitClass(strings.ToLower(org)) > reqUUnknown || reqUnitClass(strings.ToLower(name)) > reqUUnknown {
+		return false
+	}
+	return len(org) >= 2
+}

@@ -69,6 +69,7 @@ type reqParser struct {
 	counted     []bool
 	lastCounted bool
 	standIn     bool
+	resolve     func(string) (planner.Model, error)
 }
 
 // standInModel plans a measured run whose model was not named: the ratio of
@@ -163,6 +164,9 @@ func (p *reqParser) step() error {
 	}
 	if reqStartsNumber(t.w) {
 		return p.number()
+	}
+	if ref, ok := strings.CutPrefix(t.w, hubMark); ok {
+		return p.hubModel(ref)
 	}
 	if ok, err := p.catalogModel(); ok || err != nil {
 		return err

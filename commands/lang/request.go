@@ -28,6 +28,10 @@ type Env struct {
 	Servers []planner.Hardware
 	// Now anchors deadlines such as "by friday"; zero means time.Now.
 	Now time.Time
+	// Resolve reads a model named by its Hugging Face Hub id
+	// ("meta-llama/Llama-3.2-3B") or a config.json path; nil means ids are
+	// read against the catalogue only.
+	Resolve func(ref string) (planner.Model, error)
 }
 
 // Reading is a plan request as understood: the planner request plus what
@@ -89,7 +93,7 @@ func Read(env Env, text string) (Reading, error) {
 		servers[h.Server] = h
 		names[h.Server] = true
 	}
-	p := &reqParser{cat: cat, text: text, servers: servers}
+	p := &reqParser{cat: cat, text: text, servers: servers, resolve: env.Resolve}
 	c := &canonizer{text: text, in: reqTokenize(text), servers: names, now: now,
 		gpu: func(w string) bool { return p.isGPU(w) },
 		modelKnown: func(w string) bool {
