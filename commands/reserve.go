@@ -40,8 +40,10 @@ func reserveCommand() Command {
 			"when: `for 2h`, `for 1d12h`, `from tomorrow 9:00 for 4h`, `until fri 18:00`, `from 14:00 until 18:00` (your Slack time zone)",
 			"note: `note \"fine-tuning run 3\"`",
 			"on a conflict the answer says who holds the GPUs until when and offers the earliest slot that fits, with a button to book it",
+			"or say it in a sentence, English or Korean, without the command word: `can I grab 2 h200s on server h until 6pm?`, `server-a 2장 내일 오전 9시부터 3시간 예약`, `h 서버 2개 오늘 저녁 6시까지 잡아줘`; `반납할게요 server-a`, `server-h 4장 비면 알려줘` and `who's using server-h?` work the same way",
 		},
-		Examples: []string{"reserve 2 on server-h for 4h note \"bert sweep\"", "reserve gpus 2-3 on server-a from tomorrow 9:00 for 8h"},
+		Examples: []string{"reserve 2 on server-h for 4h note \"bert sweep\"", "reserve gpus 2-3 on server-a from tomorrow 9:00 for 8h",
+			"server-a 2장 내일 오전 9시부터 3시간 예약"},
 		run:      runReserve,
 	}
 }
