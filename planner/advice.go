@@ -29,6 +29,19 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		return out
 	}
 	g := e.hw.GPU
+	if j.Workload == Inference && forwardOnly(j.Model) {
+		unit := "images"
+		if e.InferencePath == "forward" {
+			unit = "sequences"
+		}
+		add("serving", "One forward pass per request, no KV cache: each GPU runs its own copy of the model (%.2f GiB of weights) and batches of up to %d %s fit. Throughput comes from batching: %s/s at batch %d, %.1f ms per batch. An inference engine (TensorRT, ONNX Runtime, torch.compile) fuses the layers for more.",
+			memItem(e.Memory, "weights"), e.Memory.MaxMicroBatch, unit, sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)
+		if !e.Memory.Fits {
+			out = append(out, pc.oomAdvice(e)...)
+		}
+		add("launch", "%s", e.Launch)
+		return out
+	}
 	if j.Workload == Inference {
 		add("serving", "Weights take %.1f GiB per GPU and each sequence of %d tokens adds %.2f GiB of KV cache; up to %d concurrent sequences fit. Use a paged-KV server (vLLM, TGI, TensorRT-LLM) to keep that capacity.",
 			memItem(e.Memory, "weights"), j.SeqLen, kvBytesPerToken(j.Model)*float64(j.SeqLen)/float64(e.GPUs)/gib, e.Memory.MaxMicroBatch)
@@ -238,6 +251,22 @@ func launchLine(j Job, e *Estimate) string {
 	}
 	perNode := len(ids)
 	env := "CUDA_VISIBLE_DEVICES=" + strings.Join(idStr, ",")
+	if j.Workload == Inference && forwardOnly(j.Model) {
+		// One replica per GPU: a process per GPU, each with its own batch.
+		prec := "--fp16"
+		switch e.Precision {
+		case FP32, TF32:
+			prec = ""
+		case INT8:
+			prec = "--int8"
+		}
+		shapes := fmt.Sprintf("input:%dx3x224x224", e.MicroBatch)
+		if e.InferencePath == "forward" {
+			shapes = fmt.Sprintf("input_ids:%dx%d,attention_mask:%dx%d", e.MicroBatch, j.SeqLen, e.MicroBatch, j.SeqLen)
+		}
+		return fmt.Sprintf("%s trtexec --onnx=<model>.onnx %s --shapes=%s  # one process per GPU; or torch.compile / ONNX Runtime at this batch",
+			env, prec, shapes)
+	}
 	if j.Workload == Inference {
 		q := ""
 		switch e.Precision {
@@ -424,4 +453,12 @@ func (pc *planContext) mixedPrecisionGain(res *Result) string {
 	}
 	return fmt.Sprintf("the comparison keeps your run's %s. Mixed precision (bf16 AMP; fp16 with loss scaling where there is no bf16) would add, on top of the hardware: %s. Check accuracy after switching.",
 		kept, strings.Join(parts, "; "))
+}
+
+// sig3 writes v with three significant digits and thousands grouped.
+func sig3(v float64) string {
+	if v >= 1000 {
+		return groupThousands(math.Round(v))
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }

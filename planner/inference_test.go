@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +95,27 @@ func TestDecoderInferenceIsPrefillPlusDecode(t *testing.T) {
 	// Prefill of 1792 prompt tokens is compute-bound: a fraction of a second.
 	if one.Time.PrefillS > 0.5 || one.Time.PrefillS < 0.02 {
 		t.Errorf("prefill %.3f s", one.Time.PrefillS)
+	}
+}
+
+// Forward-only inference gets forward-only advice and launch: no KV
+// cache, no vLLM; and a CNN carries no transformer stack penalty.
+func TestForwardInferenceAdviceAndStack(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "resnet-50"), Workload: Inference, Precision: FP16, GlobalBatch: 256}
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "t4", 1)}, Job: job})
+	e := res.Plans[0]
+	if strings.Contains(e.Launch, "vllm") || !strings.Contains(e.Launch, "trtexec") {
+		t.Errorf("launch %q", e.Launch)
+	}
+	for _, a := range res.Advice {
+		if strings.Contains(a.Text, "KV cache;") {
+			t.Errorf("KV-cache advice for a CNN: %q", a.Text)
+		}
+	}
+	job.Stack = Tuned
+	tuned := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "t4", 1)}, Job: job}).Plans[0]
+	if math.Abs(tuned.Throughput.SamplesPerS/e.Throughput.SamplesPerS-1) > 1e-9 {
+		t.Errorf("ResNet-50 inference: %.0f img/s tuned vs %.0f plain PyTorch; CNNs run the same cuDNN kernels", tuned.Throughput.SamplesPerS, e.Throughput.SamplesPerS)
 	}
 }

@@ -109,7 +109,12 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	peak := effectivePeak(g, l.precision) * 1e12
 	act := activationBytes(l.precision)
 	k := 1.0
-	if j.Stack != Tuned {
+	// The stack's traffic terms describe transformer code (unfused layer
+	// norms, GELU, dropout, softmax, fp32 residual stream under autocast).
+	// CNNs run cuDNN convolutions and batch norm in eager PyTorch on every
+	// stack (NVIDIA's own ResNet-50 numbers are eager PyTorch), so they
+	// carry no stack penalty.
+	if j.Stack != Tuned && j.Model.Kind != VisionConv {
 		k = p.StackHF
 		if act == 2 {
 			// Eager autocast keeps the residual stream, layer norms and
