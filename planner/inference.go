@@ -93,3 +93,18 @@ func eagerScoreBytes(m Model, seq int, p Precision) float64 {
 	s := float64(seq)
 	return float64(m.Layers) * float64(m.Heads) * s * s * activationBytes(p)
 }
+
+// RateText is the throughput of an inference estimate in its own unit, for
+// cards: tokens/s for decoders, sequences/s for encoders, images/s for
+// vision models, with the batch latency for forward-only models.
+func (e *Estimate) RateText() string {
+	switch e.InferencePath {
+	case "images":
+		return fmt.Sprintf("%s images/s at batch %d per GPU (%.1f ms per batch)", sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)
+	case "forward":
+		return fmt.Sprintf("%s sequences/s (%s tokens/s) at batch %d per GPU (%.1f ms per batch)", sig3(e.Throughput.SamplesPerS),
+			sig3(e.Throughput.TokensPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)
+	default:
+		return fmt.Sprintf("%s tokens/s over %d sequences (%.1f ms per token each)", sig3(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)
+	}
+}

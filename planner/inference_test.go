@@ -14,6 +14,9 @@ func TestCNNInferenceIsImagesPerSecond(t *testing.T) {
 	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "t4", 1)},
 		Job: Job{Model: mustModel(t, c, "resnet-50"), Workload: Inference, Precision: FP16, GlobalBatch: 256, Stack: Tuned}})
 	e := res.Plans[0]
+	if !strings.Contains(e.RateText(), "images/s at batch 256") {
+		t.Errorf("rate text %q", e.RateText())
+	}
 	if e.InferencePath != "images" || e.Time.PerTokenS != 0 || e.Throughput.TokensPerS != 0 {
 		t.Errorf("path %q, per-token %v, tokens/s %v: want images/s only", e.InferencePath, e.Time.PerTokenS, e.Throughput.TokensPerS)
 	}
