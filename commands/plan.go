@@ -369,6 +369,9 @@ func compareSection(res *planner.Result) Section {
 		rows["cost"] = append(rows["cost"], cost)
 	}
 	for _, k := range order {
+		if allDash(rows[k]) {
+			continue // "per epoch" with no dataset size says nothing
+		}
 		t.Rows = append(t.Rows, append([]string{k}, rows[k]...))
 	}
 	return Section{Heading: "Side by side", Table: t}
@@ -476,4 +479,13 @@ func sig(v float64) string {
 	default:
 		return fmt.Sprintf("%.2g", v)
 	}
+}
+
+func allDash(cells []string) bool {
+	for _, c := range cells {
+		if c != "—" {
+			return false
+		}
+	}
+	return len(cells) > 0
 }

@@ -111,7 +111,7 @@ func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
 		req.Targets[0].GPUsPerNode = 0
 		msg := fmt.Sprintf("%d× %s", best.GPUs, name)
 		if rd.Deadline > 0 && best.Time.TotalHours != nil {
-			msg += fmt.Sprintf(" — the fewest that finish within %s (%s)", rd.DeadlineWords, planner.FormatHours(*best.Time.TotalHours))
+			msg += fmt.Sprintf(" — the fewest that finish within %s (%s)", lang.DurationWords(rd.Deadline), planner.FormatHours(*best.Time.TotalHours))
 		} else {
 			msg += " — the fewest that fit"
 			if best.Time.TotalHours != nil {
@@ -122,8 +122,8 @@ func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
 	case fastest != nil:
 		req.Targets[0].Count = fastest.GPUs
 		req.Targets[0].GPUsPerNode = 0
-		return req, fmt.Sprintf("no count of %s finishes within %s; the fastest tried is %d× at %s",
-			name, rd.DeadlineWords, fastest.GPUs, planner.FormatHours(*fastest.Time.TotalHours)), nil
+		return req, fmt.Sprintf("no count of %s finishes within %s (%s); the fastest tried is %d× at %s",
+			name, lang.DurationWords(rd.Deadline), rd.DeadlineWords, fastest.GPUs, planner.FormatHours(*fastest.Time.TotalHours)), nil
 	default:
 		return req, fmt.Sprintf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
 	}
@@ -157,6 +157,9 @@ func answerLine(rd lang.Reading, res *planner.Result) string {
 			return fmt.Sprintf("Yes — %s on %s, within %s.", hours, hw, rd.DeadlineWords)
 		}
 		return fmt.Sprintf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, rd.DeadlineWords)
+	}
+	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost) {
+		return compareSummary(res) // "how long on 1, 2, 4, 8 H100s?": every column
 	}
 	switch rd.Ask {
 	case lang.AskFit:

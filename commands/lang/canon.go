@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -141,6 +142,9 @@ func (c *canonizer) step(i int) int {
 		return n
 	}
 	if n := c.server(i); n > i {
+		return n
+	}
+	if n := c.countList(i); n > i {
 		return n
 	}
 	if n := c.gpuWords(i); n > i {
@@ -889,4 +893,50 @@ func (c *canonizer) which(i, n int) int {
 	}
 	c.skip(i, i+n)
 	return i + n
+}
+
+// countList reads several counts of one GPU — "1, 2, 4, 8 H100s", "2 or 4
+// a100s", "4/8 h100" — as that many setups side by side ("1xh100, 2xh100,
+// …"): seed 001's "how long on 1, 2, 4, 8 H100s?".
+func (c *canonizer) countList(i int) int {
+	var counts []int
+	j := i
+	for {
+		n, rest, ok := reqScanInt(c.w(j))
+		if !ok || rest != "" || n < 1 {
+			break
+		}
+		counts = append(counts, n)
+		j++
+		if w := c.w(j); w == "," || w == "or" || w == "and" || w == "/" || w == "vs" {
+			j++
+			continue
+		}
+		break
+	}
+	if len(counts) < 2 {
+		return i
+	}
+	g := c.w(j)
+	if !c.gpu(g) {
+		if t := strings.TrimSuffix(g, "s"); len(t) > 1 && c.gpu(t) {
+			g = t
+		} else {
+			return i
+		}
+	}
+	k := i
+	for n, cnt := range counts {
+		// each count keeps the span of its own number
+		for c.w(k) != strconv.Itoa(cnt) {
+			k++
+		}
+		if n > 0 {
+			at := c.in[k].start
+			c.out = append(c.out, reqToken{raw: ",", w: ",", start: at, end: at})
+		}
+		c.emit(fmt.Sprintf("%dx%s", cnt, g), k, k+1)
+		k++
+	}
+	return j + 1
 }

@@ -224,11 +224,11 @@ func ReadAs(cat *planner.Catalog, r Reading) string {
 	}
 	if q := askWords[r.Ask]; q != "" {
 		if r.Deadline > 0 {
-			q = strings.TrimSuffix(q, "?") + " to finish within " + durWords(r.Deadline) + "?"
+			q = strings.TrimSuffix(q, "?") + " to finish within " + DurationWords(r.Deadline) + "?"
 		}
 		add(q)
 	} else if r.Deadline > 0 {
-		add("finish within " + durWords(r.Deadline))
+		add("finish within " + DurationWords(r.Deadline))
 	}
 	s := strings.Join(parts, " · ")
 	if len(r.Corrected) > 0 {
@@ -240,8 +240,8 @@ func ReadAs(cat *planner.Catalog, r Reading) string {
 	return s
 }
 
-// durWords writes a deadline the way people say it: "36 h", "2 days".
-func durWords(d time.Duration) string {
+// DurationWords writes a deadline the way people say it: "36 h", "2 days".
+func DurationWords(d time.Duration) string {
 	h := d.Hours()
 	switch {
 	case h >= 48:
