@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
@@ -156,7 +157,17 @@ type LOSOSummary struct {
 // planner/data/loso.csv (written by `go generate ./planner`; the planner's
 // tests refit and fail when it is stale).
 func StoredLOSO() (*LOSOSummary, error) {
-	rows, err := readCSVNoSourceFile("data/loso.csv")
+	f, err := dataFS.Open("data/loso.csv")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseLOSO(f)
+}
+
+// parseLOSO reads the loso.csv format (LOSOCSV) and summarises it.
+func parseLOSO(r io.Reader) (*LOSOSummary, error) {
+	rows, err := readCSVNoSource(r)
 	if err != nil {
 		return nil, err
 	}
@@ -186,15 +197,6 @@ func LOSOCSV(rows []LOSORow) string {
 		fmt.Fprintf(&b, "%s,%s,%s,%.6g,%.4g,%.4g\n", r.ID, r.Publisher, r.Metric, r.Measured, r.InSample, r.LOSO)
 	}
 	return b.String()
-}
-
-func readCSVNoSourceFile(name string) ([]row, error) {
-	f, err := dataFS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readCSVNoSource(f)
 }
 
 // PublisherStats is one publisher's rows, predicted in-sample and with
