@@ -37,7 +37,18 @@ func openBoth(t *testing.T) (*testClock, *Embedded, *Redis) {
 	t.Cleanup(func() { emb.Close() })
 	red := NewRedis(redis.NewClient(srv.Options()), clock.Now)
 	t.Cleanup(func() { red.Close() })
+	// Both stores draw the same id suffixes in the same order (each gets
+	// the same calls), so their answers can be compared byte for byte.
+	emb.idSuffix, red.idSuffix = seededSuffixes(), seededSuffixes()
 	return clock, emb, red
+}
+
+// seededSuffixes gives the same id suffixes to each store it is given to.
+func seededSuffixes() func() string {
+	rng := rand.New(rand.NewPCG(7, 7))
+	return func() string {
+		return string([]byte{suffixFirst[rng.IntN(len(suffixFirst))], suffixRest[rng.IntN(len(suffixRest))], suffixRest[rng.IntN(len(suffixRest))]})
+	}
 }
 
 // The Lua scripts mirror rules.go: thousands of random operations (valid

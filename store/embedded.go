@@ -28,6 +28,8 @@ type Embedded struct {
 	db    *bolt.DB
 	clock func() time.Time
 	bak   *backup // nil: no rolling backup
+
+	idSuffix func() string // newIDSuffix; a test may make it predictable
 }
 
 var _ Store = (*Embedded)(nil)
@@ -91,7 +93,7 @@ func OpenEmbeddedWith(path string, opt EmbeddedOptions) (*Embedded, error) {
 			return nil, fe
 		}
 	}
-	e := &Embedded{db: db, clock: clock}
+	e := &Embedded{db: db, clock: clock, idSuffix: newIDSuffix}
 	if err := e.update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(bucketServers)
 		return err
@@ -384,6 +386,7 @@ func (e *Embedded) Reserve(ctx context.Context, req ReserveRequest) (Reservation
 	if err != nil {
 		return Reservation{}, err
 	}
+	suffix := e.idSuffix()
 	raw, err := e.apply(ctx, "reserve", a.Server, req.RequestID, func(s *srvTx) (outcome, error) {
 		all, err := s.records()
 		if err != nil {
@@ -397,6 +400,7 @@ func (e *Embedded) Reserve(ctx context.Context, req ReserveRequest) (Reservation
 		if err != nil {
 			return outcome{}, err
 		}
+		id += suffix
 		r := record{ID: id, Server: a.Server, GPUs: gpus, Owner: a.Owner, Start: start, End: end, Note: a.Note, Created: s.now}
 		if err := s.putRecord(r); err != nil {
 			return outcome{}, err

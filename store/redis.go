@@ -47,6 +47,8 @@ type Redis struct {
 	waitReplicas int
 	waitTimeout  time.Duration
 	unconfirmed  atomic.Int64
+
+	idSuffix func() string // newIDSuffix; a test may make it predictable
 }
 
 var _ Store = (*Redis)(nil)
@@ -94,7 +96,8 @@ func OpenRedis(ctx context.Context, opt RedisOptions) (*Redis, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Redis{client: redis.NewUniversalClient(uo), clock: opt.Clock, timeout: uo.ReadTimeout, where: where, secrets: secrets}
+	r := &Redis{client: redis.NewUniversalClient(uo), clock: opt.Clock, timeout: uo.ReadTimeout, where: where, secrets: secrets,
+		idSuffix: newIDSuffix}
 	if opt.WaitReplicas > 0 {
 		r.waitReplicas, r.waitTimeout = opt.WaitReplicas, cmp.Or(opt.WaitTimeout, 100*time.Millisecond)
 	}
@@ -110,7 +113,7 @@ func OpenRedis(ctx context.Context, opt RedisOptions) (*Redis, error) {
 // NewRedis wraps a client the caller built (tests, or a caller with its
 // own options); clock as in RedisOptions. Close closes the client.
 func NewRedis(client redis.UniversalClient, clock func() time.Time) *Redis {
-	return &Redis{client: client, clock: clock, timeout: DefaultTimeout, where: "Redis"}
+	return &Redis{client: client, clock: clock, timeout: DefaultTimeout, where: "Redis", idSuffix: newIDSuffix}
 }
 
 func universalOptions(opt RedisOptions) (*redis.UniversalOptions, string, []string, error) {
@@ -351,7 +354,7 @@ func (r *Redis) Reserve(ctx context.Context, req ReserveRequest) (Reservation, e
 		[]string{k.resv, k.ends, k.seq, k.audit, k.req(req.RequestID), k.gidx},
 		r.nowArg(), req.RequestID, a.Server, a.ServerGPUs, a.Count, joinInts(a.GPUs), a.Owner,
 		a.Start, a.Duration, a.Max, jsonString(a.Note), msGrace, msHorizon, msCleanup, reqTTLSec, AuditCap, msSpan,
-		jsonString(a.Owner), SweepEvery, attempt)
+		jsonString(a.Owner), SweepEvery, attempt, r.idSuffix())
 	raw, err = r.settle(ctx, "reserve", k, req.RequestID, attempt, raw, err)
 	return reservationAnswer("reserve", raw, err)
 }

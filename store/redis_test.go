@@ -372,6 +372,7 @@ func TestRedisLinearizable(t *testing.T) {
 	const workers, opsEach = 12, 40
 	var maxID atomic.Int32
 	var mu sync.Mutex
+	known := map[string]string{} // "lin-<seq>" → the stored id
 	var history []porcupine.Operation
 	epoch := time.Now()
 	var wg sync.WaitGroup
@@ -389,6 +390,20 @@ func TestRedisLinearizable(t *testing.T) {
 				default:
 					in = linInput{op: "get", id: "lin-" + strconv.Itoa(1+rng.IntN(int(maxID.Load())+2))}
 				}
+				// The model names reservations by sequence ("lin-3"); the
+				// store's ids carry a random suffix after it. A sequence
+				// whose reserve has not returned yet is replaced by one
+				// that never exists.
+				realID := ""
+				if in.op != "reserve" {
+					mu.Lock()
+					id, ok := known[in.id]
+					mu.Unlock()
+					if !ok {
+						in.id, id = "lin-0", "lin-0"
+					}
+					realID = id
+				}
 				call := time.Since(epoch).Nanoseconds()
 				var out linOutput
 				var r store.Reservation
@@ -398,15 +413,20 @@ func TestRedisLinearizable(t *testing.T) {
 					r, err = s.Reserve(ctx, store.ReserveRequest{RequestID: fmt.Sprintf("w%d-%d", w, k), Server: "lin", ServerGPUs: linGPUs,
 						Count: in.count, Owner: "U", Start: fixed.Add(time.Hour), Duration: time.Hour})
 				case "release":
-					r, err = s.Release(ctx, store.ReleaseRequest{RequestID: fmt.Sprintf("w%d-%d", w, k), ID: in.id, Actor: "U"})
+					r, err = s.Release(ctx, store.ReleaseRequest{RequestID: fmt.Sprintf("w%d-%d", w, k), ID: realID, Actor: "U"})
 				default:
-					r, err = s.Get(ctx, in.id)
+					r, err = s.Get(ctx, realID)
 				}
 				ret := time.Since(epoch).Nanoseconds()
 				switch {
 				case err == nil:
-					out = linOutput{ok: true, id: r.ID, gpus: r.GPUs}
-					if n, _ := strconv.Atoi(strings.TrimPrefix(r.ID, "lin-")); in.op == "reserve" {
+					tail := strings.TrimPrefix(r.ID, "lin-")
+					seq := tail[:len(tail)-len(strings.TrimLeft(tail, "0123456789"))]
+					out = linOutput{ok: true, id: "lin-" + seq, gpus: r.GPUs}
+					if n, _ := strconv.Atoi(seq); in.op == "reserve" {
+						mu.Lock()
+						known["lin-"+seq] = r.ID
+						mu.Unlock()
 						for m := maxID.Load(); int32(n) > m && !maxID.CompareAndSwap(m, int32(n)); m = maxID.Load() {
 						}
 					}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -55,26 +56,54 @@ func ValidServerName(name string) bool {
 }
 
 // ServerOf returns the server a reservation (or waiter) id belongs to: the
-// id is "<server>-<n>" (waiters "<server>-w<n>"), so the server is
-// everything before the last '-'.
+// id is "<server>-<n><suffix>" (waiters "<server>-w<n>"), so the server is
+// everything before the last '-'. Ids made before the suffix existed
+// ("<server>-<n>") are still read.
 func ServerOf(id string) (string, bool) {
 	i := strings.LastIndexByte(id, '-')
 	if i <= 0 || i == len(id)-1 {
 		return "", false
 	}
-	server, n := id[:i], strings.TrimPrefix(id[i+1:], "w")
-	if !ValidServerName(server) || n == "" || strings.Trim(n, "0123456789") != "" {
+	server := id[:i]
+	if !ValidServerName(server) || !idTail.MatchString(id[i+1:]) {
 		return "", false
 	}
 	return server, true
 }
 
-// seqOf is the number at the end of an id, which orders ids created on one
-// server.
+// idTail is what follows the server in an id: the sequence number and, in
+// reservation ids, the random suffix.
+var idTail = regexp.MustCompile(`^(w[0-9]+|[0-9]+([a-z][a-z0-9]{0,3})?)$`)
+
+// seqOf is the number in an id, which orders ids created on one server.
 func seqOf(id string) int64 {
-	i := strings.LastIndexByte(id, '-')
-	n, _ := strconv.ParseInt(strings.TrimPrefix(id[i+1:], "w"), 10, 64)
+	t := strings.TrimPrefix(id[strings.LastIndexByte(id, '-')+1:], "w")
+	end := 0
+	for end < len(t) && t[end] >= '0' && t[end] <= '9' {
+		end++
+	}
+	n, _ := strconv.ParseInt(t[:end], 10, 64)
 	return n
+}
+
+// A reservation id carries a random suffix after its sequence number
+// ("server-h-12k3x"). The sequence lives in the store, so a store that
+// loses data (Redis without persistence, a Sentinel failover that drops
+// writes, an embedded file restored from its backup) counts again from
+// where it was; the suffix keeps the new ids from being the old ones, so
+// an old Release or Extend button cannot act on somebody else's new
+// reservation. Letter first (the end of the number stays clear), no
+// 0/1/i/l/o (nothing to misread when typed).
+const (
+	suffixFirst = "abcdefghjkmnpqrstuvwxyz"
+	suffixRest  = "23456789abcdefghjkmnpqrstuvwxyz"
+)
+
+// newIDSuffix is three random characters: 23·31·31 = 22,103 values.
+func newIDSuffix() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return string([]byte{suffixFirst[int(b[0])%len(suffixFirst)], suffixRest[int(b[1])%len(suffixRest)], suffixRest[int(b[2])%len(suffixRest)]})
 }
 
 func toMS(t time.Time) int64 {

@@ -111,7 +111,15 @@ func TestServerOf(t *testing.T) {
 			t.Errorf("ServerOf(%q) = %q, %v; want %q", id, got, ok, want)
 		}
 	}
-	for _, id := range []string{"", "h", "h-", "-1", "H-1", "h-1x", "h-w", "a b-1", "h-ww1"} {
+	for id, want := range map[string]string{"h-1k3x": "h", "server-h-12ab": "server-h", "h-7z": "h"} {
+		if got, ok := ServerOf(id); !ok || got != want {
+			t.Errorf("ServerOf(%q) = %q, %v; want %q", id, got, ok, want)
+		}
+		if seqOf(id) == 0 {
+			t.Errorf("seqOf(%q) = 0", id)
+		}
+	}
+	for _, id := range []string{"", "h", "h-", "-1", "H-1", "h-1X", "h-x1", "h-1k3xyz", "h-w", "a b-1", "h-ww1", "h-w1k3"} {
 		if s, ok := ServerOf(id); ok {
 			t.Errorf("ServerOf(%q) = %q, want no server", id, s)
 		}

@@ -30,7 +30,7 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local function fmt(x) return string.format('%.0f', x) end
-local function seq_of(id) return tonumber(string.match(id, '(%d+)$')) or 0 end
+local function seq_of(id) return tonumber(string.match(id, '%-w?(%d+)[a-z0-9]*$')) or 0 end
 local function by_start(a, b)
   if a.start ~= b.start then return a.start < b.start end
   return seq_of(a.id) < seq_of(b.id)
@@ -210,7 +210,8 @@ end
 // ARGV: now, rid, server, server_gpus, count, gpus ("1,3" or ""), owner,
 // start (0 = now), duration, max (0 = none), note (JSON, or ""), grace,
 // horizon, cleanup_after, req_ttl_s, audit_cap, max_span, owner (JSON),
-// sweep (every how many reservations a sweep runs), attempt (see stored).
+// sweep (every how many reservations a sweep runs), attempt (see stored),
+// the id's suffix (rules.go, newIDSuffix).
 // Times in ms.
 const reserveLua = prelude + `
 local rid = ARGV[2]
@@ -222,6 +223,10 @@ local n, count = tonumber(ARGV[4]), tonumber(ARGV[5])
 local start, dur, max = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local grace, horizon_d, cleanup = tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
 local cap, span, sweep = tonumber(ARGV[16]), tonumber(ARGV[17]), tonumber(ARGV[19])
+local suffix = ARGV[21] or ''
+if not string.match(suffix, '^[a-z]?[a-z0-9]?[a-z0-9]?[a-z0-9]?$') or (suffix ~= '' and not string.match(suffix, '^[a-z]')) then
+  return answer('reserve', {err = 'invalid', code = 'args'})
+end
 local function bad() return answer('reserve', {err = 'invalid', code = 'args'}) end
 if not (n and count and start and dur and max and grace and horizon_d and cleanup and cap and span and owner_json and sweep) then return bad() end
 if sweep < 1 then return bad() end
@@ -344,7 +349,7 @@ end
 
 -- decided: write
 local seq = redis.call('INCR', KEYS[3])
-local id = server .. '-' .. fmt(seq)
+local id = server .. '-' .. fmt(seq) .. suffix
 local gl = table.concat(got, ',')
 local js = '{"id":"' .. id .. '","server":"' .. server .. '","gpus":[' .. gl .. '],"owner":' .. owner_json ..
   ',"start":' .. fmt(start) .. ',"end":' .. fmt(e)

@@ -556,7 +556,7 @@ func (l *replicaLoad) explain(t *testing.T, n int) {
 	}
 }
 
-var reservationID = regexp.MustCompile(`\bsrv-[hav]-[0-9]+\b`)
+var reservationID = regexp.MustCompile(`\bsrv-[hav]-[0-9]+[a-z0-9]*\b`)
 
 // checkReplicaStore checks from outside what the store holds: on each
 // server no GPU is held by two live reservations at once, and every
