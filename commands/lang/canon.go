@@ -133,7 +133,7 @@ func (c *canonizer) step(i int) int {
 		c.korean = true
 		return c.korean1(i)
 	}
-	if isHubRef(t.raw) {
+	if isHubRef(t.raw) && (c.modelKnown == nil || !c.modelKnown(strings.ReplaceAll(t.w, "/", ""))) {
 		// "meta-llama/Llama-3.2-3B": a Hub model, read as typed (ids are case-sensitive)
 		c.out = append(c.out, reqToken{raw: t.raw, w: hubMark + t.raw, start: t.start, end: t.end})
 		return i + 1
@@ -580,7 +580,8 @@ func (c *canonizer) attachCounts() {
 		if len(out) >= 2 {
 			prev = out[len(out)-2].w
 		}
-		if prev != "" && (c.gpu(prev) || isMemWord(prev) || c.servers[prev]) && !(k+1 < len(toks) && c.gpu(toks[k+1].w)) {
+		if prev != "" && (c.gpu(prev) || isMemWord(prev) || c.servers[prev]) {
+			// a counter follows what it counts: "v100 4장 a100 4장" is 4 of each
 			// "h100 2장" → "h100 x 2"
 			x := reqToken{raw: "x", w: "x", start: num.start, end: num.start}
 			out = append(out[:len(out)-1], x, num)

@@ -416,44 +416,60 @@ func (c *canonizer) koDeadline(i int, act koAction) {
 // the hardware before them become "baseline 385 h on 1x a6000".
 func (c *canonizer) koTook(i int) {
 	c.skip(i, i+1)
-	n := len(c.out)
-	if n < 2 || c.out[n-1].w != "h" {
+	// the hours: the last "<number> h" read so far
+	hAt := -1
+	for k := len(c.out) - 1; k >= 1 && k >= len(c.out)-8; k-- {
+		if c.out[k].w == "h" {
+			if _, u, ok := reqScanNumber(c.out[k-1].w); ok && u == "" {
+				hAt = k
+				break
+			}
+		}
+	}
+	if hAt < 0 {
 		return
 	}
-	v, u, ok := reqScanNumber(c.out[n-2].w)
-	if !ok || u != "" {
-		return
-	}
+	v, _, _ := reqScanNumber(c.out[hAt-1].w)
 	unit := "h"
-	end := n - 2
-	if end > 0 && (c.out[end-1].w == "/epoch" || c.out[end-1].w == "/step") {
-		unit += c.out[end-1].w
-		end--
+	valAt := hAt - 1
+	if valAt > 0 && (c.out[valAt-1].w == "/epoch" || c.out[valAt-1].w == "/step") {
+		unit += c.out[valAt-1].w
+		valAt--
 	}
-	// the hardware: the last GPU or server before the hours, with a count before it
-	hwStart := -1
-	for k := end - 1; k >= 0 && k >= end-6; k-- {
-		if c.gpu(c.out[k].w) || c.servers[c.out[k].w] {
-			hwStart = k
+	isHW := func(w string) bool { return c.gpu(w) || c.servers[w] }
+	// the hardware: the last GPU or server before the hours ("A6000 1장에서
+	// 385시간"), else the one right after them ("5.67시간 (V100 4장) 나왔는데")
+	var hw []reqToken
+	var rest []reqToken
+	for k := valAt - 1; k >= 0 && k >= valAt-6; k-- {
+		if isHW(c.out[k].w) {
+			start := k
+			if k > 0 {
+				if _, r, ok := reqScanInt(c.out[k-1].w); ok && (r == "x" || r == "") {
+					start = k - 1
+				} else if c.out[k-1].w == "x" && k > 1 {
+					start = k - 2
+				}
+			}
+			hw = append([]reqToken(nil), c.out[start:valAt]...)
+			rest = append(append([]reqToken(nil), c.out[:start]...), c.out[hAt+1:]...)
 			break
 		}
 	}
-	if hwStart < 0 {
+	if hw == nil && hAt+1 < len(c.out) && isHW(c.out[hAt+1].w) {
+		hw = append([]reqToken(nil), c.out[hAt+1:]...)
+		rest = append([]reqToken(nil), c.out[:valAt]...)
+	}
+	if hw == nil {
 		return
 	}
-	if hwStart > 0 {
-		if _, rest, ok := reqScanInt(c.out[hwStart-1].w); ok && (rest == "x" || rest == "") {
-			hwStart--
-		} else if c.out[hwStart-1].w == "x" && hwStart > 1 {
-			hwStart -= 2
-		}
-	}
-	hw := append([]reqToken(nil), c.out[hwStart:end]...)
-	rest := append([]reqToken(nil), c.out[:hwStart]...)
 	at := hw[0].start
+	if c.out[valAt].start < at {
+		at = c.out[valAt].start
+	}
 	zero := func(w string) reqToken { return reqToken{raw: w, w: w, start: at, end: at} }
-	// spans must stay in order, so the rewritten words stand at the
-	// hardware's start, where the measured run was described.
+	// Spans must stay in order: the rewritten words stand where the
+	// measured run begins, the hardware keeps its own span.
 	c.out = append(append(rest, zero("baseline"), zero(reqTrimNum(v.v)), zero(unit), zero("on")), hw...)
 }
 
