@@ -57,6 +57,10 @@ type canonizer struct {
 	question     bool
 	unitAhead    string
 	corrected    []string
+	// gpuByMem names the cheapest catalogue GPU with that many GB (""
+	// for none); standInGPU says which one stood in for a bare size.
+	gpuByMem   func(gb float64) string
+	standInGPU string
 }
 
 // emit appends canonical word w standing for input tokens [a, b).
@@ -765,6 +769,17 @@ func (c *canonizer) gpuWords(i int) int {
 	if len(w) > 2 && strings.HasSuffix(w, "s") && !c.gpu(w) && c.gpu(w[:len(w)-1]) {
 		c.emit(w[:len(w)-1], i, i+1)
 		return i + 1
+	}
+	if isMemWord(w) && !c.gpu(next) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out))) {
+		// "is 24GB enough for …", "24기가로": a card of that size stands in,
+		// the cheapest the catalogue has, and the reading says so
+		if v, _, _ := reqScanNumber(w); v.v > 0 {
+			if id := c.gpuByMem(v.v); id != "" {
+				c.standInGPU = fmt.Sprintf("%s: %s", c.in[i].raw, id)
+				c.emit(id, i, i+1)
+				return i + 1
+			}
+		}
 	}
 	if isMemWord(w) && c.gpu(next) {
 		// "a 16gb v100" reads as "v100 16gb": the name at the memory's place

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -230,6 +231,19 @@ func (c *canonizer) korean1(i int) int {
 			last.w += "gb" // "80기가" is 80gb
 			last.end = c.in[i].end
 			last.raw = c.text[last.start:last.end]
+			before := ""
+			if len(c.out) >= 2 {
+				before = c.out[len(c.out)-2].w
+			}
+			if !c.gpu(before) && !c.gpu(c.w(i+1)) && c.gpuByMem != nil {
+				// "24기가로 돌아가?": a card of that size stands in
+				if v, _, _ := reqScanNumber(last.w); v.v > 0 {
+					if id := c.gpuByMem(v.v); id != "" {
+						c.standInGPU = fmt.Sprintf("%s: %s", last.raw, id)
+						last.w = id
+					}
+				}
+			}
 			return i + 1
 		}
 		if e.word == "gb" {

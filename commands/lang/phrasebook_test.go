@@ -120,7 +120,7 @@ func judge(cat *planner.Catalog, r Reading, exp map[string]any) (core, other []s
 	if v, ok := num("gpu_mem"); ok {
 		found := false
 		for _, h := range targets {
-			found = found || strings.Contains(h.GPU.ID, fmt.Sprintf("%dgb", int(v)))
+			found = found || math.Abs(h.GPU.MemoryGB-v) <= 0.05*v
 		}
 		if !found {
 			miss("gpu_mem", hwList(targets))

@@ -12,6 +12,7 @@ package lang
 // it stopped at and, where one is close, the word that was probably meant.
 
 import (
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -107,7 +108,8 @@ func Read(env Env, text string) (Reading, error) {
 			}
 			return m.ID
 		},
-		familyLike: func(w string) bool { return familyLike(cat, w) }}
+		familyLike: func(w string) bool { return familyLike(cat, w) },
+		gpuByMem:   func(gb float64) string { return gpuByMemory(cat, gb) }}
 	c.run()
 	p.toks = c.out
 	if err := p.run(); err != nil {
@@ -115,6 +117,9 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn}
+	if c.standInGPU != "" {
+		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
+	}
 	if c.runWord && r.Request.Job.Workload == "" {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
@@ -160,4 +165,16 @@ func familyLike(cat *planner.Catalog, w string) bool {
 		}
 	}
 	return false
+}
+
+// gpuByMemory is the cheapest catalogue GPU whose memory is gb (within
+// 5 %): "is 24GB enough" plans on a 24 GB card.
+func gpuByMemory(cat *planner.Catalog, gb float64) string {
+	best, price := "", math.Inf(1)
+	for _, g := range cat.GPUs {
+		if math.Abs(g.MemoryGB-gb) <= 0.05*gb && g.PriceUSD > 0 && g.PriceUSD < price {
+			best, price = g.ID, g.PriceUSD
+		}
+	}
+	return best
 }
