@@ -21,11 +21,10 @@ import (
 // sweep improves nothing, halve the step (in log terms) until it is under
 // 0.5 %. Deterministic: same rows, same order, same answer.
 //
-// A constant that no row is sensitive to (AMD: no MI300X run in the set;
-// DecodeBW: no decode row) keeps its prior.
-
-// FitRow is one calibration row as the fit sees it.
-type FitRow = BackTestCase
+// A constant that no row is sensitive to (AMD: no MI300X run in the set)
+// keeps its prior. `go generate ./planner` re-parses the rows, refits,
+// recomputes every publisher's hold-out (data/loso.csv) and rewrites the
+// generated tables of docs/planner.md; go test ./planner checks all four.
 
 // predictCase plans one row with constants p and reads its metric.
 func (c *Catalog) predictCase(p *Params, k BackTestCase) (float64, error) {
