@@ -194,7 +194,7 @@ func LOSOCSV(rows []LOSORow) string {
 	var b strings.Builder
 	b.WriteString("id,publisher,metric,measured,in_sample,loso\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%s,%s,%s,%.6g,%.4g,%.4g\n", r.ID, r.Publisher, r.Metric, r.Measured, r.InSample, r.LOSO)
+		fmt.Fprintf(&b, "%s,%s,%s,%.6g,%.6g,%.6g\n", r.ID, r.Publisher, r.Metric, r.Measured, r.InSample, r.LOSO)
 	}
 	return b.String()
 }
