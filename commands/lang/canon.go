@@ -217,6 +217,29 @@ func (c *canonizer) phrase(i int) int {
 	case c.words(i, "from", "scratch"):
 		c.emit("pretrain", i, i+2)
 		return i + 2
+	case c.words(i, "pure", "bf16"), c.words(i, "pure", "bfloat16"):
+		c.emit("pure-bf16", i, i+2)
+		return i + 2
+	case c.words(i, "cpu", "offload"), c.words(i, "cpu", "offloading"):
+		c.emit("offload", i, i+2)
+		return i + 2
+	case c.words(i, "optimizer", "in", "backward"), c.words(i, "optimizer", "in", "bwd"):
+		c.emit("optimizer-in-backward", i, i+3)
+		return i + 3
+	case c.words(i, "context", "parallel"), c.words(i, "context", "parallelism"):
+		c.emit("cp", i, i+2)
+		return i + 2
+	case c.w(i) == "paged" && (strings.HasPrefix(c.w(i+1), "adam")):
+		// "paged adamw 8bit", "paged_adamw_8bit": bitsandbytes' paged 8-bit optimizer
+		n := i + 2
+		if c.w(n) == "8bit" || c.w(n) == "8-bit" {
+			n++
+		}
+		c.emit("adam8bit", i, n)
+		return n
+	case strings.HasPrefix(c.w(i), "paged_adamw") || strings.HasPrefix(c.w(i), "paged-adamw"):
+		c.emit("adam8bit", i, i+1)
+		return i + 1
 	case c.words(i, "fine", "tune"), c.words(i, "fine", "tuning"), c.words(i, "fine", "tuned"):
 		c.emit("finetune", i, i+2)
 		return i + 2

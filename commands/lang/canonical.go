@@ -64,6 +64,21 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 	if j.Stack != "" {
 		opts = append(opts, string(j.Stack))
 	}
+	switch j.Offload {
+	case planner.OffloadOptimizer:
+		opts = append(opts, "offload")
+	case planner.OffloadFull:
+		opts = append(opts, "offload-params")
+	}
+	if j.OptimizerInBackward {
+		opts = append(opts, "optimizer-in-backward")
+	}
+	if j.PureBF16 {
+		opts = append(opts, "pure-bf16")
+	}
+	if j.ContextParallel > 1 {
+		opts = append(opts, "cp "+strconv.Itoa(j.ContextParallel))
+	}
 	if b := req.Baseline; b != nil {
 		s := fmt.Sprintf("baseline %s %s on %s", Num(b.Value), b.Unit, HardwareWords(b.Hardware))
 		if b.Precision != "" {

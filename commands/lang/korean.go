@@ -63,7 +63,7 @@ var koLexicon = map[string]koEntry{
 	"학습": {act: koSkip}, "훈련": {act: koSkip}, "트레이닝": {act: koSkip}, "풀": {act: koSkip}, "전체": {act: koSkip},
 	"로라": {act: koWord, word: "lora"}, "큐로라": {act: koWord, word: "qlora"},
 	"혼합정밀도": {act: koWord, word: "mixed"}, "체크포인팅": {act: koWord, word: "ckpt"},
-	"비트": {act: koWord, word: "bit"},
+	"비트": {act: koWord, word: "bit"}, "오프로드": {act: koWord, word: "offload"}, "오프로딩": {act: koWord, word: "offload"},
 	// counts and scales
 	"장": {act: koCounter}, "개": {act: koCounter}, "대": {act: koCounter}, "카드": {act: koCounter}, "짜리": {act: koSkip},
 	"만": {act: koScale}, "억": {act: koScale}, "천": {act: koScale}, "백만": {act: koScale}, "천만": {act: koScale},

@@ -34,6 +34,9 @@ const (
 	reqKwBaseline
 	reqKwOf
 	reqKwPer
+	reqKwOffload    // offload (optimizer) | full offload
+	reqKwInBackward // optimizer-in-backward
+	reqKwPureBF16   // pure bf16: no fp32 master weights
 )
 
 type reqKeyword struct {
@@ -115,6 +118,14 @@ var reqKeywords = func() map[string]reqKeyword {
 		reqKws(reqKwBaseline, "", "baseline", "measured", "took"),
 		reqKws(reqKwOf, "", "of", "dataset", "data"),
 		reqKws(reqKwPer, "", "per"),
+		reqKws(reqKwOffload, string(planner.OffloadOptimizer), "offload", "cpu-offload", "offload-optimizer", "optimizer-offload",
+			"zero-offload", "offloading", "오프로드", "오프로딩"),
+		reqKws(reqKwOffload, string(planner.OffloadFull), "offload-params", "offload-all", "full-offload", "param-offload",
+			"zero-infinity"),
+		reqKws(reqKwInBackward, "", "optimizer-in-backward", "optim-in-backward", "optimizer-in-bwd", "opt-in-bwd",
+			"optim-in-bwd", "in-backward"),
+		reqKws(reqKwPureBF16, "", "pure-bf16", "bf16-pure", "pure-bfloat16"),
+		reqKws(reqKwKey, "cp", "cp", "context-parallel", "context-parallelism", "cp-size"),
 	} {
 		for k, v := range m {
 			all[k] = v
@@ -142,6 +153,7 @@ var reqSuggest = []string{
 	"encoder", "decoder", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "nf4", "mixed", "ckpt",
 	"checkpointing", "flash", "eager", "ddp", "zero1", "zero2", "zero3", "fsdp", "adamw", "adam8bit", "sgd", "lion",
 	"huggingface", "tuned", "megatron", "nvlink", "pcie", "infiniband", "roce", "compare", "baseline", "nodes",
+	"offload", "pure-bf16", "optimizer-in-backward", "context-parallel",
 	"dataset", "precision",
 }
 
@@ -238,6 +250,32 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		return p.unknown(a, nil)
 	case reqKwOf:
 		return p.dataset(a)
+	case reqKwOffload:
+		// "offload", "cpu offload params", "offload optimizer"
+		v := planner.Offload(kw.val)
+		for {
+			switch p.tok(p.i).w {
+			case "params", "parameters", "param", "all", "everything", "weights":
+				v = planner.OffloadFull
+				p.i++
+				continue
+			case "optimizer", "optim", "states", "optimizer-states":
+				p.i++
+				continue
+			}
+			break
+		}
+		if t.w == "cpu" {
+			p.i++
+		}
+		if p.req.Job.Offload != "" && p.req.Job.Offload != v {
+			return &UserError{Msg: fmt.Sprintf("two offloads: `%s` and `%s` — which one?", p.req.Job.Offload, p.span(a, p.i)), Hint: reqExample + " offload"}
+		}
+		p.req.Job.Offload = v
+	case reqKwInBackward:
+		p.req.Job.OptimizerInBackward = true
+	case reqKwPureBF16:
+		p.req.Job.PureBF16 = true
 	case reqKwOn:
 		j := p.i
 		for w := p.tok(j).w; w == "a" || w == "the" || w == "my"; w = p.tok(j).w {
@@ -410,6 +448,16 @@ func (p *reqParser) key(key string, a int) error {
 			return err
 		}
 		return reqSet(p, &p.micro, int(n.v), a, p.i, "micro-batch sizes")
+	case "cp":
+		n, err := p.plainValue(key, a, "size", "degree")
+		if err != nil {
+			return err
+		}
+		if err := p.check(n.v, a, p.i, 1, 1024, "1024", true); err != nil {
+			return err
+		}
+		p.req.Job.ContextParallel = int(n.v)
+		return nil
 	case "rank":
 		n, err := p.plainValue(key, a, "r", "rank")
 		if err != nil {
