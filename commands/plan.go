@@ -130,7 +130,7 @@ func planReply(text string, res *planner.Result) *Reply {
 	if job.Amount != "" {
 		intro = append(intro, job.Amount)
 	}
-	if job.Workload == planner.Inference {
+	if e := firstEstimate(res); job.Workload == planner.Inference && (e == nil || e.InferencePath == "" || e.InferencePath == "decode") {
 		intro = append(intro, fmt.Sprintf("context %d tokens", job.SeqLen))
 	} else if job.SeqLen > 1 {
 		intro = append(intro, fmt.Sprintf("seq %d", job.SeqLen))
@@ -245,6 +245,12 @@ func estimateSummary(e *planner.Estimate, job planner.JobInfo) string {
 
 func timeText(e *planner.Estimate, job planner.JobInfo) string {
 	if job.Workload == planner.Inference {
+		switch e.InferencePath {
+		case "images":
+			return fmt.Sprintf("%s images/s", sig(e.Throughput.SamplesPerS))
+		case "forward":
+			return fmt.Sprintf("%s sequences/s", sig(e.Throughput.SamplesPerS))
+		}
 		return fmt.Sprintf("%.0f tokens/s", e.Throughput.TokensPerS)
 	}
 	if e.Time.TotalHours != nil {
@@ -266,7 +272,16 @@ func estimateSections(e *planner.Estimate, job planner.JobInfo) []Section {
 		Bar:     &Bar{Label: "memory per GPU", Used: e.Memory.PerGPUGiB, Total: e.Memory.CapacityGiB, Unit: "GiB"},
 	}
 	var fields []Field
-	if job.Workload == planner.Inference {
+	if job.Workload == planner.Inference && e.InferencePath != "" && e.InferencePath != "decode" {
+		// CNNs, ViTs and encoders run one forward pass: images or
+		// sequences per second, no prefill and no generated tokens.
+		fields = append(fields,
+			Field{"Throughput", e.RateText()},
+			Field{"Serving cost", inferenceCost(e)},
+			Field{"Batch", fmt.Sprintf("%d per GPU (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
+			Field{"Weights", string(e.Precision)},
+		)
+	} else if job.Workload == planner.Inference {
 		fields = append(fields,
 			Field{"Decode", fmt.Sprintf("%s tokens/s over %d sequences (%.1f ms per token each)", sig(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)},
 			Field{"Prefill", fmt.Sprintf("%.2f s for %d prompts of %s tokens", e.Time.PrefillS, e.MicroBatch, thousands(float64(job.SeqLen)-float64(job.GenTokens)))},
@@ -361,7 +376,11 @@ func compareSection(res *planner.Result) Section {
 			tot = planner.FormatHours(*e.Time.TotalHours)
 		}
 		rows["total"] = append(rows["total"], tot)
-		rows["speed-up"] = append(rows["speed-up"], fmt.Sprintf("%.1fx", base/e.Time.HoursPerMillionSamples))
+		su := base / e.Time.HoursPerMillionSamples
+		if e.SpeedUp > 0 {
+			su = e.SpeedUp // against the planner's one labelled reference
+		}
+		rows["speed-up"] = append(rows["speed-up"], fmt.Sprintf("%.1fx", su))
 		cost := "—"
 		if e.CostUSD != nil {
 			cost = money(*e.CostUSD)
@@ -374,7 +393,11 @@ func compareSection(res *planner.Result) Section {
 		}
 		t.Rows = append(t.Rows, append([]string{k}, rows[k]...))
 	}
-	return Section{Heading: "Side by side", Table: t}
+	sec := Section{Heading: "Side by side", Table: t}
+	if res.SpeedUpBase != "" {
+		sec.Text = "speed-up " + res.SpeedUpBase
+	}
+	return sec
 }
 
 func compareSummary(res *planner.Result) string {
@@ -402,7 +425,7 @@ func recommendSection(rec planner.Recommendations, job planner.JobInfo) Section 
 		var cost string
 		switch {
 		case job.Workload == planner.Inference:
-			cost = money(perMillionTokens(p.e)) + "/1M tokens"
+			cost = inferenceCost(p.e)
 		case p.e.CostUSD != nil:
 			cost = money(*p.e.CostUSD)
 		default:
@@ -413,6 +436,24 @@ func recommendSection(rec planner.Recommendations, job planner.JobInfo) Section 
 	}
 	return Section{Heading: "Recommendations", Table: t,
 		Text: fmt.Sprintf("Searched %d GPU type × count options; %d fit. Balanced = the fastest within 1.5× the cheapest cost.", rec.Considered, rec.Feasible)}
+}
+
+// inferenceCost is the serving cost in the unit the model serves: per 1M
+// generated tokens for decoders, per 1M images or sequences for forward-only
+// models.
+func inferenceCost(e *planner.Estimate) string {
+	switch e.InferencePath {
+	case "images", "forward":
+		unit := "images"
+		if e.InferencePath == "forward" {
+			unit = "sequences"
+		}
+		if e.Throughput.SamplesPerS <= 0 {
+			return "—"
+		}
+		return money(float64(e.GPUs)*e.PriceUSDPerGPUH/3600/e.Throughput.SamplesPerS*1e6) + "/1M " + unit
+	}
+	return money(perMillionTokens(e)) + "/1M tokens"
 }
 
 // perMillionTokens is the GPU cost of generating a million tokens.
