@@ -44,7 +44,7 @@ func reserveCommand() Command {
 		},
 		Examples: []string{"reserve 2 on server-h for 4h note \"bert sweep\"", "reserve gpus 2-3 on server-a from tomorrow 9:00 for 8h",
 			"server-a 2장 내일 오전 9시부터 3시간 예약"},
-		run:      runReserve,
+		run: runReserve,
 	}
 }
 
