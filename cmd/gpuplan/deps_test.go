@@ -25,6 +25,8 @@ var depRules = map[string]struct{ deps, imports []string }{
 	// besides cmd/gpuplan that uses cron: cron stays out of its graph.
 	"commands": {deps: []string{mod + "bot", mod + "digest/schedule", "github.com/slack-go/", "github.com/robfig/cron"}, imports: []string{"github.com/redis/"}},
 	"bot":      {deps: []string{"github.com/robfig/cron"}, imports: []string{mod + "store", mod + "planner", "github.com/redis/"}},
+	// hub (Hugging Face config client): standard library and planner only.
+	"hub": {deps: []string{mod + "store", mod + "bot", mod + "commands", "github.com/slack-go/", "github.com/redis/", "go.uber.org/zap", "github.com/robfig/cron"}},
 }
 
 // violations lists the forbidden packages among deps (everything pkg
