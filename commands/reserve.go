@@ -429,6 +429,7 @@ func (s *Set) conflictReply(a reserveArgs, ce *store.ConflictError, dur time.Dur
 		Summary:  fmt.Sprintf("%s on %s are not free for that time", want, a.server.Name),
 		Sections: []Section{{Heading: "Held", Bullets: holders}},
 		Data:     ce,
+		Refused:  "conflict",
 	}
 	if ce.Earliest.IsZero() {
 		r.Sections = append(r.Sections, Section{Kind: Warning, Text: fmt.Sprintf("%s has %d GPUs: that request can never fit there.", a.server.Name, a.server.Count())})
@@ -542,7 +543,7 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 		}
 	}
 	if len(ids) == 0 {
-		return &Reply{Title: "Nothing to release", Summary: "you hold no reservations there"}, nil
+		return &Reply{Title: "Nothing to release", Summary: "you hold no reservations there", Refused: "nothing to do"}, nil
 	}
 	loc := s.loc(req)
 	var released []store.Reservation
@@ -612,7 +613,7 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		for _, h := range ce.Holders {
 			holders = append(holders, fmt.Sprintf("%s has GPUs %s from %s", mention(h.Owner), h.GPUList(), when(h.Start, now, s.loc(req))))
 		}
-		return nil, &UserError{Msg: "cannot extend: the GPUs are booked right after — " + strings.Join(holders, "; "), Hint: "a shorter extension may fit"}
+		return nil, &Error{Kind: Refused, Op: "extend", Err: &UserError{Msg: "cannot extend: the GPUs are booked right after — " + strings.Join(holders, "; "), Hint: "a shorter extension may fit"}}
 	}
 	if err != nil {
 		return nil, storeError(err, "extend")

@@ -98,7 +98,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 		closeFn, err := withStore(&deps)
 		if err != nil {
 			fmt.Fprintln(stderr, "gpuplan:", err)
-			return 2
+			return exitForOpen(err)
 		}
 		defer closeFn()
 	}
@@ -117,10 +117,10 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 			if ue.Hint != "" {
 				fmt.Fprintln(stderr, strings.ReplaceAll(ue.Hint, "`", ""))
 			}
-			return 1
+			return exitForError(err)
 		}
 		fmt.Fprintf(stderr, "gpuplan: internal error: %v\n", err)
-		return 3
+		return exitInternal
 	}
 	if *asJSON {
 		err = commands.RenderJSON(stdout, reply)
@@ -141,7 +141,10 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 			fmt.Fprintln(stderr, "gpuplan: wrote", path)
 		}
 	}
-	return 0
+	if reply.Refused != "" {
+		return exitRefused
+	}
+	return exitOK
 }
 
 // runWithStore runs a command with the reservation store and inventory.

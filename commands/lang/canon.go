@@ -55,12 +55,15 @@ type canonizer struct {
 	pending      []pendingCount
 	runWord      bool
 	question     bool
-	unitAhead    string
 	corrected    []string
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
 	standInGPU string
+	// serverGPU is each team server's GPU id, so "the a100 machine" is
+	// server-a; serverWord marks "서버"/"server" said without a name.
+	serverGPU  map[string]string
+	serverWord bool
 }
 
 // emit appends canonical word w standing for input tokens [a, b).
@@ -119,6 +122,7 @@ func (c *canonizer) run() {
 	for i := 0; i < len(c.in); {
 		i = c.step(i)
 	}
+	c.placeUnits()
 	c.attachCounts()
 	out := c.out[:0]
 	for _, t := range c.out {
@@ -453,33 +457,73 @@ func (c *canonizer) setDeadline(d time.Duration, a, b int) {
 	}
 }
 
-// server reads a team server: "server-h", "server h", "h server", "serverh".
+// koLetters are the Korean names of the letters servers are named by
+// ("서버 에이", "에이치 서버").
+var koLetters = map[string]string{"에이": "a", "비": "b", "씨": "c", "디": "d", "이": "e", "에프": "f", "지": "g",
+	"에이치": "h", "아이": "i", "제이": "j", "케이": "k", "엘": "l", "엠": "m", "엔": "n", "오": "o", "피": "p", "큐": "q",
+	"알": "r", "에스": "s", "티": "t", "유": "u", "브이": "v", "더블유": "w", "엑스": "x", "와이": "y", "제트": "z"}
+
+// serverName is the team server a word names: its name ("server-h"),
+// its short name ("h", "serverh", "srv-h", "에이치"), or the GPU type
+// only one team server has ("a100" for server-a); "" for none.
+func (c *canonizer) serverName(w string) string {
+	if w == "" || len(c.servers) == 0 {
+		return ""
+	}
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "-server"), "-box")
+	if c.servers[w] {
+		return w
+	}
+	if l, ok := koLetters[w]; ok {
+		w = l
+	}
+	for _, pre := range []string{"server-", "server", "srv-", "srv", ""} {
+		if rest, ok := strings.CutPrefix(w, pre); ok && rest != "" && c.servers["server-"+rest] {
+			return "server-" + rest
+		}
+	}
+	if c.gpu(w) {
+		found := ""
+		for name, id := range c.serverGPU {
+			if strings.Contains(id, strings.TrimPrefix(w, "rtx-")) {
+				if found != "" {
+					return "" // two servers have it: the type does not say which
+				}
+				found = name
+			}
+		}
+		return found
+	}
+	return ""
+}
+
+func isServerWord(s string) bool {
+	switch s {
+	case "server", "srv", "box", "서버", "node", "machine", "rig":
+		return true
+	}
+	return false
+}
+
+// server reads a team server: "server-h", "server h", "h server", "the h
+// box", "A-server", "the a100 machine".
 func (c *canonizer) server(i int) int {
 	if len(c.servers) == 0 {
 		return i
 	}
 	w := c.w(i)
-	if c.servers[w] {
-		c.emit(w, i, i+1)
+	if name := c.serverName(w); name != "" && !c.gpu(w) {
+		c.emit(name, i, i+1)
 		return i + 1
 	}
-	for _, pre := range []string{"server-", "server", "srv-", "srv"} {
-		if strings.HasPrefix(w, pre) {
-			if name := "server-" + strings.TrimPrefix(w, pre); c.servers[name] {
-				c.emit(name, i, i+1)
-				return i + 1
-			}
-		}
-	}
-	isServerWord := func(s string) bool { return s == "server" || s == "srv" || s == "box" || s == "서버" || s == "node" }
 	if isServerWord(w) {
-		if name := "server-" + c.w(i+1); c.servers[name] {
+		if name := c.serverName(c.w(i + 1)); name != "" && !c.gpu(c.w(i+1)) {
 			c.emit(name, i, i+2)
 			return i + 2
 		}
 	}
 	if isServerWord(c.w(i + 1)) {
-		if name := "server-" + w; c.servers[name] {
+		if name := c.serverName(w); name != "" {
 			c.emit(name, i, i+2)
 			return i + 2
 		}

@@ -105,7 +105,11 @@ var koLexicon = map[string]koEntry{
 	"빠름": {act: koAsk, ask: AskWhichGPU}, "빠를": {act: koAsk, ask: AskWhichGPU}, "빨라": {act: koAsk, ask: AskWhichGPU},
 	"싼": {act: koAsk, ask: AskWhichGPU}, "저렴한": {act: koAsk, ask: AskWhichGPU}, "가성비": {act: koAsk, ask: AskWhichGPU},
 	"어디": {act: koAsk, ask: AskWhichGPU}, "어디가": {act: koAsk, ask: AskWhichGPU},
-	"걸린": {act: koTook}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
+	"걸린": {act: koTook}, "나옴": {act: koTook}, "나왔": {act: koTook}, "나왔고": {act: koTook}, "걸렸었는데": {act: koTook},
+	"쌍": {act: koWord, word: "samples"}, "쌍으로": {act: koWord, word: "samples"}, "문서": {act: koWord, word: "samples"},
+	"프롬프트": {act: koWord, word: "samples"}, "요청": {act: koWord, word: "samples"}, "대화": {act: koWord, word: "samples"},
+	"인퍼런스용": {act: koWord, word: "inference"}, "추론용": {act: koWord, word: "inference"}, "서빙용": {act: koWord, word: "inference"},
+	"말고": {act: koSkip}, "아니고": {act: koSkip}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
 	// model names as said in Korean
 	"라마": {act: koWord, word: "llama"}, "버트": {act: koWord, word: "bert"}, "베이스": {act: koWord, word: "base"},
 	"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
@@ -160,11 +164,34 @@ func koStem(w string) (string, koEntry, bool) {
 		}
 	}
 	for _, s := range koStems() {
-		if len(s) > 3 && strings.HasPrefix(w, s) || len(s) == 3 && strings.HasPrefix(w, s) && koOneSyllablePrefix(s) {
+		if len(s) > 3 && strings.HasPrefix(w, s) || len(s) == 3 && strings.HasPrefix(w, s) && koOneSyllablePrefix(s) && koGrammarRest(w[len(s):]) {
 			return s, koLexicon[s], true
 		}
 	}
 	return "", koEntry{}, false
+}
+
+// koGrammarRest reports whether what follows a one-syllable stem is grammar
+// or another known word (a particle, a counter, a unit, a scale: "장으로",
+// "만개", "천스텝"), so "만들려고" is not "만" + "들려고".
+func koGrammarRest(rest string) bool {
+	if rest == "" || slices.Contains(koParticles, rest) {
+		return true
+	}
+	for _, p := range []string{"이면", "으로", "에서", "씩", "만", "짜리", "정도", "쯤", "당", "까지", "부터", "안에", "이내", "동안", "이상", "이하", "이면은"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	if e, ok := koLexicon[rest]; ok {
+		return e.act == koCounter || e.act == koScale || e.act == koWord
+	}
+	for _, k := range []string{"개", "장", "대", "쌍", "건", "스텝", "토큰", "샘플", "에폭", "시간", "분", "일", "천", "백", "만", "억"} {
+		if strings.HasPrefix(rest, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // koOneSyllablePrefix lists the one-syllable stems that may start a longer
@@ -212,10 +239,12 @@ func (c *canonizer) korean1(i int) int {
 		if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" {
 			return c.koTimeUnit(i, e.word)
 		}
-		if (e.word == "samples" || e.word == "tokens" || e.word == "images") && !reqStartsNumber(lastW(c.out)) {
-			// "샘플 5만개", "이미지 분류": the unit before its number, or no number
-			if reqStartsNumber(c.w(i + 1)) {
-				c.unitAhead = e.word
+		if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !reqStartsNumber(lastW(c.out)) {
+			// "토큰 150억", "샘플 5만개": the unit before its number; the
+			// reading pass moves it after the number ("이미지 분류" has none)
+			if reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1)) {
+				c.out = append(c.out, reqToken{raw: c.in[i].raw, w: unitMark + e.word, start: c.in[i].start, end: c.in[i].end})
+				return i + 1
 			}
 			c.skip(i, i+1)
 			return i + 1
@@ -290,7 +319,7 @@ func (c *canonizer) korean1(i int) int {
 		if len(c.out) > 0 {
 			if n, unit, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && unit == "" && n.v > 1024 {
 				// "250만개", "5만 장": that many items, not GPUs
-				c.emit(c.itemUnit(), i, i+1)
+				c.emit(itemsMark, i, i+1)
 				return i + 1
 			}
 			if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" {
@@ -311,12 +340,13 @@ func (c *canonizer) korean1(i int) int {
 				last.w = reqTrimNum(n.v * f)
 				last.end = c.in[i].start + len(stem)
 				last.raw = c.text[last.start:last.end]
+				c.koCompound(f)
 				if rest := w[len(stem):]; rest != "" {
 					if _, e2, ok := koStem(rest); ok && e2.act == koWord {
 						c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
 					} else if ok && e2.act == koCounter {
 						// "2만개", "250만 장": that many items
-						c.out = append(c.out, reqToken{raw: rest, w: c.itemUnit(), start: last.end, end: c.in[i].end})
+						c.out = append(c.out, reqToken{raw: rest, w: itemsMark, start: last.end, end: c.in[i].end})
 					}
 				}
 				return i + 1
@@ -334,18 +364,26 @@ func (c *canonizer) korean1(i int) int {
 		}
 		c.skip(i, i+1)
 	case koServer:
-		// "h 서버", "서버 h", "서버h"
-		if len(c.out) > 0 && c.servers["server-"+c.out[len(c.out)-1].w] {
-			last := &c.out[len(c.out)-1]
-			last.w = "server-" + last.w
-			last.end = c.in[i].end
-			last.raw = c.text[last.start:last.end]
+		// "h 서버", "a서버로", "A100 서버", "서버 h", "서버 에이(A)", "서버h"
+		if i > 0 {
+			if name := c.serverName(c.w(i - 1)); name != "" {
+				prev := c.in[i-1]
+				if len(c.out) > 0 && c.out[len(c.out)-1].start == prev.start {
+					c.out = c.out[:len(c.out)-1]
+				}
+				c.emit(name, i-1, i+1)
+				return i + 1
+			}
+		}
+		if rest := strings.TrimPrefix(w, "서버"); rest != "" && c.serverName(strings.ToLower(rest)) != "" {
+			c.emit(c.serverName(strings.ToLower(rest)), i, i+1)
 			return i + 1
 		}
-		if name := "server-" + c.w(i+1); c.servers[name] {
+		if name := c.serverName(c.w(i + 1)); name != "" {
 			c.emit(name, i, i+2)
 			return i + 2
 		}
+		c.serverWord = true
 		c.skip(i, i+1)
 	case koWithin, koUntil:
 		c.koDeadline(i, e.act)
@@ -548,13 +586,85 @@ func lastW(toks []reqToken) string {
 	return toks[len(toks)-1].w
 }
 
-// itemUnit is what a counted number of items is: the unit said before it
-// ("토큰 1억개" is tokens), else samples.
-func (c *canonizer) itemUnit() string {
-	u := c.unitAhead
-	c.unitAhead = ""
-	if u == "" || u == "images" {
-		return "samples"
+// unitMark is a unit said before its number ("토큰 150억"); itemsMark a
+// counted number of items ("5만개"). placeUnits resolves both.
+const (
+	unitMark  = "\x00unit:"
+	itemsMark = "\x00items"
+)
+
+// koNumberWord reports whether w starts a Korean number ("만", "천", "한").
+func koNumberWord(w string) bool {
+	if _, e, ok := koStem(w); ok && e.act == koScale {
+		return true
 	}
-	return u
+	for n := range koNumbers {
+		if strings.HasPrefix(w, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeUnits puts each unit said before its number after it, and names a
+// counted number of items by that unit (else samples): "토큰 150억" →
+// "15000000000 tokens", "샘플 5만개" → "50000 samples".
+func (c *canonizer) placeUnits() {
+	var out []reqToken
+	pending := ""
+	for k := 0; k < len(c.out); k++ {
+		t := c.out[k]
+		if u, ok := strings.CutPrefix(t.w, unitMark); ok {
+			pending = u
+			continue
+		}
+		if t.w == itemsMark {
+			u := "samples"
+			if pending != "" {
+				u, pending = pending, ""
+			}
+			t.w = u
+			out = append(out, t)
+			continue
+		}
+		out = append(out, t)
+		if pending == "" {
+			continue
+		}
+		if n, unit, ok := reqScanNumber(t.w); ok && unit == "" && n.v > 0 {
+			next := ""
+			if k+1 < len(c.out) {
+				next = c.out[k+1].w
+			}
+			if next == itemsMark {
+				continue // the counter names it
+			}
+			if reqUnitClass(next) <= reqUUnknown {
+				out = append(out, reqToken{raw: pending, w: pending, start: t.end, end: t.end})
+			}
+			pending = ""
+		}
+	}
+	c.out = out
+}
+
+// koCompound adds a number read with a smaller scale to the one before it
+// that was read with a larger one: "1만 5천" is 15,000, "2만5천" 25,000.
+func (c *canonizer) koCompound(f float64) {
+	n := len(c.out)
+	if n < 2 {
+		return
+	}
+	cur, prev := c.out[n-1], c.out[n-2]
+	pv, pu, ok1 := reqScanNumber(prev.w)
+	cv, _, ok2 := reqScanNumber(cur.w)
+	if !ok1 || !ok2 || pu != "" || c.text[prev.start:prev.end] == prev.w {
+		return // the one before was typed as digits, not read with a scale
+	}
+	if pv.v >= 10*f && pv.v > cv.v && cur.start-prev.end <= 1 {
+		c.out[n-2].w = reqTrimNum(pv.v + cv.v)
+		c.out[n-2].end = cur.end
+		c.out[n-2].raw = c.text[prev.start:cur.end]
+		c.out = c.out[:n-1]
+	}
 }

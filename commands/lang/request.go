@@ -90,12 +90,14 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	servers := map[string]planner.Hardware{}
 	names := map[string]bool{}
+	gpus := map[string]string{}
 	for _, h := range env.Servers {
 		servers[h.Server] = h
 		names[h.Server] = true
+		gpus[h.Server] = h.GPU.ID
 	}
 	p := &reqParser{cat: cat, text: text, servers: servers, resolve: env.Resolve}
-	c := &canonizer{text: text, in: reqTokenize(text), servers: names, now: now,
+	c := &canonizer{text: text, in: reqTokenize(text), servers: names, serverGPU: gpus, now: now,
 		gpu: func(w string) bool { return p.isGPU(w) },
 		modelKnown: func(w string) bool {
 			_, _, err := cat.Model(w)
@@ -119,6 +121,10 @@ func Read(env Env, text string) (Reading, error) {
 		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn}
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
+	}
+	if c.serverWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) {
+		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
+		r.Ask = AskWhichServer
 	}
 	if c.runWord && r.Request.Job.Workload == "" {
 		// "can I run mixtral on 2 a6000": running a model is inference
@@ -177,4 +183,13 @@ func gpuByMemory(cat *planner.Catalog, gb float64) string {
 		}
 	}
 	return best
+}
+
+func namesServer(hs []planner.Hardware) bool {
+	for _, h := range hs {
+		if h.Server != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -186,6 +186,10 @@ func reqSplitFused(w string) (key, val string, ok bool) {
 	if kw, ok := reqKeywords[k]; !ok || kw.kind != reqKwKey {
 		return "", "", false
 	}
+	// "seq512", "r16", "bs32k": the rest is one number; "r1-distill-…" is a name
+	if _, unit, ok := reqScanNumber(w[i:]); !ok || unit != "" {
+		return "", "", false
+	}
 	return k, w[i:], true
 }
 
