@@ -512,7 +512,10 @@ func (c *canonizer) server(i int) int {
 		return i
 	}
 	w := c.w(i)
-	if name := c.serverName(w); name != "" && !c.gpu(w) {
+	// alone, a word names a server only in a server's own form ("server-h",
+	// "serverh", "srv-h", "a-server"): a bare "h" is hours
+	named := strings.HasPrefix(w, "server") || strings.HasPrefix(w, "srv") || strings.HasSuffix(w, "-server") || strings.HasSuffix(w, "-box")
+	if name := c.serverName(w); name != "" && (c.servers[w] || named) {
 		c.emit(name, i, i+1)
 		return i + 1
 	}
