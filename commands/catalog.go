@@ -34,7 +34,7 @@ func gpusCommand() Command {
 					tf(half), tf(peak(g, planner.FP8)), tf(peak(g, planner.TF32)), nvl(g), fmt.Sprintf("%.0f W", g.TDPW), fmt.Sprintf("%.2f", g.PriceUSD)})
 			}
 			if len(shown) == 0 {
-				return nil, userErrorf("try `gpus` for all of them", "no GPU matches `%s`", args)
+				return nil, userErrorf("try `gpus` for all of them", "no GPU matches `%s`", truncateRunes(args, echoMax))
 			}
 			return &Reply{
 				Title:   "GPU catalogue",
@@ -119,7 +119,7 @@ func modelsCommand() Command {
 				t.Rows = append(t.Rows, []string{m.ID, string(m.Kind), strings.TrimSuffix(params, " params"), dash(m.Layers), dash(m.Hidden), heads, dash(m.Vocab), dash(m.MaxCtx)})
 			}
 			if len(ids) == 0 {
-				return nil, userErrorf("try `models` for all of them, or give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)", "no model matches `%s`", args)
+				return nil, userErrorf("try `models` for all of them, or give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)", "no model matches `%s`", truncateRunes(args, echoMax))
 			}
 			return &Reply{
 				Title:    "Model catalogue",
@@ -341,9 +341,9 @@ func helpCommand() Command {
 			name := strings.ToLower(strings.Fields(args)[0])
 			if _, ok := s.index[name]; !ok {
 				if sug := planner.Nearest(name, s.names(), 1); len(sug) > 0 {
-					return nil, userErrorf("`help` lists the commands", "no command `%s` — did you mean `%s`?", name, sug[0])
+					return nil, userErrorf("`help` lists the commands", "no command `%s` — did you mean `%s`?", truncateRunes(name, echoMax), sug[0])
 				}
-				return nil, userErrorf("`help` lists the commands", "no command `%s`", name)
+				return nil, userErrorf("`help` lists the commands", "no command `%s`", truncateRunes(name, echoMax))
 			}
 			return s.help(name), nil
 		},
@@ -414,3 +414,7 @@ func CommandListMarkdown(s *Set) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// echoMax is how much of what the user typed an error message repeats: a
+// long paste is shown by its start, not sent back whole.
+const echoMax = 60

@@ -39,10 +39,16 @@ const (
 	Ended
 	// Unavailable: the store is not answering; nothing was changed.
 	Unavailable
+	// Unknown: the store did not answer after the change was sent, so
+	// whether it was made is not known (store.ErrOutcomeUnknown).
+	Unknown
+	// Refused: the request was understood but cannot be done as asked
+	// (the GPUs are booked right after an extension).
+	Refused
 )
 
 var kindNames = [...]string{Internal: "internal", Invalid: "invalid", NotFound: "not found",
-	Permission: "permission", Ended: "ended", Unavailable: "unavailable"}
+	Permission: "permission", Ended: "ended", Unavailable: "unavailable", Unknown: "outcome unknown", Refused: "refused"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -112,6 +118,9 @@ func Explain(err error) *UserError {
 	case Unavailable:
 		return &UserError{Msg: "the reservation store is not answering right now, so nothing was changed — try again in a moment",
 			Hint: "if it persists, an admin can run `gpuplan doctor`"}
+	case Unknown:
+		return &UserError{Msg: "the reservation store stopped answering after the " + op + " was sent, so I cannot tell whether it was done",
+			Hint: "check with `mine` (or `status`) before trying again; repeating the same button or command is safe"}
 	}
 	return nil
 }
@@ -129,6 +138,8 @@ func storeError(err error, op string) error {
 		kind = Permission
 	case errors.Is(err, store.ErrEnded):
 		kind = Ended
+	case errors.Is(err, store.ErrOutcomeUnknown):
+		kind = Unknown
 	case errors.Is(err, store.ErrUnavailable):
 		kind = Unavailable
 	}

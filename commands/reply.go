@@ -34,6 +34,11 @@ type Reply struct {
 	// Files are attachments such as the digest's chart. Slack uploads
 	// them with the message; the terminal says where it wrote them.
 	Files []File `json:"-"`
+	// Refused, when set, says why the command did not do what was asked
+	// although it was understood ("conflict": the GPUs are not free;
+	// "nothing to do": nothing to release). The reply explains it; the
+	// terminal exits non-zero.
+	Refused string `json:",omitempty"`
 }
 
 // File is an attachment: a name, a title, the bytes and a text

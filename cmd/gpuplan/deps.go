@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -77,22 +78,84 @@ func openStore(ctx context.Context, getenv func(string) string) (store.Store, st
 		}
 		return r, where, warnings, nil
 	}
-	path := getenv("GPUPLAN_DB")
-	if path == "" {
-		dir, err := dataDir(getenv)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		path = filepath.Join(dir, "reservations.db")
+	path, err := embeddedPath(getenv)
+	if err != nil {
+		return nil, "", nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, "", nil, fmt.Errorf("GPUPLAN_DB directory: %w", err)
 	}
 	e, err := store.OpenEmbedded(path, nil)
 	if err != nil {
+		var fe *store.FileError
+		if errors.As(err, &fe) {
+			return nil, "", nil, err // it names the file and the way back
+		}
 		return nil, "", nil, fmt.Errorf("embedded store %s: %w", path, err)
 	}
 	return e, "embedded store " + path, nil, nil
+}
+
+// embeddedPath is the embedded store's file: GPUPLAN_DB, or
+// reservations.db in the user's data directory.
+func embeddedPath(getenv func(string) string) (string, error) {
+	if path := getenv("GPUPLAN_DB"); path != "" {
+		return path, nil
+	}
+	dir, err := dataDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "reservations.db"), nil
+}
+
+// repairStore is `gpuplan doctor --repair` and `--new-store` for the
+// embedded store: --repair puts the rolling backup back when the file does
+// not pass the check (the damaged file is kept aside); --new-store sets the
+// file aside so that the next start begins an empty store. Neither deletes
+// anything.
+func repairStore(getenv func(string) string, newStore bool, stdout io.Writer) int {
+	if getenv("REDIS_URL") != "" || getenv("REDIS_SENTINEL_ADDRS") != "" {
+		fmt.Fprintln(stdout, "✗ repair: the store is Redis (REDIS_URL is set); --repair and --new-store are for the embedded store file")
+		return 2
+	}
+	path, err := embeddedPath(getenv)
+	if err != nil {
+		fmt.Fprintln(stdout, "✗ repair:", err)
+		return 2
+	}
+	if newStore {
+		kept, err := store.NewEmbeddedFile(path)
+		if err != nil {
+			fmt.Fprintln(stdout, "✗ new store:", err)
+			return exitUnavailable
+		}
+		if kept != "" {
+			fmt.Fprintf(stdout, "✓ new store: %s was kept as %s; the next start begins an empty store\n", path, kept)
+		} else {
+			fmt.Fprintf(stdout, "✓ new store: there was no %s; the next start creates it\n", path)
+		}
+		return 0
+	}
+	if err := store.CheckEmbedded(path); err == nil {
+		fmt.Fprintf(stdout, "✓ store file %s passes the check; nothing to repair\n", path)
+		return 0
+	} else if _, serr := os.Stat(path); serr != nil && errors.Is(serr, os.ErrNotExist) {
+		fmt.Fprintf(stdout, "! store file %s does not exist; it is created on the first start\n", path)
+	} else {
+		fmt.Fprintf(stdout, "! %v\n", err)
+	}
+	kept, err := store.RestoreEmbedded(path)
+	if err != nil {
+		fmt.Fprintln(stdout, "✗ repair:", err)
+		return exitUnavailable
+	}
+	if kept != "" {
+		fmt.Fprintf(stdout, "✓ repair: %s restored from its backup %s; the damaged file is kept as %s\n", path, store.BackupPath(path), kept)
+	} else {
+		fmt.Fprintf(stdout, "✓ repair: %s restored from its backup %s\n", path, store.BackupPath(path))
+	}
+	return 0
 }
 
 func dataDir(getenv func(string) string) (string, error) {

@@ -227,6 +227,14 @@ func apiName(u string) string {
 // doctor checks what serve needs and says how to fix what is wrong. A
 // failed check does not stop the others: one run names every problem.
 func doctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	for _, a := range args {
+		switch strings.TrimLeft(a, "-") {
+		case "repair", "restore":
+			return repairStore(getenv, false, stdout)
+		case "new-store":
+			return repairStore(getenv, true, stdout)
+		}
+	}
 	c, err := parseServeFlags("doctor", args, getenv, stderr)
 	if err != nil {
 		return 2
