@@ -141,7 +141,7 @@ func (c *canonizer) step(i int) int {
 		c.korean = true
 		return c.korean1(i)
 	}
-	if isHubRef(t.raw) && (c.modelKnown == nil || !c.modelKnown(strings.ReplaceAll(t.w, "/", ""))) {
+	if isHubRef(t.raw) && (c.modelKnown == nil || !c.modelKnown(strings.ReplaceAll(t.w, "/", ""))) && !digitsOnly(t.w[strings.IndexByte(t.w, '/')+1:]) {
 		// "meta-llama/Llama-3.2-3B": a Hub model, read as typed (ids are case-sensitive)
 		c.out = append(c.out, reqToken{raw: t.raw, w: hubMark + t.raw, start: t.start, end: t.end})
 		return i + 1
@@ -163,6 +163,21 @@ func (c *canonizer) step(i int) int {
 	}
 	if n := c.scale(i); n > i {
 		return n
+	}
+	if reqStartsNumber(t.w) {
+		if _, unit, ok := reqScanNumber(t.w); ok && unit == "" {
+			for k := 1; k <= 2; k++ {
+				if u := reqUnitClass(c.w(i + k)); u == reqUSamples || u == reqUTokens {
+					if k > 1 && !isHangulWord(c.w(i+1)) && reqUnitClass(c.w(i+1)) <= reqUUnknown && !c.gpu(c.w(i+1)) {
+						// "2,400,000 training rows": the words between are the data's kind
+						c.out = append(c.out, t)
+						c.skip(i+1, i+k)
+						return i + k
+					}
+					break
+				}
+			}
+		}
 	}
 	if d, ok := lookupDataset(t.w); ok {
 		c.dataset = d.Name
@@ -244,6 +259,55 @@ func (c *canonizer) phrase(i int) int {
 	case strings.HasPrefix(c.w(i), "paged_adamw") || strings.HasPrefix(c.w(i), "paged-adamw"):
 		c.emit("adam8bit", i, i+1)
 		return i + 1
+	case c.words(i, "kv", "cache"), c.words(i, "kv-cache"):
+		c.skip(i, i+2) // the KV cache is in every decode plan already
+		return i + 2
+	case c.w(i) == "half" && c.w(i+1) == "a" && scaleWords[c.w(i+2)] > 0:
+		// "half a million"
+		c.emit(reqTrimNum(0.5*scaleWords[c.w(i+2)]), i, i+3)
+		return i + 3
+	case c.w(i) == "per" && !keepPer(c.w(i+1)):
+		// "cost per run", "per 1m reqs", "throughput per dollar": the card
+		// gives rates and totals already
+		n := i + 2
+		if reqStartsNumber(c.w(i + 1)) {
+			n = i + 3
+		}
+		n = min(n, len(c.in))
+		c.skip(i, n)
+		if c.w(i+1) == "dollar" || c.w(i+1) == "$" {
+			c.setAsk(AskCost)
+		}
+		return n
+	case c.w(i) == "cheaper" || c.w(i) == "spend" || c.w(i) == "budget" || c.w(i) == "bill" || c.w(i) == "expense" ||
+		c.w(i) == "expensive" || c.w(i) == "dollars" || c.w(i) == "usd":
+		c.setAsk(AskCost)
+		c.skip(i, i+1)
+		return i + 1
+	case (c.w(i) == "timeline" || c.w(i) == "wall-clock" || c.w(i) == "wallclock" || c.w(i) == "gpu-hours" || c.w(i) == "hrs" ||
+		c.w(i) == "est" || c.w(i) == "estimate" || c.w(i) == "expect" || c.w(i) == "per-epoch" || c.w(i) == "runtime") &&
+		(i == 0 || !reqStartsNumber(c.w(i-1))):
+		c.setAsk(AskTime)
+		c.skip(i, i+1)
+		return i + 1
+	case isContextWord(c.w(i+1)) && reqStartsNumber(c.w(i)) && !isContextWord(c.w(i-1)) && reqKeywords[c.w(i-1)].kind != reqKwKey &&
+		c.w(i-1) != "=" && !reqStartsNumber(c.w(i+2)):
+		// "8k context", "4k ctx": the length before its key
+		at := c.in[i].start
+		c.out = append(c.out, reqToken{raw: c.in[i+1].raw, w: "seq", start: at, end: at})
+		c.emit(c.w(i), i, i+1)
+		c.skip(i+1, i+2)
+		return i + 2
+	case (c.w(i) == "node" || c.w(i) == "box" || c.w(i) == "machine" || c.w(i) == "nodes" && !reqStartsNumber(c.w(i-1))) &&
+		i > 0 && (c.gpu(c.w(i-1)) || isMemWord(c.w(i-1))):
+		// "a 4x A100 80GB node", "H200 node versus A100 node": a box of
+		// those GPUs (a whole HGX node, 8, when no count was given)
+		if !c.countedBefore() {
+			at := c.in[i].start
+			c.out = append(c.out, reqToken{raw: "x", w: "x", start: at, end: at}, reqToken{raw: "8", w: "8", start: at, end: at})
+		}
+		c.skip(i, i+1)
+		return i + 1
 	case c.words(i, "fine", "tune"), c.words(i, "fine", "tuning"), c.words(i, "fine", "tuned"):
 		c.emit("finetune", i, i+2)
 		return i + 2
@@ -298,7 +362,8 @@ func (c *canonizer) phrase(i int) int {
 		return i + 2
 	case c.w(i) == "on" && c.modelKnown != nil && c.modelKnown(c.w(i+1)) && !c.gpu(c.w(i+1)) && !c.servers[c.w(i+1)]:
 		return i + 1 // "qlora on llama3 70b": the model, not hardware
-	case c.words(i, "how", "long"), c.words(i, "how", "many", "hours"), c.words(i, "how", "many", "days"),
+	case c.words(i, "how", "long"), c.words(i, "how", "many", "hours"), c.words(i, "how", "many", "days"), c.words(i, "how", "many", "hrs"),
+		c.words(i, "hw", "long"),
 		c.words(i, "eta"):
 		c.setAsk(AskTime)
 		n := i + 2
@@ -1025,4 +1090,47 @@ func (c *canonizer) countList(i int) int {
 		k++
 	}
 	return j + 1
+}
+
+func digitsOnly(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// keepPer lists what "per" is the readers' own before: "per gpu 32",
+// "h per epoch", "samples per sec".
+func keepPer(next string) bool {
+	switch next {
+	case "gpu", "device", "epoch", "ep", "step", "sec", "second", "s", "it", "iteration", "hour", "h", "day", "min", "minute":
+		return true
+	}
+	return false
+}
+
+func isContextWord(w string) bool {
+	switch w {
+	case "context", "ctx", "seq", "seqlen", "context-length", "sequence", "tokens-context":
+		return true
+	}
+	return false
+}
+
+// countedBefore reports whether the GPU just read has a count written
+// before it ("4x a100 80gb node").
+func (c *canonizer) countedBefore() bool {
+	n := len(c.out)
+	for k := n - 1; k >= 0 && k >= n-3; k-- {
+		w := c.out[k].w
+		if _, rest, ok := reqScanInt(w); ok && (rest == "x" || rest == "") || strings.Contains(w, "x") && reqStartsNumber(w) {
+			return true
+		}
+	}
+	return false
 }

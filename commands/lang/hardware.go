@@ -26,8 +26,12 @@ func (p *reqParser) hardwareList(must bool) error {
 				p.i++
 				sep = true
 			}
-			// after a separator, a word nothing else reads is a GPU typo
-			commit = sep && p.i < len(p.toks) && !p.known(p.i)
+			// after a separator, a word nothing else reads and that is
+			// close to a GPU name is a GPU typo ("h100, a1000")
+			if sep && p.i < len(p.toks) && !p.known(p.i) {
+				sug := p.suggest(p.tok(p.i).w, nil)
+				commit = p.gpuSet[sug]
+			}
 		}
 		hw, ok, err := p.hardware(commit)
 		if err != nil {

@@ -58,10 +58,12 @@ var reqKeywords = func() map[string]reqKeyword {
 	all := map[string]reqKeyword{}
 	for _, m := range []map[string]reqKeyword{
 		reqKws(reqKwWorkload, string(planner.Pretrain), "pretrain", "pre-train", "pretraining", "pre-training"),
-		reqKws(reqKwWorkload, string(planner.Finetune), "finetune", "fine-tune", "ft", "finetuning", "fine-tuning", "sft"),
-		reqKws(reqKwWorkload, string(planner.LoRA), "lora"),
-		reqKws(reqKwWorkload, string(planner.QLoRA), "qlora", "q-lora"),
-		reqKws(reqKwWorkload, string(planner.Inference), "inference", "infer", "serve", "serving"),
+		reqKws(reqKwWorkload, string(planner.Finetune), "finetune", "fine-tune", "ft", "finetuning", "fine-tuning", "sft",
+			"full-ft", "full-finetune", "full-fine-tune", "fft", "instruction-tuning", "instruction-tune", "sft-tune"),
+		reqKws(reqKwWorkload, string(planner.LoRA), "lora", "lora-tune", "lora-tuning", "lora-finetune", "lora-ft"),
+		reqKws(reqKwWorkload, string(planner.QLoRA), "qlora", "q-lora", "qlora-tune", "qlora-tuning", "qlora-finetune", "qlora-ft"),
+		reqKws(reqKwWorkload, string(planner.Inference), "inference", "infer", "serve", "serving", "inf", "served",
+			"deploy", "deployment", "serve-only"),
 		reqKws(reqKwPrecision, string(planner.FP32), "fp32", "float32", "32bit", "32-bit"),
 		reqKws(reqKwPrecision, string(planner.TF32), "tf32"),
 		reqKws(reqKwPrecision, string(planner.FP16), "fp16", "float16", "half"),
@@ -215,8 +217,10 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		if n := reqKeywords[p.tok(p.i).w]; n.kind == reqKwStrategy && strings.HasPrefix(p.tok(p.i).w, "zero") || n.kind == reqKwZero {
 			return nil // "deepspeed zero2": the stage says it all
 		}
-		return &UserError{Msg: fmt.Sprintf("`%s` needs a ZeRO stage: `zero1`, `zero2` or `zero3`", t.raw),
-			Hint: p.try(a, a+1, "zero2")}
+		// "w/ deepspeed" with no stage: ZeRO-2, DeepSpeed's usual
+		// training config, said in the reading
+		p.note("`" + t.raw + "` without a stage read as ZeRO-2 (say zero1, zero2 or zero3)")
+		return reqSet(p, &p.strategy, planner.ZeRO2, a, p.i, "sharding strategies")
 	case reqKwZero:
 		for p.tok(p.i).w == "=" || p.tok(p.i).w == "stage" || p.tok(p.i).w == "-" {
 			p.i++
