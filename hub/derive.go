@@ -79,8 +79,7 @@ func SupportedTypes() []string {
 // multi-token-prediction layer, quantisation scales).
 func ModelFromConfig(id string, cfg []byte) (planner.Model, error) {
 	var raw map[string]any
-	dec := json.NewDecoder(strings.NewReader(string(cfg)))
-	if err := dec.Decode(&raw); err != nil || raw == nil {
+	if err := json.Unmarshal(cfg, &raw); err != nil || raw == nil {
 		if err == nil {
 			err = fmt.Errorf("null")
 		}
@@ -206,6 +205,23 @@ func (c conf) sub(keys ...string) (conf, bool) {
 		}
 	}
 	return nil, false
+}
+
+// arch is the first entry of architectures ("LlamaForCausalLM"), or "".
+func (c conf) arch() string {
+	if a, ok := c["architectures"].([]any); ok && len(a) > 0 {
+		s, _ := a[0].(string)
+		return s
+	}
+	return ""
+}
+
+// labels is the number of classes in id2label (0 when absent).
+func (c conf) labels() int {
+	if l, ok := c["id2label"].(map[string]any); ok {
+		return len(l)
+	}
+	return 0
 }
 
 // ints returns a list of integers (mlp_only_layers).
@@ -493,10 +509,18 @@ func modernBERT(d *deriv) error {
 		norm + 2*h*f + b("mlp_bias", 2*f) + f*h + b("mlp_bias", h) // mlp_norm, Wi, Wo
 	d.total = float64(m.Vocab)*h + norm + // embeddings and their norm
 		float64(m.Layers)*layer - norm + // layer 0 has no attention norm
-		norm + // final norm
-		h*h + b("classifier_bias", h) + norm // head: dense + norm
-	if c.flag("decoder_bias", true) {
-		d.total += float64(m.Vocab)
+		norm // final norm
+	arch := c.arch()
+	switch {
+	case arch == "ModernBertModel":
+	case strings.Contains(arch, "Classification"):
+		labels := float64(max(c.labels(), 2))
+		d.total += h*h + b("classifier_bias", h) + norm + h*labels + labels // head, classifier
+	default: // ModernBertForMaskedLM: head, decoder tied to the embeddings
+		d.total += h*h + b("classifier_bias", h) + norm
+		if c.flag("decoder_bias", true) {
+			d.total += float64(m.Vocab)
+		}
 	}
 	return nil
 }
@@ -620,14 +644,8 @@ func vit(d *deriv) error {
 	params, tokens, macs := vitTower(d, c, map[string]int{"image_size": 224, "patch_size": 16}, true)
 	h := float64(d.m.Hidden)
 	head := ""
-	labels := 0
-	if l, ok := c["id2label"].(map[string]any); ok {
-		labels = len(l)
-	}
-	arch := ""
-	if a, ok := c["architectures"].([]any); ok && len(a) > 0 {
-		arch, _ = a[0].(string)
-	}
+	labels := c.labels()
+	arch := c.arch()
 	switch {
 	case strings.Contains(arch, "ImageClassification") && labels > 0:
 		params += h*float64(labels) + float64(labels)

@@ -20,7 +20,8 @@ type recorded struct {
 	tol      float64 // relative tolerance on paramsB
 	activeB  float64 // published active per token (MoE)
 	activeTl float64
-	catalog  string // the same architecture in the planner's catalogue, if any
+	catalog  string  // the same architecture in the planner's catalogue, if any
+	gflops   float64 // published forward GFLOPs (multiply-adds) per sample, vision models
 }
 
 var recordedConfigs = []recorded{
@@ -36,7 +37,13 @@ var recordedConfigs = []recorded{
 	{file: "moonshotai_Kimi-K2-Instruct.json", id: "moonshotai/Kimi-K2-Instruct", kind: planner.MoE, paramsB: 1026.47, tol: 0.001, activeB: 32, activeTl: 0.03},
 	{file: "openai-community_gpt2.json", id: "openai-community/gpt2", kind: planner.Decoder, paramsB: 0.124, tol: 0.01, catalog: "gpt2"},
 	{file: "google-bert_bert-base-uncased.json", id: "google-bert/bert-base-uncased", kind: planner.Encoder, paramsB: 0.110, tol: 0.01, catalog: "bert-base-uncased"},
-	{file: "google_vit-base-patch16-224.json", id: "google/vit-base-patch16-224", kind: planner.VisionViT, paramsB: 0.0866, tol: 0.005, catalog: "vit-base-patch16-224"},
+	{file: "google_vit-base-patch16-224.json", id: "google/vit-base-patch16-224", kind: planner.VisionViT, paramsB: 0.0866, tol: 0.005, catalog: "vit-base-patch16-224", gflops: 17.6},
+	{file: "openai_whisper-small.json", id: "openai/whisper-small", kind: planner.EncDec, paramsB: 0.242, tol: 0.01},
+	// A fine-tune of answerdotai/ModernBERT-large (395M) with a two-class head.
+	{file: "MoritzLaurer_ModernBERT-large-zeroshot-v2.0.json", id: "MoritzLaurer/ModernBERT-large-zeroshot-v2.0", kind: planner.Encoder, paramsB: 0.395, tol: 0.01},
+	{file: "google-t5_t5-small.json", id: "google-t5/t5-small", kind: planner.EncDec, paramsB: 0.0605, tol: 0.01},
+	// OpenCLIP's table: ViT-B/32 4.41 image + 2.96 text GFLOPs.
+	{file: "openai_clip-vit-base-patch32.json", id: "openai/clip-vit-base-patch32", kind: planner.VisionViT, paramsB: 0.1513, tol: 0.005, gflops: 7.37},
 }
 
 func readTestdata(t testing.TB, file string) []byte {
@@ -78,6 +85,13 @@ func TestRecordedConfigsMatchPublishedSizes(t *testing.T) {
 				}
 			} else if m.ActiveB != 0 {
 				t.Errorf("dense model with ActiveB %v", m.ActiveB)
+			}
+			if rc.gflops > 0 {
+				if e := relErr(m.FwdGFLOPs, rc.gflops); e > 0.02 {
+					t.Errorf("forward %.4g GFLOPs, published %.4g", m.FwdGFLOPs, rc.gflops)
+				}
+			} else if m.FwdGFLOPs != 0 {
+				t.Errorf("FwdGFLOPs %v on a token model", m.FwdGFLOPs)
 			}
 			if m.Layers <= 0 || m.Hidden <= 0 || m.Heads <= 0 || m.KVHeads <= 0 || m.HeadDim <= 0 || m.FFN <= 0 {
 				t.Errorf("incomplete architecture: %+v", m)
