@@ -44,6 +44,9 @@ type canonizer struct {
 	// familyLike reports whether a word is a model family or a typo of
 	// one ("lamma", "deepsek").
 	familyLike func(string) bool
+	// modelPart reports whether a word is a part of a catalogue model's
+	// name that is no size ("distill", "qwen", "r1", "instruct").
+	modelPart func(string) bool
 
 	ask          Ask
 	deadline     time.Duration
@@ -168,7 +171,8 @@ func (c *canonizer) step(i int) int {
 		if _, unit, ok := reqScanNumber(t.w); ok && unit == "" {
 			for k := 1; k <= 2; k++ {
 				if u := reqUnitClass(c.w(i + k)); u == reqUSamples || u == reqUTokens {
-					if k > 1 && !isHangulWord(c.w(i+1)) && reqUnitClass(c.w(i+1)) <= reqUUnknown && !c.gpu(c.w(i+1)) {
+					if k > 1 && !isHangulWord(c.w(i+1)) && reqUnitClass(c.w(i+1)) <= reqUUnknown && !c.gpu(c.w(i+1)) &&
+						scaleWords[c.w(i+1)] == 0 && reqKeywords[c.w(i+1)].kind == 0 {
 						// "2,400,000 training rows": the words between are the data's kind
 						c.out = append(c.out, t)
 						c.skip(i+1, i+k)
@@ -658,6 +662,9 @@ func (c *canonizer) scale(i int) int {
 	last.w = reqTrimNum(v)
 	last.end = c.in[i].end
 	last.raw = c.text[last.start:last.end]
+	if isHangulWord(c.w(i)) {
+		c.koCompound(f) // "1만 5천"
+	}
 	return i + 1
 }
 
@@ -678,7 +685,7 @@ var englishFillers = func() map[string]bool {
 		faster fastest cheapest cheaper cheap smallest smaller minimum number best better good recommend
 		recommended suggest suggestion wondering curious try trying planning budget quick ok? total
 		gpu gpus card cards hardware instance accelerator box boxes setup rig
-		vram memory mem without w/o cost price rent rented renting chat instruct est
+		vram memory mem without w/o cost price rent rented renting chat instruct ran three-server servers machines
 		cloud aws gcp azure runpod vastai`) {
 		m[w] = true
 	}
@@ -820,6 +827,9 @@ func (c *canonizer) size(i int) int {
 		if prev := c.out[len(c.out)-1].w; prev == "params" || prev == "=" || prev == "parameters" {
 			return i // "params 7b" is the readers' own
 		}
+		if prev := lastW(c.out); c.modelPart != nil && c.modelPart(prev) || c.modelKnown != nil && c.modelKnown(prev) && c.modelID(prev) == "" {
+			return i // "qwen2.5 14b", "r1 distill 14b": the size picks the family's model
+		}
 	}
 	next := c.w(i + 1)
 	switch next {
@@ -915,6 +925,13 @@ func (c *canonizer) gpuWords(i int) int {
 				return i + 1
 			}
 		}
+	}
+	if v, unit, ok := reqScanNumber(w); ok && unit == "" && i > 0 && c.gpu(c.w(i-1)) && !isCounterWord(next) &&
+		(v.v == 16 || v.v == 24 || v.v == 32 || v.v == 40 || v.v == 48 || v.v == 80 || v.v == 94 || v.v == 141) &&
+		c.gpu(c.w(i-1)+"-"+w+"gb") && !c.gpu(c.w(i-1)+"-"+w+"gbx") {
+		// "a100 80 4장": the memory, said without its unit
+		c.emit(w+"gb", i, i+1)
+		return i + 1
 	}
 	if isMemWord(w) && c.gpu(next) {
 		// "a 16gb v100" reads as "v100 16gb": the name at the memory's place

@@ -178,7 +178,8 @@ func koGrammarRest(rest string) bool {
 	if rest == "" || slices.Contains(koParticles, rest) {
 		return true
 	}
-	for _, p := range []string{"이면", "으로", "에서", "씩", "만", "짜리", "정도", "쯤", "당", "까지", "부터", "안에", "이내", "동안", "이상", "이하", "이면은"} {
+	for _, p := range []string{"이면", "으로", "에서", "씩", "만", "짜리", "정도", "쯤", "당", "까지", "부터", "안에", "이내", "동안", "이상", "이하", "이면은",
+		"이고", "이며", "인데", "이라", "이니까", "이에요", "입니다", "이요", "임", "씩이면"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}
@@ -249,6 +250,10 @@ func (c *canonizer) korean1(i int) int {
 			c.skip(i, i+1)
 			return i + 1
 		}
+		if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon[stem].act == koWord {
+			c.skip(i, i+2) // "추론 말고 학습": not that
+			return i + 2
+		}
 		if e.word == "epochs" || e.word == "samples" || e.word == "tokens" || e.word == "steps" || e.word == "params" || e.word == "images" {
 			// "2에폭" was split as "2" "에폭": glue the unit to its number
 			// so "10만 샘플" reads as one amount.
@@ -257,7 +262,9 @@ func (c *canonizer) korean1(i int) int {
 		}
 		if (e.word == "gb" || e.word == "/epoch" || e.word == "/step") && len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w) && e.word == "gb" {
 			last := &c.out[len(c.out)-1]
-			last.w += "gb" // "80기가" is 80gb
+			if !strings.HasSuffix(last.w, "gb") {
+				last.w += "gb" // "80기가" is 80gb
+			}
 			last.end = c.in[i].end
 			last.raw = c.text[last.start:last.end]
 			before := ""
@@ -554,6 +561,11 @@ func (c *canonizer) koNumber(i int) int {
 		if rest == "" {
 			if s, e, ok := koStem(c.w(i + 1)); ok && e.act == koCounter && s != "" {
 				counterNext = true
+			}
+			if _, e, ok := koStem(c.w(i + 1)); ok && e.act == koWord && (e.word == "epochs" || e.word == "steps") {
+				// "한 에폭에": one epoch
+				c.out = append(c.out, reqToken{raw: n, w: strconv.Itoa(koNumbers[n]), start: c.in[i].start, end: c.in[i].end})
+				return i + 1
 			}
 			if !counterNext && n != "하나" {
 				return i

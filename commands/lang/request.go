@@ -111,7 +111,8 @@ func Read(env Env, text string) (Reading, error) {
 			return m.ID
 		},
 		familyLike: func(w string) bool { return familyLike(cat, w) },
-		gpuByMem:   func(gb float64) string { return gpuByMemory(cat, gb) }}
+		gpuByMem:   func(gb float64) string { return gpuByMemory(cat, gb) },
+		modelPart:  modelParts(cat)}
 	c.run()
 	p.toks = c.out
 	if err := p.run(); err != nil {
@@ -192,4 +193,19 @@ func namesServer(hs []planner.Hardware) bool {
 		}
 	}
 	return false
+}
+
+// modelParts is the set of name parts of the catalogue's models that are
+// neither their family nor a size ("distill", "qwen", "r1", "instruct",
+// "medium"), and of the families themselves.
+func modelParts(cat *planner.Catalog) func(string) bool {
+	set := map[string]bool{}
+	for _, n := range cat.ModelNames() {
+		for _, p := range nameParts(n) {
+			if !reqStartsNumber(p) && len(p) > 1 {
+				set[p] = true
+			}
+		}
+	}
+	return func(w string) bool { return set[w] }
 }
