@@ -172,7 +172,7 @@ func (c *canonizer) step(i int) int {
 			for k := 1; k <= 2; k++ {
 				if u := reqUnitClass(c.w(i + k)); u == reqUSamples || u == reqUTokens {
 					if k > 1 && !isHangulWord(c.w(i+1)) && reqUnitClass(c.w(i+1)) <= reqUUnknown && !c.gpu(c.w(i+1)) &&
-						scaleWords[c.w(i+1)] == 0 && reqKeywords[c.w(i+1)].kind == 0 {
+						scaleWords[c.w(i+1)] == 0 && reqKeywords[c.w(i+1)].kind == 0 && !reqStartsNumber(c.w(i+1)) && c.w(i+1) != "," {
 						// "2,400,000 training rows": the words between are the data's kind
 						c.out = append(c.out, t)
 						c.skip(i+1, i+k)
