@@ -39,8 +39,10 @@ type Client struct {
 	// Token is HF_TOKEN, sent as "Authorization: Bearer <token>" for gated
 	// and private models. It is never logged nor put in errors.
 	Token string
-	// CacheDir holds downloaded config files (CacheDir/org/name/config.json).
-	// A cached copy answers without the network. Empty: no cache.
+	// CacheDir holds downloaded config files (CacheDir/org/name/config.json),
+	// shared by every endpoint (a mirror serves the Hub's files). A cached
+	// copy answers without the network; delete it to read the Hub again.
+	// Empty: no cache.
 	CacheDir string
 	// HTTP is the client requests go through; nil uses one with
 	// DefaultTimeout.

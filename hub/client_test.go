@@ -423,3 +423,27 @@ func TestLoadLocalConfig(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// A Hub that does not answer is cut off by the client's timeout and
+// reported as unreachable; the zero Client has a timeout of its own.
+func TestTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	c := &Client{Endpoint: srv.URL, HTTP: &http.Client{Timeout: 100 * time.Millisecond}}
+	start := time.Now()
+	_, err := c.Config(context.Background(), "Qwen/Qwen2.5-7B")
+	if !errors.Is(err, ErrOffline) || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("%v", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if (&Client{}).httpClient().Timeout != DefaultTimeout || DefaultTimeout <= 0 || DefaultTimeout > time.Minute {
+		t.Errorf("default timeout %v", DefaultTimeout)
+	}
+}

@@ -251,7 +251,7 @@ func (d *deriv) attention(c conf) float64 {
 		}
 		hd = h / a
 	}
-	if g <= 0 || g > a || (a > 0 && g > 0 && a%g != 0) {
+	if a > 0 && (g <= 0 || g > a || a%g != 0) {
 		d.bad = append(d.bad, fmt.Sprintf("num_attention_heads %d is not a multiple of num_key_value_heads %d", a, g))
 		g = max(g, 1)
 	}
