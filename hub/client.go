@@ -121,8 +121,8 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Kind}
 }
 
-// idPart is one side of org/name: letters, digits, '.', '_' and '-',
-// starting with a letter or digit (so "." and ".." cannot occur).
+// idPattern is org/name, each side letters, digits, '.', '_' and '-',
+// starting with a letter or digit (so neither side can be "." or "..").
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$`)
 
 // ValidID reports whether id is a Hub model id of the form org/name.
