@@ -59,6 +59,7 @@ type canonizer struct {
 	runWord      bool
 	question     bool
 	corrected    []string
+	skipTo       int // emitDataset read a size up to here
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -169,23 +170,19 @@ func (c *canonizer) step(i int) int {
 	}
 	if reqStartsNumber(t.w) {
 		if _, unit, ok := reqScanNumber(t.w); ok && unit == "" {
-			for k := 1; k <= 2; k++ {
-				if u := reqUnitClass(c.w(i + k)); u == reqUSamples || u == reqUTokens {
-					if k > 1 && !isHangulWord(c.w(i+1)) && reqUnitClass(c.w(i+1)) <= reqUUnknown && !c.gpu(c.w(i+1)) &&
-						scaleWords[c.w(i+1)] == 0 && reqKeywords[c.w(i+1)].kind == 0 && !reqStartsNumber(c.w(i+1)) && c.w(i+1) != "," {
-						// "2,400,000 training rows": the words between are the data's kind
-						c.out = append(c.out, t)
-						c.skip(i+1, i+k)
-						return i + k
-					}
-					break
-				}
+			if n := c.adjectives(i + 1); n > i+1 {
+				c.out = append(c.out, t)
+				return n
 			}
 		}
 	}
 	if d, ok := lookupDataset(t.w); ok {
 		c.dataset = d.Name
+		c.skipTo = 0
 		c.emitDataset(d, i, i+1)
+		if c.skipTo > i {
+			return c.scaleAfter(c.skipTo)
+		}
 		return i + 1
 	}
 	if silentWords[t.w] {
@@ -269,7 +266,7 @@ func (c *canonizer) phrase(i int) int {
 	case c.w(i) == "half" && c.w(i+1) == "a" && scaleWords[c.w(i+2)] > 0:
 		// "half a million"
 		c.emit(reqTrimNum(0.5*scaleWords[c.w(i+2)]), i, i+3)
-		return i + 3
+		return c.adjectives(i + 3)
 	case c.w(i) == "per" && !keepPer(c.w(i+1)):
 		// "cost per run", "per 1m reqs", "throughput per dollar": the card
 		// gives rates and totals already
@@ -359,6 +356,12 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case c.w(i) == "faster" || c.w(i) == "quicker" || c.w(i) == "fastest":
 		return c.which(i, 1)
+	case c.w(i) == "on" && (c.w(i+1) == "it" || c.w(i+1) == "them" || c.w(i+1) == "that" || c.w(i+1) == "this"):
+		c.skip(i, i+2) // "fine-tuning on it": the hardware was named before
+		return i + 2
+	case englishNumbers[c.w(i)] > 0 && (c.w(i+1) == "servers" || c.w(i+1) == "boxes" || c.w(i+1) == "machines"):
+		c.skip(i, i+2) // "which of our three servers"
+		return i + 2
 	case c.w(i) == "on" && i == len(c.in)-1 && c.ask != AskNone:
 		return i + 1 // "… a 13b model on": a dangling preposition
 	case c.w(i) == "per" && (c.w(i+1) == "day" || c.w(i+1) == "hour" || c.w(i+1) == "month" || c.w(i+1) == "week"):
@@ -685,7 +688,7 @@ var englishFillers = func() map[string]bool {
 		faster fastest cheapest cheaper cheap smallest smaller minimum number best better good recommend
 		recommended suggest suggestion wondering curious try trying planning budget quick ok? total
 		gpu gpus card cards hardware instance accelerator box boxes setup rig
-		vram memory mem without w/o cost price rent rented renting chat instruct ran three-server servers machines
+		vram memory mem without w/o cost price rent rented renting chat instruct ran servers machines gives gave brings bring makes
 		cloud aws gcp azure runpod vastai`) {
 		m[w] = true
 	}
@@ -1150,4 +1153,42 @@ func (c *canonizer) countedBefore() bool {
 		}
 	}
 	return false
+}
+
+// adjectives skips the word at j when it stands between a number and its
+// unit ("2,400,000 training rows", "half a million instruction pairs"):
+// it says what kind of data, not how much. It returns where reading goes
+// on (j when there is nothing to skip).
+func (c *canonizer) adjectives(j int) int {
+	w := c.w(j)
+	if u := reqUnitClass(c.w(j + 1)); u != reqUSamples && u != reqUTokens {
+		return j
+	}
+	if w == "" || isHangulWord(w) || reqUnitClass(w) > reqUUnknown || c.gpu(w) || scaleWords[w] != 0 ||
+		reqKeywords[w].kind != 0 || reqStartsNumber(w) || w == "," {
+		return j
+	}
+	c.skip(j, j+1)
+	return j + 1
+}
+
+// scaleAfter applies a Korean scale word right after a number the dataset
+// reader took ("128만 장"), so the size is whole.
+func (c *canonizer) scaleAfter(j int) int {
+	if j < len(c.in) {
+		if _, e, ok := koStem(c.w(j)); ok && e.act == koScale && len(c.out) >= 2 {
+			num := &c.out[len(c.out)-2] // before the unit just emitted
+			if n, unit, ok := reqScanNumber(num.w); ok && unit == "" {
+				stem, _, _ := koStem(c.w(j))
+				num.w = reqTrimNum(n.v * scaleWords[stem])
+			}
+			j++
+			if j < len(c.in) {
+				if _, e2, ok := koStem(c.w(j)); ok && (e2.act == koCounter || e2.act == koWord && e2.word == "images") {
+					j++ // "128만 장": the counter names what was counted
+				}
+			}
+		}
+	}
+	return j
 }

@@ -74,9 +74,22 @@ func (c *canonizer) emitDataset(d Dataset, a, b int) {
 	if len(c.out) > 0 && (c.out[len(c.out)-1].w == "of" || c.out[len(c.out)-1].w == "on") {
 		c.out = c.out[:len(c.out)-1]
 	}
-	// a size the user gave beside the name wins: "imagenet 1.28M images"
+	// a size the user gave beside the name wins: "imagenet 1.28M images",
+	// "ImageNet 전체(약 128만 장)", "alpaca (52k)"
 	if c.hasAmountAfter(b) {
 		c.skip(a, b)
+		return
+	}
+	if n, ok := c.bareSizeAfter(b); ok {
+		unit := "samples"
+		if d.Tokens > 0 {
+			unit = "tokens"
+		}
+		at := c.in[a].start
+		c.out = append(c.out, reqToken{raw: c.in[a].raw, w: "of", start: at, end: at})
+		c.emit(c.w(n), n, n+1)
+		c.out = append(c.out, reqToken{raw: unit, w: unit, start: c.in[n].end, end: c.in[n].end})
+		c.skipTo = n + 1
 		return
 	}
 	at := c.in[a].start
@@ -102,4 +115,31 @@ func (c *canonizer) hasAmountAfter(i int) bool {
 	}
 	k := reqUnitClass(unit)
 	return k == reqUSamples || k == reqUTokens
+}
+
+// bareSizeAfter finds a number right after a dataset's name, with at most
+// one word between ("alpaca (52k)", "ImageNet 전체 약 128만 장"): the size
+// of the part used. A number with an epoch or step unit is no size.
+func (c *canonizer) bareSizeAfter(j int) (int, bool) {
+	for k := j; k <= j+2 && k < len(c.in); k++ {
+		n, unit, ok := reqScanNumber(c.w(k))
+		if !ok {
+			if isHangulWord(c.w(k)) || c.w(k) == "about" || c.w(k) == "~" {
+				continue
+			}
+			return 0, false
+		}
+		if unit != "" || n.v < 100 {
+			return 0, false
+		}
+		switch u := reqUnitClass(c.w(k + 1)); u {
+		case reqUEpochs, reqUSteps, reqUTime:
+			return 0, false
+		}
+		if _, e, ok := koStem(c.w(k + 1)); ok && e.act == koWord && (e.word == "epochs" || e.word == "steps") {
+			return 0, false
+		}
+		return k, true
+	}
+	return 0, false
 }

@@ -226,7 +226,11 @@ func (c *canonizer) korean1(i int) int {
 	for _, p := range koParticles {
 		if d, ok := lookupDataset(strings.TrimSuffix(w, p)); ok && strings.HasSuffix(w, p) {
 			c.dataset = d.Name
+			c.skipTo = 0
 			c.emitDataset(d, i, i+1)
+			if c.skipTo > i {
+				return c.scaleAfter(c.skipTo)
+			}
 			return i + 1
 		}
 	}

@@ -37,7 +37,9 @@ func (p *reqParser) catalogModel() (bool, error) {
 		}
 	}
 	t := p.toks[p.i]
-	if m, n, ok := p.fuzzyModel(); ok && n > 1 {
+	if m, n, ok := p.fuzzyModel(); ok && (n > 1 || len(nameParts(t.w)) >= 3) {
+		// several words, or one word of several parts ("vit-base/16",
+		// "r1-distill-llama-70b")
 		return true, p.setModel(m, planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", p.span(p.i, p.i+n), m.ID)}, p.i, p.i+n)
 	}
 	m, res, err := p.cat.Model(t.w)
