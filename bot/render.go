@@ -28,11 +28,14 @@ const (
 )
 
 // escape makes text safe for mrkdwn: no <!channel> or <!here>, no links
-// the user did not see. User and channel mentions (<@U…>, <#C…>) stay
-// live: the command layer writes them for owners and channels, and in a
-// note they are what the user typed in Slack (Slack sends a typed
-// @name as <@U…>), so they ping exactly as Slack itself would.
+// the user did not see, no bidi or other invisible format characters.
+// User and channel mentions (<@U…>, <#C…>) stay live: the command layer
+// writes them for owners and channels. Text a user typed (a note, a
+// schedule, a model name read back) reaches a reply through
+// commands.Untrusted, which turns its mentions into plain text first, so
+// only the command layer's own mentions ping.
 func escape(s string) string {
+	s = commands.StripFormat(s)
 	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 	if !strings.Contains(s, "&lt;@") && !strings.Contains(s, "&lt;#") {
 		return s
@@ -58,7 +61,7 @@ func mrkdwn(s string) *slack.TextBlockObject {
 }
 
 func plainText(s string, n int) *slack.TextBlockObject {
-	return slack.NewTextBlockObject(slack.PlainTextType, truncate(s, n), false, false)
+	return slack.NewTextBlockObject(slack.PlainTextType, truncate(commands.StripFormat(s), n), false, false)
 }
 
 // Message is a rendered reply: blocks plus the plain-text fallback Slack
@@ -82,7 +85,7 @@ func replyBlocks(r *commands.Reply, lead []commands.Action) []slack.Block {
 		blocks = append(blocks, slack.NewHeaderBlock(plainText(r.Title, maxHeaderText)))
 	}
 	if r.ReadAs != "" {
-		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_Read as:_ "+escape(r.ReadAs))))
+		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_Read as:_ "+escape(commands.Untrusted(r.ReadAs)))))
 	}
 	if r.Summary != "" {
 		blocks = append(blocks, slack.NewSectionBlock(mrkdwn("*"+escape(r.Summary)+"*"), nil, nil))

@@ -107,7 +107,7 @@ func runDigest(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	return &Reply{
 		Title: "Digest scheduled",
 		Summary: fmt.Sprintf("<#%s> gets a digest %s (%s) covering the %s before it; the first on %s",
-			channel, sub.Label, sub.TZ, sub.Period, next.In(loc).Format("Mon Jan 2 15:04 MST")),
+			channel, Untrusted(sub.Label), sub.TZ, sub.Period, next.In(loc).Format("Mon Jan 2 15:04 MST")),
 		InChannel: true, Channel: channel, Data: sub,
 		Sections: []Section{{Kind: Context, Text: fmt.Sprintf("Set by %s. `digest off` stops it; `digest now` previews one.", mention(req.User))}},
 	}, nil
@@ -315,7 +315,7 @@ func digestList(ctx context.Context, s *Set, req Request) (*Reply, error) {
 		if n, err := s.nextSlot(sub, loc, now); err == nil {
 			next = n.In(loc).Format("Mon Jan 2 15:04 MST")
 		}
-		t.Rows = append(t.Rows, []string{"<#" + sub.Channel + ">", sub.Label + " " + sub.TZ, "the " + sub.Period + " before", next, mention(sub.By)})
+		t.Rows = append(t.Rows, []string{"<#" + sub.Channel + ">", Untrusted(sub.Label) + " " + sub.TZ, "the " + sub.Period + " before", next, mention(sub.By)})
 	}
 	r.Summary = fmt.Sprintf("%d channel(s) get a digest", len(subs))
 	r.Sections = []Section{{Table: t}}

@@ -72,7 +72,7 @@ func (s *Set) homeMine(ctx context.Context, st store.Store, user string, now tim
 		}
 		text := fmt.Sprintf("`%s` · %s GPUs %s · %s, %s → %s", rv.ID, rv.Server, rv.GPUList(), rv.State(now), when(rv.Start, now, loc), when(rv.End, now, loc))
 		if rv.Note != "" {
-			text += " · " + rv.Note
+			text += " · " + Untrusted(rv.Note)
 		}
 		out = append(out, Section{Text: text, Actions: []Action{
 			{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + fmt.Sprint(rv.End.Unix())},
@@ -139,7 +139,7 @@ func (s *Set) homeDigests(ctx context.Context) Section {
 		sec.Text = "None. `digest #channel daily 09:00` sets one up."
 	default:
 		for _, sub := range subs {
-			sec.Bullets = append(sec.Bullets, fmt.Sprintf("<#%s>: %s (%s)", sub.Channel, sub.Label, sub.TZ))
+			sec.Bullets = append(sec.Bullets, fmt.Sprintf("<#%s>: %s (%s)", sub.Channel, Untrusted(sub.Label), sub.TZ))
 		}
 	}
 	return sec

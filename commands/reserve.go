@@ -187,7 +187,7 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		t := &Table{Columns: []string{"GPU", "holder", "until", "note"}}
 		for _, id := range srv.GPUIDs {
 			if rv, ok := held[id]; ok {
-				t.Rows = append(t.Rows, []string{strconv.Itoa(id), mention(rv.Owner), when(rv.End, now, loc), rv.Note})
+				t.Rows = append(t.Rows, []string{strconv.Itoa(id), mention(rv.Owner), when(rv.End, now, loc), Untrusted(rv.Note)})
 			} else {
 				t.Rows = append(t.Rows, []string{strconv.Itoa(id), "free", "", ""})
 			}
@@ -401,7 +401,7 @@ func (s *Set) reservationReply(rv store.Reservation, verb string, now time.Time,
 	}
 	fields := []Field{{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Window", when(rv.Start, now, loc) + " → " + when(rv.End, now, loc)}}
 	if rv.Note != "" {
-		fields = append(fields, Field{"Note", rv.Note})
+		fields = append(fields, Field{"Note", Untrusted(rv.Note)})
 	}
 	r.Sections = append(r.Sections, Section{Fields: fields},
 		Section{Heading: "Run on them", Text: "`CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " torchrun --nproc_per_node=" + strconv.Itoa(len(rv.GPUs)) + " train.py`"},
@@ -659,7 +659,7 @@ func runMine(ctx context.Context, s *Set, req Request, _ string) (*Reply, error)
 	}
 	t := &Table{Columns: []string{"id", "server", "GPUs", "state", "from", "until", "note"}}
 	for _, rv := range mine {
-		t.Rows = append(t.Rows, []string{rv.ID, rv.Server, rv.GPUList(), string(rv.State(now)), when(rv.Start, now, loc), when(rv.End, now, loc), rv.Note})
+		t.Rows = append(t.Rows, []string{rv.ID, rv.Server, rv.GPUList(), string(rv.State(now)), when(rv.Start, now, loc), when(rv.End, now, loc), Untrusted(rv.Note)})
 		r.Actions = append(r.Actions, Action{ID: ActionRun, Label: "Release " + rv.ID, Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID})
 	}
 	if len(r.Actions) > 5 {
