@@ -296,7 +296,7 @@ const phrasebookFloor = 0.95
 const holdoutFloor = 0.95
 
 // holdout2Floor is the second held-out set's share, rounded down.
-const holdout2Floor = 0.0
+const holdout2Floor = 0.9
 
 // TestPhrasebookCommands reads the phrasebook's reservation, release,
 // extend, wait and status sentences and checks the command, the server,
