@@ -18,8 +18,10 @@ import (
 )
 
 // Deduper remembers envelope and event ids so a redelivery is processed
-// once. The default is in memory; several replicas share one through the
-// store.
+// once. Every bot keeps a bounded one in memory, checked on the event
+// loop; several replicas also share one through the store, checked off
+// the loop after the ack (or, for slash commands, before their ack under
+// Config.DedupeTimeout).
 type Deduper interface {
 	// FirstSeen records key and reports whether it was new.
 	FirstSeen(ctx context.Context, key string, ttl time.Duration) (bool, error)
@@ -49,7 +51,10 @@ type Bot struct {
 	log   *zap.Logger
 	cmds  Commands
 	api   *slack.Client
-	dedup Deduper
+	// local is checked on the event loop (no I/O); shared, nil without a
+	// shared store, in the envelope's goroutine.
+	local  *localSeen
+	shared Deduper
 
 	pool     chan struct{}  // bounds concurrent command work
 	inflight sync.WaitGroup // every handler goroutine, for the drain
@@ -87,16 +92,13 @@ func New(cfg Config, log *zap.Logger, cmds Commands, dedup Deduper) (*Bot, error
 		log = zap.NewNop()
 	}
 	log = redactLogger(log, cfg.AppToken.Reveal(), cfg.BotToken.Reveal()).Named("bot")
-	if dedup == nil {
-		dedup = newMemoryDeduper(time.Now)
-	}
 	opts := []slack.Option{slack.OptionAppLevelToken(cfg.AppToken.Reveal()), slack.OptionRetry(3)}
 	if cfg.APIURL != "" {
 		opts = append(opts, slack.OptionAPIURL(cfg.APIURL))
 	}
 	workCtx, cancelWork := context.WithCancel(context.Background())
 	b := &Bot{
-		cfg: cfg, log: log, cmds: cmds, dedup: dedup, workCtx: workCtx, cancelWork: cancelWork,
+		cfg: cfg, log: log, cmds: cmds, local: newLocalSeen(localSeenMax, time.Now), shared: dedup, workCtx: workCtx, cancelWork: cancelWork,
 		api:   slack.New(cfg.BotToken.Reveal(), opts...),
 		pool:  make(chan struct{}, cfg.Workers),
 		storm: make(chan string, 8),

@@ -43,6 +43,13 @@ type Config struct {
 	// DedupeTTL is how long an envelope or event id is remembered; Slack's
 	// last retry comes ~5 minutes after the first delivery (default 10 min).
 	DedupeTTL time.Duration
+	// StartBackoff is the first wait between tries to reach Slack at
+	// start; it doubles up to a minute (default 1 s).
+	StartBackoff time.Duration
+	// DedupeTimeout bounds the shared (Redis) duplicate check, which runs
+	// off the event loop; past it the envelope is processed (default
+	// 50 ms), so a slow Redis never holds an ack back longer.
+	DedupeTimeout time.Duration
 	// PingInterval is how long to wait for Slack's pings before
 	// reconnecting (slack-go default 30 s).
 	PingInterval time.Duration
@@ -99,6 +106,12 @@ func (c *Config) Validate() error {
 	}
 	if c.DedupeTTL <= 0 {
 		c.DedupeTTL = 10 * time.Minute
+	}
+	if c.StartBackoff <= 0 {
+		c.StartBackoff = time.Second
+	}
+	if c.DedupeTimeout <= 0 {
+		c.DedupeTimeout = 50 * time.Millisecond
 	}
 	if c.PingInterval <= 0 {
 		c.PingInterval = 30 * time.Second

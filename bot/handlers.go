@@ -48,6 +48,10 @@ func (b *Bot) dispatchEnvelope(ctx context.Context, client acker, evt socketmode
 		b.ack(client, req.EnvelopeID, nil, received, log)
 		return
 	}
+	// Duplicates are dropped in two steps: here, on the event loop, by the
+	// bot's own memory (no I/O, so nothing waits on Redis); then, in the
+	// envelope's goroutine, by the store the replicas share (sharedFirst),
+	// which a slow Redis can only make late, never the loop or the ack.
 	switch evt.Type {
 	case socketmode.EventTypeSlashCommand:
 		cmd, ok := evt.Data.(slack.SlashCommand)
@@ -55,23 +59,36 @@ func (b *Bot) dispatchEnvelope(ctx context.Context, client acker, evt socketmode
 			b.ack(client, req.EnvelopeID, nil, received, log)
 			return
 		}
-		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, log) {
+		key := "env:" + req.EnvelopeID
+		if !b.localFirst(key, log) {
 			b.ack(client, req.EnvelopeID, nil, received, log)
 			return
 		}
 		log = log.With(zap.String("user", cmd.UserID), zap.String("command", firstWord(cmd.Text)))
-		b.spawn("slash", log, func() { b.onSlash(ctx, client, req.EnvelopeID, cmd, received, log) })
+		b.spawn("slash", log, func() {
+			// The ack carries the answer, so it waits for the shared
+			// check, but at most DedupeTimeout.
+			if !b.sharedFirst(ctx, key, log) {
+				b.ack(client, req.EnvelopeID, nil, received, log)
+				return
+			}
+			b.onSlash(ctx, client, req.EnvelopeID, cmd, received, log)
+		})
 	case socketmode.EventTypeEventsAPI:
 		b.ack(client, req.EnvelopeID, nil, received, log)
 		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
 		if !ok {
 			return
 		}
-		id := eventID(ev, req.EnvelopeID)
-		if !b.firstSeen(ctx, "evt:"+id, log) {
+		key := "evt:" + eventID(ev, req.EnvelopeID)
+		if !b.localFirst(key, log) {
 			return
 		}
-		b.spawn("event", log, func() { b.onEvent(ctx, ev, log) })
+		b.spawn("event", log, func() {
+			if b.sharedFirst(ctx, key, log) {
+				b.onEvent(ctx, ev, log)
+			}
+		})
 	case socketmode.EventTypeInteractive:
 		cb, ok := evt.Data.(slack.InteractionCallback)
 		if !ok {
@@ -79,30 +96,59 @@ func (b *Bot) dispatchEnvelope(ctx context.Context, client acker, evt socketmode
 			return
 		}
 		log = log.With(zap.String("user", cb.User.ID), zap.String("interaction", string(cb.Type)))
-		if !b.firstSeen(ctx, "env:"+req.EnvelopeID, log) {
+		key := "env:" + req.EnvelopeID
+		if !b.localFirst(key, log) {
 			b.ack(client, req.EnvelopeID, nil, received, log)
 			return
 		}
 		if cb.Type == slack.InteractionTypeViewSubmission {
 			// The ack carries the verdict (errors or close): handled inline
 			// because it is quick and must precede everything else.
-			b.spawn("view_submission", log, func() { b.onViewSubmission(ctx, client, req.EnvelopeID, cb, received, log) })
+			b.spawn("view_submission", log, func() {
+				if !b.sharedFirst(ctx, key, log) {
+					b.ack(client, req.EnvelopeID, nil, received, log)
+					return
+				}
+				b.onViewSubmission(ctx, client, req.EnvelopeID, cb, received, log)
+			})
 			return
 		}
 		b.ack(client, req.EnvelopeID, nil, received, log)
-		b.spawn("interaction", log, func() { b.onInteraction(ctx, cb, log) })
+		b.spawn("interaction", log, func() {
+			if b.sharedFirst(ctx, key, log) {
+				b.onInteraction(ctx, cb, log)
+			}
+		})
 	}
 }
 
-func (b *Bot) firstSeen(ctx context.Context, key string, log *zap.Logger) bool {
-	ok, err := b.dedup.FirstSeen(ctx, key, b.cfg.DedupeTTL)
+// localFirst is the event loop's duplicate check: the bot's own memory.
+func (b *Bot) localFirst(key string, log *zap.Logger) bool {
+	if b.local.FirstSeen(key, b.cfg.DedupeTTL) {
+		return true
+	}
+	log.Info("duplicate delivery dropped", zap.String("key", key))
+	return false
+}
+
+// sharedFirst asks the store the replicas share whether another replica
+// has the envelope already, within DedupeTimeout. It runs off the event
+// loop. A store that fails or does not answer in time lets the envelope
+// through: better a rare double answer than a lost command (a change
+// still applies once, by its request id).
+func (b *Bot) sharedFirst(ctx context.Context, key string, log *zap.Logger) bool {
+	if b.shared == nil {
+		return true
+	}
+	dctx, cancel := context.WithTimeout(ctx, b.cfg.DedupeTimeout)
+	defer cancel()
+	ok, err := b.shared.FirstSeen(dctx, key, b.cfg.DedupeTTL)
 	if err != nil {
-		// Better a rare double answer than a lost command.
 		log.Warn("dedupe store unavailable; processing anyway", zap.Error(err))
 		return true
 	}
 	if !ok {
-		log.Info("duplicate delivery dropped", zap.String("key", key))
+		log.Info("duplicate delivery dropped", zap.String("key", key), zap.String("by", "shared store"))
 	}
 	return ok
 }

@@ -81,6 +81,10 @@ type Deps struct {
 	// Schedule reads digest cron specs (from robfig/cron, wired by
 	// cmd/gpuplan); nil allows only daily and weekly digests.
 	Schedule ScheduleFunc
+	// Models reads a model named by its Hugging Face Hub id or a
+	// config.json path (wired by cmd/gpuplan to the hub client); nil reads
+	// such names against the catalogue only.
+	Models func(ctx context.Context, ref string) (planner.Model, error)
 }
 
 // Set is the command table bound to its dependencies.

@@ -48,7 +48,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, userErrorf("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word",
 			"plan what? Name a model and, if you like, the hardware")
 	}
-	rd, err := lang.Read(s.planEnv(), args)
+	rd, err := lang.Read(s.planEnvCtx(ctx), args)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -26,8 +27,14 @@ type PlanData struct {
 
 // planEnv is what plan requests are read against: the catalogue and the
 // team's servers.
-func (s *Set) planEnv() lang.Env {
+func (s *Set) planEnv() lang.Env { return s.planEnvCtx(context.Background()) }
+
+// planEnvCtx is planEnv whose Hub look-ups end with ctx.
+func (s *Set) planEnvCtx(ctx context.Context) lang.Env {
 	env := lang.Env{Catalog: s.deps.Catalog, Now: time.Now()}
+	if models := s.deps.Models; models != nil {
+		env.Resolve = func(ref string) (planner.Model, error) { return models(ctx, ref) }
+	}
 	if inv := s.deps.Inventory; inv != nil {
 		if inv.Timezone != nil {
 			env.Now = env.Now.In(inv.Timezone) // "by friday" ends on the team's Friday

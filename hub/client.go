@@ -49,16 +49,13 @@ type Client struct {
 	HTTP *http.Client
 }
 
-// FromEnv returns a Client configured the way the Hub's own tools are:
-// HF_ENDPOINT (a mirror), HF_TOKEN (or the older HUGGING_FACE_HUB_TOKEN),
-// and a cache under the user's cache directory (GPUPLAN_HUB_CACHE
-// overrides it).
-func FromEnv() *Client {
-	c := &Client{Endpoint: os.Getenv("HF_ENDPOINT"), Token: os.Getenv("HF_TOKEN")}
-	if c.Token == "" {
-		c.Token = os.Getenv("HUGGING_FACE_HUB_TOKEN")
-	}
-	c.CacheDir = os.Getenv("GPUPLAN_HUB_CACHE")
+// NewClient returns a Client configured the way the Hub's own tools are:
+// endpoint is HF_ENDPOINT (a mirror; "" for the Hub), token HF_TOKEN (or
+// the older HUGGING_FACE_HUB_TOKEN), cacheDir where fetched files are kept
+// ("" for the user's cache directory). The caller reads the environment
+// (cmd/gpuplan), so every variable the binary reads is listed in one place.
+func NewClient(endpoint, token, cacheDir string) *Client {
+	c := &Client{Endpoint: endpoint, Token: token, CacheDir: cacheDir}
 	if c.CacheDir == "" {
 		if dir, err := os.UserCacheDir(); err == nil {
 			c.CacheDir = filepath.Join(dir, "gpuplan", "hub")
@@ -344,14 +341,14 @@ func IsLocalRef(ref string) bool {
 }
 
 // Load resolves ref to a model: a local config.json (or a directory
-// holding one), or a Hub id fetched with c (FromEnv() when c is nil). The
+// holding one), or a Hub id fetched with c (NewClient("", "", "") when c is nil). The
 // model's Source is the config URL or the file's path.
 func Load(ctx context.Context, c *Client, ref string) (planner.Model, error) {
 	if IsLocalRef(ref) {
 		return loadLocal(ref)
 	}
 	if c == nil {
-		c = FromEnv()
+		c = NewClient("", "", "")
 	}
 	b, err := c.Config(ctx, ref)
 	if err != nil {

@@ -286,18 +286,13 @@ func TestOffline(t *testing.T) {
 	}
 }
 
-// HF_ENDPOINT points the client at a mirror (a trailing slash is fine),
-// HF_TOKEN is sent to it, GPUPLAN_HUB_CACHE holds the cache.
-func TestFromEnvMirror(t *testing.T) {
+// A mirror endpoint (a trailing slash is fine) is asked, the token is sent
+// to it, and the cache directory holds the file; with nothing set the Hub
+// and the user's cache directory are used.
+func TestNewClientMirror(t *testing.T) {
 	hub := newFakeHub(t)
 	cache := t.TempDir()
-	t.Setenv("HF_ENDPOINT", hub.srv.URL+"/")
-	t.Setenv("HF_TOKEN", goodToken)
-	t.Setenv("GPUPLAN_HUB_CACHE", cache)
-	c := FromEnv()
-	if c.Endpoint != hub.srv.URL+"/" || c.Token != goodToken || c.CacheDir != cache {
-		t.Fatalf("FromEnv: endpoint %q cache %q token set %v", c.Endpoint, c.CacheDir, c.Token != "")
-	}
+	c := NewClient(hub.srv.URL+"/", goodToken, cache)
 	m, err := Load(context.Background(), c, "meta-llama/Llama-3.2-3B")
 	if err != nil {
 		t.Fatal(err)
@@ -309,19 +304,11 @@ func TestFromEnvMirror(t *testing.T) {
 		t.Errorf("mirror saw %d requests, auth %q", hub.hits.Load(), hub.auths)
 	}
 	if _, err := os.Stat(filepath.Join(cache, "meta-llama", "Llama-3.2-3B", "config.json")); err != nil {
-		t.Errorf("not cached under GPUPLAN_HUB_CACHE: %v", err)
+		t.Errorf("not cached in the cache directory: %v", err)
 	}
-
-	t.Setenv("HF_ENDPOINT", "")
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HUGGING_FACE_HUB_TOKEN", "hf_legacy")
-	t.Setenv("GPUPLAN_HUB_CACHE", "")
-	d := FromEnv()
+	d := NewClient("", "", "")
 	if d.ConfigURL("openai-community/gpt2") != "https://huggingface.co/openai-community/gpt2/resolve/main/config.json" {
 		t.Errorf("default URL %s", d.ConfigURL("openai-community/gpt2"))
-	}
-	if d.Token != "hf_legacy" {
-		t.Error("HUGGING_FACE_HUB_TOKEN not read")
 	}
 	if dir, err := os.UserCacheDir(); err == nil && d.CacheDir != filepath.Join(dir, "gpuplan", "hub") {
 		t.Errorf("default cache %q", d.CacheDir)

@@ -251,7 +251,7 @@ func TestConfigReferenceMarkdown(t *testing.T) {
 			secrets = append(secrets, s.Env)
 		}
 	}
-	if !slices.Equal(secrets, []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "REDIS_PASSWORD"}) {
+	if !slices.Equal(secrets, []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "REDIS_PASSWORD", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"}) {
 		t.Errorf("secret settings %v", secrets)
 	}
 	if !strings.Contains(md, "| `USER`, `--as` | run, plan |") {

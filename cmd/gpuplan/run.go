@@ -93,7 +93,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 			}
 		}
 	}
-	deps := commands.Deps{Catalog: cat}
+	deps := commands.Deps{Catalog: cat, Models: hubModels(getenv)}
 	if withStore != nil {
 		closeFn, err := withStore(&deps)
 		if err != nil {

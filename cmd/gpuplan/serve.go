@@ -123,7 +123,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	metrics := newMetrics()
 	st = meterStore(st, metrics) // the "store" step closes the store itself
 	watch, _ := st.(store.Watch) // both backends have it; the metered store keeps it
-	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: schedule.NextFunc})
+	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: schedule.NextFunc,
+		Models: hubModels(getenv)})
 	metrics.setCommands(set.Commands())
 	metrics.watchFleet(st, serverNames(inv))
 	c.bot.Observer = metrics
