@@ -137,8 +137,11 @@ func (b *Bot) Identify(ctx context.Context) ([]string, error) {
 func (b *Bot) Run(ctx context.Context) error {
 	b.observeRun(ctx)
 	if b.botUserID == "" {
-		if _, err := b.Identify(ctx); err != nil {
+		if err := b.identifyWithRetry(ctx); err != nil {
 			return err
+		}
+		if ctx.Err() != nil {
+			return nil
 		}
 	}
 	backoff := time.Second
@@ -159,6 +162,41 @@ func (b *Bot) Run(ctx context.Context) error {
 		case <-time.After(backoff):
 		}
 		backoff = min(backoff*2, 5*time.Minute)
+	}
+}
+
+// identifyWithRetry calls auth.test until Slack answers: a Slack that
+// cannot be reached at start (network down, Slack's outage, DNS) is
+// waited for with backoff (Config.StartBackoff doubling to a minute) and
+// a log line per attempt, so a bot started before its network comes up
+// connects when it does. A token Slack refuses is not retried: that
+// returns the *TokenError at once. `gpuplan doctor` stays the fail-fast
+// check. It returns nil when ctx ends first.
+func (b *Bot) identifyWithRetry(ctx context.Context) error {
+	backoff := b.cfg.StartBackoff
+	for attempt := 1; ; attempt++ {
+		_, err := b.Identify(ctx)
+		if err == nil {
+			if attempt > 1 {
+				b.log.Info("slack reachable", zap.Int("attempt", attempt))
+			}
+			return nil
+		}
+		var te *TokenError
+		if errors.As(err, &te) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		b.log.Warn("slack not reachable at start; retrying", zap.Int("attempt", attempt),
+			zap.Duration("backoff", backoff), zap.Error(err))
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, time.Minute)
 	}
 }
 
