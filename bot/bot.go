@@ -47,10 +47,10 @@ type Commands interface {
 
 // Bot is the Slack adapter. Create it with New and run it with Run.
 type Bot struct {
-	cfg   Config
-	log   *zap.Logger
-	cmds  Commands
-	api   *slack.Client
+	cfg  Config
+	log  *zap.Logger
+	cmds Commands
+	api  *slack.Client
 	// local is checked on the event loop (no I/O); shared, nil without a
 	// shared store, in the envelope's goroutine.
 	local  *localSeen
