@@ -90,6 +90,9 @@ func (s *Set) DigestReply(rep *digest.Report) *Reply {
 			notes = append(notes, sd.Server+": no agent reported, so this is from bookings alone")
 		}
 		t.Rows = append(t.Rows, []string{sd.Server, bookedCell, util, idle, unb, fmt.Sprint(sd.Waiting)})
+		if sd.ExecH > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %s of the booked GPU-h ran a job through `gpuplan exec` (booked and used)", sd.Server, gpuH(sd.ExecH)))
+		}
 		if len(sd.Unbooked) > 0 {
 			var who []string
 			for _, u := range sd.Unbooked {

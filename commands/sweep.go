@@ -61,7 +61,8 @@ func (s *Set) Sweep(ctx context.Context) ([]Notice, error) {
 				continue
 			}
 			held += len(rv.GPUs)
-			if inv.ReminderBefore > 0 && !rv.Reminded && rv.End.Sub(now) <= inv.ReminderBefore {
+			_, isExec := rv.ExecCommand() // its end is a lease the running job renews: nothing to remind of
+			if inv.ReminderBefore > 0 && !rv.Reminded && !isExec && rv.End.Sub(now) <= inv.ReminderBefore {
 				first, err := st.MarkReminded(ctx, rv.ID)
 				if err != nil {
 					return out, err

@@ -51,7 +51,10 @@ type ServerReport struct {
 	IdleBookedH float64     `json:"booked_idle_gpu_h"`
 	UnbookedH   float64     `json:"used_unbooked_gpu_h"`
 	Unbooked    []UserHours `json:"used_unbooked_by"`
-	Waiting     int         `json:"waiting"`
+	// ExecH is the booked GPU-hours held by `gpuplan exec` while its
+	// command ran: booked and used by a job, by construction.
+	ExecH   float64 `json:"exec_gpu_h,omitempty"`
+	Waiting int     `json:"waiting"`
 }
 
 // UserHours is a user's GPU-hours; User is a Slack id, or "unix:<name>"
@@ -150,6 +153,9 @@ func (b *Builder) Add(d Input) {
 	for _, rv := range d.Live {
 		if !rv.End.After(to) || rv.End.Sub(to) > 24*time.Hour || rv.Start.After(to) {
 			continue
+		}
+		if _, ok := rv.ExecCommand(); ok {
+			continue // a running job's lease: it ends when the job does
 		}
 		rep.Expiring = append(rep.Expiring, ExpiringSoon{ID: rv.ID, Server: rv.Server, Owner: rv.Owner, GPUs: rv.GPUList(), End: rv.End})
 	}
@@ -283,6 +289,9 @@ func (c *cells) addBookings(sd *ServerReport, history []store.Reservation, booke
 		}
 		h := cur / 3600 * float64(len(rv.GPUs))
 		sd.BookedH += h
+		if _, ok := rv.ExecCommand(); ok {
+			sd.ExecH += h
+		}
 		addHours(booked, rv.Owner, h, 0)
 		first := max(0, int(rv.Start.Sub(c.from)/time.Hour))
 		last := min(c.hours-1, int((rv.End.Sub(c.from)-1)/time.Hour))

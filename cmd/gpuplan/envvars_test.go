@@ -254,7 +254,7 @@ func TestConfigReferenceMarkdown(t *testing.T) {
 	if !slices.Equal(secrets, []string{"SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "REDIS_PASSWORD", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"}) {
 		t.Errorf("secret settings %v", secrets)
 	}
-	if !strings.Contains(md, "| `USER`, `--as` | run, plan |") {
+	if !strings.Contains(md, "| `USER`, `--as` | run, plan, exec |") {
 		t.Errorf("a variable with its flag renders as one row:\n%s", md)
 	}
 }

@@ -23,6 +23,8 @@ Usage:
   gpuplan run --as <user> "<command>" any command on the reservation store, as <user> (--json too):
                                       status, reserve, release, extend, mine, wait, keep, digest
                                       (also: gpuplan status …; --files DIR writes a digest's chart)
+  gpuplan exec --gpus N -- CMD…       book GPUs, run CMD on them (CUDA_VISIBLE_DEVICES), release at exit
+                                      (--on SERVER, --ids 0,2, --for 8h, --wait; gpuplan exec -h)
   gpuplan serve                       run the Slack bot (SLACK_APP_TOKEN, SLACK_BOT_TOKEN)
   gpuplan agent [--once]              sample this GPU server's nvidia-smi into the store (REDIS_URL)
   gpuplan doctor                      check tokens, scopes, servers, Redis and the Slack connection
@@ -57,6 +59,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return healthcheck(ctx, args[1:], getenv, stdout, stderr)
 	case "agent":
 		return agentMain(ctx, args[1:], getenv, stdout, stderr)
+	case "exec":
+		return execMain(ctx, args[1:], getenv, stdout, stderr)
 	case "run":
 		return runWithStore(ctx, args[1:], getenv, stdout, stderr)
 	case "status", "reserve", "release", "extend", "mine", "wait", "digest", "keep":

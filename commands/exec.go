@@ -1,0 +1,116 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/store"
+)
+
+// The announcements of `gpuplan exec`: a booking made for a command that
+// runs while it holds the GPUs. The CLI prints them (there is no Slack
+// there); they are the same Replies a Slack delivery would announce, so
+// they read like any reservation's, marked with what runs on the GPUs.
+
+// MaxExecLabel is how many characters of a command an announcement shows.
+const MaxExecLabel = 80
+
+// ExecLabel is a command as announcements show it: its first
+// MaxExecLabel characters on one line, with no backtick that could end
+// the code span it is shown in (renderers escape the rest).
+func ExecLabel(command string) string {
+	command = strings.ToValidUTF8(command, "?")
+	command = strings.Join(strings.Fields(command), " ")
+	command = strings.ReplaceAll(command, "`", "'")
+	if utf8.RuneCountInString(command) > MaxExecLabel {
+		r := []rune(command)
+		command = string(r[:MaxExecLabel-1]) + "…"
+	}
+	if command == "" {
+		command = "(no command)"
+	}
+	return command
+}
+
+// ExecStarted announces an exec booking: the reservation, the command it
+// runs and the bound of its lease. until is when the booking ends at the
+// latest (the --for bound).
+func (s *Set) ExecStarted(req Request, rv store.Reservation, command string, until, now time.Time) *Reply {
+	loc := s.loc(req)
+	srv, _ := s.deps.Inventory.Server(rv.Server)
+	label := "`" + ExecLabel(command) + "`"
+	r := &Reply{
+		Title: "GPUs booked for a job: " + rv.Server,
+		Summary: fmt.Sprintf("%s booked %d× %s on %s (GPUs %s) while %s runs, until %s at most",
+			mention(rv.Owner), len(rv.GPUs), srv.GPU.Name, rv.Server, rv.GPUList(), label, when(until, now, loc)),
+		InChannel: true,
+		Data:      rv,
+		Channel:   s.deps.Inventory.TeamChannel,
+		Announces: rv.ID,
+	}
+	if r.Channel == "" {
+		r.Channel = rv.Channel
+	}
+	r.Sections = []Section{
+		{Fields: []Field{{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Running", label},
+			{"Held", "from " + when(rv.Start, now, loc) + " while it runs (a lease renewed every few minutes), until " + when(until, now, loc) + " at most"}}},
+		// No buttons: the job releases the GPUs when it exits.
+		{Kind: Context, Text: "CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " is set for it; the GPUs are released when it exits. Times in " + loc.String() + "."},
+	}
+	return r
+}
+
+// ExecEnded announces the end of an exec job: how long it ran, its exit
+// status (a description such as "exit status 3" or "killed by signal
+// 9"), and that its GPUs are free again (released says whether this run
+// released them; false when the booking had already ended).
+func (s *Set) ExecEnded(req Request, rv store.Reservation, command string, ran time.Duration, status string, released bool, now time.Time) *Reply {
+	loc := s.loc(req)
+	label := "`" + ExecLabel(command) + "`"
+	freed := "GPUs released"
+	if !released {
+		freed = "the booking had already ended"
+	}
+	r := &Reply{
+		Title: "Job ended: " + rv.Server,
+		Summary: fmt.Sprintf("%s's job %s on %s (GPUs %s) ended after %s, %s; %s",
+			mention(rv.Owner), label, rv.Server, rv.GPUList(), formatRan(ran), status, freed),
+		InChannel: true,
+		Data:      rv,
+		Channel:   s.deps.Inventory.TeamChannel,
+		Announces: rv.ID,
+	}
+	if r.Channel == "" {
+		r.Channel = rv.Channel
+	}
+	r.Sections = []Section{{Fields: []Field{
+		{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Ran", label},
+		{"For", formatRan(ran) + " (from " + when(rv.Start, now, loc) + ")"}, {"Exit", status},
+	}}}
+	return r
+}
+
+// formatRan is a job's run time: seconds under a minute, else as
+// formatDuration does.
+func formatRan(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Round(time.Second)/time.Second))
+	}
+	return formatDuration(d)
+}
+
+// ExecNotFree answers an exec whose GPUs are not free: who holds them and
+// the earliest slot that fits the job's whole window (dur), as a reserve
+// conflict does, with the way to wait in line.
+func (s *Set) ExecNotFree(req Request, srvName string, count int, gpus []int, ce *store.ConflictError, dur time.Duration, now time.Time) (*Reply, error) {
+	srv, err := s.deps.Inventory.Server(srvName)
+	if err != nil {
+		return nil, err
+	}
+	r := s.conflictReply(reserveArgs{count: count, gpus: gpus, server: srv}, ce, dur, now, s.loc(req))
+	r.Sections = append(r.Sections, Section{Kind: Context,
+		Text: "The command was not run. Add `--wait` to join the waiting list and start it when the GPUs are free."})
+	return r, nil
+}

@@ -1,0 +1,142 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/digest"
+	"github.com/gpuplan/gpuplan/store"
+)
+
+func TestExecLabel(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"python train.py --lr 3e-4", "python train.py --lr 3e-4"},
+		{"sh -c 'echo `id`'\n  && rm", "sh -c 'echo 'id'' && rm"}, // no backtick can end the code span; one line
+		{"", "(no command)"},
+	} {
+		if got := ExecLabel(c.in); got != c.want {
+			t.Errorf("ExecLabel(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	long := ExecLabel(strings.Repeat("한", 200))
+	if n := utf8.RuneCountInString(long); n != MaxExecLabel || !strings.HasSuffix(long, "…") {
+		t.Errorf("a long command's label has %d characters: %q", n, long)
+	}
+}
+
+// The booking is announced like a reservation, marked with the command;
+// the end says how long it ran and how it ended. Both go to the channel.
+func TestExecAnnouncements(t *testing.T) {
+	s, clock := newReservations(t)
+	ctx := context.Background()
+	st := s.deps.Reservations
+	cmd := "python train.py <!channel> & " + strings.Repeat("x", 100)
+	rv, err := st.Reserve(ctx, store.ReserveRequest{RequestID: "e1", Server: "server-a", ServerGPUs: 4, GPUs: []int{1, 3},
+		Owner: "U0001", Duration: 5 * time.Minute, Note: store.ExecNote(cmd)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := clock.Now()
+	start := s.ExecStarted(Request{User: "U0001"}, rv, cmd, now.Add(8*time.Hour), now)
+	if !start.InChannel || start.Announces != rv.ID || len(start.Actions) != 0 {
+		t.Errorf("start: InChannel %v, Announces %q, %d actions", start.InChannel, start.Announces, len(start.Actions))
+	}
+	label := "`" + ExecLabel(cmd) + "`"
+	if !strings.Contains(start.Summary, label) || !strings.Contains(start.Summary, "GPUs 1,3") || !strings.Contains(start.Summary, "<@U0001>") {
+		t.Errorf("start summary %q lacks the command, the GPUs or the owner", start.Summary)
+	}
+	if strings.Contains(start.Summary, strings.Repeat("x", 100)) {
+		t.Errorf("start summary shows more than %d characters of the command: %q", MaxExecLabel, start.Summary)
+	}
+	if !strings.Contains(start.Summary, "18:00") { // 10:00 KST + 8h: the --for bound
+		t.Errorf("start summary %q does not say until when at most", start.Summary)
+	}
+	clock.Advance(90 * time.Minute)
+	end := s.ExecEnded(Request{User: "U0001"}, rv, cmd, 90*time.Minute+10*time.Second, "exit status 3", true, clock.Now())
+	if !end.InChannel || !strings.Contains(end.Summary, "1h30m") || !strings.Contains(end.Summary, "exit status 3") ||
+		!strings.Contains(end.Summary, "released") || !strings.Contains(end.Summary, label) {
+		t.Errorf("end summary %q", end.Summary)
+	}
+	lapsed := s.ExecEnded(Request{User: "U0001"}, rv, cmd, 20*time.Second, "killed by signal 9 (killed)", false, clock.Now())
+	if !strings.Contains(lapsed.Summary, "20s") || !strings.Contains(lapsed.Summary, "already ended") {
+		t.Errorf("end of a lapsed booking: %q", lapsed.Summary)
+	}
+}
+
+// Not free: who holds the GPUs, the earliest slot for the whole job, and
+// how to wait.
+func TestExecNotFree(t *testing.T) {
+	s, clock := newReservations(t)
+	ctx := context.Background()
+	mustDo(t, s, "U0002", "reserve 3 on server-a for 2h")
+	list, _ := s.deps.Reservations.List(ctx, "server-a")
+	_, err := store.Fit(store.ReserveRequest{Server: "server-a", ServerGPUs: 4, Count: 2, Owner: "U0001", Duration: time.Hour}, list, clock.Now())
+	var ce *store.ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Fit = %v, want a conflict", err)
+	}
+	r, err := s.ExecNotFree(Request{User: "U0001"}, "server-a", 2, nil, ce, time.Hour, clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if err := RenderText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"U0002", "12:00", "--wait", "not run"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the not-free answer lacks %q:\n%s", want, text.String())
+		}
+	}
+	if _, err := s.ExecNotFree(Request{User: "U0001"}, "server-x", 2, nil, ce, time.Hour, clock.Now()); err == nil {
+		t.Error("an unknown server was accepted")
+	}
+}
+
+// An exec booking's end is a lease its job renews: the sweep does not
+// remind its owner that it is about to end, as it does for others.
+func TestSweepDoesNotRemindExecBookings(t *testing.T) {
+	s, clock := newReservations(t)
+	ctx := context.Background()
+	st := s.deps.Reservations
+	for i, note := range []string{store.ExecNote("python train.py"), "plain booking"} {
+		if _, err := st.Reserve(ctx, store.ReserveRequest{RequestID: "r" + string(rune('0'+i)), Server: "server-h", ServerGPUs: 4,
+			Count: 1, Owner: "U0001", Duration: 30 * time.Minute, Note: note}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(20 * time.Minute) // both end within the 15-minute reminder window
+	ns, err := s.Sweep(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reminded []string
+	for _, n := range ns {
+		if n.Kind == "reminder" {
+			reminded = append(reminded, n.Reply.Data.(store.Reservation).Note)
+		}
+	}
+	if len(reminded) != 1 || reminded[0] != "plain booking" {
+		t.Errorf("reminders went out for %q; want only the plain booking's", reminded)
+	}
+}
+
+// The digest tells exec jobs' hours apart: booked and used by a job.
+func TestDigestTellsExecHours(t *testing.T) {
+	s, _ := newReservations(t)
+	rep := &digest.Report{Period: "day", Servers: []digest.ServerReport{
+		{Server: "server-a", GPUs: 4, CapacityH: 96, BookedH: 10, ExecH: 4, MeanUtil: -1, PrevUtil: -1},
+		{Server: "server-h", GPUs: 4, CapacityH: 96, BookedH: 10, MeanUtil: -1, PrevUtil: -1},
+	}}
+	var text strings.Builder
+	if err := RenderText(&text, s.DigestReply(rep)); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(text.String(), "gpuplan exec"); got != 1 || !strings.Contains(text.String(), "server-a: 4.0 of the booked GPU-h ran a job") {
+		t.Errorf("the digest does not tell server-a's exec hours (and only those):\n%s", text.String())
+	}
+}
