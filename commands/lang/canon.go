@@ -60,6 +60,7 @@ type canonizer struct {
 	question     bool
 	corrected    []string
 	skipTo       int // emitDataset read a size up to here
+	dsToks       []reqToken
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -127,6 +128,8 @@ func (c *canonizer) run() {
 		i = c.step(i)
 	}
 	c.placeUnits()
+	c.amountAfterEpochs()
+	c.placeDataset()
 	c.attachCounts()
 	out := c.out[:0]
 	for _, t := range c.out {
@@ -184,6 +187,15 @@ func (c *canonizer) step(i int) int {
 			return c.scaleAfter(c.skipTo)
 		}
 		return i + 1
+	}
+	if (t.w == "/" && reqUnitClass(c.w(i+1)) <= reqUUnknown && reqUnitClass(lastW(c.out)) <= reqUUnknown) ||
+		t.w == "->" || t.w == "=>" || t.w == "|" || t.w == "—" || t.w == "--" {
+		// "h100 8 / qwen2.5 72b lora / 1ep 60k": a separator between phrases
+		c.out = append(c.out, reqToken{raw: t.raw, w: ",", start: t.start, end: t.end})
+		return i + 1
+	}
+	if n := c.numericGPUCount(i); n > i {
+		return n
 	}
 	if silentWords[t.w] {
 		return i + 1 // articles carry nothing and are not worth listing
@@ -689,6 +701,7 @@ var englishFillers = func() map[string]bool {
 		recommended suggest suggestion wondering curious try trying planning budget quick ok? total
 		gpu gpus card cards hardware instance accelerator box boxes setup rig
 		vram memory mem without w/o cost price rent rented renting chat instruct ran servers machines gives gave brings bring makes
+		them dreaming am honestly tbh rn gonna wanna lemme kinda idk btw fyi asap
 		cloud aws gcp azure runpod vastai`) {
 		m[w] = true
 	}
@@ -1191,4 +1204,45 @@ func (c *canonizer) scaleAfter(j int) int {
 		}
 	}
 	return j
+}
+
+// numericGPUCount reads "3090x2", "4090x8": a GPU whose name is a number,
+// with its count after it, as "2x3090" (the count-first form the hardware
+// reader takes for such names).
+func (c *canonizer) numericGPUCount(i int) int {
+	w := c.w(i)
+	k := strings.IndexByte(w, 'x')
+	if k <= 0 || k == len(w)-1 || !digitsOnly(w[:k]) || !digitsOnly(w[k+1:]) || !c.gpu(w[:k]) {
+		return i
+	}
+	c.emit(w[k+1:]+"x"+w[:k], i, i+1)
+	return i + 1
+}
+
+// amountAfterEpochs puts "samples" after a bare number that follows an
+// epoch count ("3ep 40k", "1ep 60k", "3에폭 5만"): people give the dataset
+// size right after the epochs.
+func (c *canonizer) amountAfterEpochs() {
+	var out []reqToken
+	for k, t := range c.out {
+		out = append(out, t)
+		if k == 0 {
+			continue
+		}
+		n, unit, ok := reqScanNumber(t.w)
+		if !ok || unit != "" || n.v < 100 {
+			continue
+		}
+		prev := c.out[k-1].w
+		_, pu, pok := reqScanNumber(prev)
+		epochs := pok && reqUnitClass(pu) == reqUEpochs || reqUnitClass(prev) == reqUEpochs && k >= 2 && reqStartsNumber(c.out[k-2].w)
+		if !epochs {
+			continue
+		}
+		if k+1 < len(c.out) && reqUnitClass(c.out[k+1].w) > reqUUnknown {
+			continue // "3 epochs 1000 steps": the number has its own unit
+		}
+		out = append(out, reqToken{raw: "samples", w: "samples", start: t.end, end: t.end})
+	}
+	c.out = out
 }

@@ -92,6 +92,9 @@ func (c *canonizer) emitDataset(d Dataset, a, b int) {
 		c.skipTo = n + 1
 		return
 	}
+	// Otherwise the dataset's own size, placed at the end of the reading
+	// pass only if the request gives no size of its own ("squad for 2
+	// epochs, ~88K examples" is 88K).
 	at := c.in[a].start
 	end := c.in[b-1].end
 	tok := func(w string) reqToken { return reqToken{raw: c.text[at:end], w: w, start: at, end: at} }
@@ -100,7 +103,33 @@ func (c *canonizer) emitDataset(d Dataset, a, b int) {
 	if d.Tokens > 0 {
 		unit, v = "tokens", d.Tokens
 	}
-	c.out = append(c.out, tok("of"), tok(reqTrimNum(v)), reqToken{raw: c.text[at:end], w: unit, start: at, end: end})
+	c.dsToks = []reqToken{tok("of"), tok(reqTrimNum(v)), {raw: c.text[at:end], w: unit, start: at, end: at}}
+}
+
+// placeDataset writes the named dataset's size where the name stood, when
+// nothing else in the request says how much data.
+func (c *canonizer) placeDataset() {
+	if c.dsToks == nil {
+		return
+	}
+	for k, t := range c.out {
+		n, unit, ok := reqScanNumber(t.w)
+		if !ok || n.v <= 0 {
+			continue
+		}
+		if unit == "" && k+1 < len(c.out) {
+			unit = c.out[k+1].w
+		}
+		if u := reqUnitClass(unit); u == reqUSamples || u == reqUTokens {
+			return // the request's own size
+		}
+	}
+	at := c.dsToks[0].start
+	k := 0
+	for k < len(c.out) && c.out[k].start < at {
+		k++
+	}
+	c.out = append(c.out[:k], append(c.dsToks, c.out[k:]...)...)
 }
 
 // hasAmountAfter reports whether a dataset size follows ("imagenet (1.28M

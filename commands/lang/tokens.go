@@ -25,7 +25,7 @@ func reqNormalize(s string) string {
 			// zero-width characters and soft hyphens vanish
 		case unicode.IsSpace(r) || unicode.Is(unicode.Zs, r) || unicode.IsControl(r):
 			b.WriteByte(' ')
-		case strings.ContainsRune("\"'`‘’‚‛′“”„‟″«»()[]{};!?|~≈", r):
+		case strings.ContainsRune("\"'`‘’‚‛′“”„‟″«»()[]{};!?|~≈→⇒➡👉🤔🙏😅😭ㅠㅜ", r):
 			b.WriteByte(' ')
 		case strings.ContainsRune("‐‑‒–—―−", r):
 			b.WriteByte('-')
