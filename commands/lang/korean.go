@@ -98,6 +98,7 @@ var koLexicon = map[string]koEntry{
 	"오늘": {act: koDay}, "내일": {act: koDay}, "모레": {act: koDay}, "월요일": {act: koDay}, "화요일": {act: koDay},
 	"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
 	"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},
+	"초":  {act: koWord, word: "s"},
 	"걸렸": {act: koTook}, "걸렸는데": {act: koTook}, "걸렸어": {act: koTook}, "걸렸음": {act: koTook},
 	"돌리면": {act: koSkip}, "돌려서": {act: koSkip}, "돌려볼": {act: koSkip}, "돌리는": {act: koSkip},
 	"돼요": {act: koAsk, ask: AskFit}, "되요": {act: koAsk, ask: AskFit}, "들어감": {act: koAsk, ask: AskFit},
@@ -105,11 +106,18 @@ var koLexicon = map[string]koEntry{
 	"빠름": {act: koAsk, ask: AskWhichGPU}, "빠를": {act: koAsk, ask: AskWhichGPU}, "빨라": {act: koAsk, ask: AskWhichGPU},
 	"싼": {act: koAsk, ask: AskWhichGPU}, "저렴한": {act: koAsk, ask: AskWhichGPU}, "가성비": {act: koAsk, ask: AskWhichGPU},
 	"어디": {act: koAsk, ask: AskWhichGPU}, "어디가": {act: koAsk, ask: AskWhichGPU},
-	"걸린": {act: koTook}, "나옴": {act: koTook}, "나왔": {act: koTook}, "나왔고": {act: koTook}, "걸렸었는데": {act: koTook},
+	"걸린": {act: koTook}, "걸림": {act: koTook}, "나옴": {act: koTook}, "나왔": {act: koTook}, "나왔고": {act: koTook}, "걸렸었는데": {act: koTook},
 	"쌍": {act: koWord, word: "samples"}, "쌍으로": {act: koWord, word: "samples"}, "문서": {act: koWord, word: "samples"},
 	"프롬프트": {act: koWord, word: "samples"}, "요청": {act: koWord, word: "samples"}, "대화": {act: koWord, word: "samples"},
 	"인퍼런스용": {act: koWord, word: "inference"}, "추론용": {act: koWord, word: "inference"}, "서빙용": {act: koWord, word: "inference"},
 	"말고": {act: koSkip}, "아니고": {act: koSkip}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
+	"타이니라마": {act: koWord, word: "tinyllama"}, "파이": {act: koWord, word: "phi"}, "비": {act: koWord, word: "b"},
+	"뭐씀": {act: koAsk, ask: AskWhichGPU}, "뭐써": {act: koAsk, ask: AskWhichGPU}, "뭐쓰": {act: koAsk, ask: AskWhichGPU},
+	"얼마걸림": {act: koAsk, ask: AskTime}, "얼마걸려": {act: koAsk, ask: AskTime}, "얼마나걸려": {act: koAsk, ask: AskTime},
+	"얼마걸릴": {act: koAsk, ask: AskTime}, "파튜": {act: koWord, word: "finetune"}, "풀파튜": {act: koWord, word: "finetune"},
+	"싸": {act: koAsk, ask: AskCost}, "싸요": {act: koAsk, ask: AskCost}, "저렴": {act: koAsk, ask: AskCost},
+	"이었는데": {act: koTook}, "였는데": {act: koTook}, "이었어요": {act: koTook}, "였어요": {act: koTook}, "측정됨": {act: koTook},
+	"측정": {act: koSkip},
 	// model names as said in Korean
 	"라마": {act: koWord, word: "llama"}, "버트": {act: koWord, word: "bert"}, "베이스": {act: koWord, word: "base"},
 	"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
@@ -239,9 +247,17 @@ func (c *canonizer) korean1(i int) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
+	if rest := w[len(stem):]; rest != "" && e.act == koWord && !koGrammarRest(rest) {
+		if s2, e2, ok := koStem(rest); ok && e2.act == koWord && s2 != "" && strings.HasPrefix(rest, s2) {
+			// "버트라지", "라마큐로라": two words written together
+			c.emit(e.word, i, i+1)
+			c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: c.in[i].end, end: c.in[i].end})
+			return i + 1
+		}
+	}
 	switch e.act {
 	case koWord:
-		if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" {
+		if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" || e.word == "s" {
 			return c.koTimeUnit(i, e.word)
 		}
 		if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !reqStartsNumber(lastW(c.out)) {
@@ -262,6 +278,22 @@ func (c *canonizer) korean1(i int) int {
 			// "2에폭" was split as "2" "에폭": glue the unit to its number
 			// so "10만 샘플" reads as one amount.
 			c.emit(e.word, i, i+1)
+			return i + 1
+		}
+		if e.word == "b" {
+			// "70비" is 70B
+			if len(c.out) > 0 && reqStartsNumber(lastW(c.out)) && c.out[len(c.out)-1].end == c.in[i].start {
+				last := &c.out[len(c.out)-1]
+				last.w += "b"
+				last.end = c.in[i].end
+				last.raw = c.text[last.start:last.end]
+			} else {
+				c.skip(i, i+1)
+			}
+			return i + 1
+		}
+		if e.word == "batch" && !reqStartsNumber(c.w(i+1)) {
+			c.skip(i, i+1) // "배치 작게 해도": no size given
 			return i + 1
 		}
 		if (e.word == "gb" || e.word == "/epoch" || e.word == "/step") && len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w) && e.word == "gb" {
@@ -454,6 +486,12 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 		return i + 1
 	}
 	c.emit(unit, i, i+1)
+	for _, past := range []string{"이었", "였", "걸렸", "걸림", "나왔", "나옴"} {
+		if strings.Contains(c.w(i), past) {
+			c.koTook(i) // "에폭당 40분이었는데": a measured run
+			break
+		}
+	}
 	return i + 1
 }
 
@@ -479,10 +517,11 @@ func (c *canonizer) koDeadline(i int, act koAction) {
 // the hardware before them become "baseline 385 h on 1x a6000".
 func (c *canonizer) koTook(i int) {
 	c.skip(i, i+1)
-	// the hours: the last "<number> h" read so far
+	// the time: the last "<number> h|d|min|s" read so far
 	hAt := -1
+	toHours := map[string]float64{"h": 1, "d": 24, "min": 1.0 / 60, "s": 1.0 / 3600}
 	for k := len(c.out) - 1; k >= 1 && k >= len(c.out)-8; k-- {
-		if c.out[k].w == "h" {
+		if _, isTime := toHours[c.out[k].w]; isTime {
 			if _, u, ok := reqScanNumber(c.out[k-1].w); ok && u == "" {
 				hAt = k
 				break
@@ -494,8 +533,16 @@ func (c *canonizer) koTook(i int) {
 	}
 	v, _, _ := reqScanNumber(c.out[hAt-1].w)
 	unit := "h"
+	if c.out[hAt].w == "s" && hAt >= 2 && c.out[hAt-2].w == "/step" {
+		// "스텝당 1.8초": seconds a step
+		unit = "s/step"
+		c.out = append(c.out[:hAt-2], c.out[hAt-1:]...)
+		hAt--
+	} else {
+		v.v *= toHours[c.out[hAt].w]
+	}
 	valAt := hAt - 1
-	if valAt > 0 && (c.out[valAt-1].w == "/epoch" || c.out[valAt-1].w == "/step") {
+	if valAt > 0 && unit == "h" && (c.out[valAt-1].w == "/epoch" || c.out[valAt-1].w == "/step") {
 		unit += c.out[valAt-1].w
 		valAt--
 	}
