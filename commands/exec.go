@@ -114,3 +114,20 @@ func (s *Set) ExecNotFree(req Request, srvName string, count int, gpus []int, ce
 		Text: "The command was not run. Add `--wait` to join the waiting list and start it when the GPUs are free."})
 	return r, nil
 }
+
+// ExecLine is the `gpuplan exec` command line that books n GPUs on server
+// for book and runs launch on them (a plan's launch line: exec sets
+// CUDA_VISIBLE_DEVICES itself, so the line's own is dropped). When the
+// GPUs are free only after wait, it waits in line that long and a margin.
+func ExecLine(server string, n int, book, wait time.Duration, launch string) string {
+	if rest, ok := strings.CutPrefix(launch, "CUDA_VISIBLE_DEVICES="); ok {
+		if _, after, found := strings.Cut(rest, " "); found {
+			launch = strings.TrimSpace(after)
+		}
+	}
+	line := fmt.Sprintf("gpuplan exec --on %s --gpus %d --for %s", server, n, formatDuration(book))
+	if wait > time.Minute {
+		line += " --wait=" + formatDuration(wait+30*time.Minute)
+	}
+	return line + " -- " + strings.ReplaceAll(launch, "`", "'")
+}

@@ -140,3 +140,33 @@ func TestDigestTellsExecHours(t *testing.T) {
 		t.Errorf("the digest does not tell server-a's exec hours (and only those):\n%s", text.String())
 	}
 }
+
+// The plan card's team section offers the same booking as one
+// `gpuplan exec` line: the server, the GPU count, the booked time and the
+// plan's launch line without its CUDA_VISIBLE_DEVICES (exec sets it).
+func TestPlanOffersAnExecLine(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U0001", "reserve 4 on server-h for 6h")
+	r := mustDo(t, s, "U0002", "bert-base 3 epochs of 2.5M samples")
+	var team string
+	for _, sec := range r.Sections {
+		if sec.Heading == "On the team's servers" {
+			team = sec.Text
+		}
+	}
+	_, line, ok := strings.Cut(team, "`gpuplan exec ")
+	line, _, _ = strings.Cut(line, "`")
+	if !ok || !strings.HasPrefix(line, "--on server-a --gpus 4 --for ") || !strings.Contains(line, " -- ") || strings.Contains(line, "CUDA_VISIBLE_DEVICES") {
+		t.Fatalf("the team section has no exec line for server-a: %q", team)
+	}
+}
+
+func TestExecLine(t *testing.T) {
+	got := ExecLine("server-a", 2, 6*time.Hour+30*time.Minute, 2*time.Hour, "CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node=2 train.py")
+	if want := "gpuplan exec --on server-a --gpus 2 --for 6h30m --wait=2h30m -- torchrun --nproc_per_node=2 train.py"; got != want {
+		t.Errorf("ExecLine = %q, want %q", got, want)
+	}
+	if got := ExecLine("h", 1, time.Hour, 0, "python `x`.py"); got != "gpuplan exec --on h --gpus 1 --for 1h -- python 'x'.py" {
+		t.Errorf("ExecLine = %q", got)
+	}
+}

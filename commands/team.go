@@ -93,6 +93,7 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	book := reserveMargin(best.run)
 	sec.Text = fmt.Sprintf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
 		when(best.finish, now, loc), best.server.Name, joinInts(best.gpus), formatDuration(book))
+	sec.Text += " Or book and run in one step, on the server: `" + ExecLine(best.server.Name, len(best.gpus), book, best.free.Sub(now), best.est.Launch) + "`"
 	cmd := fmt.Sprintf("reserve gpus %s on %s for %s note %q", joinInts(best.gpus), best.server.Name, formatDuration(book), "gpuplan: "+res.Model.ID)
 	if best.free.Sub(now) > time.Minute {
 		cmd = fmt.Sprintf("reserve gpus %s on %s from %s for %s note %q", joinInts(best.gpus), best.server.Name,

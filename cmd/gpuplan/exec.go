@@ -96,7 +96,10 @@ func (w *waitFlag) Set(v string) error {
 		w.on = false
 		return nil
 	}
-	d, err := time.ParseDuration(v)
+	d, err := commands.ParseDuration(v) // 2h, 1d12h, as --for…
+	if err != nil {
+		d, err = time.ParseDuration(v) // …or Go's form
+	}
 	if err != nil || d <= 0 {
 		return fmt.Errorf("not a positive duration (try --wait=30m)")
 	}
@@ -142,11 +145,9 @@ func parseExec(args []string, getenv func(string) string, stderr io.Writer) (*ex
 		return nil, err
 	}
 	if rest := fs.Args(); len(rest) > 0 {
-		d, err := time.ParseDuration(rest[0])
-		if len(rest) > 1 || !c.wait.on || err != nil || d <= 0 {
+		if len(rest) > 1 || !c.wait.on || c.wait.Set(rest[0]) != nil {
 			return nil, fmt.Errorf("unexpected %q before --: the command goes after --", strings.Join(rest, " "))
 		}
-		c.wait.d = d // --wait 30m
 	}
 	c.command = args[dash+1:]
 	if len(c.command) == 0 || c.command[0] == "" {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -56,6 +57,11 @@ func TestParseExec(t *testing.T) {
 		if wantOK := slices.Contains(args, "2d"); (err == nil) != wantOK {
 			t.Errorf("%q: err = %v", args, err)
 		}
+	}
+	// The line a plan card offers parses.
+	line := strings.Fields(commands.ExecLine("server-a", 2, 26*time.Hour+30*time.Minute, 3*time.Hour, "CUDA_VISIBLE_DEVICES=0,1 torchrun train.py"))
+	if c, err := parseExec(line[2:], env, &bytes.Buffer{}); err != nil || c.forDur != 26*time.Hour+30*time.Minute || c.wait.d != 3*time.Hour+30*time.Minute || c.count != 2 {
+		t.Errorf("%q: %+v, %v", line, c, err)
 	}
 	if _, err := parseExec([]string{"--gpus", "1", "--", "sh"}, func(k string) string {
 		return map[string]string{"GPUPLAN_EXEC_LEASE": "10ms"}[k]
