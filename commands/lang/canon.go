@@ -61,6 +61,7 @@ type canonizer struct {
 	corrected    []string
 	skipTo       int // emitDataset read a size up to here
 	dsToks       []reqToken
+	costWord     bool
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -100,7 +101,10 @@ func (c *canonizer) skip(a, b int) {
 func (c *canonizer) setAsk(a Ask) {
 	// A more specific question wins over a general one ("how long … and
 	// how many"): count and which-server decide the card's shape.
-	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 1, AskFit: 2, AskWhichGPU: 3, AskCount: 5, AskWhichServer: 6}
+	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 2, AskFit: 3, AskWhichGPU: 4, AskCount: 5, AskWhichServer: 6}
+	if a == AskCost {
+		c.costWord = true // a comparison asked in money is a cost question
+	}
 	if rank[a] > rank[c.ask] {
 		c.ask = a
 	}
@@ -292,7 +296,8 @@ func (c *canonizer) phrase(i int) int {
 			c.setAsk(AskCost)
 		}
 		return n
-	case c.w(i) == "cheaper" || c.w(i) == "spend" || c.w(i) == "budget" || c.w(i) == "bill" || c.w(i) == "expense" ||
+	case c.w(i) == "$" || c.w(i) == "$$" || c.w(i) == "$?" || c.w(i) == "less" && strings.HasPrefix(c.w(i+1), "$") ||
+		c.w(i) == "cheaper" || c.w(i) == "spend" || c.w(i) == "budget" || c.w(i) == "bill" || c.w(i) == "expense" ||
 		c.w(i) == "expensive" || c.w(i) == "dollars" || c.w(i) == "usd":
 		c.setAsk(AskCost)
 		c.skip(i, i+1)
@@ -368,6 +373,11 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case c.w(i) == "faster" || c.w(i) == "quicker" || c.w(i) == "fastest":
 		return c.which(i, 1)
+	case (c.w(i) == "no" || c.w(i) == "nope" || c.w(i) == "아니" || c.w(i) == "아니고") && (c.w(i+1) == "=" || c.w(i+1) == "," || c.w(i+1) == "i" && c.w(i+2) == "mean"):
+		// "gpt2 small? no: gpt2-large": the model said first is taken back
+		c.retractModel()
+		c.skip(i, i+2)
+		return i + 2
 	case c.w(i) == "on" && (c.w(i+1) == "it" || c.w(i+1) == "them" || c.w(i+1) == "that" || c.w(i+1) == "this"):
 		c.skip(i, i+2) // "fine-tuning on it": the hardware was named before
 		return i + 2
@@ -448,6 +458,9 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 	w := c.w(i)
 	if w != "in" && w != "within" && w != "by" && w != "under" && w != "before" {
 		return i, false
+	}
+	if w == "in" && c.pastBefore(i) && !c.deadlineWordsBefore(i) {
+		return i, false // "did 1 epoch … in 3h on a single l4": how long it took, not a deadline
 	}
 	j := i + 1
 	for c.w(j) == "under" || c.w(j) == "less" || c.w(j) == "than" || c.w(j) == "at" || c.w(j) == "most" || c.w(j) == "about" {
@@ -623,7 +636,7 @@ func (c *canonizer) server(i int) int {
 var englishNumbers = map[string]float64{
 	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
 	"ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty": 30, "forty": 40,
-	"fifty": 50, "sixty": 60, "hundred": 100, "single": 1, "dozen": 12, "couple": 2, "pair": 2,
+	"fifty": 50, "sixty": 60, "hundred": 100, "single": 1, "dozen": 12, "couple": 2, "pair": 2, "few": 3,
 }
 
 // numberWord reads "a single", "one", "a pair of", "a couple of", "a dozen",
@@ -641,7 +654,10 @@ func (c *canonizer) numberWord(i int) int {
 		}
 		return i
 	}
-	if j > i && (c.w(j) != "single" && c.w(j) != "pair" && c.w(j) != "couple" && c.w(j) != "dozen" && c.w(j) != "hundred") {
+	if c.w(j) == "few" && j == i {
+		return i // "few" alone is no number; "a few" is three
+	}
+	if j > i && (c.w(j) != "single" && c.w(j) != "pair" && c.w(j) != "couple" && c.w(j) != "dozen" && c.w(j) != "hundred" && c.w(j) != "few") {
 		return i // "a two" is not English
 	}
 	j++
@@ -1021,7 +1037,7 @@ func (c *canonizer) measurement(i int) bool {
 	default:
 		return false
 	}
-	if prev := lastW(c.out); prev == "in" || prev == "within" || prev == "under" || prev == "for" || prev == "by" {
+	if prev := lastW(c.out); (prev == "in" || prev == "within" || prev == "under" || prev == "for" || prev == "by") && !c.pastBefore(i) {
 		return false
 	}
 	for _, t := range c.in {
@@ -1037,8 +1053,8 @@ func (c *canonizer) measurement(i int) bool {
 		return true
 	case c.w(j) == "on":
 		next := c.w(j + 1)
-		if next == "a" || next == "an" || next == "one" || next == "the" {
-			next = c.w(j + 2)
+		for k := j + 2; next == "a" || next == "an" || next == "one" || next == "the" || next == "single"; k++ {
+			next = c.w(k)
 		}
 		_, rest, isNum := reqScanInt(next)
 		if !(c.gpu(next) || c.servers[next] || isNum && (rest == "x" || rest == "" || c.gpu(strings.TrimPrefix(rest, "x")))) {
@@ -1239,10 +1255,49 @@ func (c *canonizer) amountAfterEpochs() {
 		if !epochs {
 			continue
 		}
-		if k+1 < len(c.out) && reqUnitClass(c.out[k+1].w) > reqUUnknown {
-			continue // "3 epochs 1000 steps": the number has its own unit
+		if k+1 < len(c.out) && reqUnitClass(c.out[k+1].w) > reqUUnknown || c.gpu(t.w) {
+			continue // "3 epochs 1000 steps": its own unit; "20에폭 3090": a GPU
 		}
 		out = append(out, reqToken{raw: "samples", w: "samples", start: t.end, end: t.end})
 	}
 	c.out = out
+}
+
+// retractModel drops the model words just read ("gpt2 small? no: …").
+func (c *canonizer) retractModel() {
+	for len(c.out) > 0 {
+		w := lastW(c.out)
+		if c.modelKnown != nil && c.modelKnown(w) || c.modelPart != nil && c.modelPart(w) || w == "small" || w == "base" || w == "large" {
+			c.out = c.out[:len(c.out)-1]
+			continue
+		}
+		break
+	}
+}
+
+// pastBefore reports whether a past-tense verb of a measured run comes
+// before input i ("it took", "we did", "ran", "finished").
+func (c *canonizer) pastBefore(i int) bool {
+	for k := 0; k < i; k++ {
+		switch c.w(k) {
+		case "did", "took", "ran", "finished", "completed", "measured", "was", "were", "got":
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineWordsBefore reports whether the words just before input i ask
+// for a finish ("to finish it in 2 days", "need it done in a week"), which
+// makes "in N days" a deadline even after a measured run.
+func (c *canonizer) deadlineWordsBefore(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-4; k-- {
+		switch c.w(k) {
+		case "finish", "finished", "done", "complete", "need", "needs", "to", "want", "under", "by":
+			return true
+		case "did", "took", "ran", "was", "were", "measured":
+			return false
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package lang
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -150,6 +151,15 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 		var words []string
 		ok := true
 		for _, t := range p.toks[p.i : p.i+n] {
+			if strings.HasPrefix(t.w, "ds-") || t.w == "ds" {
+				// "ds-r1-distill-…": DeepSeek, as people abbreviate it
+				words = append(words, "deepseek")
+				if t.w == "ds" {
+					continue
+				}
+				words = append(words, nameParts(strings.TrimPrefix(t.w, "ds-"))...)
+				continue
+			}
 			if t.w == "," || reqKeywords[t.w].kind != 0 && t.w != "base" {
 				ok = false
 				break
@@ -178,7 +188,13 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 			case extra < bestExtra:
 				best, bestExtra, tie = k, extra, false
 			case extra == bestExtra:
-				best, tie = k, true // the later (newer) entry
+				// the version was not said: the earlier release ("qwen 14b" is
+				// qwen2.5-14b, not qwen3-14b; "gemma 27b" gemma-2-27b), and the
+				// reading shows which, so a person adds the version if not
+				tie = true
+				if modelVersion(c.parts) < modelVersion(cands[best].parts) {
+					best = k
+				}
 			}
 		}
 		if best < 0 {
@@ -309,4 +325,15 @@ func isHubRef(w string) bool {
 		return false
 	}
 	return len(org) >= 2
+}
+
+// modelVersion is the first plain number among a model name's parts after
+// its family ("qwen 2.5 14b" → 2.5); a name without one counts as version 0.
+func modelVersion(parts []string) float64 {
+	for _, p := range parts[1:] {
+		if v, err := strconv.ParseFloat(p, 64); err == nil {
+			return v
+		}
+	}
+	return 0
 }

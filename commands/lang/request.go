@@ -131,14 +131,20 @@ func Read(env Env, text string) (Reading, error) {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
 	}
+	if r.Ask == AskNone && r.Request.Compare {
+		r.Ask = AskWhichGPU // "l40s vs a100 for …?"
+	}
 	if question && r.Ask == AskNone && len(r.Request.Targets) > 0 {
 		r.Ask = AskFit // "13b lora on a 3090?" asks whether it works there
 	}
-	if r.Ask == AskNone && r.Request.Compare {
+	if r.Request.Compare && (r.Ask == AskNone || r.Ask == AskWhichGPU || r.Ask == AskFit && !question) {
 		r.Ask = AskWhichGPU // "l40s vs a100 for …"
-		if r.Request.Targets[0].Server != "" {
-			r.Ask = AskWhichServer
-		}
+	}
+	if r.Request.Compare && (r.Ask == AskWhichGPU || r.Ask == AskFit) && allServers(r.Request.Targets) {
+		r.Ask = AskWhichServer // "server-a or server-h, which one?"
+	}
+	if r.Request.Compare && c.costWord {
+		r.Ask = AskCost // "which is cheaper", "비용 비교", "가성비"
 	}
 	if r.Ask == AskCount || r.Deadline > 0 {
 		r.CountOpen = p.countOpen()
@@ -208,4 +214,13 @@ func modelParts(cat *planner.Catalog) func(string) bool {
 		}
 	}
 	return func(w string) bool { return set[w] }
+}
+
+func allServers(hs []planner.Hardware) bool {
+	for _, h := range hs {
+		if h.Server == "" {
+			return false
+		}
+	}
+	return len(hs) > 0
 }
