@@ -540,7 +540,6 @@ var modelAliases = map[string]string{
 	"llama270b":   "llama-2-70b",
 	"llama38b":    "llama-3-8b",
 	"llama370b":   "llama-3-70b",
-	"llama3p370b": "llama-3-70b",
 	"llama3p18b":  "llama-3.1-8b",
 	"llama3p170b": "llama-3.1-70b",
 	"llama405b":   "llama-3.1-405b",
@@ -557,6 +556,12 @@ var modelAliases = map[string]string{
 	"phi3mini":    "phi-3-mini-4k",
 	"phi3small":   "phi-3-small-8k",
 	"phi3medium":  "phi-3-medium-4k",
+	"modernbert":  "modernbert-base",
+	"vith14":      "vit-huge-patch14-224",
+	"vithuge":     "vit-huge-patch14-224",
+	"clipvitl14":  "clip-vit-large-patch14",
+	"clipl14":     "clip-vit-large-patch14",
+	"convnext":    "convnext-base-224",
 }
 
 // Resolution says how a typed name was read, when that is worth telling
