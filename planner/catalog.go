@@ -337,6 +337,8 @@ func gpuFamily(g GPU) (string, int) {
 	switch {
 	case strings.HasPrefix(id, "rtx-6000-ada"):
 		fam = "6000ada"
+	case strings.HasPrefix(id, "rtx-pro-6000"):
+		fam = "pro6000"
 	case strings.HasPrefix(id, "rtx-"):
 		fam = strings.TrimPrefix(id, "rtx-")
 	default:
@@ -646,8 +648,11 @@ var gpuAliases = map[string]string{
 	"geforce3090": "3090",
 	"rtx6000ada":  "6000ada",
 	"rtx6000":     "6000ada",
-	"l40":         "l40s",
+	"rtx5090":     "5090",
+	"geforce5090": "5090",
+	"rtxpro6000":  "pro6000",
 	"mi300":       "mi300x",
+	"mi325":       "mi325x",
 }
 
 // GPU resolves a GPU name forgivingly: "h100" finds the SXM part and says
@@ -726,7 +731,7 @@ func (c *Catalog) splitGPUQuery(q string) (fam string, quals []string, ok bool) 
 	rest := q[len(best):]
 	for rest != "" {
 		matched := false
-		for _, w := range []string{"sxm5", "sxm4", "sxm2", "sxm", "pcie", "nvl", "hgx"} {
+		for _, w := range []string{"sxm5", "sxm4", "sxm2", "sxm", "pcie", "nvl", "hgx", "blackwell", "server"} {
 			if strings.HasPrefix(rest, w) {
 				quals = append(quals, w)
 				rest = rest[len(w):]
