@@ -192,7 +192,7 @@ func (c *canonizer) step(i int) int {
 		}
 		return i + 1
 	}
-	if (t.w == "/" && reqUnitClass(c.w(i+1)) <= reqUUnknown && reqUnitClass(lastW(c.out)) <= reqUUnknown) ||
+	if (t.w == "/" && !(reqUnitClass(c.w(i+1)) > reqUUnknown && (reqUnitClass(lastW(c.out)) > reqUUnknown || reqStartsNumber(lastW(c.out))))) ||
 		t.w == "->" || t.w == "=>" || t.w == "|" || t.w == "—" || t.w == "--" {
 		// "h100 8 / qwen2.5 72b lora / 1ep 60k": a separator between phrases
 		c.out = append(c.out, reqToken{raw: t.raw, w: ",", start: t.start, end: t.end})
@@ -378,6 +378,18 @@ func (c *canonizer) phrase(i int) int {
 		c.retractModel()
 		c.skip(i, i+2)
 		return i + 2
+	case c.w(i) == "like" && reqStartsNumber(c.w(i+1)) && c.hardwareBefore():
+		// "on a few L40S, like 3", "on T4s, like 4 of them": the count, said after
+		n := i + 2
+		if c.w(n) == "of" && (c.w(n+1) == "them" || c.w(n+1) == "those") {
+			n += 2
+		}
+		if _, rest, ok := reqScanInt(c.w(i + 1)); ok && rest == "" {
+			c.emit(c.w(i+1), i+1, i+2)
+			c.out = append(c.out, reqToken{raw: "gpus", w: "\x00count", start: c.in[i+1].end, end: c.in[i+1].end})
+		}
+		c.skip(i, i+1)
+		return n
 	case c.w(i) == "on" && (c.w(i+1) == "it" || c.w(i+1) == "them" || c.w(i+1) == "that" || c.w(i+1) == "this"):
 		c.skip(i, i+2) // "fine-tuning on it": the hardware was named before
 		return i + 2
@@ -826,6 +838,11 @@ func (c *canonizer) placePending(out, toks []reqToken) []reqToken {
 			if k+1 < len(out) && out[k+1].w == "x" {
 				return out
 			}
+			if k > 0 {
+				if _, r, ok := reqScanInt(out[k-1].w); ok && (r == "" || r == "x") || out[k-1].w == "x" {
+					return out
+				}
+			}
 			return append(out[:k+1], append(ins, out[k+1:]...)...)
 		}
 	}
@@ -964,6 +981,17 @@ func (c *canonizer) gpuWords(i int) int {
 		// "a100 80 4장": the memory, said without its unit
 		c.emit(w+"gb", i, i+1)
 		return i + 1
+	}
+	if c.gpu(w) && !reqStartsNumber(w) {
+		if n, rest, ok := reqScanInt(next); ok && rest == "" && n >= 1 && n <= 4096 && reqUnitClass(c.w(i+2)) <= reqUUnknown &&
+			!isCounterWord(c.w(i+2)) && !(n == 16 || n == 24 || n == 32 || n == 40 || n == 48 || n == 80 || n == 94 || n == 141) {
+			// "h100 8 / …", "a100 4": the count after the name
+			c.emit(w, i, i+1)
+			at := c.in[i+1].start
+			c.out = append(c.out, reqToken{raw: "x", w: "x", start: at, end: at})
+			c.emit(next, i+1, i+2)
+			return i + 2
+		}
 	}
 	if isMemWord(w) && c.gpu(next) {
 		// "a 16gb v100" reads as "v100 16gb": the name at the memory's place
@@ -1297,6 +1325,16 @@ func (c *canonizer) deadlineWordsBefore(i int) bool {
 			return true
 		case "did", "took", "ran", "was", "were", "measured":
 			return false
+		}
+	}
+	return false
+}
+
+// hardwareBefore reports whether a GPU was named in the last few words.
+func (c *canonizer) hardwareBefore() bool {
+	for k := len(c.out) - 1; k >= 0 && k >= len(c.out)-3; k-- {
+		if c.gpu(c.out[k].w) {
+			return true
 		}
 	}
 	return false

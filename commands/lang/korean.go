@@ -247,7 +247,7 @@ func (c *canonizer) korean1(i int) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
-	if rest := w[len(stem):]; rest != "" && e.act == koWord && !koGrammarRest(rest) {
+	if rest := w[len(stem):]; rest != "" && e.act == koWord && (!koGrammarRest(rest) || koLexicon[rest].act == koWord) {
 		if s2, e2, ok := koStem(rest); ok && e2.act == koWord && s2 != "" && strings.HasPrefix(rest, s2) {
 			// "버트라지", "라마큐로라": two words written together
 			c.emit(e.word, i, i+1)

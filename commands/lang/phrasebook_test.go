@@ -306,7 +306,7 @@ const holdoutFloor = 0.95
 const holdout2Floor = 0.9
 
 // holdout3Floor is the third held-out set's share, rounded down.
-const holdout3Floor = 0.0
+const holdout3Floor = 0.9
 
 // TestPhrasebookCommands reads the phrasebook's reservation, release,
 // extend, wait and status sentences and checks the command, the server,
