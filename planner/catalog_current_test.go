@@ -1,0 +1,119 @@
+package planner
+
+import (
+	"math"
+	"testing"
+)
+
+// The 2026 catalogue additions resolve by the names people type, and the
+// short family names keep meaning what they meant before.
+func TestCurrentGPUNamesResolve(t *testing.T) {
+	c := DefaultCatalog()
+	for _, tc := range []struct{ in, want string }{
+		{"rtx 5090", "rtx-5090"}, {"5090", "rtx-5090"}, {"geforce 5090", "rtx-5090"},
+		{"rtx pro 6000", "rtx-pro-6000-blackwell"}, {"RTX PRO 6000 Blackwell", "rtx-pro-6000-blackwell"},
+		{"rtx pro 6000 server", "rtx-pro-6000-blackwell-server"}, {"rtx-pro-6000-blackwell-server", "rtx-pro-6000-blackwell-server"},
+		{"rtx 6000", "rtx-6000-ada"}, {"rtx 6000 ada", "rtx-6000-ada"},
+		{"l40", "l40"}, {"L40S", "l40s"}, {"a40", "a40"},
+		{"a800", "a800-sxm4-80gb"}, {"a800 pcie", "a800-pcie-80gb"},
+		{"h800", "h800-sxm5-80gb"}, {"h800 pcie", "h800-pcie-80gb"},
+		{"h20", "h20"}, {"h200", "h200-sxm-141gb"},
+		{"gb200", "gb200-nvl72"}, {"b200", "b200-hgx"},
+		{"mi325x", "mi325x"}, {"mi325", "mi325x"}, {"mi300x", "mi300x"},
+	} {
+		g, _, err := c.GPU(tc.in)
+		if err != nil || g.ID != tc.want {
+			t.Errorf("GPU(%q) = %q, %v; want %q", tc.in, g.ID, err, tc.want)
+		}
+	}
+}
+
+func TestCurrentModelNamesResolve(t *testing.T) {
+	c := DefaultCatalog()
+	for _, tc := range []struct{ in, want string }{
+		{"qwen3 8b", "qwen3-8b"}, {"Qwen3-0.6B", "qwen3-0.6b"}, {"Qwen3-30B-A3B", "qwen3-30b-a3b"},
+		{"qwen3-235b-a22b", "qwen3-235b-a22b"}, {"llama 3.2 1b", "llama-3.2-1b"}, {"Llama-3.2-3B", "llama-3.2-3b"},
+		{"llama3.3-70b", "llama-3.3-70b"}, {"gemma 3 27b", "gemma-3-27b"}, {"gemma-3-1b", "gemma-3-1b"},
+		{"mistral small", "mistral-small-24b"}, {"mistral nemo", "mistral-nemo-12b"}, {"phi-4", "phi-4"},
+		{"gpt-oss-20b", "gpt-oss-20b"}, {"gpt oss 120b", "gpt-oss-120b"}, {"modernbert", "modernbert-base"},
+		{"modernbert-large", "modernbert-large"}, {"vit-h/14", "vit-huge-patch14-224"}, {"convnext", "convnext-base-224"},
+		{"clip vit-l/14", "clip-vit-large-patch14"},
+		// unchanged readings
+		{"llama-3-70b", "llama-3-70b"}, {"mistral", "mistral-7b-v0.1"}, {"bert-base", "bert-base-uncased"},
+	} {
+		m, _, err := c.Model(tc.in)
+		if err != nil || m.ID != tc.want {
+			t.Errorf("Model(%q) = %q, %v; want %q", tc.in, m.ID, err, tc.want)
+		}
+	}
+}
+
+// The new rows are parsed into what the formulas read: MoE routing, the
+// vision forward FLOPs, and datasheet values kept dense.
+func TestCurrentCatalogueRowsParse(t *testing.T) {
+	c := DefaultCatalog()
+	for _, tc := range []struct {
+		id            string
+		experts, topK int
+		activeB       float64
+	}{
+		{"qwen3-30b-a3b", 128, 8, 3.35}, {"qwen3-235b-a22b", 128, 8, 22.19},
+		{"gpt-oss-20b", 32, 4, 4.19}, {"gpt-oss-120b", 128, 4, 5.71},
+	} {
+		m := mustModel(t, c, tc.id)
+		if m.Kind != MoE || m.Experts != tc.experts || m.TopK != tc.topK || m.ActiveB != tc.activeB {
+			t.Errorf("%s: kind %s, %d experts top-%d, %.2fB active", tc.id, m.Kind, m.Experts, m.TopK, m.ActiveB)
+		}
+	}
+	for id, want := range map[string]float64{"clip-vit-large-patch14": 162.0, "vit-huge-patch14-224": 324, "convnext-base-224": 30.8} {
+		if m := mustModel(t, c, id); m.FwdGFLOPs != want {
+			t.Errorf("%s: %.1f forward GFLOPs, want %.1f", id, m.FwdGFLOPs, want)
+		}
+	}
+	// Dense, not sparse: the datasheets' starred numbers halved.
+	for id, want := range map[string]float64{
+		"rtx-5090": 209.5, "rtx-pro-6000-blackwell": 500, "l40": 181.05, "a40": 149.7,
+		"a800-sxm4-80gb": 312, "h20": 148, "gb200-nvl72": 2500, "mi325x": 1307.4,
+	} {
+		g := mustGPU(t, c, id, 1).GPU
+		if got, _ := g.Peak(BF16); got != want {
+			t.Errorf("%s: bf16 %.1f dense TFLOPS, want %.1f", id, got, want)
+		}
+	}
+	if g := mustGPU(t, c, "rtx-5090", 1).GPU; !g.Consumer || g.NVLinkGBs != 0 || g.Generation != Blackwell {
+		t.Errorf("rtx-5090: consumer %v, nvlink %.0f, %s", g.Consumer, g.NVLinkGBs, g.Generation)
+	}
+	if g := mustGPU(t, c, "gb200", 1).GPU; !g.SXM || g.NVLinkGBs != 1800 || g.PCIeGen != 5 {
+		t.Errorf("gb200: sxm %v, nvlink %.0f, host gen %d", g.SXM, g.NVLinkGBs, g.PCIeGen)
+	}
+	for _, g := range c.GPUs {
+		if g.PriceUSD <= 0 {
+			t.Errorf("%s: no price (%q)", g.ID, g.PriceSource)
+		}
+	}
+}
+
+// Every new model plans end to end on a new GPU: inference and a LoRA or
+// fine-tune where it is a language model.
+func TestCurrentCataloguePlans(t *testing.T) {
+	c := DefaultCatalog()
+	for _, tc := range []struct {
+		model, gpu string
+		n          int
+		w          Workload
+	}{
+		{"llama-3.2-1b", "rtx-5090", 1, Finetune}, {"qwen3-8b", "l40", 1, LoRA}, {"qwen3-30b-a3b", "h20", 2, Inference},
+		{"gemma-3-27b", "rtx-pro-6000-blackwell", 1, QLoRA}, {"gpt-oss-120b", "gb200", 4, Inference},
+		{"llama-3.3-70b", "mi325x", 8, LoRA}, {"modernbert-base", "a40", 1, Finetune}, {"phi-4", "a800", 8, Finetune},
+		{"clip-vit-large-patch14", "l40", 1, Inference}, {"convnext-base-224", "rtx-5090", 1, Inference},
+		{"vit-huge-patch14-224", "h800 pcie", 1, Inference},
+	} {
+		j := Job{Model: mustModel(t, c, tc.model), Workload: tc.w, Precision: BF16, Stack: Tuned, GlobalBatch: 8, Steps: 100}
+		res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, tc.gpu, tc.n)}, Job: j})
+		e := res.Plans[0]
+		t.Logf("%s %s on %dx %s: %.3g s/step, %.1f of %.1f GiB, MFU %.2f", tc.model, tc.w, tc.n, tc.gpu, e.Time.StepS, e.Memory.PerGPUGiB, e.Memory.CapacityGiB, e.MFU)
+		if e.Time.StepS <= 0 || math.IsNaN(e.Time.StepS) || e.Memory.PerGPUGiB <= 0 {
+			t.Errorf("%s on %dx %s: step %.3g s, %.1f GiB", tc.model, tc.n, tc.gpu, e.Time.StepS, e.Memory.PerGPUGiB)
+		}
+	}
+}
