@@ -153,8 +153,9 @@ func (c *canonizer) bareSizeAfter(j int) (int, bool) {
 	for k := j; k <= j+2 && k < len(c.in); k++ {
 		n, unit, ok := reqScanNumber(c.w(k))
 		if !ok {
-			if isHangulWord(c.w(k)) || c.w(k) == "about" || c.w(k) == "~" {
-				continue
+			switch c.w(k) {
+			case "약", "전체", "전체약", "about", "around", "approx", "~", "total":
+				continue // "ImageNet 전체(약 128만 장)"
 			}
 			return 0, false
 		}

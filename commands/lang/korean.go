@@ -187,7 +187,7 @@ func koGrammarRest(rest string) bool {
 		return true
 	}
 	for _, p := range []string{"이면", "으로", "에서", "씩", "만", "짜리", "정도", "쯤", "당", "까지", "부터", "안에", "이내", "동안", "이상", "이하", "이면은",
-		"이고", "이며", "인데", "이라", "이니까", "이에요", "입니다", "이요", "임", "씩이면"} {
+		"이고", "이며", "인데", "이라", "이니까", "이에요", "입니다", "이요", "임", "씩이면", "이었", "였", "걸렸", "걸림", "나왔", "나옴"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}
@@ -228,7 +228,11 @@ func (c *canonizer) korean1(i int) int {
 	}
 	if d, ok := lookupDataset(w); ok {
 		c.dataset = d.Name
+		c.skipTo = 0
 		c.emitDataset(d, i, i+1)
+		if c.skipTo > i {
+			return c.scaleAfter(c.skipTo)
+		}
 		return i + 1
 	}
 	for _, p := range koParticles {
