@@ -126,7 +126,7 @@ func parseExec(args []string, getenv func(string) string, stderr io.Writer) (*ex
 		fs.PrintDefaults()
 	}
 	c := &execConfig{}
-	fs.StringVar(&c.as, "as", envOr(getenv, "USER", "terminal"), "the user the GPUs are booked for (a Slack user id or a name)")
+	fs.StringVar(&c.as, "as", envOr(getenv, "USER", "terminal"), "the user the GPUs are booked for (a Slack user id, or a name; the servers file's users: maps Unix names)")
 	fs.StringVar(&c.on, "on", "", "the server (default: the one whose host name is this machine's)")
 	fs.IntVar(&c.count, "gpus", 0, "book this many GPUs (the least recently used free ones, idle first)")
 	ids := fs.String("ids", "", "book exactly these GPU ids (0,2 or 0-3)")
@@ -285,23 +285,42 @@ func execMain(ctx context.Context, args []string, getenv func(string) string, st
 		fmt.Fprintf(stderr, "gpuplan exec: --for %s is longer than the %s maximum on %s\n", c.forDur, maxDur, srv.Name)
 		return exitBadUsage
 	}
-	st, _, warnings, err := openStore(ctx, getenv)
+	opened, _, warnings, err := openStore(ctx, getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpuplan exec:", err)
 		return exitForOpen(err)
 	}
-	defer st.Close()
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "gpuplan: warning:", w)
 	}
-	leaser, ok := st.(store.Leaser)
-	if !ok {
-		fmt.Fprintln(stderr, "gpuplan exec: this store cannot hold leases")
+	var st execStore
+	switch s := opened.(type) {
+	case *store.Embedded:
+		// One process holds the file at a time: hold it for each step, not
+		// for the whole job, so that status or another exec on this host
+		// can use it while the command runs.
+		s.Close()
+		path, err := embeddedPath(getenv)
+		if err != nil {
+			fmt.Fprintln(stderr, "gpuplan exec:", err)
+			return exitBadUsage
+		}
+		st = embeddedSteps{path: path}
+	case execStore:
+		defer opened.Close()
+		st = s
+	default:
+		opened.Close()
+		fmt.Fprintf(stderr, "gpuplan exec: %T cannot hold leases\n", opened)
 		return exitInternal
 	}
-	watch, _ := st.(store.Watch)
-	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch})
-	j := &execJob{cfg: c, srv: srv, need: need, st: st, leaser: leaser, watch: watch, set: set,
+	// The agent reports Unix users as the servers file maps them; a
+	// booking owned by the mapped name is the one it matches.
+	if id, ok := inv.Users[c.as]; ok {
+		c.as = id
+	}
+	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv})
+	j := &execJob{cfg: c, srv: srv, need: need, st: st, set: set,
 		req: commands.Request{User: c.as}, stdout: stdout, stderr: stderr}
 	// Signals are the command's once it runs; until then they stop the
 	// wait. main's own handler keeps them from killing gpuplan meanwhile.
@@ -319,16 +338,98 @@ func userWords(err error) string {
 	return err.Error()
 }
 
+// execStore is what exec needs of the store: reservations, the lease,
+// the waiting list, and the watch half's history and live state. Redis and
+// the embedded store (embeddedSteps) provide it.
+type execStore interface {
+	Now(ctx context.Context) (time.Time, error)
+	List(ctx context.Context, server string) ([]store.Reservation, error)
+	Get(ctx context.Context, id string) (store.Reservation, error)
+	Reserve(ctx context.Context, req store.ReserveRequest) (store.Reservation, error)
+	Release(ctx context.Context, req store.ReleaseRequest) (store.Reservation, error)
+	Renew(ctx context.Context, req store.RenewRequest) (store.Reservation, error)
+	Wait(ctx context.Context, req store.WaitRequest) (store.Waiter, error)
+	Waiters(ctx context.Context, server string) ([]store.Waiter, error)
+	RemoveWaiter(ctx context.Context, server, id string) (bool, error)
+	History(ctx context.Context, server string, from, to time.Time) ([]store.Reservation, error)
+	Live(ctx context.Context, server string) (store.Live, error)
+}
+
+var (
+	_ execStore = (*store.Redis)(nil)
+	_ execStore = (*store.Embedded)(nil)
+	_ execStore = embeddedSteps{}
+)
+
+// embeddedSteps is the embedded store opened for one call at a time.
+type embeddedSteps struct{ path string }
+
+// embeddedLockWait is how long a step waits for another process that
+// holds the file (a status, another exec).
+const embeddedLockWait = 10 * time.Second
+
+func step[T any](e embeddedSteps, f func(*store.Embedded) (T, error)) (T, error) {
+	s, err := store.OpenEmbeddedWith(e.path, store.EmbeddedOptions{LockTimeout: embeddedLockWait})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer s.Close()
+	return f(s)
+}
+
+func (e embeddedSteps) Now(ctx context.Context) (time.Time, error) {
+	return step(e, func(s *store.Embedded) (time.Time, error) { return s.Now(ctx) })
+}
+
+func (e embeddedSteps) List(ctx context.Context, server string) ([]store.Reservation, error) {
+	return step(e, func(s *store.Embedded) ([]store.Reservation, error) { return s.List(ctx, server) })
+}
+
+func (e embeddedSteps) Get(ctx context.Context, id string) (store.Reservation, error) {
+	return step(e, func(s *store.Embedded) (store.Reservation, error) { return s.Get(ctx, id) })
+}
+
+func (e embeddedSteps) Reserve(ctx context.Context, req store.ReserveRequest) (store.Reservation, error) {
+	return step(e, func(s *store.Embedded) (store.Reservation, error) { return s.Reserve(ctx, req) })
+}
+
+func (e embeddedSteps) Release(ctx context.Context, req store.ReleaseRequest) (store.Reservation, error) {
+	return step(e, func(s *store.Embedded) (store.Reservation, error) { return s.Release(ctx, req) })
+}
+
+func (e embeddedSteps) Renew(ctx context.Context, req store.RenewRequest) (store.Reservation, error) {
+	return step(e, func(s *store.Embedded) (store.Reservation, error) { return s.Renew(ctx, req) })
+}
+
+func (e embeddedSteps) Wait(ctx context.Context, req store.WaitRequest) (store.Waiter, error) {
+	return step(e, func(s *store.Embedded) (store.Waiter, error) { return s.Wait(ctx, req) })
+}
+
+func (e embeddedSteps) Waiters(ctx context.Context, server string) ([]store.Waiter, error) {
+	return step(e, func(s *store.Embedded) ([]store.Waiter, error) { return s.Waiters(ctx, server) })
+}
+
+func (e embeddedSteps) RemoveWaiter(ctx context.Context, server, id string) (bool, error) {
+	return step(e, func(s *store.Embedded) (bool, error) { return s.RemoveWaiter(ctx, server, id) })
+}
+
+func (e embeddedSteps) History(ctx context.Context, server string, from, to time.Time) ([]store.Reservation, error) {
+	return step(e, func(s *store.Embedded) ([]store.Reservation, error) { return s.History(ctx, server, from, to) })
+}
+
+func (e embeddedSteps) Live(ctx context.Context, server string) (store.Live, error) {
+	return step(e, func(s *store.Embedded) (store.Live, error) { return s.Live(ctx, server) })
+}
+
 // execJob is one gpuplan exec from booking to release.
 type execJob struct {
-	cfg    *execConfig
-	srv    inventory.Server
-	need   int
-	st     store.Store
-	leaser store.Leaser
-	watch  store.Watch
-	set    *commands.Set
-	req    commands.Request
+	cfg  *execConfig
+	srv  inventory.Server
+	need int
+	st   execStore
+	set  *commands.Set
+	req  commands.Request
 
 	stdout, stderr io.Writer
 }
@@ -483,13 +584,10 @@ func pickExecGPUs(free []int, n int, lastUse map[int]time.Time, busyNow map[int]
 }
 
 // lastUse is when each GPU's last booking ended (the last week), from the
-// store's history; empty without a watch half.
+// store's history.
 func (j *execJob) lastUse(ctx context.Context, now time.Time) map[int]time.Time {
 	out := map[int]time.Time{}
-	if j.watch == nil {
-		return out
-	}
-	hist, err := j.watch.History(ctx, j.srv.Name, now.Add(-7*24*time.Hour), now)
+	hist, err := j.st.History(ctx, j.srv.Name, now.Add(-7*24*time.Hour), now)
 	if err != nil {
 		return out // a preference, not a rule
 	}
@@ -510,10 +608,7 @@ func (j *execJob) lastUse(ctx context.Context, now time.Time) map[int]time.Time 
 // busyNow is the GPUs the agent saw busy in a recent sample.
 func (j *execJob) busyNow(ctx context.Context, now time.Time) map[int]bool {
 	out := map[int]bool{}
-	if j.watch == nil {
-		return out
-	}
-	live, err := j.watch.Live(ctx, j.srv.Name)
+	live, err := j.st.Live(ctx, j.srv.Name)
 	if err != nil {
 		return out
 	}
@@ -768,7 +863,7 @@ func (h *heartbeat) run() {
 			return // nothing left to renew
 		}
 		asked := time.Now()
-		rv, err := h.j.leaser.Renew(ctx, store.RenewRequest{RequestID: newRequestID("exec-renew"), ID: h.rv.ID,
+		rv, err := h.j.st.Renew(ctx, store.RenewRequest{RequestID: newRequestID("exec-renew"), ID: h.rv.ID,
 			Actor: h.j.cfg.as, Lease: lease, Until: h.until})
 		next := every
 		switch {

@@ -133,14 +133,43 @@ func TestExitStatus(t *testing.T) {
 }
 
 // The embedded store (one host, no Redis): the command runs on the
-// booked ids, its status passes through and the GPUs are free after.
+// booked ids, its status passes through and the GPUs are free after. The
+// file is not held while the command runs, so status and a second exec
+// on the host work meanwhile; the owner is the Slack id the servers file
+// maps the Unix user to, so the agent's readings match the booking.
 func TestExecEmbedded(t *testing.T) {
 	dir := t.TempDir()
-	env := map[string]string{"GPUPLAN_DB": filepath.Join(dir, "r.db"), "HOME": dir, "GPUPLAN_EXEC_LEASE": "2s"}
+	servers := filepath.Join(dir, "servers.yaml")
+	if err := os.WriteFile(servers, []byte("servers:\n  - name: box\n    gpu: a100\n    gpus: 4\nusers:\n  alice: U0001ALICE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"GPUPLAN_DB": filepath.Join(dir, "r.db"), "HOME": dir, "GPUPLAN_EXEC_LEASE": "2s",
+		"GPUPLAN_SERVERS": servers, "USER": "alice"}
 	getenv := func(k string) string { return env[k] }
+	ctx := context.Background()
 	var stdout, stderr lockedBuffer
-	code := run(context.Background(), []string{"exec", "--as", "alice", "--on", "server-v", "--ids", "1,3", "--for", "1h", "--",
-		"sh", "-c", `echo "$CUDA_VISIBLE_DEVICES $NVIDIA_VISIBLE_DEVICES"; exit 7`}, getenv, &stdout, &stderr)
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"exec", "--on", "box", "--ids", "1,3", "--for", "1h", "--",
+			"sh", "-c", `echo "$CUDA_VISIBLE_DEVICES $NVIDIA_VISIBLE_DEVICES"; touch "$0/started"; while [ ! -e "$0/go" ]; do sleep 0.05; done; exit 7`, dir},
+			getenv, &stdout, &stderr)
+	}()
+	eventually(t, "the command to start", func() bool { return exists(dir + "/started") })
+	var status lockedBuffer
+	if code := run(ctx, []string{"status", "box"}, getenv, &status, &status); code != 0 || !strings.Contains(status.String(), "U0001ALICE") {
+		t.Errorf("status while the job runs: exit %d\n%s", code, status.String())
+	}
+	var second lockedBuffer
+	if code := run(ctx, []string{"exec", "--on", "box", "--gpus", "3", "--", "touch", dir + "/ran"}, getenv, &second, &second); code != exitNotFree || exists(dir+"/ran") {
+		t.Errorf("a second exec for more than is free: exit %d (want %d)\n%s", code, exitNotFree, second.String())
+	}
+	os.WriteFile(dir+"/go", nil, 0o644)
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("exec did not end")
+	}
 	if code != 7 || strings.TrimSpace(stdout.String()) != "1,3 1,3" {
 		t.Fatalf("exit %d, stdout %q; want 7 and the ids twice\n%s", code, stdout.String(), stderr.String())
 	}
@@ -153,14 +182,13 @@ func TestExecEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	if l, _ := st.List(context.Background(), "server-v"); len(l) != 0 {
+	if l, _ := st.List(ctx, "box"); len(l) != 0 {
 		t.Errorf("still held after the job: %+v", l)
 	}
-	// A command that does not exist: 127, nothing held.
 	st.Close()
+	// A command that does not exist: 127, nothing held.
 	stderr = lockedBuffer{}
-	if code := run(context.Background(), []string{"exec", "--on", "server-v", "--gpus", "1", "--", "/no/such/command"}, getenv, &stdout, &stderr); code != exitNotFound {
+	if code := run(ctx, []string{"exec", "--on", "box", "--gpus", "1", "--", "/no/such/command"}, getenv, &stdout, &stderr); code != exitNotFound {
 		t.Errorf("a missing command exits %d, want %d: %s", code, exitNotFound, stderr.String())
 	}
 }
