@@ -37,7 +37,7 @@ func TestCurrentModelNamesResolve(t *testing.T) {
 		{"mistral small", "mistral-small-24b"}, {"mistral nemo", "mistral-nemo-12b"}, {"phi-4", "phi-4"},
 		{"gpt-oss-20b", "gpt-oss-20b"}, {"gpt oss 120b", "gpt-oss-120b"}, {"modernbert", "modernbert-base"},
 		{"modernbert-large", "modernbert-large"}, {"vit-h/14", "vit-huge-patch14-224"}, {"convnext", "convnext-base-224"},
-		{"clip vit-l/14", "clip-vit-large-patch14"},
+		{"clip vit-l/14", "clip-vit-large-patch14"}, {"deepseek coder 1.3b", "deepseek-coder-1.3b"},
 		// unchanged readings
 		{"llama-3-70b", "llama-3-70b"}, {"mistral", "mistral-7b-v0.1"}, {"bert-base", "bert-base-uncased"},
 	} {
