@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
+	"go.uber.org/goleak"
 )
 
 // pausedDeduper is a shared store that does not answer (a Redis stopped
@@ -48,6 +49,7 @@ func (a chanAcker) AckCtx(_ context.Context, id string, _ any) error {
 // a slash command (whose ack carries its answer) waits for the shared
 // check at most DedupeTimeout, by the context's deadline.
 func TestAckDoesNotWaitForSharedDedupe(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	paused := &pausedDeduper{started: make(chan context.Context, 4), release: make(chan bool)}
 	cat := planner.DefaultCatalog()
 	b, err := New(Config{AppToken: "xapp-1-abc", BotToken: "xoxb-abc", APIURL: "http://127.0.0.1:1"}, nil,

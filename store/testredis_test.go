@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"go.uber.org/goleak"
 )
 
 // quiet drops go-redis's own log lines (dial failures while a test has
@@ -31,9 +32,15 @@ type quiet struct{}
 
 func (quiet) Printf(context.Context, string, ...any) {}
 
+// TestMain also checks that no test leaves a goroutine behind (a
+// client, a proxy, the embedded store's backup timer).
 func TestMain(m *testing.M) {
 	redis.SetLogger(quiet{})
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m,
+		// go-redis retries a failed dial from a goroutine of its own that
+		// sleeps a second between tries and ends once it sees its pool
+		// closed: it outlives a closed client by up to that second.
+		goleak.IgnoreAnyFunction("github.com/redis/go-redis/v9/internal/pool.(*ConnPool).tryDial"))
 }
 
 // SkipNoRedis is the message a test skips with when it has no Redis.
