@@ -187,7 +187,9 @@ type planContext struct {
 	job       Job
 	info      JobInfo
 	jobFactor float64 // from a baseline: measured / modelled speed
-	prm       *Params // the model's fitted constants
+	// stepsPending: a step count waits for the default global batch.
+	stepsPending bool
+	prm          *Params // the model's fitted constants
 	// keptPrecision: the job's precision came from the measured run.
 	keptPrecision bool
 	assumptions   []string
@@ -367,7 +369,11 @@ func (pc *planContext) resolveAmount() error {
 		pc.info.Amount = humanCount(j.Samples) + " samples"
 	case j.Steps > 0:
 		if j.GlobalBatch == 0 {
-			return errorf("`%s steps` needs the global batch to turn steps into samples: add `batch N`", trimFloat(j.Steps))
+			// the global batch is chosen with the defaults; the steps
+			// become samples then (defaultGlobalBatch)
+			pc.stepsPending = true
+			pc.info.Amount = fmt.Sprintf("%s steps", humanCount(j.Steps))
+			return nil
 		}
 		total = j.Steps * float64(j.GlobalBatch)
 		pc.info.Amount = fmt.Sprintf("%s steps of %d samples", humanCount(j.Steps), j.GlobalBatch)
@@ -428,6 +434,17 @@ func (pc *planContext) defaultGlobalBatch(req Request) {
 	pc.info.GlobalBatch = j.GlobalBatch
 	if j.StepsPerEpoch > 0 {
 		pc.info.EpochSamples = j.StepsPerEpoch * float64(j.GlobalBatch)
+	}
+	if pc.stepsPending {
+		// "8k steps" with no batch: steps of the batch just chosen (and
+		// said in the assumptions), so a step count still plans
+		pc.stepsPending = false
+		pc.info.TotalSamples = j.Steps * float64(j.GlobalBatch)
+		pc.info.AmountKnown = true
+		if j.Model.IsTransformer() && j.Model.Kind != VisionViT {
+			pc.info.TotalTokens = pc.info.TotalSamples * float64(j.SeqLen)
+		}
+		pc.info.Amount = fmt.Sprintf("%s steps of %d samples", humanCount(j.Steps), j.GlobalBatch)
 	}
 }
 

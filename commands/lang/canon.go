@@ -61,6 +61,7 @@ type canonizer struct {
 	corrected    []string
 	skipTo       int // emitDataset read a size up to here
 	dsToks       []reqToken
+	moved        map[int]bool // input words read out of order (measured … for MODEL on HW)
 	costWord     bool
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
@@ -129,6 +130,10 @@ func (c *canonizer) words(i int, ws ...string) bool {
 
 func (c *canonizer) run() {
 	for i := 0; i < len(c.in); {
+		if c.moved[i] {
+			i++ // read earlier, where it belongs
+			continue
+		}
 		i = c.step(i)
 	}
 	c.placeUnits()
@@ -390,6 +395,14 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, i+1)
 		return n
+	case c.w(i) == "for" && c.measuredJustBefore():
+		// "measured 0.9 s/step for llama 2 13b lora on 4x a100": the
+		// hardware the run was measured on is read right after the
+		// measurement, and the model words after it
+		if n := c.moveHardware(i + 1); n > 0 {
+			c.skip(i, i+1)
+			return i + 1
+		}
 	case c.w(i) == "on" && (c.w(i+1) == "it" || c.w(i+1) == "them" || c.w(i+1) == "that" || c.w(i+1) == "this"):
 		c.skip(i, i+2) // "fine-tuning on it": the hardware was named before
 		return i + 2
@@ -1334,6 +1347,75 @@ func (c *canonizer) deadlineWordsBefore(i int) bool {
 func (c *canonizer) hardwareBefore() bool {
 	for k := len(c.out) - 1; k >= 0 && k >= len(c.out)-3; k-- {
 		if c.gpu(c.out[k].w) {
+			return true
+		}
+	}
+	return false
+}
+
+// measuredJustBefore reports whether the words just read are a measured
+// run's value and unit ("measured 3.5 hours per epoch", "took 2 days").
+func (c *canonizer) measuredJustBefore() bool {
+	n := len(c.out)
+	for k := n - 1; k >= 0 && k >= n-5; k-- {
+		switch c.out[k].w {
+		case "baseline", "measured", "took":
+			return k < n-1
+		}
+	}
+	return false
+}
+
+// moveHardware finds "on <hardware>" within the next words and reads it
+// now, as zero-width words here; the input words are marked read. It
+// returns how many words were moved (0: none found).
+func (c *canonizer) moveHardware(j int) int {
+	for k := j; k < len(c.in) && k < j+8; k++ {
+		if c.w(k) != "on" {
+			continue
+		}
+		end := k + 1
+		for end < len(c.in) && end < k+5 {
+			w := c.w(end)
+			_, rest, isNum := reqScanInt(w)
+			switch {
+			case isNum && (rest == "" || rest == "x" || c.gpu(strings.TrimPrefix(rest, "x"))), w == "x", w == "a", w == "one", w == "single",
+				c.gpu(w), len(w) > 2 && c.gpu(strings.TrimSuffix(w, "s")), isMemWord(w), c.servers[w]:
+				end++
+				continue
+			}
+			break
+		}
+		if end == k+1 || !c.anyGPU(k+1, end) {
+			return 0
+		}
+		if c.moved == nil {
+			c.moved = map[int]bool{}
+		}
+		at := c.in[j-1].end
+		for m := k; m < end; m++ {
+			c.moved[m] = true
+			w := c.w(m)
+			switch w {
+			case "a", "one", "single":
+				w = "1"
+			}
+			if t := strings.TrimSuffix(w, "s"); !c.gpu(w) && len(w) > 2 && c.gpu(t) {
+				w = t
+			}
+			c.out = append(c.out, reqToken{raw: c.in[m].raw, w: w, start: at, end: at})
+		}
+		return end - k
+	}
+	return 0
+}
+
+func (c *canonizer) anyGPU(a, b int) bool {
+	for m := a; m < b; m++ {
+		if w := c.w(m); c.gpu(w) || len(w) > 2 && c.gpu(strings.TrimSuffix(w, "s")) || c.servers[w] {
+			return true
+		}
+		if _, rest, ok := reqScanInt(c.w(m)); ok && c.gpu(strings.TrimPrefix(rest, "x")) {
 			return true
 		}
 	}
