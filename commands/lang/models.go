@@ -19,7 +19,7 @@ func (p *reqParser) catalogModel() (bool, error) {
 	p.loadVocab()
 	fm, fn, fok := p.fuzzyModel()
 	if fok && fn >= 3 {
-		return true, p.setModel(fm, planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", p.span(p.i, p.i+fn), fm.ID)}, p.i, p.i+fn)
+		return true, p.setModel(fm, p.readAsNote(p.i, p.i+fn, fm), p.i, p.i+fn)
 	}
 	for n := 3; n >= 2; n-- {
 		if p.i+n > len(p.toks) {
@@ -41,7 +41,7 @@ func (p *reqParser) catalogModel() (bool, error) {
 	if m, n, ok := p.fuzzyModel(); ok && (n > 1 || len(nameParts(t.w)) >= 3) {
 		// several words, or one word of several parts ("vit-base/16",
 		// "r1-distill-llama-70b")
-		return true, p.setModel(m, planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", p.span(p.i, p.i+n), m.ID)}, p.i, p.i+n)
+		return true, p.setModel(m, p.readAsNote(p.i, p.i+n, m), p.i, p.i+n)
 	}
 	m, res, err := p.cat.Model(t.w)
 	if err == nil {
@@ -336,4 +336,14 @@ func modelVersion(parts []string) float64 {
 		}
 	}
 	return 0
+}
+
+// readAsNote says which model loose words were read as, unless they were
+// its id already.
+func (p *reqParser) readAsNote(a, b int, m planner.Model) planner.Resolution {
+	words := p.span(a, b)
+	if strings.EqualFold(words, m.ID) {
+		return planner.Resolution{}
+	}
+	return planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", words, m.ID)}
 }
