@@ -121,6 +121,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	log.Info("reservations", zap.String("store", where), zap.String("servers", invFrom), zap.Int("count", len(inv.Servers)))
 	metrics := newMetrics()
+	rawStore := st
 	st = meterStore(st, metrics) // the "store" step closes the store itself
 	watch, _ := st.(store.Watch) // both backends have it; the metered store keeps it
 	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: schedule.NextFunc,
@@ -156,6 +157,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	sweepCtx, stopSweeps := context.WithCancel(ctx)
 	var sweeps sync.WaitGroup
 	sweeps.Go(func() { b.RunSweeps(sweepCtx, countNudges{set, metrics}, c.sweepEvery) })
+	// The Redis policy was checked at start; it is re-read while serving.
+	if r, ok := rawStore.(*store.Redis); ok {
+		sweeps.Go(func() { watchRedisPolicy(sweepCtx, r, metrics, redisPolicyEvery, log.Named("redis")) })
+	}
 	// Digests: every replica runs the scheduler; a claim per slot in the
 	// store lets one post.
 	if watch != nil {
