@@ -703,6 +703,14 @@ func (j *execJob) runOn(rv store.Reservation, sigs <-chan os.Signal) int {
 	// command, and its booking is renewed and released whatever happens.
 	ctx := context.Background()
 	command := shellJoin(j.cfg.command)
+	select {
+	case s := <-sigs:
+		// Interrupted while booking: the command never starts.
+		j.release(ctx, rv)
+		fmt.Fprintf(j.stderr, "gpuplan exec: %v before the command started; it was not run and %s is released\n", s, rv.ID)
+		return 128 + signum(s)
+	default:
+	}
 	storeNow, err := j.st.Now(ctx)
 	if err != nil {
 		storeNow = rv.Start
@@ -728,6 +736,7 @@ func (j *execJob) runOn(rv store.Reservation, sigs <-chan os.Signal) int {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	fromTerminal := terminalSignalsCommand()
 
 	hb := newHeartbeat(j, rv, until)
 	go hb.run()
@@ -739,6 +748,9 @@ loop:
 	for {
 		select {
 		case s := <-sigs:
+			if s == os.Interrupt && fromTerminal {
+				continue // the terminal sent it to the command as well
+			}
 			_ = cmd.Process.Signal(s)
 		case b := <-hb.bound:
 			stopAt = time.After(time.Until(b))

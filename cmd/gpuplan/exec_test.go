@@ -503,17 +503,19 @@ func TestExecEndToEnd(t *testing.T) {
 		free(t)
 	})
 
-	t.Run("SIGTERM goes to the command", func(t *testing.T) {
-		dir := t.TempDir()
-		r := startExec(t, bin, env, "--as", "alice", "--on", "server-a", "--gpus", "1", "--",
-			"sh", "-c", `trap 'exit 42' TERM; touch "$0/started"; while :; do sleep 0.05; done`, dir)
-		eventually(t, "the command to start", func() bool { return exists(dir + "/started") })
-		r.cmd.Process.Signal(syscall.SIGTERM)
-		if code := r.exit(t); code != 42 {
-			t.Errorf("exit %d, want the command's 42 (its TERM trap)\n%s", code, r.stderr.String())
-		}
-		if l := held(t); len(l) != 0 {
-			t.Errorf("still held: %+v", l)
+	t.Run("SIGTERM and SIGINT go to the command", func(t *testing.T) {
+		for sig, want := range map[syscall.Signal]int{syscall.SIGTERM: 42, syscall.SIGINT: 43} {
+			dir := t.TempDir()
+			r := startExec(t, bin, env, "--as", "alice", "--on", "server-a", "--gpus", "1", "--",
+				"sh", "-c", `trap 'exit 42' TERM; trap 'exit 43' INT; touch "$0/started"; while :; do sleep 0.05; done`, dir)
+			eventually(t, "the command to start", func() bool { return exists(dir + "/started") })
+			r.cmd.Process.Signal(sig)
+			if code := r.exit(t); code != want {
+				t.Errorf("%v: exit %d, want the command's %d (its trap)\n%s", sig, code, want, r.stderr.String())
+			}
+			if l := held(t); len(l) != 0 {
+				t.Errorf("%v: still held: %+v", sig, l)
+			}
 		}
 	})
 
