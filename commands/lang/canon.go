@@ -63,6 +63,7 @@ type canonizer struct {
 	dsToks       []reqToken
 	moved        map[int]bool // input words read out of order (measured … for MODEL on HW)
 	costWord     bool
+	gpuWord      bool // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -218,6 +219,9 @@ func (c *canonizer) step(i int) int {
 		at := c.in[i].start
 		c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})
 	}
+	if isGPUWord(t.w) {
+		c.gpuWord = true
+	}
 	if isGPUWord(t.w) && len(c.out) > 0 {
 		// "8 gpus", "2 cards": the number before counts GPUs
 		if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" && !c.gpu(c.w(i+1)) {
@@ -370,7 +374,7 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve":
 		c.runWord = true
-	case (c.w(i) == "run" || c.w(i) == "running") && runVerb(c.w(i-1)):
+	case (c.w(i) == "run" || c.w(i) == "running") && (runVerb(c.w(i-1)) || c.modalBefore(i)):
 		c.runWord = true // "can I run mixtral", not "our run was"
 	case c.w(i) == "where" && (c.w(i+1) == "should" || c.w(i+1) == "do" || c.w(i+1) == "can") && c.anyServer():
 		c.setAsk(AskWhichServer)
@@ -902,6 +906,9 @@ func (c *canonizer) size(i int) int {
 	if reqUnitClass(next) > reqUUnknown {
 		return i
 	}
+	if _, e, ok := koStem(next); ok && e.act == koWord && (e.word == "tokens" || e.word == "samples" || e.word == "steps" || e.word == "epochs") {
+		return i // "100B 토큰": an amount, not a size
+	}
 	if c.anyModel() {
 		if prev := lastW(c.out); prev != "" && c.modelID != nil && c.modelID(prev) != "" && !c.gpu(prev) &&
 			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) {
@@ -1050,10 +1057,13 @@ func (c *canonizer) typo(w string) (string, bool) {
 	found := ""
 	for _, k := range typoVocabulary {
 		if osa(w, k) == 1 {
-			if found != "" && found != k {
+			same := found != "" && reqUnitClass(found) > reqUUnknown && reqUnitClass(found) == reqUnitClass(k)
+			if found != "" && found != k && !same {
 				return "", false
 			}
-			found = k
+			if found == "" {
+				found = k
+			}
 		}
 	}
 	return found, found != ""
@@ -1416,6 +1426,20 @@ func (c *canonizer) anyGPU(a, b int) bool {
 			return true
 		}
 		if _, rest, ok := reqScanInt(c.w(m)); ok && c.gpu(strings.TrimPrefix(rest, "x")) {
+			return true
+		}
+	}
+	return false
+}
+
+// modalBefore reports whether a question's modal verb starts the sentence
+// before input i ("can a 5090 run gemma", "could X run on …"): then "run"
+// is the verb, and the question is whether it fits.
+func (c *canonizer) modalBefore(i int) bool {
+	for k := 0; k < i && k < 3; k++ {
+		switch c.w(k) {
+		case "can", "could", "will", "would", "does", "do", "is":
+			c.setAsk(AskFit)
 			return true
 		}
 	}

@@ -112,7 +112,7 @@ var koLexicon = map[string]koEntry{
 	"인퍼런스용": {act: koWord, word: "inference"}, "추론용": {act: koWord, word: "inference"}, "서빙용": {act: koWord, word: "inference"},
 	"말고": {act: koSkip}, "아니고": {act: koSkip}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
 	"타이니라마": {act: koWord, word: "tinyllama"}, "파이": {act: koWord, word: "phi"}, "비": {act: koWord, word: "b"},
-	"뭐씀": {act: koAsk, ask: AskWhichGPU}, "뭐임": {act: koAsk, ask: AskWhichGPU}, "뭐야": {act: koAsk, ask: AskWhichGPU}, "뭐써": {act: koAsk, ask: AskWhichGPU}, "뭐쓰": {act: koAsk, ask: AskWhichGPU},
+	"그래픽카드": {act: koSkip}, "뭐씀": {act: koAsk, ask: AskWhichGPU}, "뭐임": {act: koAsk, ask: AskWhichGPU}, "뭐야": {act: koAsk, ask: AskWhichGPU}, "뭐써": {act: koAsk, ask: AskWhichGPU}, "뭐쓰": {act: koAsk, ask: AskWhichGPU},
 	"얼마걸림": {act: koAsk, ask: AskTime}, "얼마걸려": {act: koAsk, ask: AskTime}, "얼마나걸려": {act: koAsk, ask: AskTime},
 	"얼마걸릴": {act: koAsk, ask: AskTime}, "파튜": {act: koWord, word: "finetune"}, "풀파튜": {act: koWord, word: "finetune"},
 	"싸": {act: koAsk, ask: AskCost}, "싸요": {act: koAsk, ask: AskCost}, "저렴": {act: koAsk, ask: AskCost},
@@ -277,6 +277,14 @@ func (c *canonizer) korean1(i int) int {
 		if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon[stem].act == koWord {
 			c.skip(i, i+2) // "추론 말고 학습": not that
 			return i + 2
+		}
+		if (e.word == "epochs" || e.word == "steps") && reqStartsNumber(c.w(i+1)) {
+			if n2, _, ok := koStem(c.w(i + 2)); ok && (n2 == "번" || n2 == "회") || strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회") {
+				// "에폭 5번": five epochs
+				c.emit(c.w(i+1), i+1, i+2)
+				c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
+				return i + 3
+			}
 		}
 		if e.word == "epochs" || e.word == "samples" || e.word == "tokens" || e.word == "steps" || e.word == "params" || e.word == "images" {
 			// "2에폭" was split as "2" "에폭": glue the unit to its number
@@ -607,6 +615,14 @@ var koNumbers = map[string]int{"한": 1, "하나": 1, "두": 2, "둘": 2, "세":
 // counter ("한장", "두대").
 func (c *canonizer) koNumber(i int) int {
 	w := c.w(i)
+	if i > 0 && strings.HasPrefix(c.w(i-1), "서버") {
+		if _, ok := koNumbers[w]; ok {
+			if s, e, ok := koStem(c.w(i + 1)); ok && e.act == koCounter && s != "" {
+				c.skip(i, i+2) // "우리 서버 세 대": how many servers, not GPUs
+				return i + 2
+			}
+		}
+	}
 	for _, n := range []string{"열여섯", "열두", "여덟", "아홉", "다섯", "여섯", "일곱", "하나", "스무", "한", "두", "둘", "세", "셋", "석", "네", "넷", "열"} {
 		if !strings.HasPrefix(w, n) {
 			continue

@@ -160,7 +160,7 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 				words = append(words, nameParts(strings.TrimPrefix(t.w, "ds-"))...)
 				continue
 			}
-			if t.w == "," || reqKeywords[t.w].kind != 0 && t.w != "base" {
+			if t.w == "," || reqKeywords[t.w].kind != 0 && t.w != "base" && !p.modelPartWord(t.w) {
 				ok = false
 				break
 			}
@@ -219,7 +219,7 @@ func partsSubset(want, have []string) bool {
 	for _, w := range want {
 		found := false
 		for k, h := range have {
-			if !used[k] && (h == w || w == strings.TrimSuffix(h, ".0")) {
+			if !used[k] && partMatch(w, h) {
 				used[k], found = true, true
 				break
 			}
@@ -346,4 +346,33 @@ func (p *reqParser) readAsNote(a, b int, m planner.Model) planner.Resolution {
 		return planner.Resolution{}
 	}
 	return planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", words, m.ID)}
+}
+
+// partMatch reports whether a typed name part is a catalogue name part:
+// the same, "3" for "3.0", a size letter for its word ("l" for large, "b"
+// for base: "vit-l/14"), or a word cut short ("distil" for distill).
+func partMatch(w, h string) bool {
+	if h == w || w == strings.TrimSuffix(h, ".0") {
+		return true
+	}
+	switch h {
+	case "large", "base", "huge", "small", "tiny", "medium", "mini":
+		if len(w) == 1 && w[0] == h[0] {
+			return true
+		}
+	}
+	return len(w) >= 5 && len(h) > len(w) && strings.HasPrefix(h, w)
+}
+
+// modelPartWord reports whether a keyword is also a part of some catalogue
+// model's name ("nemo" in mistral-nemo-12b).
+func (p *reqParser) modelPartWord(w string) bool {
+	for _, n := range p.cat.ModelNames() {
+		for _, part := range nameParts(n)[1:] {
+			if part == w {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -123,7 +123,7 @@ func Read(env Env, text string) (Reading, error) {
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}
-	if c.serverWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) {
+	if c.serverWord && !c.gpuWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
