@@ -68,7 +68,7 @@ func TestFormErrorsLandOnTheirField(t *testing.T) {
 	}{
 		{PlanForm{Model: "bert-bse"}, "model", "bert-base"},
 		{PlanForm{Model: "bert-base", Hardware: "2x h1000"}, "hardware", "h100"},
-		{PlanForm{Model: "bert-base", Amount: "10 bananas"}, "amount", "epochs"},
+		{PlanForm{Model: "bert-base", Amount: "10 bananas"}, "amount", "bananas"},
 		{PlanForm{Model: "bert-base", Precision: "bf17"}, "precision", "bf16"},
 		{PlanForm{}, "model", "Name a model"},
 	} {
