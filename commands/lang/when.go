@@ -34,95 +34,6 @@ const (
 	dayEndMinute   = 18 * 60 // `until tomorrow` = tomorrow 18:00
 )
 
-// durationUnits maps every unit word ParseDuration reads to its length.
-var durationUnits = map[string]time.Duration{
-	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
-	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
-	"w": 7 * 24 * time.Hour, "wk": 7 * 24 * time.Hour, "wks": 7 * 24 * time.Hour,
-	"week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
-}
-
-// ParseDuration reads a reservation length: one or more number+unit pairs
-// ("2h", "90m", "1d12h", "1.5h", "2d", "1w", "1h30m", "2 hours"), units
-// m/min, h/hr/hour, d/day, w/week (singular or plural), and "1h30" for an
-// hour and a half. Days and weeks are 24 and 168 real hours, whatever the
-// calendar does. The result is positive; errors are *UserError naming the
-// word, with an example.
-func ParseDuration(s string) (time.Duration, error) {
-	raw := strings.TrimSpace(s)
-	w := strings.ToLower(strings.Join(strings.Fields(raw), ""))
-	if w == "" {
-		return 0, &UserError{Msg: "a duration is missing", Hint: durationExample}
-	}
-	bad := func(why string) error {
-		return &UserError{Msg: fmt.Sprintf("`%s` is not a duration%s", raw, why), Hint: durationExample}
-	}
-	if w[0] == '-' {
-		return 0, bad(" — durations are positive")
-	}
-	var total float64 // nanoseconds, as float so "1.5h" and overflow are easy
-	lastUnit := time.Duration(0)
-	for i := 0; i < len(w); {
-		j := i
-		dots := 0
-		for j < len(w) && (whenDigit(w[j]) || w[j] == '.') {
-			if w[j] == '.' {
-				dots++
-			}
-			j++
-		}
-		if j == i {
-			return 0, bad("")
-		}
-		num := w[i:j]
-		if dots > 1 || num == "." {
-			return 0, bad("")
-		}
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil {
-			return 0, bad("")
-		}
-		k := j
-		for k < len(w) && w[k] >= 'a' && w[k] <= 'z' {
-			k++
-		}
-		unitWord := w[j:k]
-		if unitWord == "" {
-			// "1h30": a bare number right after hours is minutes.
-			if k == len(w) && lastUnit == time.Hour && i > 0 {
-				total += v * float64(time.Minute)
-				break
-			}
-			if i == 0 && k == len(w) {
-				return 0, &UserError{Msg: fmt.Sprintf("`%s` needs a unit — `%sh` or `%sm`?", raw, num, num), Hint: durationExample}
-			}
-			return 0, bad("")
-		}
-		unit, ok := durationUnits[unitWord]
-		if !ok {
-			msg := fmt.Sprintf("`%s` is not a duration: I don't know the unit `%s`", raw, unitWord)
-			if unitWord == "s" || strings.HasPrefix(unitWord, "sec") {
-				msg += " — reservations are counted in minutes and up"
-			} else if sug := planner.Nearest(unitWord, []string{"min", "minutes", "hours", "days", "weeks"}, 1); len(sug) > 0 {
-				msg += fmt.Sprintf(" — did you mean `%s`?", sug[0])
-			}
-			return 0, &UserError{Msg: msg, Hint: durationExample}
-		}
-		total += v * float64(unit)
-		lastUnit = unit
-		i = k
-	}
-	if total > float64(maxDurationWords) {
-		return 0, bad(" — that is longer than anyone can reserve")
-	}
-	d := time.Duration(math.Round(total/float64(time.Second))) * time.Second
-	if d <= 0 {
-		return 0, bad(" — it must be longer than zero")
-	}
-	return d, nil
-}
-
 func whenDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // When is a reservation window. A zero Start means "now"; a zero End
@@ -261,51 +172,6 @@ var whenWeekdays = map[string]time.Weekday{
 	"thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday, "thursday": time.Thursday, "목요일": time.Thursday, "목욜": time.Thursday,
 	"fri": time.Friday, "friday": time.Friday, "금요일": time.Friday, "금욜": time.Friday,
 	"sat": time.Saturday, "saturday": time.Saturday, "토요일": time.Saturday, "토욜": time.Saturday,
-}
-
-// Weekday reads a weekday name ("mon", "Friday", "금요일").
-func Weekday(w string) (time.Weekday, bool) {
-	d, ok := whenWeekdays[strings.ToLower(w)]
-	return d, ok
-}
-
-// Clock reads a time of day: "09:00", "18:30", "9am", "6pm", "9:30pm".
-// A bare number is no clock here (it could be anything).
-func Clock(w string) (hour, minute int, ok bool) {
-	w = strings.ToLower(w)
-	ampm := ""
-	if strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") {
-		ampm, w = w[len(w)-2:], w[:len(w)-2]
-	}
-	if ampm == "" && !strings.Contains(w, ":") {
-		return 0, 0, false
-	}
-	mins, ok := whenClockMinutes(w, ampm)
-	if !ok || mins >= 24*60 {
-		return 0, 0, false
-	}
-	return mins / 60, mins % 60, true
-}
-
-// ParseIDs reads GPU ids: "0-3", "0,2,5" or "1".
-func ParseIDs(s string) ([]int, bool) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 0 || a > b || b-a > 1024 {
-			return nil, false
-		}
-		for i := a; i <= b; i++ {
-			out = append(out, i)
-		}
-	}
-	return out, len(out) > 0
 }
 
 var whenMonths = map[string]time.Month{
@@ -703,14 +569,6 @@ func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
 	return 0, nil
 }
 
-func whenValidDate(y int, m time.Month, d int) bool {
-	if m < 1 || m > 12 || d < 1 || d > 31 {
-		return false
-	}
-	t := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
-	return t.Month() == m && t.Day() == d
-}
-
 // clock reads a time of day at word j into pt and returns the words taken.
 // bare allows a plain number ("9").
 func (p *windowParser) clock(j int, pt *whenPoint, bare bool) (int, error) {
@@ -757,49 +615,6 @@ func (p *windowParser) clock(j int, pt *whenPoint, bare bool) (int, error) {
 	}
 	pt.hasTime, pt.minute = true, mins
 	return n, nil
-}
-
-// whenClockMinutes converts "9", "9:30", "18:00" with an optional am/pm to
-// minutes after midnight; "24:00" is midnight at the end of the day.
-func whenClockMinutes(clock, ampm string) (int, bool) {
-	hs, ms, _ := strings.Cut(clock, ":")
-	h, err := strconv.Atoi(hs)
-	if err != nil {
-		return 0, false
-	}
-	m := 0
-	if ms != "" {
-		if len(ms) != 2 {
-			return 0, false
-		}
-		if m, err = strconv.Atoi(ms); err != nil || m > 59 {
-			return 0, false
-		}
-	}
-	switch strings.ReplaceAll(ampm, ".", "") {
-	case "am":
-		if h < 1 || h > 12 {
-			return 0, false
-		}
-		if h == 12 {
-			h = 0
-		}
-	case "pm":
-		if h < 1 || h > 12 {
-			return 0, false
-		}
-		if h != 12 {
-			h += 12
-		}
-	default:
-		if h == 24 && m == 0 {
-			return 24 * 60, true
-		}
-		if h > 23 {
-			return 0, false
-		}
-	}
-	return h*60 + m, true
 }
 
 // result resolves the clauses against now and checks the window.
@@ -913,83 +728,3 @@ func (p *windowParser) resolve(pt whenPoint, defMinute int, isStart bool, ref ti
 // hand (no regular expressions: nothing is compiled at start-up, and each
 // shape is stated once). Each returns what regexp.FindStringSubmatch would:
 // the whole word and its groups, or nil.
-
-// digitsAt reads between lo and hi digits at s[i:] and returns them and the
-// index after them.
-func digitsAt(s string, i, lo, hi int) (string, int, bool) {
-	j := i
-	for j < len(s) && j-i < hi && s[j] >= '0' && s[j] <= '9' {
-		j++
-	}
-	if j-i < lo {
-		return "", i, false
-	}
-	return s[i:j], j, true
-}
-
-// whenClockMatch reads h, h:mm with an optional am/pm ("9", "9:30",
-// "6pm", "9:30a.m."): groups hour, minute, am/pm.
-func whenClockMatch(w string) []string {
-	h, i, ok := digitsAt(w, 0, 1, 2)
-	if !ok {
-		return nil
-	}
-	m := ""
-	if i < len(w) && w[i] == ':' {
-		if m, i, ok = digitsAt(w, i+1, 2, 2); !ok {
-			return nil
-		}
-	}
-	ampm := w[i:]
-	switch ampm {
-	case "", "am", "pm", "a.m.", "p.m.":
-		return []string{w, h, m, ampm}
-	}
-	return nil
-}
-
-// whenISODateMatch reads 2026-11-24 and 2026-11-24t09:00: groups year,
-// month, day, time.
-func whenISODateMatch(w string) []string {
-	y, i, ok := digitsAt(w, 0, 4, 4)
-	if !ok || i >= len(w) || w[i] != '-' {
-		return nil
-	}
-	mo, i, ok := digitsAt(w, i+1, 1, 2)
-	if !ok || i >= len(w) || w[i] != '-' {
-		return nil
-	}
-	d, i, ok := digitsAt(w, i+1, 1, 2)
-	if !ok {
-		return nil
-	}
-	t := ""
-	if i < len(w) {
-		if w[i] != 't' {
-			return nil
-		}
-		h, j, ok := digitsAt(w, i+1, 1, 2)
-		if !ok || j >= len(w) || w[j] != ':' {
-			return nil
-		}
-		mm, k, ok := digitsAt(w, j+1, 2, 2)
-		if !ok || k != len(w) {
-			return nil
-		}
-		t = h + ":" + mm
-	}
-	return []string{w, y, mo, d, t}
-}
-
-// whenMdayMatch reads a day of the month, "24" or "24th": group day.
-func whenMdayMatch(w string) []string {
-	d, i, ok := digitsAt(w, 0, 1, 2)
-	if !ok {
-		return nil
-	}
-	switch w[i:] {
-	case "", "st", "nd", "rd", "th":
-		return []string{w, d}
-	}
-	return nil
-}

@@ -1,0 +1,353 @@
+package lang
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Hardware in the reading pass: team servers, GPU counts and their
+// counters, GPU names written loosely.
+
+func isGPUWord(w string) bool {
+	switch w {
+	case "gpu", "gpus", "card", "cards", "hardware", "instance", "accelerator":
+		return true
+	}
+	return false
+}
+
+// koLetters are the Korean names of the letters servers are named by
+// ("서버 에이", "에이치 서버").
+var koLetters = map[string]string{"에이": "a", "비": "b", "씨": "c", "디": "d", "이": "e", "에프": "f", "지": "g",
+	"에이치": "h", "아이": "i", "제이": "j", "케이": "k", "엘": "l", "엠": "m", "엔": "n", "오": "o", "피": "p", "큐": "q",
+	"알": "r", "에스": "s", "티": "t", "유": "u", "브이": "v", "더블유": "w", "엑스": "x", "와이": "y", "제트": "z"}
+
+// serverName is the team server a word names: its name ("server-h"),
+// its short name ("h", "serverh", "srv-h", "에이치"), or the GPU type
+// only one team server has ("a100" for server-a); "" for none.
+func (c *canonizer) serverName(w string) string {
+	if w == "" || len(c.servers) == 0 {
+		return ""
+	}
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "-server"), "-box")
+	if c.servers[w] {
+		return w
+	}
+	if l, ok := koLetters[w]; ok {
+		w = l
+	}
+	for _, pre := range []string{"server-", "server", "srv-", "srv", ""} {
+		if rest, ok := strings.CutPrefix(w, pre); ok && rest != "" && c.servers["server-"+rest] {
+			return "server-" + rest
+		}
+	}
+	if c.gpu(w) {
+		found := ""
+		for name, id := range c.serverGPU {
+			if strings.Contains(id, strings.TrimPrefix(w, "rtx-")) {
+				if found != "" {
+					return "" // two servers have it: the type does not say which
+				}
+				found = name
+			}
+		}
+		return found
+	}
+	return ""
+}
+
+func isServerWord(s string) bool {
+	switch s {
+	case "server", "srv", "box", "서버", "node", "machine", "rig":
+		return true
+	}
+	return false
+}
+
+// server reads a team server: "server-h", "server h", "h server", "the h
+// box", "A-server", "the a100 machine".
+func (c *canonizer) server(i int) int {
+	if len(c.servers) == 0 {
+		return i
+	}
+	w := c.w(i)
+	// alone, a word names a server only in a server's own form ("server-h",
+	// "serverh", "srv-h", "a-server"): a bare "h" is hours
+	named := strings.HasPrefix(w, "server") || strings.HasPrefix(w, "srv") || strings.HasSuffix(w, "-server") || strings.HasSuffix(w, "-box")
+	if name := c.serverName(w); name != "" && (c.servers[w] || named) {
+		c.emit(name, i, i+1)
+		return i + 1
+	}
+	if isServerWord(w) {
+		if name := c.serverName(c.w(i + 1)); name != "" && !c.gpu(c.w(i+1)) {
+			c.emit(name, i, i+2)
+			return i + 2
+		}
+	}
+	if isServerWord(c.w(i + 1)) {
+		if name := c.serverName(w); name != "" {
+			c.emit(name, i, i+2)
+			return i + 2
+		}
+	}
+	return i
+}
+
+// attachCounts moves a counted GPU number next to its GPU: "h100 2장" and
+// "2장 h100" become "h100 x 2" and "2 x h100" (the counter was emitted as
+// the word "gpus" after the number).
+func (c *canonizer) attachCounts() {
+	var out []reqToken
+	toks := c.out
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		if t.w != "\x00count" {
+			out = append(out, t)
+			continue
+		}
+		// the number is the token before; a GPU name before it or after.
+		if len(out) == 0 {
+			continue
+		}
+		num := out[len(out)-1]
+		if _, rest, ok := reqScanInt(num.w); !ok || rest != "" {
+			continue
+		}
+		prev := ""
+		if len(out) >= 2 {
+			prev = out[len(out)-2].w
+		}
+		if prev != "" && (c.gpu(prev) || isMemWord(prev) || c.servers[prev]) {
+			// a counter follows what it counts: "v100 4장 a100 4장" is 4 of each
+			// "h100 2장" → "h100 x 2"
+			x := reqToken{raw: "x", w: "x", start: num.start, end: num.start}
+			out = append(out[:len(out)-1], x, num)
+			continue
+		}
+		next := ""
+		if k+1 < len(toks) {
+			next = toks[k+1].w
+		}
+		if c.gpu(next) || c.servers[next] {
+			// "2장 h100", "8 gpus h100": "2 x" before the GPU
+			out = append(out, reqToken{raw: "x", w: "x", start: t.start, end: t.start})
+			continue
+		}
+		if g := c.onlyGPU(toks); g >= 0 {
+			// "8장으로 … h100": the one GPU of the request, wherever it is
+			out = out[:len(out)-1]
+			c.pending = append(c.pending, pendingCount{gpu: g, num: num})
+			continue
+		}
+		if !isHangulWord(t.raw) {
+			// "on 8 gpus" names no GPU: the readers say so
+			out = append(out, reqToken{raw: t.raw, w: strings.ToLower(t.raw), start: t.start, end: t.end})
+		}
+	}
+	c.out = c.placePending(out, toks)
+}
+
+// pendingCount is a GPU count written away from its GPU.
+type pendingCount struct {
+	gpu int // index of the GPU token in the canonical words
+	num reqToken
+}
+
+// onlyGPU is the index of the one GPU (or server) the words name, -1 when
+// there is none or more than one.
+func (c *canonizer) onlyGPU(toks []reqToken) int {
+	at := -1
+	for k, t := range toks {
+		if c.gpu(t.w) || c.servers[t.w] {
+			if at >= 0 {
+				return -1
+			}
+			at = k
+		}
+	}
+	return at
+}
+
+// placePending writes each pending count after its GPU: "h100 x 8".
+func (c *canonizer) placePending(out, toks []reqToken) []reqToken {
+	if len(c.pending) == 0 {
+		return out
+	}
+	p := c.pending[0]
+	c.pending = nil
+	g := toks[p.gpu]
+	for k, t := range out {
+		if t.start == g.start && t.w == g.w {
+			// the count keeps a zero-width span at the GPU's end, so spans stay in order
+			at := g.end
+			ins := []reqToken{{raw: "x", w: "x", start: at, end: at}, {raw: p.num.raw, w: p.num.w, start: at, end: at}}
+			// a count already written beside the GPU wins
+			if k+1 < len(out) && out[k+1].w == "x" {
+				return out
+			}
+			if k > 0 {
+				if _, r, ok := reqScanInt(out[k-1].w); ok && (r == "" || r == "x") || out[k-1].w == "x" {
+					return out
+				}
+			}
+			return append(out[:k+1], append(ins, out[k+1:]...)...)
+		}
+	}
+	return out
+}
+
+// isMemWord is a memory qualifier after a GPU name ("a100 80gb").
+func isMemWord(w string) bool {
+	v, unit, ok := reqScanNumber(w)
+	return ok && v.v > 0 && (unit == "gb" || unit == "g")
+}
+
+// gpuWords reads GPU names written loosely: "6000 ada" (one name in two
+// words), "a100s" (a plural), "16gb v100" (the memory first).
+func (c *canonizer) gpuWords(i int) int {
+	w, next := c.w(i), c.w(i+1)
+	if next != "" && !c.gpu(w) {
+		for _, j := range []string{w + next, w + "-" + next} {
+			if c.gpu(j) {
+				c.emit(j, i, i+2)
+				return i + 2
+			}
+		}
+	}
+	if len(w) > 2 && strings.HasSuffix(w, "s") && !c.gpu(w) && c.gpu(w[:len(w)-1]) {
+		c.emit(w[:len(w)-1], i, i+1)
+		return i + 1
+	}
+	if isMemWord(w) && !c.gpu(next) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out))) {
+		// "is 24GB enough for …", "24기가로": a card of that size stands in,
+		// the cheapest the catalogue has, and the reading says so
+		if v, _, _ := reqScanNumber(w); v.v > 0 {
+			if id := c.gpuByMem(v.v); id != "" {
+				c.standInGPU = fmt.Sprintf("%s: %s", c.in[i].raw, id)
+				c.emit(id, i, i+1)
+				return i + 1
+			}
+		}
+	}
+	if v, unit, ok := reqScanNumber(w); ok && unit == "" && i > 0 && c.gpu(c.w(i-1)) && !isCounterWord(next) &&
+		(v.v == 16 || v.v == 24 || v.v == 32 || v.v == 40 || v.v == 48 || v.v == 80 || v.v == 94 || v.v == 141) &&
+		c.gpu(c.w(i-1)+"-"+w+"gb") && !c.gpu(c.w(i-1)+"-"+w+"gbx") {
+		// "a100 80 4장": the memory, said without its unit
+		c.emit(w+"gb", i, i+1)
+		return i + 1
+	}
+	if c.gpu(w) && !reqStartsNumber(w) {
+		if n, rest, ok := reqScanInt(next); ok && rest == "" && n >= 1 && n <= 4096 && reqUnitClass(c.w(i+2)) <= reqUUnknown &&
+			!isCounterWord(c.w(i+2)) && !(n == 16 || n == 24 || n == 32 || n == 40 || n == 48 || n == 80 || n == 94 || n == 141) {
+			// "h100 8 / …", "a100 4": the count after the name
+			c.emit(w, i, i+1)
+			at := c.in[i+1].start
+			c.out = append(c.out, reqToken{raw: "x", w: "x", start: at, end: at})
+			c.emit(next, i+1, i+2)
+			return i + 2
+		}
+	}
+	if isMemWord(w) && c.gpu(next) {
+		// "a 16gb v100" reads as "v100 16gb": the name at the memory's place
+		at := c.in[i].start
+		c.out = append(c.out, reqToken{raw: c.in[i+1].raw, w: next, start: at, end: at})
+		c.emit(w, i, i+2)
+		return i + 2
+	}
+	return i
+}
+
+// anyServer reports whether the request names a team server.
+func (c *canonizer) anyServer() bool {
+	for k := range c.in {
+		if c.servers[c.in[k].w] || c.servers["server-"+c.in[k].w] && k > 0 && (c.in[k-1].w == "server" || c.in[k-1].w == "서버") {
+			return true
+		}
+		if strings.HasPrefix(c.in[k].w, "server") && c.servers["server-"+strings.TrimLeft(strings.TrimPrefix(c.in[k].w, "server"), "-")] {
+			return true
+		}
+	}
+	return false
+}
+
+// countList reads several counts of one GPU — "1, 2, 4, 8 H100s", "2 or 4
+// a100s", "4/8 h100" — as that many setups side by side ("1xh100, 2xh100,
+// …"): seed 001's "how long on 1, 2, 4, 8 H100s?".
+func (c *canonizer) countList(i int) int {
+	var counts []int
+	j := i
+	for {
+		n, rest, ok := reqScanInt(c.w(j))
+		if !ok || rest != "" || n < 1 {
+			break
+		}
+		counts = append(counts, n)
+		j++
+		if w := c.w(j); w == "," || w == "or" || w == "and" || w == "/" || w == "vs" {
+			j++
+			continue
+		}
+		break
+	}
+	if len(counts) < 2 {
+		return i
+	}
+	g := c.w(j)
+	if !c.gpu(g) {
+		if t := strings.TrimSuffix(g, "s"); len(t) > 1 && c.gpu(t) {
+			g = t
+		} else {
+			return i
+		}
+	}
+	k := i
+	for n, cnt := range counts {
+		// each count keeps the span of its own number
+		for c.w(k) != strconv.Itoa(cnt) {
+			k++
+		}
+		if n > 0 {
+			at := c.in[k].start
+			c.out = append(c.out, reqToken{raw: ",", w: ",", start: at, end: at})
+		}
+		c.emit(fmt.Sprintf("%dx%s", cnt, g), k, k+1)
+		k++
+	}
+	return j + 1
+}
+
+// countedBefore reports whether the GPU just read has a count written
+// before it ("4x a100 80gb node").
+func (c *canonizer) countedBefore() bool {
+	n := len(c.out)
+	for k := n - 1; k >= 0 && k >= n-3; k-- {
+		w := c.out[k].w
+		if _, rest, ok := reqScanInt(w); ok && (rest == "x" || rest == "") || strings.Contains(w, "x") && reqStartsNumber(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hardwareBefore reports whether a GPU was named in the last few words.
+func (c *canonizer) hardwareBefore() bool {
+	for k := len(c.out) - 1; k >= 0 && k >= len(c.out)-3; k-- {
+		if c.gpu(c.out[k].w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *canonizer) anyGPU(a, b int) bool {
+	for m := a; m < b; m++ {
+		if w := c.w(m); c.gpu(w) || len(w) > 2 && c.gpu(strings.TrimSuffix(w, "s")) || c.servers[w] {
+			return true
+		}
+		if _, rest, ok := reqScanInt(c.w(m)); ok && c.gpu(strings.TrimPrefix(rest, "x")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,223 @@
+package lang
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Numbers in the reading pass: number words and scales, model sizes,
+// amounts said around their units.
+
+// englishNumbers are the number words people use for GPU counts, epochs
+// and multipliers.
+var englishNumbers = map[string]float64{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "hundred": 100, "single": 1, "dozen": 12, "couple": 2, "pair": 2, "few": 3,
+}
+
+// numberWord reads "a single", "one", "a pair of", "a couple of", "a dozen",
+// "half a dozen".
+func (c *canonizer) numberWord(i int) int {
+	j := i
+	if c.w(j) == "a" || c.w(j) == "an" {
+		j++
+	}
+	n, ok := englishNumbers[c.w(j)]
+	if !ok {
+		if c.words(i, "half", "a", "dozen") {
+			c.emit("6", i, i+3)
+			return i + 3
+		}
+		return i
+	}
+	if c.w(j) == "few" && j == i {
+		return i // "few" alone is no number; "a few" is three
+	}
+	if j > i && (c.w(j) != "single" && c.w(j) != "pair" && c.w(j) != "couple" && c.w(j) != "dozen" && c.w(j) != "hundred" && c.w(j) != "few") {
+		return i // "a two" is not English
+	}
+	j++
+	if c.w(j) == "of" && (n == 2 || n == 12 || n == 100) && c.w(j-1) != "two" {
+		j++ // "a pair of", "a couple of", "a dozen of"
+	}
+	c.emit(reqTrimNum(n), i, j)
+	return j
+}
+
+// scaleWords multiply the number before them.
+var scaleWords = map[string]float64{
+	"thousand": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6, "mil": 1e6, "mn": 1e6, "m": 1e6,
+	"billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "t": 1e12,
+	"천": 1e3, "만": 1e4, "십만": 1e5, "백만": 1e6, "천만": 1e7, "억": 1e8, "십억": 1e9, "백억": 1e10, "천억": 1e11, "조": 1e12,
+}
+
+// scale folds "2.5 million" and "250 만" into the number before them.
+func (c *canonizer) scale(i int) int {
+	f, ok := scaleWords[c.w(i)]
+	if !ok || len(c.out) == 0 {
+		return i
+	}
+	last := &c.out[len(c.out)-1]
+	n, unit, ok := reqScanNumber(last.w)
+	if !ok || unit != "" || last.end > c.in[i].start || strings.Contains(last.w, "x") {
+		return i
+	}
+	if len(c.w(i)) == 1 && !(c.in[i].start == last.end || c.w(i) == "k") {
+		return i // a lone "m" or "b" after a space is not a scale ("2 b" is ambiguous)
+	}
+	v := n.v * f
+	last.w = reqTrimNum(v)
+	last.end = c.in[i].end
+	last.raw = c.text[last.start:last.end]
+	if isHangulWord(c.w(i)) {
+		c.koCompound(f) // "1만 5천"
+	}
+	return i + 1
+}
+
+// parseIntWord reads a whole number token.
+func parseIntWord(w string) (int, bool) {
+	n, err := strconv.Atoi(w)
+	return n, err == nil
+}
+
+// size reads a model size written as a number: "7B model", "a 124M model",
+// "7b params" is the readers' own; a bare "7B" when no catalogue model is
+// named anywhere is a size too (people say "a 7B" for the model).
+func (c *canonizer) size(i int) int {
+	n, unit, ok := reqScanNumber(c.w(i))
+	if !ok || unit != "" || n.mult == 0 || n.mult == 'k' {
+		return i
+	}
+	if len(c.out) > 0 {
+		if prev := c.out[len(c.out)-1].w; prev == "params" || prev == "=" || prev == "parameters" {
+			return i // "params 7b" is the readers' own
+		}
+		if prev := lastW(c.out); c.modelPart != nil && c.modelPart(prev) || c.modelKnown != nil && c.modelKnown(prev) && c.modelID(prev) == "" {
+			return i // "qwen2.5 14b", "r1 distill 14b": the size picks the family's model
+		}
+	}
+	next := c.w(i + 1)
+	switch next {
+	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe":
+		c.emit(c.w(i)+"-params", i, i+2)
+		return i + 2
+	}
+	if reqUnitClass(next) > reqUUnknown {
+		return i
+	}
+	if _, e, ok := koStem(next); ok && e.act == koWord && (e.word == "tokens" || e.word == "samples" || e.word == "steps" || e.word == "epochs") {
+		return i // "100B 토큰": an amount, not a size
+	}
+	if c.anyModel() {
+		if prev := lastW(c.out); prev != "" && c.modelID != nil && c.modelID(prev) != "" && !c.gpu(prev) &&
+			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) {
+			c.skip(i, i+1) // "gpt2 124M", "deepseek-r1 671b": the model's own size, already named
+			return i + 1
+		}
+		return i
+	}
+	if n.mult == 'b' || n.mult == 't' || n.mult == 'm' && !c.amountWordsNear(i) {
+		c.emit(c.w(i)+"-params", i, i+1) // one word, so a suggestion quoting it reads back the same
+		return i + 1
+	}
+	return i
+}
+
+// anyModel reports whether some word of the request names a catalogue
+// model.
+func (c *canonizer) anyModel() bool {
+	if c.modelKnown == nil {
+		return false
+	}
+	for _, toks := range [][]reqToken{c.in, c.out} {
+		for k := range toks {
+			if isHangulWord(toks[k].w) || reqStartsNumber(toks[k].w) {
+				continue
+			}
+			if c.modelKnown(toks[k].w) || k+1 < len(toks) && c.modelKnown(toks[k].w+"-"+toks[k+1].w) ||
+				c.familyLike != nil && c.familyLike(toks[k].w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// amountWordsNear reports whether an epochs/samples/tokens word sits right
+// after token i, which makes a bare "124M" an amount, not a size.
+func (c *canonizer) amountWordsNear(i int) bool {
+	k := reqUnitClass(c.w(i + 1))
+	return k == reqUSamples || k == reqUTokens || k == reqUEpochs || k == reqUSteps
+}
+
+func digitsOnly(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// adjectives skips the word at j when it stands between a number and its
+// unit ("2,400,000 training rows", "half a million instruction pairs"):
+// it says what kind of data, not how much. It returns where reading goes
+// on (j when there is nothing to skip).
+func (c *canonizer) adjectives(j int) int {
+	w := c.w(j)
+	if u := reqUnitClass(c.w(j + 1)); u != reqUSamples && u != reqUTokens {
+		return j
+	}
+	if w == "" || isHangulWord(w) || reqUnitClass(w) > reqUUnknown || c.gpu(w) || scaleWords[w] != 0 ||
+		reqKeywords[w].kind != 0 || reqStartsNumber(w) || w == "," {
+		return j
+	}
+	c.skip(j, j+1)
+	return j + 1
+}
+
+// numericGPUCount reads "3090x2", "4090x8": a GPU whose name is a number,
+// with its count after it, as "2x3090" (the count-first form the hardware
+// reader takes for such names).
+func (c *canonizer) numericGPUCount(i int) int {
+	w := c.w(i)
+	k := strings.IndexByte(w, 'x')
+	if k <= 0 || k == len(w)-1 || !digitsOnly(w[:k]) || !digitsOnly(w[k+1:]) || !c.gpu(w[:k]) {
+		return i
+	}
+	c.emit(w[k+1:]+"x"+w[:k], i, i+1)
+	return i + 1
+}
+
+// amountAfterEpochs puts "samples" after a bare number that follows an
+// epoch count ("3ep 40k", "1ep 60k", "3에폭 5만"): people give the dataset
+// size right after the epochs.
+func (c *canonizer) amountAfterEpochs() {
+	var out []reqToken
+	for k, t := range c.out {
+		out = append(out, t)
+		if k == 0 {
+			continue
+		}
+		n, unit, ok := reqScanNumber(t.w)
+		if !ok || unit != "" || n.v < 100 {
+			continue
+		}
+		prev := c.out[k-1].w
+		_, pu, pok := reqScanNumber(prev)
+		epochs := pok && reqUnitClass(pu) == reqUEpochs || reqUnitClass(prev) == reqUEpochs && k >= 2 && reqStartsNumber(c.out[k-2].w)
+		if !epochs {
+			continue
+		}
+		if k+1 < len(c.out) && reqUnitClass(c.out[k+1].w) > reqUUnknown || c.gpu(t.w) {
+			continue // "3 epochs 1000 steps": its own unit; "20에폭 3090": a GPU
+		}
+		out = append(out, reqToken{raw: "samples", w: "samples", start: t.end, end: t.end})
+	}
+	c.out = out
+}

@@ -1,0 +1,192 @@
+package lang
+
+import (
+	"strings"
+	"time"
+)
+
+// Questions in the reading pass: deadlines, which-questions, the verbs
+// that make a request a question.
+
+// englishDeadline reads "in a day", "within 24h", "in under 2 days", "by
+// friday", "by tomorrow": how soon the job must be done.
+func (c *canonizer) englishDeadline(i int) (int, bool) {
+	w := c.w(i)
+	if w != "in" && w != "within" && w != "by" && w != "under" && w != "before" {
+		return i, false
+	}
+	if w == "in" && c.pastBefore(i) && !c.deadlineWordsBefore(i) {
+		return i, false // "did 1 epoch … in 3h on a single l4": how long it took, not a deadline
+	}
+	j := i + 1
+	for c.w(j) == "under" || c.w(j) == "less" || c.w(j) == "than" || c.w(j) == "at" || c.w(j) == "most" || c.w(j) == "about" {
+		j++
+	}
+	if w == "by" || w == "before" {
+		if d, ok := c.dayDeadline(c.w(j)); ok {
+			c.setDeadline(d, i, j+1)
+			return j + 1, true
+		}
+		return i, false
+	}
+	n := 1.0
+	switch v := c.w(j); {
+	case v == "a" || v == "an" || v == "one":
+		j++
+	default:
+		if f, unit, ok := reqScanNumber(v); ok && f.v > 0 {
+			n = f.v
+			if unit != "" {
+				if d, ok := deadlineUnit(unit); ok {
+					c.setDeadline(time.Duration(n*float64(d)), i, j+1)
+					return j + 1, true
+				}
+				return i, false
+			}
+			j++
+		} else if k, ok := englishNumbers[v]; ok {
+			n = k
+			j++
+		} else {
+			return i, false
+		}
+	}
+	d, ok := deadlineUnit(c.w(j))
+	if !ok {
+		return i, false
+	}
+	c.setDeadline(time.Duration(n*float64(d)), i, j+1)
+	return j + 1, true
+}
+
+func deadlineUnit(w string) (time.Duration, bool) {
+	switch w {
+	case "h", "hr", "hrs", "hour", "hours", "시간":
+		return time.Hour, true
+	case "d", "day", "days", "일":
+		return 24 * time.Hour, true
+	case "w", "wk", "week", "weeks", "주", "주일":
+		return 7 * 24 * time.Hour, true
+	case "min", "mins", "minute", "minutes", "분":
+		return time.Minute, true
+	}
+	return 0, false
+}
+
+// dayDeadline is the time from now to the end of the named day ("friday",
+// "tomorrow", "내일", "금요일").
+func (c *canonizer) dayDeadline(w string) (time.Duration, bool) {
+	now := c.now
+	end := func(days int) time.Duration {
+		y, m, d := now.AddDate(0, 0, days).Date()
+		return time.Date(y, m, d, 23, 59, 0, 0, now.Location()).Sub(now)
+	}
+	switch w {
+	case "today", "tonight", "eod", "오늘":
+		return end(0), true
+	case "tomorrow", "tmrw", "내일":
+		return end(1), true
+	case "모레":
+		return end(2), true
+	}
+	if wd, ok := whenWeekdays[w]; ok {
+		days := (int(wd) - int(now.Weekday()) + 7) % 7
+		if days == 0 {
+			days = 7
+		}
+		return end(days), true
+	}
+	return 0, false
+}
+
+func (c *canonizer) setDeadline(d time.Duration, a, b int) {
+	if d <= 0 {
+		return
+	}
+	c.deadline = d
+	c.deadlineWord = strings.TrimSpace(c.text[c.in[a].start:c.in[b-1].end])
+	if c.ask == AskNone {
+		c.setAsk(AskCount)
+	}
+}
+
+// runVerb reports whether "run" after this word is the verb (to run a
+// model: inference), not the noun ("our run", "the run").
+func runVerb(prev string) bool {
+	switch prev {
+	case "", "i", "we", "you", "to", "can", "could", "and", "just", "me", "us", "then", "also", "even", "will", "would":
+		return true
+	}
+	return false
+}
+
+// which reads a choice asked for ("which one", "faster") over n words: of
+// the team's servers when the request names one, else of GPUs.
+func (c *canonizer) which(i, n int) int {
+	if c.anyServer() {
+		c.setAsk(AskWhichServer)
+	} else {
+		c.setAsk(AskWhichGPU)
+	}
+	c.skip(i, i+n)
+	return i + n
+}
+
+// keepPer lists what "per" is the readers' own before: "per gpu 32",
+// "h per epoch", "samples per sec".
+func keepPer(next string) bool {
+	switch next {
+	case "gpu", "device", "epoch", "ep", "step", "sec", "second", "s", "it", "iteration", "hour", "h", "day", "min", "minute":
+		return true
+	}
+	return false
+}
+
+func isContextWord(w string) bool {
+	switch w {
+	case "context", "ctx", "seq", "seqlen", "context-length", "sequence", "tokens-context":
+		return true
+	}
+	return false
+}
+
+// pastBefore reports whether a past-tense verb of a measured run comes
+// before input i ("it took", "we did", "ran", "finished").
+func (c *canonizer) pastBefore(i int) bool {
+	for k := 0; k < i; k++ {
+		switch c.w(k) {
+		case "did", "took", "ran", "finished", "completed", "measured", "was", "were", "got":
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineWordsBefore reports whether the words just before input i ask
+// for a finish ("to finish it in 2 days", "need it done in a week"), which
+// makes "in N days" a deadline even after a measured run.
+func (c *canonizer) deadlineWordsBefore(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-4; k-- {
+		switch c.w(k) {
+		case "finish", "finished", "done", "complete", "need", "needs", "to", "want", "under", "by":
+			return true
+		case "did", "took", "ran", "was", "were", "measured":
+			return false
+		}
+	}
+	return false
+}
+
+// modalBefore reports whether a question's modal verb starts the sentence
+// before input i ("can a 5090 run gemma", "could X run on …"): then "run"
+// is the verb, and the question is whether it fits.
+func (c *canonizer) modalBefore(i int) bool {
+	for k := 0; k < i && k < 3; k++ {
+		switch c.w(k) {
+		case "can", "could", "will", "would", "does", "do", "is":
+			c.setAsk(AskFit)
+			return true
+		}
+	}
+	return false
+}
