@@ -1,0 +1,398 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// One layout evaluated: memory, step time and throughput, and the
+// description the card shows.
+
+// evaluate computes memory, speed, time and cost of one layout.
+func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
+	j := pc.job
+	if j.Workload == Inference {
+		return pc.evaluateInference(h, l)
+	}
+	// Memory at micro 1 gives the largest micro-batch that fits.
+	l.micro = 1
+	probe := trainingMemory(pc.prm, j, l, false)
+	micro, ga, global := pc.microFor(l, max(1, probe.MaxMicroBatch))
+	l.micro = micro
+	mem := trainingMemory(pc.prm, j, l, false)
+
+	g := h.GPU
+	f := trainingFlops(j, l)
+	seq := float64(j.SeqLen)
+	perSampleHW := f.hardware
+	perSampleModel := f.model
+	perSampleAttn := f.attn
+	tokensPerMicro := float64(micro)
+	if f.perToken {
+		perSampleHW *= seq
+		perSampleModel *= seq
+		perSampleAttn *= seq
+		tokensPerMicro *= seq
+	} else {
+		tokensPerMicro = float64(micro) * 256 // CNN: images fill the GPU like ~256-token sequences
+	}
+	peak := effectivePeak(g, l.precision) * 1e12
+	u := hfu(pc.prm, j, l, tokensPerMicro/float64(l.tp*l.cpDeg())) * pc.jobFactor
+	// Compute time of one micro-batch on one GPU (its share under TP/PP).
+	mpShare := float64(l.tp * l.pp)
+	cpShare := float64(l.cpDeg())
+	tAttn := perSampleAttn / (peak * u * pc.prm.AttnFlash)
+	if l.attention == Eager && f.perToken {
+		passes := pc.prm.EagerPasses
+		if l.ckpt {
+			passes *= 4.0 / 3 // the forward runs twice
+		}
+		tAttn = perSampleAttn/(peak*u) + eagerScoreBytes(j.Model, j.SeqLen, l.precision)*passes/(g.MemBWGBs*1e9*pc.jobFactor)
+	}
+	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + tAttn) / mpShare / cpShare
+	tCompute := tMicro * float64(ga)
+
+	n := h.Count
+	perNode := gpusPerNode(h)
+	busGBs, linkDesc := linkGBs(pc.prm, g, n, perNode, h.Interconnect)
+	dp := l.shardDP() // gradients are reduced over data × context parallel ranks
+	var exposed float64
+	if dp > 1 {
+		trainable := heldParams(j.Model, l)
+		if j.Workload == LoRA || j.Workload == QLoRA {
+			trainable = loraParams(j.Model, j.LoRARank)
+		}
+		gradBytes := 4.0
+		if j.Stack == Tuned && l.precision != FP32 && l.precision != TF32 {
+			gradBytes = 2
+		}
+		bytes := trainable * gradBytes / mpShare
+		ring := 2 * float64(dp-1) / float64(dp)
+		tAR := ring * bytes / (busGBs * 1e9)
+		if (l.strategy == ZeRO3 || l.strategy == FSDP) && j.Workload != LoRA && j.Workload != QLoRA {
+			// parameters gathered forward and backward every micro-batch,
+			// gradients reduce-scattered: 1.5x the all-reduce volume, per micro-batch
+			gather := float64(dp-1) / float64(dp) * trainable * 2 / mpShare / (busGBs * 1e9)
+			perMicro := 2*gather + tAR/2
+			exposed = float64(ga) * math.Max(minExposedComm*perMicro, perMicro-0.8*tMicro)
+		} else {
+			exposed = math.Max(minExposedComm*tAR, tAR-pc.prm.Overlap*tMicro*2/3)
+		}
+	}
+	if cp := l.cpDeg(); cp > 1 {
+		// Ring attention passes every chunk's K and V around the cp ranks
+		// (and dK, dV back in backward), mostly hidden behind attention.
+		nodeGBs, _ := linkGBs(pc.prm, g, min(cp*l.tp, perNode), perNode, NVLink)
+		kv := float64(micro) * seq / float64(cp) * 2 * float64(j.Model.kvHeads()*j.Model.headDim()) * 2
+		tCP := float64(j.Model.Layers) / float64(l.pp) * 3 * float64(cp-1) * kv / float64(l.tp) / (nodeGBs * 1e9)
+		exposed += pc.prm.TPExposed * tCP * float64(ga)
+	}
+	if l.tp > 1 {
+		// Four all-reduces of the activations per layer (two forward, two
+		// backward) over the node's NVLink, mostly overlapped.
+		nodeGBs, _ := linkGBs(pc.prm, g, l.tp, perNode, NVLink)
+		act := float64(micro) * seq * float64(j.Model.Hidden) * 2
+		tTP := float64(j.Model.Layers) / float64(l.pp) * 4 * 2 * float64(l.tp-1) / float64(l.tp) * act / (nodeGBs * 1e9)
+		exposed += pc.prm.TPExposed * tTP * float64(ga)
+	}
+	bubble := 0.0
+	if l.pp > 1 {
+		// 1F1B bubble, shrunk by the interleaved schedule (virtual stages)
+		// that tuned stacks use when each stage holds enough layers.
+		v := 1.0
+		if j.Stack == Tuned && j.Model.Layers/l.pp >= 4 {
+			v = 4
+		}
+		bubble = float64(l.pp-1) / (v*float64(ga) + float64(l.pp-1))
+	}
+	if ep := l.ep(j.Model); ep > 1 {
+		// Token all-to-all: dispatch and combine, forward and backward, of
+		// top-k copies of every token's hidden state, per MoE layer; half
+		// of it overlapped with expert GEMMs.
+		a2aGBs, _ := linkGBs(pc.prm, g, ep*l.tp*l.pp, perNode, h.Interconnect)
+		tokens := float64(micro) * seq
+		bytes := 4 * tokens * float64(j.Model.TopK) * float64(j.Model.Hidden) * 2 * float64(ep-1) / float64(ep)
+		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
+	}
+	// Optimizer step: read and write every state byte once.
+	sb := jobStateBytes(j, l.precision)
+	trainable := heldParams(j.Model, l)
+	if j.Workload == LoRA || j.Workload == QLoRA {
+		trainable = loraParams(j.Model, j.LoRARank)
+		sb = stateBytes{4, 4, 8}
+	}
+	shard := mpShare
+	if l.strategy != DDP {
+		shard *= float64(dp)
+	}
+	tOpt := trainable * (sb.weights + sb.grads + sb.optim) * 2 / shard / (g.MemBWGBs * 1e9 * 0.8)
+	if j.Offload != OffloadNone {
+		tOpt, exposed = pc.offloadTime(j, h, l, trainable/shard, heldParams(j.Model, l)/shard, sb, tMicro, ga, exposed)
+	}
+
+	ideal := tCompute * (1 + bubble)
+	step := ideal + exposed
+	sync := 1.0
+	if n > 1 {
+		sync = 1 - pc.prm.SyncLoss*math.Log2(float64(n))
+	}
+	step = step/sync + tOpt
+	scaling := 1.0
+	if n > 1 {
+		scaling = (tCompute) / (step - tOpt)
+	}
+
+	e := Estimate{
+		GPU: g.ID, GPUName: g.Name, GPUs: n, Nodes: max(1, (n+perNode-1)/perNode), Server: h.Server,
+		Interconnect: linkDesc, Precision: l.precision, TensorParallel: l.tp, PipelineParallel: l.pp,
+		Checkpointing: l.ckpt, MicroBatch: micro, GradAccum: ga, GlobalBatch: global, Memory: mem,
+		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: scaling,
+	}
+	e.Strategy = strategyName(l)
+	sps := float64(global) / step
+	e.Throughput.SamplesPerS = sps
+	if f.perToken {
+		e.Throughput.TokensPerS = sps * seq
+		e.Throughput.TokensPerSPerGPU = sps * seq / float64(n)
+	}
+	e.Time.StepS = step
+	e.MFU = sps * perSampleModel / (float64(n) * peak)
+	e.HFU = sps * perSampleHW / (float64(n) * peak)
+	e.ModelTFLOPsPerGPU = sps * perSampleModel / float64(n) / 1e12
+	e.HWTFLOPsPerGPU = sps * perSampleHW / float64(n) / 1e12
+	pc.fillTime(&e, sps)
+	return e
+}
+
+// fillTime turns throughput into epoch/total hours, GPU-hours and cost.
+func (pc *planContext) fillTime(e *Estimate, sps float64) {
+	info := pc.info
+	e.Time.HoursPerMillionSamples = 1e6 / sps / 3600
+	if info.EpochSamples > 0 {
+		eh := info.EpochSamples / sps / 3600
+		e.Time.EpochHours = &eh
+		if e.GlobalBatch > 0 {
+			e.Time.StepsPerEpoch = math.Ceil(info.EpochSamples / float64(e.GlobalBatch))
+		}
+	}
+	e.Goodput = 1
+	if info.AmountKnown {
+		steady := info.TotalSamples / sps / 3600
+		e.Goodput = goodput(e.GPUs, steady)
+		total := steady / e.Goodput
+		gh := total * float64(e.GPUs)
+		cost := gh * e.PriceUSDPerGPUH
+		e.Time.TotalHours, e.GPUHours, e.CostUSD = &total, &gh, &cost
+	}
+}
+
+// evaluateInference: decode is memory-bound (weights + KV per token),
+// prefill compute-bound.
+func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
+	j := pc.job
+	if forwardOnly(j.Model) {
+		return pc.evaluateForward(h, l)
+	}
+	g := h.GPU
+	m := j.Model
+	mem := inferenceMemory(pc.prm, j, l)
+	b := float64(l.micro)
+	n := float64(h.Count)
+	bw := g.MemBWGBs * 1e9 * pc.prm.DecodeBW
+	if l.precision == INT8 || l.precision == INT4 {
+		bw *= pc.prm.DequantDecode
+	}
+	weights := m.Params() * weightBytesInference(l.precision) / n
+	if m.Kind == MoE {
+		weights = m.ActiveParams() * weightBytesInference(l.precision) / n * 1.5 // routed experts touched per step
+	}
+	avgCtx := float64(j.SeqLen-j.GenTokens) + float64(j.GenTokens)/2
+	kv := kvBytesPerToken(m) / n * avgCtx * b
+	peakP := l.precision
+	if peakP == INT8 || peakP == INT4 {
+		peakP = FP16 // weight-only quantisation computes in 16-bit
+	}
+	peak := effectivePeak(g, peakP) * 1e12
+	if peak == 0 {
+		peak = effectivePeak(g, FP32) * 1e12
+	}
+	// Large batches make decode compute-bound; small ones are already
+	// bounded by the weight reads, so no skinny-matmul penalty here.
+	compute := 2 * m.ActiveParams() * b / (n * peak * pc.prm.InferCompute * hfu(pc.prm, j, l, 0))
+	perToken := math.Max((weights+kv)/bw, compute)
+	busGBs, linkDesc := linkGBs(pc.prm, g, h.Count, gpusPerNode(h), h.Interconnect)
+	if h.Count > 1 {
+		// two all-reduces of b·h per layer per token; latency-bound at small batch
+		perToken += float64(m.Layers) * 2 * (10e-6 + 2*b*float64(m.Hidden)*2/(busGBs*1e9))
+	}
+	prompt := float64(j.SeqLen - j.GenTokens)
+	// Prefill is a batched forward pass: compute-bound, at the calibrated
+	// forward-pass utilization (the training HFU model × InferCompute).
+	pl := l
+	if pl.precision == INT8 || pl.precision == INT4 {
+		pl.precision = FP16
+	}
+	uPre := pc.prm.InferCompute * hfu(pc.prm, j, pl, prompt*b/n)
+	attnPre := 4 * float64(m.Layers) * prompt / 2 * float64(m.Heads*m.headDim()) // causal: half the score matrix
+	prefill := (2*m.ActiveParams() + attnPre/pc.prm.AttnFlash) * prompt * b / (n * peak * uPre)
+	e := Estimate{
+		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: linkDesc,
+		Precision: l.precision, TensorParallel: h.Count, PipelineParallel: 1, MicroBatch: l.micro, GradAccum: 1,
+		GlobalBatch: l.micro, Memory: mem, PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: 1,
+	}
+	e.Strategy = "single GPU"
+	if h.Count > 1 {
+		e.Strategy = fmt.Sprintf("tensor parallel ×%d", h.Count)
+	}
+	e.InferencePath = "decode"
+	e.Time.PrefillS = prefill
+	e.Time.PerTokenS = perToken
+	reqTime := prefill + float64(j.GenTokens)*perToken
+	e.Time.StepS = reqTime
+	e.Throughput.TokensPerS = b / perToken
+	e.Throughput.TokensPerSPerGPU = e.Throughput.TokensPerS / n
+	e.Throughput.SamplesPerS = b / reqTime
+	e.MFU = 2 * m.ActiveParams() * e.Throughput.TokensPerS / (n * peak)
+	e.HFU = e.MFU
+	e.ModelTFLOPsPerGPU = 2 * m.ActiveParams() * e.Throughput.TokensPerS / n / 1e12
+	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
+	pc.fillTime(&e, e.Throughput.SamplesPerS)
+	return e
+}
+
+// describe attaches the assumptions and launch line of one estimate.
+func (pc *planContext) describe(e *Estimate) {
+	j := pc.job
+	if j.Workload != Inference && e.Memory.Breakdown == nil {
+		e.Memory.Breakdown = trainingMemory(pc.prm, j, e.layout, true).Breakdown
+	}
+	g := e.hw.GPU
+	compute := e.Precision
+	if compute == INT8 || compute == INT4 {
+		compute = FP16 // weight-only quantisation: matmuls in 16-bit
+	}
+	peak, _ := g.Peak(compute)
+	e.Assumptions = append(e.Assumptions,
+		fmt.Sprintf("%s: %.0f dense TFLOPS %s, %.0f GB at %.0f GB/s (%s)", g.Name, peak, compute, g.MemoryGB, g.MemBWGBs, shortSource(g.Source)),
+		fmt.Sprintf("price $%.2f per GPU-hour (%s)", g.PriceUSD, g.PriceSource),
+	)
+	if j.Workload != Inference {
+		e.Assumptions = append(e.Assumptions,
+			fmt.Sprintf("utilization: %.0f%% of peak (hardware FLOPs), %.0f%% MFU, %s stack", e.HFU*100, e.MFU*100, j.Stack))
+		if e.GPUs > 1 {
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("scaling efficiency %.0f%% over %s", e.ScalingEfficiency*100, e.Interconnect))
+		}
+		if e.Goodput < 0.999 {
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("goodput %.0f%% (restarts, evaluation, checkpoints)", e.Goodput*100))
+		}
+	} else {
+		switch e.InferencePath {
+		case "decode":
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))
+		default:
+			e.Assumptions = append(e.Assumptions, fmt.Sprintf("one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica", e.HFU*100))
+		}
+	}
+	if pc.jobFactor != 1 {
+		e.Assumptions = append(e.Assumptions, fmt.Sprintf("rebased on your measured run: this job runs at %.2fx the modelled speed", pc.jobFactor))
+	}
+	if !e.Memory.Fits {
+		e.Notes = append(e.Notes, fmt.Sprintf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
+	}
+	if j.OptimizerInBackward && e.GradAccum > 1 && j.Workload != LoRA && j.Workload != QLoRA {
+		e.Notes = append(e.Notes, fmt.Sprintf("optimizer in backward cannot accumulate gradients: this layout needs %d accumulation steps, so the optimizer would step on every micro-batch of %d — raise the GPU count or lower the global batch", e.GradAccum, e.MicroBatch))
+	}
+	if j.PureBF16 && e.Precision != BF16 {
+		e.Notes = append(e.Notes, fmt.Sprintf("pure bf16 needs bf16 support; %s runs %s with an fp32 master copy", g.Name, e.Precision))
+	}
+	if g.Vendor != "NVIDIA" {
+		e.Notes = append(e.Notes, fmt.Sprintf("%s runs ROCm, not CUDA: check that your PyTorch build and kernels (FlashAttention, bitsandbytes) support it", g.Name))
+	}
+	e.Launch = launchLine(j, e)
+}
+
+func shortSource(s string) string {
+	if i := strings.IndexAny(s, ";("); i > 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+func (pc *planContext) offloadTime(j Job, h Hardware, l layout, shardParams, heldShard float64, sb stateBytes, tMicro float64, ga int, exposed float64) (tOpt, exp float64) {
+	g := h.GPU
+	perNode := float64(min(h.Count, gpusPerNode(h)))
+	pcie := 12.5
+	switch g.PCIeGen {
+	case 4:
+		pcie = 25
+	case 5:
+		pcie = 50
+	}
+	pcie *= pc.prm.LinkEff * 1e9
+	host := hostMemGBsPerNode * 1e9 / perNode
+	// CPU step: read and write the states, read the gradient.
+	tCPU := shardParams * (2*sb.optim + sb.grads + 2) / host
+	// PCIe: gradients down, 16-bit weights up.
+	tPCIe := shardParams * (sb.grads + 2) / pcie
+	exp = exposed
+	if j.Offload == OffloadFull {
+		// weights in for forward and again for backward, every micro-batch
+		wb := 2.0
+		if j.Workload == QLoRA {
+			wb = nf4BytesPerParam
+		}
+		perMicro := 2 * heldShard * wb / pcie
+		exp += float64(ga) * math.Max(0, perMicro-offloadOverlap*tMicro)
+	}
+	return tCPU + tPCIe, exp
+}
+
+// describeTechniques checks the memory-saving techniques against the job
+// and states what each does.
+func (pc *planContext) describeTechniques() error {
+	j := &pc.job
+	if j.Workload == Inference {
+		if j.Offload != OffloadNone || j.OptimizerInBackward || j.PureBF16 || j.ContextParallel > 1 {
+			return errorf("offload, optimizer-in-backward, pure bf16 and context parallel are training techniques; this is an inference plan")
+		}
+		return nil
+	}
+	switch j.Offload {
+	case OffloadNone:
+	case OffloadOptimizer:
+		pc.assume("optimizer offload: optimizer states and fp32 master weights live in host memory and the CPU runs the optimizer step (needs ~%s of host RAM across the job)",
+			formatBytes(j.Model.Params()*12))
+	case OffloadFull:
+		pc.assume("full offload: weights, gradients and optimizer states live in host memory; each layer is copied in over PCIe for its forward and backward (needs ~%s of host RAM across the job)",
+			formatBytes(j.Model.Params()*18))
+	default:
+		return errorf("unknown offload %q: use optimizer or full", j.Offload)
+	}
+	if j.OptimizerInBackward {
+		if j.Workload == LoRA || j.Workload == QLoRA {
+			pc.assume("optimizer in backward: adapter gradients are stepped as they arrive (little to save: adapters are small)")
+		} else {
+			pc.assume("optimizer in backward: each parameter is stepped as soon as its gradient is ready, so only one layer's gradients exist at a time; gradient accumulation is not possible")
+		}
+	}
+	if j.PureBF16 {
+		pc.assume("pure bf16: weights, gradients and optimizer states in bf16 with no fp32 master copy (8 bytes per parameter with AdamW); use Kahan summation or stochastic rounding for long runs")
+	}
+	if cp := j.ContextParallel; cp > 1 {
+		if !j.Model.IsTransformer() || j.Model.Kind == VisionViT {
+			return errorf("context parallel splits token sequences; %s has none", j.Model.ID)
+		}
+		pc.assume("context parallel %d: each sequence is split over %d GPUs (ring attention), dividing activations by %d", cp, cp, cp)
+	}
+	return nil
+}
+
+func formatBytes(b float64) string {
+	switch {
+	case b >= 1e12:
+		return trimFloat(math.Round(b/1e11)/10) + " TB"
+	default:
+		return trimFloat(math.Round(b/1e8)/10) + " GB"
+	}
+}
