@@ -57,7 +57,7 @@ func (s *Set) ExecStarted(req Request, rv store.Reservation, command string, unt
 		{Fields: []Field{{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Running", label},
 			{"Held", "from " + when(rv.Start, now, loc) + " while it runs (a lease renewed every few minutes), until " + when(until, now, loc) + " at most"}}},
 		// No buttons: the job releases the GPUs when it exits.
-		{Kind: Context, Text: "CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " is set for it; the GPUs are released when it exits. Times in " + loc.String() + "."},
+		{Kind: Context, Text: "CUDA_VISIBLE_DEVICES names these GPUs for it, and they are released when it exits. Times in " + loc.String() + "."},
 	}
 	return r
 }

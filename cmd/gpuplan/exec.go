@@ -605,7 +605,7 @@ func (j *execJob) lastUse(ctx context.Context, now time.Time) map[int]time.Time 
 	return out
 }
 
-// busyNow is the GPUs the agent saw busy in a recent sample.
+// busyNow is the GPUs (store numbers) the agent saw busy in a recent sample.
 func (j *execJob) busyNow(ctx context.Context, now time.Time) map[int]bool {
 	out := map[int]bool{}
 	live, err := j.st.Live(ctx, j.srv.Name)
@@ -614,10 +614,26 @@ func (j *execJob) busyNow(ctx context.Context, now time.Time) map[int]bool {
 	}
 	for _, g := range live.GPUs {
 		if now.Sub(g.At) <= recentSample && g.Busy() {
-			out[g.Index] = true
+			if i := slices.Index(j.srv.GPUIDs, g.Index); i >= 0 {
+				out[i] = true
+			}
 		}
 	}
 	return out
+}
+
+// visibleDevices is the booked GPUs as the driver numbers them: the store
+// numbers a server's GPUs 0..n-1, and the servers file may give their
+// device ids (gpu_ids), which the agent reads too.
+func visibleDevices(srv inventory.Server, gpus []int) string {
+	ids := make([]string, len(gpus))
+	for i, g := range gpus {
+		if g < len(srv.GPUIDs) {
+			g = srv.GPUIDs[g]
+		}
+		ids[i] = strconv.Itoa(g)
+	}
+	return strings.Join(ids, ",")
 }
 
 // waitInLine joins the server's waiting list and books the GPUs once
@@ -720,7 +736,7 @@ func (j *execJob) runOn(rv store.Reservation, sigs <-chan os.Signal) int {
 
 	cmd := exec.Command(j.cfg.command[0], j.cfg.command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, j.stdout, j.stderr
-	ids := rv.GPUList()
+	ids := visibleDevices(j.srv, rv.GPUs)
 	cmd.Env = append(os.Environ(), "CUDA_VISIBLE_DEVICES="+ids, "NVIDIA_VISIBLE_DEVICES="+ids,
 		"GPUPLAN_RESERVATION="+rv.ID)
 	started := time.Now()

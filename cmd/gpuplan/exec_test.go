@@ -107,6 +107,17 @@ func TestPickExecGPUs(t *testing.T) {
 	}
 }
 
+func TestVisibleDevices(t *testing.T) {
+	if got := visibleDevices(inventory.Server{GPUIDs: []int{0, 1, 2, 3}}, []int{1, 3}); got != "1,3" {
+		t.Errorf("ids 0-3: %q", got)
+	}
+	// A server given as devices 4-7 of a bigger box: the store's 1 and 3
+	// are devices 5 and 7.
+	if got := visibleDevices(inventory.Server{GPUIDs: []int{4, 5, 6, 7}}, []int{1, 3}); got != "5,7" {
+		t.Errorf("ids 4-7: %q", got)
+	}
+}
+
 func TestShellJoin(t *testing.T) {
 	got := shellJoin([]string{"sh", "-c", "echo $X; it's", "a=b", ""})
 	if want := `sh -c 'echo $X; it'\''s' a=b ''`; got != want {
