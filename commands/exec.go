@@ -103,15 +103,19 @@ func formatRan(d time.Duration) string {
 
 // ExecNotFree answers an exec whose GPUs are not free: who holds them and
 // the earliest slot that fits the job's whole window (dur), as a reserve
-// conflict does, with the way to wait in line.
-func (s *Set) ExecNotFree(req Request, srvName string, count int, gpus []int, ce *store.ConflictError, dur time.Duration, now time.Time) (*Reply, error) {
+// conflict does, with the way to wait in line. freeFor is how long they
+// are free from now (0: not now), for a shorter --for that runs at once.
+func (s *Set) ExecNotFree(req Request, srvName string, count int, gpus []int, ce *store.ConflictError, dur, freeFor time.Duration, now time.Time) (*Reply, error) {
 	srv, err := s.deps.Inventory.Server(srvName)
 	if err != nil {
 		return nil, err
 	}
 	r := s.conflictReply(reserveArgs{count: count, gpus: gpus, server: srv}, ce, dur, now, s.loc(req))
-	r.Sections = append(r.Sections, Section{Kind: Context,
-		Text: "The command was not run. Add `--wait` to join the waiting list and start it when the GPUs are free."})
+	text := "The command was not run. Add `--wait` to join the waiting list and start it when the GPUs are free."
+	if f := freeFor.Truncate(time.Minute); f >= time.Minute {
+		text += fmt.Sprintf(" They are free now for %s: `--for %s` starts it at once.", formatDuration(f), formatDuration(f))
+	}
+	r.Sections = append(r.Sections, Section{Kind: Context, Text: text})
 	return r, nil
 }
 

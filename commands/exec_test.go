@@ -79,7 +79,7 @@ func TestExecNotFree(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("Fit = %v, want a conflict", err)
 	}
-	r, err := s.ExecNotFree(Request{User: "U0001"}, "server-a", 2, nil, ce, time.Hour, clock.Now())
+	r, err := s.ExecNotFree(Request{User: "U0001"}, "server-a", 2, nil, ce, time.Hour, 0, clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,14 @@ func TestExecNotFree(t *testing.T) {
 			t.Errorf("the not-free answer lacks %q:\n%s", want, text.String())
 		}
 	}
-	if _, err := s.ExecNotFree(Request{User: "U0001"}, "server-x", 2, nil, ce, time.Hour, clock.Now()); err == nil {
+	if strings.Contains(text.String(), "free now for") {
+		t.Errorf("GPUs that are not free now are said to be:\n%s", text.String())
+	}
+	r, _ = s.ExecNotFree(Request{User: "U0001"}, "server-a", 2, nil, ce, time.Hour, 90*time.Minute+40*time.Second, clock.Now())
+	if text.Reset(); RenderText(&text, r) != nil || !strings.Contains(text.String(), "--for 1h30m starts it at once") {
+		t.Errorf("the shorter --for that would run now is not offered:\n%s", text.String())
+	}
+	if _, err := s.ExecNotFree(Request{User: "U0001"}, "server-x", 2, nil, ce, time.Hour, 0, clock.Now()); err == nil {
 		t.Error("an unknown server was accepted")
 	}
 }

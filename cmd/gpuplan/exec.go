@@ -462,7 +462,11 @@ func (j *execJob) notFree(ctx context.Context, ce *store.ConflictError) int {
 	if err != nil {
 		now = time.Now()
 	}
-	r, err := j.set.ExecNotFree(j.req, j.srv.Name, j.cfg.count, j.cfg.ids, ce, j.cfg.forDur, now)
+	var freeNow time.Duration
+	if list, err := j.st.List(ctx, j.srv.Name); err == nil {
+		freeNow = freeFor(list, j.srv.Count(), j.need, j.cfg.ids, now, j.cfg.forDur)
+	}
+	r, err := j.set.ExecNotFree(j.req, j.srv.Name, j.cfg.count, j.cfg.ids, ce, j.cfg.forDur, freeNow, now)
 	if err != nil {
 		fmt.Fprintln(j.stderr, "gpuplan exec:", userWords(err))
 		return exitBadUsage
@@ -549,6 +553,35 @@ func freeDuring(list []store.Reservation, n int, from, to time.Time) []int {
 		}
 	}
 	return free
+}
+
+// freeFor is how long from now enough of the job's GPUs stay free (need
+// of them, or the ids), at most max; 0 when they are not free now. Only a
+// booking's start can end a free stretch.
+func freeFor(list []store.Reservation, n, need int, ids []int, now time.Time, max time.Duration) time.Duration {
+	fits := func(to time.Time) bool {
+		free := freeDuring(list, n, now, to)
+		if len(ids) > 0 {
+			return containsAll(free, ids)
+		}
+		return len(free) >= need
+	}
+	if !fits(now.Add(time.Millisecond)) {
+		return 0
+	}
+	var starts []time.Time
+	for _, r := range list {
+		if r.Start.After(now) && r.Start.Before(now.Add(max)) {
+			starts = append(starts, r.Start)
+		}
+	}
+	slices.SortFunc(starts, time.Time.Compare)
+	for _, s := range starts {
+		if !fits(s.Add(time.Millisecond)) {
+			return s.Sub(now)
+		}
+	}
+	return max
 }
 
 func containsAll(have, want []int) bool {

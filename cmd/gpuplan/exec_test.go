@@ -118,6 +118,29 @@ func TestVisibleDevices(t *testing.T) {
 	}
 }
 
+func TestFreeFor(t *testing.T) {
+	now := time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)
+	rv := func(gpus []int, from, to time.Duration) store.Reservation {
+		return store.Reservation{Server: "s", GPUs: gpus, Start: now.Add(from), End: now.Add(to)}
+	}
+	list := []store.Reservation{rv([]int{0}, -time.Hour, time.Hour), rv([]int{1, 2}, 2*time.Hour, 3*time.Hour), rv([]int{3}, 5*time.Hour, 6*time.Hour)}
+	for _, c := range []struct {
+		need int
+		ids  []int
+		want time.Duration
+	}{
+		{need: 3, want: 2 * time.Hour}, // 1, 2, 3 until the booking of 1 and 2
+		{need: 1, want: 5 * time.Hour}, // GPU 3, until its booking: a job keeps its GPUs
+		{need: 4, want: 0},             // GPU 0 is held now
+		{ids: []int{3}, want: 5 * time.Hour},
+		{ids: []int{0, 3}, want: 0},
+	} {
+		if got := freeFor(list, 4, c.need, c.ids, now, 8*time.Hour); got != c.want {
+			t.Errorf("need %d ids %v: free for %v, want %v", c.need, c.ids, got, c.want)
+		}
+	}
+}
+
 func TestShellJoin(t *testing.T) {
 	got := shellJoin([]string{"sh", "-c", "echo $X; it's", "a=b", ""})
 	if want := `sh -c 'echo $X; it'\''s' a=b ''`; got != want {
