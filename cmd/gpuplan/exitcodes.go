@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 
 	"github.com/gpuplan/gpuplan/commands"
@@ -61,4 +63,11 @@ func exitForOpen(err error) int {
 		return exitUnavailable
 	}
 	return exitBadUsage
+}
+
+// cliRequestID is one run's idempotency key (--request-id overrides it).
+func cliRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "cli-" + hex.EncodeToString(b[:])
 }

@@ -154,3 +154,30 @@ func TestCLIQuietOnFailure(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12, item 3 at the terminal: a rerun with the run's --request-id
+// (printed when the outcome is unknown) applies at most once.
+func TestCLIRequestIDMakesARetrySafe(t *testing.T) {
+	env := map[string]string{"GPUPLAN_DB": filepath.Join(t.TempDir(), "r.db")}
+	args := []string{"reserve", "1 on server-h for 1h", "--as", "alice", "--request-id", "cli-retry-1", "--json"}
+	var ids []string
+	for range 2 {
+		code, out, errOut := runCLI(t, env, args...)
+		if code != exitOK {
+			t.Fatalf("exit %d %s", code, errOut)
+		}
+		var r store.Reservation
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+	}
+	if ids[0] != ids[1] {
+		t.Errorf("the retry booked again: %v", ids)
+	}
+	_, out, _ := runCLI(t, env, "mine", "--as", "alice", "--json")
+	var mine []store.Reservation
+	if err := json.Unmarshal([]byte(out), &mine); err != nil || len(mine) != 1 {
+		t.Errorf("mine = %s (%v); want one reservation", out, err)
+	}
+}

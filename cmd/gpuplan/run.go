@@ -85,6 +85,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	fs.Var(&prices, "price", "override a GPU's hourly price: GPU=USD (repeatable)")
 	filesDir := fs.String("files", "", "write attachments (the digest's chart) into this directory")
 	channel := fs.String("channel", "", "the Slack channel id the command is typed in (digest schedules default to it)")
+	requestID := fs.String("request-id", "", "the change's idempotency key: the same id applies once (default: a new one per run; printed when the outcome is unknown)")
 	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
@@ -114,14 +115,23 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	}
 	set := commands.New(deps)
 	text := strings.TrimSpace(strings.TrimPrefix(sub+" "+strings.Join(fs.Args(), " "), "run "))
-	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text})
+	rid := *requestID
+	if rid == "" {
+		rid = cliRequestID()
+	}
+	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text, ID: rid})
 	if err != nil {
 		if ue := commands.Explain(err); ue != nil {
 			fmt.Fprintln(stderr, "gpuplan: "+strings.ReplaceAll(ue.Msg, "`", ""))
-			if ue.Hint != "" {
+			code := exitForError(err)
+			if code == exitUnknown {
+				// A new run would be a new request; this id makes the
+				// retry apply at most once.
+				fmt.Fprintf(stderr, "check with gpuplan mine; to retry safely, run the same command with --request-id %s (it applies at most once)\n", rid)
+			} else if ue.Hint != "" {
 				fmt.Fprintln(stderr, strings.ReplaceAll(ue.Hint, "`", ""))
 			}
-			return exitForError(err)
+			return code
 		}
 		fmt.Fprintf(stderr, "gpuplan: internal error: %v\n", err)
 		return exitInternal
