@@ -181,3 +181,21 @@ func TestCLIRequestIDMakesARetrySafe(t *testing.T) {
 		t.Errorf("mine = %s (%v); want one reservation", out, err)
 	}
 }
+
+// serve on a damaged store file stops with the file's name and the way
+// back, and no panic (issue 12, item 1).
+func TestServeRefusesDamagedStoreFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	if code, _, errOut := runCLI(t, map[string]string{"GPUPLAN_DB": path}, "reserve", "1 on server-h for 1h", "--as", "alice"); code != 0 {
+		t.Fatalf("reserve: %d %s", code, errOut)
+	}
+	if err := os.Truncate(path, 16<<10); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"GPUPLAN_DB": path, "SLACK_APP_TOKEN": "xapp-1-A1-test", "SLACK_BOT_TOKEN": "xoxb-test",
+		"SLACK_API_URL": "http://127.0.0.1:1/", "GPUPLAN_HTTP_ADDR": "off"}
+	code, _, errOut := runCLI(t, env, "serve")
+	if code == 0 || !strings.Contains(errOut, path) || !strings.Contains(errOut, "doctor --repair") {
+		t.Errorf("serve on a damaged file: exit %d\n%s", code, errOut)
+	}
+}
