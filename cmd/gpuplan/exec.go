@@ -905,7 +905,7 @@ func (h *heartbeat) run() {
 	ctx := context.Background()
 	lease := h.j.cfg.lease
 	every := max(lease/3, 100*time.Millisecond)
-	sentBound, lost := false, false
+	sentBound := false
 	// The first booking may already be all there is (--for within a lease).
 	if !h.rv.End.Before(h.until) {
 		h.sendBound(h.rv.End, time.Now(), h.rv.Start)
@@ -945,10 +945,7 @@ func (h *heartbeat) run() {
 				}
 			}
 		case errors.Is(err, store.ErrEnded), errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNotOwner):
-			if !lost {
-				fmt.Fprintf(h.j.stderr, "gpuplan exec: the booking %s has ended (%s); the command goes on without a booking\n", h.rv.ID, userWords(err))
-				lost = true
-			}
+			fmt.Fprintf(h.j.stderr, "gpuplan exec: the booking %s has ended (%s); the command goes on without a booking\n", h.rv.ID, userWords(err))
 			return
 		default:
 			failing++

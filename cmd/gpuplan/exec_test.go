@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -553,6 +554,49 @@ func TestExecEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("someone's later booking on its GPUs bounds the job", func(t *testing.T) {
+		dir := t.TempDir()
+		r := startExec(t, bin, env, "--as", "alice", "--on", "server-a", "--ids", "0,1", "--for", "1h", "--",
+			"sh", "-c", `touch "$0/started"; exec sleep 60`, dir)
+		eventually(t, "the command to start", func() bool { return exists(dir + "/started") })
+		now, _ := st.Now(ctx)
+		// After the lease's present end, GPU 1 is free to book.
+		if _, err := st.Reserve(ctx, store.ReserveRequest{RequestID: "bob-later", Server: "server-a", ServerGPUs: 4, GPUs: []int{1},
+			Owner: "bob", Start: now.Add(lease + lease/4), Duration: time.Hour}); err != nil {
+			t.Fatal(err)
+		}
+		if code := r.exit(t); code != exitBoundEnd {
+			t.Errorf("exit %d, want %d\n%s", code, exitBoundEnd, r.stderr.String())
+		}
+		if !strings.Contains(r.stderr.String(), "booked by someone else") {
+			t.Errorf("stderr does not say whose booking stopped it:\n%s", r.stderr.String())
+		}
+		if err := storeCheckNoOverlap(held(t)); err != nil {
+			t.Error(err)
+		}
+		l := held(t)
+		if len(l) != 1 || l[0].Owner != "bob" {
+			t.Errorf("after the job: %+v; want only bob's booking", l)
+		}
+		st.Release(ctx, store.ReleaseRequest{RequestID: "bob-later-rel", ID: l[0].ID, Actor: "bob"})
+		free(t)
+	})
+
+	t.Run("a booking released by an admin: the command goes on", func(t *testing.T) {
+		dir := t.TempDir()
+		r := startExec(t, bin, env, "--as", "alice", "--on", "server-a", "--gpus", "1", "--", "sh", "-c", heldJob, dir)
+		eventually(t, "the command to start", func() bool { return exists(dir + "/started") })
+		l := held(t)
+		if _, err := st.Release(ctx, store.ReleaseRequest{RequestID: "admin-rel", ID: l[0].ID, Actor: "UADMIN", Force: true}); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "exec to notice", func() bool { return strings.Contains(r.stderr.String(), "goes on without a booking") })
+		os.WriteFile(dir+"/go", nil, 0o644)
+		if code := r.exit(t); code != 3 || !strings.Contains(r.stderr.String(), "already ended") {
+			t.Errorf("exit %d (want the command's 3), and the end should say the booking had ended:\n%s", code, r.stderr.String())
+		}
+	})
+
 	t.Run("--for bounds the job", func(t *testing.T) {
 		dir := t.TempDir()
 		r := startExec(t, bin, env, "--as", "alice", "--on", "server-a", "--gpus", "1", "--for", "3s", "--",
@@ -566,4 +610,16 @@ func TestExecEndToEnd(t *testing.T) {
 		}
 		free(t)
 	})
+}
+
+// storeCheckNoOverlap fails when two reservations share a GPU at a moment.
+func storeCheckNoOverlap(rs []store.Reservation) error {
+	for i, a := range rs {
+		for _, b := range rs[i+1:] {
+			if a.Overlaps(b) {
+				return fmt.Errorf("%s and %s overlap", a.ID, b.ID)
+			}
+		}
+	}
+	return nil
 }
