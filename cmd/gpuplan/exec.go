@@ -507,7 +507,8 @@ func (j *execJob) book(ctx context.Context) (store.Reservation, *store.ConflictE
 			if len(free) < j.need {
 				return store.Reservation{}, j.conflict(list, now), nil
 			}
-			gpus = pickExecGPUs(free, j.need, j.lastUse(ctx, now), j.busyNow(ctx, now))
+			last := j.lastUse(ctx, now)
+			gpus = pickExecGPUs(free, j.need, last, j.measured(ctx, now, last))
 		}
 		rv, err := j.st.Reserve(ctx, store.ReserveRequest{
 			RequestID: newRequestID("exec"), Server: j.srv.Name, ServerGPUs: j.srv.Count(), GPUs: gpus,
@@ -617,7 +618,7 @@ func pickExecGPUs(free []int, n int, lastUse map[int]time.Time, busyNow map[int]
 }
 
 // lastUse is when each GPU's last booking ended (the last week), from the
-// store's history.
+// store's history; measured adds the agent's readings.
 func (j *execJob) lastUse(ctx context.Context, now time.Time) map[int]time.Time {
 	out := map[int]time.Time{}
 	hist, err := j.st.History(ctx, j.srv.Name, now.Add(-7*24*time.Hour), now)
@@ -638,21 +639,28 @@ func (j *execJob) lastUse(ctx context.Context, now time.Time) map[int]time.Time 
 	return out
 }
 
-// busyNow is the GPUs (store numbers) the agent saw busy in a recent sample.
-func (j *execJob) busyNow(ctx context.Context, now time.Time) map[int]bool {
-	out := map[int]bool{}
+// measured is the GPUs (store numbers) the agent saw busy in a recent
+// sample; it also folds the agent's last busy time of each GPU into last,
+// so that use without a booking counts as use.
+func (j *execJob) measured(ctx context.Context, now time.Time, last map[int]time.Time) map[int]bool {
+	busy := map[int]bool{}
 	live, err := j.st.Live(ctx, j.srv.Name)
 	if err != nil {
-		return out
+		return busy // a preference, not a rule
 	}
 	for _, g := range live.GPUs {
+		i := slices.Index(j.srv.GPUIDs, g.Index)
+		if i < 0 {
+			continue
+		}
 		if now.Sub(g.At) <= recentSample && g.Busy() {
-			if i := slices.Index(j.srv.GPUIDs, g.Index); i >= 0 {
-				out[i] = true
-			}
+			busy[i] = true
+		}
+		if b := g.BusyAt; b.After(last[i]) && !b.After(now) {
+			last[i] = b
 		}
 	}
-	return out
+	return busy
 }
 
 // visibleDevices is the booked GPUs as the driver numbers them: the store

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
+	"github.com/gpuplan/gpuplan/store/storetest"
 )
 
 func TestParseExec(t *testing.T) {
@@ -622,4 +623,58 @@ func storeCheckNoOverlap(rs []store.Reservation) error {
 		}
 	}
 	return nil
+}
+
+// book prefers what the store and the agent say: never booked and idle
+// first, then the least recently used; a GPU busy without a booking last.
+func TestExecBookPrefersIdleLeastRecentlyUsed(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	now := time.Now()
+	clock := storetest.NewClock(now.Add(-time.Hour))
+	st, err := store.OpenEmbedded(path, clock.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// GPU 0 was booked until 50 minutes ago, GPU 2 until 20 minutes ago.
+	for i, g := range []int{0, 2} {
+		rv, err := st.Reserve(ctx, store.ReserveRequest{RequestID: "old" + strconv.Itoa(i), Server: "box", ServerGPUs: 4, GPUs: []int{g},
+			Owner: "bob", Duration: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(10*time.Minute + time.Duration(i)*20*time.Minute)
+		if _, err := st.Release(ctx, store.ReleaseRequest{RequestID: "rel" + strconv.Itoa(i), ID: rv.ID, Actor: "bob"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	// GPU 1 runs someone's process without a booking right now.
+	if st, err = store.OpenEmbedded(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordSamples(ctx, store.SampleBatch{Server: "box", At: now, Every: 30 * time.Second, GPUs: []store.GPUSample{
+		{Index: 0, MemTotalMB: 80000}, {Index: 1, Util: 97, MemUsedMB: 30000, MemTotalMB: 80000, Users: []string{"carol"}},
+		{Index: 2, MemTotalMB: 80000}, {Index: 3, MemTotalMB: 80000},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	j := &execJob{cfg: &execConfig{as: "alice", count: 2, forDur: time.Hour, lease: time.Minute, command: []string{"true"}},
+		srv: inventory.Server{Name: "box", GPUIDs: []int{0, 1, 2, 3}}, need: 2, st: embeddedSteps{path: path}}
+	rv, ce, err := j.book(ctx)
+	if err != nil || ce != nil {
+		t.Fatalf("book: %v, %v", ce, err)
+	}
+	// 3 was never used, 0 longer ago than 2; 1 is busy.
+	if !slices.Equal(rv.GPUs, []int{0, 3}) {
+		t.Errorf("booked %v, want [0 3]: never used first, then the least recently used, never the busy one", rv.GPUs)
+	}
+	j.need, j.cfg.count = 3, 3
+	if _, err := j.st.Release(ctx, store.ReleaseRequest{RequestID: "r", ID: rv.ID, Actor: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if rv, _, err = j.book(ctx); err != nil || !slices.Equal(rv.GPUs, []int{0, 2, 3}) {
+		t.Errorf("3 GPUs: booked %v (%v), want [0 2 3]: the busy GPU only when nothing else is left", rv.GPUs, err)
+	}
 }
