@@ -72,7 +72,7 @@ const (
 	recentSample = 2 * store.MaxSampleWeight
 )
 
-// waitFlag is --wait, --wait=DUR (or --wait DUR, read by execMain).
+// waitFlag is --wait or --wait=DUR (parseExec reads --wait DUR too).
 type waitFlag struct {
 	on bool
 	d  time.Duration
