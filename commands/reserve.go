@@ -263,7 +263,8 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 			a.server = srv
 			i++
 		case (w == "gpus" || w == "gpu" || w == "ids") && a.count == 0 && i+1 < len(words):
-			ids, ok := lang.ParseIDs(words[i+1])
+			ids, err := lang.ParseIDs(words[i+1])
+			ok := err == nil
 			if !ok {
 				return a, userErrorf(hint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1])
 			}

@@ -308,7 +308,7 @@ func (r *cmdReader) number(i int) int {
 			list += r.w(j)
 			j++
 		}
-		if ids, ok := ParseIDs(list); ok {
+		if ids, err := ParseIDs(list); err == nil {
 			r.ids = ids
 			return j
 		}
@@ -340,7 +340,7 @@ func (r *cmdReader) number(i int) int {
 			return i + 4
 		}
 	case strings.Contains(w, "~") || strings.Contains(w, "-") && rest != "" && strings.HasPrefix(next, "번"):
-		if ids, ok := ParseIDs(strings.ReplaceAll(w, "~", "-")); ok {
+		if ids, err := ParseIDs(strings.ReplaceAll(w, "~", "-")); err == nil {
 			r.ids = ids
 			return i + 2
 		}

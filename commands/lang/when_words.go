@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -126,25 +127,31 @@ func Clock(w string) (hour, minute int, ok bool) {
 	return mins / 60, mins % 60, true
 }
 
-// ParseIDs reads GPU ids: "0-3", "0,2,5" or "1".
-func ParseIDs(s string) ([]int, bool) {
+// ParseIDs reads GPU ids: "0-3", "0,2,5" or "1". A word that is not an id,
+// a backward or overlong range, or an id given twice is an error that says
+// which.
+func ParseIDs(s string) ([]int, error) {
 	var out []int
 	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("%q is not a GPU id", part)
 		}
-		if err1 != nil || err2 != nil || a < 0 || a > b || b-a > 1024 {
-			return nil, false
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 1024 {
+				return nil, fmt.Errorf("%q is not a range of GPU ids", part)
+			}
 		}
 		for i := a; i <= b; i++ {
+			if slices.Contains(out, i) {
+				return nil, fmt.Errorf("GPU %d is listed twice", i)
+			}
 			out = append(out, i)
 		}
 	}
-	return out, len(out) > 0
+	return out, nil
 }
 
 func whenValidDate(y int, m time.Month, d int) bool {
