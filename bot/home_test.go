@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -218,19 +219,42 @@ func TestReserveFormCommand(t *testing.T) {
 			}
 		}
 	}
-	f := reserveForm{Server: "server-h", Count: "9", Duration: "2h", Start: "fri 9:00"}
-	for msg, want := range map[string]string{
-		"server-h has 4 GPUs; 9 asked":                       reserveCount,
-		"80h is longer than the 72h maximum on server-h":     reserveDuration,
-		"`fri 9:00` (Fri 09:00) is more than a year ahead":   reserveStart,
-		"the start is 2h in the past; leave it out":          reserveStart,
-		"the note is 400 characters; keep it under 300":      reserveNote,
-		"unknown server `server-x` — did you mean server-h?": reserveServer,
+	// A refusal goes under the input its reader named, never by its words.
+	for field, want := range map[string]string{
+		"count": reserveCount, "ids": reserveCount, "duration": reserveDuration, "end": reserveDuration,
+		"start": reserveStart, "note": reserveNote, "server": reserveServer, "": reserveCount,
 	} {
-		if got := f.errorField(msg); got != want {
-			t.Errorf("%q goes under %s, want %s", msg, got, want)
+		if got := errorField(&commands.UserError{Msg: "the words do not matter", Field: field}); got != want {
+			t.Errorf("field %q goes under %s, want %s", field, got, want)
 		}
 	}
+	// The readers name their fields: the store's rules, the time words, the
+	// reserve words.
+	st, err := store.OpenEmbedded(filepath.Join(t.TempDir(), "fields.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for text, want := range map[string]string{
+		"reserve 9 on server-h for 2h":                      "count",
+		"reserve 2 on server-h for 80h":                     "duration",
+		"reserve 2 on server-h from 2020-01-01 9:00 for 2h": "start",
+		"reserve 2 on server-x for 2h":                      "server",
+		"reserve 2 on server-h for soon":                    "duration",
+	} {
+		_, err := commands.New(commands.Deps{Reservations: st}).Dispatch(context.Background(), commands.Request{User: "U1", Text: text})
+		ue := commands.Explain(err)
+		if ue == nil || ue.Field != want {
+			t.Errorf("%q: %v, field %q, want %q", text, err, fieldOf(ue), want)
+		}
+	}
+}
+
+func fieldOf(ue *commands.UserError) string {
+	if ue == nil {
+		return "<nil>"
+	}
+	return ue.Field
 }
 
 // homeReply is a fixed Home reply for the golden file.

@@ -190,29 +190,23 @@ func (f reserveForm) command() (string, map[string]string) {
 	return text, nil
 }
 
-// errorField picks the input a command's complaint most likely concerns.
-func (f reserveForm) errorField(msg string) string {
-	m := strings.ToLower(msg)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if w != "" && strings.Contains(m, strings.ToLower(w)) {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case has("note"):
+// errorField is the input a command's complaint is about: the field the
+// reader that refused it named (lang.UserError.Field); a refusal of the
+// whole request (the GPUs are not free) goes under the GPU count.
+func errorField(ue *commands.UserError) string {
+	switch ue.Field {
+	case "note":
 		return reserveNote
-	case has("start", "in the past", "ahead", "date", "time of day") || (f.Start != "" && has("`"+f.Start)):
+	case "start":
 		return reserveStart
-	case has("duration", "longer than", "maximum", "how long", "limit") || (f.Duration != "" && has("`"+f.Duration)):
+	case "end", "duration":
 		return reserveDuration
-	case has("gpu"):
+	case "count", "ids":
 		return reserveCount
-	default:
+	case "server":
 		return reserveServer
 	}
+	return reserveCount
 }
 
 // fieldText is a mistake's message for an input's error line (plain
@@ -295,7 +289,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 	case out = <-done:
 		if ue := commands.Explain(out.err); ue != nil {
 			log.Info("user error", zap.String("msg", ue.Msg))
-			field := form.errorField(ue.Msg)
+			field := errorField(ue)
 			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(ue)}), received, log)
 			b.logDone(log, received, out.err)
 			return

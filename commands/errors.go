@@ -106,7 +106,7 @@ func Explain(err error) *UserError {
 	case Invalid:
 		var inv *store.InvalidError
 		if errors.As(err, &inv) {
-			return &UserError{Msg: inv.Reason, Hint: "`help " + op + "` shows the words and examples"}
+			return &UserError{Msg: inv.Reason, Hint: "`help " + op + "` shows the words and examples", Field: inv.Field}
 		}
 		return &UserError{Msg: "that request cannot be used as typed", Hint: "`help " + op + "` shows the words and examples"}
 	case NotFound:

@@ -248,7 +248,7 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 	hint := "try: `reserve 2 on server-h for 4h` or `reserve gpus 0-3 on server-a from tomorrow 9:00 for 8h`"
 	words, note, err := splitNote(args)
 	if err != nil {
-		return a, userErrorf(hint, "%s", err.Error())
+		return a, lang.InField(userErrorf(hint, "%s", err.Error()), lang.FieldNote)
 	}
 	a.note = note
 	var rest []string
@@ -258,7 +258,7 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 		case w == "on" && i+1 < len(words):
 			srv, err := s.deps.Inventory.Server(words[i+1])
 			if err != nil {
-				return a, err
+				return a, lang.InField(err, lang.FieldServer)
 			}
 			a.server = srv
 			i++
@@ -266,7 +266,7 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 			ids, err := lang.ParseIDs(words[i+1])
 			ok := err == nil
 			if !ok {
-				return a, userErrorf(hint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1])
+				return a, lang.InField(userErrorf(hint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1]), lang.FieldIDs)
 			}
 			a.gpus = ids
 			i++
@@ -278,10 +278,10 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 		}
 	}
 	if a.server.Name == "" {
-		return a, userErrorf(hint, "which server? say `on <server>` (%s)", strings.Join(s.serverNames(), ", "))
+		return a, lang.InField(userErrorf(hint, "which server? say `on <server>` (%s)", strings.Join(s.serverNames(), ", ")), lang.FieldServer)
 	}
 	if a.count == 0 && len(a.gpus) == 0 {
-		return a, userErrorf(hint, "how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.server.Name, a.server.Name)
+		return a, lang.InField(userErrorf(hint, "how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.server.Name, a.server.Name), lang.FieldCount)
 	}
 	win, left, err := lang.ParseWindow(rest, now, loc)
 	if err != nil {
@@ -291,7 +291,7 @@ func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (rese
 		return a, userErrorf(hint, "I don't understand `%s`", strings.Join(left, " "))
 	}
 	if win.End.IsZero() {
-		return a, userErrorf(hint, "for how long? add `for 4h` or `until 18:00`")
+		return a, lang.InField(userErrorf(hint, "for how long? add `for 4h` or `until 18:00`"), lang.FieldDuration)
 	}
 	a.window = win
 	return a, nil

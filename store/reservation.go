@@ -104,7 +104,12 @@ func (e *ConflictError) Error() string {
 func (e *ConflictError) Unwrap() error { return ErrConflict }
 
 // InvalidError says what is wrong with a request.
-type InvalidError struct{ Reason string }
+type InvalidError struct {
+	Reason string
+	// Field is the argument the rule refused: "server", "count", "start",
+	// "duration" or "note"; "" for the request as a whole.
+	Field string
+}
 
 func (e *InvalidError) Error() string { return e.Reason }
 
@@ -112,4 +117,9 @@ func (e *InvalidError) Unwrap() error { return ErrInvalid }
 
 func invalidf(format string, args ...any) error {
 	return &InvalidError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// invalidIn is invalidf for a refusal of one argument.
+func invalidIn(field, format string, args ...any) error {
+	return &InvalidError{Reason: fmt.Sprintf(format, args...), Field: field}
 }

@@ -260,13 +260,13 @@ func invalidCode(code string, a, b int64) error {
 	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 	switch code {
 	case codePastStart:
-		return invalidf("the start is %s in the past; leave it out to start now", roundDur(ms(a)))
+		return invalidIn("start", "the start is %s in the past; leave it out to start now", roundDur(ms(a)))
 	case codeBeyondHorizon:
-		return invalidf("the start is %s ahead; reservations may start at most %s ahead", roundDur(ms(a)), roundDur(Horizon))
+		return invalidIn("start", "the start is %s ahead; reservations may start at most %s ahead", roundDur(ms(a)), roundDur(Horizon))
 	case codeClockAhead:
 		return invalidf("the sample is %s ahead of the store's clock (more than %s): fix the agent host's clock (NTP)", roundDur(ms(a)), roundDur(MaxClockAhead))
 	case codeExtendTooLong:
-		return invalidf("extended, the reservation would last %s, longer than the %s maximum", roundDur(ms(a)), roundDur(ms(b)))
+		return invalidIn("duration", "extended, the reservation would last %s, longer than the %s maximum", roundDur(ms(a)), roundDur(ms(b)))
 	}
 	return invalidf("invalid request (%s)", code)
 }
@@ -341,10 +341,10 @@ type reserveArgs struct {
 // checkText refuses text a store cannot keep faithfully.
 func checkText(what, s string, max int) error {
 	if !utf8.ValidString(s) {
-		return invalidf("%s is not valid UTF-8", what)
+		return invalidIn(textField(what), "%s is not valid UTF-8", what)
 	}
 	if len(s) > max {
-		return invalidf("%s is too long (%d bytes; at most %d)", what, len(s), max)
+		return invalidIn(textField(what), "%s is too long (%d bytes; at most %d)", what, len(s), max)
 	}
 	return nil
 }
@@ -355,7 +355,7 @@ func checkRequestID(id string) error {
 
 func checkServer(name string) error {
 	if !ValidServerName(name) {
-		return invalidf("%q is not a valid server name: use lowercase letters, digits, '-', '_' or '.', at most %d characters", name, MaxServerNameLen)
+		return invalidIn("server", "%q is not a valid server name: use lowercase letters, digits, '-', '_' or '.', at most %d characters", name, MaxServerNameLen)
 	}
 	return nil
 }
@@ -385,15 +385,15 @@ func validateReserve(req ReserveRequest) (reserveArgs, error) {
 	}
 	if len(req.GPUs) > 0 {
 		if req.Count != 0 && req.Count != len(req.GPUs) {
-			return a, invalidf("asked for %d GPUs but listed %d ids; give a count or ids", req.Count, len(req.GPUs))
+			return a, invalidIn("count", "asked for %d GPUs but listed %d ids; give a count or ids", req.Count, len(req.GPUs))
 		}
 		seen := map[int]bool{}
 		for _, g := range req.GPUs {
 			if g < 0 || g >= req.ServerGPUs {
-				return a, invalidf("GPU %d does not exist on %s (ids 0-%d)", g, req.Server, req.ServerGPUs-1)
+				return a, invalidIn("count", "GPU %d does not exist on %s (ids 0-%d)", g, req.Server, req.ServerGPUs-1)
 			}
 			if seen[g] {
-				return a, invalidf("GPU %d is listed twice", g)
+				return a, invalidIn("count", "GPU %d is listed twice", g)
 			}
 			seen[g] = true
 		}
@@ -401,26 +401,26 @@ func validateReserve(req ReserveRequest) (reserveArgs, error) {
 		a.Count = len(a.GPUs)
 	} else {
 		if req.Count < 1 {
-			return a, invalidf("ask for at least one GPU")
+			return a, invalidIn("count", "ask for at least one GPU")
 		}
 		if req.Count > req.ServerGPUs {
-			return a, invalidf("%s has %d GPUs; %d asked", req.Server, req.ServerGPUs, req.Count)
+			return a, invalidIn("count", "%s has %d GPUs; %d asked", req.Server, req.ServerGPUs, req.Count)
 		}
 	}
 	if req.Duration < time.Millisecond {
-		return a, invalidf("the duration must be positive")
+		return a, invalidIn("duration", "the duration must be positive")
 	}
 	if req.MaxDuration < 0 {
 		return a, invalidf("the maximum duration must not be negative")
 	}
 	if req.MaxDuration > 0 && req.Duration > req.MaxDuration {
-		return a, invalidf("%s is longer than the %s maximum on %s", roundDur(req.Duration), roundDur(req.MaxDuration), req.Server)
+		return a, invalidIn("duration", "%s is longer than the %s maximum on %s", roundDur(req.Duration), roundDur(req.MaxDuration), req.Server)
 	}
 	if req.Duration > MaxSpan {
-		return a, invalidf("%s is longer than the %s limit", roundDur(req.Duration), roundDur(MaxSpan))
+		return a, invalidIn("duration", "%s is longer than the %s limit", roundDur(req.Duration), roundDur(MaxSpan))
 	}
 	if !req.Start.IsZero() && req.Start.UnixMilli() <= 0 {
-		return a, invalidf("the start time is not valid")
+		return a, invalidIn("start", "the start time is not valid")
 	}
 	a.Duration = req.Duration.Milliseconds()
 	a.Max = req.MaxDuration.Milliseconds()
@@ -652,4 +652,12 @@ func joinInts(v []int) string {
 		s[i] = strconv.Itoa(g)
 	}
 	return strings.Join(s, ",")
+}
+
+// textField is the argument a text check is about, when a form has it.
+func textField(what string) string {
+	if what == "note" {
+		return "note"
+	}
+	return ""
 }

@@ -8,7 +8,34 @@ import "fmt"
 type UserError struct {
 	Msg  string // what is wrong, naming the word ("unknown model `bert-bse` — did you mean `bert-base`?")
 	Hint string // how to fix it, usually an example ("try: gpuplan plan bert-base 3 epochs of 1M samples on h100x2")
+	// Field is the argument the mistake is in, when a reader knows it:
+	// "server", "count", "ids", "start", "end", "duration", "note" — so a
+	// form can show it under its own input without reading Msg.
+	Field string
 }
+
+// Fields a mistake can be in.
+const (
+	FieldServer   = "server"
+	FieldCount    = "count"
+	FieldIDs      = "ids"
+	FieldStart    = "start"
+	FieldEnd      = "end"
+	FieldDuration = "duration"
+	FieldNote     = "note"
+)
+
+// inField marks err's *UserError with the field it is in, unless a reader
+// already said.
+func inField(err error, field string) error {
+	if ue, ok := err.(*UserError); ok && ue.Field == "" && field != "" {
+		ue.Field = field
+	}
+	return err
+}
+
+// InField is inField for the commands' own readers.
+func InField(err error, field string) error { return inField(err, field) }
 
 func (e *UserError) Error() string {
 	if e.Hint == "" {

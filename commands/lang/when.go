@@ -103,9 +103,10 @@ func ParseWindow(words []string, now time.Time, loc *time.Location) (When, []str
 	}
 	p := &windowParser{words: words, now: now.In(loc), loc: loc}
 	if err := p.run(); err != nil {
-		return When{}, nil, err
+		return When{}, nil, inField(err, p.field)
 	}
-	return p.result()
+	w, rest, err := p.result()
+	return w, rest, inField(err, p.field)
 }
 
 // windowParser holds what ParseWindow has read so far.
@@ -126,6 +127,9 @@ type windowParser struct {
 	hasDur  bool
 	dur     time.Duration
 	durText string
+
+	// field is the clause being read, for the field a mistake is in.
+	field string
 }
 
 // dayKind says which kind of day a point names.
@@ -248,6 +252,7 @@ func (p *windowParser) run() error {
 func (p *windowParser) clause(i int, w string) (int, error) {
 	switch {
 	case whenFromWords[w]:
+		p.field = FieldStart
 		pt, n, err := p.point(i+1, true)
 		if n == 0 && err == nil && (w != "from" || p.hasStart) {
 			return 0, nil // "at the lab", "data from the cluster": note words
@@ -260,6 +265,7 @@ func (p *windowParser) clause(i int, w string) (int, error) {
 		}
 		return 1 + n, p.setStart(pt, i, i+1+n)
 	case whenUntilWords[w]:
+		p.field = FieldEnd
 		pt, n, err := p.point(i+1, true)
 		if err != nil {
 			return 0, err
@@ -278,6 +284,7 @@ func (p *windowParser) clause(i int, w string) (int, error) {
 		}
 		return 1 + n, p.setEnd(pt, i, i+1+n)
 	case w == "for":
+		p.field = FieldDuration
 		d, n, err := p.duration(i + 1)
 		if n == 0 && err == nil {
 			if p.hasDur || p.hasEnd {
@@ -291,9 +298,11 @@ func (p *windowParser) clause(i int, w string) (int, error) {
 		return 1 + n, p.setDur(d, i, i+1+n)
 	}
 	if d, n, err := p.duration(i); n > 0 && err == nil && whenStartsDigit(w) {
+		p.field = FieldDuration
 		return n, p.setDur(d, i, i+n)
 	}
 	if !p.hasStart {
+		p.field = FieldStart
 		// A day word or a clock time starts the window without "from".
 		pt, n, err := p.point(i, false)
 		if err != nil {
@@ -624,6 +633,7 @@ func (p *windowParser) result() (When, []string, error) {
 	if p.hasStart {
 		t, isNow := p.resolve(p.start, dayStartMinute, true, p.now)
 		if !isNow {
+			p.field = FieldStart
 			if t.Before(p.now.Add(-pastGrace)) {
 				return When{}, nil, &UserError{
 					Msg:  fmt.Sprintf("`%s` (%s) is in the past — it is %s now", p.startText, p.format(t), p.format(p.now)),
@@ -641,6 +651,7 @@ func (p *windowParser) result() (When, []string, error) {
 		w.End = startAt.Add(p.dur)
 	case p.hasEnd:
 		t, _ := p.resolve(p.end, dayEndMinute, false, startAt)
+		p.field = FieldEnd
 		if !t.After(startAt) {
 			from := "now"
 			if !w.Start.IsZero() {
