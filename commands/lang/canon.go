@@ -150,6 +150,9 @@ func (c *canonizer) run() {
 }
 
 // step reads the phrase at input i and returns where the next starts.
+//
+// step is long on purpose: it is the ordered list of readers a word is
+// tried against; the order is the reading's precedence.
 func (c *canonizer) step(i int) int {
 	t := c.in[i]
 	if isHangulWord(t.w) {
@@ -255,6 +258,10 @@ func (c *canonizer) keep(i int) bool {
 
 // phrase matches the multi-word English phrases: questions, deadlines,
 // "from scratch".
+//
+// phrase is one switch over the multi-word phrases on purpose: the order of
+// its cases is their precedence ("how many hours" before "how many"), which
+// splitting would hide.
 func (c *canonizer) phrase(i int) int {
 	switch {
 	case c.words(i, "from", "scratch"):

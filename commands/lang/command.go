@@ -41,6 +41,9 @@ var digestWords = []string{"digest", "다이제스트", "리포트", "report", "
 // ReadCommand reads a sentence that asks for a command other than a plan.
 // It reports false for a plan request (it names a model) or a sentence
 // with no command word.
+//
+// ReadCommand is long on purpose: finding the command, guarding plans and
+// restating the arguments are one pass over one sentence.
 func ReadCommand(env Env, text string) (CommandReading, bool) {
 	note := ""
 	if k := noteStart(text); k >= 0 {
@@ -389,6 +392,10 @@ func isTimeFollow(w string) bool {
 
 // koreanTime reads Korean days, clock times and durations: "내일 오전
 // 9시부터", "오늘 저녁 6시까지", "3시간", "1시간 30분", "하루", "금요일까지".
+//
+// koreanTime is long on purpose: a Korean time is a day, a part of the
+// day, a clock and a particle read as one phrase, and the pieces share
+// the point being built.
 func (r *cmdReader) koreanTime(i int) int {
 	w := r.w(i)
 	role := func(s string) string {

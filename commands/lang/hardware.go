@@ -50,6 +50,10 @@ func (p *reqParser) hardwareList(must bool) error {
 // (ok false, p.i unchanged) when the words do not look like hardware; with
 // commit, or once a count marker ("2x", "nodes") has been read, it fails
 // with an error that names the word.
+//
+// hardware stays one function on purpose: the forms of a GPU count (before,
+// after, fused, node groups, servers) share its cursor and its one rule for
+// when a word commits to being hardware.
 func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 	a := p.i
 	fail := func() (planner.Hardware, bool, error) {

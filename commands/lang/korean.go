@@ -261,210 +261,25 @@ func (c *canonizer) korean1(i int) int {
 	}
 	switch e.act {
 	case koWord:
-		if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" || e.word == "s" {
-			return c.koTimeUnit(i, e.word)
-		}
-		if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !reqStartsNumber(lastW(c.out)) {
-			// "토큰 150억", "샘플 5만개": the unit before its number; the
-			// reading pass moves it after the number ("이미지 분류" has none)
-			if reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1)) {
-				c.out = append(c.out, reqToken{raw: c.in[i].raw, w: unitMark + e.word, start: c.in[i].start, end: c.in[i].end})
-				return i + 1
-			}
-			c.skip(i, i+1)
-			return i + 1
-		}
-		if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon[stem].act == koWord {
-			c.skip(i, i+2) // "추론 말고 학습": not that
-			return i + 2
-		}
-		if (e.word == "epochs" || e.word == "steps") && reqStartsNumber(c.w(i+1)) {
-			if n2, _, ok := koStem(c.w(i + 2)); ok && (n2 == "번" || n2 == "회") || strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회") {
-				// "에폭 5번": five epochs
-				c.emit(c.w(i+1), i+1, i+2)
-				c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
-				return i + 3
-			}
-		}
-		if e.word == "epochs" || e.word == "samples" || e.word == "tokens" || e.word == "steps" || e.word == "params" || e.word == "images" {
-			// "2에폭" was split as "2" "에폭": glue the unit to its number
-			// so "10만 샘플" reads as one amount.
-			c.emit(e.word, i, i+1)
-			return i + 1
-		}
-		if e.word == "b" {
-			// "70비" is 70B
-			if len(c.out) > 0 && reqStartsNumber(lastW(c.out)) && c.out[len(c.out)-1].end == c.in[i].start {
-				last := &c.out[len(c.out)-1]
-				last.w += "b"
-				last.end = c.in[i].end
-				last.raw = c.text[last.start:last.end]
-			} else {
-				c.skip(i, i+1)
-			}
-			return i + 1
-		}
-		if e.word == "batch" && !reqStartsNumber(c.w(i+1)) {
-			c.skip(i, i+1) // "배치 작게 해도": no size given
-			return i + 1
-		}
-		if (e.word == "gb" || e.word == "/epoch" || e.word == "/step") && len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w) && e.word == "gb" {
-			last := &c.out[len(c.out)-1]
-			if !strings.HasSuffix(last.w, "gb") {
-				last.w += "gb" // "80기가" is 80gb
-			}
-			last.end = c.in[i].end
-			last.raw = c.text[last.start:last.end]
-			before := ""
-			if len(c.out) >= 2 {
-				before = c.out[len(c.out)-2].w
-			}
-			if !c.gpu(before) && !c.gpu(c.w(i+1)) && c.gpuByMem != nil {
-				// "24기가로 돌아가?": a card of that size stands in
-				if v, _, _ := reqScanNumber(last.w); v.v > 0 {
-					if id := c.gpuByMem(v.v); id != "" {
-						c.standInGPU = fmt.Sprintf("%s: %s", last.raw, id)
-						last.w = id
-					}
-				}
-			}
-			return i + 1
-		}
-		if e.word == "gb" {
-			c.skip(i, i+1)
-			return i + 1
-		}
-		c.emit(e.word, i, i+1)
+		return c.koWordAt(i, w, stem, e)
 	case koAsk:
-		ask := e.ask
-		next := c.w(i + 1)
-		if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요")) {
-			ask = AskTime // "얼마 걸려" is how long, not how much
-		}
-		if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {
-			ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
-		}
-		c.setAsk(ask)
-		c.skip(i, i+1)
-		if e.ask == AskCount {
-			// "몇 시간", "몇 분", "몇 일": how long, not how many GPUs
-			if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && (e2.word == "h" || e2.word == "min" || e2.word == "d") && s != "" {
-				c.ask = AskNone
-				c.setAsk(AskTime)
-				c.skip(i+1, i+2)
-				return i + 2
-			}
-		}
-		if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") {
-			c.ask = AskNone
-			c.setAsk(AskTime)
-		}
-		if e.ask == AskCount {
-			// "몇 장": the counter after it asks for a count, it is no count
-			if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koCounter && s != "" {
-				c.skip(i+1, i+2)
-				return i + 2
-			}
-		}
+		return c.koAskAt(i, w, stem, e)
 	case koSkip:
-		if !slices.Contains(koParticles, w) {
-			c.skip(i, i+1) // particles alone are grammar, not words to list
-		}
+		return c.koSkipAt(i, w, stem, e)
 	case koCounter:
-		if len(c.out) > 0 {
-			if n, unit, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && unit == "" && n.v > 1024 {
-				// "250만개", "5만 장": that many items, not GPUs
-				c.emit(itemsMark, i, i+1)
-				return i + 1
-			}
-			if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" {
-				c.out = append(c.out, reqToken{raw: w, w: "\x00count", start: c.in[i].start, end: c.in[i].end})
-				return i + 1
-			}
-		}
-		c.skip(i, i+1)
+		return c.koCounterAt(i, w, stem, e)
 	case koScale:
-		if n := c.scale(i); n > i {
-			return n
-		}
-		// "10만" was split into "10" and "만…": scale by the stem alone
-		f := scaleWords[stem]
-		if len(c.out) > 0 && f > 0 {
-			last := &c.out[len(c.out)-1]
-			if n, unit, ok := reqScanNumber(last.w); ok && unit == "" && last.end == c.in[i].start {
-				last.w = reqTrimNum(n.v * f)
-				last.end = c.in[i].start + len(stem)
-				last.raw = c.text[last.start:last.end]
-				c.koCompound(f)
-				if rest := w[len(stem):]; rest != "" {
-					if _, e2, ok := koStem(rest); ok && e2.act == koWord {
-						c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
-					} else if ok && e2.act == koCounter {
-						// "2만개", "250만 장": that many items
-						c.out = append(c.out, reqToken{raw: rest, w: itemsMark, start: last.end, end: c.in[i].end})
-					}
-				}
-				return i + 1
-			}
-		}
-		if f > 0 && (len(c.out) == 0 || c.out[len(c.out)-1].end != c.in[i].start) {
-			// "만 스텝" is ten thousand steps
-			c.out = append(c.out, reqToken{raw: c.text[c.in[i].start : c.in[i].start+len(stem)], w: reqTrimNum(f), start: c.in[i].start, end: c.in[i].start + len(stem)})
-			if rest := w[len(stem):]; rest != "" {
-				if _, e2, ok := koStem(rest); ok && e2.act == koWord {
-					c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: c.in[i].start + len(stem), end: c.in[i].end})
-				}
-			}
-			return i + 1
-		}
-		c.skip(i, i+1)
+		return c.koScaleAt(i, w, stem, e)
 	case koServer:
-		// "h 서버", "a서버로", "A100 서버", "서버 h", "서버 에이(A)", "서버h"
-		if i > 0 {
-			if name := c.serverName(c.w(i - 1)); name != "" {
-				prev := c.in[i-1]
-				if len(c.out) > 0 && c.out[len(c.out)-1].start == prev.start {
-					c.out = c.out[:len(c.out)-1]
-				}
-				c.emit(name, i-1, i+1)
-				return i + 1
-			}
-		}
-		if rest := strings.TrimPrefix(w, "서버"); rest != "" && c.serverName(strings.ToLower(rest)) != "" {
-			c.emit(c.serverName(strings.ToLower(rest)), i, i+1)
-			return i + 1
-		}
-		if name := c.serverName(c.w(i + 1)); name != "" {
-			c.emit(name, i, i+2)
-			return i + 2
-		}
-		c.serverWord = true
-		c.skip(i, i+1)
+		return c.koServerAt(i, w, stem, e)
 	case koWithin, koUntil:
-		c.koDeadline(i, e.act)
-		c.skip(i, i+1)
+		return c.koWithinAt(i, w, stem, e)
 	case koDuration:
-		if next, _, ok := koStem(c.w(i + 1)); ok && (koLexicon[next].act == koWithin) {
-			c.setDeadline(durHours(e.dur), i, i+2)
-			return i + 2
-		}
-		c.skip(i, i+1)
+		return c.koDurationAt(i, w, stem, e)
 	case koDay:
-		if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon[next].act == koUntil {
-			if d, ok := c.dayDeadline(stem); ok {
-				c.setDeadline(d, i, i+2)
-				return i + 2
-			}
-		}
-		if strings.HasSuffix(w, "까지") {
-			if d, ok := c.dayDeadline(stem); ok {
-				c.setDeadline(d, i, i+1)
-				return i + 1
-			}
-		}
-		c.skip(i, i+1)
+		return c.koDayAt(i, w, stem, e)
 	case koTook:
-		c.koTook(i)
+		return c.koTookAt(i, w, stem, e)
 	}
 	return i + 1
 }
@@ -750,4 +565,239 @@ func (c *canonizer) koCompound(f float64) {
 		c.out[n-2].raw = c.text[prev.start:cur.end]
 		c.out = c.out[:n-1]
 	}
+}
+
+func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
+	if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" || e.word == "s" {
+		return c.koTimeUnit(i, e.word)
+	}
+	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !reqStartsNumber(lastW(c.out)) {
+		// "토큰 150억", "샘플 5만개": the unit before its number; the
+		// reading pass moves it after the number ("이미지 분류" has none)
+		if reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1)) {
+			c.out = append(c.out, reqToken{raw: c.in[i].raw, w: unitMark + e.word, start: c.in[i].start, end: c.in[i].end})
+			return i + 1
+		}
+		c.skip(i, i+1)
+		return i + 1
+	}
+	if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon[stem].act == koWord {
+		c.skip(i, i+2) // "추론 말고 학습": not that
+		return i + 2
+	}
+	if (e.word == "epochs" || e.word == "steps") && reqStartsNumber(c.w(i+1)) {
+		if n2, _, ok := koStem(c.w(i + 2)); ok && (n2 == "번" || n2 == "회") || strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회") {
+			// "에폭 5번": five epochs
+			c.emit(c.w(i+1), i+1, i+2)
+			c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
+			return i + 3
+		}
+	}
+	if e.word == "epochs" || e.word == "samples" || e.word == "tokens" || e.word == "steps" || e.word == "params" || e.word == "images" {
+		// "2에폭" was split as "2" "에폭": glue the unit to its number
+		// so "10만 샘플" reads as one amount.
+		c.emit(e.word, i, i+1)
+		return i + 1
+	}
+	if e.word == "b" {
+		// "70비" is 70B
+		if len(c.out) > 0 && reqStartsNumber(lastW(c.out)) && c.out[len(c.out)-1].end == c.in[i].start {
+			last := &c.out[len(c.out)-1]
+			last.w += "b"
+			last.end = c.in[i].end
+			last.raw = c.text[last.start:last.end]
+		} else {
+			c.skip(i, i+1)
+		}
+		return i + 1
+	}
+	if e.word == "batch" && !reqStartsNumber(c.w(i+1)) {
+		c.skip(i, i+1) // "배치 작게 해도": no size given
+		return i + 1
+	}
+	if (e.word == "gb" || e.word == "/epoch" || e.word == "/step") && len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w) && e.word == "gb" {
+		last := &c.out[len(c.out)-1]
+		if !strings.HasSuffix(last.w, "gb") {
+			last.w += "gb" // "80기가" is 80gb
+		}
+		last.end = c.in[i].end
+		last.raw = c.text[last.start:last.end]
+		before := ""
+		if len(c.out) >= 2 {
+			before = c.out[len(c.out)-2].w
+		}
+		if !c.gpu(before) && !c.gpu(c.w(i+1)) && c.gpuByMem != nil {
+			// "24기가로 돌아가?": a card of that size stands in
+			if v, _, _ := reqScanNumber(last.w); v.v > 0 {
+				if id := c.gpuByMem(v.v); id != "" {
+					c.standInGPU = fmt.Sprintf("%s: %s", last.raw, id)
+					last.w = id
+				}
+			}
+		}
+		return i + 1
+	}
+	if e.word == "gb" {
+		c.skip(i, i+1)
+		return i + 1
+	}
+	c.emit(e.word, i, i+1)
+	return i + 1
+}
+
+func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
+	ask := e.ask
+	next := c.w(i + 1)
+	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요")) {
+		ask = AskTime // "얼마 걸려" is how long, not how much
+	}
+	if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {
+		ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
+	}
+	c.setAsk(ask)
+	c.skip(i, i+1)
+	if e.ask == AskCount {
+		// "몇 시간", "몇 분", "몇 일": how long, not how many GPUs
+		if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && (e2.word == "h" || e2.word == "min" || e2.word == "d") && s != "" {
+			c.ask = AskNone
+			c.setAsk(AskTime)
+			c.skip(i+1, i+2)
+			return i + 2
+		}
+	}
+	if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") {
+		c.ask = AskNone
+		c.setAsk(AskTime)
+	}
+	if e.ask == AskCount {
+		// "몇 장": the counter after it asks for a count, it is no count
+		if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koCounter && s != "" {
+			c.skip(i+1, i+2)
+			return i + 2
+		}
+	}
+	return i + 1
+}
+
+func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
+	if !slices.Contains(koParticles, w) {
+		c.skip(i, i+1) // particles alone are grammar, not words to list
+	}
+	return i + 1
+}
+
+func (c *canonizer) koCounterAt(i int, w, stem string, e koEntry) int {
+	if len(c.out) > 0 {
+		if n, unit, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && unit == "" && n.v > 1024 {
+			// "250만개", "5만 장": that many items, not GPUs
+			c.emit(itemsMark, i, i+1)
+			return i + 1
+		}
+		if _, rest, ok := reqScanInt(c.out[len(c.out)-1].w); ok && rest == "" {
+			c.out = append(c.out, reqToken{raw: w, w: "\x00count", start: c.in[i].start, end: c.in[i].end})
+			return i + 1
+		}
+	}
+	c.skip(i, i+1)
+	return i + 1
+}
+
+func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
+	if n := c.scale(i); n > i {
+		return n
+	}
+	// "10만" was split into "10" and "만…": scale by the stem alone
+	f := scaleWords[stem]
+	if len(c.out) > 0 && f > 0 {
+		last := &c.out[len(c.out)-1]
+		if n, unit, ok := reqScanNumber(last.w); ok && unit == "" && last.end == c.in[i].start {
+			last.w = reqTrimNum(n.v * f)
+			last.end = c.in[i].start + len(stem)
+			last.raw = c.text[last.start:last.end]
+			c.koCompound(f)
+			if rest := w[len(stem):]; rest != "" {
+				if _, e2, ok := koStem(rest); ok && e2.act == koWord {
+					c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
+				} else if ok && e2.act == koCounter {
+					// "2만개", "250만 장": that many items
+					c.out = append(c.out, reqToken{raw: rest, w: itemsMark, start: last.end, end: c.in[i].end})
+				}
+			}
+			return i + 1
+		}
+	}
+	if f > 0 && (len(c.out) == 0 || c.out[len(c.out)-1].end != c.in[i].start) {
+		// "만 스텝" is ten thousand steps
+		c.out = append(c.out, reqToken{raw: c.text[c.in[i].start : c.in[i].start+len(stem)], w: reqTrimNum(f), start: c.in[i].start, end: c.in[i].start + len(stem)})
+		if rest := w[len(stem):]; rest != "" {
+			if _, e2, ok := koStem(rest); ok && e2.act == koWord {
+				c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: c.in[i].start + len(stem), end: c.in[i].end})
+			}
+		}
+		return i + 1
+	}
+	c.skip(i, i+1)
+	return i + 1
+}
+
+func (c *canonizer) koServerAt(i int, w, stem string, e koEntry) int {
+	// "h 서버", "a서버로", "A100 서버", "서버 h", "서버 에이(A)", "서버h"
+	if i > 0 {
+		if name := c.serverName(c.w(i - 1)); name != "" {
+			prev := c.in[i-1]
+			if len(c.out) > 0 && c.out[len(c.out)-1].start == prev.start {
+				c.out = c.out[:len(c.out)-1]
+			}
+			c.emit(name, i-1, i+1)
+			return i + 1
+		}
+	}
+	if rest := strings.TrimPrefix(w, "서버"); rest != "" && c.serverName(strings.ToLower(rest)) != "" {
+		c.emit(c.serverName(strings.ToLower(rest)), i, i+1)
+		return i + 1
+	}
+	if name := c.serverName(c.w(i + 1)); name != "" {
+		c.emit(name, i, i+2)
+		return i + 2
+	}
+	c.serverWord = true
+	c.skip(i, i+1)
+	return i + 1
+}
+
+func (c *canonizer) koWithinAt(i int, w, stem string, e koEntry) int {
+	c.koDeadline(i, e.act)
+	c.skip(i, i+1)
+	return i + 1
+}
+
+func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
+	if next, _, ok := koStem(c.w(i + 1)); ok && (koLexicon[next].act == koWithin) {
+		c.setDeadline(durHours(e.dur), i, i+2)
+		return i + 2
+	}
+	c.skip(i, i+1)
+	return i + 1
+}
+
+func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
+	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon[next].act == koUntil {
+		if d, ok := c.dayDeadline(stem); ok {
+			c.setDeadline(d, i, i+2)
+			return i + 2
+		}
+	}
+	if strings.HasSuffix(w, "까지") {
+		if d, ok := c.dayDeadline(stem); ok {
+			c.setDeadline(d, i, i+1)
+			return i + 1
+		}
+	}
+	c.skip(i, i+1)
+	return i + 1
+}
+
+func (c *canonizer) koTookAt(i int, w, stem string, e koEntry) int {
+	c.koTook(i)
+	return i + 1
 }

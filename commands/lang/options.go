@@ -172,6 +172,8 @@ var reqKeyExamples = map[string]string{
 // ---------------------------------------------------------------------------
 // Keywords
 
+// keyword is one switch with a case per keyword kind on purpose: the table
+// of what each kind does reads best in one place.
 func (p *reqParser) keyword(kw reqKeyword) error {
 	a := p.i
 	t := p.toks[a]
@@ -424,6 +426,8 @@ func (p *reqParser) plainValue(key string, a int, skip ...string) (reqNumber, er
 	return n, nil
 }
 
+// key is one switch with a case per key on purpose (seq, batch, micro,
+// rank, â¦): each key's range check sits beside its word.
 func (p *reqParser) key(key string, a int) error {
 	switch key {
 	case "seq":
@@ -587,6 +591,9 @@ func (p *reqParser) setParams(v float64, a, b int) error {
 
 // batchKey reads "batch 128", "batch 4M tokens", "batch 4x32",
 // "batch 128 = 4x32" (4 GPUs × micro-batch 32) and "batch 32 per gpu".
+//
+// batchKey is long on purpose: the batch forms (samples, tokens, = 4x32,
+// per GPU) share one check that they add up.
 func (p *reqParser) batchKey(a int) error {
 	for p.tok(p.i).w == "=" || p.tok(p.i).w == "size" || p.tok(p.i).w == "of" {
 		p.i++

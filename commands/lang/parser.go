@@ -332,6 +332,8 @@ func reqNorm(s string) string {
 // ---------------------------------------------------------------------------
 // Putting it together
 
+// finish is long on purpose: it is the list of checks that span phrases
+// (amounts, shape, precision, interconnect), in the order they apply.
 func (p *reqParser) finish() error {
 	j := &p.req.Job
 	// model
