@@ -427,7 +427,7 @@ func (p *reqParser) plainValue(key string, a int, skip ...string) (reqNumber, er
 }
 
 // key is one switch with a case per key on purpose (seq, batch, micro,
-// rank, â¦): each key's range check sits beside its word.
+// rank, …): each key's range check sits beside its word.
 func (p *reqParser) key(key string, a int) error {
 	switch key {
 	case "seq":
