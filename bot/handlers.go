@@ -30,6 +30,9 @@ type acker interface {
 // dispatchEnvelope is called on the event loop: it must not block. It acks
 // what needs no payload at once, drops redeliveries, and hands the rest to
 // a tracked goroutine.
+//
+// dispatchEnvelope is one switch over the envelope types on purpose: each
+// type's ack rule sits beside it.
 func (b *Bot) dispatchEnvelope(ctx context.Context, client acker, evt socketmode.Event) {
 	req := evt.Request
 	if req == nil {

@@ -18,6 +18,9 @@ func primary(res *Result) *Estimate {
 
 // advise writes the how-to the seeds give: precision, batch and learning
 // rate, DDP, ZeRO, checkpointing, out-of-memory fixes, and launch.
+//
+// advise is long on purpose: it is the list of advice topics in the order
+// the card shows them.
 func (pc *planContext) advise(res *Result, req Request) []Advice {
 	j := pc.job
 	e := primary(res)
@@ -234,6 +237,9 @@ func FormatHours(h float64) string {
 
 // launchLine is the command that runs the estimate: torchrun with the
 // Hugging Face Trainer flags the plan implies.
+//
+// launchLine is long on purpose: the flags of one torchrun or Megatron line,
+// each set by the plan.
 func launchLine(j Job, e *Estimate) string {
 	ids := e.hw.IDs
 	if len(ids) == 0 {

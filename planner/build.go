@@ -30,6 +30,9 @@ type Build struct {
 }
 
 // Build sizes a server for h.
+//
+// Build is long on purpose: power, host memory, CPU lanes, P2P and cooling
+// are one server's sizing, each a few lines.
 func (c *Catalog) Build(h Hardware) (*Build, error) {
 	g := h.GPU
 	n := h.Count

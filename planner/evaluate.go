@@ -10,6 +10,10 @@ import (
 // description the card shows.
 
 // evaluate computes memory, speed, time and cost of one layout.
+//
+// evaluate is long on purpose: memory, time, throughput and cost of one
+// layout share their intermediate values, in the order the model computes
+// them.
 func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	j := pc.job
 	if j.Workload == Inference {

@@ -297,6 +297,9 @@ func jobStateBytes(j Job, p Precision) stateBytes {
 	return sb
 }
 
+// trainingMemory is long on purpose: it is the memory formula term by term
+// (weights, gradients, optimizer, activations, logits, workspace), each
+// beside its source.
 func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	m := j.Model
 	p := heldParams(m, l)

@@ -212,6 +212,9 @@ var searchCounts = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096
 const MaxGPUs = 100000
 
 // search enumerates GPU type × count and keeps the three picks.
+//
+// search is long on purpose: building the pool, the single-box-first rule
+// and the ranking share the feasible list.
 func (pc *planContext) search(pool []Hardware) Recommendations {
 	var rec Recommendations
 	if pool == nil {

@@ -206,6 +206,8 @@ func hostServer(inv *inventory.Inventory, hostname string) (inventory.Server, bo
 	return inventory.Server{}, false
 }
 
+// execMain is long on purpose: flags, inventory, store and the job are wired
+// in one place, in the order exec needs them.
 func execMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	c, err := parseExec(args, getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {

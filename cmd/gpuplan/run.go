@@ -75,6 +75,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // dispatchCLI parses the common flags, builds the command set (with the
 // store when withStore is set) and prints one command's reply.
+//
+// dispatchCLI is one switch over the subcommands on purpose.
 func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer,
 	withStore func(*commands.Deps) (func(), error)) int {
 	fs := flag.NewFlagSet(sub, flag.ContinueOnError)
