@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -11,6 +11,7 @@ import (
 	"github.com/gpuplan/gpuplan/digest/schedule"
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/robfig/cron/v3"
+	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 )
 
@@ -191,12 +192,26 @@ func (s *scheduler) fire(ctx context.Context, sub store.Subscription, wall, at, 
 	s.posted(outcome)
 }
 
-// permanent reports Slack errors that retrying will not fix.
+// permanent reports Slack errors that retrying will not fix, by the error
+// code Slack answered with.
 func permanent(err error) bool {
-	for _, code := range []string{"channel_not_found", "not_in_channel", "is_archived", "invalid_auth", "account_inactive", "restricted_action"} {
-		if strings.Contains(err.Error(), code) {
-			return true
-		}
+	switch slackCode(err) {
+	case "channel_not_found", "not_in_channel", "is_archived", "invalid_auth", "account_inactive", "restricted_action":
+		return true
 	}
 	return false
+}
+
+// slackCode is the error code of a Slack Web API refusal ("invalid_auth"),
+// "" for any other error.
+func slackCode(err error) string {
+	var se slack.SlackErrorResponse
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	var sp *slack.SlackErrorResponse
+	if errors.As(err, &sp) && sp != nil {
+		return sp.Err
+	}
+	return ""
 }

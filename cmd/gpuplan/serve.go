@@ -319,10 +319,10 @@ func doctorSlack(ctx context.Context, b *bot.Bot, check func(name string, err er
 func socketCheck(ctx context.Context, b *bot.Bot) error {
 	_, url, err := b.API().StartSocketModeContext(ctx)
 	if err != nil {
-		if strings.Contains(err.Error(), "invalid_auth") || strings.Contains(err.Error(), "not_authed") {
+		switch slackCode(err) {
+		case "invalid_auth", "not_authed":
 			return fmt.Errorf("SLACK_APP_TOKEN was refused (%v): create an app-level token with connections:write under Basic Information → App-Level Tokens", err)
-		}
-		if strings.Contains(err.Error(), "not_allowed") {
+		case "not_allowed":
 			return fmt.Errorf("%v: turn on Socket Mode at api.slack.com/apps → your app → Socket Mode", err)
 		}
 		return fmt.Errorf("apps.connections.open: %w", err)
