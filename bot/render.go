@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/commands"
@@ -40,12 +41,14 @@ func escape(s string) string {
 	if !strings.Contains(s, "&lt;@") && !strings.Contains(s, "&lt;#") {
 		return s
 	}
-	return mentionRe.ReplaceAllString(s, "<$1>")
+	return mentionRe().ReplaceAllString(s, "<$1>")
 }
 
 // mentionRe matches an escaped user or channel mention; a label after |
 // is dropped (Slack shows the current name).
-var mentionRe = regexp.MustCompile(`&lt;([@][UW][A-Z0-9]{2,}|#[CG][A-Z0-9]{2,})(?:\|[^&]*)?&gt;`)
+var mentionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`&lt;([@][UW][A-Z0-9]{2,}|#[CG][A-Z0-9]{2,})(?:\|[^&]*)?&gt;`)
+})
 
 // truncate cuts s to at most n runes, marking the cut.
 func truncate(s string, n int) string {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -35,8 +36,8 @@ func digestCommand() Command {
 }
 
 var (
-	channelRefRe = regexp.MustCompile(`^<#([CG][A-Z0-9]+)(\|[^>]*)?>$`)
-	channelIDRe2 = regexp.MustCompile(`^#?([CG][A-Z0-9]{2,})$`)
+	channelRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<#([CG][A-Z0-9]+)(\|[^>]*)?>$`) })
+	channelIDRe2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#?([CG][A-Z0-9]{2,})$`) })
 )
 
 func runDigest(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
@@ -114,10 +115,10 @@ func runDigest(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 }
 
 func parseChannel(w string) (string, bool) {
-	if m := channelRefRe.FindStringSubmatch(w); m != nil {
+	if m := channelRefRe().FindStringSubmatch(w); m != nil {
 		return m[1], true
 	}
-	if m := channelIDRe2.FindStringSubmatch(w); m != nil {
+	if m := channelIDRe2().FindStringSubmatch(w); m != nil {
 		return m[1], true
 	}
 	return "", false

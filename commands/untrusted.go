@@ -3,6 +3,7 @@ package commands
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -24,7 +25,7 @@ import (
 func Untrusted(s string) string {
 	s = StripFormat(s)
 	for i := 0; i < 8; i++ {
-		t := slackSyntax.ReplaceAllStringFunc(s, plainSyntax)
+		t := slackSyntax().ReplaceAllStringFunc(s, plainSyntax)
 		if t == s {
 			break
 		}
@@ -34,10 +35,10 @@ func Untrusted(s string) string {
 }
 
 // slackSyntax is one <…> construct of Slack's message syntax.
-var slackSyntax = regexp.MustCompile(`<([@#!]?)([^<>|]*)(?:\|([^<>]*))?>`)
+var slackSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<([@#!]?)([^<>|]*)(?:\|([^<>]*))?>`) })
 
 func plainSyntax(m string) string {
-	sub := slackSyntax.FindStringSubmatch(m)
+	sub := slackSyntax().FindStringSubmatch(m)
 	kind, target, label := sub[1], sub[2], sub[3]
 	switch kind {
 	case "@":

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -120,11 +121,13 @@ func (e *Error) Unwrap() []error {
 
 // idPattern is org/name, each side letters, digits, '.', '_' and '-',
 // starting with a letter or digit (so neither side can be "." or "..").
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$`)
+})
 
 // ValidID reports whether id is a Hub model id of the form org/name.
 func ValidID(id string) bool {
-	return idPattern.MatchString(id) && !strings.Contains(id, "..") && !strings.HasSuffix(id, ".git")
+	return idPattern().MatchString(id) && !strings.Contains(id, "..") && !strings.HasSuffix(id, ".git")
 }
 
 func checkID(id string) error {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -46,12 +47,12 @@ func (e *Error) Error() string {
 const maxProblems = 20
 
 var (
-	serverNameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
-	slackUserRe  = regexp.MustCompile(`^[UW][A-Z0-9]{2,}$`)
-	channelIDRe  = regexp.MustCompile(`^[CGD][A-Z0-9]{2,}$`)
+	serverNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`) })
+	slackUserRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[UW][A-Z0-9]{2,}$`) })
+	channelIDRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[CGD][A-Z0-9]{2,}$`) })
 	// A Unix user name, or a numeric uid: the agent reports the number
 	// when the host cannot name it (directory users in a static binary).
-	unixUserRe = regexp.MustCompile(`^([a-z_][a-z0-9_.-]{0,31}|[0-9]{1,10})$`)
+	unixUserRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z_][a-z0-9_.-]{0,31}|[0-9]{1,10})$`) })
 )
 
 // Keys a config may use, and the usual other spellings of each (for the
@@ -144,7 +145,7 @@ func Parse(cat *planner.Catalog, data []byte, source string) (*Inventory, error)
 			}
 		case "team_channel":
 			if s, ok := p.str(v, key); ok && s != "" {
-				if !channelIDRe.MatchString(s) {
+				if !channelIDRe().MatchString(s) {
 					p.addf(v.Line, "team_channel: %q is not a Slack channel id — use the id (C…) from the channel's details, not its name", s)
 				}
 				inv.TeamChannel = s
@@ -184,7 +185,7 @@ func Parse(cat *planner.Catalog, data []byte, source string) (*Inventory, error)
 func (p *inventoryParser) admins(v *yaml.Node) []string {
 	var out []string
 	for _, item := range p.strList(v, "admins") {
-		if !slackUserRe.MatchString(item.s) {
+		if !slackUserRe().MatchString(item.s) {
 			p.addf(item.line, "admins: %q is not a Slack user id (U… or W…) — copy it from the user's profile (⋮ → Copy member ID)", item.s)
 			continue
 		}
@@ -400,7 +401,7 @@ func (p *inventoryParser) users(n *yaml.Node, out map[string]string) {
 			continue
 		}
 		seen[k.Value] = k.Line
-		if !unixUserRe.MatchString(k.Value) {
+		if !unixUserRe().MatchString(k.Value) {
 			p.addf(k.Line, "users: %q is not a Unix user name or numeric uid", k.Value)
 			continue
 		}
@@ -408,7 +409,7 @@ func (p *inventoryParser) users(n *yaml.Node, out map[string]string) {
 		if !ok {
 			continue
 		}
-		if !slackUserRe.MatchString(id) {
+		if !slackUserRe().MatchString(id) {
 			p.addf(v.Line, "users: %s: %q is not a Slack user id (U… or W…)", k.Value, id)
 			continue
 		}
@@ -553,7 +554,7 @@ func (p *inventoryParser) serverName(n *yaml.Node) string {
 		case !ok:
 		case name == "":
 			p.addf(v.Line, "a server's name is empty")
-		case !serverNameRe.MatchString(name):
+		case !serverNameRe().MatchString(name):
 			msg := fmt.Sprintf("server name %q: use 1–63 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit", name)
 			if fixed := suggestServerName(name); fixed != "" {
 				msg += fmt.Sprintf(" — e.g. %q", fixed)
@@ -680,7 +681,7 @@ func suggestServerName(name string) string {
 	if len(s) > 63 {
 		s = s[:63]
 	}
-	if !serverNameRe.MatchString(s) {
+	if !serverNameRe().MatchString(s) {
 		return ""
 	}
 	return s

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -46,13 +47,13 @@ const (
 	AuditCap = 10000
 )
 
-var serverNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
+var serverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`) })
 
 // ValidServerName reports whether name can name a server: lowercase
 // letters, digits, '-', '_' and '.', starting with a letter or digit, at
 // most 63 characters. The name prefixes its reservation ids and Redis keys.
 func ValidServerName(name string) bool {
-	return len(name) <= MaxServerNameLen && serverNameRE.MatchString(name)
+	return len(name) <= MaxServerNameLen && serverNameRE().MatchString(name)
 }
 
 // ServerOf returns the server a reservation (or waiter) id belongs to: the
@@ -65,7 +66,7 @@ func ServerOf(id string) (string, bool) {
 		return "", false
 	}
 	server := id[:i]
-	if !ValidServerName(server) || !idTail.MatchString(id[i+1:]) {
+	if !ValidServerName(server) || !idTail().MatchString(id[i+1:]) {
 		return "", false
 	}
 	return server, true
@@ -73,7 +74,7 @@ func ServerOf(id string) (string, bool) {
 
 // idTail is what follows the server in an id: the sequence number and, in
 // reservation ids, the random suffix.
-var idTail = regexp.MustCompile(`^(w[0-9]+|[0-9]+([a-z][a-z0-9]{0,3})?)$`)
+var idTail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(w[0-9]+|[0-9]+([a-z][a-z0-9]{0,3})?)$`) })
 
 // seqOf is the number in an id, which orders ids created on one server.
 func seqOf(id string) int64 {
