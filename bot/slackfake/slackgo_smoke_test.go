@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"testing"
 	"time"
 
@@ -40,6 +41,12 @@ func TestSlackGoSmoke(t *testing.T) {
 				case socketmode.EventTypeSlashCommand, socketmode.EventTypeEventsAPI, socketmode.EventTypeInteractive:
 					events <- evt
 				case socketmode.EventTypeErrorBadMessage, socketmode.EventTypeIncomingError:
+					// When the fake disconnects it, slack-go closes its
+					// own socket, and its reader may report that read
+					// (net.ErrClosed) before it reconnects: no frame.
+					if ie, ok := evt.Data.(*slack.IncomingEventError); ok && errors.Is(ie.ErrorObj, net.ErrClosed) {
+						continue
+					}
 					t.Errorf("slack-go could not use a frame: %+v", evt.Data)
 				}
 			}
