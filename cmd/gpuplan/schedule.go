@@ -59,6 +59,10 @@ func newScheduler(set *commands.Set, w store.Watch, clock func(context.Context) 
 type cronLogger struct{ log *zap.Logger }
 
 func (l cronLogger) Info(msg string, kv ...any) {
+	if msg == "skip" { // a job ran past its next slot: worth an operator's eye
+		l.log.Warn("cron: skipped a run; the previous one is still running", zap.Any("detail", kv))
+		return
+	}
 	l.log.Debug("cron: "+msg, zap.Any("detail", kv))
 }
 
@@ -66,11 +70,22 @@ func (l cronLogger) Error(err error, msg string, kv ...any) {
 	l.log.Error("cron: "+msg, zap.Error(err), zap.Any("detail", kv))
 }
 
+// newCron is the cron the scheduler's jobs run on, in loc. A job still
+// running when it is due again is skipped (and the skip logged), so no two
+// runs of one job overlap; a job that panics is recovered and logged, and
+// its next run still happens. The order matters: SkipIfStillRunning frees
+// its slot only when the job returns, so Recover must sit inside it. With
+// Recover outside, one panic kept the slot taken and every later run of
+// that job was skipped.
+func newCron(loc *time.Location, log *zap.Logger) *cron.Cron {
+	cl := cronLogger{log}
+	return cron.New(cron.WithLocation(loc), cron.WithLogger(cl),
+		cron.WithChain(cron.SkipIfStillRunning(cl), cron.Recover(cl)))
+}
+
 // Run starts cron and blocks until ctx ends, then waits for jobs in flight.
 func (s *scheduler) Run(ctx context.Context, loc *time.Location) {
-	cl := cronLogger{s.log}
-	c := cron.New(cron.WithLocation(loc), cron.WithLogger(cl),
-		cron.WithChain(cron.Recover(cl), cron.SkipIfStillRunning(cl)))
+	c := newCron(loc, s.log)
 	s.mu.Lock()
 	s.cron = c
 	s.mu.Unlock()
