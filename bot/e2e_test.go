@@ -615,3 +615,41 @@ func TestReservationTimesAreReadInTheUsersTimeZone(t *testing.T) {
 		t.Errorf("announcement not in the user's zone: %s", post.Param("text"))
 	}
 }
+
+// A button whose reservation changed since its message was posted (here:
+// extended from a slash command) is refused privately with what changed,
+// and does not act.
+func TestAStaleReservationButtonIsRefused(t *testing.T) {
+	h := start(t)
+	h.ackPayload(h.fake.Push(h.fake.SlashCommand("reserve 1 on server-h for 2h", "U0001", "C0001")))
+	post := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)[0]
+	msgs := h.fake.Messages("C0001")
+	ts := msgs[len(msgs)-1].TS
+	actionID, value := buttonValue(t, post.Param("blocks"), "Release")
+	var rv runValue
+	if err := json.Unmarshal([]byte(value), &rv); err != nil || rv.Posted == "" {
+		t.Fatalf("the Release button carries no fingerprint: %s (%v)", value, err)
+	}
+	id := strings.TrimPrefix(rv.Command, "release ")
+	if !strings.HasPrefix(rv.Posted, id+"@U0001@") {
+		t.Fatalf("fingerprint %q is not about %s", rv.Posted, id)
+	}
+
+	h.ackPayload(h.fake.Push(h.fake.SlashCommand("extend "+id+" 1h", "U0001", "C0001")))
+	before := len(h.fake.ResponsePosts())
+	updates := len(h.fake.Calls("chat.update"))
+	h.fake.Push(h.fake.BlockAction("U0001", actionID, value, slackfake.Container{Type: "message", ChannelID: "C0001", MessageTS: ts}))
+	resp := h.fake.WaitResponsePosts(t, before+1, 5*time.Second)[before]
+	body := blocksJSON(resp.Body)
+	if resp.Body["response_type"] != "ephemeral" || !strings.Contains(body, "out of date") || !strings.Contains(body, id) || !strings.Contains(body, "now ends") {
+		t.Errorf("stale click: %.400s", body)
+	}
+	time.Sleep(200 * time.Millisecond)
+	for _, c := range h.fake.Calls("chat.update")[updates:] {
+		t.Errorf("a stale click updated the message: %v", c.Form)
+	}
+	// The reservation is still held.
+	if mine := blocksJSON(h.ackPayload(h.fake.Push(h.fake.SlashCommand("mine", "U0001", "C0001")))); !strings.Contains(mine, id) {
+		t.Errorf("after a refused Release, mine: %.400s", mine)
+	}
+}

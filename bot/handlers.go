@@ -424,7 +424,7 @@ func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *
 	}
 	log = log.With(zap.String("command", firstWord(rv.Command)))
 	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID,
-		Location: b.lookupLocation(ctx, cb.User.ID)})
+		Posted: rv.Posted, Location: b.lookupLocation(ctx, cb.User.ID)})
 	w := where{from: fromRunButton, channel: cb.Channel.ID, user: cb.User.ID, responseURL: cb.ResponseURL}
 	switch {
 	case fromHome(cb):

@@ -284,7 +284,7 @@ func renderActions(blockID string, actions []commands.Action) slack.Block {
 	for _, a := range actions {
 		value, id := a.Value, a.ID
 		if a.ID == commands.ActionRun {
-			raw, _ := json.Marshal(runValue{Command: a.Command, RequestID: a.RequestID})
+			raw, _ := json.Marshal(runValue{Command: a.Command, RequestID: a.RequestID, Posted: a.Posted})
 			value = string(raw)
 			id = fmt.Sprintf("%s.%d", commands.ActionRun, len(elems)) // action ids must differ within a block
 		}
@@ -326,4 +326,7 @@ func internalErrorMessage(ref string) Message {
 type runValue struct {
 	Command   string `json:"c"`
 	RequestID string `json:"r"`
+	// Posted is the reservation the button is about, as its message
+	// showed it (commands.Action.Posted); absent on older buttons.
+	Posted string `json:"p,omitempty"`
 }

@@ -62,6 +62,10 @@ type Request struct {
 	// Location is the user's time zone (Slack profile); nil means the
 	// inventory's default.
 	Location *time.Location
+	// Posted is the reservation a clicked button was posted about, as
+	// its message showed it (Action.Posted); when it changed owner or
+	// window since, the click is refused and nothing runs. Empty: no check.
+	Posted string
 }
 
 // Deps are what the commands need from outside.
@@ -174,6 +178,11 @@ func (s *Set) Catalog() *planner.Catalog { return s.deps.Catalog }
 // command word is a plan request ("bert-base 10 epochs on h100x2"). Errors
 // a user can fix are *UserError; anything else is internal.
 func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
+	if req.Posted != "" {
+		if err := s.checkPosted(ctx, req); err != nil {
+			return nil, err
+		}
+	}
 	text := normalizeText(req.Text)
 	if text == "" {
 		return s.help(""), nil

@@ -74,10 +74,10 @@ func (s *Set) homeMine(ctx context.Context, st store.Store, user string, now tim
 		if rv.Note != "" {
 			text += " · " + Untrusted(rv.Note)
 		}
-		out = append(out, Section{Text: text, Actions: []Action{
-			{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + fmt.Sprint(rv.End.Unix())},
-			{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
-		}})
+		out = append(out, Section{Text: text, Actions: withPosted(rv,
+			Action{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + fmt.Sprint(rv.End.Unix())},
+			Action{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+		)})
 	}
 	return out, nil
 }

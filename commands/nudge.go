@@ -98,10 +98,10 @@ func (s *Set) nudgeReply(rv store.Reservation, idle time.Duration, now time.Time
 	return &Reply{
 		Title:   fmt.Sprintf("Your GPUs on %s look idle", rv.Server),
 		Summary: fmt.Sprintf("`%s`: GPUs %s on %s have done no work for %s (measured), and are held until %s. Release them so others can use them?", rv.ID, rv.GPUList(), rv.Server, formatDuration(idle.Round(time.Minute)), when(rv.End, now, loc)),
-		Actions: []Action{
-			{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
-			{ID: ActionRun, Label: "Keep", Command: "keep " + rv.ID, RequestID: fmt.Sprintf("keep-%s-%d", rv.ID, now.Unix()/60)},
-		},
+		Actions: withPosted(rv,
+			Action{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+			Action{ID: ActionRun, Label: "Keep", Command: "keep " + rv.ID, RequestID: fmt.Sprintf("keep-%s-%d", rv.ID, now.Unix()/60)},
+		),
 		Sections: []Section{{Kind: Context, Text: "Idle = under 5% utilization with no compute process, by `gpuplan agent`'s nvidia-smi readings."}},
 		Data:     rv,
 	}

@@ -108,6 +108,10 @@ type Action struct {
 	// RequestID travels with a "run" action so that clicking it twice
 	// applies once.
 	RequestID string
+	// Posted, on a button about a reservation, is that reservation as
+	// the message showed it ("<id>@<owner>@<end unix>"): a click after
+	// its owner or window changed is refused (posted.go).
+	Posted string
 }
 
 // ActionRun is the action id of buttons that run Command as the clicking

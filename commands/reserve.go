@@ -408,10 +408,10 @@ func (s *Set) reservationReply(rv store.Reservation, verb string, now time.Time,
 		Section{Heading: "Run on them", Text: "`CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " torchrun --nproc_per_node=" + strconv.Itoa(len(rv.GPUs)) + " train.py`"},
 		Section{Kind: Context, Text: "Times in " + loc.String() + ". Only the owner (or an admin) can use the buttons."})
 	if rv.State(now) != store.Expired && rv.State(now) != store.Released {
-		r.Actions = []Action{
-			{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + strconv.FormatInt(rv.End.Unix(), 36)},
-			{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
-		}
+		r.Actions = withPosted(rv,
+			Action{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + strconv.FormatInt(rv.End.Unix(), 36)},
+			Action{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+		)
 	}
 	return r
 }
@@ -661,7 +661,7 @@ func runMine(ctx context.Context, s *Set, req Request, _ string) (*Reply, error)
 	t := &Table{Columns: []string{"id", "server", "GPUs", "state", "from", "until", "note"}}
 	for _, rv := range mine {
 		t.Rows = append(t.Rows, []string{rv.ID, rv.Server, rv.GPUList(), string(rv.State(now)), when(rv.Start, now, loc), when(rv.End, now, loc), Untrusted(rv.Note)})
-		r.Actions = append(r.Actions, Action{ID: ActionRun, Label: "Release " + rv.ID, Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID})
+		r.Actions = append(r.Actions, withPosted(rv, Action{ID: ActionRun, Label: "Release " + rv.ID, Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID})...)
 	}
 	if len(r.Actions) > 5 {
 		r.Actions = r.Actions[:5]

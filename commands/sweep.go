@@ -159,10 +159,10 @@ func (s *Set) reminderReply(rv store.Reservation, now time.Time, loc *time.Locat
 	return &Reply{
 		Title:   "Your GPUs on " + rv.Server + " end in " + formatDuration(left),
 		Summary: fmt.Sprintf("`%s`: GPUs %s on %s end %s.", rv.ID, rv.GPUList(), rv.Server, when(rv.End, now, loc)),
-		Actions: []Action{
-			{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", Style: "primary", RequestID: "remind-ext-" + rv.ID},
-			{ID: ActionRun, Label: "Release now", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
-		},
+		Actions: withPosted(rv,
+			Action{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", Style: "primary", RequestID: "remind-ext-" + rv.ID},
+			Action{ID: ActionRun, Label: "Release now", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+		),
 		Data: rv,
 	}
 }
