@@ -69,11 +69,16 @@ type Bot struct {
 	cancelWork context.CancelFunc
 
 	// supervision
-	storm  chan string // disconnect reasons that call for a backoff
-	ledger ledger      // envelopes read off the wire, not yet delivered
-	acks   ackLedger   // acks not yet known to be on a healthy connection
-	tz     tzCache     // users' time zones from users.info
-	now    func() time.Time
+	storm chan string // disconnect reasons that call for a backoff
+	// stopClient cancels the running socketmode client (runOnce's), so a
+	// disconnect that calls for a pause stops it before slack-go can
+	// reconnect on its own (guarded by stopMu).
+	stopMu     sync.Mutex
+	stopClient context.CancelFunc
+	ledger     ledger    // envelopes read off the wire, not yet delivered
+	acks       ackLedger // acks not yet known to be on a healthy connection
+	tz         tzCache   // users' time zones from users.info
+	now        func() time.Time
 	// wrapConn lets tests inject transport faults under the websocket.
 	wrapConn func(connWrapper) connWrapper
 	// out paces channel posts and holds Post's client (post.go).
@@ -144,8 +149,9 @@ func (b *Bot) Run(ctx context.Context) error {
 			return nil
 		}
 	}
-	backoff := time.Second
+	backoff := b.cfg.ReconnectBackoff
 	for {
+		began := time.Now()
 		reason, err := b.runOnce(ctx)
 		if err != nil {
 			return err
@@ -153,15 +159,20 @@ func (b *Bot) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return b.drain()
 		}
+		if time.Since(began) >= healthyRun {
+			backoff = b.cfg.ReconnectBackoff // the storm is new, not the last one going on
+		}
 		// The connection was stopped on purpose: Slack keeps telling us to
-		// go away. Wait before the next apps.connections.open.
-		b.log.Warn("socket mode paused before reconnecting", zap.String("reason", reason), zap.Duration("backoff", backoff))
+		// go away. Wait before the next apps.connections.open. This is the
+		// one log line for the disconnect (onDisconnectFrame leaves it here).
+		msg, level := pauseWords(reason)
+		b.log.Log(level, msg, zap.String("reason", reason), zap.Duration("backoff", backoff))
 		select {
 		case <-ctx.Done():
 			return b.drain()
 		case <-time.After(backoff):
 		}
-		backoff = min(backoff*2, 5*time.Minute)
+		backoff = min(backoff*2, maxReconnectBackoff)
 	}
 }
 
@@ -206,6 +217,8 @@ func (b *Bot) identifyWithRetry(ctx context.Context) error {
 func (b *Bot) runOnce(ctx context.Context) (string, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	b.setStopClient(cancel)
+	defer b.setStopClient(nil)
 	client := socketmode.New(b.api,
 		socketmode.OptionLog(&slackLog{bot: b}),
 		socketmode.OptionPingInterval(b.cfg.PingInterval),
@@ -225,10 +238,17 @@ func (b *Bot) runOnce(ctx context.Context) (string, error) {
 		case reason := <-b.storm:
 			cancel()
 			<-errc
+			b.drainStorm()
 			return reason, nil
 		case err := <-errc:
 			if ctx.Err() != nil {
 				return "", nil
+			}
+			select {
+			case reason := <-b.storm: // the client stopped because of it
+				b.drainStorm()
+				return reason, nil
+			default:
 			}
 			if err != nil && isAuthError(err) {
 				return "", &TokenError{Name: "SLACK_APP_TOKEN", Want: "xapp-", Problem: "was refused by Slack (" + err.Error() + ")", Where: appTokenWhere}

@@ -46,6 +46,10 @@ type Config struct {
 	// StartBackoff is the first wait between tries to reach Slack at
 	// start; it doubles up to a minute (default 1 s).
 	StartBackoff time.Duration
+	// ReconnectBackoff is the first pause before reconnecting when Slack
+	// says to stay away (too_many_websockets, link_disabled); it doubles
+	// up to 5 minutes while that goes on (default 1 s).
+	ReconnectBackoff time.Duration
 	// DedupeTimeout bounds the shared (Redis) duplicate check, which runs
 	// off the event loop; past it the envelope is processed (default
 	// 50 ms), so a slow Redis never holds an ack back longer.
@@ -109,6 +113,9 @@ func (c *Config) Validate() error {
 	}
 	if c.StartBackoff <= 0 {
 		c.StartBackoff = time.Second
+	}
+	if c.ReconnectBackoff <= 0 {
+		c.ReconnectBackoff = time.Second
 	}
 	if c.DedupeTimeout <= 0 {
 		c.DedupeTimeout = 50 * time.Millisecond

@@ -28,6 +28,10 @@ type Observer interface {
 	// too_many_websockets, …), "shutdown" when the bot closed it to stop,
 	// or "connection_lost" when it ended without a word.
 	Disconnected(reason string)
+	// Refused reports a connection Slack turned away with a disconnect
+	// frame before hello (too_many_websockets when the app already has
+	// 10): never up, so no Connected precedes it.
+	Refused(reason string)
 }
 
 // Command outcomes reported to Observer.CommandDone.
@@ -50,6 +54,7 @@ func (NopObserver) CommandDone(string, string, time.Duration) {}
 func (NopObserver) Acked(time.Duration)                       {}
 func (NopObserver) Connected()                                {}
 func (NopObserver) Disconnected(string)                       {}
+func (NopObserver) Refused(string)                            {}
 
 func (b *Bot) observer() Observer {
 	if b.cfg.Observer == nil {
@@ -124,6 +129,12 @@ func (b *Bot) connEnded(gen int) {
 	stopping := b.obs.run != nil && b.obs.run.Err() != nil
 	b.obs.mu.Unlock()
 	if !greeted {
+		// Never up: a failed dial or handshake says nothing; a connection
+		// Slack turned away with a disconnect frame before hello
+		// (too_many_websockets) is reported with its reason.
+		if framed && reason != "" {
+			b.observer().Refused(reason)
+		}
 		return
 	}
 	switch {

@@ -14,6 +14,7 @@ type recorder struct {
 	acks        []time.Duration
 	connects    int
 	disconnects []string
+	refused     []string
 }
 
 func (r *recorder) CommandDone(name, outcome string, d time.Duration) {
@@ -38,6 +39,12 @@ func (r *recorder) Disconnected(reason string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.disconnects = append(r.disconnects, reason)
+}
+
+func (r *recorder) Refused(reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.refused = append(r.refused, reason)
 }
 
 // waitFor polls cond under the recorder's lock.

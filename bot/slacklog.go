@@ -1,8 +1,10 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -18,25 +20,75 @@ func (l *slackLog) Output(_ int, s string) error {
 	return nil
 }
 
+// Reconnect pauses (Run): doubling from Config.ReconnectBackoff to
+// maxReconnectBackoff; a connection that ran healthyRun before Slack sent
+// it away starts again from the first step.
+const (
+	maxReconnectBackoff = 5 * time.Minute
+	healthyRun          = time.Minute
+)
+
 // onDisconnectFrame decides what a disconnect means. slack-go reconnects
-// at once on every one; for these two, reconnecting at once is a storm.
+// at once on every one; for link_disabled and too_many_websockets,
+// reconnecting at once is a storm, so Run stops the client and pauses
+// (and logs the reason, with the pause, in pauseWords' words). Each
+// disconnect is logged once.
 func (b *Bot) onDisconnectFrame(reason string) {
 	switch reason {
-	case "link_disabled":
-		b.log.Error("Slack disabled Socket Mode for this app (link_disabled): turn it back on at api.slack.com/apps → your app → Socket Mode; backing off")
-		b.signalStorm(reason)
-	case "too_many_websockets":
-		b.log.Warn("Slack refused the connection: too many Socket Mode connections for this app (limit 10); backing off")
-		b.signalStorm(reason)
+	case "link_disabled", "too_many_websockets":
+		if !b.signalStorm(reason) {
+			// Run is already stopping for an earlier one.
+			b.log.Debug("Slack sent another disconnect while pausing", zap.String("reason", reason))
+		}
+		// Stop the client now, from the frame tap, before slack-go reads
+		// the frame and dials again on its own.
+		b.stopMu.Lock()
+		stop := b.stopClient
+		b.stopMu.Unlock()
+		if stop != nil {
+			stop()
+		}
 	default: // refresh_requested, warning: routine
 		b.log.Info("Slack asked to reconnect", zap.String("reason", reason))
 	}
 }
 
-func (b *Bot) signalStorm(reason string) {
+// pauseWords is the log line (and its level) for a pause before
+// reconnecting after reason.
+func pauseWords(reason string) (string, zapcore.Level) {
+	switch reason {
+	case "link_disabled":
+		return "Slack disabled Socket Mode for this app (link_disabled): turn it back on at api.slack.com/apps → your app → Socket Mode; socket mode paused before reconnecting", zapcore.ErrorLevel
+	case "too_many_websockets":
+		return "Slack refused the connection: too many Socket Mode connections for this app (limit 10: other replicas, or connections not closed); socket mode paused before reconnecting", zapcore.WarnLevel
+	}
+	return "socket mode paused before reconnecting", zapcore.WarnLevel
+}
+
+func (b *Bot) setStopClient(stop context.CancelFunc) {
+	b.stopMu.Lock()
+	defer b.stopMu.Unlock()
+	b.stopClient = stop
+}
+
+// drainStorm drops the reasons queued behind the one being handled: the
+// frames of the connections just closed, which one pause covers.
+func (b *Bot) drainStorm() {
+	for {
+		select {
+		case <-b.storm:
+		default:
+			return
+		}
+	}
+}
+
+func (b *Bot) signalStorm(reason string) bool {
 	select {
 	case b.storm <- reason:
+		return true
 	default:
+		return false
 	}
 }
 

@@ -270,6 +270,8 @@ type Server struct {
 	acks       map[string][]Ack
 	pongs      int
 	pings      int
+	maxConns   int // SetMaxConnections; 0: no limit
+	tooMany    int // connections refused with too_many_websockets
 
 	// Web API
 	calls      []Call

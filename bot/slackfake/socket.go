@@ -99,15 +99,38 @@ func (s *Server) serveLink(w http.ResponseWriter, r *http.Request) {
 		ws.Close()
 		return
 	}
-	s.nextConn++
-	c := &wsConn{id: s.nextConn, ws: ws, done: make(chan struct{})}
-	s.conns[c.id] = c
 	live := 1
 	for _, o := range s.conns {
 		if o.ready {
 			live++
 		}
 	}
+	if s.maxConns > 0 && live > s.maxConns {
+		// Slack's answer to one connection too many: a disconnect frame
+		// instead of hello (the client is still "connecting"), then close.
+		s.tooMany++
+		s.notifyLocked()
+		s.mu.Unlock()
+		msg, _ := json.Marshal(map[string]any{"type": "disconnect", "reason": "too_many_websockets",
+			"debug_info": map[string]any{"host": "applink-fake-limit"}})
+		_ = ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if ws.WriteMessage(websocket.TextMessage, msg) == nil {
+			_ = ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.CloseNormalClosure, "too_many_websockets"), time.Now().Add(writeTimeout))
+			// Give the app a moment to read both before the TCP close.
+			_ = ws.SetReadDeadline(time.Now().Add(time.Second))
+			for {
+				if _, _, err := ws.ReadMessage(); err != nil {
+					break
+				}
+			}
+		}
+		ws.Close()
+		return
+	}
+	s.nextConn++
+	c := &wsConn{id: s.nextConn, ws: ws, done: make(chan struct{})}
+	s.conns[c.id] = c
 	ws.SetPongHandler(func(string) error {
 		s.mu.Lock()
 		s.pongs++
@@ -279,6 +302,23 @@ func (s *Server) WaitOpens(t testing.TB, n int, timeout time.Duration) {
 	if !s.waitFor(timeout, func() bool { return s.opens >= n }) {
 		t.Fatalf("slackfake: waited %v for %d connection opens, got %d", timeout, n, s.Opens())
 	}
+}
+
+// SetMaxConnections makes the fake refuse a connection while n others
+// are live, as Slack does past its 10 per app: the refused one gets a
+// disconnect frame with reason too_many_websockets instead of hello and is
+// closed. 0 removes the limit (the default).
+func (s *Server) SetMaxConnections(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.maxConns = n
+}
+
+// TooManyRefusals is how many connections SetMaxConnections's limit refused.
+func (s *Server) TooManyRefusals() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tooMany
 }
 
 // Connections is the number of live Socket Mode connections that got hello.

@@ -192,15 +192,24 @@ func (m *Metrics) Connected() {
 
 // Disconnected implements bot.Observer.
 func (m *Metrics) Disconnected(reason string) {
-	known := false
-	for _, r := range knownDisconnectReasons {
-		known = known || r == reason
-	}
-	if !known {
-		reason = disconnectReasonOther
-	}
-	m.disconnects.WithLabelValues(reason).Inc()
+	m.disconnects.WithLabelValues(disconnectLabel(reason)).Inc()
 	m.connected.Dec()
+}
+
+// Refused implements bot.Observer: a connection Slack turned away before
+// hello counts as a disconnect with its reason, but was never connected.
+func (m *Metrics) Refused(reason string) {
+	m.disconnects.WithLabelValues(disconnectLabel(reason)).Inc()
+}
+
+// disconnectLabel bounds a disconnect reason to the known ones.
+func disconnectLabel(reason string) string {
+	for _, r := range knownDisconnectReasons {
+		if r == reason {
+			return r
+		}
+	}
+	return disconnectReasonOther
 }
 
 // DigestPosted counts a scheduled digest: outcome "ok" when it was posted,

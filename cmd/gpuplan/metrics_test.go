@@ -75,13 +75,16 @@ gpuplan_ack_latency_seconds_count 2
 
 	m.Connected()
 	m.Connected()
+	m.Connected()
 	m.Disconnected("refresh_requested")
 	m.Disconnected("something_new")
+	m.Disconnected("warning")
+	m.Refused("too_many_websockets") // turned away before hello: counted, never connected
 	err = testutil.GatherAndCompare(m.Registry(), strings.NewReader(`
 # HELP gpuplan_socketmode_connects_total Socket Mode connections Slack greeted: kind=connect for the first, reconnect after.
 # TYPE gpuplan_socketmode_connects_total counter
 gpuplan_socketmode_connects_total{kind="connect"} 1
-gpuplan_socketmode_connects_total{kind="reconnect"} 1
+gpuplan_socketmode_connects_total{kind="reconnect"} 2
 # HELP gpuplan_socketmode_connected Socket Mode connections up now (1 when this replica can receive envelopes; 2 briefly during a refresh).
 # TYPE gpuplan_socketmode_connected gauge
 gpuplan_socketmode_connected 0
@@ -92,8 +95,8 @@ gpuplan_socketmode_disconnects_total{reason="link_disabled"} 0
 gpuplan_socketmode_disconnects_total{reason="other"} 1
 gpuplan_socketmode_disconnects_total{reason="refresh_requested"} 1
 gpuplan_socketmode_disconnects_total{reason="shutdown"} 0
-gpuplan_socketmode_disconnects_total{reason="too_many_websockets"} 0
-gpuplan_socketmode_disconnects_total{reason="warning"} 0
+gpuplan_socketmode_disconnects_total{reason="too_many_websockets"} 1
+gpuplan_socketmode_disconnects_total{reason="warning"} 1
 `), metricConnects, metricConnected, metricDisconnects)
 	if err != nil {
 		t.Error(err)
