@@ -247,6 +247,12 @@ func TestHoldout5(t *testing.T) {
 	readShare(t, loadPhrases(t, "testdata/holdout5.jsonl"), holdout5Floor, 100)
 }
 
+// TestEnglish is an English-only set in many styles (abbreviations,
+// non-native English, measured runs in every unit), tuned on.
+func TestEnglish(t *testing.T) {
+	readShare(t, loadPhrases(t, "testdata/english.jsonl"), englishFloor, 100)
+}
+
 func readShare(t *testing.T, phrases []phrase, floor float64, atLeast int) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
@@ -325,6 +331,9 @@ const holdout4Floor = 0.95
 
 // holdout5Floor is the fifth held-out set's share, rounded down.
 const holdout5Floor = 0.9
+
+// englishFloor is the English set's share, rounded down.
+const englishFloor = 0.9
 
 // TestPhrasebookCommands reads the phrasebook's reservation, release,
 // extend, wait and status sentences and checks the command, the server,
