@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -12,13 +13,21 @@ import (
 // and multipliers.
 var englishNumbers = map[string]float64{
 	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-	"ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty": 30, "forty": 40,
-	"fifty": 50, "sixty": 60, "hundred": 100, "single": 1, "dozen": 12, "couple": 2, "pair": 2, "few": 3,
+	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+	"single": 1, "dozen": 12, "couple": 2, "pair": 2, "few": 3,
 }
 
 // numberWord reads "a single", "one", "a pair of", "a couple of", "a dozen",
-// "half a dozen".
+// "half a dozen", and the number words said in several parts: "five
+// hundred thousand", "two hundred fifty", "one and a half million",
+// "a hundred", "twelve thousand", "twenty-five".
 func (c *canonizer) numberWord(i int) int {
+	if n, j, ok := c.compoundNumber(i); ok {
+		c.emit(reqTrimNum(n), i, j)
+		return j
+	}
 	j := i
 	if c.w(j) == "a" || c.w(j) == "an" {
 		j++
@@ -43,6 +52,109 @@ func (c *canonizer) numberWord(i int) int {
 	}
 	c.emit(reqTrimNum(n), i, j)
 	return j
+}
+
+// numberScales are the scale words a spelled-out number is built with.
+var numberScales = map[string]float64{"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+// numberPart is the value of one spelled-out part ("five", "twenty",
+// "twenty-five"), 1 to 99; 0 for anything else.
+func numberPart(w string) float64 {
+	if a, b, ok := strings.Cut(w, "-"); ok {
+		// "twenty-five": a ten and a unit
+		ta, tb := numberPart(a), numberPart(b)
+		if ta >= 20 && int(ta)%10 == 0 && ta < 100 && tb >= 1 && tb <= 9 {
+			return ta + tb
+		}
+		return 0
+	}
+	switch w {
+	case "single", "dozen", "couple", "pair", "few", "hundred":
+		return 0 // counts of their own, read by numberWord
+	}
+	return englishNumbers[w]
+}
+
+// compoundNumber reads a number said in more than one word, the way it is
+// spoken: parts under a hundred ("twenty five"), "hundred" after them
+// ("five hundred", "fifteen hundred"), scales from large to small ("two
+// million five hundred thousand"), "and" inside ("two hundred and
+// fifty"), "and a half" before a scale ("one and a half million"), and a
+// leading "a" for one ("a hundred", "a thousand"). ok is false for a single
+// plain number word, which numberWord reads as before, and for "and"
+// between two plain numbers ("two and four" is a list, not six).
+//
+// compoundNumber stays one loop on purpose: each word's meaning depends on
+// the words before it (a unit after a ten adds, "hundred" multiplies what
+// is under a hundred, a scale closes a group).
+func (c *canonizer) compoundNumber(i int) (float64, int, bool) {
+	total, cur := 0.0, 0.0
+	lastScale := math.Inf(1)
+	const (
+		none = iota
+		small
+		tens
+		hundred
+		scale
+	)
+	last, words := none, 0
+	j := i
+	if w := c.w(j); (w == "a" || w == "an") && (c.w(j+1) == "hundred" || numberScales[c.w(j+1)] > 0) {
+		cur, j = 1, j+1 // "a hundred", "a thousand"
+		last = small
+	}
+	for {
+		w := c.w(j)
+		if v := numberPart(w); v > 0 {
+			switch {
+			case last == none || last == hundred && int(cur)%100 == 0 || last == scale:
+			case last == tens && v < 10 && int(cur)%10 == 0:
+			default:
+				return 0, 0, false // "five seven": not one number
+			}
+			cur += v
+			if v >= 20 && int(v)%10 == 0 {
+				last = tens
+			} else {
+				last = small
+			}
+			j++
+			words++
+			continue
+		}
+		if w == "hundred" && (last == small || last == tens) && cur > 0 && cur < 100 {
+			cur *= 100
+			last = hundred
+			j++
+			words++
+			continue
+		}
+		if f := numberScales[w]; f > 0 && last != none && last != scale && f < lastScale && cur > 0 {
+			total += cur * f
+			cur, lastScale, last = 0, f, scale
+			j++
+			words++
+			continue
+		}
+		if w == "and" && last == hundred && numberPart(c.w(j+1)) > 0 {
+			j++ // "two hundred and fifty" (after a scale, "and" starts a list: "a million and two h100s")
+			continue
+		}
+		if w == "and" && c.w(j+1) == "a" && c.w(j+2) == "half" && last != none && last != scale {
+			if f := numberScales[c.w(j+3)]; f > 0 && f < lastScale {
+				total += (cur + 0.5) * f // "one and a half million"
+				cur, lastScale, last = 0, f, scale
+				j += 4
+				words += 2
+				continue
+			}
+		}
+		break
+	}
+	if words < 2 && j == i+1 && !strings.Contains(c.w(i), "-") || words == 0 {
+		return 0, 0, false // one plain word ("two"): numberWord's own
+	}
+	return total + cur, j, true
 }
 
 // scaleWords multiply the number before them.
