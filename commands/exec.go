@@ -19,9 +19,12 @@ const MaxExecLabel = 80
 
 // ExecLabel is a command as announcements show it: its first
 // MaxExecLabel characters on one line, with no backtick that could end
-// the code span it is shown in (renderers escape the rest).
+// the code span it is shown in. The command is whatever its owner typed,
+// so it goes through Untrusted: a <@U…>, <!channel> or bidi control in it
+// cannot ping or spoof once the announcement is posted (renderers escape
+// the rest).
 func ExecLabel(command string) string {
-	command = strings.ToValidUTF8(command, "?")
+	command = Untrusted(strings.ToValidUTF8(command, "?"))
 	command = strings.Join(strings.Fields(command), " ")
 	command = strings.ReplaceAll(command, "`", "'")
 	if utf8.RuneCountInString(command) > MaxExecLabel {

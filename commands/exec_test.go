@@ -17,6 +17,12 @@ func TestExecLabel(t *testing.T) {
 		{"python train.py --lr 3e-4", "python train.py --lr 3e-4"},
 		{"sh -c 'echo `id`'\n  && rm", "sh -c 'echo 'id'' && rm"}, // no backtick can end the code span; one line
 		{"", "(no command)"},
+		// What a command may carry that would ping or spoof once posted:
+		// mentions and broadcasts become the plain text Slack shows, bidi
+		// controls go.
+		{"python train.py --tag <@U0123ABCD> --notify <!channel>", "python train.py --tag @U0123ABCD --notify @channel"},
+		{"sh -c 'echo <!here|here> <#C0001|ml-infra>'", "sh -c 'echo @here #ml-infra'"},
+		{"python \u202etxt.exe\u2066evil.py", "python txt.exeevil.py"},
 	} {
 		if got := ExecLabel(c.in); got != c.want {
 			t.Errorf("ExecLabel(%q) = %q, want %q", c.in, got, c.want)
