@@ -56,6 +56,14 @@ type Params struct {
 	// GEMV loop and reach this share of the 16-bit kernels' bandwidth.
 	DequantDecode float64
 	InferCompute  float64 // share of dense peak a batched forward pass (prefill, encoder, CNN) reaches, before the traffic term
+	// LaunchS: host time to issue one kernel of an eager forward pass
+	// (Python, dispatcher, launch). A forward pass cannot finish before
+	// its kernels are issued, so small batches are latency-bound.
+	LaunchS float64
+	// LaunchBlend: how kernel issue and GPU execution overlap. A batch
+	// takes (issue^k + compute^k)^(1/k): k = 1 is no overlap (their sum),
+	// a large k full overlap (the larger of the two).
+	LaunchBlend float64
 
 	// Memory.
 	AllocHeadroom float64 // caching-allocator fragmentation and temporaries, share of states + activations
@@ -95,6 +103,8 @@ var paramSpecs = []paramSpec{
 	{"DecodeBW", 0.75, 0.4, 0.95, "decode kernels stream weights at 60-90 % of HBM bandwidth"},
 	{"DequantDecode", 0.8, 0.4, 1.0, "dequantising weights inside the GEMV loop costs bandwidth efficiency"},
 	{"InferCompute", 1.0, 0.5, 2.0, "a forward pass runs the same GEMMs as training at the same efficiency; backward kernels (dgrad/wgrad) are often less efficient, so it may exceed 1"},
+	{"LaunchS", 40e-6, 5e-6, 150e-6, "eager PyTorch issues a kernel every 10-80 µs (dispatcher, autograd-off checks, Python module calls)"},
+	{"LaunchBlend", 2, 1, 8, "launches are asynchronous, so issue and execution overlap, but not perfectly: the GPU idles between late kernels"},
 	{"AllocHeadroom", 0.12, 0.03, 0.30, "measured peaks sit 10-15 % above the component sum"},
 }
 

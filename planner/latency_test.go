@@ -1,0 +1,46 @@
+package planner
+
+import "testing"
+
+// A forward pass at a small batch is bound by the host issuing its
+// kernels, not by the GPU: batch 1 and batch 8 take about as long, the
+// latency does not depend on the GPU, and a batch of 1 is not faster per
+// image than the GPU's compute allows (the model once put ResNet-50 at
+// batch 1 on a T4 11x too fast).
+func TestSmallBatchInferenceHasALatencyFloor(t *testing.T) {
+	c := DefaultCatalog()
+	rn := mustModel(t, c, "resnet-50")
+	at := func(gpu string, p Precision, batch int) *Estimate {
+		t.Helper()
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, gpu, 1)},
+			Job: Job{Model: rn, Workload: Inference, Precision: p, GlobalBatch: batch, Stack: Tuned}}).Plans[0]
+	}
+	// NVIDIA DeepLearningExamples, ResNet-50 v1.5 inference tables
+	// (pytorch-21.03): images/s at batch 1, 4 and 256.
+	for _, k := range []struct {
+		gpu      string
+		p        Precision
+		batch    int
+		measured float64
+	}{
+		{"t4", FP16, 1, 79}, {"v100-16gb", FP16, 1, 78}, {"v100-16gb", FP16, 4, 300},
+		{"v100-16gb", FP32, 1, 96}, {"t4", FP32, 4, 325}, {"t4", FP16, 256, 1198},
+	} {
+		e := at(k.gpu, k.p, k.batch)
+		if r := e.Throughput.SamplesPerS / k.measured; r < 0.7 || r > 1.4 {
+			t.Errorf("%s %s batch %d: %.0f images/s, measured %.0f", k.gpu, k.p, k.batch, e.Throughput.SamplesPerS, k.measured)
+		}
+	}
+	b1, b8 := at("t4", FP16, 1), at("t4", FP16, 8)
+	if r := b8.Time.BatchLatencyS / b1.Time.BatchLatencyS; r > 1.3 {
+		t.Errorf("T4 batch 8 takes %.2fx batch 1: small batches should be launch-bound", r)
+	}
+	h1 := at("h100", FP16, 1)
+	if r := h1.Time.BatchLatencyS / b1.Time.BatchLatencyS; r < 0.7 {
+		t.Errorf("batch 1 on an H100 takes %.2fx a T4's: the floor is the host's, not the GPU's", r)
+	}
+	// At a large batch the floor is hidden behind the compute.
+	if b256 := at("t4", FP16, 256); b256.Time.BatchLatencyS < 10*b1.Time.BatchLatencyS {
+		t.Errorf("batch 256 %.1f ms vs batch 1 %.1f ms", b256.Time.BatchLatencyS*1e3, b1.Time.BatchLatencyS*1e3)
+	}
+}
