@@ -138,3 +138,15 @@ func ExecLine(server string, n int, book, wait time.Duration, launch string) str
 	}
 	return line + " -- " + strings.ReplaceAll(launch, "`", "'")
 }
+
+// withoutExec is resv less the exec bookings: their end is a lease the
+// running job renews, so it says nothing about when their GPUs free up.
+func withoutExec(resv []store.Reservation) []store.Reservation {
+	var out []store.Reservation
+	for _, rv := range resv {
+		if _, isExec := rv.ExecCommand(); !isExec {
+			out = append(out, rv)
+		}
+	}
+	return out
+}

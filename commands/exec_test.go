@@ -183,3 +183,24 @@ func TestExecLine(t *testing.T) {
 		t.Errorf("ExecLine = %q", got)
 	}
 }
+
+// status shows an exec booking as held while its job runs: its end is a
+// lease the job renews every few minutes, not when the GPUs free up.
+func TestStatusHoldsExecWhileTheJobRuns(t *testing.T) {
+	s, _ := newReservations(t)
+	ctx := context.Background()
+	if _, err := s.deps.Reservations.Reserve(ctx, store.ReserveRequest{RequestID: "e1", Server: "server-a", ServerGPUs: 4, GPUs: []int{0, 1},
+		Owner: "U0001", Duration: 5 * time.Minute, Note: store.ExecNote("python train.py")}); err != nil {
+		t.Fatal(err)
+	}
+	out := textOf(t, mustDo(t, s, "U0002", "status server-a"))
+	if !strings.Contains(out, "while the job runs") || strings.Contains(out, "10:05") || strings.Contains(out, "next GPU frees up") {
+		t.Errorf("status of an exec booking shows its lease end as when it frees:\n%s", out)
+	}
+	// A reservation beside it still says when it frees up.
+	mustDo(t, s, "U0002", "reserve 1 on server-a for 2h")
+	out = textOf(t, mustDo(t, s, "U0002", "status server-a"))
+	if !strings.Contains(out, "next GPU frees up today 12:00") || strings.Contains(out, "10:05") {
+		t.Errorf("status with an exec booking and a reservation:\n%s", out)
+	}
+}

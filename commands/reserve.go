@@ -187,7 +187,11 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		t := &Table{Columns: []string{"GPU", "holder", "until", "note"}}
 		for _, id := range srv.GPUIDs {
 			if rv, ok := held[id]; ok {
-				t.Rows = append(t.Rows, []string{strconv.Itoa(id), mention(rv.Owner), when(rv.End, now, loc), Untrusted(rv.Note)})
+				until := when(rv.End, now, loc)
+				if _, isExec := rv.ExecCommand(); isExec {
+					until = "while the job runs" // its end is a lease the job renews, not when it frees
+				}
+				t.Rows = append(t.Rows, []string{strconv.Itoa(id), mention(rv.Owner), until, Untrusted(rv.Note)})
 			} else {
 				t.Rows = append(t.Rows, []string{strconv.Itoa(id), "free", "", ""})
 			}
@@ -198,8 +202,10 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		head := fmt.Sprintf("%s — %d× %s: %d free, %d held", srv.Name, srv.Count(), srv.GPU.Name, nFree, len(held))
 		var notes []string
 		if nFree < srv.Count() {
-			if next, ok := nextFree(resv, now); ok {
+			if next, ok := nextFree(withoutExec(resv), now); ok {
 				notes = append(notes, "next GPU frees up "+when(next, now, loc))
+			} else {
+				notes = append(notes, "held while a job runs (`gpuplan exec`): free when it ends")
 			}
 		}
 		var pending []string
