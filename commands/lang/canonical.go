@@ -218,7 +218,14 @@ func ReadAs(cat *planner.Catalog, r Reading) string {
 	} else {
 		add(f.Model)
 	}
-	add(f.Workload)
+	switch r.WorkloadAssumed {
+	case "":
+		add(f.Workload)
+	case "not said":
+		add(string(AssumedWorkload(r.Request.Job)) + " (assumed)")
+	default:
+		add(f.Workload + " (assumed " + r.WorkloadAssumed + ")")
+	}
 	amount := f.Amount
 	if r.Dataset != "" {
 		amount += " (" + r.Dataset + ")"

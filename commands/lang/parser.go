@@ -70,6 +70,9 @@ type reqParser struct {
 	lastCounted bool
 	standIn     bool
 	resolve     func(string) (planner.Model, error)
+	// workloadAssumed says why a workload the request did not name was
+	// chosen by the reading ("from int4; say qlora to train").
+	workloadAssumed string
 }
 
 // standInModel plans a measured run whose model was not named: the ratio of

@@ -59,6 +59,11 @@ type Reading struct {
 	// StandIn marks a model the request did not name: a measured run's
 	// speed is carried over with a stand-in model.
 	StandIn bool
+	// WorkloadAssumed is set when the request named no workload: why the
+	// one planned was chosen ("from int4; say qlora to train"), or "not
+	// said" when the planner's default applies (AssumedWorkload). The Read
+	// as line shows the workload then, marked as assumed.
+	WorkloadAssumed string
 }
 
 // ParsePlan reads a plan request ("bert-base 10 epochs of 2.5M samples on
@@ -118,8 +123,10 @@ func Read(env Env, text string) (Reading, error) {
 	if err := p.run(); err != nil {
 		return Reading{}, err
 	}
+	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn}
+		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		WorkloadAssumed: p.workloadAssumed}
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}
@@ -130,6 +137,9 @@ func Read(env Env, text string) (Reading, error) {
 	if c.runWord && r.Request.Job.Workload == "" {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
+	}
+	if r.Request.Job.Workload == "" {
+		r.WorkloadAssumed = "not said"
 	}
 	if r.Ask == AskNone && r.Request.Compare {
 		r.Ask = AskWhichGPU // "l40s vs a100 for …?"

@@ -211,13 +211,14 @@ func TestParsePlan(t *testing.T) {
 		{"bert-base bf16", "model=bert-base-uncased prec=bf16"},
 		{"bert-base precision=bf16", "model=bert-base-uncased prec=bf16"},
 		{"llama3-8b fp8", "model=llama-3-8b prec=fp8"},
-		{"llama3-8b int8", "model=llama-3-8b prec=int8"},
-		{"llama3-8b 8bit", "model=llama-3-8b prec=int8"},
-		{"llama3-8b int4", "model=llama-3-8b prec=int4"},
-		{"llama3-8b nf4", "model=llama-3-8b prec=int4"},
-		{"llama3-8b 4bit", "model=llama-3-8b prec=int4"},
-		{"llama3-8b 4-bit", "model=llama-3-8b prec=int4"},
-		{"llama3-8b 4 bit", "model=llama-3-8b prec=int4"},
+		// a weight format with nothing about training is a question about running it
+		{"llama3-8b int8", "model=llama-3-8b wl=inference prec=int8"},
+		{"llama3-8b 8bit", "model=llama-3-8b wl=inference prec=int8"},
+		{"llama3-8b int4", "model=llama-3-8b wl=inference prec=int4"},
+		{"llama3-8b nf4", "model=llama-3-8b wl=inference prec=int4"},
+		{"llama3-8b 4bit", "model=llama-3-8b wl=inference prec=int4"},
+		{"llama3-8b 4-bit", "model=llama-3-8b wl=inference prec=int4"},
+		{"llama3-8b 4 bit", "model=llama-3-8b wl=inference prec=int4"},
 
 		// options
 		{"bert-base ckpt", "model=bert-base-uncased ckpt"},
