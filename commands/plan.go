@@ -101,7 +101,13 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer
 	}
-	if sec, act := s.teamSection(ctx, ureq, req, res); sec != nil {
+	if sec, act, finish := s.teamSection(ctx, ureq, req, res); sec != nil {
+		if rd.Ask == lang.AskWhichServer && finish != "" {
+			// Which server to use is when it finishes, not only how fast
+			// it runs: the live reservations decide.
+			reply.Summary = finish
+			reply.Data.(*PlanData).Answer = finish
+		}
 		// After the plan's own estimates, before recommendations.
 		at := len(reply.Sections)
 		for i, sc := range reply.Sections {

@@ -50,47 +50,57 @@ func (s *Set) planEnvCtx(ctx context.Context) lang.Env {
 var countLadder = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 
 // answerQuestion turns the question a request asks into the request to
-// plan. "How many H100s (to finish in a day)?" tries counts of that GPU
-// and plans the smallest that fits and meets the deadline; "which of our
-// servers" plans on every team server and lets the team section rank
-// them. Other questions are answered by the plan card itself.
+// plan. "Which of our servers" plans on every team server (teamRanking);
+// "how many H100s (to finish in a day)?" tries counts of that GPU
+// (fewestGPUs). Other questions are answered by the plan card itself.
 func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
 	req := rd.Request
-	if rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0 {
-		// "which of our servers": every team server side by side, the
-		// fastest that fits first; the team section adds when each is free.
-		type ranked struct {
-			hw    planner.Hardware
-			hours float64
-		}
-		var rs []ranked
-		for _, srv := range s.deps.Inventory.Servers {
-			hw := srv.Hardware()
-			h := math.Inf(1)
-			if r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline}); err == nil &&
-				len(r.Plans) > 0 && r.Plans[0].Memory.Fits && r.Plans[0].Time.TotalHours != nil {
-				h = *r.Plans[0].Time.TotalHours
-			} else if err == nil && len(r.Plans) > 0 && r.Plans[0].Memory.Fits {
-				h = r.Plans[0].Time.StepS // no amount: the step time still ranks them
-			}
-			rs = append(rs, ranked{hw, h})
-		}
-		sort.SliceStable(rs, func(i, j int) bool { return rs[i].hours < rs[j].hours })
-		for _, r := range rs {
-			req.Targets = append(req.Targets, r.hw)
-		}
+	switch {
+	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
+		req.Targets = s.teamRanking(req)
 		req.Compare = len(req.Targets) > 1
 		return req, "", nil
-	}
-	if rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0 {
+	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0, !rd.CountOpen:
 		return req, "", nil
 	}
-	if !rd.CountOpen {
-		return req, "", nil
+	return s.fewestGPUs(rd, req)
+}
+
+// teamRanking is every team server's hardware, the fastest run that fits
+// first; the team section then adds when each is free, and the answer
+// line names the earliest finish.
+func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
+	type ranked struct {
+		hw    planner.Hardware
+		hours float64
 	}
+	var rs []ranked
+	for _, srv := range s.deps.Inventory.Servers {
+		hw := srv.Hardware()
+		h := math.Inf(1)
+		if r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline}); err == nil &&
+			len(r.Plans) > 0 && r.Plans[0].Memory.Fits {
+			h = r.Plans[0].Time.StepS // no amount: the step time still ranks them
+			if r.Plans[0].Time.TotalHours != nil {
+				h = *r.Plans[0].Time.TotalHours
+			}
+		}
+		rs = append(rs, ranked{hw, h})
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].hours < rs[j].hours })
+	out := make([]planner.Hardware, len(rs))
+	for i, r := range rs {
+		out[i] = r.hw
+	}
+	return out
+}
+
+// fewestGPUs answers "how many <GPU>s (to finish by …)?": it tries counts
+// of the named GPU and plans the smallest that fits and meets the
+// deadline, or the fastest tried when none does.
+func (s *Set) fewestGPUs(rd lang.Reading, req planner.Request) (planner.Request, string, error) {
 	base := req.Targets[0]
-	var best *planner.Estimate
-	var fastest *planner.Estimate
+	var best, fastest *planner.Estimate
 	for _, n := range countLadder {
 		hw := base
 		hw.Count = n
@@ -103,10 +113,8 @@ func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
 		if fastest == nil || e.Time.TotalHours != nil && fastest.Time.TotalHours != nil && *e.Time.TotalHours < *fastest.Time.TotalHours {
 			fastest = e
 		}
-		if rd.Deadline > 0 {
-			if e.Time.TotalHours == nil || time.Duration(*e.Time.TotalHours*float64(time.Hour)) > rd.Deadline {
-				continue
-			}
+		if rd.Deadline > 0 && (e.Time.TotalHours == nil || time.Duration(*e.Time.TotalHours*float64(time.Hour)) > rd.Deadline) {
+			continue
 		}
 		best = e
 		break
@@ -203,7 +211,7 @@ func answerLine(rd lang.Reading, res *planner.Result) string {
 			if len(others) > 0 {
 				s += "; " + strings.Join(others, ", ")
 			}
-			return s + ". When each is free is below, from the live reservations."
+			return s + "."
 		}
 	}
 	return ""

@@ -15,7 +15,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 	}{
 		{"llama3 8b lora 학습하려면 4090 몇 장 필요해?", "count", []string{"GeForce RTX 4090", "the fewest that fit"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
-		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h runs it fastest", "server-a"}},
+		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"Yes — it fits on 1× A100"}},
 		{"will llama-3-70b fit on a single 4090 for inference?", "fit", []string{"No — on 1× GeForce RTX 4090"}},
 		{"qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?", "time", []string{"About", "8× H100"}},
@@ -36,6 +36,19 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		if pd.ReadAs == "" || r.ReadAs != pd.ReadAs {
 			t.Errorf("%q: read as %q / %q", tc.text, pd.ReadAs, r.ReadAs)
 		}
+	}
+}
+
+// "Which of our servers" is answered by the earliest finish from the live
+// reservations: the fastest server, booked for a day, loses to a slower
+// one that is free now, and the answer says both.
+func TestWhichServerIsEarliestFinish(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U2", "reserve 4 on server-h for 20h")
+	r := mustDo(t, s, "U1", "which of our servers is fastest for bert-base 3 epochs of 1M samples")
+	ans := r.Data.(*PlanData).Answer
+	if !strings.HasPrefix(ans, "server-a finishes first") || !strings.Contains(ans, "server-h runs it faster") {
+		t.Errorf("answer %q: want server-a first and server-h named as faster but busy", ans)
 	}
 }
 

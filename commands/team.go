@@ -31,15 +31,17 @@ func reserveMargin(d time.Duration) time.Duration {
 }
 
 // teamSection plans the job on every team server, finds when each is free
-// for the whole run, and offers to reserve the earliest finish.
-func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request, res *planner.Result) (*Section, *Action) {
+// for the whole run, and offers to reserve the earliest finish. finish is
+// the one-line answer to "which of our servers": the earliest finish
+// (wait + run), and the fastest run when that is another server.
+func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request, res *planner.Result) (sec *Section, act *Action, finish string) {
 	st := s.deps.Reservations
 	if st == nil || len(s.deps.Inventory.Servers) == 0 || res.Job.Workload == planner.Inference || !res.Job.AmountKnown {
-		return nil, nil
+		return nil, nil, ""
 	}
 	now, err := st.Now(ctx)
 	if err != nil {
-		return nil, nil // occupancy is a bonus: the plan stands without it
+		return nil, nil, "" // occupancy is a bonus: the plan stands without it
 	}
 	loc := s.loc(req)
 	var opts []teamOption
@@ -62,10 +64,10 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		opts = append(opts, o)
 	}
 	if len(opts) == 0 {
-		return nil, nil
+		return nil, nil, ""
 	}
 	t := &Table{Columns: []string{"server", "GPUs", "fits", "run time", "free from", "earliest finish"}}
-	var best *teamOption
+	var best, fastest *teamOption
 	for i := range opts {
 		o := &opts[i]
 		fits, run, free, finish := "no", "—", "—", "—"
@@ -81,15 +83,19 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 				if best == nil || o.finish.Before(best.finish) {
 					best = o
 				}
+				if fastest == nil || o.run < fastest.run {
+					fastest = o
+				}
 			}
 		}
 		t.Rows = append(t.Rows, []string{o.server.Name, strconv.Itoa(o.server.Count()) + "× " + shortGPU(o.server.GPU.ID), fits, run, free, finish})
 	}
-	sec := &Section{Heading: "On the team's servers", Table: t}
+	sec = &Section{Heading: "On the team's servers", Table: t}
 	if best == nil {
 		sec.Text = "None of the team's servers can run this job as asked."
-		return sec, nil
+		return sec, nil, ""
 	}
+	finish = finishLine(best, fastest, now, loc)
 	book := reserveMargin(best.run)
 	sec.Text = fmt.Sprintf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
 		when(best.finish, now, loc), best.server.Name, joinInts(best.gpus), formatDuration(book))
@@ -100,5 +106,20 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 			best.free.In(loc).Format("2006-01-02 15:04"), formatDuration(book), "gpuplan: "+res.Model.ID)
 	}
 	return sec, &Action{ID: ActionRun, Label: "Reserve " + best.server.Name, Command: cmd, Style: "primary",
-		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}
+		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}, finish
+}
+
+// finishLine answers "which of our servers" by the earliest finish: the
+// wait for free GPUs plus the run, and names the fastest run when another
+// server has it but is busy.
+func finishLine(best, fastest *teamOption, now time.Time, loc *time.Location) string {
+	start := "free now"
+	if best.free.Sub(now) > time.Minute {
+		start = "free " + when(best.free, now, loc)
+	}
+	line := fmt.Sprintf("%s finishes first, %s (%s, runs %s)", best.server.Name, when(best.finish, now, loc), start, planner.FormatHours(best.run.Hours()))
+	if fastest != nil && fastest != best {
+		line += fmt.Sprintf("; %s runs it faster (%s) but finishes %s", fastest.server.Name, planner.FormatHours(fastest.run.Hours()), when(fastest.finish, now, loc))
+	}
+	return line + "."
 }
