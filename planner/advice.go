@@ -320,8 +320,13 @@ func launchLine(j Job, e *Estimate) string {
 	case FSDP:
 		b.WriteString(` --fsdp "full_shard auto_wrap"`)
 	}
-	if j.Optimizer == Adam8bit {
+	switch j.Optimizer {
+	case Adam8bit:
 		b.WriteString(" --optim adamw_bnb_8bit")
+	case PagedAdam8bit:
+		b.WriteString(" --optim paged_adamw_8bit")
+	case PagedAdamW:
+		b.WriteString(" --optim paged_adamw_32bit")
 	}
 	return b.String()
 }

@@ -134,6 +134,9 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	if j.Offload != OffloadNone {
 		tOpt, exposed = pc.offloadTime(j, h, l, trainable/shard, heldParams(j.Model, l)/shard, sb, tMicro, ga, exposed)
 	}
+	// Paged optimizer states that did not fit are paged in for the step
+	// and evicted again by the next forward pass.
+	tOpt += 2 * pagedSpill(mem) / pcieBytesPerS(pc.prm, g)
 
 	ideal := tCompute * (1 + bubble)
 	step := ideal + exposed
@@ -326,14 +329,7 @@ func shortSource(s string) string {
 func (pc *planContext) offloadTime(j Job, h Hardware, l layout, shardParams, heldShard float64, sb stateBytes, tMicro float64, ga int, exposed float64) (tOpt, exp float64) {
 	g := h.GPU
 	perNode := float64(min(h.Count, gpusPerNode(h)))
-	pcie := 12.5
-	switch g.PCIeGen {
-	case 4:
-		pcie = 25
-	case 5:
-		pcie = 50
-	}
-	pcie *= pc.prm.LinkEff * 1e9
+	pcie := pcieBytesPerS(pc.prm, g)
 	host := hostMemGBsPerNode * 1e9 / perNode
 	// CPU step: read and write the states, read the gradient.
 	tCPU := shardParams * (2*sb.optim + sb.grads + 2) / host
@@ -387,6 +383,12 @@ func (pc *planContext) describeTechniques() error {
 		if !j.Model.IsTransformer() || j.Model.Kind == VisionViT {
 			return errorf("context parallel splits token sequences; %s has none", j.Model.ID)
 		}
+	if j.Optimizer.Paged() {
+		pc.assume("paged optimizer: its states live in CUDA unified memory, outside the peak below; what does not fit beside the job is paged to host RAM and back over PCIe every step")
+	}
+	if j.Offload == OffloadOptimizer && j.Strategy == FSDP {
+		pc.assume("offload here moves only the optimizer (DeepSpeed ZeRO-Offload style); FSDP's CPUOffload(offload_params=True) moves weights and gradients too: say `offload params` for that")
+	}
 		pc.assume("context parallel %d: each sequence is split over %d GPUs (ring attention), dividing activations by %d", cp, cp, cp)
 	}
 	return nil

@@ -34,6 +34,9 @@ type Memory struct {
 	HeadroomGiB   float64   `json:"headroom_gib"`
 	Breakdown     []MemItem `json:"breakdown"`
 	MaxMicroBatch int       `json:"max_micro_batch"`
+	// PagedGiB is a paged optimizer's states per GPU: in unified memory,
+	// outside PerGPUGiB (see paged.go).
+	PagedGiB float64 `json:"paged_gib,omitempty"`
 }
 
 // layout is how one configuration spreads the job over the GPUs.
@@ -99,7 +102,7 @@ type stateBytes struct {
 
 func trainingStateBytes(p Precision, opt Optimizer) stateBytes {
 	var optim float64
-	switch opt {
+	switch opt.base() {
 	case Adam8bit:
 		optim = 2
 	case SGD, Lion:
@@ -286,7 +289,7 @@ func jobStateBytes(j Job, p Precision) stateBytes {
 	sb := trainingStateBytes(p, j.Optimizer)
 	if j.PureBF16 && p == BF16 {
 		optim := 4.0 // AdamW m and v in bf16
-		switch j.Optimizer {
+		switch j.Optimizer.base() {
 		case Adam8bit:
 			optim = 2
 		case SGD, Lion:
@@ -369,9 +372,23 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	switch j.Offload {
 	case OffloadOptimizer:
 		optim = 0
+		if sb.weights < 4 && sb.grads > 2 {
+			// ZeRO-Offload and FSDP optimizer offload reduce the 16-bit
+			// gradients and stream them to the host in buckets, where the
+			// CPU upcasts them for its step: no fp32 gradient copy stays
+			// on the GPU, only the 16-bit gradients the backward writes.
+			grads *= 2 / sb.grads
+		}
 	case OffloadFull:
 		weights, grads, optim = 0, 0, 0
 		adapters = 0
+	}
+	var paged float64
+	if j.Optimizer.Paged() && optim > 0 {
+		// unified memory, outside the peak: only a mixed-precision master
+		// copy stays an ordinary allocation
+		paged = optim * momentBytes(l.precision, sb) / sb.optim
+		optim -= paged
 	}
 	if ((l.strategy == ZeRO3 || l.strategy == FSDP) && l.shardDP() > 1) || j.Offload == OffloadFull {
 		// Gathered working set: the current unit and the prefetched next
@@ -419,7 +436,7 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	}
 	capGiB := l.gpu.MemoryGB * usableFraction
 	total := sum + headroom + fixedGiB
-	mem := Memory{PerGPUGiB: total, CapacityGiB: capGiB, Fits: total <= capGiB, HeadroomGiB: capGiB - total}
+	mem := Memory{PerGPUGiB: total, CapacityGiB: capGiB, Fits: total <= capGiB, HeadroomGiB: capGiB - total, PagedGiB: paged / gib}
 	if detail {
 		for _, it := range parts {
 			if it.GiB > 0 || it.Name == "weights" || it.Name == "activations" {

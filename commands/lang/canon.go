@@ -285,16 +285,30 @@ func (c *canonizer) phrase(i int) int {
 	case c.words(i, "context", "parallel"), c.words(i, "context", "parallelism"):
 		c.emit("cp", i, i+2)
 		return i + 2
-	case c.w(i) == "paged" && (strings.HasPrefix(c.w(i+1), "adam")):
-		// "paged adamw 8bit", "paged_adamw_8bit": bitsandbytes' paged 8-bit optimizer
-		n := i + 2
-		if c.w(n) == "8bit" || c.w(n) == "8-bit" {
-			n++
+	case c.w(i) == "paged" && pagedOptimizerWord(c.w(i+1)):
+		// bitsandbytes' paged optimizers: "paged adamw 8bit", "paged 8-bit
+		// optimizers", "paged adamw" (32-bit states)
+		n, opt, named := i+1, "paged-adamw", false
+		for ; n < i+4 && pagedOptimizerWord(c.w(n)); n++ {
+			w := c.w(n)
+			if strings.Contains(w, "8bit") || w == "8-bit" { // "8bit", "adamw8bit"
+				opt = "paged-adam8bit"
+			}
+			if w != "8bit" && w != "8-bit" && w != "32bit" && w != "32-bit" {
+				named = true
+			}
 		}
-		c.emit("adam8bit", i, n)
+		if !named {
+			return i // "paged 8-bit" alone is not an optimizer
+		}
+		c.emit(opt, i, n)
 		return n
 	case strings.HasPrefix(c.w(i), "paged_adamw") || strings.HasPrefix(c.w(i), "paged-adamw"):
-		c.emit("adam8bit", i, i+1)
+		opt := "paged-adamw"
+		if strings.Contains(c.w(i), "8bit") {
+			opt = "paged-adam8bit"
+		}
+		c.emit(opt, i, i+1)
 		return i + 1
 	case c.words(i, "kv", "cache"), c.words(i, "kv-cache"):
 		c.skip(i, i+2) // the KV cache is in every decode plan already
@@ -537,4 +551,11 @@ func (c *canonizer) ofDrops(i int) bool {
 		return false
 	}
 	return true
+}
+
+// pagedOptimizerWord is a word of "paged adamw 8bit" / "paged 8-bit
+// optimizers" after "paged".
+func pagedOptimizerWord(w string) bool {
+	return strings.HasPrefix(w, "adam") || w == "optimizer" || w == "optimizers" || w == "optim" ||
+		w == "8bit" || w == "8-bit" || w == "32bit" || w == "32-bit"
 }

@@ -89,6 +89,8 @@ var reqKeywords = func() map[string]reqKeyword {
 		reqKws(reqKwOptimizer, string(planner.AdamW), "adamw", "adam"),
 		reqKws(reqKwOptimizer, string(planner.Adam8bit), "adam8bit", "8bit-adam", "adamw8bit", "adamw-8bit", "adam-8bit",
 			"bnb-adam", "8bit-adamw", "8-bit-adam"),
+		reqKws(reqKwOptimizer, string(planner.PagedAdamW), "paged-adamw"),
+		reqKws(reqKwOptimizer, string(planner.PagedAdam8bit), "paged-adam8bit", "paged-adamw8bit"),
 		reqKws(reqKwOptimizer, string(planner.SGD), "sgd"),
 		reqKws(reqKwOptimizer, string(planner.Lion), "lion"),
 		reqKws(reqKwStack, string(planner.HF), "hf", "huggingface", "hugging-face", "transformers", "eager-pytorch", "pytorch"),

@@ -21,7 +21,9 @@ func TestMemorySavingWords(t *testing.T) {
 		{"llama-3-8b finetune pure bf16 on a 4090", func(j planner.Job) bool { return j.PureBF16 }},
 		{"llama-3-70b pretrain 1T tokens seq 131072 context parallel 8 on 64x h100", func(j planner.Job) bool { return j.ContextParallel == 8 }},
 		{"llama-3-70b pretrain seq 128k cp 4 on 32x h100", func(j planner.Job) bool { return j.ContextParallel == 4 }},
-		{"mistral-7b qlora paged adamw 8bit on a t4", func(j planner.Job) bool { return j.Optimizer == planner.Adam8bit }},
+		{"mistral-7b qlora paged adamw 8bit on a t4", func(j planner.Job) bool { return j.Optimizer == planner.PagedAdam8bit }},
+		{"llama-3.1-8b full finetune with paged 8-bit optimizers on a 4090", func(j planner.Job) bool { return j.Optimizer == planner.PagedAdam8bit }},
+		{"llama-3.1-8b finetune paged_adamw_32bit on a 4090", func(j planner.Job) bool { return j.Optimizer == planner.PagedAdamW }},
 		{"llama-3-8b lora 오프로드 4090 1장", func(j planner.Job) bool { return j.Offload == planner.OffloadOptimizer }},
 	} {
 		r, err := Read(Env{Catalog: cat}, tc.in)
