@@ -106,26 +106,10 @@ func (s *Server) serveLink(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s.maxConns > 0 && live > s.maxConns {
-		// Slack's answer to one connection too many: a disconnect frame
-		// instead of hello (the client is still "connecting"), then close.
 		s.tooMany++
 		s.notifyLocked()
 		s.mu.Unlock()
-		msg, _ := json.Marshal(map[string]any{"type": "disconnect", "reason": "too_many_websockets",
-			"debug_info": map[string]any{"host": "applink-fake-limit"}})
-		_ = ws.SetWriteDeadline(time.Now().Add(writeTimeout))
-		if ws.WriteMessage(websocket.TextMessage, msg) == nil {
-			_ = ws.WriteControl(websocket.CloseMessage,
-				websocket.FormatCloseMessage(websocket.CloseNormalClosure, "too_many_websockets"), time.Now().Add(writeTimeout))
-			// Give the app a moment to read both before the TCP close.
-			_ = ws.SetReadDeadline(time.Now().Add(time.Second))
-			for {
-				if _, _, err := ws.ReadMessage(); err != nil {
-					break
-				}
-			}
-		}
-		ws.Close()
+		refuseTooMany(ws)
 		return
 	}
 	s.nextConn++
@@ -145,18 +129,7 @@ func (s *Server) serveLink(w http.ResponseWriter, r *http.Request) {
 	s.notifyLocked()
 	s.mu.Unlock()
 
-	hello, _ := json.Marshal(map[string]any{
-		"type":            "hello",
-		"num_connections": live,
-		"debug_info": map[string]any{
-			"host":                        fmt.Sprintf("applink-fake-%d", c.id),
-			"build_number":                1,
-			"approximate_connection_time": 18060,
-		},
-		"connection_info": map[string]any{"app_id": AppID},
-	})
-	_ = ws.SetWriteDeadline(time.Now().Add(writeTimeout))
-	err = ws.WriteMessage(websocket.TextMessage, hello)
+	err = writeHello(c, live)
 	c.wmu.Unlock()
 
 	if err == nil {
@@ -170,6 +143,44 @@ func (s *Server) serveLink(w http.ResponseWriter, r *http.Request) {
 	close(c.done)
 	s.notifyLocked()
 	s.mu.Unlock()
+}
+
+// refuseTooMany is Slack's answer to one connection too many: a
+// disconnect frame instead of hello (the client is still "connecting"),
+// then a close.
+func refuseTooMany(ws *websocket.Conn) {
+	msg, _ := json.Marshal(map[string]any{"type": "disconnect", "reason": "too_many_websockets",
+		"debug_info": map[string]any{"host": "applink-fake-limit"}})
+	_ = ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	if ws.WriteMessage(websocket.TextMessage, msg) == nil {
+		_ = ws.WriteControl(websocket.CloseMessage,
+			websocket.FormatCloseMessage(websocket.CloseNormalClosure, "too_many_websockets"), time.Now().Add(writeTimeout))
+		// Give the app a moment to read both before the TCP close.
+		_ = ws.SetReadDeadline(time.Now().Add(time.Second))
+		for {
+			if _, _, err := ws.ReadMessage(); err != nil {
+				break
+			}
+		}
+	}
+	ws.Close()
+}
+
+// writeHello sends the hello frame that opens a connection; the caller
+// holds c.wmu so nothing overtakes it.
+func writeHello(c *wsConn, live int) error {
+	hello, _ := json.Marshal(map[string]any{
+		"type":            "hello",
+		"num_connections": live,
+		"debug_info": map[string]any{
+			"host":                        fmt.Sprintf("applink-fake-%d", c.id),
+			"build_number":                1,
+			"approximate_connection_time": 18060,
+		},
+		"connection_info": map[string]any{"app_id": AppID},
+	})
+	_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	return c.ws.WriteMessage(websocket.TextMessage, hello)
 }
 
 // pinger sends a PING control frame every ping interval until the connection
