@@ -60,10 +60,15 @@ func releaseCommand() Command {
 
 func extendCommand() Command {
 	return Command{
-		Name:     "extend",
-		Usage:    "extend <id> <duration> [--force]",
-		Summary:  "Move a reservation's end later, if nobody has the GPUs booked after it.",
-		Examples: []string{"extend server-h-3 2h"},
+		Name:    "extend",
+		Usage:   "extend [<id>|<server>] <duration>|until <time> [--force]",
+		Summary: "Move a reservation's end later, if nobody has the GPUs booked after it.",
+		Grammar: []string{
+			"which: its id (`extend server-h-3 2h`), or a server for your only reservation there (`extend server-h 2h`), or nothing for your only reservation (`extend 1h`); holding several, you are asked which",
+			"how much: `2h`, `by 90m`, `for 2 hours`, or a new end: `until 20:00`, `until fri 18:00` (the first such time after the reservation starts)",
+			"or say it in a sentence: `server-a 2시간 연장`, `2시간 연장해줘`, `extend my reservation until 8pm`",
+		},
+		Examples: []string{"extend server-h-3 2h", "extend server-h until 20:00", "server-a 2시간 연장"},
 		run:      runExtend,
 	}
 }
@@ -240,7 +245,8 @@ func nextFree(resv []store.Reservation, now time.Time) (time.Time, bool) {
 	return best, !best.IsZero()
 }
 
-// reserveArgs is a parsed reserve command.
+// reserveArgs is a reserve command decided on: its words as
+// lang.ParseReserve read them, with the server from the inventory.
 type reserveArgs struct {
 	count  int
 	gpus   []int
@@ -250,90 +256,24 @@ type reserveArgs struct {
 }
 
 func (s *Set) parseReserve(args string, now time.Time, loc *time.Location) (reserveArgs, error) {
-	var a reserveArgs
-	hint := "try: `reserve 2 on server-h for 4h` or `reserve gpus 0-3 on server-a from tomorrow 9:00 for 8h`"
-	words, note, err := splitNote(args)
+	a, err := lang.ParseReserve(args, s.langServers(), now, loc)
 	if err != nil {
-		return a, lang.InField(userErrorf(hint, "%s", err.Error()), lang.FieldNote)
+		return reserveArgs{}, err
 	}
-	a.note = note
-	var rest []string
-	for i := 0; i < len(words); i++ {
-		w := strings.ToLower(words[i])
-		switch {
-		case w == "on" && i+1 < len(words):
-			srv, err := s.deps.Inventory.Server(words[i+1])
-			if err != nil {
-				return a, lang.InField(err, lang.FieldServer)
-			}
-			a.server = srv
-			i++
-		case (w == "gpus" || w == "gpu" || w == "ids") && a.count == 0 && i+1 < len(words):
-			ids, err := lang.ParseIDs(words[i+1])
-			ok := err == nil
-			if !ok {
-				return a, lang.InField(userErrorf(hint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1]), lang.FieldIDs)
-			}
-			a.gpus = ids
-			i++
-		case a.count == 0 && a.gpus == nil && isCount(w):
-			a.count, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x"))
-		case w == "gpus" || w == "gpu":
-		default:
-			rest = append(rest, words[i])
-		}
-	}
-	if a.server.Name == "" {
-		return a, lang.InField(userErrorf(hint, "which server? say `on <server>` (%s)", strings.Join(s.serverNames(), ", ")), lang.FieldServer)
-	}
-	if a.count == 0 && len(a.gpus) == 0 {
-		return a, lang.InField(userErrorf(hint, "how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.server.Name, a.server.Name), lang.FieldCount)
-	}
-	win, left, err := lang.ParseWindow(rest, now, loc)
+	srv, err := s.deps.Inventory.Server(a.Server)
 	if err != nil {
-		return a, err
+		return reserveArgs{}, lang.InField(err, lang.FieldServer)
 	}
-	if len(left) > 0 {
-		return a, userErrorf(hint, "I don't understand `%s`", strings.Join(left, " "))
-	}
-	if win.End.IsZero() {
-		return a, lang.InField(userErrorf(hint, "for how long? add `for 4h` or `until 18:00`"), lang.FieldDuration)
-	}
-	a.window = win
-	return a, nil
+	return reserveArgs{count: a.Count, gpus: a.GPUs, server: srv, window: a.Window, note: a.Note}, nil
 }
 
-func isCount(w string) bool {
-	w = strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x")
-	n, err := strconv.Atoi(w)
-	return err == nil && n > 0 && n < 1000
-}
-
-// splitNote takes `note "…"` (or a quoted string anywhere) out of args.
-func splitNote(args string) ([]string, string, error) {
-	i := strings.IndexAny(args, `"'`)
-	if i < 0 {
-		words := strings.Fields(args)
-		for j, w := range words {
-			if strings.EqualFold(w, "note") && j+1 < len(words) {
-				return words[:j], strings.Join(words[j+1:], " "), nil
-			}
-		}
-		return words, "", nil
-	}
-	q := args[i]
-	j := strings.IndexByte(args[i+1:], q)
-	if j < 0 {
-		return nil, "", fmt.Errorf("the note's quote is not closed: %s", args[i:])
-	}
-	note := args[i+1 : i+1+j]
-	before := strings.TrimSpace(args[:i])
-	before = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(before, "note"), "NOTE"))
-	words := append(strings.Fields(before), strings.Fields(args[i+2+j:])...)
-	if len(note) > 300 {
-		return nil, "", fmt.Errorf("the note is %d characters; keep it under 300", len(note))
-	}
-	return words, note, nil
+// langServers is the team's servers as the request language reads them:
+// their names, resolved as the inventory resolves them ("h", "h200").
+func (s *Set) langServers() lang.Servers {
+	return lang.Servers{Names: s.serverNames(), Resolve: func(w string) (string, error) {
+		srv, err := s.deps.Inventory.Server(w)
+		return srv.Name, err
+	}}
 }
 
 func (s *Set) serverNames() []string {
@@ -490,22 +430,12 @@ func formatDuration(d time.Duration) string {
 	return b.String()
 }
 
-// forceFlag removes --force from args and says whether it was there and
-// allowed.
-func (s *Set) forceFlag(req Request, args string) (string, bool, error) {
-	var kept []string
-	force := false
-	for _, w := range strings.Fields(args) {
-		if w == "--force" || w == "force" {
-			force = true
-			continue
-		}
-		kept = append(kept, w)
-	}
+// mayForce refuses --force to a user who is not an admin.
+func (s *Set) mayForce(req Request, force bool) error {
 	if force && !s.deps.Inventory.IsAdmin(req.User) {
-		return "", false, &UserError{Msg: "`--force` is for admins: only the owner can change this reservation", Hint: "ask the owner, or an admin listed in the inventory"}
+		return &UserError{Msg: "`--force` is for admins: only the owner can change this reservation", Hint: "ask the owner, or an admin listed in the inventory"}
 	}
-	return strings.Join(kept, " "), force, nil
+	return nil
 }
 
 func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
@@ -513,20 +443,21 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	if err != nil {
 		return nil, err
 	}
-	args, force, err := s.forceFlag(req, args)
+	a, err := lang.ParseRelease(args, s.langServers())
+	if ferr := s.mayForce(req, a.Force); ferr != nil {
+		return nil, ferr
+	}
 	if err != nil {
 		return nil, err
 	}
-	if args == "" {
-		return nil, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", "release what?")
-	}
+	force := a.Force
 	now, err := st.Now(ctx)
 	if err != nil {
 		return nil, storeError(err, "release")
 	}
 	var ids []string
 	switch {
-	case strings.EqualFold(args, "all"):
+	case a.All:
 		mine, err := s.mine(ctx, st, req.User, now)
 		if err != nil {
 			return nil, err
@@ -534,20 +465,18 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 		for _, r := range mine {
 			ids = append(ids, r.ID)
 		}
-	default:
-		if srv, err := s.deps.Inventory.Server(args); err == nil && !strings.Contains(strings.TrimPrefix(args, srv.Name), "-") {
-			resv, err := st.List(ctx, srv.Name)
-			if err != nil {
-				return nil, storeError(err, "release")
-			}
-			for _, r := range resv {
-				if r.Owner == req.User {
-					ids = append(ids, r.ID)
-				}
-			}
-		} else {
-			ids = []string{args}
+	case a.Server != "":
+		resv, err := st.List(ctx, a.Server)
+		if err != nil {
+			return nil, storeError(err, "release")
 		}
+		for _, r := range resv {
+			if r.Owner == req.User {
+				ids = append(ids, r.ID)
+			}
+		}
+	default:
+		ids = []string{a.ID}
 	}
 	if len(ids) == 0 {
 		return &Reply{Title: "Nothing to release", Summary: "you hold no reservations there", Refused: "nothing to do"}, nil
@@ -582,21 +511,11 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 		Sections: []Section{{Bullets: lines}}, InChannel: true, Data: released}, nil
 }
 
+// runExtend moves a reservation's end: the one named by id, or the user's
+// only reservation on a server ("extend server-a 2h", "server-a 2시간 연장")
+// or anywhere ("2시간 연장해줘"), by a duration or until a time.
 func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
 	st, err := s.store()
-	if err != nil {
-		return nil, err
-	}
-	args, force, err := s.forceFlag(req, args)
-	if err != nil {
-		return nil, err
-	}
-	words := strings.Fields(args)
-	hint := "try: `extend server-h-3 2h` — `mine` lists your reservations"
-	if len(words) != 2 {
-		return nil, userErrorf(hint, "extend which reservation by how much?")
-	}
-	by, err := lang.ParseDuration(words[1])
 	if err != nil {
 		return nil, err
 	}
@@ -604,28 +523,85 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if err != nil {
 		return nil, storeError(err, "extend")
 	}
-	cur, err := st.Get(ctx, words[0])
+	loc := s.loc(req)
+	a, err := lang.ParseExtend(args, s.langServers(), now, loc)
+	if ferr := s.mayForce(req, a.Force); ferr != nil {
+		return nil, ferr
+	}
 	if err != nil {
-		return nil, storeError(err, "extend")
+		return nil, err
+	}
+	cur, err := s.extendTarget(ctx, st, req.User, a, now, loc)
+	if err != nil {
+		return nil, err
+	}
+	end, err := a.End(cur.Start, cur.End, now, loc)
+	if err != nil {
+		return nil, err
+	}
+	by := end.Sub(cur.End)
+	if by <= 0 {
+		return nil, &UserError{Msg: fmt.Sprintf("`%s` already ends %s, not before %s", cur.ID, when(cur.End, now, loc), when(end, now, loc)),
+			Hint: "name a later end, or a duration: `extend " + cur.ID + " 1h`", Field: lang.FieldEnd}
 	}
 	srv, _ := s.deps.Inventory.Server(cur.Server)
 	maxDur := srv.MaxDuration
 	if maxDur == 0 {
 		maxDur = s.deps.Inventory.MaxDuration
 	}
-	rv, err := st.Extend(ctx, store.ExtendRequest{RequestID: requestID(req), ID: words[0], Actor: req.User, Force: force, By: by, MaxDuration: maxDur})
+	rv, err := st.Extend(ctx, store.ExtendRequest{RequestID: requestID(req), ID: cur.ID, Actor: req.User, Force: a.Force, By: by, MaxDuration: maxDur})
 	var ce *store.ConflictError
 	if errors.As(err, &ce) {
 		var holders []string
 		for _, h := range ce.Holders {
-			holders = append(holders, fmt.Sprintf("%s has GPUs %s from %s", mention(h.Owner), h.GPUList(), when(h.Start, now, s.loc(req))))
+			holders = append(holders, fmt.Sprintf("%s has GPUs %s from %s", mention(h.Owner), h.GPUList(), when(h.Start, now, loc)))
 		}
 		return nil, &Error{Kind: Refused, Op: "extend", Err: &UserError{Msg: "cannot extend: the GPUs are booked right after — " + strings.Join(holders, "; "), Hint: "a shorter extension may fit"}}
 	}
 	if err != nil {
 		return nil, storeError(err, "extend")
 	}
-	return s.reservationReply(rv, "extended", now, s.loc(req)), nil
+	return s.reservationReply(rv, "extended", now, loc), nil
+}
+
+// extendTarget is the reservation an extend names: by id, else the user's
+// only one that has not ended on the server named, or anywhere. Holding
+// several there, the user is asked which, by id.
+func (s *Set) extendTarget(ctx context.Context, st store.Store, user string, a lang.ExtendArgs, now time.Time, loc *time.Location) (store.Reservation, error) {
+	if a.ID != "" {
+		cur, err := st.Get(ctx, a.ID)
+		if err != nil {
+			return cur, storeError(err, "extend")
+		}
+		return cur, nil
+	}
+	mine, err := s.mine(ctx, st, user, now)
+	if err != nil {
+		return store.Reservation{}, err
+	}
+	var open []store.Reservation
+	for _, r := range mine {
+		if st := r.State(now); (st == store.Active || st == store.Pending) && (a.Server == "" || r.Server == a.Server) {
+			open = append(open, r)
+		}
+	}
+	where := ""
+	if a.Server != "" {
+		where = " on " + a.Server
+	}
+	switch len(open) {
+	case 0:
+		return store.Reservation{}, &Error{Kind: NotFound, Op: "extend", Err: &UserError{Msg: "you hold no reservation" + where + " to extend",
+			Hint: "`mine` lists yours; `reserve 2 on server-h for 4h` books one", Field: lang.FieldServer}}
+	case 1:
+		return open[0], nil
+	}
+	var list []string
+	for _, r := range open {
+		list = append(list, fmt.Sprintf("`%s` (GPUs %s until %s)", r.ID, r.GPUList(), when(r.End, now, loc)))
+	}
+	return store.Reservation{}, &UserError{Msg: fmt.Sprintf("you hold %d reservations%s: %s — which one?", len(open), where, strings.Join(list, ", ")),
+		Hint: "name it: `extend " + open[0].ID + " 1h`", Field: lang.FieldServer}
 }
 
 func (s *Set) mine(ctx context.Context, st store.Store, user string, now time.Time) ([]store.Reservation, error) {
@@ -682,40 +658,18 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 	if err != nil {
 		return nil, err
 	}
-	hint := "try: `wait 4 on server-h` or `wait 2 on server-a for 8h`"
-	words := strings.Fields(args)
-	var count int
-	var srv inventory.Server
-	dur := 24 * time.Hour
-	for i := 0; i < len(words); i++ {
-		w := strings.ToLower(words[i])
-		switch {
-		case w == "on" && i+1 < len(words):
-			srv, err = s.deps.Inventory.Server(words[i+1])
-			if err != nil {
-				return nil, err
-			}
-			i++
-		case w == "for" && i+1 < len(words):
-			dur, err = lang.ParseDuration(words[i+1])
-			if err != nil {
-				return nil, err
-			}
-			i++
-		case count == 0 && isCount(w):
-			count, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x"))
-		case w == "gpus" || w == "gpu":
-		default:
-			return nil, userErrorf(hint, "I don't understand `%s`", words[i])
-		}
+	a, err := lang.ParseWait(args, s.langServers())
+	if err != nil {
+		return nil, err
 	}
-	if srv.Name == "" || count == 0 {
-		return nil, userErrorf(hint, "wait for how many GPUs on which server?")
+	srv, err := s.deps.Inventory.Server(a.Server)
+	if err != nil {
+		return nil, err
 	}
-	if count > srv.Count() {
-		return nil, userErrorf(hint, "%s has only %d GPUs", srv.Name, srv.Count())
+	if a.Count > srv.Count() {
+		return nil, userErrorf("try: `wait 4 on server-h` or `wait 2 on server-a for 8h`", "%s has only %d GPUs", srv.Name, srv.Count())
 	}
-	w, err := st.Wait(ctx, store.WaitRequest{RequestID: requestID(req), Server: srv.Name, Count: count, Owner: req.User, For: dur})
+	w, err := st.Wait(ctx, store.WaitRequest{RequestID: requestID(req), Server: srv.Name, Count: a.Count, Owner: req.User, For: a.For})
 	if err != nil {
 		return nil, storeError(err, "wait")
 	}
@@ -723,7 +677,7 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 	now, _ := st.Now(ctx)
 	return &Reply{
 		Title:   "Waiting for " + srv.Name,
-		Summary: fmt.Sprintf("you are number %d waiting for %d GPU(s) on %s, until %s", len(waiters), count, srv.Name, when(w.Expires, now, s.loc(req))),
+		Summary: fmt.Sprintf("you are number %d waiting for %d GPU(s) on %s, until %s", len(waiters), a.Count, srv.Name, when(w.Expires, now, s.loc(req))),
 		Data:    w,
 	}, nil
 }

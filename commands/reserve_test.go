@@ -1,9 +1,13 @@
 package commands
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +35,12 @@ servers:
 // test moves (Saturday 2026-11-21 10:00 KST).
 func newReservations(t *testing.T) (*Set, *storetest.Clock) {
 	t.Helper()
+	return newReservationsOn(t, testServers)
+}
+
+// newReservationsOn is newReservations with the servers file given.
+func newReservationsOn(t *testing.T, servers string) (*Set, *storetest.Clock) {
+	t.Helper()
 	seoul, _ := time.LoadLocation("Asia/Seoul")
 	clock := storetest.NewClock(time.Date(2026, 11, 21, 10, 0, 0, 0, seoul))
 	st, err := store.OpenEmbedded(filepath.Join(t.TempDir(), "r.db"), clock.Now)
@@ -39,7 +49,7 @@ func newReservations(t *testing.T) (*Set, *storetest.Clock) {
 	}
 	t.Cleanup(func() { st.Close() })
 	cat := planner.DefaultCatalog()
-	inv, err := inventory.Parse(cat, []byte(testServers), "servers.yaml")
+	inv, err := inventory.Parse(cat, []byte(servers), "servers.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,5 +312,124 @@ func TestTwoReplicasTellAWaiterOnce(t *testing.T) {
 	}
 	if told != 1 {
 		t.Errorf("the waiter was told %d times", told)
+	}
+}
+
+// phrasebookServers are the phrasebook's team: server-h, server-a and
+// server-v, four GPUs each.
+const phrasebookServers = testServers + `
+  - name: server-v
+    gpu: v100
+    gpus: 4
+`
+
+// TestPhrasebookExtendsRun runs every extend sentence of the request
+// language's phrasebook against the embedded store, as the user who holds
+// the reservation it means, and checks the reservation's new end: reading
+// a sentence is not enough, the command must do what it read. An id in a
+// sentence ("server-h-3") is replaced by the id the store gave.
+func TestPhrasebookExtendsRun(t *testing.T) {
+	f, err := os.Open("lang/testdata/phrasebook.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	seoul, _ := time.LoadLocation("Asia/Seoul")
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var p struct {
+			Text   string         `json:"text"`
+			Expect map[string]any `json:"expect"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Expect["command"] != "extend" {
+			continue
+		}
+		n++
+		s, _ := newReservationsOn(t, phrasebookServers)
+		id, _ := p.Expect["id"].(string)
+		server, _ := p.Expect["server"].(string)
+		if id != "" {
+			server = id[:strings.LastIndexByte(id, '-')]
+		} else if server == "" {
+			server = "server-a" // "2시간 연장해줘": the user's only reservation, wherever it is
+		}
+		mustDo(t, s, "U0002", "reserve 1 on "+server+" for 8h") // someone else's, on the same server
+		mine := mustDo(t, s, "U0001", "reserve 1 on "+server+" for 4h").Data.(store.Reservation)
+		text := p.Text
+		if id != "" {
+			text = strings.ReplaceAll(text, id, mine.ID)
+		}
+		var want time.Time
+		switch {
+		case p.Expect["duration"] != nil:
+			d, err := time.ParseDuration(p.Expect["duration"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = mine.End.Add(d)
+		case p.Expect["until"] != nil:
+			h, m, _ := strings.Cut(p.Expect["until"].(string), ":")
+			hh, _ := strconv.Atoi(h)
+			mm, _ := strconv.Atoi(m)
+			want = time.Date(2026, 11, 21, hh, mm, 0, 0, seoul)
+		default:
+			t.Fatalf("%q: the phrasebook says neither duration nor until", p.Text)
+		}
+		r, err := do(t, s, "U0001", text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		got, ok := r.Data.(store.Reservation)
+		if !ok || got.ID != mine.ID || !got.End.Equal(want) {
+			t.Errorf("%q: %+v, want %s to end at %s", text, r.Data, mine.ID, want.In(seoul).Format("15:04"))
+		}
+	}
+	if n < 5 {
+		t.Fatalf("%d extend sentences in the phrasebook; the test needs them", n)
+	}
+}
+
+// Extending by server or "my reservation" picks the user's only one; with
+// several it names them and changes nothing; "until" reads the end
+// against the reservation.
+func TestExtendByServerOrMine(t *testing.T) {
+	s, _ := newReservations(t)
+	if _, err := do(t, s, "U0001", "extend server-a 2h"); err == nil || !strings.Contains(Explain(err).Msg, "no reservation on server-a") {
+		t.Errorf("nothing held: %v", err)
+	}
+	a := mustDo(t, s, "U0001", "reserve 1 on server-a for 2h").Data.(store.Reservation)
+	for i, text := range []string{"extend my reservation 1h", "server-a 2시간 연장", "extend server-a 1h"} {
+		want := a.End.Add([]time.Duration{time.Hour, 3 * time.Hour, 4 * time.Hour}[i])
+		if r := mustDo(t, s, "U0001", text); r.Data.(store.Reservation).ID != a.ID || !r.Data.(store.Reservation).End.Equal(want) {
+			t.Errorf("%q: %+v, want the end at %v", text, r.Data, want)
+		}
+	}
+	b := mustDo(t, s, "U0001", "reserve 1 on server-h for 2h").Data.(store.Reservation)
+	_, err := do(t, s, "U0001", "2시간 연장해줘")
+	ue := Explain(err)
+	if ue == nil || !strings.Contains(ue.Msg, "2 reservations") || !strings.Contains(ue.Msg, a.ID) || !strings.Contains(ue.Msg, b.ID) {
+		t.Errorf("two held, none named: %v", err)
+	}
+	if cur, _ := s.deps.Reservations.Get(context.Background(), b.ID); !cur.End.Equal(b.End) {
+		t.Errorf("a refused extend changed %s", b.ID)
+	}
+	if r := mustDo(t, s, "U0001", "server-h 30분 연장"); r.Data.(store.Reservation).End.Sub(b.End) != 30*time.Minute {
+		t.Errorf("server-h 30분 연장: %+v", r.Data)
+	}
+	if r := mustDo(t, s, "U0001", "extend "+b.ID+" until 20:00"); r.Data.(store.Reservation).End.In(s.loc(Request{})).Hour() != 20 {
+		t.Errorf("until 20:00: %+v", r.Data)
+	}
+	if _, err := do(t, s, "U0001", "extend "+b.ID+" until 13:00"); err == nil || !strings.Contains(Explain(err).Msg, "already ends") {
+		t.Errorf("an end before the current one: %v", err)
+	}
+	// A booking for tomorrow: "until 20:00" is tomorrow's.
+	c := mustDo(t, s, "U0002", "reserve 1 on server-a from tomorrow 9:00 for 4h").Data.(store.Reservation)
+	if r := mustDo(t, s, "U0002", "extend server-a until 20:00"); !r.Data.(store.Reservation).End.Equal(c.End.Add(7 * time.Hour)) {
+		t.Errorf("until 20:00 of tomorrow's booking: %+v", r.Data)
 	}
 }

@@ -593,21 +593,50 @@ func (r *cmdReader) args(name string) string {
 			add(r.server)
 		}
 	case "extend":
+		// ParseExtend's words: [id | server] (by <duration> | until <point>);
+		// with neither, the user's only reservation.
 		if r.id != "" {
 			add(r.id)
 		} else if r.server != "" {
 			add(r.server)
 		}
-		if r.duration != "" {
-			add(r.duration)
-		}
-		window()
+		r.extendAmount(add)
 	case "status":
 		if r.server != "" {
 			add(r.server)
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// extendAmount writes how much later an extension ends: the Korean words'
+// "by <duration>" or "until <point>" (a time in an extend sentence is the
+// new end: "저녁 8시까지 연장"), else the English window words as typed
+// ("by 2h", "until 8pm", "1 hour"), a bare unit counting one ("another
+// hour" → "1 hour").
+func (r *cmdReader) extendAmount(add func(...string)) {
+	for k := len(r.points) - 1; k >= 0; k-- {
+		if words := strings.TrimSpace(r.points[k].day + " " + r.points[k].clock); words != "" && words != "now" {
+			add("until", words)
+			return
+		}
+	}
+	if r.duration != "" {
+		add("by", r.duration)
+		return
+	}
+	var en []string
+	for _, w := range r.english {
+		if lw := strings.ToLower(w); lw != "next" && lw != "the" && lw != "more" {
+			en = append(en, w)
+		}
+	}
+	if len(en) > 0 {
+		if _, unit := durationUnits[strings.ToLower(en[0])]; unit && len(en[0]) > 1 {
+			en = append([]string{"1"}, en...)
+		}
+	}
+	add(en...)
 }
 
 // tildeRange writes "0~3" as "0-3": the normaliser treats '~' as noise.

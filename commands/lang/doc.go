@@ -56,10 +56,38 @@
 // A request is refused only when it contradicts itself ("two models:
 // `bert-base` and `bert-large` — which one?") or names nothing to plan.
 //
+// The commands' arguments have typed readers too (args.go, schedule.go,
+// when.go); the commands package only calls them and acts on the values:
+//
+//	reserve  = (count ["gpus"] | ("gpus"|"gpu"|"ids") ids) "on" server window [note] .   ParseReserve
+//	wait     = count ["gpus"] "on" server ["for" duration] .                             ParseWait (24h unless said)
+//	release  = (id | server | "all") ["--force"] .                                       ParseRelease
+//	extend   = [id | server] amount ["--force"] .                                        ParseExtend
+//	amount   = ["by"|"for"] duration | ("until"|"till"|"to"|"by") point .
+//	digest   = [channel] ( "list" | ("now"|"preview") {period | server}
+//	         | ("off"|"stop"|"remove") | schedule ) .                                   ParseDigest
+//	schedule = ("daily" | "every day") clock [tz] | "weekly" weekday clock [tz]
+//	         | "cron" `"` spec `"` {tz | "daily" | "weekly"} .                          ParseSchedule
+//	window   = { ["for"] duration | ["from"|"starting"|"at"] point | ("until"|"till"|"to") point } .  ParseWindow
+//	point    = day [clock] | clock [day] .        day = "today" | "tomorrow" | weekday | date .
+//	duration = number unit {number unit} .        "2h", "90m", "1d12h", "2 hours", "an hour"
+//	count    = 1…999 ["x"|"gpus"] .   ids = id-range {"," id-range} .   note = ["note"] quoted | "note" {word} .
+//	id       = server "-" suffix .                "server-h-12k3x"
+//	channel  = "<#" C… ["|" name] ">" | ["#"] C… .   tz = an IANA name ("Asia/Seoul") .
+//
+// A server is resolved by the caller's Servers (the inventory: "h",
+// "h200" and "server-h" are one server). An extend that names a server,
+// or no reservation at all, means the user's only reservation there (or
+// anywhere); the command asks which when there are several. Its point is
+// the first such time after the reservation starts, or after now once it
+// has. Mistakes are *UserError with the Field they are in (server, count,
+// ids, note, start, end, duration).
+//
 // Commands written as sentences (command.go) are recognised by their verb
 // anywhere in the text (reserve/book/grab/예약/잡아, release/반납,
 // extend/연장, wait/대기/…면 알려줘, status/who's using/현황) and restated
-// in the command's canonical words, Korean times included ("내일 오전
-// 9시부터 3시간" → "from tomorrow 9:00 for 3h"), so each command keeps
-// one grammar: ParseWindow's.
+// in the command's canonical words above, Korean times included ("내일
+// 오전 9시부터 3시간" → "from tomorrow 9:00 for 3h", "server-a 2시간 연장"
+// → "server-a by 2h", "저녁 8시까지 연장" → "until 20:00"), so each
+// command keeps one grammar.
 package lang

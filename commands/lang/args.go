@@ -1,0 +1,413 @@
+package lang
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The reservation commands' arguments, read into typed values: reserve,
+// wait, release and extend. The commands decide and act on what these
+// return; every word of their grammar is read here.
+
+// Servers is what the command readers know of the team's servers.
+type Servers struct {
+	// Names are the servers' names, as the servers file lists them.
+	Names []string
+	// Resolve reads a server as typed ("server-h", "h", "h200") and
+	// returns its name; its error is shown as it is. Nil matches Names
+	// exactly (ignoring case).
+	Resolve func(word string) (name string, err error)
+}
+
+func (s Servers) resolve(w string) (string, error) {
+	if s.Resolve != nil {
+		return s.Resolve(w)
+	}
+	for _, n := range s.Names {
+		if strings.EqualFold(n, w) {
+			return n, nil
+		}
+	}
+	return "", &UserError{Msg: fmt.Sprintf("unknown server `%s`", w), Hint: "servers: " + strings.Join(s.Names, ", ")}
+}
+
+// reservationID reports whether w is a reservation id: a server's name,
+// a dash and more ("server-h-3", "server-h-12k3x").
+func (s Servers) reservationID(w string) bool {
+	k := strings.LastIndexByte(w, '-')
+	if k <= 0 || k == len(w)-1 {
+		return false
+	}
+	for _, n := range s.Names {
+		if strings.EqualFold(n, w[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReserveArgs is a reserve command as read.
+type ReserveArgs struct {
+	Count  int    // how many GPUs; 0 when GPUs names them
+	GPUs   []int  // which GPUs, by id
+	Server string // the server's name, resolved
+	Window When
+	Note   string
+}
+
+const reserveHint = "try: `reserve 2 on server-h for 4h` or `reserve gpus 0-3 on server-a from tomorrow 9:00 for 8h`"
+
+// ParseReserve reads `reserve <n> [gpus] on <server> <window> [note "…"]`
+// and `reserve gpus <ids> on <server> <window>`, the words in any order:
+//
+//	reserve = (count ["gpus"] | ("gpus"|"gpu"|"ids") ids) "on" server window [note] .
+//	count   = 1…999 ["x"|"gpus"] .                       "2", "2x", "2gpus"
+//	ids     = id {"," id} | id "-" id .                   "0-3", "0,2"
+//	window  = ParseWindow's words, with an end .          "for 4h", "from 14:00 until 18:00"
+//	note    = ["note"] quoted | "note" {word} .           note "bert sweep"
+//
+// The window is read with now and loc. A mistake is a *UserError with its
+// Field set (server, count, ids, note, or the window's own).
+func ParseReserve(args string, srv Servers, now time.Time, loc *time.Location) (ReserveArgs, error) {
+	var a ReserveArgs
+	words, note, err := splitNote(args)
+	if err != nil {
+		return a, inField(userErrorf(reserveHint, "%s", err.Error()), FieldNote)
+	}
+	a.Note = note
+	var rest []string
+	for i := 0; i < len(words); i++ {
+		w := strings.ToLower(words[i])
+		switch {
+		case w == "on" && i+1 < len(words):
+			name, err := srv.resolve(words[i+1])
+			if err != nil {
+				return a, inField(err, FieldServer)
+			}
+			a.Server = name
+			i++
+		case (w == "gpus" || w == "gpu" || w == "ids") && a.Count == 0 && i+1 < len(words):
+			ids, err := ParseIDs(words[i+1])
+			if err != nil {
+				return a, inField(userErrorf(reserveHint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1]), FieldIDs)
+			}
+			a.GPUs = ids
+			i++
+		case a.Count == 0 && a.GPUs == nil && isCount(w):
+			a.Count = countOf(w)
+		case w == "gpus" || w == "gpu":
+		default:
+			rest = append(rest, words[i])
+		}
+	}
+	if a.Server == "" {
+		return a, inField(userErrorf(reserveHint, "which server? say `on <server>` (%s)", strings.Join(srv.Names, ", ")), FieldServer)
+	}
+	if a.Count == 0 && len(a.GPUs) == 0 {
+		return a, inField(userErrorf(reserveHint, "how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.Server, a.Server), FieldCount)
+	}
+	win, left, err := ParseWindow(rest, now, loc)
+	if err != nil {
+		return a, err
+	}
+	if len(left) > 0 {
+		return a, userErrorf(reserveHint, "I don't understand `%s`", strings.Join(left, " "))
+	}
+	if win.End.IsZero() {
+		return a, inField(userErrorf(reserveHint, "for how long? add `for 4h` or `until 18:00`"), FieldDuration)
+	}
+	a.Window = win
+	return a, nil
+}
+
+// isCount reads a GPU count as the reserve and wait commands take it: "2",
+// "2x", "2gpus" (1 to 999).
+func isCount(w string) bool {
+	n := countOf(w)
+	return n > 0 && n < 1000
+}
+
+func countOf(w string) int {
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(w, "gpus"), "x"))
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// splitNote takes `note "…"` (or a quoted string anywhere) out of args.
+func splitNote(args string) ([]string, string, error) {
+	i := strings.IndexAny(args, `"'`)
+	if i < 0 {
+		words := strings.Fields(args)
+		for j, w := range words {
+			if strings.EqualFold(w, "note") && j+1 < len(words) {
+				return words[:j], strings.Join(words[j+1:], " "), nil
+			}
+		}
+		return words, "", nil
+	}
+	q := args[i]
+	j := strings.IndexByte(args[i+1:], q)
+	if j < 0 {
+		return nil, "", fmt.Errorf("the note's quote is not closed: %s", args[i:])
+	}
+	note := args[i+1 : i+1+j]
+	before := strings.TrimSpace(args[:i])
+	before = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(before, "note"), "NOTE"))
+	words := append(strings.Fields(before), strings.Fields(args[i+2+j:])...)
+	if len(note) > 300 {
+		return nil, "", fmt.Errorf("the note is %d characters; keep it under 300", len(note))
+	}
+	return words, note, nil
+}
+
+// WaitArgs is a wait command as read.
+type WaitArgs struct {
+	Count  int
+	Server string        // the server's name, resolved
+	For    time.Duration // how long to stay in line
+}
+
+// DefaultWait is how long a wait lasts when the words do not say.
+const DefaultWait = 24 * time.Hour
+
+const waitHint = "try: `wait 4 on server-h` or `wait 2 on server-a for 8h`"
+
+// ParseWait reads `wait <n> on <server> [for <duration>]`:
+//
+//	wait = count ["gpus"] "on" server ["for" duration] .
+//
+// The wait lasts DefaultWait unless a duration says otherwise.
+func ParseWait(args string, srv Servers) (WaitArgs, error) {
+	a := WaitArgs{For: DefaultWait}
+	words := strings.Fields(args)
+	for i := 0; i < len(words); i++ {
+		w := strings.ToLower(words[i])
+		switch {
+		case w == "on" && i+1 < len(words):
+			name, err := srv.resolve(words[i+1])
+			if err != nil {
+				return a, inField(err, FieldServer)
+			}
+			a.Server = name
+			i++
+		case w == "for" && i+1 < len(words):
+			d, err := ParseDuration(words[i+1])
+			if err != nil {
+				return a, inField(err, FieldDuration)
+			}
+			a.For = d
+			i++
+		case a.Count == 0 && isCount(w):
+			a.Count = countOf(w)
+		case w == "gpus" || w == "gpu":
+		default:
+			return a, userErrorf(waitHint, "I don't understand `%s`", words[i])
+		}
+	}
+	if a.Server == "" || a.Count == 0 {
+		return a, userErrorf(waitHint, "wait for how many GPUs on which server?")
+	}
+	return a, nil
+}
+
+// takeForce removes `--force` (or `force`) from words and says whether it
+// was there.
+func takeForce(words []string) ([]string, bool) {
+	var kept []string
+	force := false
+	for _, w := range words {
+		if w == "--force" || w == "force" {
+			force = true
+			continue
+		}
+		kept = append(kept, w)
+	}
+	return kept, force
+}
+
+// ReleaseArgs is a release command as read: one of ID, Server or All.
+type ReleaseArgs struct {
+	ID     string // a reservation id, or a word to look up as one
+	Server string // the server's name: the user's reservations there
+	All    bool   // every reservation the user holds
+	Force  bool   // --force: an admin releasing someone else's
+}
+
+// ParseRelease reads `release <id> | <server> | all [--force]`:
+//
+//	release = (id | server | "all") ["--force"|"force"] .
+//
+// A word that is a server's name followed by a dash is an id
+// ("server-h-3"), whatever the server resolver would make of it. Force is
+// read even when the rest is missing, so the caller can tell a user who
+// may not force that first.
+func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
+	words, force := takeForce(strings.Fields(args))
+	a := ReleaseArgs{Force: force}
+	what := strings.Join(words, " ")
+	switch {
+	case what == "":
+		return a, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", "release what?")
+	case strings.EqualFold(what, "all"):
+		a.All = true
+	default:
+		if name, err := srv.resolve(what); err == nil && !strings.Contains(strings.TrimPrefix(what, name), "-") {
+			a.Server = name
+		} else {
+			a.ID = what
+		}
+	}
+	return a, nil
+}
+
+// ExtendArgs is an extend command as read. It names the reservation by ID,
+// or by Server (the user's only reservation there), or neither (the user's
+// only reservation anywhere); and says how much later it ends: By, or the
+// end Until names, read against the reservation by End.
+type ExtendArgs struct {
+	ID     string
+	Server string // the server's name, resolved
+	By     time.Duration
+	// Until is the new end as typed ("until", "20:00"), when the words
+	// name a time rather than a duration.
+	Until []string
+	Force bool
+}
+
+const extendHint = "try: `extend server-h-3 2h`, `extend server-h 2h` or `extend server-h-3 until 20:00` — `mine` lists your reservations"
+
+// ParseExtend reads the extend command:
+//
+//	extend = [id | server] amount ["--force"|"force"] .
+//	amount = ["by"|"for"] duration | ("until"|"till"|"to"|"by") point .
+//
+// "extend server-h-3 2h", "extend server-h by 90m", "extend 1 hour",
+// "extend server-h-3 until 20:00", "extend until fri 18:00". The target is
+// the first word when it is an id or a server (ids win: "server-h-3" is
+// never the server); any other first word that is not part of the amount
+// is taken as an id to look up. Durations are ParseWindow's ("2h",
+// "2 hours", "an hour", "1d12h"); points too ("20:00", "8pm", "tomorrow
+// 9:00"). The point is checked here against now and read for real by End,
+// once the reservation is known.
+func ParseExtend(args string, srv Servers, now time.Time, loc *time.Location) (ExtendArgs, error) {
+	words, force := takeForce(strings.Fields(args))
+	a := ExtendArgs{Force: force}
+	if len(words) == 0 {
+		return a, userErrorf(extendHint, "extend which reservation by how much?")
+	}
+	known := true // the first word names a reservation or a server
+	if first := words[0]; !amountWord(first) {
+		switch {
+		case srv.reservationID(first):
+			a.ID = first
+		default:
+			if name, err := srv.resolve(first); err == nil {
+				a.Server = name
+			} else {
+				a.ID, known = first, false
+			}
+		}
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		if !known {
+			return a, userErrorf(extendHint, "extend which reservation by how much?")
+		}
+		return a, inField(userErrorf(extendHint, "extend `%s` by how much? add a duration (`2h`) or an end (`until 20:00`)", a.ID+a.Server), FieldDuration)
+	}
+	kw := strings.ToLower(words[0])
+	switch kw {
+	case "until", "till", "til", "to":
+		return a, a.readUntil(words[1:], now, loc)
+	case "for":
+		d, err := extendDuration(words[1:], now, loc)
+		a.By = d
+		return a, err
+	case "by":
+		words = words[1:]
+	}
+	d, err := extendDuration(words, now, loc)
+	if err == nil {
+		a.By = d
+		return a, nil
+	}
+	if uerr := a.readUntil(words, now, loc); uerr == nil {
+		return a, nil
+	}
+	return a, err
+}
+
+// amountWord reports whether w starts an extension's amount rather than
+// naming the reservation.
+func amountWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "by", "for", "until", "till", "til", "to", "an", "a", "half", "another":
+		return true
+	}
+	return w != "" && whenDigit(w[0])
+}
+
+// extendDuration reads words as a duration ("2h", "2 hours", "an hour").
+func extendDuration(words []string, now time.Time, loc *time.Location) (time.Duration, error) {
+	if len(words) == 0 {
+		return 0, inField(userErrorf(extendHint, "extend by how much? add a duration (`2h`) or an end (`until 20:00`)"), FieldDuration)
+	}
+	win, left, err := ParseWindow(append([]string{"for"}, words...), now, loc)
+	if err != nil {
+		return 0, inField(err, FieldDuration)
+	}
+	if len(left) > 0 || !win.Start.IsZero() {
+		bad := strings.Join(left, " ")
+		if bad == "" {
+			bad = strings.Join(words, " ")
+		}
+		return 0, inField(userErrorf(extendHint, "I don't understand `%s` — extend by a duration or until a time", bad), FieldDuration)
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return win.End.Sub(now.In(loc)), nil
+}
+
+// readUntil checks the words of an end point and keeps them for End.
+func (a *ExtendArgs) readUntil(words []string, now time.Time, loc *time.Location) error {
+	if len(words) == 0 {
+		return inField(userErrorf(extendHint, "until when? say `until 20:00` or `until fri 18:00`"), FieldEnd)
+	}
+	until := append([]string{"until"}, words...)
+	if _, err := untilPoint(until, now, loc); err != nil {
+		return err
+	}
+	a.Until = until
+	return nil
+}
+
+func untilPoint(until []string, ref time.Time, loc *time.Location) (time.Time, error) {
+	win, left, err := ParseWindow(until, ref, loc)
+	if err != nil {
+		return time.Time{}, inField(err, FieldEnd)
+	}
+	if len(left) > 0 || !win.Start.IsZero() || win.End.IsZero() {
+		return time.Time{}, inField(userErrorf(extendHint, "I don't understand `%s` as a new end", strings.Join(until[1:], " ")), FieldEnd)
+	}
+	return win.End, nil
+}
+
+// End is the reservation's new end: its end moved By, or the point Until
+// names, read as the first such time after the reservation starts (or
+// after now, once it has started), so "until 20:00" of a booking for
+// tomorrow is tomorrow's 20:00.
+func (a ExtendArgs) End(start, end, now time.Time, loc *time.Location) (time.Time, error) {
+	if len(a.Until) == 0 {
+		return end.Add(a.By), nil
+	}
+	ref := now
+	if start.After(now) {
+		ref = start
+	}
+	return untilPoint(a.Until, ref, loc)
+}
