@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Leases: a reservation held by a running job (`gpuplan exec`) is booked
@@ -238,7 +236,7 @@ remember(KEYS[4], rid, res, ARGV[9])
 return res
 `
 
-var renewScript = redis.NewScript(renewLua)
+var renewScript = newLuaScript(renewLua)
 
 // Fit answers, from a server's reservations as List returned them at now,
 // what Reserve would decide for req, writing nothing: the GPUs it would

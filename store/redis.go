@@ -307,7 +307,7 @@ func claimKey(job string) string { return "gpuplan:claim:" + job }
 // script runs one script and returns its JSON answer. Scripts always go
 // through Script.Run (EVALSHA, then EVAL on NOSCRIPT), never in a pipeline,
 // where that fallback does not work.
-func (r *Redis) script(ctx context.Context, op string, s *redis.Script, keys []string, args ...any) (string, error) {
+func (r *Redis) script(ctx context.Context, op string, s *luaScript, keys []string, args ...any) (string, error) {
 	octx, cancel := r.opContext(ctx)
 	defer cancel()
 	if c, ok := r.client.(*redis.Client); ok && r.waitReplicas > 0 {
@@ -436,7 +436,7 @@ func (r *Redis) Get(ctx context.Context, id string) (Reservation, error) {
 }
 
 // readNowAndJSON runs a read script answering now, then JSON values.
-func (r *Redis) readNowAndJSON(ctx context.Context, op string, s *redis.Script, keys []string) (int64, []string, error) {
+func (r *Redis) readNowAndJSON(ctx context.Context, op string, s *luaScript, keys []string) (int64, []string, error) {
 	octx, cancel := r.opContext(ctx)
 	defer cancel()
 	vals, err := s.Run(octx, r.client, keys, r.nowArg()).StringSlice()
