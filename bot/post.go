@@ -127,21 +127,9 @@ func (b *Bot) Post(ctx context.Context, channel string, reply *commands.Reply) (
 		return "", errors.New("post: no reply")
 	}
 	api := b.postClient()
-	msg := renderReply(reply, maxMessageBlocks)
-	var ch string
-	err = retryRateLimited(ctx, func() error {
-		if err := b.pace(ctx, channel); err != nil {
-			return err
-		}
-		var err error
-		ch, ts, err = api.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
-		return err
-	})
+	ch, ts, err := b.postMessage(ctx, channel, "", renderReply(reply, maxMessageBlocks))
 	if err != nil {
 		return "", fmt.Errorf("post to %s: %w", channel, err)
-	}
-	if ch == "" {
-		ch = channel
 	}
 	log := b.log.With(zap.String("channel", ch), zap.String("ts", ts))
 	if reply.Announces != "" {
@@ -158,6 +146,32 @@ func (b *Bot) Post(ctx context.Context, channel string, reply *commands.Reply) (
 		log.Info("file uploaded", zap.String("file", f.Name), zap.Int("bytes", len(f.Data)))
 	}
 	return ts, nil
+}
+
+// postMessage posts msg in channel (in thread when it is set) through
+// Post's client, paced per channel, with 429s waited out and retried. It
+// answers the channel Slack posted in (an id, also when channel was a
+// name) and the message's ts.
+func (b *Bot) postMessage(ctx context.Context, channel, thread string, msg Message) (ch, ts string, err error) {
+	opts := []slack.MsgOption{slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...)}
+	if thread != "" {
+		opts = append(opts, slack.MsgOptionTS(thread))
+	}
+	err = retryRateLimited(ctx, func() error {
+		if err := b.pace(ctx, channel); err != nil {
+			return err
+		}
+		var err error
+		ch, ts, err = b.postClient().PostMessageContext(ctx, channel, opts...)
+		return err
+	})
+	if err != nil {
+		return "", "", err
+	}
+	if ch == "" {
+		ch = channel
+	}
+	return ch, ts, nil
 }
 
 // upload puts one file into the thread of (channel, ts).
