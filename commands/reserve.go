@@ -525,6 +525,17 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	}
 	loc := s.loc(req)
 	a, err := lang.ParseExtend(args, s.langServers(), now, loc)
+	if err != nil {
+		// "extend my reservation 1h": a sentence after the command word.
+		// Read here, not only by Dispatch's second try, so what it then
+		// refuses ("you hold 2 reservations — which one?") is what is said.
+		if cr, ok := lang.ReadCommand(s.planEnv(), "extend "+args); ok && cr.Name == "extend" && cr.Args != args {
+			if a2, err2 := lang.ParseExtend(cr.Args, s.langServers(), now, loc); err2 == nil {
+				a2.Force = a2.Force || a.Force
+				a, err = a2, nil
+			}
+		}
+	}
 	if ferr := s.mayForce(req, a.Force); ferr != nil {
 		return nil, ferr
 	}
@@ -541,7 +552,7 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	}
 	by := end.Sub(cur.End)
 	if by <= 0 {
-		return nil, &UserError{Msg: fmt.Sprintf("`%s` already ends %s, not before %s", cur.ID, when(cur.End, now, loc), when(end, now, loc)),
+		return nil, &UserError{Msg: fmt.Sprintf("`%s` already ends %s: ending %s would shorten it", cur.ID, when(cur.End, now, loc), when(end, now, loc)),
 			Hint: "name a later end, or a duration: `extend " + cur.ID + " 1h`", Field: lang.FieldEnd}
 	}
 	srv, _ := s.deps.Inventory.Server(cur.Server)

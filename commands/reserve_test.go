@@ -415,6 +415,10 @@ func TestExtendByServerOrMine(t *testing.T) {
 	if ue == nil || !strings.Contains(ue.Msg, "2 reservations") || !strings.Contains(ue.Msg, a.ID) || !strings.Contains(ue.Msg, b.ID) {
 		t.Errorf("two held, none named: %v", err)
 	}
+	_, err = do(t, s, "U0001", "extend my reservation 1h")
+	if ue := Explain(err); ue == nil || !strings.Contains(ue.Msg, "2 reservations") {
+		t.Errorf("two held, a sentence after the command word: %v", err)
+	}
 	if cur, _ := s.deps.Reservations.Get(context.Background(), b.ID); !cur.End.Equal(b.End) {
 		t.Errorf("a refused extend changed %s", b.ID)
 	}
