@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"os/signal"
 	"slices"
 	"strings"
@@ -226,14 +228,14 @@ func execMain(ctx context.Context, args []string, getenv func(string) string, st
 	var srv inventory.Server
 	if c.on != "" {
 		if srv, err = inv.Server(c.on); err != nil {
-			fmt.Fprintf(stderr, "gpuplan exec: --on %s: %s\n", c.on, userWords(err))
+			fmt.Fprintf(stderr, "gpuplan exec: --on %s: %s%s\n", c.on, userWords(err), theServers(inv))
 			return exitBadUsage
 		}
 	} else {
 		host, _ := os.Hostname()
 		var ok bool
 		if srv, ok = hostServer(inv, host); !ok {
-			fmt.Fprintf(stderr, "gpuplan exec: this machine (%s) is not a server in the servers file; say which with --on SERVER\n", host)
+			fmt.Fprintf(stderr, "gpuplan exec: this machine (%s) is not a server in the servers file; say which with --on SERVER%s\n", host, theServers(inv))
 			return exitBadUsage
 		}
 	}
@@ -258,6 +260,12 @@ func execMain(ctx context.Context, args []string, getenv func(string) string, st
 	if maxDur > 0 && c.forDur > maxDur {
 		fmt.Fprintf(stderr, "gpuplan exec: --for %s is longer than the %s maximum on %s\n", c.forDur, maxDur, srv.Name)
 		return exitBadUsage
+	}
+	// A command that cannot be run is said before anything is booked or
+	// announced (a race with its removal is still caught at the start).
+	if code, err := lookCommand(c.command[0]); err != nil {
+		fmt.Fprintf(stderr, "gpuplan exec: %v; nothing was booked\n", err)
+		return code
 	}
 	opened, _, warnings, err := openStore(ctx, getenv)
 	if err != nil {
@@ -302,6 +310,42 @@ func execMain(ctx context.Context, args []string, getenv func(string) string, st
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	return j.run(ctx, sigs)
+}
+
+// theServers lists the inventory's servers for a message about a
+// server: " (the servers: a, b)"; "" when there are none.
+func theServers(inv *inventory.Inventory) string {
+	if len(inv.Servers) == 0 {
+		return ""
+	}
+	return " (the servers: " + strings.Join(serverNames(inv), ", ") + ")"
+}
+
+// lookCommand finds the command as exec.Command will: a name with a slash
+// is that file, any other is searched in PATH. It answers the exit code
+// a shell gives when it cannot run one: 127 not found, 126 found but not
+// runnable (not executable, a directory, found only relative to the
+// current directory).
+func lookCommand(name string) (int, error) {
+	_, err := exec.LookPath(name)
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return exitNotFound, fmt.Errorf("%s: command not found", name)
+	default:
+		return exitNoExec, fmt.Errorf("%s: cannot be run (%v)", name, unwrapExecError(err))
+	}
+}
+
+// unwrapExecError is the reason inside an *exec.Error (its text repeats
+// the name).
+func unwrapExecError(err error) error {
+	var ee *exec.Error
+	if errors.As(err, &ee) && ee.Err != nil {
+		return ee.Err
+	}
+	return err
 }
 
 // userWords is an error as the terminal shows it.

@@ -678,3 +678,50 @@ func TestExecBookPrefersIdleLeastRecentlyUsed(t *testing.T) {
 		t.Errorf("3 GPUs: booked %v (%v), want [0 2 3]: the busy GPU only when nothing else is left", rv.GPUs, err)
 	}
 }
+
+// What exec can tell before booking, it tells without booking: a command
+// that is not there (127) or cannot be run (126), and a server it does
+// not know, naming the ones it does (2).
+func TestExecRefusesBeforeBooking(t *testing.T) {
+	dir := t.TempDir()
+	servers := filepath.Join(dir, "servers.yaml")
+	if err := os.WriteFile(servers, []byte("servers:\n  - name: box\n    gpu: a100\n    gpus: 4\n  - name: gpu-big\n    gpu: h100\n    gpus: 8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notExec := filepath.Join(dir, "train.sh")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\necho hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"GPUPLAN_DB": filepath.Join(dir, "r.db"), "HOME": dir, "GPUPLAN_SERVERS": servers, "USER": "alice"}
+	getenv := func(k string) string { return env[k] }
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--on", "box", "--gpus", "1", "--", "pyhton", "train.py"}, exitNotFound, "pyhton: command not found; nothing was booked"},
+		{[]string{"--on", "box", "--gpus", "1", "--", "/opt/venv/bin/python", "train.py"}, exitNotFound, "/opt/venv/bin/python: command not found"},
+		{[]string{"--on", "box", "--gpus", "1", "--", notExec}, exitNoExec, "cannot be run (permission denied)"},
+		{[]string{"--on", "box", "--gpus", "1", "--", dir}, exitNoExec, "cannot be run"},
+		{[]string{"--on", "server-z", "--gpus", "1", "--", "true"}, exitBadUsage, "(the servers: box, gpu-big)"},
+	} {
+		var out lockedBuffer
+		code := run(context.Background(), append([]string{"exec"}, c.args...), getenv, &out, &out)
+		if code != c.code || !strings.Contains(out.String(), c.want) {
+			t.Errorf("exec %s: exit %d, want %d and %q:\n%s", strings.Join(c.args, " "), code, c.code, c.want, out.String())
+		}
+		if strings.Contains(out.String(), "GPUs booked") {
+			t.Errorf("exec %s announced a booking:\n%s", strings.Join(c.args, " "), out.String())
+		}
+	}
+	if exists(env["GPUPLAN_DB"]) {
+		st, err := store.OpenEmbedded(env["GPUPLAN_DB"], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if h, _ := st.History(context.Background(), "box", time.Now().Add(-time.Hour), time.Now().Add(time.Hour)); len(h) != 0 {
+			t.Errorf("booked: %+v", h)
+		}
+	}
+}
