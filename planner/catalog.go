@@ -149,7 +149,12 @@ func (c *Catalog) index() {
 	})
 }
 
-var defaultCatalog = mustLoadCatalog()
+//go:generate go run ./internal/gencat/cmd/gencat
+
+// defaultCatalog is the catalogue built into the binary: the tables
+// planner/internal/gencat generates from data/gpus.csv, prices.csv and
+// models.csv (catalog_gen.go), so that no process parses CSV at start-up.
+var defaultCatalog = &Catalog{GPUs: catalogGPUs, Models: catalogModels}
 
 // DefaultCatalog returns the catalogue embedded in the binary. The returned
 // value is a copy; callers may override prices on it.
@@ -157,55 +162,6 @@ func DefaultCatalog() *Catalog {
 	c := &Catalog{GPUs: make([]GPU, len(defaultCatalog.GPUs)), Models: defaultCatalog.Models}
 	copy(c.GPUs, defaultCatalog.GPUs)
 	return c
-}
-
-func mustLoadCatalog() *Catalog {
-	c, err := loadCatalog()
-	if err != nil {
-		panic("planner: embedded catalogue is invalid: " + err.Error())
-	}
-	return c
-}
-
-func loadCatalog() (*Catalog, error) {
-	gpus, err := readCSV("data/gpus.csv")
-	if err != nil {
-		return nil, err
-	}
-	prices, err := readCSV("data/prices.csv")
-	if err != nil {
-		return nil, err
-	}
-	models, err := readCSV("data/models.csv")
-	if err != nil {
-		return nil, err
-	}
-	price := map[string]row{}
-	for _, r := range prices {
-		price[r.s("gpu")] = r
-	}
-	c := &Catalog{}
-	for _, r := range gpus {
-		g, err := gpuFromRow(r)
-		if err != nil {
-			return nil, err
-		}
-		p, ok := price[g.ID]
-		if !ok {
-			return nil, fmt.Errorf("gpu %s has no price row", g.ID)
-		}
-		g.PriceUSD = p.f("usd_per_gpu_hour")
-		g.PriceSource = p.s("source")
-		c.GPUs = append(c.GPUs, g)
-	}
-	for _, r := range models {
-		m, err := modelFromRow(r)
-		if err != nil {
-			return nil, err
-		}
-		c.Models = append(c.Models, m)
-	}
-	return c, nil
 }
 
 type row map[string]string
@@ -218,18 +174,6 @@ func (r row) f(k string) float64 {
 		return 0
 	}
 	return v
-}
-
-func (r row) i(k string) int {
-	v := r.s(k)
-	if i := strings.IndexAny(v, " ("); i > 0 {
-		v = v[:i] // "50 (conv)"
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0
-	}
-	return n
 }
 
 func readCSV(name string) ([]row, error) {
@@ -273,183 +217,6 @@ func readCSVNoSource(f io.Reader) ([]row, error) {
 		rows = append(rows, r)
 	}
 	return rows, nil
-}
-
-func gpuFromRow(r row) (GPU, error) {
-	g := GPU{
-		ID:         r.s("id"),
-		Name:       r.s("name"),
-		Vendor:     r.s("vendor"),
-		FormFactor: r.s("form_factor"),
-		MemoryGB:   r.f("memory_gb"),
-		MemBWGBs:   r.f("mem_bw_gbs"),
-		NVLinkGBs:  r.f("nvlink_gbs_bidir"),
-		TDPW:       r.f("tdp_w"),
-		Source:     r.s("source"),
-		Confidence: r.s("confidence"),
-		Notes:      r.s("notes"),
-		peak: map[Precision]float64{
-			FP32: r.f("fp32_tflops"),
-			TF32: r.f("tf32_tflops_dense"),
-			BF16: r.f("bf16_tflops_dense"),
-			FP16: r.f("fp16_tflops_dense"),
-			FP8:  r.f("fp8_tflops_dense"),
-			INT8: r.f("int8_tops_dense"),
-		},
-	}
-	arch := r.s("architecture")
-	for _, gen := range []Generation{Volta, Turing, Ampere, Hopper, Blackwell, CDNA3} {
-		if strings.HasPrefix(arch, string(gen)) {
-			g.Generation = gen
-		}
-	}
-	if strings.HasPrefix(arch, "Ada") {
-		g.Generation = Ada
-	}
-	if g.Generation == "" {
-		return g, fmt.Errorf("gpu %s: unknown architecture %q", g.ID, arch)
-	}
-	host := r.s("host_link")
-	switch {
-	case strings.Contains(host, "Gen5"):
-		g.PCIeGen = 5
-	case strings.Contains(host, "Gen4"):
-		g.PCIeGen = 4
-	default:
-		g.PCIeGen = 3
-	}
-	ff := strings.ToUpper(g.FormFactor)
-	g.SXM = strings.HasPrefix(ff, "SXM") || strings.HasPrefix(ff, "OAM")
-	g.Consumer = strings.Contains(strings.ToLower(g.FormFactor), "consumer")
-	g.family, g.defaultScore = gpuFamily(g)
-	if g.MemoryGB <= 0 || g.MemBWGBs <= 0 {
-		return g, fmt.Errorf("gpu %s: memory and bandwidth are required", g.ID)
-	}
-	return g, nil
-}
-
-// gpuFamily is the short name people type for a part ("h100", "a100",
-// "4090") and how strongly this part claims it: SXM over PCIe, more memory
-// over less.
-func gpuFamily(g GPU) (string, int) {
-	id := g.ID
-	var fam string
-	switch {
-	case strings.HasPrefix(id, "rtx-6000-ada"):
-		fam = "6000ada"
-	case strings.HasPrefix(id, "rtx-pro-6000"):
-		fam = "pro6000"
-	case strings.HasPrefix(id, "rtx-"):
-		fam = strings.TrimPrefix(id, "rtx-")
-	default:
-		fam, _, _ = strings.Cut(id, "-")
-	}
-	score := int(g.MemoryGB)
-	if g.SXM {
-		score += 1000
-	}
-	return fam, score
-}
-
-func modelFromRow(r row) (Model, error) {
-	m := Model{
-		ID:      r.s("id"),
-		Family:  r.s("family"),
-		Kind:    ModelKind(r.s("type")),
-		Layers:  r.i("layers"),
-		Hidden:  r.i("hidden"),
-		Heads:   r.i("heads"),
-		KVHeads: r.i("kv_heads"),
-		HeadDim: r.i("head_dim"),
-		FFN:     r.i("ffn_intermediate"),
-		Vocab:   r.i("vocab"),
-		MaxCtx:  r.i("max_ctx"),
-		Tied:    r.s("tied_embeddings") == "yes",
-		ParamsB: r.f("params_b_reported"),
-		ActiveB: r.f("active_params_b"),
-		Source:  r.s("source"),
-		Notes:   r.s("notes"),
-		Origin:  "catalogue",
-	}
-	mlp := r.s("mlp")
-	m.Gated = strings.Contains(mlp, "glu")
-	m.Learned = strings.HasPrefix(r.s("position"), "learned")
-	switch {
-	case strings.HasPrefix(string(m.Kind), "encoder (vision)"):
-		m.Kind = VisionViT
-	case m.Kind == "cnn":
-		m.Kind = VisionConv
-	}
-	if strings.Contains(mlp, "experts") || strings.Contains(mlp, "routed") {
-		m.Kind = MoE
-		m.Experts = numberBefore(mlp, " experts", " routed")
-		m.TopK = numberAfter(mlp, "top-")
-		if m.Experts == 0 || m.TopK == 0 || m.ActiveB == 0 {
-			return m, fmt.Errorf("model %s: MoE needs expert count, top-k and active parameters", m.ID)
-		}
-	}
-	if m.Kind == VisionViT || m.Kind == VisionConv {
-		m.FwdGFLOPs = parseGFLOPs(m.Notes)
-		if m.FwdGFLOPs == 0 {
-			return m, fmt.Errorf("model %s: vision model without forward GFLOPs in notes", m.ID)
-		}
-	}
-	if m.ParamsB <= 0 {
-		return m, fmt.Errorf("model %s: no parameter count", m.ID)
-	}
-	return m, nil
-}
-
-// numberBefore returns the integer right before the first of the markers
-// ("256 routed" → 256).
-func numberBefore(s string, markers ...string) int {
-	for _, mk := range markers {
-		i := strings.Index(s, mk)
-		if i <= 0 {
-			continue
-		}
-		j := i
-		for j > 0 && s[j-1] >= '0' && s[j-1] <= '9' {
-			j--
-		}
-		if n, err := strconv.Atoi(s[j:i]); err == nil {
-			return n
-		}
-	}
-	return 0
-}
-
-// numberAfter returns the integer right after marker ("top-8" → 8).
-func numberAfter(s, marker string) int {
-	i := strings.Index(s, marker)
-	if i < 0 {
-		return 0
-	}
-	j := i + len(marker)
-	k := j
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		k++
-	}
-	n, _ := strconv.Atoi(s[j:k])
-	return n
-}
-
-// parseGFLOPs reads "~17.6 GFLOPs fwd" or "(~8.2 GFLOPs) forward" from a notes cell.
-func parseGFLOPs(s string) float64 {
-	i := strings.Index(s, "GFLOPs")
-	if i < 0 {
-		return 0
-	}
-	j := i - 1
-	for j >= 0 && (s[j] == ' ') {
-		j--
-	}
-	k := j
-	for k >= 0 && (s[k] == '.' || (s[k] >= '0' && s[k] <= '9')) {
-		k--
-	}
-	v, _ := strconv.ParseFloat(s[k+1:j+1], 64)
-	return v
 }
 
 // Params is the total parameter count.
