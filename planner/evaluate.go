@@ -201,6 +201,9 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	if forwardOnly(j.Model) {
 		return pc.evaluateForward(h, l)
 	}
+	if servingJob(j) {
+		return pc.evaluateServing(h, l)
+	}
 	g := h.GPU
 	m := j.Model
 	mem := inferenceMemory(pc.prm, j, l)
@@ -296,6 +299,10 @@ func (pc *planContext) describe(e *Estimate) {
 	} else {
 		switch e.InferencePath {
 		case "decode":
+			if e.Serving != nil {
+				e.Assumptions = append(e.Assumptions, pc.servingAssumption(e))
+				break
+			}
 			e.Assumptions = append(e.Assumptions, fmt.Sprintf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))
 		default:
 			e.Assumptions = append(e.Assumptions, fmt.Sprintf("one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica", e.HFU*100))

@@ -98,6 +98,9 @@ func eagerScoreBytes(m Model, seq int, p Precision) float64 {
 // cards: tokens/s for decoders, sequences/s for encoders, images/s for
 // vision models, with the batch latency for forward-only models.
 func (e *Estimate) RateText() string {
+	if e.Serving != nil {
+		return e.servingText()
+	}
 	switch e.InferencePath {
 	case "images":
 		return fmt.Sprintf("%s images/s at batch %d per GPU (%.1f ms per batch)", sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)

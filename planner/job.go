@@ -121,6 +121,32 @@ type Job struct {
 	// (prompt + generated tokens); GenTokens is the generated part.
 	GenTokens int
 
+	// Serving (inference only; zero values: one static batch). Engine is
+	// the inference engine: a batched server (vLLM, TGI, TensorRT-LLM,
+	// SGLang) is planned with continuous batching, a local one (llama.cpp,
+	// Ollama) as streams from a GGUF file.
+	Engine Engine `json:",omitempty"`
+	// Concurrency is the requests in flight (vllm bench --max-concurrency,
+	// llama-server --parallel); RequestRate an arrival rate in requests/s.
+	Concurrency int     `json:",omitempty"`
+	RequestRate float64 `json:",omitempty"`
+	// KVPrecision is the KV cache's element type: "" is 16-bit; FP8, INT8
+	// (q8_0) or INT4 (q4_0).
+	KVPrecision Precision `json:",omitempty"`
+	// Quant is how the weights were quantised; GGUFType the GGUF file type
+	// ("Q4_K_M", a key of GGUFBitsPerWeight).
+	Quant    QuantMethod `json:",omitempty"`
+	GGUFType string      `json:",omitempty"`
+	// GPULayers is the layers a local engine keeps on the GPUs (llama.cpp
+	// -ngl): 0 = as many as fit, -1 = none.
+	GPULayers int `json:",omitempty"`
+	// Split is how a model spreads over several GPUs ("" = the engine's
+	// default: tensor parallel for servers, layers for llama.cpp).
+	Split Split `json:",omitempty"`
+	// HostMemBWGBs is the CPU memory bandwidth for layers kept in host
+	// memory; 0 = 60 GB/s (dual-channel DDR5).
+	HostMemBWGBs float64 `json:",omitempty"`
+
 	// Notes carries how the request's words were read ("h100" → SXM),
 	// shown with the assumptions.
 	Notes []string

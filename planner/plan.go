@@ -65,6 +65,9 @@ type Estimate struct {
 	// compute-bound forward pass per sample: encoders, samples/s) or
 	// "images" (CNN/ViT, images/s). Empty for training.
 	InferencePath string `json:"inference_path,omitempty"`
+	// Serving holds the serving figures (requests/s, TTFT, TPOT, KV
+	// capacity) when the request named an engine or a load.
+	Serving *Serving `json:"serving,omitempty"`
 	// SpeedUp is this plan's speed relative to Result.SpeedUpBase (time
 	// per sample there ÷ time per sample here); 0 when not comparing.
 	SpeedUp float64 `json:"speed_up,omitempty"`
