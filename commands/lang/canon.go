@@ -311,6 +311,9 @@ func (c *canonizer) phrase(i int) int {
 		c.emit(opt, i, i+1)
 		return i + 1
 	case c.words(i, "kv", "cache"), c.words(i, "kv-cache"):
+		if n := c.kvCache(i); n > i {
+			return n // engine.go
+		}
 		c.skip(i, i+2) // the KV cache is in every decode plan already
 		return i + 2
 	case c.w(i) == "half" && c.w(i+1) == "a" && scaleWords[c.w(i+2)] > 0:

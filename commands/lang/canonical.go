@@ -79,6 +79,7 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 	if j.ContextParallel > 1 {
 		opts = append(opts, "cp "+strconv.Itoa(j.ContextParallel))
 	}
+	opts = append(opts, servingWords(j)...)
 	if b := req.Baseline; b != nil {
 		s := fmt.Sprintf("baseline %s %s on %s", Num(b.Value), b.Unit, HardwareWords(b.Hardware))
 		if b.Precision != "" {

@@ -70,6 +70,7 @@ type reqParser struct {
 	lastCounted bool
 	standIn     bool
 	resolve     func(string) (planner.Model, error)
+	serve       servingState // the serving words (engine.go)
 	// workloadAssumed says why a workload the request did not name was
 	// chosen by the reading ("from int4; say qlora to train").
 	workloadAssumed string
@@ -157,6 +158,9 @@ func (p *reqParser) step() error {
 	if t.w == "," || t.w == "=" || reqFillers[t.w] {
 		p.i++
 		return nil
+	}
+	if ok, err := p.servingWord(); ok || err != nil {
+		return err
 	}
 	if kw, ok := reqKeywords[t.w]; ok {
 		return p.keyword(kw)
@@ -405,6 +409,9 @@ func (p *reqParser) finish() error {
 		}
 	}
 	j.Attention, j.Strategy, j.Optimizer, j.Stack = p.attention.v, p.strategy.v, p.optimizer.v, p.stack.v
+	if err := p.finishServing(); err != nil {
+		return err
+	}
 
 	// interconnect given outside a hardware clause applies to every target
 	if p.interconnect.set {

@@ -59,6 +59,7 @@ func (c *canonizer) quant(i int) int {
 	w := c.w(i)
 	if quantContainers[w] {
 		c.weightFormat = w // read, not skipped: the level it implies is in the reading
+		c.emit(w, i, i+1)  // engine.go reads the format
 		return i + 1
 	}
 	if p, ok := quantFormats[w]; ok {

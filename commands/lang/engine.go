@@ -1,0 +1,626 @@
+package lang
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// The serving words: the inference engine, the load (requests in flight, a
+// request rate), prompt and output lengths, the KV cache's precision, the
+// quantisation method and GGUF type, and llama.cpp's layer placement.
+//
+//	engine    = "vllm" | "tgi" | "trt-llm" | "tensorrt-llm" | "sglang" | "llama.cpp" | "ollama" | … .
+//	lengths   = ("input"|"prompt"|"isl") n | ("out"|"osl") n | "in" n "out" n | n "in" ["/"] n "out" .
+//	load      = ("concurrency"|"max-concurrency"|"parallel") n | n ("concurrent"|"users"|"in-flight") [requests]
+//	          | n ("req/s"|"rps"|"qps") | n "requests" ("/s"|"per second") | ("rate"|"request-rate") n .
+//	kv        = ("kv"|"kv-cache"|"kv cache") kvtype | kvtype ("kv"|"kv-cache"|"kv cache") .
+//	quant     = "gptq" | "awq" | "bnb" | "bitsandbytes" | "gguf" | gguf-type .
+//	layers    = ("ngl"|"n-gpu-layers"|"gpu-layers") n | "offload" n "layers" | n "layers on" ("gpu"|"cpu") .
+//	split     = ("split-mode"|"sm") ("layer"|"row") | ("layer"|"row") "split" .
+//	host      = ("cpu-bw"|"ram-bw"|"cpu bandwidth") n ["gb/s"] .
+//
+// "kv 8" stays the architecture's KV heads: only a precision after kv (or
+// kv after a precision) is the cache's type.
+
+// reqKwServing marks the serving words the reading pass must keep in
+// place ("64 concurrent requests" is not 64 samples with an adjective):
+// servingWord reads them; alone they carry no meaning.
+const reqKwServing reqKwKind = 100
+
+func init() {
+	for _, w := range []string{"concurrent", "concurrency", "in-flight", "simultaneous"} {
+		reqKeywords[w] = reqKeyword{kind: reqKwServing}
+	}
+}
+
+// servingState is what the serving words read, finished in finishServing.
+type servingState struct {
+	engine           reqSlot[planner.Engine]
+	quant            reqSlot[planner.QuantMethod]
+	gguf             reqSlot[string]
+	kv               reqSlot[planner.Precision]
+	input            reqSlot[int]
+	concurrency      reqSlot[int]
+	rate             reqSlot[float64]
+	gpuLayers        reqSlot[int] // -1: none
+	cpuLayers        reqSlot[int]
+	split            reqSlot[planner.Split]
+	hostBW           reqSlot[float64]
+	any              bool
+	quantWord, first string
+}
+
+var engineWords = map[string]planner.Engine{
+	"vllm": planner.EngineVLLM, "v-llm": planner.EngineVLLM,
+	"tgi": planner.EngineTGI, "text-generation-inference": planner.EngineTGI,
+	"trt-llm": planner.EngineTRTLLM, "tensorrt-llm": planner.EngineTRTLLM, "trtllm": planner.EngineTRTLLM,
+	"tensorrt": planner.EngineTRTLLM, "trt": planner.EngineTRTLLM, "trtllm-serve": planner.EngineTRTLLM,
+	"sglang": planner.EngineSGLang, "sg-lang": planner.EngineSGLang,
+	"llama.cpp": planner.EngineLlamaCpp, "llamacpp": planner.EngineLlamaCpp, "llama-cpp": planner.EngineLlamaCpp,
+	"llama-server": planner.EngineLlamaCpp, "llama-cli": planner.EngineLlamaCpp,
+	"ollama": planner.EngineOllama,
+}
+
+var quantWords = map[string]planner.QuantMethod{
+	"gptq": planner.GPTQ, "awq": planner.AWQ, "bnb": planner.BNB, "bitsandbytes": planner.BNB,
+	"gguf": planner.GGUF, "ggml": planner.GGUF,
+}
+
+// kvTypes are the cache element types people name (vLLM --kv-cache-dtype,
+// llama.cpp --cache-type-k).
+var kvTypes = map[string]planner.Precision{
+	"fp8": planner.FP8, "fp8_e4m3": planner.FP8, "fp8_e5m2": planner.FP8, "fp8-e4m3": planner.FP8, "e4m3": planner.FP8,
+	"int8": planner.INT8, "8bit": planner.INT8, "8-bit": planner.INT8, "q8_0": planner.INT8, "q8": planner.INT8,
+	"int4": planner.INT4, "4bit": planner.INT4, "4-bit": planner.INT4, "q4_0": planner.INT4,
+	"fp16": planner.FP16, "f16": planner.FP16, "bf16": planner.BF16, "16bit": planner.FP16, "16-bit": planner.FP16,
+}
+
+var kvWords = map[string]bool{"kv": true, "kv-cache": true, "kvcache": true, "kv_cache": true, "kv-cache-dtype": true,
+	"kv_cache_dtype": true, "cache-type-k": true, "ctk": true}
+
+// ggufType reads a GGUF file type ("q4_k_m", "Q4_K_M", "q4km", "q8_0").
+func ggufType(w string) (string, bool) {
+	up := strings.ToUpper(strings.ReplaceAll(w, "-", "_"))
+	if _, ok := planner.GGUFBitsPerWeight[up]; ok && up != "F32" && up != "F16" && up != "BF16" {
+		return up, true
+	}
+	for t := range planner.GGUFBitsPerWeight {
+		if strings.ReplaceAll(t, "_", "") == up && len(up) >= 3 && up[0] != 'F' && up[0] != 'B' {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// servingWord reads one serving phrase at p.i, if there is one there.
+//
+// servingWord is one switch on purpose: each phrase's form sits beside
+// its word, in the order of precedence.
+func (p *reqParser) servingWord() (bool, error) {
+	a := p.i
+	t := p.tok(a)
+	w := strings.TrimLeft(t.w, "-")
+	next := p.tok(a + 1).w
+	sv := &p.serve
+	mark := func() {
+		if !sv.any {
+			sv.any, sv.first = true, p.span(a, p.i)
+		}
+	}
+	// "on vllm", "with ollama": the engine, not hardware
+	if (w == "on" || w == "via" || w == "through") && engineWords[strings.TrimLeft(next, "-")] != "" {
+		p.i++
+		return true, nil
+	}
+	// The reading pass turns a weight format into its precision word
+	// ("q4_k_m" → int4, "awq" → int4); the word as typed names the method.
+	if raw := strings.ToLower(t.raw); raw != t.w && reqKeywords[t.w].kind == reqKwPrecision {
+		if q, ok := quantWords[raw]; ok {
+			sv.quantWord = t.raw
+			if err := reqSet(p, &sv.quant, q, a, a+1, "quantisation methods"); err != nil {
+				return true, err
+			}
+			if reqKeywords[next].kind == reqKwPrecision || p.precision.set {
+				p.i++ // "gptq int8", "int8 gptq": the bits said win over the method's usual 4
+				return true, nil
+			}
+			return false, nil
+		}
+		if g, ok := ggufType(raw); ok {
+			if err := reqSet(p, &sv.gguf, g, a, a+1, "GGUF types"); err != nil {
+				return true, err
+			}
+			return false, reqSet(p, &sv.quant, planner.GGUF, a, a+1, "quantisation methods")
+		}
+	}
+	if e, ok := engineWords[w]; ok {
+		p.i++
+		if n := p.tok(p.i).w; n == "serve" || n == "server" || n == "engine" || n == "backend" {
+			p.i++
+		}
+		mark()
+		return true, reqSet(p, &sv.engine, e, a, p.i, "engines")
+	}
+	// KV cache precision: "kv fp8", "kv cache int8", "fp8 kv", "fp8 kv cache"
+	if kvWords[w] {
+		j := a + 1
+		if p.tok(j).w == "cache" || p.tok(j).w == "dtype" || p.tok(j).w == "=" {
+			j++
+		}
+		if p.tok(j).w == "dtype" || p.tok(j).w == "=" {
+			j++
+		}
+		if kt, ok := kvTypes[p.tok(j).w]; ok {
+			p.i = j + 1
+			mark()
+			return true, reqSet(p, &sv.kv, kt, a, p.i, "KV cache types")
+		}
+		if w == "kv" && p.tok(j).w != "cache" && j == a+1 {
+			return false, nil // "kv 8": KV heads
+		}
+	}
+	if kt, ok := kvTypes[w]; ok && kvWords[next] {
+		p.i = a + 2
+		if p.tok(p.i).w == "cache" {
+			p.i++
+		}
+		mark()
+		return true, reqSet(p, &sv.kv, kt, a, p.i, "KV cache types")
+	}
+	if q, ok := quantWords[w]; ok {
+		p.i++
+		sv.quantWord = p.span(a, p.i)
+		return true, reqSet(p, &sv.quant, q, a, p.i, "quantisation methods")
+	}
+	if g, ok := ggufType(w); ok {
+		p.i++
+		if err := reqSet(p, &sv.gguf, g, a, p.i, "GGUF types"); err != nil {
+			return true, err
+		}
+		return true, reqSet(p, &sv.quant, planner.GGUF, a, p.i, "quantisation methods")
+	}
+	switch w {
+	case "input", "input-len", "input-length", "input-tokens", "prompt", "prompt-len", "prompt-length", "prompt-tokens",
+		"isl", "in", "random-input-len":
+		if w == "in" && !(reqStartsNumber(next) && (p.tok(a+2).w == "out" || p.tok(a+2).w == "output" || p.tok(a+2).w == "/")) {
+			return false, nil // "in" is filler, or a deadline ("in 3 days")
+		}
+		return true, p.servingLength(a, true)
+	case "out", "osl", "output-len", "random-output-len":
+		if !reqStartsNumber(next) {
+			return false, nil
+		}
+		return true, p.servingLength(a, false)
+	case "concurrency", "max-concurrency", "concurrent", "parallel", "np", "max-num-seqs", "in-flight":
+		if !reqStartsNumber(next) {
+			return false, nil
+		}
+		p.i++
+		return true, p.servingCount(a, &sv.concurrency, "concurrencies")
+	case "rate", "request-rate", "rps", "qps":
+		if !reqStartsNumber(next) {
+			return false, nil
+		}
+		p.i++
+		return true, p.servingRate(a)
+	case "ngl", "n-gpu-layers", "gpu-layers", "n_gpu_layers":
+		p.i++
+		if p.tok(p.i).w == "=" {
+			p.i++
+		}
+		return true, p.servingLayers(a, &sv.gpuLayers)
+	case "offload", "offloaded":
+		// llama.cpp's sense: "offload 20 layers" puts 20 layers on the GPU
+		if reqStartsNumber(next) && strings.HasPrefix(p.tok(a+2).w, "layer") {
+			p.i++
+			return true, p.servingLayers(a, &sv.gpuLayers)
+		}
+	case "split-mode", "sm":
+		if m, ok := splitWords[next]; ok {
+			p.i = a + 2
+			mark()
+			return true, reqSet(p, &sv.split, m, a, p.i, "splits")
+		}
+	case "cpu-bw", "ram-bw", "cpu-bandwidth", "ram-bandwidth", "memory-bandwidth":
+		p.i++
+		return true, p.servingHostBW(a)
+	case "cpu", "ram", "host":
+		if n := p.tok(a + 1).w; (n == "bandwidth" || n == "bw") && reqStartsNumber(p.tok(a+2).w) {
+			p.i = a + 2
+			return true, p.servingHostBW(a)
+		}
+	}
+	if m, ok := splitWords[w]; ok && (next == "split" || next == "split-mode") {
+		p.i = a + 2
+		mark()
+		return true, reqSet(p, &sv.split, m, a, p.i, "splits")
+	}
+	if reqStartsNumber(w) {
+		return p.servingNumber(a)
+	}
+	return false, nil
+}
+
+var splitWords = map[string]planner.Split{"layer": planner.SplitLayer, "layers": planner.SplitLayer,
+	"row": planner.SplitTensor, "rows": planner.SplitTensor, "tensor": planner.SplitTensor}
+
+// servingNumber reads the phrases that start with a number: "1024 in / 256
+// out", "64 concurrent requests", "10 req/s", "40 layers on the gpu".
+func (p *reqParser) servingNumber(a int) (bool, error) {
+	sv := &p.serve
+	n, unit, ok := reqScanNumber(p.tok(a).w)
+	if !ok {
+		return false, nil
+	}
+	next := unit
+	j := a + 1
+	if next == "" {
+		next = p.tok(j).w
+		j++
+	}
+	switch next {
+	case "out", "output":
+		// "in 1024 out 256" (the reading pass drops the "in")
+		if w := p.tok(a - 1).w; w != "in" && w != "input" {
+			return false, nil
+		}
+		m, u2, ok := reqScanNumber(p.tok(j).w)
+		if !ok || u2 != "" || !reqStartsNumber(p.tok(j).w) {
+			return false, nil
+		}
+		p.i = j + 1
+		return true, p.setLengths(a-1, reqSeqValue(n), m.v)
+	case "in", "input":
+		k := j
+		if p.tok(k).w == "/" || p.tok(k).w == "," || p.tok(k).w == "and" {
+			k++
+		}
+		m, u2, ok := reqScanNumber(p.tok(k).w)
+		if !ok || !reqStartsNumber(p.tok(k).w) {
+			return false, nil
+		}
+		o := u2
+		end := k + 1
+		if o == "" {
+			o = p.tok(end).w
+			end++
+		}
+		if o != "out" && o != "output" {
+			return false, nil
+		}
+		p.i = end
+		return true, p.setLengths(a, reqSeqValue(n), m.v)
+	case "concurrent", "simultaneous", "users", "in-flight", "parallel", "clients", "streams", "sessions":
+		p.i = j
+		if w := p.tok(p.i).w; w == "requests" || w == "users" || w == "request" || w == "streams" || w == "sessions" {
+			p.i++
+		}
+		return true, p.setCount(a, &sv.concurrency, n.v, "concurrencies")
+	case "req/s", "rps", "qps", "requests/s", "request/s", "reqs/s", "req/sec", "requests/sec":
+		p.i = j
+		return true, p.setRate(a, n.v)
+	case "requests", "request", "reqs", "queries":
+		if p.tok(j).w == "/s" || p.tok(j).w == "per" && (p.tok(j+1).w == "second" || p.tok(j+1).w == "sec" || p.tok(j+1).w == "s") {
+			p.i = j + 1
+			if p.tok(j).w == "per" {
+				p.i = j + 2
+			}
+			return true, p.setRate(a, n.v)
+		}
+		if p.tok(j).w == "in" && p.tok(j+1).w == "flight" || p.tok(j).w == "in-flight" || p.tok(j).w == "at" && p.tok(j+1).w == "once" {
+			p.i = j + 1
+			if p.tok(j).w != "in-flight" {
+				p.i = j + 2
+			}
+			return true, p.setCount(a, &sv.concurrency, n.v, "concurrencies")
+		}
+	case "layers", "layer":
+		k := j
+		if p.tok(k).w == "on" || p.tok(k).w == "to" || p.tok(k).w == "in" {
+			k++
+		}
+		if p.tok(k).w == "the" {
+			k++
+		}
+		switch p.tok(k).w {
+		case "gpu", "gpus", "vram":
+			p.i = k + 1
+			return true, p.setLayers(a, &sv.gpuLayers, n.v)
+		case "cpu", "ram", "host":
+			p.i = k + 1
+			return true, p.setLayers(a, &sv.cpuLayers, n.v)
+		}
+	}
+	return false, nil
+}
+
+// servingLength reads "input 1024", "prompt 1k", "isl 1024", "out 256",
+// "in 1024 out 256".
+func (p *reqParser) servingLength(a int, input bool) error {
+	p.i = a + 1
+	for p.tok(p.i).w == "=" || p.tok(p.i).w == "len" || p.tok(p.i).w == "length" {
+		p.i++
+	}
+	n, unit, ok := reqScanNumber(p.tok(p.i).w)
+	if !ok || unit != "" && reqUnitClass(unit) != reqUTokens {
+		return p.badNumber(p.i)
+	}
+	p.i++
+	if reqUnitClass(p.tok(p.i).w) == reqUTokens {
+		p.i++
+	}
+	v := reqSeqValue(n)
+	if err := p.check(v, a, p.i, 1, 10e6, "10M tokens", true); err != nil {
+		return err
+	}
+	if !input {
+		return reqSet(p, &p.gen, int(v), a, p.i, "generation lengths")
+	}
+	if err := reqSet(p, &p.serve.input, int(v), a, p.i, "prompt lengths"); err != nil {
+		return err
+	}
+	// "in 1024 out 256": the output follows
+	if w := p.tok(p.i).w; w == "/" || w == "," {
+		if o := p.tok(p.i + 1).w; o == "out" || o == "output" {
+			p.i++
+		}
+	}
+	if w := p.tok(p.i).w; (w == "out" || w == "output") && reqStartsNumber(p.tok(p.i+1).w) {
+		return p.servingLength(p.i, false)
+	}
+	return nil
+}
+
+func (p *reqParser) setLengths(a int, in float64, out float64) error {
+	if err := p.check(in, a, p.i, 1, 10e6, "10M tokens", true); err != nil {
+		return err
+	}
+	if err := p.check(out, a, p.i, 1, 10e6, "10M tokens", true); err != nil {
+		return err
+	}
+	if err := reqSet(p, &p.serve.input, int(in), a, p.i, "prompt lengths"); err != nil {
+		return err
+	}
+	return reqSet(p, &p.gen, int(out), a, p.i, "generation lengths")
+}
+
+func (p *reqParser) servingCount(a int, s *reqSlot[int], plural string) error {
+	if p.tok(p.i).w == "=" {
+		p.i++
+	}
+	n, err := p.plainValue("batch", a)
+	if err != nil {
+		return err
+	}
+	return p.setCount(a, s, n.v, plural)
+}
+
+func (p *reqParser) setCount(a int, s *reqSlot[int], v float64, plural string) error {
+	if err := p.check(v, a, p.i, 1, 1e6, "1M", true); err != nil {
+		return err
+	}
+	p.serveMark(a)
+	return reqSet(p, s, int(v), a, p.i, plural)
+}
+
+func (p *reqParser) servingRate(a int) error {
+	if p.tok(p.i).w == "=" {
+		p.i++
+	}
+	n, unit, err := p.value("batch", a)
+	if err != nil {
+		return err
+	}
+	if unit == "" {
+		switch p.tok(p.i).w {
+		case "req/s", "rps", "qps", "requests/s", "/s":
+			p.i++
+		}
+	}
+	return p.setRate(a, n.v)
+}
+
+func (p *reqParser) setRate(a int, v float64) error {
+	if err := p.check(v, a, p.i, 0, 1e6, "1M requests/s", false); err != nil {
+		return err
+	}
+	p.serveMark(a)
+	return reqSet(p, &p.serve.rate, v, a, p.i, "request rates")
+}
+
+func (p *reqParser) servingLayers(a int, s *reqSlot[int]) error {
+	n, unit, ok := reqScanNumber(p.tok(p.i).w)
+	if !ok || unit != "" || !reqStartsNumber(p.tok(p.i).w) {
+		return &UserError{Msg: fmt.Sprintf("`%s` needs a number of layers, like `ngl 40`", p.span(a, p.i)), Hint: p.try(a, p.i, "ngl 40")}
+	}
+	p.i++
+	if strings.HasPrefix(p.tok(p.i).w, "layer") {
+		p.i++
+	}
+	if w := p.tok(p.i).w; w == "to" || w == "on" {
+		if n := p.tok(p.i + 1).w; n == "gpu" || n == "the" && p.tok(p.i+2).w == "gpu" {
+			p.i += 2
+			if n == "the" {
+				p.i++
+			}
+		}
+	}
+	if n.v == 0 {
+		p.serveMark(a)
+		return reqSet(p, s, -1, a, p.i, "GPU layer counts")
+	}
+	return p.setLayers(a, s, n.v)
+}
+
+func (p *reqParser) setLayers(a int, s *reqSlot[int], v float64) error {
+	if err := p.check(v, a, p.i, 0, 10000, "10,000", true); err != nil {
+		return err
+	}
+	p.serveMark(a)
+	return reqSet(p, s, int(v), a, p.i, "layer counts")
+}
+
+func (p *reqParser) servingHostBW(a int) error {
+	if p.tok(p.i).w == "=" {
+		p.i++
+	}
+	n, unit, err := p.value("batch", a)
+	if err != nil {
+		return err
+	}
+	if unit == "" {
+		if w := p.tok(p.i).w; w == "gb/s" || w == "gbps" || w == "gb/sec" {
+			p.i++
+		}
+	}
+	if err := p.check(n.v, a, p.i, 1, 10000, "10,000 GB/s", false); err != nil {
+		return err
+	}
+	p.serveMark(a)
+	return reqSet(p, &p.serve.hostBW, n.v, a, p.i, "host bandwidths")
+}
+
+func (p *reqParser) serveMark(a int) {
+	if !p.serve.any {
+		p.serve.any, p.serve.first = true, p.span(a, p.i)
+	}
+}
+
+// finishServing puts the serving words into the job: the prompt length
+// makes the context (prompt + output); an engine or a load means
+// inference; GPTQ/AWQ/bitsandbytes without a precision are 4-bit.
+func (p *reqParser) finishServing() error {
+	sv := &p.serve
+	j := &p.req.Job
+	if !sv.any && !sv.input.set && !sv.quant.set {
+		return nil
+	}
+	if p.workload.set && p.workload.v != planner.Inference && sv.any {
+		return &UserError{Msg: fmt.Sprintf("`%s` is about serving a model, but the request says `%s`", sv.first, p.workload.word),
+			Hint: "try: gpuplan plan llama-3.1-8b inference vllm in 1024 out 256 on h100"}
+	}
+	if j.Workload == "" && (sv.any || sv.input.set) {
+		j.Workload = planner.Inference // an engine or a load is serving; a format alone is left to weightOnlyInference
+	}
+	if sv.input.set {
+		out := j.GenTokens
+		if out == 0 {
+			out = 256
+			j.GenTokens = out
+			p.note("output length not given: 256 generated tokens per request (say `out N`)")
+		}
+		if p.seq.set && p.seq.v != sv.input.v+out {
+			return &UserError{Msg: fmt.Sprintf("`%s` and `%s` disagree: the context is the prompt plus the output (%d)", p.seq.word, sv.input.word, sv.input.v+out),
+				Hint: p.tryWithout(p.seq.word)}
+		}
+		j.SeqLen = sv.input.v + out
+	}
+	j.Engine, j.Quant, j.GGUFType, j.KVPrecision = sv.engine.v, sv.quant.v, sv.gguf.v, sv.kv.v
+	j.Concurrency, j.RequestRate, j.Split, j.HostMemBWGBs = sv.concurrency.v, sv.rate.v, sv.split.v, sv.hostBW.v
+	j.GPULayers = sv.gpuLayers.v
+	if j.Quant == planner.GGUF && j.GGUFType == "" {
+		j.GGUFType = "Q4_K_M"
+		p.note("`gguf` without a type read as Q4_K_M (4.84 bits per weight, the usual download); name it (`q8_0`, `q5_k_m`) to change it")
+	}
+	if j.GGUFType != "" && j.Engine != "" && !j.Engine.Local() {
+		return &UserError{Msg: fmt.Sprintf("`%s` is a llama.cpp format; %s serves GPTQ/AWQ/fp8 weights", strings.ToLower(j.GGUFType), j.Engine),
+			Hint: p.tryWithout(sv.engine.word)}
+	}
+	switch j.Quant {
+	case planner.GPTQ, planner.AWQ, planner.BNB:
+		if j.Precision == "" {
+			j.Precision = planner.INT4
+			p.note(fmt.Sprintf("`%s` read as 4-bit weights (say `int8` for 8-bit)", sv.quantWord))
+		}
+		if j.Precision != planner.INT4 && j.Precision != planner.INT8 {
+			return &UserError{Msg: fmt.Sprintf("`%s` quantises to 4 or 8 bits, not %s", sv.quantWord, j.Precision),
+				Hint: p.tryWithout(p.precision.word)}
+		}
+	}
+	if sv.cpuLayers.set {
+		if sv.gpuLayers.set {
+			return &UserError{Msg: fmt.Sprintf("`%s` and `%s`: say the layers on the GPU or on the CPU, not both", sv.gpuLayers.word, sv.cpuLayers.word),
+				Hint: p.tryWithout(sv.cpuLayers.word)}
+		}
+		L := j.Model.Layers
+		switch {
+		case L == 0:
+			return &UserError{Msg: fmt.Sprintf("`%s` needs a model with layers", sv.cpuLayers.word), Hint: reqExample}
+		case sv.cpuLayers.v >= L:
+			j.GPULayers = -1
+		default:
+			j.GPULayers = L - sv.cpuLayers.v
+		}
+	}
+	return nil
+}
+
+// tryWithout is a hint with the words w taken out of the request.
+func (p *reqParser) tryWithout(w string) string {
+	s := strings.Join(strings.Fields(strings.Replace(p.text, w, "", 1)), " ")
+	if s == "" {
+		return reqExample
+	}
+	return "try: gpuplan plan " + s
+}
+
+// servingWords restates the serving fields in words the parser reads back.
+func servingWords(j planner.Job) []string {
+	var w []string
+	if j.Engine != "" {
+		w = append(w, string(j.Engine))
+	}
+	switch {
+	case j.GGUFType != "":
+		w = append(w, strings.ToLower(j.GGUFType))
+	case j.Quant != "":
+		w = append(w, string(j.Quant))
+	}
+	if j.KVPrecision != "" {
+		w = append(w, "kv "+string(j.KVPrecision))
+	}
+	if j.Concurrency > 0 {
+		w = append(w, "concurrency "+strconv.Itoa(j.Concurrency))
+	}
+	if j.RequestRate > 0 {
+		w = append(w, Num(j.RequestRate)+" req/s")
+	}
+	switch {
+	case j.GPULayers < 0:
+		w = append(w, "ngl 0")
+	case j.GPULayers > 0:
+		w = append(w, "ngl "+strconv.Itoa(j.GPULayers))
+	}
+	switch j.Split {
+	case planner.SplitLayer:
+		w = append(w, "split-mode layer")
+	case planner.SplitTensor:
+		w = append(w, "split-mode row")
+	}
+	if j.HostMemBWGBs > 0 {
+		w = append(w, "cpu-bw "+Num(j.HostMemBWGBs))
+	}
+	return w
+}
+
+// kvCache reads "kv cache" next to a cache type ("kv cache fp8", "fp8 kv
+// cache") as the cache's type for the parser; without a type the reading
+// pass skips the words, as before. It returns i when it reads nothing.
+func (c *canonizer) kvCache(i int) int {
+	n := i + 1
+	if c.w(i) == "kv" {
+		n = i + 2
+	}
+	if _, ok := kvTypes[c.w(n)]; ok {
+		c.emit("kv-cache", i, n)
+		return n
+	}
+	if _, ok := kvTypes[c.w(i-1)]; ok && i > 0 {
+		c.emit("kv-cache", i, n)
+		return n
+	}
+	return i
+}

@@ -1,0 +1,125 @@
+package lang
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Serving requests as people type them: engine names, vllm bench's
+// lengths and loads, llama.cpp's flags and GGUF types, the KV cache's
+// type next to `kv 8` heads. Each reading restates in words that read
+// back to the same job.
+func TestServingWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	type want struct {
+		engine   planner.Engine
+		seq, gen int
+		conc     int
+		rate     float64
+		kv       planner.Precision
+		quant    planner.QuantMethod
+		gguf     string
+		prec     planner.Precision
+		ngl      int
+		split    planner.Split
+		workload planner.Workload
+		kvHeads  int
+	}
+	cases := []struct {
+		text string
+		w    want
+	}{
+		{"llama-3.1-8b on vllm, in 1024 out 256, 64 concurrent requests on h100", want{engine: planner.EngineVLLM, seq: 1280, gen: 256, conc: 64}},
+		{"serve llama-3.1-70b with vLLM input 1000 output 200 at 10 req/s on 4x h100", want{engine: planner.EngineVLLM, seq: 1200, gen: 200, rate: 10}},
+		{"llama-3.1-8b tgi prompt 1k gen 256 concurrency 32 on a100", want{engine: planner.EngineTGI, seq: 1280, gen: 256, conc: 32}},
+		{"llama-3.1-70b tensorrt-llm isl 2048 osl 128 fp8 kv cache on 8x h100", want{engine: planner.EngineTRTLLM, seq: 2176, gen: 128, kv: planner.FP8}},
+		{"qwen3-32b sglang kv fp8 1024 in / 256 out on h200", want{engine: planner.EngineSGLang, seq: 1280, gen: 256, kv: planner.FP8}},
+		{"llama-3.1-70b awq vllm on 2x a100", want{engine: planner.EngineVLLM, quant: planner.AWQ, prec: planner.INT4}},
+		{"llama-3.1-8b gptq int8 inference on l4", want{quant: planner.GPTQ, prec: planner.INT8}},
+		{"mistral-7b-v0.1 bitsandbytes 4bit inference on t4", want{quant: planner.BNB, prec: planner.INT4}},
+		{"llama-3.1-70b Q4_K_M on 2x rtx 4090", want{quant: planner.GGUF, gguf: "Q4_K_M"}},
+		{"llama-3.1-8b q8_0 llama.cpp on rtx 3090", want{engine: planner.EngineLlamaCpp, quant: planner.GGUF, gguf: "Q8_0"}},
+		{"ollama llama-3.1-70b q4_k_m ngl 40 on 4090", want{engine: planner.EngineOllama, gguf: "Q4_K_M", quant: planner.GGUF, ngl: 40}},
+		{"llama-3.1-70b gguf offload 20 layers to gpu on a single 4090", want{quant: planner.GGUF, gguf: "Q4_K_M", ngl: 20}},
+		{"llama-3.1-70b q4_k_m 30 layers on cpu on 4090", want{quant: planner.GGUF, gguf: "Q4_K_M", ngl: 50}},
+		{"llama-3.1-70b q4_k_m --split-mode row on 2x 3090", want{quant: planner.GGUF, gguf: "Q4_K_M", split: planner.SplitTensor}},
+		{"llama-3.1-70b q4_k_m layer split on 2x 3090", want{quant: planner.GGUF, gguf: "Q4_K_M", split: planner.SplitLayer}},
+		{"llama-3.1-8b -ngl 0 q4_0 llama.cpp on 4090", want{engine: planner.EngineLlamaCpp, quant: planner.GGUF, gguf: "Q4_0", ngl: -1}},
+		// `kv 8` is still KV heads; `kv int8` is the cache
+		{"layers 32 hidden 4096 heads 32 kv 8 inference kv int8 on h100", want{kv: planner.INT8, kvHeads: 8, workload: planner.Inference}},
+		{"llama-3.1-8b finish in 3 days on h100", want{workload: planner.Finetune}},
+	}
+	for _, c := range cases {
+		r, err := Read(Env{Catalog: cat}, c.text)
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		j := r.Request.Job
+		w := c.w
+		if w.workload == "" {
+			w.workload = planner.Inference
+		}
+		got := want{engine: j.Engine, conc: j.Concurrency, rate: j.RequestRate, kv: j.KVPrecision, quant: j.Quant, gguf: j.GGUFType,
+			ngl: j.GPULayers, split: j.Split, workload: j.Workload}
+		if w.seq > 0 {
+			got.seq, got.gen = j.SeqLen, j.GenTokens
+		}
+		if w.prec != "" {
+			got.prec = j.Precision
+		}
+		if w.kvHeads > 0 {
+			got.kvHeads = j.Model.KVHeads
+		}
+		if j.Workload == "" && w.workload == planner.Finetune {
+			got.workload = planner.Finetune // the planner fills it
+		}
+		if got != w {
+			t.Errorf("%q:\n got %+v\nwant %+v", c.text, got, w)
+			continue
+		}
+		// the reading restates the request in words that read back the same
+		again := ReadAs(cat, r)
+		again = regexp.MustCompile(`\s*\([^)]*\)`).ReplaceAllString(again, "")
+		again = strings.ReplaceAll(again, " · ", " ")
+		r2, err := Read(Env{Catalog: cat}, again)
+		if err != nil {
+			t.Errorf("%q: its reading %q does not parse: %v", c.text, again, err)
+			continue
+		}
+		j2 := r2.Request.Job
+		if j2.Engine != j.Engine || j2.SeqLen != j.SeqLen || j2.GenTokens != j.GenTokens || j2.Concurrency != j.Concurrency ||
+			j2.RequestRate != j.RequestRate || j2.KVPrecision != j.KVPrecision || j2.Quant != j.Quant || j2.GGUFType != j.GGUFType ||
+			j2.GPULayers != j.GPULayers || j2.Split != j.Split || j2.Precision != j.Precision {
+			t.Errorf("%q: reading %q reads back as %+v", c.text, again, j2)
+		}
+	}
+}
+
+// Contradictions are refused with a correction that parses.
+func TestServingRefusals(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"llama-3.1-8b lora vllm on h100",
+		"llama-3.1-8b vllm q4_k_m on h100",
+		"llama-3.1-8b vllm tgi on h100",
+		"llama-3.1-8b awq fp16 vllm on h100",
+		"llama-3.1-8b ngl 20 30 layers on cpu q4_0 on 4090",
+		"llama-3.1-8b vllm seq 4096 in 1024 out 256 on h100",
+	} {
+		_, err := Read(Env{Catalog: cat}, text)
+		ue, ok := err.(*UserError)
+		if !ok {
+			t.Errorf("%q: want a refusal, got %v", text, err)
+			continue
+		}
+		if next, ok := strings.CutPrefix(ue.Hint, "try: gpuplan plan "); ok {
+			if _, err := Read(Env{Catalog: cat}, next); err != nil {
+				t.Errorf("%q: hint %q does not parse: %v", text, next, err)
+			}
+		}
+	}
+}
