@@ -204,3 +204,28 @@ func TestStatusHoldsExecWhileTheJobRuns(t *testing.T) {
 		t.Errorf("status with an exec booking and a reservation:\n%s", out)
 	}
 }
+
+// An exec booking announced in Slack whose lease lapses (gpuplan was
+// killed, so nothing released it) is marked expired on its announcement
+// by the bot's sweep, as any reservation that ends by time.
+func TestSweepMarksALapsedExecExpired(t *testing.T) {
+	s, clock := newReservations(t)
+	ctx := context.Background()
+	st := s.deps.Reservations
+	rv, err := st.Reserve(ctx, store.ReserveRequest{RequestID: "e1", Server: "server-a", ServerGPUs: 4, GPUs: []int{0},
+		Owner: "U0001", Duration: 5 * time.Minute, Note: store.ExecNote("python train.py")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Announced(ctx, rv.ID, "C0001", "1700000000.000100"); err != nil {
+		t.Fatal(err)
+	}
+	if ns, err := s.Sweep(ctx); err != nil || len(ns) != 0 {
+		t.Fatalf("sweep while the job runs: %+v, %v", ns, err)
+	}
+	clock.Advance(6 * time.Minute)
+	ns, err := s.Sweep(ctx)
+	if err != nil || len(ns) != 1 || ns[0].Kind != "expired" || ns[0].Channel != "C0001" || ns[0].TS != "1700000000.000100" {
+		t.Fatalf("sweep after the lease lapsed: %+v, %v", ns, err)
+	}
+}

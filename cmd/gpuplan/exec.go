@@ -303,7 +303,8 @@ func execMain(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv})
 	j := &execJob{cfg: c, srv: srv, need: need, st: st, set: set,
-		req: commands.Request{User: c.as}, stdout: stdout, stderr: stderr}
+		req: commands.Request{User: c.as}, stdout: stdout, stderr: stderr,
+		slack: newExecSlack(getenv, inv.TeamChannel, st, stderr)}
 	// Signals are the command's once it runs; until then they stop the
 	// wait. main's own handler keeps them from killing gpuplan meanwhile.
 	sigs := make(chan os.Signal, 4)
@@ -357,7 +358,8 @@ func userWords(err error) string {
 }
 
 // execStore is what exec needs of the store: reservations, the lease,
-// the waiting list, and the watch half's history and live state. Redis and
+// the waiting list, the watch half's history and live state, and where a
+// booking was announced in Slack. Redis and
 // the embedded store (embeddedSteps) provide it.
 type execStore interface {
 	Now(ctx context.Context) (time.Time, error)
@@ -371,6 +373,7 @@ type execStore interface {
 	RemoveWaiter(ctx context.Context, server, id string) (bool, error)
 	History(ctx context.Context, server string, from, to time.Time) ([]store.Reservation, error)
 	Live(ctx context.Context, server string) (store.Live, error)
+	SetAnnouncement(ctx context.Context, id, channel, ts string) error
 }
 
 var (
@@ -438,4 +441,9 @@ func (e embeddedSteps) History(ctx context.Context, server string, from, to time
 
 func (e embeddedSteps) Live(ctx context.Context, server string) (store.Live, error) {
 	return step(e, func(s *store.Embedded) (store.Live, error) { return s.Live(ctx, server) })
+}
+
+func (e embeddedSteps) SetAnnouncement(ctx context.Context, id, channel, ts string) error {
+	_, err := step(e, func(s *store.Embedded) (struct{}, error) { return struct{}{}, s.SetAnnouncement(ctx, id, channel, ts) })
+	return err
 }

@@ -34,6 +34,7 @@ type execJob struct {
 	req  commands.Request
 
 	stdout, stderr io.Writer
+	slack          *execSlack // nil: the announcements are printed only
 }
 
 func (j *execJob) say(r *commands.Reply) {
@@ -375,7 +376,9 @@ func (j *execJob) runOn(rv store.Reservation, sigs <-chan os.Signal) int {
 		storeNow = rv.Start
 	}
 	until := rv.Start.Add(j.cfg.forDur)
-	j.say(j.set.ExecStarted(j.req, rv, command, until, storeNow))
+	start := j.set.ExecStarted(j.req, rv, command, until, storeNow)
+	j.say(start)
+	j.slack.started(start)
 
 	cmd := exec.Command(j.cfg.command[0], j.cfg.command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, j.stdout, j.stderr
@@ -390,7 +393,9 @@ func (j *execJob) runOn(rv store.Reservation, sigs <-chan os.Signal) int {
 		}
 		fmt.Fprintf(j.stderr, "gpuplan exec: %v\n", err)
 		_, released := j.release(ctx, rv)
-		j.say(j.set.ExecEnded(j.req, rv, command, 0, "not started", released, j.now(ctx)))
+		end := j.set.ExecEnded(j.req, rv, command, 0, "not started", released, j.now(ctx))
+		j.say(end)
+		j.slack.ended(end)
 		return code
 	}
 	exited := make(chan error, 1)
@@ -431,7 +436,9 @@ loop:
 		code = exitBoundEnd
 	}
 	last, released := j.release(ctx, rv)
-	j.say(j.set.ExecEnded(j.req, last, command, ran, status, released, j.now(ctx)))
+	end := j.set.ExecEnded(j.req, last, command, ran, status, released, j.now(ctx))
+	j.say(end)
+	j.slack.ended(end)
 	return code
 }
 
