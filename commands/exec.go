@@ -10,9 +10,9 @@ import (
 )
 
 // The announcements of `gpuplan exec`: a booking made for a command that
-// runs while it holds the GPUs. The CLI prints them (there is no Slack
-// there); they are the same Replies a Slack delivery would announce, so
-// they read like any reservation's, marked with what runs on the GPUs.
+// runs while it holds the GPUs. The CLI prints them, and with the bot
+// token posts them in the team channel (bot.Announcer); they read like
+// any reservation's, marked with what runs on the GPUs.
 
 // MaxExecLabel is how many characters of a command an announcement shows.
 const MaxExecLabel = 80

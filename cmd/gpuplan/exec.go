@@ -38,6 +38,9 @@ NVIDIA_VISIBLE_DEVICES set to the booked ids, and releases them when CMD
 exits. stdin, stdout and stderr are CMD's; SIGINT and SIGTERM are passed to
 it. The booking is renewed while CMD runs (GPUPLAN_EXEC_LEASE at a time)
 and ends at --for at the latest, when CMD gets SIGTERM (SIGKILL 10s later).
+With SLACK_BOT_TOKEN and the servers file's team_channel, the booking and
+its end are announced there too; a command that cannot be found is said
+before anything is booked.
 
 Exit status: CMD's own; 128+N when signal N ended it; 124 when its booking
 reached its end (--for, or someone's later booking) and gpuplan stopped it;
