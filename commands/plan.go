@@ -288,6 +288,8 @@ func estimateSections(e *planner.Estimate, job planner.JobInfo) []Section {
 			Field{"Batch", fmt.Sprintf("%d per GPU (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
 			Field{"Weights", string(e.Precision)},
 		)
+	} else if job.Workload == planner.Inference && e.Serving != nil {
+		fields = append(fields, servingFields(e)...)
 	} else if job.Workload == planner.Inference {
 		fields = append(fields,
 			Field{"Decode", fmt.Sprintf("%s tokens/s over %d sequences (%.1f ms per token each)", sig(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)},

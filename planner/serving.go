@@ -118,6 +118,7 @@ type Serving struct {
 	KVCacheGiB    float64 `json:"kv_cache_gib"` // per GPU, at MaxInFlight
 	KVPrecision   string  `json:"kv_precision"`
 	WeightsGiB    float64 `json:"weights_gib"` // all GPUs and host together
+	Weights       string  `json:"weights"`     // the format: "GGUF Q4_K_M (4.84 bits/weight)", "AWQ int4", "bf16"
 	GPULayers     int     `json:"gpu_layers,omitempty"`
 	CPULayers     int     `json:"cpu_layers,omitempty"`
 	Split         Split   `json:"split"`
@@ -400,6 +401,7 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 	tpot := step(b)
 	sv := &Serving{Engine: eng, InputTokens: int(s.in), OutputTokens: int(s.out), Concurrency: b, MaxInFlight: inFlight,
 		TTFTS: ttft(b), TPOTS: tpot, Saturated: saturated, KVPrecision: s.kvPrec, WeightsGiB: s.weights / gib, Split: split,
+		Weights: weightFormat(j, l.precision),
 		KVCacheGiB: s.kvTok / n * (s.in + s.out) * float64(inFlight) / gib}
 	sv.LatencyS = sv.TTFTS + tpot*(s.out-1)
 	sv.RequestsPerS = b / sv.LatencyS
@@ -561,6 +563,7 @@ func (pc *planContext) evaluateLocal(h Hardware, l layout) Estimate {
 	e.InferencePath = "decode"
 	sv := &Serving{Engine: eng, InputTokens: int(s.in), OutputTokens: int(s.out), Concurrency: streams, MaxInFlight: int(streams),
 		TTFTS: prefill + perToken, TPOTS: perToken, KVPrecision: s.kvPrec, WeightsGiB: s.weights / gib, Split: split,
+		Weights: weightFormat(j, l.precision),
 		KVCacheGiB: kvPer / gib, GPULayers: gpuLayers, CPULayers: cpuLayers}
 	sv.LatencyS = sv.TTFTS + perToken*(s.out-1)
 	sv.RequestsPerS = streams / sv.LatencyS
