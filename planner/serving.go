@@ -401,7 +401,7 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 	tpot := step(b)
 	sv := &Serving{Engine: eng, InputTokens: int(s.in), OutputTokens: int(s.out), Concurrency: b, MaxInFlight: inFlight,
 		TTFTS: ttft(b), TPOTS: tpot, Saturated: saturated, KVPrecision: s.kvPrec, WeightsGiB: s.weights / gib, Split: split,
-		Weights: weightFormat(j, l.precision),
+		Weights:    weightFormat(j, l.precision),
 		KVCacheGiB: s.kvTok / n * (s.in + s.out) * float64(inFlight) / gib}
 	sv.LatencyS = sv.TTFTS + tpot*(s.out-1)
 	sv.RequestsPerS = b / sv.LatencyS
@@ -563,7 +563,7 @@ func (pc *planContext) evaluateLocal(h Hardware, l layout) Estimate {
 	e.InferencePath = "decode"
 	sv := &Serving{Engine: eng, InputTokens: int(s.in), OutputTokens: int(s.out), Concurrency: streams, MaxInFlight: int(streams),
 		TTFTS: prefill + perToken, TPOTS: perToken, KVPrecision: s.kvPrec, WeightsGiB: s.weights / gib, Split: split,
-		Weights: weightFormat(j, l.precision),
+		Weights:    weightFormat(j, l.precision),
 		KVCacheGiB: kvPer / gib, GPULayers: gpuLayers, CPULayers: cpuLayers}
 	sv.LatencyS = sv.TTFTS + perToken*(s.out-1)
 	sv.RequestsPerS = streams / sv.LatencyS
