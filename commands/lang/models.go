@@ -290,7 +290,8 @@ func (p *reqParser) hubModel(ref string) error {
 		msg = fmt.Sprintf("model `%s`: %s", reqShort(ref), err.Error())
 	}
 	hint := "try a catalogue name (`gpuplan models` lists them)"
-	if near := planner.Nearest(name, p.cat.ModelNames(), 3); len(near) > 0 {
+	if near := hubNearest(name, p.cat.ModelNames(), 3); len(near) > 0 {
+		msg += "; the catalogue's nearest: " + strings.Join(near, ", ") // hubnear.go
 		hint = "try: gpuplan plan " + strings.Replace(p.text, p.tok(a).raw, near[0], 1)
 	}
 	return &UserError{Msg: msg, Hint: hint}
