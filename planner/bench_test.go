@@ -58,3 +58,17 @@ func BenchmarkRecommendationSearchTuned(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearch70BPretrain is the full search for pre-training a 70B
+// model on the default stack: no single node fits, so every multi-node
+// count is searched.
+func BenchmarkSearch70BPretrain(b *testing.B) {
+	c := DefaultCatalog()
+	req := Request{Job: Job{Model: mustModel(b, c, "llama-3-70b"), Workload: Pretrain, SeqLen: 4096, GlobalBatch: 512, Tokens: 1e11}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Plan(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

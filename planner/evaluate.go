@@ -10,22 +10,81 @@ import (
 // description the card shows.
 
 // evaluate computes memory, speed, time and cost of one layout.
-//
-// evaluate is long on purpose: memory, time, throughput and cost of one
-// layout share their intermediate values, in the order the model computes
-// them.
 func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	j := pc.job
 	if j.Workload == Inference {
 		return pc.evaluateInference(h, l)
 	}
+	s := pc.size(l)
+	t := pc.stepTime(h, s)
+	g := h.GPU
+	n := h.Count
+	perNode := gpusPerNode(h)
+	l = s.l
+	e := Estimate{
+		GPU: g.ID, GPUName: g.Name, GPUs: n, Nodes: max(1, (n+perNode-1)/perNode), Server: h.Server,
+		Interconnect: t.linkDesc, Precision: l.precision, TensorParallel: l.tp, PipelineParallel: l.pp,
+		Checkpointing: l.ckpt, MicroBatch: l.micro, GradAccum: s.ga, GlobalBatch: s.global, Memory: s.mem,
+		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: t.scaling,
+	}
+	e.Strategy = strategyName(l)
+	sps := t.samplesPerS(s)
+	e.Throughput.SamplesPerS = sps
+	if t.perToken {
+		seq := float64(j.SeqLen)
+		e.Throughput.TokensPerS = sps * seq
+		e.Throughput.TokensPerSPerGPU = sps * seq / float64(n)
+	}
+	e.Time.StepS = t.step
+	e.MFU = sps * t.perSampleModel / (float64(n) * t.peak)
+	e.HFU = sps * t.perSampleHW / (float64(n) * t.peak)
+	e.ModelTFLOPsPerGPU = sps * t.perSampleModel / float64(n) / 1e12
+	e.HWTFLOPsPerGPU = sps * t.perSampleHW / float64(n) / 1e12
+	pc.fillTime(&e, sps)
+	return e
+}
+
+// sizedLayout is a training layout with its micro-batch (in l.micro),
+// gradient accumulation, global batch and per-GPU memory: the first half
+// of evaluate, and all the search needs to rule a layout out.
+type sizedLayout struct {
+	l          layout
+	ga, global int
+	mem        Memory
+}
+
+// size picks the micro-batch of l and its memory.
+func (pc *planContext) size(l layout) sizedLayout {
+	j := pc.job
 	// Memory at micro 1 gives the largest micro-batch that fits.
 	l.micro = 1
 	probe := trainingMemory(pc.prm, j, l, false)
 	micro, ga, global := pc.microFor(l, max(1, probe.MaxMicroBatch))
-	l.micro = micro
-	mem := trainingMemory(pc.prm, j, l, false)
+	mem := probe // at micro 1 the probe is the answer
+	if micro != 1 {
+		l.micro = micro
+		mem = trainingMemory(pc.prm, j, l, false)
+	}
+	return sizedLayout{l: l, ga: ga, global: global, mem: mem}
+}
 
+// stepTime is the second half of evaluate: one optimizer step of a sized
+// layout, and the per-sample FLOPs the card's utilization figures use.
+type stepTime struct {
+	step, scaling                     float64
+	perSampleModel, perSampleHW, peak float64
+	perToken                          bool
+	linkDesc                          string
+}
+
+func (t stepTime) samplesPerS(s sizedLayout) float64 { return float64(s.global) / t.step }
+
+// stepTime is long on purpose: compute, communication, bubble and
+// optimizer step share their intermediate values, in the order the model
+// computes them.
+func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
+	j := pc.job
+	l, micro, ga, mem := s.l, s.l.micro, s.ga, s.mem
 	g := h.GPU
 	f := trainingFlops(j, l)
 	seq := float64(j.SeqLen)
@@ -149,27 +208,8 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	if n > 1 {
 		scaling = (tCompute) / (step - tOpt)
 	}
-
-	e := Estimate{
-		GPU: g.ID, GPUName: g.Name, GPUs: n, Nodes: max(1, (n+perNode-1)/perNode), Server: h.Server,
-		Interconnect: linkDesc, Precision: l.precision, TensorParallel: l.tp, PipelineParallel: l.pp,
-		Checkpointing: l.ckpt, MicroBatch: micro, GradAccum: ga, GlobalBatch: global, Memory: mem,
-		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: scaling,
-	}
-	e.Strategy = strategyName(l)
-	sps := float64(global) / step
-	e.Throughput.SamplesPerS = sps
-	if f.perToken {
-		e.Throughput.TokensPerS = sps * seq
-		e.Throughput.TokensPerSPerGPU = sps * seq / float64(n)
-	}
-	e.Time.StepS = step
-	e.MFU = sps * perSampleModel / (float64(n) * peak)
-	e.HFU = sps * perSampleHW / (float64(n) * peak)
-	e.ModelTFLOPsPerGPU = sps * perSampleModel / float64(n) / 1e12
-	e.HWTFLOPsPerGPU = sps * perSampleHW / float64(n) / 1e12
-	pc.fillTime(&e, sps)
-	return e
+	return stepTime{step: step, scaling: scaling, perSampleModel: perSampleModel, perSampleHW: perSampleHW,
+		peak: peak, perToken: f.perToken, linkDesc: linkDesc}
 }
 
 // fillTime turns throughput into epoch/total hours, GPU-hours and cost.
@@ -185,13 +225,30 @@ func (pc *planContext) fillTime(e *Estimate, sps float64) {
 	}
 	e.Goodput = 1
 	if info.AmountKnown {
-		steady := info.TotalSamples / sps / 3600
-		e.Goodput = goodput(e.GPUs, steady)
-		total := steady / e.Goodput
+		var total float64
+		total, e.Goodput = pc.totalHours(e.GPUs, sps)
 		gh := total * float64(e.GPUs)
 		cost := gh * e.PriceUSDPerGPUH
 		e.Time.TotalHours, e.GPUHours, e.CostUSD = &total, &gh, &cost
 	}
+}
+
+// totalHours is the wall clock of the whole run on gpus GPUs at sps
+// samples/s, with the goodput it assumes.
+func (pc *planContext) totalHours(gpus int, sps float64) (total, gp float64) {
+	steady := pc.info.TotalSamples / sps / 3600
+	gp = goodput(gpus, steady)
+	return steady / gp, gp
+}
+
+// rankHours is a training estimate's sortKeyHours from its throughput,
+// without building the estimate.
+func (pc *planContext) rankHours(gpus int, sps float64) float64 {
+	if pc.info.AmountKnown {
+		total, _ := pc.totalHours(gpus, sps)
+		return total
+	}
+	return 1e6 / sps / 3600
 }
 
 // evaluateInference: decode is memory-bound (weights + KV per token),
@@ -383,6 +440,12 @@ func (pc *planContext) describeTechniques() error {
 			pc.assume("optimizer in backward: each parameter is stepped as soon as its gradient is ready, so only one layer's gradients exist at a time; gradient accumulation is not possible")
 		}
 	}
+	if j.Optimizer.Paged() {
+		pc.assume("paged optimizer: its states live in CUDA unified memory, outside the peak below; what does not fit beside the job is paged to host RAM and back over PCIe every step")
+	}
+	if j.Offload == OffloadOptimizer && j.Strategy == FSDP {
+		pc.assume("offload here moves only the optimizer (DeepSpeed ZeRO-Offload style); FSDP's CPUOffload(offload_params=True) moves weights and gradients too: say `offload params` for that")
+	}
 	if j.PureBF16 {
 		pc.assume("pure bf16: weights, gradients and optimizer states in bf16 with no fp32 master copy (8 bytes per parameter with AdamW); use Kahan summation or stochastic rounding for long runs")
 	}
@@ -390,12 +453,6 @@ func (pc *planContext) describeTechniques() error {
 		if !j.Model.IsTransformer() || j.Model.Kind == VisionViT {
 			return errorf("context parallel splits token sequences; %s has none", j.Model.ID)
 		}
-	if j.Optimizer.Paged() {
-		pc.assume("paged optimizer: its states live in CUDA unified memory, outside the peak below; what does not fit beside the job is paged to host RAM and back over PCIe every step")
-	}
-	if j.Offload == OffloadOptimizer && j.Strategy == FSDP {
-		pc.assume("offload here moves only the optimizer (DeepSpeed ZeRO-Offload style); FSDP's CPUOffload(offload_params=True) moves weights and gradients too: say `offload params` for that")
-	}
 		pc.assume("context parallel %d: each sequence is split over %d GPUs (ring attention), dividing activations by %d", cp, cp, cp)
 	}
 	return nil

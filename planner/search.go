@@ -18,59 +18,120 @@ func (pc *planContext) configure(h Hardware) *Estimate {
 	return e
 }
 
-// choose is configure without the prose: the search calls it for every
-// candidate and describes only the ones it keeps.
+// choose is configure without the prose: the estimate of h's best layout.
 func (pc *planContext) choose(h Hardware) *Estimate {
+	if reference != nil {
+		return reference.choose(pc, h)
+	}
+	o, _ := pc.best(h, true, nil)
+	return pc.estimate(&o)
+}
+
+// option is one GPU type × count with its best layout and the keys the
+// search ranks by. The search probes thousands of layouts: it compares
+// numbers and builds (and names) an estimate only for what it keeps.
+type option struct {
+	h     Hardware
+	l     layout // the layout to evaluate; the zero layout when h has none
+	found bool   // l is set
+	fits  bool
+	gpus  int
+	hours float64 // sortKeyHours
+	cost  float64 // sortKeyCost
+	e     *Estimate
+}
+
+// estimate builds the full estimate of o, noting a precision fallback.
+func (pc *planContext) estimate(o *option) *Estimate {
+	e := o.e
+	if e == nil {
+		e = new(Estimate)
+		if o.found {
+			*e = pc.evaluate(o.h, o.l)
+		}
+	}
+	if _, precNote := pickPrecision(pc.job, o.h.GPU); precNote != "" {
+		e.Notes = append([]string{precNote}, e.Notes...)
+	}
+	return e
+}
+
+// best finds the fastest layout of the job on h that fits; with
+// smallestToo, the smallest one when nothing fits (the search drops such
+// options and does not ask). buf is reused for the layouts.
+//
+// A layout is ruled out as early as its numbers allow: one that does not
+// fit at micro-batch 1 costs one memory estimate, one that cannot keep
+// the global batch where another does is not timed, and only the winner
+// is evaluated in full.
+func (pc *planContext) best(h Hardware, smallestToo bool, buf []layout) (option, []layout) {
 	j := pc.job
-	prec, precNote := pickPrecision(j, h.GPU)
-	// Candidates stay values: the search probes thousands of layouts and
-	// only the winner needs to live on the heap.
-	var best, smallest Estimate
+	prec, _ := pickPrecision(j, h.GPU)
+	o := option{h: h, gpus: h.Count}
+	ls := pc.layouts(h, prec, buf)
+	if j.Workload == Inference {
+		for _, l := range ls { // one layout
+			e := pc.evaluate(h, l)
+			o.l, o.found, o.fits, o.e = l, true, e.Memory.Fits, &e
+			o.gpus, o.hours, o.cost = e.GPUs, e.sortKeyHours(), e.sortKeyCost()
+		}
+		return o, ls
+	}
+	var bestL, smallL layout
+	var bestS sizedLayout
+	var bestT stepTime
+	var bestPer, smallGiB float64
 	haveBest, haveSmallest := false, false
 	bestKeeps := false
 	var lastNoCkpt layout
 	lastNoCkptFast := false
-	for _, l := range pc.layouts(h, prec) {
+	for _, l := range ls {
 		// Recomputation only pays when it buys a usefully larger
 		// micro-batch: skip it when the same layout already fits without it
 		// at a micro-batch that fills the GPU.
 		if l.ckpt && lastNoCkptFast && l.tp == lastNoCkpt.tp && l.pp == lastNoCkpt.pp && l.strategy == lastNoCkpt.strategy && !j.Checkpointing {
 			continue
 		}
-		e := pc.evaluate(h, l)
+		s := pc.size(l)
 		if !l.ckpt {
 			lastNoCkpt = l
-			lastNoCkptFast = e.Memory.Fits && float64(e.MicroBatch*max(j.SeqLen, 1)) >= 2048
+			lastNoCkptFast = s.mem.Fits && float64(s.l.micro*max(j.SeqLen, 1)) >= 2048
+		}
+		if !s.mem.Fits {
+			// only the smallest counts, and only while nothing fits
+			if smallestToo && !haveBest && (!haveSmallest || s.mem.PerGPUGiB < smallGiB) {
+				smallL, smallGiB, haveSmallest = l, s.mem.PerGPUGiB, true
+			}
+			continue
 		}
 		// A layout that cannot keep the requested global batch (more
 		// replicas than samples per step) only wins when nothing else fits.
-		keeps := j.GlobalBatch == 0 || e.GlobalBatch == j.GlobalBatch
+		keeps := j.GlobalBatch == 0 || s.global == j.GlobalBatch
+		if haveBest && bestKeeps && !keeps {
+			continue
+		}
+		t := pc.stepTime(h, s)
+		per := t.step / float64(s.global)
 		// A layout listed later is more complex; it must be clearly faster.
-		better := !haveBest || (keeps && !bestKeeps) ||
-			(keeps == bestKeeps && e.Time.StepS/float64(e.GlobalBatch) < best.Time.StepS/float64(best.GlobalBatch)*0.97)
-		if e.Memory.Fits && better {
-			best, haveBest, bestKeeps = e, true, keeps
-		}
-		if !haveSmallest || e.Memory.PerGPUGiB < smallest.Memory.PerGPUGiB {
-			smallest, haveSmallest = e, true
+		if !haveBest || (keeps && !bestKeeps) || (keeps == bestKeeps && per < bestPer*0.97) {
+			bestL, bestS, bestT, bestPer, haveBest, bestKeeps = l, s, t, per, true, keeps
 		}
 	}
-	e := new(Estimate)
-	if haveBest {
-		*e = best
-	} else {
-		*e = smallest
+	switch {
+	case haveBest:
+		o.l, o.found, o.fits = bestL, true, true
+		o.hours = pc.rankHours(h.Count, bestT.samplesPerS(bestS))
+		o.cost = o.hours * float64(h.Count) * h.GPU.PriceUSD
+	case haveSmallest:
+		o.l, o.found = smallL, true
 	}
-	if precNote != "" {
-		e.Notes = append([]string{precNote}, e.Notes...)
-	}
-	return e
+	return o, ls
 }
 
 // layouts enumerates the strategies worth trying on h: sharding stages,
 // gradient checkpointing, tensor/pipeline parallel for the tuned stack,
 // with the largest micro-batch that fits each.
-func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
+func (pc *planContext) layouts(h Hardware, prec Precision, buf []layout) []layout {
 	j := pc.job
 	n := h.Count
 	base := layout{gpu: h.GPU, n: n, tp: 1, pp: 1, precision: prec, attention: j.Attention}
@@ -81,7 +142,7 @@ func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
 			// replicas: each GPU runs its own share of the batch
 			l.micro = max(1, (j.GlobalBatch+n-1)/n)
 		}
-		return []layout{l}
+		return append(buf[:0], l)
 	}
 	strategies := []Strategy{DDP}
 	if j.Strategy != StrategyAuto {
@@ -109,7 +170,7 @@ func (pc *planContext) layouts(h Hardware, prec Precision) []layout {
 			}
 		}
 	}
-	out := make([]layout, 0, len(mps)*len(strategies)*len(ckpts))
+	out := buf[:0]
 	cp := max(1, j.ContextParallel)
 	for _, m := range mps {
 		if n%(m.tp*m.pp*cp) != 0 {
@@ -203,6 +264,17 @@ func strategyName(l layout) string {
 	return strings.Join(parts, " + ")
 }
 
+// referenceSearch is the exhaustive search the equivalence test holds
+// this one to.
+type referenceSearch struct {
+	choose func(*planContext, Hardware) *Estimate
+	search func(*planContext, []Hardware) Recommendations
+}
+
+// reference, when set, answers choose and search in place of the pruned
+// search: only the equivalence test (search_equiv_test.go) sets it.
+var reference *referenceSearch
+
 // searchCounts are the GPU counts the recommendation search tries: one
 // box, then multi-node jobs up to the largest clusters trained on (Llama 3
 // used 16,384 H100s; named targets go to MaxGPUs).
@@ -216,6 +288,9 @@ const MaxGPUs = 100000
 // search is long on purpose: building the pool, the single-box-first rule
 // and the ranking share the feasible list.
 func (pc *planContext) search(pool []Hardware) Recommendations {
+	if reference != nil {
+		return reference.search(pc, pool)
+	}
 	var rec Recommendations
 	if pool == nil {
 		for _, g := range pc.cat.GPUs {
@@ -230,13 +305,15 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 			}
 		}
 	}
-	var feasible []*Estimate
+	feasible := make([]option, 0, len(pool))
+	var buf []layout
 	consider := func(hs []Hardware) {
 		for _, h := range hs {
 			rec.Considered++
-			e := pc.choose(h)
-			if e.Memory.Fits {
-				feasible = append(feasible, e)
+			var o option
+			o, buf = pc.best(h, false, buf)
+			if o.fits {
+				feasible = append(feasible, o)
 			}
 		}
 	}
@@ -253,8 +330,8 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 	consider(single)
 	if len(multi) > 0 {
 		fastest := math.Inf(1)
-		for _, e := range feasible {
-			fastest = math.Min(fastest, e.sortKeyHours())
+		for _, o := range feasible {
+			fastest = math.Min(fastest, o.hours)
 		}
 		if len(feasible) == 0 || (pc.info.AmountKnown && fastest > 24) {
 			consider(multi)
@@ -267,39 +344,54 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		rec.Notes = append(rec.Notes, "nothing in the search fits: see the out-of-memory advice")
 		return rec
 	}
-	byTime := append([]*Estimate(nil), feasible...)
+	byTime := make([]int, len(feasible))
+	for i := range byTime {
+		byTime[i] = i
+	}
+	byCost := append([]int(nil), byTime...)
 	sort.SliceStable(byTime, func(a, b int) bool {
-		ta, tb := byTime[a].sortKeyHours(), byTime[b].sortKeyHours()
+		ta, tb := feasible[byTime[a]].hours, feasible[byTime[b]].hours
 		if math.Abs(ta-tb) > 1e-9*ta {
 			return ta < tb
 		}
-		return byTime[a].sortKeyCost() < byTime[b].sortKeyCost()
+		return feasible[byTime[a]].cost < feasible[byTime[b]].cost
 	})
-	byCost := append([]*Estimate(nil), feasible...)
 	sort.SliceStable(byCost, func(a, b int) bool {
-		ca, cb := byCost[a].sortKeyCost(), byCost[b].sortKeyCost()
+		ca, cb := feasible[byCost[a]].cost, feasible[byCost[b]].cost
 		if math.Abs(ca-cb) > 1e-9*ca {
 			return ca < cb
 		}
-		return byCost[a].sortKeyHours() < byCost[b].sortKeyHours()
+		return feasible[byCost[a]].hours < feasible[byCost[b]].hours
 	})
-	defer func() {
-		for _, e := range []*Estimate{rec.Fastest, rec.Cheapest, rec.Balanced} {
-			if e.Launch == "" {
-				pc.describe(e)
-			}
-		}
-	}()
-	rec.Fastest = byTime[0]
-	rec.Cheapest = byCost[0]
 	// Balanced: the fastest option that costs at most 1.5x the cheapest and
 	// does not use more than 8 GPUs for less than a day's work.
-	limit := rec.Cheapest.sortKeyCost() * 1.5
-	rec.Balanced = rec.Cheapest
-	for _, e := range byTime {
-		if e.sortKeyCost() <= limit && (e.GPUs <= 8 || e.sortKeyHours() > 24) {
-			rec.Balanced = e
+	limit := feasible[byCost[0]].cost * 1.5
+	balanced := byCost[0]
+	for _, i := range byTime {
+		if o := &feasible[i]; o.cost <= limit && (o.gpus <= 8 || o.hours > 24) {
+			balanced = i
 			break
+		}
+	}
+	// Only the picks are evaluated in full; an option picked twice is one
+	// estimate.
+	var built [3]*Estimate
+	var builtFrom [3]int
+	nb := 0
+	pick := func(i int) *Estimate {
+		for k := range nb {
+			if builtFrom[k] == i {
+				return built[k]
+			}
+		}
+		built[nb], builtFrom[nb] = pc.estimate(&feasible[i]), i
+		nb++
+		return built[nb-1]
+	}
+	rec.Fastest, rec.Cheapest, rec.Balanced = pick(byTime[0]), pick(byCost[0]), pick(balanced)
+	for _, e := range []*Estimate{rec.Fastest, rec.Cheapest, rec.Balanced} {
+		if e.Launch == "" {
+			pc.describe(e)
 		}
 	}
 	return rec
