@@ -375,6 +375,11 @@ func (b *Bot) spawn(name string, log *zap.Logger, fn func()) {
 // run executes a command within a pool slot, turning a panic into an
 // internal error with a ref.
 func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Reply, err error) {
+	defer func() {
+		if err != nil {
+			err = &askedError{err: err, asked: req.Text}
+		}
+	}()
 	started := time.Now()
 	select {
 	case b.pool <- struct{}{}:
@@ -423,6 +428,17 @@ func (b *Bot) sendFilesToDM(user string, files []commands.File) {
 
 type panicError struct{ value any }
 
+// askedError carries the words of the request that failed to where the
+// failure becomes words (message), so that an error quoting them does not
+// make them live (escaper).
+type askedError struct {
+	err   error
+	asked string
+}
+
+func (a *askedError) Error() string { return a.err.Error() }
+func (a *askedError) Unwrap() error { return a.err }
+
 func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 
 // message turns a command outcome into what the user sees, logging an
@@ -434,7 +450,12 @@ func (b *Bot) message(reply *commands.Reply, err error, log *zap.Logger) (Messag
 	}
 	if ue := commands.Explain(err); ue != nil {
 		log.Info("user error", zap.Stringer("kind", commands.KindOf(err)), zap.String("msg", ue.Msg))
-		return errorMessage(ue), false
+		var asked string
+		var ae *askedError
+		if errors.As(err, &ae) {
+			asked = ae.asked
+		}
+		return errorMessage(ue, echoing(asked)), false
 	}
 	ref := newRef()
 	log = log.With(zap.String("ref", ref), zap.Error(err))

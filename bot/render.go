@@ -35,13 +35,55 @@ const (
 // schedule, a model name read back) reaches a reply through
 // commands.Untrusted, which turns its mentions into plain text first, so
 // only the command layer's own mentions ping.
-func escape(s string) string {
+func escape(s string) string { return escaper{}.text(s) }
+
+// escaper is the one path every string of a message takes into mrkdwn
+// (blocks and the plain-text fallback alike). Its zero value is escape.
+// An error answering a request may quote the request's own words ("unknown
+// server `<@U0ADMIN>`"), and the grammar's refusals quote them as typed:
+// asked holds the request's letters and digits (foldIDs), and a mention
+// whose id is among them is the user's own text echoed back, so it stays
+// escaped — shown as typed, not live. A mention the command layer wrote
+// for someone the request did not name (the holder of the GPUs) stays
+// live. Treating a name the user did type as echoed only costs a ping.
+type escaper struct{ asked string }
+
+// echoing is the escaper for an answer to a request whose text is asked.
+func echoing(asked string) escaper { return escaper{asked: foldIDs(asked)} }
+
+func (e escaper) text(s string) string {
 	s = commands.StripFormat(s)
 	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 	if !strings.Contains(s, "&lt;@") && !strings.Contains(s, "&lt;#") {
 		return s
 	}
-	return mentionRe().ReplaceAllString(s, "<$1>")
+	return mentionRe().ReplaceAllStringFunc(s, func(m string) string {
+		sub := mentionRe().FindStringSubmatch(m)
+		if e.asked != "" && strings.Contains(e.asked, sub[1][1:]) {
+			return m // the user's own words: shown as typed
+		}
+		return "<" + sub[1] + ">"
+	})
+}
+
+// foldIDs keeps what a Slack id could be read from in s: its ASCII letters
+// and digits (full-width ones too), upper-cased. The request language drops
+// zero-width characters, undoes &lt; and lower-cases words before it quotes
+// them, so an id echoed back is found here however it was typed.
+func foldIDs(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '！' && r <= '～' { // full-width ASCII
+			r -= '！' - '!'
+		}
+		switch {
+		case r >= 'a' && r <= 'z':
+			b.WriteRune(r - 'a' + 'A')
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // mentionRe matches an escaped user or channel mention; a label after |
@@ -306,13 +348,15 @@ func renderActions(blockID string, actions []commands.Action) slack.Block {
 	return slack.NewActionBlock(blockID, elems...)
 }
 
-// errorMessage is what a user sees for a mistake they can fix.
-func errorMessage(ue *commands.UserError) Message {
-	text := ":warning: " + escape(ue.Msg)
+// errorMessage is what a user sees for a mistake they can fix; e escapes
+// it (echoing the request, whose words the mistake may quote), the
+// fallback text included.
+func errorMessage(ue *commands.UserError, e escaper) Message {
+	text := ":warning: " + e.text(ue.Msg)
 	if ue.Hint != "" {
-		text += "\n" + escape(ue.Hint)
+		text += "\n" + e.text(ue.Hint)
 	}
-	return Message{Text: truncate(strings.ReplaceAll(ue.Msg, "`", ""), maxFallbackText),
+	return Message{Text: truncate(e.text(strings.ReplaceAll(ue.Msg, "`", "")), maxFallbackText),
 		Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil)}}
 }
 

@@ -186,7 +186,7 @@ func TestUntrustedTextIsEscaped(t *testing.T) {
 }
 
 func TestErrorMessages(t *testing.T) {
-	m := errorMessage(&commands.UserError{Msg: "unknown model `bert-bse` — did you mean `bert-base`?", Hint: "try: <x>"})
+	m := errorMessage(&commands.UserError{Msg: "unknown model `bert-bse` — did you mean `bert-base`?", Hint: "try: <x>"}, escaper{})
 	checkLimits(t, "user error", m, maxMessageBlocks)
 	raw, _ := json.Marshal(m.Blocks)
 	if !strings.Contains(string(raw), "bert-base") || strings.Contains(string(raw), "<x>") {

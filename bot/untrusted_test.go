@@ -7,8 +7,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/gpuplan/gpuplan/bot/slackfake"
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
@@ -90,17 +93,13 @@ func collectStrings(t *testing.T, raw []byte, b *strings.Builder) {
 	walk(v)
 }
 
-// liveSyntax is what Slack reads as a mention, channel link, special
-// mention or link in mrkdwn.
-var liveSyntax = regexp.MustCompile(`<[@#!][^>]*>|<https?:[^>]*>`)
-
+// checkNoLiveSyntax reads out as Slack reads mrkdwn (slackfake's reader)
+// and fails on any entity — mention, channel link, special mention, link —
+// but the allowed ones (their raw text), and on format characters.
 func checkNoLiveSyntax(t *testing.T, name, out string, allowed map[string]bool) {
 	t.Helper()
-	for _, m := range liveSyntax.FindAllString(out, -1) {
-		if !allowed[m] {
-			t.Errorf("%s carries live %q", name, m)
-		}
-	}
+	ents, _ := slackfake.ReadMrkdwn(out)
+	checkEntities(t, name, ents, allowed)
 	for _, r := range out {
 		if unicode.Is(unicode.Cf, r) && r != '\u200d' {
 			t.Errorf("%s carries format character %U", name, r)
@@ -108,18 +107,122 @@ func checkNoLiveSyntax(t *testing.T, name, out string, allowed map[string]bool) 
 	}
 }
 
-// FuzzEscapeMrkdwn: whatever a user types, the rendered mrkdwn of it
-// (commands.Untrusted, then escape) has no raw < or >, every & starts one
-// of the three entities, no live syntax and no format characters; and
-// escape alone round-trips: unescape(escape(s)) == s for text without
-// mentions or format characters.
+func checkEntities(t *testing.T, name string, ents []slackfake.Entity, allowed map[string]bool) {
+	t.Helper()
+	for _, e := range ents {
+		if !allowed[e.Raw] {
+			t.Errorf("%s carries a live %s %q", name, e.Kind, e.Raw)
+		}
+	}
+}
+
+// Issue 12: an error quotes the words it could not read, and those words
+// can be a mention Slack sent for a picked user, a channel, or a special
+// mention. Through the fake Slack — the slash command's ack, the mention's
+// thread reply, blocks and fallback text alike — none of them is live,
+// and each is still shown as typed.
+func TestEchoedWordsInErrorsAreNotLive(t *testing.T) {
+	h := start(t)
+	posts := 0
+	for _, tc := range []struct{ text, shown string }{
+		{"reserve 1 on <@U0ADMIN|admin> for 1h", "<@U0ADMIN|admin>"},
+		{"reserve 2 gpus on <#C0GEN|general> for 3h", "<#C0GEN|general>"},
+		{"reserve 1 on <!channel> for 1h", "<!channel>"},
+		{"plan llama-3-8b <@U0ADMIN> <!here>", "<@U0ADMIN>"},
+	} {
+		p := h.ackPayload(h.fake.Push(h.fake.SlashCommand(tc.text, "U0001", "C0001")))
+		if p == nil { // acked first (the user's zone was looked up): answered on response_url
+			posts++
+			p = h.fake.WaitResponsePosts(t, posts, 5*time.Second)[posts-1].Body
+		}
+		text, _ := p["text"].(string)
+		blocks, _ := p["blocks"].([]any)
+		if len(blocks) == 0 || !strings.Contains(blocksJSON(blocks), "warning") {
+			t.Fatalf("%q: not answered with a mistake: %s", tc.text, blocksJSON(p))
+		}
+		checkEntities(t, "slash "+tc.text, slackfake.MessageEntities(text, blocks), nil)
+		if _, shown := slackfake.ReadMrkdwn(mrkdwnOf(blocks)); !strings.Contains(shown, tc.shown) {
+			t.Errorf("slash %q: the mistake does not show %q as typed: %q", tc.text, tc.shown, shown)
+		}
+	}
+	// A mention is answered visibly in the channel: the worst place for an
+	// echoed <!channel>.
+	for i, text := range []string{"reserve 1 on <!channel> for 1h", "plan llama-3-8b <@U0ADMIN>", "status <!here>"} {
+		h.fake.Push(h.fake.AppMention("<@"+slackfake.BotUserID+"> "+text, "U0001", "C0001", ""))
+		calls := h.fake.WaitCalls(t, "chat.postMessage", i+1, 5*time.Second)
+		c := calls[i]
+		var blocks []any
+		if raw := c.Param("blocks"); raw != "" {
+			if err := json.Unmarshal([]byte(raw), &blocks); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkEntities(t, "mention "+text, slackfake.MessageEntities(c.Param("text"), blocks), nil)
+	}
+}
+
+// mrkdwnOf joins the mrkdwn texts of blocks.
+func mrkdwnOf(blocks []any) string {
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			if x["type"] == "mrkdwn" {
+				s, _ := x["text"].(string)
+				b.WriteString(s + "\n")
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(blocks)
+	return b.String()
+}
+
+// A mention the command layer writes for someone the request did not name
+// (who holds the GPUs) stays live in an error; one of the request's own
+// words does not, however the request spelled it.
+func TestErrorMentionsTheRequestDidNotName(t *testing.T) {
+	ue := &commands.UserError{Msg: "cannot extend: the GPUs are booked right after — <@U0HOLDER> has GPUs 0 from 18:00; unknown `<@U0ADMIN>`"}
+	for _, asked := range []string{"extend <@U0ADMIN> 1h", "extend <@u0admin> 1h", "extend &lt;@U0AD\u200bMIN&gt; 1h", "extend <@Ｕ０ＡＤＭＩＮ> 1h"} {
+		m := errorMessage(ue, echoing(asked))
+		raw, _ := json.Marshal(m.Blocks)
+		var blocks []any
+		_ = json.Unmarshal(raw, &blocks)
+		ents := slackfake.MessageEntities(m.Text, blocks)
+		checkEntities(t, asked, ents, map[string]bool{"<@U0HOLDER>": true})
+		if len(ents) != 2 { // the holder, in the blocks and in the fallback
+			t.Errorf("%q: the holder's mention should stay live in blocks and fallback: %v", asked, ents)
+		}
+	}
+}
+
+// FuzzEscapeMrkdwn: whatever a user types, read back as Slack reads
+// mrkdwn (slackfake.ReadMrkdwn), makes no entity and shows the user's text:
+//   - a reply's untrusted text (commands.Untrusted, then escape) makes no
+//     entity, has no raw < or >, every & starts one of the three entities,
+//     has no format characters, and shows exactly what Untrusted left;
+//   - an error that quotes the request (errorMessage, echoing it) makes no
+//     entity but the mention the command layer wrote for someone the
+//     request did not name, in its blocks and in its fallback text, and
+//     shows the quoted words as typed;
+//   - escape alone round-trips: unescape(escape(s)) == s for text without
+//     mentions or format characters.
 func FuzzEscapeMrkdwn(f *testing.F) {
 	for _, s := range []string{evilNote, "", "a & b < c > d", "&amp;", "&lt;@U1&gt;", "<@U123ABC>", "<#C1|x>", "<!here>",
-		"<<@U1>@U1>", "<@U1<@U2>>", "<https://a|b>", "\u202e", "*bold* `code` _it_", "👨\u200d👩\u200d👧", "<@", "@U1>", "<!subteam^S1>"} {
+		"<<@U1>@U1>", "<@U1<@U2>>", "<https://a|b>", "\u202e", "*bold* `code` _it_", "👨\u200d👩\u200d👧", "<@", "@U1>", "<!subteam^S1>",
+		"<@U0HOLDER>", "<@U0ADMIN|admin>", "<@Ｕ０ＡＤＭＩＮ>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := escape(commands.Untrusted(s))
+		u := commands.Untrusted(s)
+		out := escape(u)
 		if strings.ContainsAny(out, "<>") {
 			t.Fatalf("raw bracket in %q (from %q)", out, s)
 		}
@@ -130,11 +233,36 @@ func FuzzEscapeMrkdwn(f *testing.F) {
 			}
 		}
 		checkNoLiveSyntax(t, "fuzz", out, nil)
+		if _, shown := slackfake.ReadMrkdwn(out); shown != u {
+			t.Fatalf("Slack shows %q for Untrusted(%q) = %q", shown, s, u)
+		}
 		plain := commands.StripFormat(s)
 		if !strings.Contains(plain, "&lt;@") && !strings.Contains(plain, "&lt;#") && !mentionish.MatchString(plain) {
 			if got := unescape(escape(plain)); got != plain {
 				t.Fatalf("unescape(escape(%q)) = %q", plain, got)
 			}
+		}
+
+		// The same words quoted back by an error, as the grammar quotes
+		// what it cannot read.
+		if utf8.RuneCountInString(s) > 1000 || !utf8.ValidString(s) {
+			return // longer is cut to fit a section
+		}
+		ue := &commands.UserError{Msg: "GPUs 0 held by <@U0HOLDER>; I don't understand `" + s + "`", Hint: "you typed: " + s}
+		asked := "reserve 1 on " + s + " for 1h"
+		m := errorMessage(ue, echoing(asked))
+		raw, _ := json.Marshal(m.Blocks)
+		var blocks []any
+		if err := json.Unmarshal(raw, &blocks); err != nil {
+			t.Fatal(err)
+		}
+		allowed := map[string]bool{}
+		if !strings.Contains(foldIDs(asked), "U0HOLDER") {
+			allowed["<@U0HOLDER>"] = true
+		}
+		checkEntities(t, "error", slackfake.MessageEntities(m.Text, blocks), allowed)
+		if _, shown := slackfake.ReadMrkdwn(mrkdwnOf(blocks)); !strings.Contains(shown, "`"+plain+"`") {
+			t.Fatalf("the error shows %q, not the words %q as typed", shown, plain)
 		}
 	})
 }
