@@ -12,6 +12,9 @@ type UserError struct {
 	// "server", "count", "ids", "start", "end", "duration", "note" — so a
 	// form can show it under its own input without reading Msg.
 	Field string
+
+	// slip marks a Hint that fixes a typo (suggest.go).
+	slip bool
 }
 
 // Fields a mistake can be in.

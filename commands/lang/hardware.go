@@ -3,7 +3,6 @@ package lang
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -64,7 +63,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 	if t.w == "" {
 		if commit {
 			return planner.Hardware{}, false, &UserError{Msg: "which GPUs? the request ends where hardware should be",
-				Hint: p.try(p.i, p.i, "h100x2")}
+				Hint: p.drop(p.i-1, p.i, reqEg("on h100x2"))}
 		}
 		return fail()
 	}
@@ -80,6 +79,13 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 		}
 		return p.serverPart(srv, n, a)
 	}
+	if p.serverLike(t.w) {
+		return planner.Hardware{}, false, p.unknownServer(p.i) // "on server-x"
+	}
+	if productNumber(t.w) && !p.isGPU(t.w) && !p.isGPU(p.tok(p.i+1).w) && p.tok(p.i+1).w != "x" {
+		// "on a 3060": a card the catalogue lacks, not a count
+		return planner.Hardware{}, false, p.notInCatalogue(t.raw)
+	}
 	// "2 nodes of 8x h100"
 	if n, rest, ok := reqScanInt(t.w); ok && !p.isGPU(t.w) {
 		j := -1
@@ -94,19 +100,20 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 			for w := p.tok(p.i).w; w == "of" || w == "with" || w == "x" || w == "*" || w == "=" || w == "each"; w = p.tok(p.i).w {
 				p.i++
 			}
+			innerAt := p.i
 			inner, _, err := p.hardware(true)
 			if err != nil {
 				return inner, false, err
 			}
 			if inner.GPUsPerNode > 0 {
 				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` nests nodes in nodes", p.span(a, p.i)),
-					Hint: p.try(a, p.i, "2 nodes of 8x h100")}
+					Hint: p.drop(a, p.i, reqEg("on 2 nodes of 8x h100"))}
 			}
 			// A node group may total up to reqMaxGPUs, as
 			// published runs do (Llama 3.1 405B: 2048 nodes of 8x h100).
 			if n < 1 || n*inner.Count > reqMaxGPUs {
 				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` is %s GPUs; a plan takes 1 to %d", p.span(a, p.i), reqCountText(n, inner.Count), reqMaxGPUs),
-					Hint: p.try(a, p.i, "2 nodes of 8x "+inner.GPU.ID)}
+					Hint: p.drop(a, innerAt, reqEg("on 2 nodes of 8x "+inner.GPU.ID))}
 			}
 			hw := inner
 			hw.Count, hw.GPUsPerNode = n*inner.Count, inner.Count
@@ -139,7 +146,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 			if commit {
 				return planner.Hardware{}, false, &UserError{
 					Msg:  fmt.Sprintf("`%s` is not a GPU count; counts are whole numbers, like `on 2x h100`", reqShort(t.raw)),
-					Hint: p.try(a, a+1, "2x h100")}
+					Hint: p.drop(a, a+1, reqEg("on 2x h100"))}
 			}
 			return fail()
 		}
@@ -151,6 +158,11 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 	}
 	m, ok := p.gpuName(firstTok, first)
 	if !ok {
+		if first == p.tok(firstTok).w && (productNumber(first) || gpuVendors[first] && modelNumber(p.tok(firstTok+1).w)) {
+			// "2 3060s", "rtx 4080": a card the catalogue lacks; its
+			// model number is part of its name, not a count
+			return planner.Hardware{}, false, p.unknownGPU(firstTok, first, count)
+		}
 		if !commit {
 			return fail()
 		}
@@ -206,7 +218,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 		return hw, false, &UserError{
 			Msg: fmt.Sprintf("GPU count %d in `%s` is out of range — a plan takes 1 to 100,000 GPUs",
 				count, p.span(a, max(m.next, countTok+1))),
-			Hint: p.try(a, p.i, m.name+"x1")}
+			Hint: p.try(a, p.i, m.name)}
 	}
 	p.note(m.res.Note)
 	return hw, true, nil
@@ -329,27 +341,22 @@ func (p *reqParser) unknownGPU(i int, name string, count int) error {
 		return &UserError{Msg: fmt.Sprintf("which GPU? `%s` does not say — name it, like `on 8x h100`", reqShort(t.raw)),
 			Hint: p.gpuFamilies()}
 	}
-	p.loadVocab()
-	var gpuNames []string
-	for n := range p.gpuSet {
-		gpuNames = append(gpuNames, n)
+	if gpuVendors[name] && name == t.w {
+		return p.vendorGPU(i) // "rtx 4080", "tpu v4"
 	}
-	slices.Sort(gpuNames)
 	shown := name
 	if name == t.w {
 		shown = t.raw
 	}
-	sug := ""
-	if len(reqNorm(name)) >= 2 {
-		if s := planner.Nearest(name, gpuNames, 1); len(s) > 0 {
-			sug = s[0]
-		}
+	if productNumber(name) {
+		return p.notInCatalogue(shown) // "3060" is a card, not a slip of another
 	}
+	sug := p.nearestGPU(name)
 	if sug == "" {
 		return &UserError{Msg: fmt.Sprintf("unknown GPU `%s`", reqShort(shown)), Hint: p.gpuFamilies()}
 	}
 	return &UserError{Msg: fmt.Sprintf("unknown GPU `%s` — did you mean `%s`?", reqShort(shown), sug),
-		Hint: p.try(i, i+1, strings.Replace(t.w, name, sug, 1))}
+		Hint: p.fix(i, i+1, strings.Replace(t.w, name, sug, 1))}
 }
 
 // ---------------------------------------------------------------------------
@@ -405,10 +412,10 @@ func (p *reqParser) baseline(a int) error {
 	switch {
 	case !haveValue:
 		return &UserError{Msg: fmt.Sprintf("`%s` needs a measurement, like `baseline 5.67 h/epoch on 4x v100`", p.span(a, p.i)),
-			Hint: p.try(a, p.i, "baseline 5.67 h/epoch on 4x v100")}
+			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")}
 	case !haveHW:
 		return &UserError{Msg: fmt.Sprintf("`%s` needs the hardware it was measured on, like `on 4x v100`", p.span(a, p.i)),
-			Hint: p.try(a, p.i, p.span(a, p.i)+" on 4x v100")}
+			Hint: reqEg(p.span(a, p.i) + " on 4x v100")}
 	}
 	p.req.Baseline = b
 	return nil
@@ -454,13 +461,13 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 	v := n.v
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > 1e12 {
 		return &UserError{Msg: fmt.Sprintf("`%s` is not a measurement I can use", p.span(v0, end)),
-			Hint: p.try(a, end, "baseline 5.67 h/epoch")}
+			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")}
 	}
 	switch {
 	case nu == "it" && de == "s":
 		return &UserError{
 			Msg: fmt.Sprintf("`%s` counts loop iterations, which depend on batch and accumulation; give seconds per optimizer step or samples per second", p.span(v0, end)),
-			Hint: fmt.Sprintf("try: baseline %s s/step (1 ÷ it/s, if each iteration is one optimizer step) or baseline <it/s × batch> samples/s",
+			Hint: fmt.Sprintf("say `baseline %s s/step` (1 ÷ it/s, if each iteration is one optimizer step) or `baseline <it/s × batch> samples/s`",
 				strconv.FormatFloat(1/v, 'g', 3, 64)),
 		}
 	case nu == "samples" && de == "s":
@@ -478,12 +485,12 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 	default:
 		return &UserError{
 			Msg:  fmt.Sprintf("`%s` is not a unit I read for a baseline; I read samples/s, tokens/s, s/step, h/epoch or h", p.span(v0, end)),
-			Hint: p.try(a, end, "baseline 5.67 h/epoch"),
+			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100"),
 		}
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > 1e12 {
 		return &UserError{Msg: fmt.Sprintf("`%s` is not a measurement I can use", p.span(v0, end)),
-			Hint: p.try(a, end, "baseline 5.67 h/epoch")}
+			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")}
 	}
 	b.Value = v
 	return nil

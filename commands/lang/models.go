@@ -57,7 +57,7 @@ func (p *reqParser) catalogModel() (bool, error) {
 		}
 		return true, &UserError{
 			Msg:  fmt.Sprintf("model `%s` matches several: `%s`%s — say which", reqShort(t.raw), strings.Join(c, "`, `"), more),
-			Hint: p.try(p.i, p.i+1, c[0]),
+			Hint: p.fix(p.i, p.i+1, c[0]),
 		}
 	}
 	return false, nil
@@ -292,7 +292,7 @@ func (p *reqParser) hubModel(ref string) error {
 	hint := "try a catalogue name (`gpuplan models` lists them)"
 	if near := hubNearest(name, p.cat.ModelNames(), 3); len(near) > 0 {
 		msg += "; the catalogue's nearest: " + strings.Join(near, ", ") // hubnear.go
-		hint = "try: gpuplan plan " + strings.Replace(p.text, p.tok(a).raw, near[0], 1)
+		hint = p.try(a, a+1, near[0])
 	}
 	return &UserError{Msg: msg, Hint: hint}
 }

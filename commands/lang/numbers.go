@@ -227,7 +227,7 @@ func (p *reqParser) number() error {
 		v := map[float64]string{4: string(planner.INT4), 8: string(planner.INT8), 16: "mixed", 32: string(planner.FP32)}[q.n.v]
 		if v == "" {
 			return &UserError{Msg: fmt.Sprintf("`%s` is not a precision I know; 4-bit, 8-bit, 16-bit and 32-bit are", p.span(a, b)),
-				Hint: p.try(a, b, "int4")}
+				Hint: reqEg("int4", "int8", "bf16", "fp32")}
 		}
 		return p.setPrecision(v, a, b)
 	case reqULayers:
@@ -237,7 +237,7 @@ func (p *reqParser) number() error {
 	case reqUTime:
 		return &UserError{
 			Msg:  fmt.Sprintf("`%s` is a measurement; a plan needs the work (`10 epochs`, `5000 steps`) — a measured run goes in a baseline", p.span(a, b)),
-			Hint: p.try(a, b, "baseline "+p.span(a, b)+" on 4x v100"),
+			Hint: p.tryOr(a, b, "baseline "+p.span(a, b), reqEg("baseline 5.67 h/epoch on 4x v100")),
 		}
 	}
 	// No unit: hardware ("2 h100", "2xh100", "4090", "2 nodes of 8x h100")?
@@ -258,7 +258,7 @@ func (p *reqParser) number() error {
 		if sug := p.suggest(u, reqUnitSuggest); sug != "" {
 			fix := strings.TrimSuffix(t.w, q.unit) + " " + sug
 			return &UserError{Msg: fmt.Sprintf("I don't understand `%s` — did you mean `%s`?", reqShort(t.raw), fix),
-				Hint: p.try(a, a+1, fix)}
+				Hint: p.fix(a, a+1, fix)}
 		}
 		return &UserError{Msg: fmt.Sprintf("I don't understand `%s`", reqShort(t.raw)), Hint: reqKinds}
 	}
@@ -278,7 +278,7 @@ func (p *reqParser) needNumber(i int, c reqUnitKind) error {
 		reqUSteps: "5000 steps", reqUStepsPerEpoch: "19252 steps/epoch", reqUParams: "7b params", reqUBits: "4bit",
 		reqUNodes: "on 2 nodes of 8x h100", reqULayers: "24 layers", reqUHeads: "16 heads", reqUTime: "baseline 5.67 h/epoch on 4x v100"}[c]
 	return &UserError{Msg: fmt.Sprintf("`%s` needs a number before it, like `%s`", reqShort(p.tok(i).raw), ex),
-		Hint: p.try(i, i+1, ex)}
+		Hint: p.drop(i, i+1, reqEg(ex))}
 }
 
 // dataset reads "of 2.5M samples" / "of 1.2B tokens" after `of` at a.
@@ -296,7 +296,7 @@ func (p *reqParser) dataset(a int) error {
 		}
 	}
 	return &UserError{Msg: fmt.Sprintf("`%s` should say the dataset size, like `of 2.5M samples` or `of 1.2B tokens`",
-		p.span(a, p.i+1)), Hint: p.try(a, p.i, "of 2.5M samples")}
+		p.span(a, p.i+1)), Hint: p.drop(a, p.i, reqEg("of 2.5M samples", "of 1.2B tokens"))}
 }
 
 // setAmount records an amount of work. Bare samples and tokens are totals

@@ -232,7 +232,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		stage := map[string]planner.Strategy{"1": planner.ZeRO1, "2": planner.ZeRO2, "3": planner.ZeRO3}[p.tok(p.i).w]
 		if stage == "" {
 			return &UserError{Msg: fmt.Sprintf("`%s` needs a stage: `zero1`, `zero2` or `zero3`", p.span(a, p.i+1)),
-				Hint: p.try(a, a+1, "zero2")}
+				Hint: p.drop(a, a+1, reqEg("zero1", "zero2", "zero3"))}
 		}
 		p.i++
 		return reqSet(p, &p.strategy, stage, a, p.i, "sharding strategies")
@@ -277,7 +277,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 			p.i++
 		}
 		if p.req.Job.Offload != "" && p.req.Job.Offload != v {
-			return &UserError{Msg: fmt.Sprintf("two offloads: `%s` and `%s` — which one?", p.req.Job.Offload, p.span(a, p.i)), Hint: reqExample + " offload"}
+			return &UserError{Msg: fmt.Sprintf("two offloads: `%s` and `%s` — which one?", p.req.Job.Offload, p.span(a, p.i)), Hint: reqEg("offload", "offload-params")}
 		}
 		p.req.Job.Offload = v
 	case reqKwInBackward:
@@ -299,7 +299,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		}
 		p.i = j // "on a t4", "on the h100s"
 		if p.i >= len(p.toks) {
-			return &UserError{Msg: "`on` needs hardware after it, like `on h100x2`", Hint: p.try(a, a+1, "on h100x2")}
+			return &UserError{Msg: "`on` needs hardware after it, like `on h100x2`", Hint: p.drop(a, p.i, reqEg("on h100x2"))}
 		}
 		return p.hardwareList(true)
 	case reqKwCompare:
@@ -366,7 +366,7 @@ func (p *reqParser) value(key string, a int, skip ...string) (reqNumber, string,
 			what = "`" + reqShort(p.toks[a].raw) + "` needs a number, not `" + reqShort(t.raw) + "`"
 		}
 		return reqNumber{}, "", &UserError{Msg: fmt.Sprintf("%s, like `%s`", what, reqKeyExamples[key]),
-			Hint: p.try(a, p.i, reqKeyExamples[key])}
+			Hint: p.drop(a, p.i, reqEg(reqKeyExamples[key]))}
 	}
 	n, unit, ok := reqScanNumber(t.w)
 	if !ok {
@@ -527,7 +527,7 @@ func (p *reqParser) key(key string, a int) error {
 			return p.setPrecision(kw.val, b, p.i)
 		}
 		return &UserError{Msg: fmt.Sprintf("`%s` needs a precision after it: fp32, tf32, fp16, bf16, fp8, int8 or int4",
-			p.span(a, p.i+1)), Hint: p.try(a, p.i, "bf16")}
+			p.span(a, p.i+1)), Hint: p.drop(a, p.i, reqEg("precision bf16"))}
 	}
 	return nil
 }
@@ -582,7 +582,7 @@ func (p *reqParser) setArch(key string, v float64, a, b int) error {
 func (p *reqParser) setParams(v float64, a, b int) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 1e6 || v > 5e12 {
 		return &UserError{Msg: fmt.Sprintf("`%s` is outside the 1M–5T parameters gpuplan plans for", p.span(a, b)),
-			Hint: p.try(a, b, "7b params")}
+			Hint: p.drop(a, b, reqEg("7b params"))}
 	}
 	if err := reqSet(p, &p.model, "params:"+reqTrimNum(v), a, b, "models"); err != nil {
 		return err
@@ -665,7 +665,7 @@ func (p *reqParser) batchKey(a int) error {
 	}
 	if tokens {
 		return &UserError{Msg: fmt.Sprintf("`%s` mixes a batch in tokens with GPUs × micro-batch", p.span(a, next)),
-			Hint: p.try(a, next, "batch 128 = 4x32")}
+			Hint: p.drop(p.i, next, reqEg("batch 128 = 4x32", "batch 1M tokens"))}
 	}
 	p.i = next
 	prod := 1

@@ -69,6 +69,10 @@ type reqParser struct {
 	counted     []bool
 	lastCounted bool
 	standIn     bool
+	// alts are the corrections' fallbacks, serverOrder the team's
+	// servers as the servers file lists them (suggest.go).
+	alts        map[string]hintAlt
+	serverOrder []string
 	resolve     func(string) (planner.Model, error)
 	serve       servingState // the serving words (engine.go)
 	// workloadAssumed says why a workload the request did not name was
@@ -104,22 +108,6 @@ func reqShort(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:45]) + "…"
-}
-
-// try is a hint that shows the request with tokens [a, b) replaced by repl.
-func (p *reqParser) try(a, b int, repl string) string {
-	start, end := p.tok(a).start, p.tok(a).start
-	if b > a {
-		end = p.tok(b - 1).end
-	}
-	s := p.text[:start] + " " + repl + " " + p.text[end:]
-	s = strings.Join(strings.Fields(s), " ")
-	s = strings.ReplaceAll(s, " ,", ",")
-	s = strings.Trim(s, ", ")
-	if s == "" || utf8.RuneCountInString(s) > 300 {
-		return reqExample
-	}
-	return "try: gpuplan plan " + s
 }
 
 // set records v for s, or fails when s already holds a different value.
@@ -184,6 +172,12 @@ func (p *reqParser) step() error {
 		p.req.Targets = append(p.req.Targets, hw)
 		p.counted = append(p.counted, p.lastCounted)
 		return nil
+	}
+	if p.serverLike(t.w) {
+		return p.unknownServer(p.i) // "server-x": not one of the team's
+	}
+	if gpuOnlyWords[t.w] {
+		return p.vendorGPU(p.i) // "rtx 4080", "tpu v4": a GPU the catalogue lacks
 	}
 	if p.skippable(p.i) {
 		p.skipped = append(p.skipped, t.raw)
@@ -256,7 +250,7 @@ func (p *reqParser) unknown(i int, prefer []string) error {
 		what = "unknown GPU"
 	}
 	return &UserError{Msg: fmt.Sprintf("%s `%s` — did you mean `%s`?", what, reqShort(t.raw), sug),
-		Hint: p.try(i, i+1, sug)}
+		Hint: p.fix(i, i+1, sug)}
 }
 
 // suggest returns the nearest word to w, from prefer first, then from the
@@ -394,7 +388,7 @@ func (p *reqParser) finish() error {
 	if j.GenTokens > 0 && j.SeqLen > 0 && j.GenTokens >= j.SeqLen {
 		return &UserError{
 			Msg:  fmt.Sprintf("`%s` leaves no room for a prompt in `%s`: the context counts prompt and generated tokens", p.gen.word, p.seq.word),
-			Hint: fmt.Sprintf("try: ctx %d gen %d", j.SeqLen, max(1, j.SeqLen/4)),
+			Hint: reqEg(fmt.Sprintf("ctx %d gen %d", j.SeqLen, max(1, j.SeqLen/4))),
 		}
 	}
 
@@ -418,7 +412,7 @@ func (p *reqParser) finish() error {
 		if len(p.req.Targets) == 0 {
 			return &UserError{
 				Msg:  fmt.Sprintf("`%s` says how GPUs connect, but no GPUs are named — put it after them, like `on 8x a100 %s`", p.interconnect.word, p.interconnect.word),
-				Hint: reqExample + " " + p.interconnect.word,
+				Hint: reqEg("on 8x a100 " + p.interconnect.word),
 			}
 		}
 		for k := range p.req.Targets {
@@ -429,7 +423,7 @@ func (p *reqParser) finish() error {
 	}
 	if p.compare && len(p.req.Targets) < 2 {
 		return &UserError{Msg: fmt.Sprintf("`%s` needs at least two setups, like `compare h200x4, a100x4`", p.compareWord),
-			Hint: "try: gpuplan plan " + p.text + ", a100x4"}
+			Hint: reqEg("compare h200x4, a100x4")}
 	}
 	p.req.Compare = len(p.req.Targets) >= 2
 	return nil
@@ -475,7 +469,7 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 		if shape := (planner.ArchSpec{Layers: p.arch.Layers, Hidden: p.arch.Hidden, Heads: p.arch.Heads,
 			KVHeads: p.arch.KVHeads, FFN: p.arch.FFN}); !shape.IsZero() {
 			return m, &UserError{Msg: fmt.Sprintf("two models: `%s` and `%s` — give a size or an architecture, not both", p.model.word, archText),
-				Hint: "try: gpuplan plan 7b params 1.2B tokens on 8x h100"}
+				Hint: reqEg("7b params", "layers 24 hidden 2048 heads 16")}
 		}
 		m, err = planner.ModelFromParams(p.params)
 		if err == nil && spec.Kind != "" {
@@ -498,7 +492,9 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 		p.standIn = true
 		p.note(fmt.Sprintf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
 	default:
-		hint := "try: gpuplan plan bert-base " + p.text
+		// an example with a model, labelled as one: the model is not the
+		// user's to be slipped into their request
+		hint := "e.g. with a model: gpuplan plan bert-base " + p.text
 		if p.text == "" || utf8.RuneCountInString(p.text) > 300 {
 			hint = reqExample
 		}
@@ -516,11 +512,11 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 			}
 			msg = fmt.Sprintf("`%s`: %s", what, msg)
 		}
-		return m, &UserError{Msg: msg, Hint: "try: gpuplan plan layers 24 hidden 2048 heads 16 vocab 50k 20B tokens on 8x a100"}
+		return m, &UserError{Msg: msg, Hint: reqEg("layers 24 hidden 2048 heads 16 vocab 50k")}
 	}
 	if params := m.Params(); math.IsNaN(params) || math.IsInf(params, 0) || params <= 0 || params > 5e12 {
 		return m, &UserError{Msg: fmt.Sprintf("`%s` works out to %s parameters, outside the 1M–5T gpuplan plans for", archText, reqParamsText(params)),
-			Hint: "try: gpuplan plan layers 24 hidden 2048 heads 16 vocab 50k 20B tokens on 8x a100"}
+			Hint: reqEg("layers 24 hidden 2048 heads 16 vocab 50k")}
 	}
 	return m, nil
 }

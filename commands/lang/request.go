@@ -33,6 +33,10 @@ type Env struct {
 	// ("meta-llama/Llama-3.2-3B") or a config.json path; nil means ids are
 	// read against the catalogue only.
 	Resolve func(ref string) (planner.Model, error)
+
+	// unsettled reads a correction itself, to check it parses: its own
+	// hint is not checked again.
+	unsettled bool
 }
 
 // Reading is a plan request as understood: the planner request plus what
@@ -102,6 +106,9 @@ func Read(env Env, text string) (Reading, error) {
 		gpus[h.Server] = h.GPU.ID
 	}
 	p := &reqParser{cat: cat, text: text, servers: servers, resolve: env.Resolve}
+	for _, h := range env.Servers {
+		p.serverOrder = append(p.serverOrder, h.Server)
+	}
 	c := &canonizer{text: text, in: reqTokenize(text), servers: names, serverGPU: gpus, now: now,
 		gpu: func(w string) bool { return p.isGPU(w) },
 		modelKnown: func(w string) bool {
@@ -121,6 +128,11 @@ func Read(env Env, text string) (Reading, error) {
 	c.run()
 	p.toks = c.out
 	if err := p.run(); err != nil {
+		if !env.unsettled {
+			err = p.settle(env, err)
+		} else if ue, ok := err.(*UserError); ok {
+			ue.slip = p.alts[ue.Hint].slip
+		}
 		return Reading{}, err
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
@@ -165,7 +177,7 @@ func Read(env Env, text string) (Reading, error) {
 const (
 	reqMaxGPUs  = 100000 // GPUs in a plan: Llama 3 trained on 16,384 H100s; plans go to 100k
 	reqMaxRunes = 2000
-	reqExample  = "try: gpuplan plan bert-base 10 epochs of 2.5M samples on h100x2"
+	reqExample  = "e.g. gpuplan plan bert-base 10 epochs of 2.5M samples on h100x2"
 	// reqKinds is the hint for a word that is close to nothing.
 	reqKinds = "I read: a model (bert-base, 7b params, layers 24 hidden 2048 heads 16), " +
 		"the work (10 epochs of 2.5M samples, 1.2B tokens, 5000 steps), seq 512, batch 128, micro 32, " +
