@@ -23,34 +23,30 @@ func (pc *planContext) choose(h Hardware) *Estimate {
 	if reference != nil {
 		return reference.choose(pc, h)
 	}
-	o, _ := pc.best(h, true, nil)
-	return pc.estimate(&o)
+	o := pc.best(h, true)
+	return pc.estimate(h, &o)
 }
 
 // option is one GPU type × count with its best layout and the keys the
 // search ranks by. The search probes thousands of layouts: it compares
 // numbers and builds (and names) an estimate only for what it keeps.
 type option struct {
-	h     Hardware
 	l     layout // the layout to evaluate; the zero layout when h has none
 	found bool   // l is set
 	fits  bool
 	gpus  int
 	hours float64 // sortKeyHours
 	cost  float64 // sortKeyCost
-	e     *Estimate
 }
 
-// estimate builds the full estimate of o, noting a precision fallback.
-func (pc *planContext) estimate(o *option) *Estimate {
-	e := o.e
-	if e == nil {
-		e = new(Estimate)
-		if o.found {
-			*e = pc.evaluate(o.h, o.l)
-		}
+// estimate builds the full estimate of h's option o, noting a precision
+// fallback.
+func (pc *planContext) estimate(h Hardware, o *option) *Estimate {
+	e := new(Estimate)
+	if o.found {
+		*e = pc.evaluate(h, o.l)
 	}
-	if _, precNote := pickPrecision(pc.job, o.h.GPU); precNote != "" {
+	if _, precNote := pickPrecision(pc.job, h.GPU); precNote != "" {
 		e.Notes = append([]string{precNote}, e.Notes...)
 	}
 	return e
@@ -58,24 +54,22 @@ func (pc *planContext) estimate(o *option) *Estimate {
 
 // best finds the fastest layout of the job on h that fits; with
 // smallestToo, the smallest one when nothing fits (the search drops such
-// options and does not ask). buf is reused for the layouts.
+// options and does not ask).
 //
 // A layout is ruled out as early as its numbers allow: one that does not
 // fit at micro-batch 1 costs one memory estimate, one that cannot keep
 // the global batch where another does is not timed, and only the winner
 // is evaluated in full.
-func (pc *planContext) best(h Hardware, smallestToo bool, buf []layout) (option, []layout) {
-	j := pc.job
-	prec, _ := pickPrecision(j, h.GPU)
-	o := option{h: h, gpus: h.Count}
-	ls := pc.layouts(h, prec, buf)
+func (pc *planContext) best(h Hardware, smallestToo bool) option {
+	j := &pc.job
+	prec, _ := pickPrecision(*j, h.GPU)
+	o := option{gpus: h.Count}
 	if j.Workload == Inference {
-		for _, l := range ls { // one layout
-			e := pc.evaluate(h, l)
-			o.l, o.found, o.fits, o.e = l, true, e.Memory.Fits, &e
-			o.gpus, o.hours, o.cost = e.GPUs, e.sortKeyHours(), e.sortKeyCost()
-		}
-		return o, ls
+		l := pc.inferenceLayout(h, prec)
+		e := pc.evaluate(h, l)
+		o.l, o.found, o.fits = l, true, e.Memory.Fits
+		o.gpus, o.hours, o.cost = e.GPUs, e.sortKeyHours(), e.sortKeyCost()
+		return o
 	}
 	var bestL, smallL layout
 	var bestS sizedLayout
@@ -85,12 +79,12 @@ func (pc *planContext) best(h Hardware, smallestToo bool, buf []layout) (option,
 	bestKeeps := false
 	var lastNoCkpt layout
 	lastNoCkptFast := false
-	for _, l := range ls {
+	pc.eachLayout(h, prec, func(l layout) bool {
 		// Recomputation only pays when it buys a usefully larger
 		// micro-batch: skip it when the same layout already fits without it
 		// at a micro-batch that fills the GPU.
 		if l.ckpt && lastNoCkptFast && l.tp == lastNoCkpt.tp && l.pp == lastNoCkpt.pp && l.strategy == lastNoCkpt.strategy && !j.Checkpointing {
-			continue
+			return true
 		}
 		s := pc.size(l)
 		if !l.ckpt {
@@ -102,13 +96,13 @@ func (pc *planContext) best(h Hardware, smallestToo bool, buf []layout) (option,
 			if smallestToo && !haveBest && (!haveSmallest || s.mem.PerGPUGiB < smallGiB) {
 				smallL, smallGiB, haveSmallest = l, s.mem.PerGPUGiB, true
 			}
-			continue
+			return true
 		}
 		// A layout that cannot keep the requested global batch (more
 		// replicas than samples per step) only wins when nothing else fits.
 		keeps := j.GlobalBatch == 0 || s.global == j.GlobalBatch
 		if haveBest && bestKeeps && !keeps {
-			continue
+			return true
 		}
 		t := pc.stepTime(h, s)
 		per := t.step / float64(s.global)
@@ -116,7 +110,8 @@ func (pc *planContext) best(h Hardware, smallestToo bool, buf []layout) (option,
 		if !haveBest || (keeps && !bestKeeps) || (keeps == bestKeeps && per < bestPer*0.97) {
 			bestL, bestS, bestT, bestPer, haveBest, bestKeeps = l, s, t, per, true, keeps
 		}
-	}
+		return true
+	})
 	switch {
 	case haveBest:
 		o.l, o.found, o.fits = bestL, true, true
@@ -125,37 +120,53 @@ func (pc *planContext) best(h Hardware, smallestToo bool, buf []layout) (option,
 	case haveSmallest:
 		o.l, o.found = smallL, true
 	}
-	return o, ls
+	return o
 }
 
-// layouts enumerates the strategies worth trying on h: sharding stages,
-// gradient checkpointing, tensor/pipeline parallel for the tuned stack,
-// with the largest micro-batch that fits each.
-func (pc *planContext) layouts(h Hardware, prec Precision, buf []layout) []layout {
-	j := pc.job
+// inferenceLayout is the one layout of an inference job on h.
+func (pc *planContext) inferenceLayout(h Hardware, prec Precision) layout {
+	j := &pc.job
+	n := h.Count
+	l := layout{gpu: h.GPU, n: n, tp: 1, pp: 1, precision: prec, attention: j.Attention}
+	l.micro = max(1, j.GlobalBatch)
+	if forwardOnly(j.Model) {
+		// replicas: each GPU runs its own share of the batch
+		l.micro = max(1, (j.GlobalBatch+n-1)/n)
+	}
+	return l
+}
+
+var (
+	autoStrategies = [...]Strategy{DDP, ZeRO1, ZeRO2, ZeRO3}
+	ckptChoices    = [...]bool{false, true}
+)
+
+// eachLayout yields the layouts worth trying on h: sharding stages,
+// gradient checkpointing, tensor/pipeline parallel for the tuned stack
+// (the micro-batch is picked for each later). It yields values, not a
+// slice: a layout carries its GPU, and a list of them on the heap cost the
+// search a write barrier per pointer.
+func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(layout) bool) {
+	j := &pc.job
 	n := h.Count
 	base := layout{gpu: h.GPU, n: n, tp: 1, pp: 1, precision: prec, attention: j.Attention}
 	if j.Workload == Inference {
-		l := base
-		l.micro = max(1, j.GlobalBatch)
-		if forwardOnly(j.Model) {
-			// replicas: each GPU runs its own share of the batch
-			l.micro = max(1, (j.GlobalBatch+n-1)/n)
-		}
-		return append(buf[:0], l)
+		yield(pc.inferenceLayout(h, prec))
+		return
 	}
-	strategies := []Strategy{DDP}
+	strategies := autoStrategies[:1]
 	if j.Strategy != StrategyAuto {
 		strategies = []Strategy{j.Strategy}
 	} else if n > 1 {
-		strategies = []Strategy{DDP, ZeRO1, ZeRO2, ZeRO3}
+		strategies = autoStrategies[:]
 	}
-	ckpts := []bool{false, true}
+	ckpts := ckptChoices[:]
 	if j.Checkpointing {
-		ckpts = []bool{true}
+		ckpts = ckptChoices[1:]
 	}
 	type mp struct{ tp, pp int }
-	mps := []mp{{1, 1}}
+	var mpArr [8]mp // (1,1), TP 2/4/8, TP8 × PP 2/4/8/16
+	mps := append(mpArr[:0], mp{1, 1})
 	perNode := gpusPerNode(h)
 	if j.Stack == Tuned && j.Model.IsTransformer() && j.Model.Kind != VisionViT && j.Workload != QLoRA {
 		for tp := 2; tp <= min(8, perNode, n); tp *= 2 {
@@ -170,7 +181,6 @@ func (pc *planContext) layouts(h Hardware, prec Precision, buf []layout) []layou
 			}
 		}
 	}
-	out := buf[:0]
 	cp := max(1, j.ContextParallel)
 	for _, m := range mps {
 		if n%(m.tp*m.pp*cp) != 0 {
@@ -186,11 +196,12 @@ func (pc *planContext) layouts(h Hardware, prec Precision, buf []layout) []layou
 			for _, ck := range ckpts {
 				l := base
 				l.tp, l.pp, l.strategy, l.ckpt, l.cp = m.tp, m.pp, s, ck, cp
-				out = append(out, l)
+				if !yield(l) {
+					return
+				}
 			}
 		}
 	}
-	return out
 }
 
 // microFor picks the micro-batch for layout l: what the user said, else the
@@ -280,6 +291,44 @@ var reference *referenceSearch
 // used 16,384 H100s; named targets go to MaxGPUs).
 var searchCounts = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536}
 
+// searchSpace is what the search tries: the team's pool, or every
+// catalogue GPU at every count of searchCounts. Options are addressed by
+// index, so the search keeps no copies of them.
+type searchSpace struct {
+	pool []Hardware // nil: the catalogue
+	gpus []GPU
+	cp   int // context-parallel degree: counts it does not divide are left out
+}
+
+func (s searchSpace) len() int {
+	if s.pool != nil {
+		return len(s.pool)
+	}
+	return len(s.gpus) * len(searchCounts)
+}
+
+// at returns option i, or false when the catalogue search leaves it out.
+func (s searchSpace) at(i int) (Hardware, bool) {
+	if s.pool != nil {
+		return s.pool[i], true
+	}
+	g, n := &s.gpus[i/len(searchCounts)], searchCounts[i%len(searchCounts)]
+	if n > 8 && !g.SXM {
+		return Hardware{}, false // PCIe boxes above 8 GPUs are rare; multi-node is planned on SXM parts
+	}
+	if s.cp > 1 && n%s.cp != 0 {
+		return Hardware{}, false
+	}
+	return Hardware{GPU: *g, Count: n}, true
+}
+
+// ranked is a feasible option as the search ranks it: which one, and its
+// keys.
+type ranked struct {
+	src, gpus   int
+	hours, cost float64
+}
+
 // MaxGPUs is the largest GPU count the planner accepts for one job.
 const MaxGPUs = 100000
 
@@ -292,49 +341,37 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		return reference.search(pc, pool)
 	}
 	var rec Recommendations
-	if pool == nil {
-		for _, g := range pc.cat.GPUs {
-			for _, n := range searchCounts {
-				if n > 8 && !g.SXM {
-					continue // PCIe boxes above 8 GPUs are rare; multi-node is planned on SXM parts
-				}
-				if cp := pc.job.ContextParallel; cp > 1 && n%cp != 0 {
-					continue
-				}
-				pool = append(pool, Hardware{GPU: g, Count: n})
+	sp := searchSpace{pool: pool, gpus: pc.cat.GPUs, cp: pc.job.ContextParallel}
+	var feasible []ranked
+	multi := 0
+	consider := func(single bool) {
+		for i := range sp.len() {
+			h, ok := sp.at(i)
+			if !ok {
+				continue
 			}
-		}
-	}
-	feasible := make([]option, 0, len(pool))
-	var buf []layout
-	consider := func(hs []Hardware) {
-		for _, h := range hs {
+			if one := h.Count <= gpusPerNode(h) && h.Interconnect != IB; one != single {
+				if single {
+					multi++
+				}
+				continue
+			}
 			rec.Considered++
-			var o option
-			o, buf = pc.best(h, false, buf)
-			if o.fits {
-				feasible = append(feasible, o)
+			if o := pc.best(h, false); o.fits {
+				feasible = append(feasible, ranked{src: i, gpus: o.gpus, hours: o.hours, cost: o.cost})
 			}
 		}
 	}
 	// Single boxes first: several nodes are searched only when no single
 	// node fits or the fastest one would take more than a day.
-	var single, multi []Hardware
-	for _, h := range pool {
-		if h.Count <= gpusPerNode(h) && h.Interconnect != IB {
-			single = append(single, h)
-		} else {
-			multi = append(multi, h)
-		}
-	}
-	consider(single)
-	if len(multi) > 0 {
+	consider(true)
+	if multi > 0 {
 		fastest := math.Inf(1)
 		for _, o := range feasible {
 			fastest = math.Min(fastest, o.hours)
 		}
 		if len(feasible) == 0 || (pc.info.AmountKnown && fastest > 24) {
-			consider(multi)
+			consider(false)
 		} else {
 			rec.Notes = append(rec.Notes, "multi-node options left out: one node finishes within a day")
 		}
@@ -344,37 +381,34 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		rec.Notes = append(rec.Notes, "nothing in the search fits: see the out-of-memory advice")
 		return rec
 	}
-	byTime := make([]int, len(feasible))
-	for i := range byTime {
-		byTime[i] = i
-	}
-	byCost := append([]int(nil), byTime...)
+	byTime := append([]ranked(nil), feasible...)
 	sort.SliceStable(byTime, func(a, b int) bool {
-		ta, tb := feasible[byTime[a]].hours, feasible[byTime[b]].hours
+		ta, tb := byTime[a].hours, byTime[b].hours
 		if math.Abs(ta-tb) > 1e-9*ta {
 			return ta < tb
 		}
-		return feasible[byTime[a]].cost < feasible[byTime[b]].cost
+		return byTime[a].cost < byTime[b].cost
 	})
+	byCost := feasible
 	sort.SliceStable(byCost, func(a, b int) bool {
-		ca, cb := feasible[byCost[a]].cost, feasible[byCost[b]].cost
+		ca, cb := byCost[a].cost, byCost[b].cost
 		if math.Abs(ca-cb) > 1e-9*ca {
 			return ca < cb
 		}
-		return feasible[byCost[a]].hours < feasible[byCost[b]].hours
+		return byCost[a].hours < byCost[b].hours
 	})
 	// Balanced: the fastest option that costs at most 1.5x the cheapest and
 	// does not use more than 8 GPUs for less than a day's work.
-	limit := feasible[byCost[0]].cost * 1.5
-	balanced := byCost[0]
-	for _, i := range byTime {
-		if o := &feasible[i]; o.cost <= limit && (o.gpus <= 8 || o.hours > 24) {
-			balanced = i
+	limit := byCost[0].cost * 1.5
+	balanced := byCost[0].src
+	for _, o := range byTime {
+		if o.cost <= limit && (o.gpus <= 8 || o.hours > 24) {
+			balanced = o.src
 			break
 		}
 	}
-	// Only the picks are evaluated in full; an option picked twice is one
-	// estimate.
+	// Only the picks are evaluated in full (their layouts found again); an
+	// option picked twice is one estimate.
 	var built [3]*Estimate
 	var builtFrom [3]int
 	nb := 0
@@ -384,11 +418,13 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 				return built[k]
 			}
 		}
-		built[nb], builtFrom[nb] = pc.estimate(&feasible[i]), i
+		h, _ := sp.at(i)
+		o := pc.best(h, false)
+		built[nb], builtFrom[nb] = pc.estimate(h, &o), i
 		nb++
 		return built[nb-1]
 	}
-	rec.Fastest, rec.Cheapest, rec.Balanced = pick(byTime[0]), pick(byCost[0]), pick(balanced)
+	rec.Fastest, rec.Cheapest, rec.Balanced = pick(byTime[0].src), pick(byCost[0].src), pick(balanced)
 	for _, e := range []*Estimate{rec.Fastest, rec.Cheapest, rec.Balanced} {
 		if e.Launch == "" {
 			pc.describe(e)

@@ -15,6 +15,12 @@ func useReferenceSearch() func() {
 	return func() { reference = nil }
 }
 
+func (pc *planContext) refLayouts(h Hardware, prec Precision) []layout {
+	var out []layout
+	pc.eachLayout(h, prec, func(l layout) bool { out = append(out, l); return true })
+	return out
+}
+
 func (pc *planContext) refChoose(h Hardware) *Estimate {
 	j := pc.job
 	prec, precNote := pickPrecision(j, h.GPU)
@@ -23,7 +29,7 @@ func (pc *planContext) refChoose(h Hardware) *Estimate {
 	bestKeeps := false
 	var lastNoCkpt layout
 	lastNoCkptFast := false
-	for _, l := range pc.layouts(h, prec, nil) {
+	for _, l := range pc.refLayouts(h, prec) {
 		if l.ckpt && lastNoCkptFast && l.tp == lastNoCkpt.tp && l.pp == lastNoCkpt.pp && l.strategy == lastNoCkpt.strategy && !j.Checkpointing {
 			continue
 		}
