@@ -160,6 +160,9 @@ func (c *canonizer) step(i int) int {
 	t := c.in[i]
 	if isHangulWord(t.w) {
 		c.korean = true
+		if n := c.server(i); n > i && strings.HasPrefix(t.w, "서버") {
+			return n // "서버 h", "서버-x"
+		}
 		return c.korean1(i)
 	}
 	if isHubRef(t.raw) && (c.modelKnown == nil || !c.modelKnown(strings.ReplaceAll(t.w, "/", ""))) && !digitsOnly(t.w[strings.IndexByte(t.w, '/')+1:]) {

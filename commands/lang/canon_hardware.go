@@ -57,6 +57,15 @@ func (c *canonizer) serverName(w string) string {
 	return ""
 }
 
+// serverLetter reports whether w is what follows "server" in a server's
+// name: one letter, or a letter and a digit ("x", "q", "h2").
+func serverLetter(w string) bool {
+	if w == "" || len(w) > 2 || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	return len(w) == 1 || w[1] >= '0' && w[1] <= '9'
+}
+
 func isServerWord(s string) bool {
 	switch s {
 	case "server", "srv", "box", "서버", "node", "machine", "rig":
@@ -84,6 +93,12 @@ func (c *canonizer) server(i int) int {
 			c.emit(name, i, i+2)
 			return i + 2
 		}
+	}
+	if (w == "server" || w == "server-" || w == "서버" || w == "서버-") && serverLetter(c.w(i+1)) && !c.gpu(c.w(i+1)) {
+		// "server x", "서버-q": written as a server's name is, but the team
+		// has none of that name; the readers say so and name the team's
+		c.emit("server-"+c.w(i+1), i, i+2)
+		return i + 2
 	}
 	if isServerWord(c.w(i + 1)) {
 		if name := c.serverName(w); name != "" {

@@ -223,7 +223,8 @@ func TestSuggestionSimilarity(t *testing.T) {
 func TestUnknownServer(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
-	for _, text := range []string{"bert-base 3 epochs on server-x", "bert-base server-q 2장", "bert-base 10 epochs server-z"} {
+	for _, text := range []string{"bert-base 3 epochs on server-x", "bert-base server-q 2장", "bert-base 10 epochs server-z",
+		"bert-base 3 epochs on server x", "bert-base 3 epochs 서버-x에서"} {
 		_, err := Read(env, text)
 		var ue *UserError
 		if !errors.As(err, &ue) {
