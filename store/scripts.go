@@ -154,12 +154,17 @@ local function gcursor(gidx, g, t)
   return {key = gidx, lo = '(' .. fmt(g * GB + t), hi = '(' .. fmt((g + 1) * GB), base = g * GB, raw = {}, i = 1, n = 0,
     done = false, page = 4}
 end
+-- examined counts the index entries the cursors read: what a decision
+-- cost, answered with a conflict so a test can hold it to the overlapping
+-- bookings rather than all of them.
+local examined = 0
 -- gload makes the cursor's reservation readable; false when there is none.
 local function gload(c)
   if c.i <= c.n then return true end
   if c.done then return false end
   local raw = redis.call('ZRANGEBYSCORE', c.key, c.lo, c.hi, 'WITHSCORES', 'LIMIT', 0, c.page)
   c.raw, c.i, c.n = raw, 1, #raw / 2
+  examined = examined + c.n
   if c.n < c.page then c.done = true end
   if c.n > 0 then c.lo = '(' .. raw[#raw] end
   if c.page < 512 then c.page = c.page * 4 end
@@ -349,7 +354,7 @@ if not got then
     if need < 1 or need > #bounds then break end
     c = bounds[need]
   end
-  return out .. '}'
+  return out .. ',"examined":' .. fmt(examined) .. '}'
 end
 
 -- decided: write
