@@ -120,7 +120,7 @@ func Explain(err error) *UserError {
 			Hint: "if it persists, an admin can run `gpuplan doctor`"}
 	case Unknown:
 		return &UserError{Msg: "the reservation store stopped answering after the " + op + " was sent, so I cannot tell whether it was done",
-			Hint: "check with `mine` (or `status`) before trying again; repeating the same button or command is safe"}
+			Hint: "check with `mine` (or `status`) before trying again. Pressing the same button again is safe (it carries the same request, so it applies at most once); a command typed again is a new request and could do it twice"}
 	}
 	return nil
 }
