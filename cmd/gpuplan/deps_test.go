@@ -26,7 +26,12 @@ var depRules = map[string]struct{ deps, imports []string }{
 	"commands": {deps: []string{mod + "bot", mod + "digest/schedule", "github.com/slack-go/", "github.com/robfig/cron"}, imports: []string{"github.com/redis/"}},
 	"bot":      {deps: []string{"github.com/robfig/cron"}, imports: []string{mod + "store", mod + "planner", "github.com/redis/"}},
 	// hub (Hugging Face config client): standard library and planner only.
-	"hub": {deps: []string{mod + "store", mod + "bot", mod + "commands", "github.com/slack-go/", "github.com/redis/", "go.uber.org/zap", "github.com/robfig/cron"}},
+	// The binary: every package it links runs its init in every process,
+	// `gpuplan plan` included, so nothing heavy that only serve needs
+	// (client_golang's stack cost ~2 ms and ~320 page faults at start;
+	// docs/performance.md). The tests may use client_golang.
+	"cmd/gpuplan": {deps: []string{"github.com/prometheus/", "google.golang.org/protobuf", "github.com/VictoriaMetrics/"}},
+	"hub":         {deps: []string{mod + "store", mod + "bot", mod + "commands", "github.com/slack-go/", "github.com/redis/", "go.uber.org/zap", "github.com/robfig/cron"}},
 }
 
 // violations lists the forbidden packages among deps (everything pkg
@@ -118,6 +123,8 @@ func TestDependencyRulesCatchViolations(t *testing.T) {
 		{"digest/schedule", []string{"github.com/slack-go/slack"}, nil, 1},
 		{"commands", []string{mod + "inventory", mod + "digest"}, []string{mod + "inventory", mod + "digest"}, 0},
 		{"commands", []string{mod + "digest", mod + "digest/schedule", "github.com/robfig/cron/v3"}, []string{mod + "digest/schedule"}, 3},
+		{"cmd/gpuplan", []string{mod + "bot", "github.com/slack-go/slack", "github.com/redis/go-redis/v9"}, nil, 0},
+		{"cmd/gpuplan", []string{"github.com/prometheus/client_golang/prometheus", "google.golang.org/protobuf/proto"}, nil, 2},
 	} {
 		if got := len(violations(tc.pkg, tc.deps, tc.imports)); got != tc.bad {
 			t.Errorf("%s deps %v imports %v: %d violations, want %d", tc.pkg, tc.deps, tc.imports, got, tc.bad)

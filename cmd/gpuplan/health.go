@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 )
 
@@ -75,7 +73,7 @@ func (r *readiness) check(ctx context.Context) string {
 }
 
 // newHTTPHandler routes the health and metrics endpoints.
-func newHTTPHandler(reg *prometheus.Registry, ready *readiness) http.Handler {
+func newHTTPHandler(reg *registry, ready *readiness) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+healthPath, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -91,7 +89,7 @@ func newHTTPHandler(reg *prometheus.Registry, ready *readiness) http.Handler {
 		}
 		fmt.Fprintln(w, "ready")
 	})
-	mux.Handle("GET "+metricsPath, promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
+	mux.Handle("GET "+metricsPath, reg)
 	return mux
 }
 

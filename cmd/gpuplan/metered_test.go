@@ -11,7 +11,6 @@ import (
 	"unicode"
 
 	"github.com/gpuplan/gpuplan/store"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // fakeBackend implements store.Backend; every method fails with err.
@@ -131,7 +130,7 @@ func TestMeteredStoreCoversEveryMethod(t *testing.T) {
 		if n := histogramCount(t, m, metricStoreSeconds, "op", op); n != 1 {
 			t.Errorf("%s: %d latencies observed under op=%q, want 1", name, n, op)
 		}
-		if got := testutil.ToFloat64(m.storeErrors.WithLabelValues(op)); got != 1 {
+		if got := m.storeErrors.With(op).value(); got != 1 {
 			t.Errorf("%s: errors{op=%q} = %v, want 1", name, op, got)
 		}
 	}
@@ -152,7 +151,7 @@ func TestMeteredStoreCoversEveryMethod(t *testing.T) {
 // the histogram name has for label=value.
 func histogramCount(t *testing.T, m *Metrics, name, label, value string) uint64 {
 	t.Helper()
-	mfs, err := m.Registry().Gather()
+	mfs, err := promGatherer(m.Registry()).Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

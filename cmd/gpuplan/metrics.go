@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -10,28 +11,27 @@ import (
 	"github.com/gpuplan/gpuplan/bot"
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/store"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
 // Metrics is serve's Prometheus instrumentation on its own registry (with
-// the Go and process collectors): the bot's Observer, the store
+// the Go and process series; promtext.go says why it is not
+// client_golang): the bot's Observer, the store
 // decorator's meters (metered.go), a scrape-time collector of the fleet's
 // reservations and agents, and counters the digest scheduler calls.
 // Every method is safe for concurrent use.
 type Metrics struct {
-	reg *prometheus.Registry
+	reg *registry
 
-	commands       *prometheus.CounterVec
-	commandSeconds *prometheus.HistogramVec
-	ackSeconds     prometheus.Histogram
-	connects       *prometheus.CounterVec
-	connected      prometheus.Gauge
-	disconnects    *prometheus.CounterVec
-	storeSeconds   *prometheus.HistogramVec
-	storeErrors    *prometheus.CounterVec
-	digests        *prometheus.CounterVec
-	nudges         prometheus.Counter
+	commands       *metric[counter]   // command, outcome
+	commandSeconds *metric[histogram] // command
+	ackSeconds     *histogram
+	connects       *metric[counter] // kind
+	connected      *gauge
+	disconnects    *metric[counter]   // reason
+	storeSeconds   *metric[histogram] // op
+	storeErrors    *metric[counter]   // op
+	digests        *metric[counter]   // outcome
+	nudges         *counter
 
 	names         atomic.Pointer[map[string]string] // word typed → command name
 	everConnected atomic.Bool                       // a first connection was seen
@@ -71,72 +71,49 @@ var knownDisconnectReasons = []string{
 // newMetrics builds the registry. Call setCommands with the command table
 // before the bot runs so command labels are the table's names.
 func newMetrics() *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
-	m.commands = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: metricCommands,
-		Help: "Commands run from Slack, by command and outcome (ok, user_error, error).",
-	}, []string{"command", "outcome"})
-	m.commandSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    metricCommandSeconds,
-		Help:    "Time a command took to compute, waiting for a worker included.",
-		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2.5, 5, 10},
-	}, []string{"command"})
-	m.ackSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: metricAckSeconds,
-		Help: "Time from a Socket Mode envelope's arrival to its ack being written (Slack retries after 3 s).",
-		// Fine below the 1.5 s ack budget, and the 3 s limit as an edge.
-		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2, 2.5, 3, 5},
-	})
-	m.connects = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: metricConnects,
-		Help: "Socket Mode connections Slack greeted: kind=connect for the first, reconnect after.",
-	}, []string{"kind"})
-	m.connected = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: metricConnected,
-		Help: "Socket Mode connections up now (1 when this replica can receive envelopes; 2 briefly during a refresh).",
-	})
-	m.disconnects = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: metricDisconnects,
-		Help: "Socket Mode connections that ended, by reason (Slack's disconnect frame, shutdown, connection_lost).",
-	}, []string{"reason"})
-	m.storeSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    metricStoreSeconds,
-		Help:    "Reservation store operation latency, by operation.",
-		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
-	}, []string{"op"})
-	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: metricStoreErrors,
-		Help: "Store operations that failed, by operation; the store's answers (conflict, not found, not owner, ended, invalid) are not failures.",
-	}, []string{"op"})
-	m.digests = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: metricDigests,
-		Help: "Scheduled digests, by outcome (ok, error).",
-	}, []string{"outcome"})
-	m.nudges = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: metricNudges,
-		Help: "Idle-reservation nudges sent.",
-	})
-	m.reg.MustRegister(
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.commands, m.commandSeconds, m.ackSeconds, m.connects, m.connected, m.disconnects,
-		m.storeSeconds, m.storeErrors, m.digests, m.nudges,
-	)
+	m := &Metrics{reg: newRegistry()}
+	m.commands = newCounter(metricCommands,
+		"Commands run from Slack, by command and outcome (ok, user_error, error).", "command", "outcome")
+	m.commandSeconds = newHistogramMetric(metricCommandSeconds,
+		"Time a command took to compute, waiting for a worker included.",
+		[]float64{.005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2.5, 5, 10}, "command")
+	// Fine below the 1.5 s ack budget, and the 3 s limit as an edge.
+	ack := newHistogramMetric(metricAckSeconds,
+		"Time from a Socket Mode envelope's arrival to its ack being written (Slack retries after 3 s).",
+		[]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2, 2.5, 3, 5})
+	m.ackSeconds = ack.With()
+	m.connects = newCounter(metricConnects,
+		"Socket Mode connections Slack greeted: kind=connect for the first, reconnect after.", "kind")
+	connected := newGauge(metricConnected,
+		"Socket Mode connections up now (1 when this replica can receive envelopes; 2 briefly during a refresh).")
+	m.connected = connected.With()
+	m.disconnects = newCounter(metricDisconnects,
+		"Socket Mode connections that ended, by reason (Slack's disconnect frame, shutdown, connection_lost).", "reason")
+	m.storeSeconds = newHistogramMetric(metricStoreSeconds, "Reservation store operation latency, by operation.",
+		[]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}, "op")
+	m.storeErrors = newCounter(metricStoreErrors,
+		"Store operations that failed, by operation; the store's answers (conflict, not found, not owner, ended, invalid) are not failures.", "op")
+	m.digests = newCounter(metricDigests, "Scheduled digests, by outcome (ok, error).", "outcome")
+	nudges := newCounter(metricNudges, "Idle-reservation nudges sent.")
+	m.nudges = nudges.With()
+	m.reg.mustRegister(goCollector(), processCollector(),
+		m.commands, m.commandSeconds, ack, m.connects, connected, m.disconnects,
+		m.storeSeconds, m.storeErrors, m.digests, nudges)
 	// Series that exist from the start, so rates and alerts see zeros.
 	for _, k := range []string{"connect", "reconnect"} {
-		m.connects.WithLabelValues(k)
+		m.connects.With(k)
 	}
 	for _, r := range knownDisconnectReasons {
-		m.disconnects.WithLabelValues(r)
+		m.disconnects.With(r)
 	}
 	for _, o := range []string{digestOutcomeOK, digestOutcomeError} {
-		m.digests.WithLabelValues(o)
+		m.digests.With(o)
 	}
 	return m
 }
 
 // Registry is what /metrics serves.
-func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+func (m *Metrics) Registry() *registry { return m.reg }
 
 // setCommands maps the words users type onto the command table's names
 // (aliases included), so the command label stays bounded.
@@ -148,7 +125,7 @@ func (m *Metrics) setCommands(cmds []commands.Command) {
 			names[a] = c.Name
 		}
 		for _, o := range []string{bot.OutcomeOK, bot.OutcomeUserError, bot.OutcomeError} {
-			m.commands.WithLabelValues(c.Name, o)
+			m.commands.With(c.Name, o)
 		}
 	}
 	m.names.Store(&names)
@@ -173,8 +150,8 @@ func (m *Metrics) commandName(word string) string {
 // CommandDone implements bot.Observer.
 func (m *Metrics) CommandDone(name, outcome string, d time.Duration) {
 	name = m.commandName(name)
-	m.commands.WithLabelValues(name, outcome).Inc()
-	m.commandSeconds.WithLabelValues(name).Observe(d.Seconds())
+	m.commands.With(name, outcome).Inc()
+	m.commandSeconds.With(name).Observe(d.Seconds())
 }
 
 // Acked implements bot.Observer.
@@ -186,20 +163,20 @@ func (m *Metrics) Connected() {
 	if m.everConnected.CompareAndSwap(false, true) {
 		kind = "connect"
 	}
-	m.connects.WithLabelValues(kind).Inc()
+	m.connects.With(kind).Inc()
 	m.connected.Inc()
 }
 
 // Disconnected implements bot.Observer.
 func (m *Metrics) Disconnected(reason string) {
-	m.disconnects.WithLabelValues(disconnectLabel(reason)).Inc()
+	m.disconnects.With(disconnectLabel(reason)).Inc()
 	m.connected.Dec()
 }
 
 // Refused implements bot.Observer: a connection Slack turned away before
 // hello counts as a disconnect with its reason, but was never connected.
 func (m *Metrics) Refused(reason string) {
-	m.disconnects.WithLabelValues(disconnectLabel(reason)).Inc()
+	m.disconnects.With(disconnectLabel(reason)).Inc()
 }
 
 // disconnectLabel bounds a disconnect reason to the known ones.
@@ -215,16 +192,16 @@ func disconnectLabel(reason string) string {
 // DigestPosted counts a scheduled digest: outcome "ok" when it was posted,
 // "error" when posting failed. Call it on the replica that claimed the
 // slot only.
-func (m *Metrics) DigestPosted(outcome string) { m.digests.WithLabelValues(outcome).Inc() }
+func (m *Metrics) DigestPosted(outcome string) { m.digests.With(outcome).Inc() }
 
 // NudgeSent counts one idle-reservation nudge sent to its owner.
 func (m *Metrics) NudgeSent() { m.nudges.Inc() }
 
 // storeOp records one store call (metered.go).
 func (m *Metrics) storeOp(op string, d time.Duration, err error) {
-	m.storeSeconds.WithLabelValues(op).Observe(d.Seconds())
+	m.storeSeconds.With(op).Observe(d.Seconds())
 	if storeFailed(err) {
-		m.storeErrors.WithLabelValues(op).Inc()
+		m.storeErrors.With(op).Inc()
 	}
 }
 
@@ -232,7 +209,7 @@ func (m *Metrics) storeOp(op string, d time.Duration, err error) {
 // and agent sample ages for the inventory's servers. st should be the
 // metered store, so the collector's reads show in the store metrics.
 func (m *Metrics) watchFleet(st store.Store, servers []string) {
-	m.reg.MustRegister(newFleetCollector(st, servers, time.Now))
+	m.reg.mustRegister(newFleetCollector(st, servers, time.Now))
 }
 
 var _ bot.Observer = (*Metrics)(nil)
@@ -246,8 +223,6 @@ type fleetCollector struct {
 	servers []string
 	now     func() time.Time
 
-	resDesc, gpuDesc, ageDesc, nDesc *prometheus.Desc
-
 	mu   sync.Mutex
 	at   time.Time // last refresh; zero: never
 	held map[string][2]int
@@ -256,24 +231,16 @@ type fleetCollector struct {
 }
 
 func newFleetCollector(st store.Store, servers []string, now func() time.Time) *fleetCollector {
-	c := &fleetCollector{st: st, servers: servers, now: now,
-		resDesc: prometheus.NewDesc(metricReservations, "Reservations holding GPUs now, per server (read at scrape time, cached 15 s).", []string{"server"}, nil),
-		gpuDesc: prometheus.NewDesc(metricGPUsHeld, "GPUs held by reservations now, per server (read at scrape time, cached 15 s).", []string{"server"}, nil),
-		ageDesc: prometheus.NewDesc(metricAgentSampleAge, "Seconds since the server's gpuplan agent last reported; absent when no agent ever has.", []string{"server"}, nil),
-		nDesc:   prometheus.NewDesc(metricAgentBatches, "Agent sample batches the store has recorded for the server (all replicas and agents; read at scrape time).", []string{"server"}, nil),
-	}
+	c := &fleetCollector{st: st, servers: servers, now: now}
 	c.watch, _ = st.(store.Watch)
 	return c
 }
 
-func (c *fleetCollector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- c.resDesc
-	ch <- c.gpuDesc
-	ch <- c.ageDesc
-	ch <- c.nDesc
+func (c *fleetCollector) names() []string {
+	return []string{metricReservations, metricGPUsHeld, metricAgentSampleAge, metricAgentBatches}
 }
 
-func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
+func (c *fleetCollector) gather() []family {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
@@ -281,16 +248,23 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 		c.refresh()
 		c.at = now
 	}
-	for _, s := range c.servers {
+	res := family{name: metricReservations, typ: "gauge", help: "Reservations holding GPUs now, per server (read at scrape time, cached 15 s)."}
+	gpus := family{name: metricGPUsHeld, typ: "gauge", help: "GPUs held by reservations now, per server (read at scrape time, cached 15 s)."}
+	age := family{name: metricAgentSampleAge, typ: "gauge", help: "Seconds since the server's gpuplan agent last reported; absent when no agent ever has."}
+	batches := family{name: metricAgentBatches, typ: "counter", help: "Agent sample batches the store has recorded for the server (all replicas and agents; read at scrape time)."}
+	servers := slices.Sorted(slices.Values(c.servers))
+	for _, s := range servers {
+		l := []labelPair{{"server", s}}
 		if h, ok := c.held[s]; ok {
-			ch <- prometheus.MustNewConstMetric(c.resDesc, prometheus.GaugeValue, float64(h[0]), s)
-			ch <- prometheus.MustNewConstMetric(c.gpuDesc, prometheus.GaugeValue, float64(h[1]), s)
+			res.samples = append(res.samples, sample{labels: l, value: float64(h[0])})
+			gpus.samples = append(gpus.samples, sample{labels: l, value: float64(h[1])})
 		}
 		if t, ok := c.seen[s]; ok {
-			ch <- prometheus.MustNewConstMetric(c.ageDesc, prometheus.GaugeValue, max(0, now.Sub(t).Seconds()), s)
-			ch <- prometheus.MustNewConstMetric(c.nDesc, prometheus.CounterValue, float64(c.n[s]), s)
+			age.samples = append(age.samples, sample{labels: l, value: max(0, now.Sub(t).Seconds())})
+			batches.samples = append(batches.samples, sample{labels: l, value: float64(c.n[s])})
 		}
 	}
+	return []family{res, gpus, age, batches}
 }
 
 // refresh reads every server; a server the store cannot answer for is

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,7 +15,49 @@ import (
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
+
+// promGatherer reads r's exposition back with Prometheus's own text
+// parser, so the tests hold the hand-written format (promtext.go) to what
+// a Prometheus server accepts, and can use client_golang's testutil
+// (compare, lint) on it. client_golang is linked into the tests only.
+func promGatherer(r *registry) prometheus.Gatherer {
+	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		var b bytes.Buffer
+		if err := r.write(&b); err != nil {
+			return nil, err
+		}
+		p := expfmt.NewTextParser(model.UTF8Validation)
+		byName, err := p.TextToMetricFamilies(&b)
+		if err != nil {
+			return nil, fmt.Errorf("%w in\n%s", err, b.String())
+		}
+		var out []*dto.MetricFamily
+		for _, mf := range byName {
+			out = append(out, mf)
+		}
+		slices.SortFunc(out, func(a, b *dto.MetricFamily) int { return strings.Compare(a.GetName(), b.GetName()) })
+		return out, nil
+	})
+}
+
+// seriesCount is how many series a family has on a scrape.
+func seriesCount(t *testing.T, r *registry, name string) int {
+	t.Helper()
+	mfs, err := promGatherer(r).Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			return len(mf.GetMetric())
+		}
+	}
+	return 0
+}
 
 // The observer side: command labels are the table's names (aliases and
 // plan requests folded in), disconnect reasons are bounded, and the
@@ -31,11 +76,11 @@ func TestMetricsObserver(t *testing.T) {
 	}{
 		{"help", "ok", 2}, {"plan", "ok", 1}, {"plan", "user_error", 1}, {"reserve", "error", 1}, {"status", "ok", 0},
 	} {
-		if got := testutil.ToFloat64(m.commands.WithLabelValues(tc.command, tc.outcome)); got != tc.want {
+		if got := m.commands.With(tc.command, tc.outcome).value(); got != tc.want {
 			t.Errorf("commands{%s,%s} = %v, want %v", tc.command, tc.outcome, got, tc.want)
 		}
 	}
-	if n := testutil.CollectAndCount(m.commands); n != 3*len(commands.New(commands.Deps{}).Commands()) {
+	if n := seriesCount(t, m.reg, metricCommands); n != 3*len(commands.New(commands.Deps{}).Commands()) {
 		t.Errorf("%d command series: want every command × outcome and nothing else", n)
 	}
 	if n := histogramCount(t, m, metricCommandSeconds, "command", "plan"); n != 2 {
@@ -44,10 +89,10 @@ func TestMetricsObserver(t *testing.T) {
 
 	m.Acked(20 * time.Millisecond)
 	m.Acked(2900 * time.Millisecond)
-	if got := testutil.CollectAndCount(m.ackSeconds); got != 1 {
+	if got := seriesCount(t, m.reg, metricAckSeconds); got != 1 {
 		t.Errorf("ack histogram series %d", got)
 	}
-	err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(`
+	err := testutil.GatherAndCompare(promGatherer(m.Registry()), strings.NewReader(`
 # HELP gpuplan_ack_latency_seconds Time from a Socket Mode envelope's arrival to its ack being written (Slack retries after 3 s).
 # TYPE gpuplan_ack_latency_seconds histogram
 gpuplan_ack_latency_seconds_bucket{le="0.001"} 0
@@ -80,7 +125,7 @@ gpuplan_ack_latency_seconds_count 2
 	m.Disconnected("something_new")
 	m.Disconnected("warning")
 	m.Refused("too_many_websockets") // turned away before hello: counted, never connected
-	err = testutil.GatherAndCompare(m.Registry(), strings.NewReader(`
+	err = testutil.GatherAndCompare(promGatherer(m.Registry()), strings.NewReader(`
 # HELP gpuplan_socketmode_connects_total Socket Mode connections Slack greeted: kind=connect for the first, reconnect after.
 # TYPE gpuplan_socketmode_connects_total counter
 gpuplan_socketmode_connects_total{kind="connect"} 1
@@ -106,19 +151,19 @@ gpuplan_socketmode_disconnects_total{reason="warning"} 1
 	m.DigestPosted("ok")
 	m.DigestPosted("error")
 	m.NudgeSent()
-	if got := testutil.ToFloat64(m.digests.WithLabelValues("ok")); got != 2 {
+	if got := m.digests.With("ok").value(); got != 2 {
 		t.Errorf("digests ok %v", got)
 	}
-	if got := testutil.ToFloat64(m.digests.WithLabelValues("error")); got != 1 {
+	if got := m.digests.With("error").value(); got != 1 {
 		t.Errorf("digests error %v", got)
 	}
-	if got := testutil.ToFloat64(m.nudges); got != 1 {
+	if got := m.nudges.value(); got != 1 {
 		t.Errorf("nudges %v", got)
 	}
 
 	// Every metric is named gpuplan_… (or is the Go/process collectors')
 	// and passes the Prometheus linter.
-	problems, err := testutil.GatherAndLint(m.Registry())
+	problems, err := testutil.GatherAndLint(promGatherer(m.Registry()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +172,7 @@ gpuplan_socketmode_disconnects_total{reason="warning"} 1
 			t.Errorf("lint: %s: %s", p.Metric, p.Text)
 		}
 	}
-	mfs, _ := m.Registry().Gather()
+	mfs, _ := promGatherer(m.Registry()).Gather()
 	for _, mf := range mfs {
 		n := mf.GetName()
 		if !strings.HasPrefix(n, "gpuplan_") && !strings.HasPrefix(n, "go_") && !strings.HasPrefix(n, "process_") {
@@ -163,11 +208,11 @@ func TestFleetCollector(t *testing.T) {
 	m := newMetrics()
 	st := meterStore(e, m)
 	c := newFleetCollector(st, []string{"box", "idle"}, clock)
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(c)
+	reg := newRegistry()
+	reg.mustRegister(c)
 	expect := func(held, gpus int, age float64) {
 		t.Helper()
-		err := testutil.GatherAndCompare(reg, strings.NewReader(`
+		err := testutil.GatherAndCompare(promGatherer(reg), strings.NewReader(`
 # HELP gpuplan_agent_last_sample_age_seconds Seconds since the server's gpuplan agent last reported; absent when no agent ever has.
 # TYPE gpuplan_agent_last_sample_age_seconds gauge
 gpuplan_agent_last_sample_age_seconds{server="box"} `+ftoa(age)+`
@@ -207,10 +252,12 @@ gpuplan_reservations_held{server="idle"} 0
 func TestFleetCollectorStoreDown(t *testing.T) {
 	m := newMetrics()
 	c := newFleetCollector(meterStore(fakeBackend{err: store.ErrUnavailable}, m), []string{"box"}, time.Now)
-	if n := testutil.CollectAndCount(c); n != 0 {
+	reg := newRegistry()
+	reg.mustRegister(c)
+	if n := seriesCount(t, reg, metricReservations) + seriesCount(t, reg, metricGPUsHeld); n != 0 {
 		t.Errorf("%d series from a store that is down", n)
 	}
-	if got := testutil.ToFloat64(m.storeErrors.WithLabelValues("list")); got != 1 {
+	if got := m.storeErrors.With("list").value(); got != 1 {
 		t.Errorf("list errors %v", got)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/store"
-	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 )
 
@@ -26,11 +25,10 @@ const redisPolicyEvery = 5 * time.Minute
 // time it is seen (and a warning when the warnings change). A Redis that
 // cannot be asked leaves the last verdict in place.
 func watchRedisPolicy(ctx context.Context, r *store.Redis, m *Metrics, every time.Duration, log *zap.Logger) {
-	g := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: metricRedisPolicy,
-		Help: "1 while Redis's maxmemory-policy keeps reservations (noeviction), 0 while it would evict them; re-read every 5 minutes.",
-	})
-	if err := m.reg.Register(g); err != nil {
+	policy := newGauge(metricRedisPolicy,
+		"1 while Redis's maxmemory-policy keeps reservations (noeviction), 0 while it would evict them; re-read every 5 minutes.")
+	g := policy.With()
+	if err := m.reg.register(policy); err != nil {
 		log.Warn("redis policy metric not registered", zap.Error(err))
 	}
 	var last []string

@@ -35,11 +35,11 @@ func TestRedisPolicyRechecked(t *testing.T) {
 	done := make(chan struct{})
 	go func() { watchRedisPolicy(ctx, r, m, 20*time.Millisecond, zap.New(core)); close(done) }()
 	gauge := func() float64 {
-		n, err := testutil.GatherAndCount(m.reg, metricRedisPolicy)
+		n, err := testutil.GatherAndCount(promGatherer(m.reg), metricRedisPolicy)
 		if err != nil || n != 1 {
 			return -1
 		}
-		mfs, _ := m.reg.Gather()
+		mfs, _ := promGatherer(m.reg).Gather()
 		for _, mf := range mfs {
 			if mf.GetName() == metricRedisPolicy {
 				return mf.GetMetric()[0].GetGauge().GetValue()
