@@ -212,7 +212,8 @@ func (c *canonizer) size(i int) int {
 	}
 	next := c.w(i + 1)
 	switch next {
-	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe":
+	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe",
+		"gpt", "gpt-style", "lm", "language", "언어": // "a 124M gpt", "a 1B language model": generic words, no catalogue name
 		c.emit(c.w(i)+"-params", i, i+2)
 		return i + 2
 	}

@@ -52,7 +52,9 @@
 // a slip one edit from a keyword is read as it and named ("finetnue →
 // finetune"); a word one or two edits from a model or GPU name is refused
 // with the name as a suggestion. Every suggestion ("try: gpuplan plan …")
-// is held to a property test: followed, it reaches a request that parses.
+// is held to a property test: it parses on its own, in one step, and only
+// fixes or drops the user's words; when no such line exists, an example is
+// shown marked "e.g.", never passed off as the user's request.
 // A request is refused only when it contradicts itself ("two models:
 // `bert-base` and `bert-large` — which one?") or names nothing to plan.
 //
