@@ -387,16 +387,7 @@ func (j *execJob) runOn(rv store.Reservation, sigs <-chan os.Signal) int {
 		"GPUPLAN_RESERVATION="+rv.ID)
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
-		code := exitNoExec
-		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-			code = exitNotFound
-		}
-		fmt.Fprintf(j.stderr, "gpuplan exec: %v\n", err)
-		_, released := j.release(ctx, rv)
-		end := j.set.ExecEnded(j.req, rv, command, 0, "not started", released, j.now(ctx))
-		j.say(end)
-		j.slack.ended(end)
-		return code
+		return j.notStarted(ctx, rv, command, err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -437,6 +428,22 @@ loop:
 	}
 	last, released := j.release(ctx, rv)
 	end := j.set.ExecEnded(j.req, last, command, ran, status, released, j.now(ctx))
+	j.say(end)
+	j.slack.ended(end)
+	return code
+}
+
+// notStarted gives the booking back when the command could not be
+// started, says so where the start was said, and returns the shell's code
+// for it (127 not found, 126 not runnable).
+func (j *execJob) notStarted(ctx context.Context, rv store.Reservation, command string, err error) int {
+	code := exitNoExec
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+		code = exitNotFound
+	}
+	fmt.Fprintf(j.stderr, "gpuplan exec: %v\n", err)
+	_, released := j.release(ctx, rv)
+	end := j.set.ExecEnded(j.req, rv, command, 0, "not started", released, j.now(ctx))
 	j.say(end)
 	j.slack.ended(end)
 	return code

@@ -248,7 +248,9 @@ var splitWords = map[string]planner.Split{"layer": planner.SplitLayer, "layers":
 	"row": planner.SplitTensor, "rows": planner.SplitTensor, "tensor": planner.SplitTensor}
 
 // servingNumber reads the phrases that start with a number: "1024 in / 256
-// out", "64 concurrent requests", "10 req/s", "40 layers on the gpu".
+// out", "64 concurrent requests", "10 req/s", "40 layers on the gpu". It is
+// long on purpose: one switch over the word after the number, a case per
+// phrase, sharing one cursor.
 func (p *reqParser) servingNumber(a int) (bool, error) {
 	sv := &p.serve
 	n, unit, ok := reqScanNumber(p.tok(a).w)

@@ -109,22 +109,7 @@ func Read(env Env, text string) (Reading, error) {
 	for _, h := range env.Servers {
 		p.serverOrder = append(p.serverOrder, h.Server)
 	}
-	c := &canonizer{text: text, in: reqTokenize(text), servers: names, serverGPU: gpus, now: now,
-		gpu: func(w string) bool { return p.isGPU(w) },
-		modelKnown: func(w string) bool {
-			_, _, err := cat.Model(w)
-			return err == nil || reqAmbiguous(err)
-		},
-		modelID: func(w string) string {
-			m, _, err := cat.Model(w)
-			if err != nil {
-				return ""
-			}
-			return m.ID
-		},
-		familyLike: func(w string) bool { return familyLike(cat, w) },
-		gpuByMem:   func(gb float64) string { return gpuByMemory(cat, gb) },
-		modelPart:  modelParts(cat)}
+	c := newCanonizer(cat, p, text, names, gpus, now)
 	c.run()
 	p.toks = c.out
 	if err := p.run(); err != nil {
@@ -142,6 +127,35 @@ func Read(env Env, text string) (Reading, error) {
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}
+	settleAsk(&r, c, p, question)
+	return r, nil
+}
+
+// newCanonizer is the first pass over a request's words, with what it
+// needs to know of the catalogue, the team's servers and the clock.
+func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[string]bool, gpus map[string]string, now time.Time) *canonizer {
+	return &canonizer{text: text, in: reqTokenize(text), servers: names, serverGPU: gpus, now: now,
+		gpu: func(w string) bool { return p.isGPU(w) },
+		modelKnown: func(w string) bool {
+			_, _, err := cat.Model(w)
+			return err == nil || reqAmbiguous(err)
+		},
+		modelID: func(w string) string {
+			m, _, err := cat.Model(w)
+			if err != nil {
+				return ""
+			}
+			return m.ID
+		},
+		familyLike: func(w string) bool { return familyLike(cat, w) },
+		gpuByMem:   func(gb float64) string { return gpuByMemory(cat, gb) },
+		modelPart:  modelParts(cat)}
+}
+
+// settleAsk decides what a read request asks and the workload that running
+// a model implies, from the question words and the shape of what was
+// read; the order of the rules is their precedence.
+func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if c.serverWord && !c.gpuWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
@@ -171,7 +185,6 @@ func Read(env Env, text string) (Reading, error) {
 	if r.Ask == AskCount || r.Deadline > 0 {
 		r.CountOpen = p.countOpen()
 	}
-	return r, nil
 }
 
 const (
