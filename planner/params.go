@@ -27,11 +27,14 @@ type Params struct {
 	// EagerAMPBytes: average bytes per activation element of an eager
 	// autocast (AMP) run, between 2 (all 16-bit) and 4 (all fp32).
 	EagerAMPBytes float64
-	Finetune      float64 // k of full fine-tuning recipes (task heads, padding, per-step optimizer)
-	QLoRA         float64 // extra k of QLoRA: NF4 weights dequantised in every pass
+	Finetune      float64 // k of task fine-tuning (heads on padded batches, per-step optimizer); decoder SFT has none
+	// DequantBytes: memory traffic per frozen NF4 weight each time a QLoRA
+	// pass dequantises it (read 4-bit + scales, write bf16, GEMM reads it).
+	DequantBytes float64
 
 	Volta float64 // g: share of peak first-generation tensor cores reach
 	AMD   float64 // g: ROCm software maturity on MI300X
+	Board float64 // g: desk cards (GeForce, RTX workstation) against their datasheet peak
 
 	AttnFlash float64 // FlashAttention kernel efficiency relative to a dense GEMM
 	// EagerPasses: materialised (eager) attention writes the s² scores
@@ -89,9 +92,10 @@ var paramSpecs = []paramSpec{
 	{"StackHF", 2.5, 1.2, 5.0, "eager PyTorch moves ~2-3x the bytes of a fused stack"},
 	{"EagerAMPBytes", 3, 2, 4, "autocast keeps the residual stream, layer norms and softmax in fp32 (calibration README: eager AMP sits close to the fp32 count)"},
 	{"Finetune", 2.2, 1.0, 4.0, "NVIDIA's BERT SQuAD runs sit at 0.62-0.68 of pre-training utilization"},
-	{"QLoRA", 1.8, 1.0, 4.0, "bitsandbytes dequantises every NF4 weight in forward and backward"},
+	{"DequantBytes", 6, 3, 24, "per weight and pass: read 0.52 B of NF4 + scales, write 2 B of bf16, the GEMM reads the 2 B back (4.5 B), at ~75 % of bandwidth; unfused kernels move more"},
 	{"Volta", 0.86, 0.6, 1.0, "first-generation tensor cores"},
 	{"AMD", 0.75, 0.5, 1.0, "ROCm kernels trail CUDA's in published training runs (no calibration row: stays at the prior)"},
+	{"Board", 1.0, 0.8, 1.4, "GeForce/RTX workstation peaks are quoted at the rated boost clock, which GPU Boost exceeds by 5-15 % under load; start from no difference"},
 	{"AttnFlash", 0.75, 0.4, 1.0, "FlashAttention-2 reaches ~3/4 of GEMM efficiency (its paper, A100)"},
 	{"EagerPasses", 20, 6, 40, "forward: write scores, scale+mask, softmax, dropout, read for P·V (~7 passes); backward about twice that"},
 	{"CNNWidth", 128, 48, 512, "ResNet-50 channel widths and batch-norm passes: 15-20 % of tensor peak"},

@@ -1,6 +1,9 @@
 package planner
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // The utilization model's free constants live in Params (params.go),
 // fitted to the calibration rows (fit.go); docs/planner.md has the fit and
@@ -123,14 +126,15 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 		}
 	}
 	R := peak / (g.MemBWGBs * 1e9) * act / 2
-	// Full fine-tuning recipes run task code (heads, padding, per-step
-	// optimizer) that fuses less than pre-training stacks; an encoder served
-	// for its task (classification, QA) runs that same task code forward.
-	if j.Workload == Finetune || (j.Workload == Inference && j.Model.Kind == Encoder) {
+	// Task fine-tuning (classification or QA heads on padded batches, a
+	// per-step optimizer over small batches) fuses less than pre-training
+	// stacks; an encoder served for its task runs that same task code
+	// forward. A decoder fine-tuned on its own next-token loss (SFT,
+	// packed or not) runs the pre-training code path: same loss, same
+	// kernels, so it carries no task penalty (torchtune's full fine-tunes
+	// reach the utilization of its LoRA runs on the same card).
+	if taskFinetune(j) {
 		k = math.Max(k, p.Finetune)
-	}
-	if j.Workload == QLoRA {
-		k *= p.QLoRA
 	}
 	h := float64(j.Model.Hidden)
 	if j.Model.Kind == VisionConv || h == 0 {
@@ -145,11 +149,62 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 		u *= p.Volta
 	case g.Generation == CDNA3:
 		u *= p.AMD
+	case deskBoard(g) && j.Workload != Inference:
+		// fitted on training rows only; inference on these cards has
+		// no rows yet
+		u *= p.Board
 	}
 	if tokensPerMicro > 0 {
 		u *= tokensPerMicro / (tokensPerMicro + p.T0)
 	}
 	return u
+}
+
+// deskBoard reports whether g is an actively cooled desk card (GeForce, RTX
+// workstation). Their datasheet peak is quoted at the rated boost clock,
+// which GPU Boost exceeds under sustained load; datacenter parts are
+// quoted at their top clock and hold it at best. The same torchtune and
+// llm.c-trainer code reaches a larger share of the quoted peak on a 4090
+// or an A6000 than on an A100, at every workload.
+func deskBoard(g GPU) bool {
+	return g.Consumer || strings.Contains(strings.ToLower(g.FormFactor), "workstation")
+}
+
+// taskFinetune reports whether j runs task code around the model: a full
+// fine-tune of anything but a decoder language model, or an encoder
+// serving its task.
+func taskFinetune(j Job) bool {
+	decoder := j.Model.Kind == Decoder || j.Model.Kind == MoE || j.Model.Kind == ""
+	return (j.Workload == Finetune && !decoder) || (j.Workload == Inference && j.Model.Kind == Encoder)
+}
+
+// qloraDequantS is the time one micro-batch spends dequantising the frozen
+// NF4 base of a QLoRA job. Every pass over a layer (forward, its recompute
+// under checkpointing, backward for the input gradients) dequantises each
+// 4-bit weight to bf16 for the GEMM: it reads the packed weight and its
+// scales, writes the bf16 copy and the GEMM reads it back, DequantBytes
+// per weight per pass at the card's memory bandwidth (DequantBytes
+// absorbs the kernels' efficiency). The work is per weight, not per token, so it
+// weighs most on small micro-batches and on cards with little bandwidth:
+// torchtune's 8B QLoRA on a 4090 runs at 0.78 of its LoRA speed, the 3B
+// on an A100 at micro-batch 2 x 4096 at 0.98.
+func qloraDequantS(p *Params, j Job, l layout) float64 {
+	m := j.Model
+	if j.Workload != QLoRA || !m.IsTransformer() {
+		return 0
+	}
+	tables := float64(m.Vocab) * float64(m.Hidden) // embeddings and head stay 16-bit
+	if !m.Tied {
+		tables *= 2
+	}
+	// FSDP gathers each layer whole before it is dequantised, so every
+	// rank dequantises the full model; tensor and pipeline parallel split it.
+	w := math.Max(0, heldParams(m, l)-tables) / float64(l.tp*l.pp)
+	passes := 2.0
+	if l.ckpt {
+		passes = 3
+	}
+	return passes * w * p.DequantBytes / (l.gpu.MemBWGBs * 1e9)
 }
 
 // linkGBs returns the achievable per-direction bus bandwidth (GB/s) for
