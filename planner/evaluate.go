@@ -16,7 +16,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		return pc.evaluateInference(h, l)
 	}
 	s := pc.size(l)
-	t := pc.timeStep(&h, &s)
+	t := pc.stepTime(h, s)
 	g := h.GPU
 	n := h.Count
 	perNode := gpusPerNode(h)
@@ -28,7 +28,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: t.scaling,
 	}
 	e.Strategy = strategyName(l)
-	sps := t.samplesPerS(&s)
+	sps := t.samplesPerS(s)
 	e.Throughput.SamplesPerS = sps
 	if t.perToken {
 		seq := float64(j.SeqLen)
@@ -51,44 +51,42 @@ type sizedLayout struct {
 	l          layout
 	ga, global int
 	mem        Memory
-	probeGiB   float64 // per GPU at micro-batch 1
 }
 
 // size picks the micro-batch of l and its memory.
 func (pc *planContext) size(l layout) sizedLayout {
-	j := &pc.job
+	j := pc.job
 	// Memory at micro 1 gives the largest micro-batch that fits.
 	l.micro = 1
-	probe := trainingMemory(pc.prm, *j, l, false)
+	probe := trainingMemory(pc.prm, j, l, false)
 	micro, ga, global := pc.microFor(l, max(1, probe.MaxMicroBatch))
 	mem := probe // at micro 1 the probe is the answer
 	if micro != 1 {
 		l.micro = micro
-		mem = trainingMemory(pc.prm, *j, l, false)
+		mem = trainingMemory(pc.prm, j, l, false)
 	}
-	return sizedLayout{l: l, ga: ga, global: global, mem: mem, probeGiB: probe.PerGPUGiB}
+	return sizedLayout{l: l, ga: ga, global: global, mem: mem}
 }
 
-// timedStep is the second half of evaluate: one optimizer step of a sized
+// stepTime is the second half of evaluate: one optimizer step of a sized
 // layout, and the per-sample FLOPs the card's utilization figures use.
-type timedStep struct {
+type stepTime struct {
 	step, scaling                     float64
 	perSampleModel, perSampleHW, peak float64
 	perToken                          bool
 	linkDesc                          string
 }
 
-func (t *timedStep) samplesPerS(s *sizedLayout) float64 { return float64(s.global) / t.step }
+func (t stepTime) samplesPerS(s sizedLayout) float64 { return float64(s.global) / t.step }
 
-// timeStep is long on purpose: compute, communication, bubble and
+// stepTime is long on purpose: compute, communication, bubble and
 // optimizer step share their intermediate values, in the order the model
-// computes them. It takes pointers: the search times thousands of layouts
-// and each carries its GPU.
-func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
-	j := &pc.job
-	l, micro, ga := &s.l, s.l.micro, s.ga
+// computes them.
+func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
+	j := pc.job
+	l, micro, ga, mem := s.l, s.l.micro, s.ga, s.mem
 	g := h.GPU
-	f := trainingFlops(*j, *l)
+	f := trainingFlops(j, l)
 	seq := float64(j.SeqLen)
 	perSampleHW := f.hardware
 	perSampleModel := f.model
@@ -103,7 +101,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 		tokensPerMicro = float64(micro) * 256 // CNN: images fill the GPU like ~256-token sequences
 	}
 	peak := effectivePeak(g, l.precision) * 1e12
-	u := hfu(pc.prm, *j, *l, tokensPerMicro/float64(l.tp*l.cpDeg())) * pc.jobFactor
+	u := hfu(pc.prm, j, l, tokensPerMicro/float64(l.tp*l.cpDeg())) * pc.jobFactor
 	// Compute time of one micro-batch on one GPU (its share under TP/PP).
 	mpShare := float64(l.tp * l.pp)
 	cpShare := float64(l.cpDeg())
@@ -120,12 +118,12 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	tCompute := tMicro * float64(ga)
 
 	n := h.Count
-	perNode := gpusPerNode(*h)
+	perNode := gpusPerNode(h)
 	busGBs, linkDesc := linkGBs(pc.prm, g, n, perNode, h.Interconnect)
 	dp := l.shardDP() // gradients are reduced over data × context parallel ranks
 	var exposed float64
 	if dp > 1 {
-		trainable := heldParams(j.Model, *l)
+		trainable := heldParams(j.Model, l)
 		if j.Workload == LoRA || j.Workload == QLoRA {
 			trainable = loraParams(j.Model, j.LoRARank)
 		}
@@ -182,8 +180,8 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
 	}
 	// Optimizer step: read and write every state byte once.
-	sb := jobStateBytes(*j, l.precision)
-	trainable := heldParams(j.Model, *l)
+	sb := jobStateBytes(j, l.precision)
+	trainable := heldParams(j.Model, l)
 	if j.Workload == LoRA || j.Workload == QLoRA {
 		trainable = loraParams(j.Model, j.LoRARank)
 		sb = stateBytes{4, 4, 8}
@@ -194,11 +192,11 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	}
 	tOpt := trainable * (sb.weights + sb.grads + sb.optim) * 2 / shard / (g.MemBWGBs * 1e9 * 0.8)
 	if j.Offload != OffloadNone {
-		tOpt, exposed = pc.offloadTime(*j, *h, *l, trainable/shard, heldParams(j.Model, *l)/shard, sb, tMicro, ga, exposed)
+		tOpt, exposed = pc.offloadTime(j, h, l, trainable/shard, heldParams(j.Model, l)/shard, sb, tMicro, ga, exposed)
 	}
 	// Paged optimizer states that did not fit are paged in for the step
 	// and evicted again by the next forward pass.
-	tOpt += 2 * pagedSpill(s.mem) / pcieBytesPerS(pc.prm, g)
+	tOpt += 2 * pagedSpill(mem) / pcieBytesPerS(pc.prm, g)
 
 	ideal := tCompute * (1 + bubble)
 	step := ideal + exposed
@@ -211,7 +209,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	if n > 1 {
 		scaling = (tCompute) / (step - tOpt)
 	}
-	return timedStep{step: step, scaling: scaling, perSampleModel: perSampleModel, perSampleHW: perSampleHW,
+	return stepTime{step: step, scaling: scaling, perSampleModel: perSampleModel, perSampleHW: perSampleHW,
 		peak: peak, perToken: f.perToken, linkDesc: linkDesc}
 }
 
