@@ -16,7 +16,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		return pc.evaluateInference(h, l)
 	}
 	s := pc.size(l)
-	t := pc.stepTime(h, s)
+	t := pc.timeStep(&h, &s)
 	g := h.GPU
 	n := h.Count
 	perNode := gpusPerNode(h)
@@ -28,7 +28,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: t.scaling,
 	}
 	e.Strategy = strategyName(l)
-	sps := t.samplesPerS(s)
+	sps := t.samplesPerS(&s)
 	e.Throughput.SamplesPerS = sps
 	if t.perToken {
 		seq := float64(j.SeqLen)
@@ -51,42 +51,44 @@ type sizedLayout struct {
 	l          layout
 	ga, global int
 	mem        Memory
+	probeGiB   float64 // per GPU at micro-batch 1
 }
 
 // size picks the micro-batch of l and its memory.
 func (pc *planContext) size(l layout) sizedLayout {
-	j := pc.job
+	j := &pc.job
 	// Memory at micro 1 gives the largest micro-batch that fits.
 	l.micro = 1
-	probe := trainingMemory(pc.prm, j, l, false)
+	probe := trainingMemory(pc.prm, *j, l, false)
 	micro, ga, global := pc.microFor(l, max(1, probe.MaxMicroBatch))
 	mem := probe // at micro 1 the probe is the answer
 	if micro != 1 {
 		l.micro = micro
-		mem = trainingMemory(pc.prm, j, l, false)
+		mem = trainingMemory(pc.prm, *j, l, false)
 	}
-	return sizedLayout{l: l, ga: ga, global: global, mem: mem}
+	return sizedLayout{l: l, ga: ga, global: global, mem: mem, probeGiB: probe.PerGPUGiB}
 }
 
-// stepTime is the second half of evaluate: one optimizer step of a sized
+// timedStep is the second half of evaluate: one optimizer step of a sized
 // layout, and the per-sample FLOPs the card's utilization figures use.
-type stepTime struct {
+type timedStep struct {
 	step, scaling                     float64
 	perSampleModel, perSampleHW, peak float64
 	perToken                          bool
 	linkDesc                          string
 }
 
-func (t stepTime) samplesPerS(s sizedLayout) float64 { return float64(s.global) / t.step }
+func (t *timedStep) samplesPerS(s *sizedLayout) float64 { return float64(s.global) / t.step }
 
-// stepTime is long on purpose: compute, communication, bubble and
+// timeStep is long on purpose: compute, communication, bubble and
 // optimizer step share their intermediate values, in the order the model
-// computes them.
-func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
-	j := pc.job
-	l, micro, ga, mem := s.l, s.l.micro, s.ga, s.mem
+// computes them. It takes pointers: the search times thousands of layouts
+// and each carries its GPU.
+func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
+	j := &pc.job
+	l, micro, ga := &s.l, s.l.micro, s.ga
 	g := h.GPU
-	f := trainingFlops(j, l)
+	f := trainingFlops(*j, *l)
 	seq := float64(j.SeqLen)
 	perSampleHW := f.hardware
 	perSampleModel := f.model
@@ -101,7 +103,7 @@ func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
 		tokensPerMicro = float64(micro) * 256 // CNN: images fill the GPU like ~256-token sequences
 	}
 	peak := effectivePeak(g, l.precision) * 1e12
-	u := hfu(pc.prm, j, l, tokensPerMicro/float64(l.tp*l.cpDeg())) * pc.jobFactor
+	u := hfu(pc.prm, *j, *l, tokensPerMicro/float64(l.tp*l.cpDeg())) * pc.jobFactor
 	// Compute time of one micro-batch on one GPU (its share under TP/PP).
 	mpShare := float64(l.tp * l.pp)
 	cpShare := float64(l.cpDeg())
@@ -114,16 +116,16 @@ func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
 		tAttn = perSampleAttn/(peak*u) + eagerScoreBytes(j.Model, j.SeqLen, l.precision)*passes/(g.MemBWGBs*1e9*pc.jobFactor)
 	}
 	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + tAttn) / mpShare / cpShare
-	tMicro += qloraDequantS(pc.prm, j, l) / pc.jobFactor
+	tMicro += qloraDequantS(pc.prm, *j, *l) / pc.jobFactor
 	tCompute := tMicro * float64(ga)
 
 	n := h.Count
-	perNode := gpusPerNode(h)
+	perNode := gpusPerNode(*h)
 	busGBs, linkDesc := linkGBs(pc.prm, g, n, perNode, h.Interconnect)
 	dp := l.shardDP() // gradients are reduced over data × context parallel ranks
 	var exposed float64
 	if dp > 1 {
-		trainable := heldParams(j.Model, l)
+		trainable := heldParams(j.Model, *l)
 		if j.Workload == LoRA || j.Workload == QLoRA {
 			trainable = loraParams(j.Model, j.LoRARank)
 		}
@@ -180,8 +182,8 @@ func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
 		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
 	}
 	// Optimizer step: read and write every state byte once.
-	sb := jobStateBytes(j, l.precision)
-	trainable := heldParams(j.Model, l)
+	sb := jobStateBytes(*j, l.precision)
+	trainable := heldParams(j.Model, *l)
 	if j.Workload == LoRA || j.Workload == QLoRA {
 		trainable = loraParams(j.Model, j.LoRARank)
 		sb = stateBytes{4, 4, 8}
@@ -192,11 +194,11 @@ func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
 	}
 	tOpt := trainable * (sb.weights + sb.grads + sb.optim) * 2 / shard / (g.MemBWGBs * 1e9 * 0.8)
 	if j.Offload != OffloadNone {
-		tOpt, exposed = pc.offloadTime(j, h, l, trainable/shard, heldParams(j.Model, l)/shard, sb, tMicro, ga, exposed)
+		tOpt, exposed = pc.offloadTime(*j, *h, *l, trainable/shard, heldParams(j.Model, *l)/shard, sb, tMicro, ga, exposed)
 	}
 	// Paged optimizer states that did not fit are paged in for the step
 	// and evicted again by the next forward pass.
-	tOpt += 2 * pagedSpill(mem) / pcieBytesPerS(pc.prm, g)
+	tOpt += 2 * pagedSpill(s.mem) / pcieBytesPerS(pc.prm, g)
 
 	ideal := tCompute * (1 + bubble)
 	step := ideal + exposed
@@ -209,7 +211,7 @@ func (pc *planContext) stepTime(h Hardware, s sizedLayout) stepTime {
 	if n > 1 {
 		scaling = (tCompute) / (step - tOpt)
 	}
-	return stepTime{step: step, scaling: scaling, perSampleModel: perSampleModel, perSampleHW: perSampleHW,
+	return timedStep{step: step, scaling: scaling, perSampleModel: perSampleModel, perSampleHW: perSampleHW,
 		peak: peak, perToken: f.perToken, linkDesc: linkDesc}
 }
 

@@ -167,7 +167,19 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 // llm.c-trainer code reaches a larger share of the quoted peak on a 4090
 // or an A6000 than on an A100, at every workload.
 func deskBoard(g GPU) bool {
-	return g.Consumer || strings.Contains(strings.ToLower(g.FormFactor), "workstation")
+	return g.Consumer || containsFold(g.FormFactor, "workstation")
+}
+
+// containsFold is strings.Contains(strings.ToLower(s), sub) for a
+// lower-case sub, without the copy: hfu asks for every layout the search
+// times.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // taskFinetune reports whether j runs task code around the model: a full

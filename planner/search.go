@@ -23,7 +23,8 @@ func (pc *planContext) choose(h Hardware) *Estimate {
 	if reference != nil {
 		return reference.choose(pc, h)
 	}
-	o := pc.best(h, true)
+	prec, _ := pickPrecision(pc.job, h.GPU)
+	o := pc.best(h, prec, true, nil)
 	return pc.estimate(h, &o)
 }
 
@@ -54,15 +55,15 @@ func (pc *planContext) estimate(h Hardware, o *option) *Estimate {
 
 // best finds the fastest layout of the job on h that fits; with
 // smallestToo, the smallest one when nothing fits (the search drops such
-// options and does not ask).
+// options and does not ask). memo, when set, holds what h's layouts need
+// at micro-batch 1 as found on other GPUs with the same count.
 //
 // A layout is ruled out as early as its numbers allow: one that does not
 // fit at micro-batch 1 costs one memory estimate, one that cannot keep
-// the global batch where another does is not timed, and only the winner
-// is evaluated in full.
-func (pc *planContext) best(h Hardware, smallestToo bool) option {
+// the global batch where another does is not sized or timed, and only
+// the winner is evaluated in full.
+func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo []probeEntry) option {
 	j := &pc.job
-	prec, _ := pickPrecision(*j, h.GPU)
 	o := option{gpus: h.Count}
 	if j.Workload == Inference {
 		l := pc.inferenceLayout(h, prec)
@@ -71,56 +72,151 @@ func (pc *planContext) best(h Hardware, smallestToo bool) option {
 		o.gpus, o.hours, o.cost = e.GPUs, e.sortKeyHours(), e.sortKeyCost()
 		return o
 	}
-	var bestL, smallL layout
-	var bestS sizedLayout
-	var bestT stepTime
-	var bestPer, smallGiB float64
-	haveBest, haveSmallest := false, false
-	bestKeeps := false
-	var lastNoCkpt layout
-	lastNoCkptFast := false
-	pc.eachLayout(h, prec, func(l layout) bool {
-		// Recomputation only pays when it buys a usefully larger
-		// micro-batch: skip it when the same layout already fits without it
-		// at a micro-batch that fills the GPU.
-		if l.ckpt && lastNoCkptFast && l.tp == lastNoCkpt.tp && l.pp == lastNoCkpt.pp && l.strategy == lastNoCkpt.strategy && !j.Checkpointing {
-			return true
-		}
-		s := pc.size(l)
-		if !l.ckpt {
-			lastNoCkpt = l
-			lastNoCkptFast = s.mem.Fits && float64(s.l.micro*max(j.SeqLen, 1)) >= 2048
-		}
-		if !s.mem.Fits {
-			// only the smallest counts, and only while nothing fits
-			if smallestToo && !haveBest && (!haveSmallest || s.mem.PerGPUGiB < smallGiB) {
-				smallL, smallGiB, haveSmallest = l, s.mem.PerGPUGiB, true
+	r := race{pc: pc, h: h, smallestToo: smallestToo, memo: memo}
+	if j.GlobalBatch > 0 {
+		// A layout that keeps the global batch beats every one that does
+		// not, so when one fits the race among them alone has the same
+		// winner. Replicas that do not divide the batch cannot keep it.
+		skipped := false
+		pc.eachLayout(h, prec, func(k int, l layout) bool {
+			if j.GlobalBatch%l.dp() != 0 {
+				skipped = true
+				return true
 			}
-			return true
+			return r.run(k, l)
+		})
+		if skipped && !(r.haveBest && r.bestKeeps) {
+			r = race{pc: pc, h: h, smallestToo: smallestToo, memo: memo}
+			pc.eachLayout(h, prec, r.run)
 		}
-		// A layout that cannot keep the requested global batch (more
-		// replicas than samples per step) only wins when nothing else fits.
-		keeps := j.GlobalBatch == 0 || s.global == j.GlobalBatch
-		if haveBest && bestKeeps && !keeps {
-			return true
-		}
-		t := pc.stepTime(h, s)
-		per := t.step / float64(s.global)
-		// A layout listed later is more complex; it must be clearly faster.
-		if !haveBest || (keeps && !bestKeeps) || (keeps == bestKeeps && per < bestPer*0.97) {
-			bestL, bestS, bestT, bestPer, haveBest, bestKeeps = l, s, t, per, true, keeps
-		}
-		return true
-	})
+	} else {
+		pc.eachLayout(h, prec, r.run)
+	}
 	switch {
-	case haveBest:
-		o.l, o.found, o.fits = bestL, true, true
-		o.hours = pc.rankHours(h.Count, bestT.samplesPerS(bestS))
+	case r.haveBest:
+		o.l, o.found, o.fits = r.bestL, true, true
+		o.hours = pc.rankHours(h.Count, r.bestT.samplesPerS(&r.bestS))
 		o.cost = o.hours * float64(h.Count) * h.GPU.PriceUSD
-	case haveSmallest:
-		o.l, o.found = smallL, true
+	case r.haveSmallest:
+		o.l, o.found = r.smallL, true
 	}
 	return o
+}
+
+// race is choose's rule, applied to h's layouts in the order they are
+// listed: the fastest that fits, a later (more complex) one only when
+// clearly faster.
+type race struct {
+	pc          *planContext
+	h           Hardware
+	smallestToo bool
+	memo        []probeEntry
+
+	bestL, smallL          layout
+	bestS                  sizedLayout
+	bestT                  timedStep
+	bestPer, smallGiB      float64
+	haveBest, haveSmallest bool
+	bestKeeps              bool
+	lastNoCkpt             layout
+	lastNoCkptFast         bool
+}
+
+// run enters l, h's k-th layout, in the race; it always returns true
+// (go on).
+func (r *race) run(k int, l layout) bool {
+	pc, j := r.pc, &r.pc.job
+	// Recomputation only pays when it buys a usefully larger
+	// micro-batch: skip it when the same layout already fits without it
+	// at a micro-batch that fills the GPU.
+	if l.ckpt && r.lastNoCkptFast && l.tp == r.lastNoCkpt.tp && l.pp == r.lastNoCkpt.pp && l.strategy == r.lastNoCkpt.strategy && !j.Checkpointing {
+		return true
+	}
+	var s sizedLayout
+	if slot, key := r.memoSlot(k, l); slot != nil && slot.key == key && slot.giB > l.gpu.MemoryGB*usableFraction {
+		// too big at micro-batch 1 on a GPU with this much memory or more:
+		// what size would say, without the memory model
+		s = sizedLayout{l: l, mem: Memory{PerGPUGiB: slot.giB}}
+	} else {
+		s = pc.size(l)
+		if slot != nil {
+			slot.key, slot.giB = key, s.probeGiB
+		}
+	}
+	if !l.ckpt {
+		r.lastNoCkpt = l
+		r.lastNoCkptFast = s.mem.Fits && float64(s.l.micro*max(j.SeqLen, 1)) >= 2048
+	}
+	if !s.mem.Fits {
+		// only the smallest counts, and only while nothing fits
+		if r.smallestToo && !r.haveBest && (!r.haveSmallest || s.mem.PerGPUGiB < r.smallGiB) {
+			r.smallL, r.smallGiB, r.haveSmallest = l, s.mem.PerGPUGiB, true
+		}
+		return true
+	}
+	// A layout that cannot keep the requested global batch (more
+	// replicas than samples per step) only wins when nothing else fits.
+	keeps := j.GlobalBatch == 0 || s.global == j.GlobalBatch
+	if r.haveBest && r.bestKeeps && !keeps {
+		return true
+	}
+	t := pc.timeStep(&r.h, &s)
+	per := t.step / float64(s.global)
+	// A layout listed later is more complex; it must be clearly faster.
+	if !r.haveBest || (keeps && !r.bestKeeps) || (keeps == r.bestKeeps && per < r.bestPer*0.97) {
+		r.bestL, r.bestS, r.bestT, r.bestPer, r.haveBest, r.bestKeeps = l, s, t, per, true, keeps
+	}
+	return true
+}
+
+// probeEntry is what one layout needs per GPU at micro-batch 1 in one
+// search. That depends on the count, precision and layout, not on the GPU
+// (its memory only decides whether it fits), so a layout too big for one
+// GPU type is not sized again for another with as little memory.
+type probeEntry struct {
+	key uint32 // the layout (memoKey); 0: empty
+	giB float64
+}
+
+// probeMemo holds the entries of one search, by precision, GPU count and
+// layout index.
+type probeMemo struct {
+	precs [3]Precision
+	tabs  [3][]probeEntry
+}
+
+const memoLayouts = 64 // layouts one option lists at most: 8 TP/PP pairs × 4 strategies × 2
+
+// slots returns the entries of count index ci at precision p, or nil.
+func (m *probeMemo) slots(ci int, p Precision) []probeEntry {
+	for i := range m.precs {
+		if m.tabs[i] == nil {
+			m.precs[i], m.tabs[i] = p, make([]probeEntry, len(searchCounts)*memoLayouts)
+		}
+		if m.precs[i] == p {
+			return m.tabs[i][ci*memoLayouts : (ci+1)*memoLayouts]
+		}
+	}
+	return nil
+}
+
+// memoSlot returns the memo entry of h's k-th layout and the key l must
+// have there, or nil.
+func (r *race) memoSlot(k int, l layout) (*probeEntry, uint32) {
+	if k >= len(r.memo) {
+		return nil, 0
+	}
+	strategy := uint32(len(autoStrategies)) // a strategy the user named: one per search
+	for i, s := range autoStrategies {
+		if s == l.strategy {
+			strategy = uint32(i)
+		}
+	}
+	key := 1 | uint32(l.tp)<<1 | uint32(l.pp)<<8 | strategy<<16 | uint32(l.cpDeg())<<20
+	if l.ckpt {
+		key |= 1 << 31
+	}
+	return &r.memo[k], key
 }
 
 // inferenceLayout is the one layout of an inference job on h.
@@ -146,12 +242,12 @@ var (
 // (the micro-batch is picked for each later). It yields values, not a
 // slice: a layout carries its GPU, and a list of them on the heap cost the
 // search a write barrier per pointer.
-func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(layout) bool) {
+func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(int, layout) bool) {
 	j := &pc.job
 	n := h.Count
 	base := layout{gpu: h.GPU, n: n, tp: 1, pp: 1, precision: prec, attention: j.Attention}
 	if j.Workload == Inference {
-		yield(pc.inferenceLayout(h, prec))
+		yield(0, pc.inferenceLayout(h, prec))
 		return
 	}
 	strategies := autoStrategies[:1]
@@ -182,6 +278,7 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(layout)
 		}
 	}
 	cp := max(1, j.ContextParallel)
+	k := 0
 	for _, m := range mps {
 		if n%(m.tp*m.pp*cp) != 0 {
 			continue
@@ -196,9 +293,10 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(layout)
 			for _, ck := range ckpts {
 				l := base
 				l.tp, l.pp, l.strategy, l.ckpt, l.cp = m.tp, m.pp, s, ck, cp
-				if !yield(l) {
+				if !yield(k, l) {
 					return
 				}
+				k++
 			}
 		}
 	}
@@ -342,6 +440,7 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 	}
 	var rec Recommendations
 	sp := searchSpace{pool: pool, gpus: pc.cat.GPUs, cp: pc.job.ContextParallel}
+	var memo probeMemo
 	var feasible []ranked
 	multi := 0
 	consider := func(single bool) {
@@ -357,7 +456,12 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 				continue
 			}
 			rec.Considered++
-			if o := pc.best(h, false); o.fits {
+			prec, _ := pickPrecision(pc.job, h.GPU)
+			var slots []probeEntry
+			if pool == nil && pc.job.Workload != Inference {
+				slots = memo.slots(i%len(searchCounts), prec)
+			}
+			if o := pc.best(h, prec, false, slots); o.fits {
 				feasible = append(feasible, ranked{src: i, gpus: o.gpus, hours: o.hours, cost: o.cost})
 			}
 		}
@@ -419,7 +523,8 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 			}
 		}
 		h, _ := sp.at(i)
-		o := pc.best(h, false)
+		prec, _ := pickPrecision(pc.job, h.GPU)
+		o := pc.best(h, prec, false, nil)
 		built[nb], builtFrom[nb] = pc.estimate(h, &o), i
 		nb++
 		return built[nb-1]

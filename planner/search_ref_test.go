@@ -17,7 +17,7 @@ func useReferenceSearch() func() {
 
 func (pc *planContext) refLayouts(h Hardware, prec Precision) []layout {
 	var out []layout
-	pc.eachLayout(h, prec, func(l layout) bool { out = append(out, l); return true })
+	pc.eachLayout(h, prec, func(_ int, l layout) bool { out = append(out, l); return true })
 	return out
 }
 
