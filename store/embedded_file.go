@@ -146,11 +146,20 @@ func guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(old)
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
+			err = &readPanic{value: r}
 		}
 	}()
 	return fn()
 }
+
+// readPanic is a panic or memory fault inside bbolt while it read the
+// file: the file is damaged where bbolt looked. Its text is bbolt's or the
+// runtime's ("invalid freelist page", "invalid memory address or nil
+// pointer dereference"): for logs and wrapped errors, not for the message
+// a user reads (describeFile).
+type readPanic struct{ value any }
+
+func (p *readPanic) Error() string { return fmt.Sprintf("reading the file panicked: %v", p.value) }
 
 // openChecked opens path with bbolt and proves the whole file readable:
 // every bucket and key is walked and bbolt's consistency check runs.
@@ -268,8 +277,10 @@ func describeFile(path string, err error) *FileError {
 	case errors.Is(err, os.ErrPermission):
 		fe.Problem = fmt.Sprintf("cannot be opened: %v", err)
 		return fe
+	case errors.As(err, new(*readPanic)):
+		fe.Problem = "is damaged: a page that bbolt reads (a header, the freelist or a bucket) is not what it should be, or the file ends too soon"
 	default:
-		fe.Problem = fmt.Sprintf("is damaged (%v)", err)
+		fe.Problem = fmt.Sprintf("is damaged (its consistency check says: %v)", err)
 	}
 	if backupUsable(path) {
 		fe.Backup = BackupPath(path)
@@ -351,8 +362,75 @@ func RestoreEmbedded(path string) (kept string, err error) {
 
 // NewEmbeddedFile sets the file at path aside (renamed, never deleted) so
 // that the next open starts a new, empty store. It returns the name the old
-// file was kept under ("" if there was none).
-func NewEmbeddedFile(path string) (string, error) { return setAside(path) }
+// file was kept under ("" if there was none): "<path>.broken-<unix time>"
+// for a file that does not pass the check, "<path>.old-<unix time>" for
+// one that does (a caller asks EmbeddedHolds first, and the user, before
+// setting a good store aside).
+func NewEmbeddedFile(path string) (string, error) {
+	if _, err := os.Stat(path); err == nil && CheckEmbedded(path) == nil {
+		return setAsideAs(path, ".old-")
+	}
+	return setAside(path)
+}
+
+// Holdings is what a store file holds that a new store would leave behind.
+type Holdings struct {
+	Live          int // reservations that have not ended (held now or booked ahead)
+	Servers       int // servers those are on
+	Subscriptions int // digest subscriptions
+}
+
+// EmbeddedHolds reads what the store file at path holds at now, read-only
+// (so not while a serve holds it). The file must pass the check.
+func EmbeddedHolds(path string, now time.Time) (Holdings, error) {
+	var h Holdings
+	if err := CheckEmbedded(path); err != nil {
+		return h, err
+	}
+	db, err := openChecked(path, true, time.Second)
+	if err != nil {
+		return h, describeFile(path, err)
+	}
+	defer db.Close()
+	err = guard(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			if root := tx.Bucket(bucketServers); root != nil {
+				err := root.ForEachBucket(func(name []byte) error {
+					b := root.Bucket(name).Bucket(bucketResv)
+					if b == nil {
+						return nil
+					}
+					recs, err := decodeAll[record](b)
+					if err != nil {
+						return err
+					}
+					n := 0
+					for _, r := range recs {
+						if r.End > now.UnixMilli() {
+							n++
+						}
+					}
+					h.Live += n
+					if n > 0 {
+						h.Servers++
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+			if b := tx.Bucket(bucketSubs); b != nil {
+				h.Subscriptions = b.Stats().KeyN
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return h, describeFile(path, err)
+	}
+	return h, nil
+}
 
 func errOrNil(err error) string {
 	if err == nil {
@@ -361,16 +439,19 @@ func errOrNil(err error) string {
 	return err.Error()
 }
 
-func setAside(path string) (string, error) {
+func setAside(path string) (string, error) { return setAsideAs(path, ".broken-") }
+
+// setAsideAs renames the file at path to path+label+<unix time>.
+func setAsideAs(path, label string) (string, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
-	kept := path + ".broken-" + strconv.FormatInt(time.Now().Unix(), 10)
+	kept := path + label + strconv.FormatInt(time.Now().Unix(), 10)
 	for i := 1; ; i++ {
 		if _, err := os.Stat(kept); errors.Is(err, os.ErrNotExist) {
 			break
 		}
-		kept = path + ".broken-" + strconv.FormatInt(time.Now().Unix(), 10) + "-" + strconv.Itoa(i)
+		kept = path + label + strconv.FormatInt(time.Now().Unix(), 10) + "-" + strconv.Itoa(i)
 	}
 	if err := os.Rename(path, kept); err != nil {
 		return "", fmt.Errorf("store: set %s aside: %w", path, err)

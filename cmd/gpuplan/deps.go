@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -107,55 +106,6 @@ func embeddedPath(getenv func(string) string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "reservations.db"), nil
-}
-
-// repairStore is `gpuplan doctor --repair` and `--new-store` for the
-// embedded store: --repair puts the rolling backup back when the file does
-// not pass the check (the damaged file is kept aside); --new-store sets the
-// file aside so that the next start begins an empty store. Neither deletes
-// anything.
-func repairStore(getenv func(string) string, newStore bool, stdout io.Writer) int {
-	if getenv("REDIS_URL") != "" || getenv("REDIS_SENTINEL_ADDRS") != "" {
-		fmt.Fprintln(stdout, "✗ repair: the store is Redis (REDIS_URL is set); --repair and --new-store are for the embedded store file")
-		return 2
-	}
-	path, err := embeddedPath(getenv)
-	if err != nil {
-		fmt.Fprintln(stdout, "✗ repair:", err)
-		return 2
-	}
-	if newStore {
-		kept, err := store.NewEmbeddedFile(path)
-		if err != nil {
-			fmt.Fprintln(stdout, "✗ new store:", err)
-			return exitUnavailable
-		}
-		if kept != "" {
-			fmt.Fprintf(stdout, "✓ new store: %s was kept as %s; the next start begins an empty store\n", path, kept)
-		} else {
-			fmt.Fprintf(stdout, "✓ new store: there was no %s; the next start creates it\n", path)
-		}
-		return 0
-	}
-	if err := store.CheckEmbedded(path); err == nil {
-		fmt.Fprintf(stdout, "✓ store file %s passes the check; nothing to repair\n", path)
-		return 0
-	} else if _, serr := os.Stat(path); serr != nil && errors.Is(serr, os.ErrNotExist) {
-		fmt.Fprintf(stdout, "! store file %s does not exist; it is created on the first start\n", path)
-	} else {
-		fmt.Fprintf(stdout, "! %v\n", err)
-	}
-	kept, err := store.RestoreEmbedded(path)
-	if err != nil {
-		fmt.Fprintln(stdout, "✗ repair:", err)
-		return exitUnavailable
-	}
-	if kept != "" {
-		fmt.Fprintf(stdout, "✓ repair: %s restored from its backup %s; the damaged file is kept as %s\n", path, store.BackupPath(path), kept)
-	} else {
-		fmt.Fprintf(stdout, "✓ repair: %s restored from its backup %s\n", path, store.BackupPath(path))
-	}
-	return 0
 }
 
 func dataDir(getenv func(string) string) (string, error) {

@@ -7,13 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gorilla/websocket"
 	"github.com/gpuplan/gpuplan/bot"
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/digest/schedule"
@@ -34,7 +32,8 @@ type serveConfig struct {
 	httpAddr   string // health and metrics; "" turns them off
 }
 
-func parseServeFlags(name string, args []string, getenv func(string) string, stderr io.Writer) (*serveConfig, error) {
+// more adds a command's own flags (doctor's --repair, --new-store).
+func parseServeFlags(name string, args []string, getenv func(string) string, stderr io.Writer, more ...func(*flag.FlagSet)) (*serveConfig, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &serveConfig{}
@@ -45,6 +44,9 @@ func parseServeFlags(name string, args []string, getenv func(string) string, std
 	fs.IntVar(&c.bot.Workers, "workers", 16, "commands that may run at once")
 	fs.DurationVar(&c.sweepEvery, "sweep-every", 30*time.Second, "how often reminders, expiries and waiting lists are checked")
 	fs.StringVar(&c.httpAddr, "http-addr", envOr(getenv, "GPUPLAN_HTTP_ADDR", defaultHTTPAddr), "address for /healthz, /readyz and /metrics; empty or off: none (env GPUPLAN_HTTP_ADDR)")
+	for _, m := range more {
+		m(fs)
+	}
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -228,118 +230,6 @@ func apiName(u string) string {
 		return "slack.com"
 	}
 	return u
-}
-
-// doctor checks what serve needs and says how to fix what is wrong. A
-// failed check does not stop the others: one run names every problem.
-func doctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	for _, a := range args {
-		switch strings.TrimLeft(a, "-") {
-		case "repair", "restore":
-			return repairStore(getenv, false, stdout)
-		case "new-store":
-			return repairStore(getenv, true, stdout)
-		}
-	}
-	c, err := parseServeFlags("doctor", args, getenv, stderr)
-	if err != nil {
-		return 2
-	}
-	ok := true
-	check := func(name string, err error, good string) bool {
-		if err != nil {
-			ok = false
-			fmt.Fprintf(stdout, "✗ %s: %v\n", name, err)
-			return false
-		}
-		fmt.Fprintf(stdout, "✓ %s: %s\n", name, good)
-		return true
-	}
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	b, err := bot.New(c.bot, zap.NewNop(), commands.New(commands.Deps{}), nil)
-	if check("tokens", err, "SLACK_APP_TOKEN is xapp-…, SLACK_BOT_TOKEN is xoxb-…") {
-		doctorSlack(ctx, b, check)
-	}
-	inv, invFrom, err := loadInventory(planner.DefaultCatalog(), getenv)
-	check("servers", err, fmt.Sprintf("%d from %s", lenServers(inv), invFrom))
-	st, where, warnings, err := openStore(ctx, getenv)
-	switch {
-	case errors.Is(err, store.ErrUnsafeRedis):
-		check("reservation store", nil, "Redis answers")
-		check("redis policy", err, "")
-	case check("reservation store", err, where):
-		_, err := st.Now(ctx)
-		check("reservation store answers", err, "yes")
-		if getenv("REDIS_URL") != "" || getenv("REDIS_SENTINEL_ADDRS") != "" {
-			good := "maxmemory-policy noeviction and append-only persistence"
-			if len(warnings) > 0 {
-				good = "no eviction policy, but see below"
-			}
-			check("redis policy", nil, good)
-		}
-		for _, w := range warnings {
-			fmt.Fprintln(stdout, "! redis policy:", w)
-		}
-		st.Close()
-	}
-	if !ok {
-		return 1
-	}
-	return 0
-}
-
-// doctorSlack checks the bot token, its scopes against the manifest's and
-// the Socket Mode connection.
-func doctorSlack(ctx context.Context, b *bot.Bot, check func(name string, err error, good string) bool) {
-	scopes, err := b.Identify(ctx)
-	if check("bot token (auth.test)", err, "accepted") {
-		have := map[string]bool{}
-		for _, s := range scopes {
-			have[s] = true
-		}
-		var missing []string
-		for _, r := range bot.RequiredScopes {
-			if !have[r.Scope] {
-				missing = append(missing, fmt.Sprintf("%s (%s)", r.Scope, r.Why))
-			}
-		}
-		if len(scopes) == 0 {
-			check("scopes", errors.New("the token's scopes were not reported by Slack"), "")
-		} else if len(missing) > 0 {
-			check("scopes", fmt.Errorf("missing %s — add them under OAuth & Permissions (or re-create the app from deploy/slack-app-manifest.yaml) and reinstall the app", strings.Join(missing, ", ")), "")
-		} else {
-			check("scopes", nil, fmt.Sprintf("all %d present", len(bot.RequiredScopes)))
-		}
-	}
-	check("socket mode connection", socketCheck(ctx, b), "apps.connections.open answered and the websocket said hello")
-}
-
-// socketCheck opens a Socket Mode connection and waits for hello.
-func socketCheck(ctx context.Context, b *bot.Bot) error {
-	_, url, err := b.API().StartSocketModeContext(ctx)
-	if err != nil {
-		switch slackCode(err) {
-		case "invalid_auth", "not_authed":
-			return fmt.Errorf("SLACK_APP_TOKEN was refused (%v): create an app-level token with connections:write under Basic Information → App-Level Tokens", err)
-		case "not_allowed":
-			return fmt.Errorf("%v: turn on Socket Mode at api.slack.com/apps → your app → Socket Mode", err)
-		}
-		return fmt.Errorf("apps.connections.open: %w", err)
-	}
-	conn, _, err := websocket.DefaultDialer.DialContext(ctx, url, http.Header{})
-	if err != nil {
-		return fmt.Errorf("websocket: %w", err)
-	}
-	defer conn.Close()
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	var hello struct {
-		Type string `json:"type"`
-	}
-	if err := conn.ReadJSON(&hello); err != nil || hello.Type != "hello" {
-		return fmt.Errorf("no hello from Slack (%v)", err)
-	}
-	return nil
 }
 
 func lenServers(inv *inventory.Inventory) int {
