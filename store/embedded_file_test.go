@@ -98,6 +98,12 @@ func TestEmbeddedDamagedFileIsAnError(t *testing.T) {
 			if !strings.Contains(err.Error(), "doctor --repair") {
 				t.Errorf("the message does not say how to get back: %v", err)
 			}
+			// It is said in words, not with the Go panic bbolt raised.
+			for _, raw := range []string{"runtime error", "nil pointer", "panic", "assertion failed", "goroutine", "unexpected fault"} {
+				if strings.Contains(err.Error(), raw) {
+					t.Errorf("the message carries Go's panic text %q: %v", raw, err)
+				}
+			}
 			// CheckEmbedded (doctor) says the same, without a panic.
 			if cerr := store.CheckEmbedded(path); !errors.Is(cerr, store.ErrStoreFile) {
 				t.Errorf("CheckEmbedded = %v", cerr)

@@ -28,6 +28,8 @@ Usage:
   gpuplan serve                       run the Slack bot (SLACK_APP_TOKEN, SLACK_BOT_TOKEN)
   gpuplan agent [--once]              sample this GPU server's nvidia-smi into the store (REDIS_URL)
   gpuplan doctor                      check tokens, scopes, servers, Redis and the Slack connection
+                                      (doctor --repair: put the store file's backup back; doctor --new-store:
+                                      set a damaged file aside and start empty; gpuplan doctor -h)
   gpuplan healthcheck [/readyz]       ask a running serve's /healthz (for images without curl)
   gpuplan build [--json] "<n>x <gpu>" size a server for a GPU configuration
   gpuplan gpus [--json] [filter]      list the GPU catalogue
