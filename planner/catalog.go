@@ -42,6 +42,7 @@ const (
 	Ada       Generation = "Ada"
 	Hopper    Generation = "Hopper"
 	Blackwell Generation = "Blackwell"
+	CDNA2     Generation = "CDNA 2"
 	CDNA3     Generation = "CDNA 3"
 )
 
@@ -433,7 +434,17 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 		}
 	}
 	notFound := &NotFoundError{Kind: "GPU", Name: name, vocabulary: c.GPUNames}
+	// "DGX B200", "HGX B300": the system comes first in speech, last in the
+	// ids; a system no row of the family names is the same GPU ("dgx b300").
+	for _, sys := range []string{"dgx", "hgx"} {
+		if rest, ok := strings.CutPrefix(q, sys); ok && rest != "" {
+			q = rest + sys
+		}
+	}
 	fam, quals, ok := c.splitGPUQuery(q)
+	if n := len(quals); ok && n > 0 && (quals[n-1] == "dgx" || quals[n-1] == "hgx") && !c.familyHas(fam, quals[n-1]) {
+		quals = quals[:n-1]
+	}
 	if !ok {
 		return GPU{}, Resolution{}, notFound
 	}
@@ -472,6 +483,16 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 	return g, res, nil
 }
 
+// familyHas reports whether a GPU of family fam has word in its id.
+func (c *Catalog) familyHas(fam, word string) bool {
+	for gi, g := range c.GPUs {
+		if g.family == fam && strings.Contains(c.gpuNorm[gi], word) {
+			return true
+		}
+	}
+	return false
+}
+
 // IsGPUName reports whether name resolves to a catalogue GPU.
 func (c *Catalog) IsGPUName(name string) bool {
 	_, _, err := c.GPU(name)
@@ -498,7 +519,7 @@ func (c *Catalog) splitGPUQuery(q string) (fam string, quals []string, ok bool) 
 	rest := q[len(best):]
 	for rest != "" {
 		matched := false
-		for _, w := range []string{"sxm5", "sxm4", "sxm2", "sxm", "pcie", "nvl", "hgx", "blackwell", "server"} {
+		for _, w := range []string{"sxm5", "sxm4", "sxm2", "sxm", "pcie", "nvl", "hgx", "dgx", "blackwell", "server"} {
 			if strings.HasPrefix(rest, w) {
 				quals = append(quals, w)
 				rest = rest[len(w):]

@@ -20,6 +20,9 @@ func TestCurrentGPUNamesResolve(t *testing.T) {
 		{"h20", "h20"}, {"h200", "h200-sxm-141gb"},
 		{"gb200", "gb200-nvl72"}, {"b200", "b200-hgx"},
 		{"mi325x", "mi325x"}, {"mi325", "mi325x"}, {"mi300x", "mi300x"},
+		{"mi250x", "mi250x"}, {"MI250X", "mi250x"},
+		{"dgx b200", "b200-dgx"}, {"DGX B200", "b200-dgx"}, {"b200 dgx", "b200-dgx"}, {"hgx b200", "b200-hgx"},
+		{"b300", "b300-hgx"}, {"B300", "b300-hgx"}, {"dgx b300", "b300-hgx"}, {"HGX B300", "b300-hgx"},
 	} {
 		g, _, err := c.GPU(tc.in)
 		if err != nil || g.ID != tc.want {
@@ -38,6 +41,8 @@ func TestCurrentModelNamesResolve(t *testing.T) {
 		{"gpt-oss-20b", "gpt-oss-20b"}, {"gpt oss 120b", "gpt-oss-120b"}, {"modernbert", "modernbert-base"},
 		{"modernbert-large", "modernbert-large"}, {"vit-h/14", "vit-huge-patch14-224"}, {"convnext", "convnext-base-224"},
 		{"clip vit-l/14", "clip-vit-large-patch14"}, {"deepseek coder 1.3b", "deepseek-coder-1.3b"},
+		{"whisper-large-v3", "whisper-large-v3"}, {"whisper large v3", "whisper-large-v3"},
+		{"whisper-small", "whisper-small"}, {"whisper small", "whisper-small"},
 		// unchanged readings
 		{"llama-3-70b", "llama-3-70b"}, {"mistral", "mistral-7b-v0.1"}, {"bert-base", "bert-base-uncased"},
 	} {
@@ -74,6 +79,7 @@ func TestCurrentCatalogueRowsParse(t *testing.T) {
 	for id, want := range map[string]float64{
 		"rtx-5090": 209.5, "rtx-pro-6000-blackwell": 500, "l40": 181.05, "a40": 149.7,
 		"a800-sxm4-80gb": 312, "h20": 148, "gb200-nvl72": 2500, "mi325x": 1307.4,
+		"mi250x": 191.5, "b200-dgx": 2250, "b300-hgx": 2250,
 	} {
 		g := mustGPU(t, c, id, 1).GPU
 		if got, _ := g.Peak(BF16); got != want {
@@ -85,6 +91,22 @@ func TestCurrentCatalogueRowsParse(t *testing.T) {
 	}
 	if g := mustGPU(t, c, "gb200", 1).GPU; !g.SXM || g.NVLinkGBs != 1800 || g.PCIeGen != 5 {
 		t.Errorf("gb200: sxm %v, nvlink %.0f, host gen %d", g.SXM, g.NVLinkGBs, g.PCIeGen)
+	}
+	// One MI250X GCD is what ROCm calls a GPU: half the module's 128 GB,
+	// CDNA 2 (the AMD maturity factor), no FP8.
+	if g := mustGPU(t, c, "mi250x", 1).GPU; g.MemoryGB != 64 || g.Generation != CDNA2 || !g.SXM {
+		t.Errorf("mi250x: %.0f GB, %s, sxm %v", g.MemoryGB, g.Generation, g.SXM)
+	} else if v, _ := g.Peak(FP8); v != 0 {
+		t.Errorf("mi250x: fp8 %.0f, CDNA 2 has none", v)
+	}
+	if g := mustGPU(t, c, "b300", 1).GPU; g.MemoryGB != 288 || g.PCIeGen != 5 || g.NVLinkGBs != 1800 {
+		t.Errorf("b300: %.0f GB, host gen %d, nvlink %.0f", g.MemoryGB, g.PCIeGen, g.NVLinkGBs)
+	}
+	// Whisper as the Hub derives it: encoder-decoder, both stacks in Layers.
+	for id, want := range map[string]float64{"whisper-large-v3": 1.55, "whisper-small": 0.244} {
+		if m := mustModel(t, c, id); m.Kind != EncDec || m.ParamsB != want || m.MaxCtx != 1500 || !m.Tied {
+			t.Errorf("%s: %s, %.3gB, ctx %d, tied %v", id, m.Kind, m.ParamsB, m.MaxCtx, m.Tied)
+		}
 	}
 	for _, g := range c.GPUs {
 		if g.PriceUSD <= 0 {
@@ -107,6 +129,8 @@ func TestCurrentCataloguePlans(t *testing.T) {
 		{"llama-3.3-70b", "mi325x", 8, LoRA}, {"modernbert-base", "a40", 1, Finetune}, {"phi-4", "a800", 8, Finetune},
 		{"clip-vit-large-patch14", "l40", 1, Inference}, {"convnext-base-224", "rtx-5090", 1, Inference},
 		{"vit-huge-patch14-224", "h800 pcie", 1, Inference},
+		{"llama-3.1-8b", "mi250x", 8, Finetune}, {"llama-3.1-405b", "b300", 8, Inference}, {"llama-3.1-70b", "dgx b200", 8, LoRA},
+		{"whisper-large-v3", "rtx-4090", 1, Finetune}, {"whisper-small", "t4", 1, Inference},
 	} {
 		j := Job{Model: mustModel(t, c, tc.model), Workload: tc.w, Precision: BF16, Stack: Tuned, GlobalBatch: 8, Steps: 100}
 		res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, tc.gpu, tc.n)}, Job: j})

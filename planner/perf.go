@@ -147,7 +147,7 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	switch {
 	case g.Generation == Volta && l.precision != FP32:
 		u *= p.Volta
-	case g.Generation == CDNA3:
+	case g.Generation == CDNA3 || g.Generation == CDNA2:
 		u *= p.AMD
 	case deskBoard(g) && j.Workload != Inference:
 		// fitted on training rows only; inference on these cards has

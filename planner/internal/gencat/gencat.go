@@ -213,7 +213,7 @@ func readRows(f io.Reader) ([]row, error) {
 // constant; the last prefix that matches wins ("Ada" is tried last).
 var generations = []struct{ prefix, ident string }{
 	{"Volta", "Volta"}, {"Turing", "Turing"}, {"Ampere", "Ampere"}, {"Hopper", "Hopper"},
-	{"Blackwell", "Blackwell"}, {"CDNA 3", "CDNA3"}, {"Ada", "Ada"},
+	{"Blackwell", "Blackwell"}, {"CDNA 2", "CDNA2"}, {"CDNA 3", "CDNA3"}, {"Ada", "Ada"},
 }
 
 // peaks are the throughput columns, by planner's Precision constant.
