@@ -87,7 +87,7 @@ func (t *timedStep) samplesPerS(s *sizedLayout) float64 { return float64(s.globa
 func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	j := &pc.job
 	l, micro, ga := &s.l, s.l.micro, s.ga
-	g := h.GPU
+	g := &h.GPU
 	f := trainingFlops(*j, *l)
 	seq := float64(j.SeqLen)
 	perSampleHW := f.hardware
@@ -102,7 +102,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	} else {
 		tokensPerMicro = float64(micro) * 256 // CNN: images fill the GPU like ~256-token sequences
 	}
-	peak := effectivePeak(g, l.precision) * 1e12
+	peak := effectivePeak(*g, l.precision) * 1e12
 	u := hfu(pc.prm, *j, *l, tokensPerMicro/float64(l.tp*l.cpDeg())) * pc.jobFactor
 	// Compute time of one micro-batch on one GPU (its share under TP/PP).
 	mpShare := float64(l.tp * l.pp)
@@ -121,14 +121,15 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 
 	n := h.Count
 	perNode := gpusPerNode(*h)
-	busGBs, linkDesc := linkGBs(pc.prm, g, n, perNode, h.Interconnect)
+	busGBs, linkDesc := linkGBs(pc.prm, *g, n, perNode, h.Interconnect)
 	dp := l.shardDP() // gradients are reduced over data × context parallel ranks
+	held := heldParams(j.Model, *l)
+	trainable := held
+	if j.Workload == LoRA || j.Workload == QLoRA {
+		trainable = loraParams(j.Model, j.LoRARank)
+	}
 	var exposed float64
 	if dp > 1 {
-		trainable := heldParams(j.Model, *l)
-		if j.Workload == LoRA || j.Workload == QLoRA {
-			trainable = loraParams(j.Model, j.LoRARank)
-		}
 		gradBytes := 4.0
 		if j.Stack == Tuned && l.precision != FP32 && l.precision != TF32 {
 			gradBytes = 2
@@ -149,7 +150,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	if cp := l.cpDeg(); cp > 1 {
 		// Ring attention passes every chunk's K and V around the cp ranks
 		// (and dK, dV back in backward), mostly hidden behind attention.
-		nodeGBs, _ := linkGBs(pc.prm, g, min(cp*l.tp, perNode), perNode, NVLink)
+		nodeGBs, _ := linkGBs(pc.prm, *g, min(cp*l.tp, perNode), perNode, NVLink)
 		kv := float64(micro) * seq / float64(cp) * 2 * float64(j.Model.kvHeads()*j.Model.headDim()) * 2
 		tCP := float64(j.Model.Layers) / float64(l.pp) * 3 * float64(cp-1) * kv / float64(l.tp) / (nodeGBs * 1e9)
 		exposed += pc.prm.TPExposed * tCP * float64(ga)
@@ -157,7 +158,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	if l.tp > 1 {
 		// Four all-reduces of the activations per layer (two forward, two
 		// backward) over the node's NVLink, mostly overlapped.
-		nodeGBs, _ := linkGBs(pc.prm, g, l.tp, perNode, NVLink)
+		nodeGBs, _ := linkGBs(pc.prm, *g, l.tp, perNode, NVLink)
 		act := float64(micro) * seq * float64(j.Model.Hidden) * 2
 		tTP := float64(j.Model.Layers) / float64(l.pp) * 4 * 2 * float64(l.tp-1) / float64(l.tp) * act / (nodeGBs * 1e9)
 		exposed += pc.prm.TPExposed * tTP * float64(ga)
@@ -176,16 +177,14 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 		// Token all-to-all: dispatch and combine, forward and backward, of
 		// top-k copies of every token's hidden state, per MoE layer; half
 		// of it overlapped with expert GEMMs.
-		a2aGBs, _ := linkGBs(pc.prm, g, ep*l.tp*l.pp, perNode, h.Interconnect)
+		a2aGBs, _ := linkGBs(pc.prm, *g, ep*l.tp*l.pp, perNode, h.Interconnect)
 		tokens := float64(micro) * seq
 		bytes := 4 * tokens * float64(j.Model.TopK) * float64(j.Model.Hidden) * 2 * float64(ep-1) / float64(ep)
 		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
 	}
 	// Optimizer step: read and write every state byte once.
 	sb := jobStateBytes(*j, l.precision)
-	trainable := heldParams(j.Model, *l)
 	if j.Workload == LoRA || j.Workload == QLoRA {
-		trainable = loraParams(j.Model, j.LoRARank)
 		sb = stateBytes{4, 4, 8}
 	}
 	shard := mpShare
@@ -194,11 +193,11 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	}
 	tOpt := trainable * (sb.weights + sb.grads + sb.optim) * 2 / shard / (g.MemBWGBs * 1e9 * 0.8)
 	if j.Offload != OffloadNone {
-		tOpt, exposed = pc.offloadTime(*j, *h, *l, trainable/shard, heldParams(j.Model, *l)/shard, sb, tMicro, ga, exposed)
+		tOpt, exposed = pc.offloadTime(*j, *h, *l, trainable/shard, held/shard, sb, tMicro, ga, exposed)
 	}
 	// Paged optimizer states that did not fit are paged in for the step
 	// and evicted again by the next forward pass.
-	tOpt += 2 * pagedSpill(s.mem) / pcieBytesPerS(pc.prm, g)
+	tOpt += 2 * pagedSpill(s.mem) / pcieBytesPerS(pc.prm, *g)
 
 	ideal := tCompute * (1 + bubble)
 	step := ideal + exposed

@@ -95,7 +95,7 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo [
 	switch {
 	case r.haveBest:
 		o.l, o.found, o.fits = r.bestL, true, true
-		o.hours = pc.rankHours(h.Count, r.bestT.samplesPerS(&r.bestS))
+		o.hours = pc.rankHours(h.Count, r.bestSps)
 		o.cost = o.hours * float64(h.Count) * h.GPU.PriceUSD
 	case r.haveSmallest:
 		o.l, o.found = r.smallL, true
@@ -113,9 +113,8 @@ type race struct {
 	memo        []probeEntry
 
 	bestL, smallL          layout
-	bestS                  sizedLayout
-	bestT                  timedStep
-	bestPer, smallGiB      float64
+	bestSps, bestPer       float64
+	smallGiB               float64
 	haveBest, haveSmallest bool
 	bestKeeps              bool
 	lastNoCkpt             layout
@@ -132,27 +131,28 @@ func (r *race) run(k int, l layout) bool {
 	if l.ckpt && r.lastNoCkptFast && l.tp == r.lastNoCkpt.tp && l.pp == r.lastNoCkpt.pp && l.strategy == r.lastNoCkpt.strategy && !j.Checkpointing {
 		return true
 	}
-	var s sizedLayout
-	if slot, key := r.memoSlot(k, l); slot != nil && slot.key == key && slot.giB > l.gpu.MemoryGB*usableFraction {
-		// too big at micro-batch 1 on a GPU with this much memory or more:
-		// what size would say, without the memory model
-		s = sizedLayout{l: l, mem: Memory{PerGPUGiB: slot.giB}}
-	} else {
-		s = pc.size(l)
-		if slot != nil {
-			slot.key, slot.giB = key, s.probeGiB
+	var slot *probeEntry
+	if k < len(r.memo) {
+		slot = &r.memo[k]
+		if slot.set && int(slot.tp) == l.tp && int(slot.pp) == l.pp && slot.ckpt == l.ckpt && slot.strategy == l.strategy &&
+			slot.giB > l.gpu.MemoryGB*usableFraction {
+			// too big at micro-batch 1 on a GPU with this much memory or
+			// more: what size would say, without the memory model
+			r.tooBig(&l, slot.giB)
+			return true
 		}
+	}
+	s := pc.size(l)
+	if slot != nil {
+		*slot = probeEntry{set: true, tp: int16(l.tp), pp: int16(l.pp), ckpt: l.ckpt, strategy: l.strategy, giB: s.probeGiB}
+	}
+	if !s.mem.Fits {
+		r.tooBig(&l, s.mem.PerGPUGiB)
+		return true
 	}
 	if !l.ckpt {
 		r.lastNoCkpt = l
-		r.lastNoCkptFast = s.mem.Fits && float64(s.l.micro*max(j.SeqLen, 1)) >= 2048
-	}
-	if !s.mem.Fits {
-		// only the smallest counts, and only while nothing fits
-		if r.smallestToo && !r.haveBest && (!r.haveSmallest || s.mem.PerGPUGiB < r.smallGiB) {
-			r.smallL, r.smallGiB, r.haveSmallest = l, s.mem.PerGPUGiB, true
-		}
-		return true
+		r.lastNoCkptFast = float64(s.l.micro*max(j.SeqLen, 1)) >= 2048
 	}
 	// A layout that cannot keep the requested global batch (more
 	// replicas than samples per step) only wins when nothing else fits.
@@ -164,9 +164,20 @@ func (r *race) run(k int, l layout) bool {
 	per := t.step / float64(s.global)
 	// A layout listed later is more complex; it must be clearly faster.
 	if !r.haveBest || (keeps && !r.bestKeeps) || (keeps == r.bestKeeps && per < r.bestPer*0.97) {
-		r.bestL, r.bestS, r.bestT, r.bestPer, r.haveBest, r.bestKeeps = l, s, t, per, true, keeps
+		r.bestL, r.bestSps, r.bestPer, r.haveBest, r.bestKeeps = s.l, t.samplesPerS(&s), per, true, keeps
 	}
 	return true
+}
+
+// tooBig enters a layout that does not fit, needing giB per GPU.
+func (r *race) tooBig(l *layout, giB float64) {
+	if !l.ckpt {
+		r.lastNoCkpt, r.lastNoCkptFast = *l, false
+	}
+	// only the smallest counts, and only while nothing fits
+	if r.smallestToo && !r.haveBest && (!r.haveSmallest || giB < r.smallGiB) {
+		r.smallL, r.smallGiB, r.haveSmallest = *l, giB, true
+	}
 }
 
 // probeEntry is what one layout needs per GPU at micro-batch 1 in one
@@ -174,8 +185,10 @@ func (r *race) run(k int, l layout) bool {
 // (its memory only decides whether it fits), so a layout too big for one
 // GPU type is not sized again for another with as little memory.
 type probeEntry struct {
-	key uint32 // the layout (memoKey); 0: empty
-	giB float64
+	set, ckpt bool
+	tp, pp    int16
+	strategy  Strategy
+	giB       float64
 }
 
 // probeMemo holds the entries of one search, by precision, GPU count and
@@ -198,25 +211,6 @@ func (m *probeMemo) slots(ci int, p Precision) []probeEntry {
 		}
 	}
 	return nil
-}
-
-// memoSlot returns the memo entry of h's k-th layout and the key l must
-// have there, or nil.
-func (r *race) memoSlot(k int, l layout) (*probeEntry, uint32) {
-	if k >= len(r.memo) {
-		return nil, 0
-	}
-	strategy := uint32(len(autoStrategies)) // a strategy the user named: one per search
-	for i, s := range autoStrategies {
-		if s == l.strategy {
-			strategy = uint32(i)
-		}
-	}
-	key := 1 | uint32(l.tp)<<1 | uint32(l.pp)<<8 | strategy<<16 | uint32(l.cpDeg())<<20
-	if l.ckpt {
-		key |= 1 << 31
-	}
-	return &r.memo[k], key
 }
 
 // inferenceLayout is the one layout of an inference job on h.
