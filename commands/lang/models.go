@@ -134,16 +134,15 @@ func nameParts(s string) []string {
 // newest in the catalogue. It reports the model and how many tokens it
 // took.
 func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
-	names := p.cat.ModelNames()
+	ix := modelNameIndex(p.cat)
 	type cand struct {
 		id     string
 		parts  []string
 		family string
 	}
-	var cands []cand
-	for _, n := range names {
-		ps := nameParts(n)
-		if len(ps) > 0 {
+	cands := make([]cand, 0, len(ix.names))
+	for i, n := range ix.names {
+		if ps := ix.parts[i]; len(ps) > 0 {
 			cands = append(cands, cand{n, ps, ps[0]})
 		}
 	}
@@ -368,12 +367,5 @@ func partMatch(w, h string) bool {
 // modelPartWord reports whether a keyword is also a part of some catalogue
 // model's name ("nemo" in mistral-nemo-12b).
 func (p *reqParser) modelPartWord(w string) bool {
-	for _, n := range p.cat.ModelNames() {
-		for _, part := range nameParts(n)[1:] {
-			if part == w {
-				return true
-			}
-		}
-	}
-	return false
+	return modelNameIndex(p.cat).inner[w]
 }

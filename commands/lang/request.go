@@ -206,8 +206,7 @@ func familyLike(cat *planner.Catalog, w string) bool {
 	if len(w) < 5 || reqStartsNumber(w) {
 		return false
 	}
-	for _, n := range cat.ModelNames() {
-		f := nameParts(n)
+	for _, f := range modelNameIndex(cat).parts {
 		if len(f) > 0 && len(f[0]) >= 5 && f[0][0] == w[0] && osa(w, f[0]) <= 2 {
 			return true
 		}
@@ -240,14 +239,7 @@ func namesServer(hs []planner.Hardware) bool {
 // neither their family nor a size ("distill", "qwen", "r1", "instruct",
 // "medium"), and of the families themselves.
 func modelParts(cat *planner.Catalog) func(string) bool {
-	set := map[string]bool{}
-	for _, n := range cat.ModelNames() {
-		for _, p := range nameParts(n) {
-			if !reqStartsNumber(p) && len(p) > 1 {
-				set[p] = true
-			}
-		}
-	}
+	set := modelNameIndex(cat).words
 	return func(w string) bool { return set[w] }
 }
 

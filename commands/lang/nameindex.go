@@ -1,0 +1,57 @@
+package lang
+
+import (
+	"sync"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// nameIndex is a catalogue's model names split into their parts, built once
+// per catalogue: reading one request asks for them word by word, and
+// splitting every name each time was most of a request's cost.
+type nameIndex struct {
+	n     int    // len(cat.Models) when built: a changed catalogue is rebuilt
+	last  string // the last model's id when built
+	names []string
+	parts [][]string
+	inner map[string]bool // parts after the family ("nemo" in mistral-nemo-12b)
+	words map[string]bool // every part that is not a size, families included
+}
+
+var nameIndexes sync.Map // *planner.Catalog → *nameIndex
+
+// modelNameIndex returns cat's index, building it on first use or when the
+// catalogue's models changed since.
+func modelNameIndex(cat *planner.Catalog) *nameIndex {
+	key, last := catalogKey(cat)
+	if v, ok := nameIndexes.Load(cat); ok {
+		if ix := v.(*nameIndex); ix.n == key && ix.last == last {
+			return ix
+		}
+	}
+	ix := &nameIndex{n: key, last: last, names: cat.ModelNames(), inner: map[string]bool{}, words: map[string]bool{}}
+	ix.parts = make([][]string, len(ix.names))
+	for i, n := range ix.names {
+		ps := nameParts(n)
+		ix.parts[i] = ps
+		for j, p := range ps {
+			if j > 0 {
+				ix.inner[p] = true
+			}
+			if !reqStartsNumber(p) && len(p) > 1 {
+				ix.words[p] = true
+			}
+		}
+	}
+	nameIndexes.Store(cat, ix)
+	return ix
+}
+
+// catalogKey is what tells a catalogue's model list apart from the one an
+// index was built from: its length and last id (models are only appended).
+func catalogKey(cat *planner.Catalog) (int, string) {
+	if len(cat.Models) == 0 {
+		return 0, ""
+	}
+	return len(cat.Models), cat.Models[len(cat.Models)-1].ID
+}
