@@ -131,21 +131,15 @@ func (r *race) run(k int, l layout) bool {
 	if l.ckpt && r.lastNoCkptFast && l.tp == r.lastNoCkpt.tp && l.pp == r.lastNoCkpt.pp && l.strategy == r.lastNoCkpt.strategy && !j.Checkpointing {
 		return true
 	}
-	var slot *probeEntry
-	if k < len(r.memo) {
-		slot = &r.memo[k]
-		if slot.set && int(slot.tp) == l.tp && int(slot.pp) == l.pp && slot.ckpt == l.ckpt && slot.strategy == l.strategy &&
-			slot.giB > l.gpu.MemoryGB*usableFraction {
-			// too big at micro-batch 1 on a GPU with this much memory or
-			// more: what size would say, without the memory model
-			r.tooBig(&l, slot.giB)
-			return true
-		}
+	slot := memoSlot(r.memo, k)
+	if slot.tooBig(&l) {
+		// too big at micro-batch 1 on a GPU with this much memory or
+		// more: what size would say, without the memory model
+		r.tooBig(&l, slot.giB)
+		return true
 	}
 	s := pc.size(l)
-	if slot != nil {
-		*slot = probeEntry{set: true, tp: int16(l.tp), pp: int16(l.pp), ckpt: l.ckpt, strategy: l.strategy, giB: s.probeGiB}
-	}
+	slot.record(&l, &s)
 	if !s.mem.Fits {
 		r.tooBig(&l, s.mem.PerGPUGiB)
 		return true
@@ -189,6 +183,27 @@ type probeEntry struct {
 	tp, pp    int16
 	strategy  Strategy
 	giB       float64
+}
+
+// memoSlot is entry k of memo, or nil.
+func memoSlot(memo []probeEntry, k int) *probeEntry {
+	if k < len(memo) {
+		return &memo[k]
+	}
+	return nil
+}
+
+// tooBig reports whether the entry holds l and l is too big for its GPU.
+func (e *probeEntry) tooBig(l *layout) bool {
+	return e != nil && e.set && int(e.tp) == l.tp && int(e.pp) == l.pp && e.ckpt == l.ckpt && e.strategy == l.strategy &&
+		e.giB > l.gpu.MemoryGB*usableFraction
+}
+
+// record keeps what l, sized as s, needs at micro-batch 1.
+func (e *probeEntry) record(l *layout, s *sizedLayout) {
+	if e != nil {
+		*e = probeEntry{set: true, tp: int16(l.tp), pp: int16(l.pp), ckpt: l.ckpt, strategy: l.strategy, giB: s.probeGiB}
+	}
 }
 
 // probeMemo holds the entries of one search, by precision, GPU count and
