@@ -60,7 +60,7 @@ func (b *Bot) deliver(ctx context.Context, reply *commands.Reply, err error, w w
 	case fromSlash:
 		if announce {
 			w.acked(nil)
-			b.announce(ctx, w.channel, w.responseURL, reply, log)
+			b.announce(ctx, w.channel, w.responseURL, w.replace, reply, log)
 			return
 		}
 		msg, inChannel := b.message(reply, err, log)
@@ -107,7 +107,7 @@ func (b *Bot) deliver(ctx context.Context, reply *commands.Reply, err error, w w
 		if w.message != "" && b.replaceMessage(ctx, w.message, w.messageTS, reply, log) {
 			return
 		}
-		b.announce(ctx, w.channel, w.responseURL, reply, log)
+		b.announce(ctx, w.channel, w.responseURL, false, reply, log) // never replace the message the button was on
 	case fromHomeButton:
 		if announce && reply.Channel != "" {
 			b.announceIn(ctx, reply.Channel, "", reply, log)

@@ -210,24 +210,52 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		return
 	}
 	w := where{from: fromSlash, channel: cmd.ChannelID, user: cmd.UserID, responseURL: cmd.ResponseURL}
-	if b.cmds.NeedsOf(text).Zone && b.cachedLocation(cmd.UserID) == nil {
-		// The user's time zone decides what "tomorrow 9:00" means: ack
-		// first, then ask Slack for it, then answer.
-		b.ack(client, envelopeID, nil, received, log)
-		loc := b.lookupLocation(ctx, cmd.UserID)
-		reply, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc})
-		b.deliver(ctx, reply, err, w, log)
-		b.logDone(log, received, err)
-		return
-	}
-	defer b.spawn("tz", log, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
 	type outcome struct {
 		reply *commands.Reply
 		err   error
 	}
 	done := make(chan outcome, 1)
+	// checking: the store lost a change's reply and is looking up whether
+	// it was made; the user is told so where the answer will go.
+	checking := make(chan struct{}, 1)
+	runCtx := commands.WithOutcomeCheck(ctx, func() {
+		select {
+		case checking <- struct{}{}:
+		default:
+		}
+	})
+	notice := slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: " + commands.CheckingText}
+	// finish waits for the outcome after the ack went out; a checking
+	// notice meanwhile is posted on response_url (by this goroutine, so it
+	// always precedes the answer, which replaces it).
+	finish := func() {
+		var out outcome
+		select {
+		case out = <-done:
+		case <-checking:
+			notice.ReplaceOriginal = w.replace
+			b.respond(ctx, w.responseURL, notice, log)
+			w.replace = true
+			out = <-done
+		}
+		b.deliver(ctx, out.reply, out.err, w, log)
+		b.logDone(log, received, out.err)
+	}
+	if b.cmds.NeedsOf(text).Zone && b.cachedLocation(cmd.UserID) == nil {
+		// The user's time zone decides what "tomorrow 9:00" means: ack
+		// first, then ask Slack for it, then answer.
+		b.ack(client, envelopeID, nil, received, log)
+		loc := b.lookupLocation(ctx, cmd.UserID)
+		b.spawn("slash.run", log, func() {
+			r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc})
+			done <- outcome{r, err}
+		})
+		finish()
+		return
+	}
+	defer b.spawn("tz", log, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
 	b.spawn("slash.run", log, func() {
-		r, err := b.run(ctx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID})
+		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID})
 		done <- outcome{r, err}
 	})
 	timer := time.NewTimer(b.cfg.AckBudget)
@@ -238,12 +266,16 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		w.ack = func(p any) { b.ack(client, envelopeID, p, received, log) }
 		b.deliver(ctx, out.reply, out.err, w, log)
 		b.logDone(log, received, out.err)
+	case <-checking:
+		// The store lost the reply before the ack was due: the ack says
+		// so, and the answer replaces it.
+		b.ack(client, envelopeID, notice, received, log)
+		w.replace = true
+		finish()
 	case <-timer.C:
 		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Working on it…"}, received, log)
-		out := <-done
 		w.replace = true
-		b.deliver(ctx, out.reply, out.err, w, log)
-		b.logDone(log, received, out.err)
+		finish()
 	}
 }
 
@@ -390,7 +422,10 @@ func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID str
 // announce posts a state change in the channel (the reply's team channel,
 // else where the command came from), records where it went, and falls back
 // to the response_url when the bot cannot post there.
-func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *commands.Reply, log *zap.Logger) {
+//
+// replace: a private message the asker sees ("Working on it…", "checking…")
+// stands in for the answer; it is replaced by where the answer went.
+func (b *Bot) announce(ctx context.Context, channel, responseURL string, replace bool, reply *commands.Reply, log *zap.Logger) {
 	msg := renderReply(reply, maxMessageBlocks)
 	target := channel
 	if reply.Channel != "" {
@@ -400,7 +435,9 @@ func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *
 	ch, ts, err := b.api.PostMessageContext(ctx, target, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
 	if err != nil {
 		log.Warn("announcement post failed; answering in place", zap.String("channel", target), zap.Error(err))
-		b.respond(ctx, responseURL, toPayload(msg, true), log)
+		p := toPayload(msg, true)
+		p.ReplaceOriginal = replace
+		b.respond(ctx, responseURL, p, log)
 		return
 	}
 	if reply.Announces != "" {
@@ -408,8 +445,9 @@ func (b *Bot) announce(ctx context.Context, channel, responseURL string, reply *
 			log.Warn("could not record the announcement", zap.Error(err))
 		}
 	}
-	if target != channel && responseURL != "" {
-		b.respond(ctx, responseURL, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: "Announced in <#" + target + ">: " + msg.Text}, log)
+	if (target != channel || replace) && responseURL != "" {
+		b.respond(ctx, responseURL, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: "Announced in <#" + target + ">: " + msg.Text,
+			ReplaceOriginal: replace}, log)
 	}
 }
 

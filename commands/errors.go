@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -144,4 +145,18 @@ func storeError(err error, op string) error {
 		kind = Unavailable
 	}
 	return &Error{Kind: kind, Op: op, Err: err}
+}
+
+// CheckingText is what a user sees while the store looks up whether a
+// change whose reply was lost was made (WithOutcomeCheck); the answer
+// replaces it.
+const CheckingText = "The reservation store did not answer; checking whether the change was made…"
+
+// WithOutcomeCheck returns ctx under which a change whose reply the store
+// lost calls notify before the store looks its request id up, which can
+// take one more store timeout (store.WithChecking): an adapter that can
+// update what its user sees shows CheckingText meanwhile. notify runs on
+// the command's goroutine and must not block.
+func WithOutcomeCheck(ctx context.Context, notify func()) context.Context {
+	return store.WithChecking(ctx, func(string) { notify() })
 }

@@ -51,6 +51,28 @@ func notApplied(ue *UnavailableError, op string) error {
 	return &UnavailableError{Msg: ue.Msg + fmt.Sprintf("; checked afterwards: the %s was not applied, nothing was changed", op), Cause: ue.Cause}
 }
 
+type checkingKey struct{}
+
+// WithChecking returns a context under which a mutation whose reply was
+// lost calls notify, with the operation, before it looks its request id
+// up (which can take one more Timeout): a caller that can update what its
+// user sees says "the store did not answer; checking…" meanwhile, then
+// shows the answer. notify is called on the mutation's goroutine and must
+// not block.
+func WithChecking(ctx context.Context, notify func(op string)) context.Context {
+	return context.WithValue(ctx, checkingKey{}, notify)
+}
+
+// NotifyChecking tells the caller whose ctx came through WithChecking that
+// op's reply was lost and the store is now looking up what happened. A
+// Store calls it once per call, before the lookup; without WithChecking it
+// does nothing.
+func NotifyChecking(ctx context.Context, op string) {
+	if notify, ok := ctx.Value(checkingKey{}).(func(op string)); ok {
+		notify(op)
+	}
+}
+
 // newAttempt is a random token naming one call of a mutation.
 func newAttempt() string {
 	var b [8]byte
@@ -95,6 +117,7 @@ func (r *Redis) settle(ctx context.Context, op string, k keys, rid, attempt, raw
 	if ctx.Err() != nil {
 		return "", unknown("the request was cancelled before it could be checked")
 	}
+	NotifyChecking(ctx, op) // "the store did not answer; checking…"
 	octx, cancel := r.opContext(ctx)
 	defer cancel()
 	v, ferr := fenceScript.Run(octx, r.client, []string{k.req(rid)}, attempt, reqTTLSec).Text()

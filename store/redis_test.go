@@ -677,8 +677,15 @@ func TestRedisUnknownOutcome(t *testing.T) {
 	defer direct.Close()
 	req := store.ReserveRequest{RequestID: "stuck-1", Server: "stuck", ServerGPUs: 2, Count: 1, Owner: "U1", Duration: time.Hour}
 
+	// The caller is told when its reply was lost and the store is checking
+	// (a user sees "the store did not answer; checking…"), once per call.
+	var checked []string
+	cctx := store.WithChecking(ctx, func(op string) { checked = append(checked, op) })
 	proxy.HoldRequests(true) // the open connection's requests are stuck; new ones pass
-	_, err = s.Reserve(ctx, req)
+	_, err = s.Reserve(cctx, req)
+	if len(checked) != 1 || checked[0] != "reserve" {
+		t.Errorf("checking notices %q, want one for the reserve", checked)
+	}
 	if !errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrOutcomeUnknown) || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("stuck reserve: %v; want checked: not applied", err)
 	}
@@ -687,9 +694,12 @@ func TestRedisUnknownOutcome(t *testing.T) {
 	if l, err := direct.List(ctx, "stuck"); err != nil || len(l) != 0 {
 		t.Fatalf("after the stuck request arrived: %+v, %v; want nothing booked (it was fenced)", l, err)
 	}
-	r1, err := s.Reserve(ctx, req)
+	r1, err := s.Reserve(cctx, req)
 	if err != nil {
 		t.Fatalf("retry with the same request id: %v", err)
+	}
+	if len(checked) != 1 {
+		t.Errorf("a call whose reply came was said to be checking: %q", checked)
 	}
 	if l, _ := direct.List(ctx, "stuck"); len(l) != 1 || l[0].ID != r1.ID {
 		t.Fatalf("after the retry: %+v", l)

@@ -123,6 +123,9 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	if rid == "" {
 		rid = cliRequestID()
 	}
+	// A change whose reply was lost is looked up (one more store timeout):
+	// the terminal says so meanwhile.
+	ctx = commands.WithOutcomeCheck(ctx, func() { fmt.Fprintln(stderr, "gpuplan: "+commands.CheckingText) })
 	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text, ID: rid})
 	if err != nil {
 		if ue := commands.Explain(err); ue != nil {
