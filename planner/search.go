@@ -35,9 +35,12 @@ type option struct {
 	l     layout // the layout to evaluate; the zero layout when h has none
 	found bool   // l is set
 	fits  bool
-	gpus  int
-	hours float64 // sortKeyHours
-	cost  float64 // sortKeyCost
+	// tooBig: every layout was too big at micro-batch 1 (so too big on
+	// any GPU with as little memory)
+	tooBig bool
+	gpus   int
+	hours  float64 // sortKeyHours
+	cost   float64 // sortKeyCost
 }
 
 // estimate builds the full estimate of h's option o, noting a precision
@@ -62,7 +65,7 @@ func (pc *planContext) estimate(h Hardware, o *option) *Estimate {
 // fit at micro-batch 1 costs one memory estimate, one that cannot keep
 // the global batch where another does is not sized or timed, and only
 // the winner is evaluated in full.
-func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo []probeEntry) option {
+func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *memoCount) option {
 	j := &pc.job
 	o := option{gpus: h.Count}
 	if j.Workload == Inference {
@@ -72,7 +75,12 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo [
 		o.gpus, o.hours, o.cost = e.GPUs, e.sortKeyHours(), e.sortKeyCost()
 		return o
 	}
-	r := race{pc: pc, h: h, smallestToo: smallestToo, memo: memo}
+	var slots []probeEntry
+	if memo != nil {
+		slots = memo.layouts[:]
+	}
+	r := race{pc: pc, h: h, smallestToo: smallestToo, memo: slots}
+	complete := true // every layout was entered
 	if j.GlobalBatch > 0 {
 		// A layout that keeps the global batch beats every one that does
 		// not, so when one fits the race among them alone has the same
@@ -85,13 +93,16 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo [
 			}
 			return r.run(k, l)
 		})
+		complete = !skipped
 		if skipped && !(r.haveBest && r.bestKeeps) {
-			r = race{pc: pc, h: h, smallestToo: smallestToo, memo: memo}
+			r = race{pc: pc, h: h, smallestToo: smallestToo, memo: slots}
 			pc.eachLayout(h, prec, r.run)
+			complete = true
 		}
 	} else {
 		pc.eachLayout(h, prec, r.run)
 	}
+	o.tooBig = complete && !r.probeFits && !r.haveBest
 	switch {
 	case r.haveBest:
 		o.l, o.found, o.fits = r.bestL, true, true
@@ -111,6 +122,7 @@ type race struct {
 	h           Hardware
 	smallestToo bool
 	memo        []probeEntry
+	probeFits   bool // some layout entered fits at micro-batch 1
 
 	bestL, smallL          layout
 	bestSps, bestPer       float64
@@ -129,6 +141,7 @@ func (r *race) run(k int, l layout) bool {
 	// micro-batch: skip it when the same layout already fits without it
 	// at a micro-batch that fills the GPU.
 	if l.ckpt && r.lastNoCkptFast && l.tp == r.lastNoCkpt.tp && l.pp == r.lastNoCkpt.pp && l.strategy == r.lastNoCkpt.strategy && !j.Checkpointing {
+		r.probeFits = true // its sibling fits
 		return true
 	}
 	slot := memoSlot(r.memo, k)
@@ -140,6 +153,9 @@ func (r *race) run(k int, l layout) bool {
 	}
 	s := pc.size(l)
 	slot.record(&l, &s)
+	if !(s.probeGiB > l.gpu.MemoryGB*usableFraction) {
+		r.probeFits = true
+	}
 	if !s.mem.Fits {
 		r.tooBig(&l, s.mem.PerGPUGiB)
 		return true
@@ -206,23 +222,48 @@ func (e *probeEntry) record(l *layout, s *sizedLayout) {
 	}
 }
 
-// probeMemo holds the entries of one search, by precision, GPU count and
-// layout index.
+// memoCount is the memo of one GPU count at one precision: what each
+// layout needs at micro-batch 1, and the most memory per GPU on which
+// every layout listed for nodes of nonePerNode GPUs was too big.
+type memoCount struct {
+	layouts     [memoLayouts]probeEntry
+	noneGiB     float64
+	nonePerNode int
+}
+
+// nothingFits reports whether no layout of h can fit: all were too big
+// on a GPU with as much memory or more, listed the same way.
+func (m *memoCount) nothingFits(h Hardware) bool {
+	return m != nil && m.nonePerNode == gpusPerNode(h) && h.GPU.MemoryGB*usableFraction <= m.noneGiB
+}
+
+// noteNothingFits records that every layout of h was too big.
+func (m *memoCount) noteNothingFits(h Hardware) {
+	if m == nil {
+		return
+	}
+	capGiB, perNode := h.GPU.MemoryGB*usableFraction, gpusPerNode(h)
+	if m.nonePerNode != perNode || capGiB > m.noneGiB {
+		m.noneGiB, m.nonePerNode = capGiB, perNode
+	}
+}
+
+// probeMemo holds the memo of one search, by precision and GPU count.
 type probeMemo struct {
 	precs [3]Precision
-	tabs  [3][]probeEntry
+	tabs  [3][]memoCount
 }
 
 const memoLayouts = 64 // layouts one option lists at most: 8 TP/PP pairs × 4 strategies × 2
 
-// slots returns the entries of count index ci at precision p, or nil.
-func (m *probeMemo) slots(ci int, p Precision) []probeEntry {
+// count returns the memo of count index ci at precision p, or nil.
+func (m *probeMemo) count(ci int, p Precision) *memoCount {
 	for i := range m.precs {
 		if m.tabs[i] == nil {
-			m.precs[i], m.tabs[i] = p, make([]probeEntry, len(searchCounts)*memoLayouts)
+			m.precs[i], m.tabs[i] = p, make([]memoCount, len(searchCounts))
 		}
 		if m.precs[i] == p {
-			return m.tabs[i][ci*memoLayouts : (ci+1)*memoLayouts]
+			return &m.tabs[i][ci]
 		}
 	}
 	return nil
@@ -466,12 +507,18 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 			}
 			rec.Considered++
 			prec, _ := pickPrecision(pc.job, h.GPU)
-			var slots []probeEntry
+			var mc *memoCount
 			if pool == nil && pc.job.Workload != Inference {
-				slots = memo.slots(i%len(searchCounts), prec)
+				mc = memo.count(i%len(searchCounts), prec)
 			}
-			if o := pc.best(h, prec, false, slots); o.fits {
+			if mc.nothingFits(h) {
+				continue
+			}
+			switch o := pc.best(h, prec, false, mc); {
+			case o.fits:
 				feasible = append(feasible, ranked{src: i, gpus: o.gpus, hours: o.hours, cost: o.cost})
+			case o.tooBig:
+				mc.noteNothingFits(h)
 			}
 		}
 	}
