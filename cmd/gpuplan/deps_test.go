@@ -25,6 +25,9 @@ var depRules = map[string]struct{ deps, imports []string }{
 	// besides cmd/gpuplan that uses cron: cron stays out of its graph.
 	"commands": {deps: []string{mod + "bot", mod + "digest/schedule", "github.com/slack-go/", "github.com/robfig/cron"}, imports: []string{"github.com/redis/"}},
 	"bot":      {deps: []string{"github.com/robfig/cron"}, imports: []string{mod + "store", mod + "planner", "github.com/redis/"}},
+	// i18n (reply language and message catalogue): golang.org/x/text only;
+	// the planner never reaches it (it stays standard library).
+	"i18n": {deps: []string{mod, "github.com/", "go.uber.org/"}},
 	// hub (Hugging Face config client): standard library and planner only.
 	// The binary: every package it links runs its init in every process,
 	// `gpuplan plan` included, so nothing heavy that only serve needs

@@ -1,0 +1,143 @@
+package i18n
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+)
+
+// Lang is a reply language.
+type Lang string
+
+// The languages gpuplan answers in.
+const (
+	EN Lang = "en"
+	KO Lang = "ko"
+)
+
+// Parse reads a language as people and systems write it: "ko", "ko-KR",
+// "ko_KR.UTF-8", "Korean", "한국어", "en_US", "C". It reports false for a
+// language gpuplan does not answer in.
+func Parse(s string) (Lang, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.IndexAny(s, ".@"); i >= 0 {
+		s = s[:i] // "ko_KR.UTF-8", "en_US@euro"
+	}
+	s = strings.ReplaceAll(s, "_", "-")
+	switch {
+	case s == "ko" || strings.HasPrefix(s, "ko-") || s == "korean" || s == "한국어" || s == "kor":
+		return KO, true
+	case s == "en" || strings.HasPrefix(s, "en-") || s == "english" || s == "c" || s == "posix":
+		return EN, true
+	}
+	return "", false
+}
+
+// FromEnv is the terminal's language: LC_ALL, then LC_MESSAGES, then LANG
+// (POSIX precedence); English when none names a language gpuplan speaks.
+func FromEnv(getenv func(string) string) Lang {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(k); v != "" {
+			if l, ok := Parse(v); ok {
+				return l
+			}
+			return EN // the first one set decides, as in POSIX
+		}
+	}
+	return EN
+}
+
+// Choose is a Slack user's reply language: their Slack locale when it is
+// one gpuplan speaks, else Korean for a request written in Korean, else
+// English.
+func Choose(slackLocale string, requestKorean bool) Lang {
+	if l, ok := Parse(slackLocale); ok {
+		return l
+	}
+	if requestKorean {
+		return KO
+	}
+	return EN
+}
+
+// Printer writes messages in one language.
+type Printer struct {
+	lang Lang
+	p    *message.Printer // nil for English: fmt formats the key itself
+}
+
+var cat = func() *catalog.Builder {
+	b := catalog.NewBuilder(catalog.Fallback(language.English))
+	for k, v := range korean {
+		if err := b.SetString(language.Korean, k, v); err != nil {
+			panic(fmt.Sprintf("i18n: Korean text for %q: %v", k, err))
+		}
+	}
+	return b
+}()
+
+var printers = map[Lang]*Printer{
+	EN: {lang: EN},
+	KO: {lang: KO, p: message.NewPrinter(language.Korean, message.Catalog(cat))},
+}
+
+// For is the printer for l (English for an unknown language).
+func For(l Lang) *Printer {
+	if p, ok := printers[l]; ok {
+		return p
+	}
+	return printers[EN]
+}
+
+// Lang is the printer's language.
+func (p *Printer) Lang() Lang {
+	if p == nil {
+		return EN
+	}
+	return p.lang
+}
+
+// Korean reports whether p writes Korean.
+func (p *Printer) Korean() bool { return p.Lang() == KO }
+
+// T is a message without arguments.
+func (p *Printer) T(key string) string {
+	if p == nil || p.p == nil {
+		return key
+	}
+	return p.p.Sprintf(key)
+}
+
+// Tf is a message with arguments; key is its English format string.
+func (p *Printer) Tf(key string, args ...any) string {
+	if p == nil || p.p == nil {
+		return fmt.Sprintf(key, args...)
+	}
+	return p.p.Sprintf(key, args...)
+}
+
+// Count writes a count for people: "2,500,000" in English, "250만" in
+// Korean (만 = 10⁴, 억 = 10⁸, 조 = 10¹²), keeping up to three significant
+// digits.
+func (p *Printer) Count(n float64) string {
+	if !p.Korean() {
+		return message.NewPrinter(language.English).Sprintf("%.0f", n)
+	}
+	for _, u := range []struct {
+		v    float64
+		name string
+	}{{1e12, "조"}, {1e8, "억"}, {1e4, "만"}} {
+		if n >= u.v {
+			v := n / u.v
+			s := fmt.Sprintf("%.3g", v)
+			if strings.ContainsAny(s, "e") {
+				s = fmt.Sprintf("%.0f", v)
+			}
+			return p.p.Sprintf("%s", s) + u.name
+		}
+	}
+	return p.p.Sprintf("%.0f", n)
+}
