@@ -254,11 +254,18 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		return
 	}
 	defer b.spawn("tz", log, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
+	budget := b.cfg.AckBudget
+	if len(b.pool) == cap(b.pool) {
+		// Every worker is busy: the command would queue for a slot, so it
+		// is acked "working on it" at once and answered on response_url,
+		// instead of holding its ack until the budget runs out.
+		budget = 0
+	}
 	b.spawn("slash.run", log, func() {
 		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID})
 		done <- outcome{r, err}
 	})
-	timer := time.NewTimer(b.cfg.AckBudget)
+	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	select {
 	case out := <-done:
