@@ -67,16 +67,34 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		cloud = &c
 		req.Pool = team
 	}
+	// The cloud search is independent of the team's: it runs beside it,
+	// so a plan takes one search's time on a machine with a spare core.
+	type planned struct {
+		res *planner.Result
+		err error
+	}
+	var cloudDone chan planned
+	if cloud != nil {
+		cloudDone = make(chan planned, 1)
+		go func(c planner.Request) {
+			r, err := s.deps.Catalog.Plan(c)
+			cloudDone <- planned{r, err}
+		}(*cloud)
+	}
 	res, err := s.deps.Catalog.Plan(req)
 	if err != nil {
+		if cloudDone != nil {
+			<-cloudDone // no goroutine outlives the command
+		}
 		if planner.IsPlannerError(err) {
 			return nil, &UserError{Msg: err.Error(), Hint: "`help plan` lists every word the planner understands"}
 		}
 		return nil, fmt.Errorf("plan %q: %w", args, err)
 	}
 	reply := planReply(args, res)
-	if cloud != nil {
-		if cres, err := s.deps.Catalog.Plan(*cloud); err == nil && cres.Recommendations.Feasible > 0 {
+	if cloudDone != nil {
+		if c := <-cloudDone; c.err == nil && c.res.Recommendations.Feasible > 0 {
+			cres := c.res
 			sec := recommendSection(cres.Recommendations, cres.Job)
 			sec.Heading = "Cloud options (not the team's servers)"
 			for _, row := range sec.Table.Rows {
