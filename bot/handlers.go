@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
@@ -386,8 +387,9 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, l
 
 // modalMeta travels in the modal's private_metadata: where to answer.
 type modalMeta struct {
-	Channel     string `json:"c,omitempty"`
-	ResponseURL string `json:"u,omitempty"`
+	Channel     string    `json:"c,omitempty"`
+	ResponseURL string    `json:"u,omitempty"`
+	Lang        i18n.Lang `json:"l,omitempty"` // the language it was opened in
 }
 
 func (b *Bot) openPlanModal(ctx context.Context, triggerID string, form commands.PlanForm, meta modalMeta, log *zap.Logger) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/bot/slackfake"
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/slack-go/slack"
 )
@@ -209,7 +210,7 @@ func TestReserveFormCommand(t *testing.T) {
 		{reserveForm{Count: "x", Duration: "soon", Start: `"now"`, Note: strings.Repeat("n", 301)}, "",
 			[]string{reserveServer, reserveCount, reserveDuration, reserveStart, reserveNote}},
 	} {
-		got, errs := tc.form.command()
+		got, errs := tc.form.command(i18n.For(i18n.EN))
 		if got != tc.want || len(errs) != len(tc.errs) {
 			t.Errorf("%+v: %q %v", tc.form, got, errs)
 		}

@@ -10,29 +10,44 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 )
 
-// fieldLabels are the plan modal's inputs, in commands.FormFields order.
-var fieldLabels = map[string]struct{ label, hint, placeholder string }{
-	"model":     {"Model", "A catalogue name, a size or an architecture.", "llama3-8b · 7b params · layers 24 hidden 2048 heads 16"},
-	"workload":  {"Workload", "pretrain, finetune, lora, qlora or inference.", "lora"},
-	"amount":    {"Amount of work", "Epochs over a dataset, tokens, samples or steps.", "3 epochs of 50k samples"},
-	"shape":     {"Sequence and batch", "seq, global batch, micro-batch per GPU.", "seq 2048 batch 64"},
-	"precision": {"Precision", "fp32, tf32, fp16, bf16, fp8; int8/int4 for inference.", "bf16"},
-	"hardware":  {"Hardware", "One configuration, or several separated by commas to compare.", "2x h100 · 4x h200, 4x a100"},
-	"options":   {"Options", "ckpt, flash, zero2, fsdp, adam8bit, tuned, baseline 5.67 h/epoch on 4x v100 …", "ckpt tuned"},
+// fieldLabel is a plan modal input's label, hint and placeholder in p's
+// language. The placeholders are request words, which read the same in
+// every language.
+func fieldLabel(p *i18n.Printer, name string) (label, hint, placeholder string) {
+	switch name {
+	case "model":
+		return p.T("Model"), p.T("A catalogue name, a size or an architecture."), "llama3-8b · 7b params · layers 24 hidden 2048 heads 16"
+	case "workload":
+		return p.T("Workload"), p.T("pretrain, finetune, lora, qlora or inference."), "lora"
+	case "amount":
+		return p.T("Amount of work"), p.T("Epochs over a dataset, tokens, samples or steps."), "3 epochs of 50k samples"
+	case "shape":
+		return p.T("Sequence and batch"), p.T("seq, global batch, micro-batch per GPU."), "seq 2048 batch 64"
+	case "precision":
+		return p.T("Precision"), p.T("fp32, tf32, fp16, bf16, fp8; int8/int4 for inference."), "bf16"
+	case "hardware":
+		return p.T("Hardware"), p.T("One configuration, or several separated by commas to compare."), "2x h100 · 4x h200, 4x a100"
+	case "options":
+		return p.T("Options"), p.T("ckpt, flash, zero2, fsdp, adam8bit, tuned, baseline 5.67 h/epoch on 4x v100 …"), "ckpt tuned"
+	}
+	return name, "", ""
 }
 
-// planModal builds the Adjust/plan modal with form's fields prefilled.
+// planModal builds the Adjust/plan modal with form's fields prefilled, in
+// meta's language.
 func planModal(form commands.PlanForm, meta modalMeta) slack.ModalViewRequest {
+	p := i18n.For(meta.Lang)
 	var blocks []slack.Block
 	for _, name := range commands.FormFields {
-		fl := fieldLabels[name]
-		input := slack.NewPlainTextInputBlockElement(plainText(fl.placeholder, 150), modalInputID)
+		label, hint, placeholder := fieldLabel(p, name)
+		input := slack.NewPlainTextInputBlockElement(plainText(placeholder, 150), modalInputID)
 		input.InitialValue = form.Get(name)
-		block := slack.NewInputBlock(name, plainText(fl.label, 2000), plainText(fl.hint, 2000), input)
+		block := slack.NewInputBlock(name, plainText(label, 2000), plainText(hint, 2000), input)
 		block.Optional = name != "model"
 		blocks = append(blocks, block)
 	}
@@ -40,9 +55,9 @@ func planModal(form commands.PlanForm, meta modalMeta) slack.ModalViewRequest {
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
 		CallbackID:      planModalID,
-		Title:           plainText("Plan a GPU job", 24),
-		Submit:          plainText("Plan", 24),
-		Close:           plainText("Cancel", 24),
+		Title:           plainText(p.T("Plan a GPU job"), 24),
+		Submit:          plainText(p.T("Plan"), 24),
+		Close:           plainText(p.T("Cancel"), 24),
 		Blocks:          slack.Blocks{BlockSet: blocks},
 		PrivateMetadata: string(md),
 	}
@@ -77,14 +92,18 @@ const (
 
 // reserveMeta travels in the Reserve modal's private_metadata.
 type reserveMeta struct {
-	Channel string `json:"c,omitempty"`  // where it was opened, if from a message
-	TZ      string `json:"tz,omitempty"` // the user's zone, when known at opening
-	Home    bool   `json:"h,omitempty"`  // opened from the App Home: refresh it after
+	Channel string    `json:"c,omitempty"`  // where it was opened, if from a message
+	TZ      string    `json:"tz,omitempty"` // the user's zone, when known at opening
+	Home    bool      `json:"h,omitempty"`  // opened from the App Home: refresh it after
+	Lang    i18n.Lang `json:"l,omitempty"`  // the language it was opened in: its errors and answer too
 }
 
-// reserveModal builds the Reserve form. servers fill a static select; a
-// team without an inventory gets a text field instead.
+// reserveModal builds the Reserve form in meta's language. servers fill
+// a static select; a team without an inventory gets a text field instead.
+// The placeholders are request words ("4h", "tomorrow 9:00"), which the
+// form's fields read in every language.
 func reserveModal(servers []string, meta reserveMeta) slack.ModalViewRequest {
+	p := i18n.For(meta.Lang)
 	var server slack.BlockElement
 	if len(servers) == 0 {
 		server = slack.NewPlainTextInputBlockElement(plainText("server-h", 150), modalInputID)
@@ -93,11 +112,11 @@ func reserveModal(servers []string, meta reserveMeta) slack.ModalViewRequest {
 		for _, s := range servers[:min(len(servers), maxSelectOpts)] {
 			opts = append(opts, slack.NewOptionBlockObject(s, plainText(s, 75), nil))
 		}
-		server = slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plainText("Choose a server", 150), modalInputID, opts...)
+		server = slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plainText(p.T("Choose a server"), 150), modalInputID, opts...)
 	}
 	count := slack.NewNumberInputBlockElement(plainText("2", 150), modalInputID, false)
 	count.MinValue = "1"
-	note := slack.NewPlainTextInputBlockElement(plainText("what runs on them", 150), modalInputID)
+	note := slack.NewPlainTextInputBlockElement(plainText(p.T("what runs on them"), 150), modalInputID)
 	note.MaxLength = maxNoteLen
 	input := func(id, label, hint string, el slack.BlockElement, optional bool) *slack.InputBlock {
 		b := slack.NewInputBlock(id, plainText(label, 2000), plainText(hint, 2000), el)
@@ -105,21 +124,21 @@ func reserveModal(servers []string, meta reserveMeta) slack.ModalViewRequest {
 		return b
 	}
 	blocks := []slack.Block{
-		input(reserveServer, "Server", "The team server to book GPUs on.", server, false),
-		input(reserveCount, "GPUs", "How many; free ones are picked for you.", count, false),
-		input(reserveDuration, "For how long", "e.g. 4h, 90m, 1d12h. The server's maximum applies.",
+		input(reserveServer, p.T("Server"), p.T("The team server to book GPUs on."), server, false),
+		input(reserveCount, p.T("GPUs"), p.T("How many; free ones are picked for you."), count, false),
+		input(reserveDuration, p.T("For how long"), p.T("e.g. 4h, 90m, 1d12h. The server's maximum applies."),
 			slack.NewPlainTextInputBlockElement(plainText("4h", 150), modalInputID), false),
-		input(reserveStart, "Start", "Leave empty to start now. Times are in your Slack time zone.",
+		input(reserveStart, p.T("Start"), p.T("Leave empty to start now. Times are in your Slack time zone."),
 			slack.NewPlainTextInputBlockElement(plainText("tomorrow 9:00", 150), modalInputID), true),
-		input(reserveNote, "Note", "Shown with the reservation.", note, true),
+		input(reserveNote, p.T("Note"), p.T("Shown with the reservation."), note, true),
 	}
 	md, _ := json.Marshal(meta)
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
 		CallbackID:      reserveModalID,
-		Title:           plainText("Reserve GPUs", 24),
-		Submit:          plainText("Reserve", 24),
-		Close:           plainText("Cancel", 24),
+		Title:           plainText(p.T("Reserve GPUs"), 24),
+		Submit:          plainText(p.T("Reserve"), 24),
+		Close:           plainText(p.T("Cancel"), 24),
 		Blocks:          slack.Blocks{BlockSet: blocks},
 		PrivateMetadata: string(md),
 	}
@@ -153,27 +172,28 @@ func reserveFormFromState(st *slack.ViewState) reserveForm {
 // command checks what can be checked without the store (so those errors
 // are instant) and builds the reserve command the form stands for:
 // reserve <n> on <server> for <dur> [from <start>] [note "<note>"]. The
-// errors are keyed by block id, as response_action "errors" wants them.
-func (f reserveForm) command() (string, map[string]string) {
+// errors are keyed by block id, as response_action "errors" wants them,
+// and written in p's language.
+func (f reserveForm) command(p *i18n.Printer) (string, map[string]string) {
 	errs := map[string]string{}
 	if f.Server == "" || strings.ContainsAny(f.Server, " \t\"'") {
-		errs[reserveServer] = "Choose a server."
+		errs[reserveServer] = p.T("Choose a server.")
 	}
 	n, err := strconv.Atoi(f.Count)
 	switch {
 	case err != nil || n < 1:
-		errs[reserveCount] = "A whole number of GPUs, 1 or more."
+		errs[reserveCount] = p.T("A whole number of GPUs, 1 or more.")
 	case n > 999:
-		errs[reserveCount] = "That is more GPUs than any server has."
+		errs[reserveCount] = p.T("That is more GPUs than any server has.")
 	}
 	if _, err := commands.ParseDuration(f.Duration); err != nil {
-		errs[reserveDuration] = fieldText(err) + " — e.g. 4h, 90m or 1d12h."
+		errs[reserveDuration] = p.Tf("%s — e.g. 4h, 90m or 1d12h.", fieldText(p, err))
 	}
 	if strings.ContainsAny(f.Start, "\"'“”‘’") {
-		errs[reserveStart] = "Write the start without quotes, e.g. tomorrow 9:00."
+		errs[reserveStart] = p.T("Write the start without quotes, e.g. tomorrow 9:00.")
 	}
 	if utf8.RuneCountInString(f.Note) > maxNoteLen {
-		errs[reserveNote] = fmt.Sprintf("Keep the note under %d characters.", maxNoteLen)
+		errs[reserveNote] = p.Tf("Keep the note under %d characters.", maxNoteLen)
 	}
 	if len(errs) > 0 {
 		return "", errs
@@ -211,10 +231,10 @@ func errorField(ue *commands.UserError) string {
 
 // fieldText is a mistake's message for an input's error line (plain
 // text, shorter than a message).
-func fieldText(err error) string {
+func fieldText(p *i18n.Printer, err error) string {
 	ue := commands.Explain(err)
 	if ue == nil {
-		return "Something is wrong here."
+		return p.T("Something is wrong here.")
 	}
 	return truncate(strings.ReplaceAll(ue.Msg, "`", ""), 250)
 }
@@ -247,15 +267,16 @@ func (b *Bot) openReserveModal(ctx context.Context, cb slack.InteractionCallback
 // and anything else closes the form and is announced or DMed; if not, the
 // form closes and the result follows by DM or announcement.
 func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID string, cb slack.InteractionCallback, received time.Time, log *zap.Logger) {
+	var meta reserveMeta
+	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
+	p := i18n.For(meta.Lang)
 	form := reserveFormFromState(cb.View.State)
-	text, errs := form.command()
+	text, errs := form.command(p)
 	log = log.With(zap.String("command", "reserve"))
 	if len(errs) > 0 {
 		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, log)
 		return
 	}
-	var meta reserveMeta
-	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
 	user := cb.User.ID
 	req := commands.Request{User: user, Channel: meta.Channel, Text: text, ID: envelopeID, Location: b.cachedLocation(user)}
 	if req.Location == nil && meta.TZ != "" {
@@ -290,7 +311,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 		if ue := commands.Explain(out.err); ue != nil {
 			log.Info("user error", zap.String("msg", ue.Msg))
 			field := errorField(ue)
-			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(ue)}), received, log)
+			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(p, ue)}), received, log)
 			b.logDone(log, received, out.err)
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -89,20 +90,21 @@ func (s *Set) nudges(ctx context.Context, srv inventory.Server, resv []store.Res
 		if err := w.Done(ctx, job); err != nil {
 			return out, err
 		}
-		out = append(out, Notice{User: rv.Owner, Kind: "nudge", Reply: s.nudgeReply(rv, now.Sub(since), now, loc)})
+		out = append(out, Notice{User: rv.Owner, Kind: "nudge", Reply: s.nudgeReply(userPrinter(ctx, rv.Owner), rv, now.Sub(since), now, loc)})
 	}
 	return out, nil
 }
 
-func (s *Set) nudgeReply(rv store.Reservation, idle time.Duration, now time.Time, loc *time.Location) *Reply {
+// nudgeReply is the DM about idle GPUs, in p's language.
+func (s *Set) nudgeReply(p *i18n.Printer, rv store.Reservation, idle time.Duration, now time.Time, loc *time.Location) *Reply {
 	return &Reply{
-		Title:   fmt.Sprintf("Your GPUs on %s look idle", rv.Server),
-		Summary: fmt.Sprintf("`%s`: GPUs %s on %s have done no work for %s (measured), and are held until %s. Release them so others can use them?", rv.ID, rv.GPUList(), rv.Server, formatDuration(idle.Round(time.Minute)), when(rv.End, now, loc)),
+		Title:   p.Tf("Your GPUs on %s look idle", rv.Server),
+		Summary: p.Tf("`%s`: GPUs %s on %s have done no work for %s (measured), and are held until %s. Release them so others can use them?", rv.ID, rv.GPUList(), rv.Server, formatDuration(idle.Round(time.Minute)), when(rv.End, now, loc)),
 		Actions: withPosted(rv,
-			Action{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
-			Action{ID: ActionRun, Label: "Keep", Command: "keep " + rv.ID, RequestID: fmt.Sprintf("keep-%s-%d", rv.ID, now.Unix()/60)},
+			Action{ID: ActionRun, Label: p.T("Release"), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+			Action{ID: ActionRun, Label: p.T("Keep"), Command: "keep " + rv.ID, RequestID: fmt.Sprintf("keep-%s-%d", rv.ID, now.Unix()/60)},
 		),
-		Sections: []Section{{Kind: Context, Text: "Idle = under 5% utilization with no compute process, by `gpuplan agent`'s nvidia-smi readings."}},
+		Sections: []Section{{Kind: Context, Text: p.Tf("Idle = under %d%% utilization with no compute process, by `gpuplan agent`'s nvidia-smi readings.", store.BusyUtil)}},
 		Data:     rv,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -113,7 +114,7 @@ func TestStaleButtonAfterAReleaseIsRefused(t *testing.T) {
 		t.Errorf("a refused Extend brought the reservation back: %+v", now)
 	}
 	// A reminder DM posted before the release, too.
-	rem := s.reminderReply(rv, rv.Start, s.loc(Request{}))
+	rem := s.reminderReply(i18n.For(i18n.EN), rv, rv.Start, s.loc(Request{}))
 	_, err = click(s, "U0001", button(t, rem, "Extend 1h"))
 	wantStale(t, "reminder Extend after a release", err, "has ended or been released")
 }

@@ -6,8 +6,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 )
+
+// UserLang is the language a user reads, which only the adapter knows
+// (Slack's locale in users.info). Sweep asks it for each user it writes to.
+type UserLang func(ctx context.Context, user string) i18n.Lang
+
+type userLangKey struct{}
+
+// WithUserLang returns ctx under which Sweep writes each DM in the
+// language langOf gives for its reader; without it DMs are in English.
+// An announcement's update is written in its owner's language, as the
+// announcement was.
+func WithUserLang(ctx context.Context, langOf UserLang) context.Context {
+	return context.WithValue(ctx, userLangKey{}, langOf)
+}
+
+// userPrinter is the printer for user's DMs under ctx (WithUserLang).
+func userPrinter(ctx context.Context, user string) *i18n.Printer {
+	if langOf, ok := ctx.Value(userLangKey{}).(UserLang); ok && langOf != nil {
+		return i18n.For(langOf(ctx, user))
+	}
+	return i18n.For(i18n.EN)
+}
 
 // Notice is something the bot says without being asked: a DM to a user,
 // or an update of an announcement already posted.
@@ -68,7 +91,7 @@ func (s *Set) Sweep(ctx context.Context) ([]Notice, error) {
 					return out, err
 				}
 				if first {
-					out = append(out, Notice{User: rv.Owner, Kind: "reminder", Reply: s.reminderReply(rv, now, loc)})
+					out = append(out, Notice{User: rv.Owner, Kind: "reminder", Reply: s.reminderReply(userPrinter(ctx, rv.Owner), rv, now, loc)})
 				}
 			}
 		}
@@ -121,10 +144,11 @@ func (s *Set) freedWaiters(ctx context.Context, st store.Store, server string, f
 		if !removed {
 			continue // another replica took it and tells the waiter
 		}
+		p := userPrinter(ctx, w.Owner)
 		out = append(out, Notice{User: w.Owner, Kind: "waiting", Reply: &Reply{
-			Title:   fmt.Sprintf("%d GPU(s) free on %s", w.Count, server),
-			Summary: fmt.Sprintf("The %d GPU(s) you were waiting for on %s are free now.", w.Count, server),
-			Actions: []Action{{ID: ActionRun, Label: "Reserve for 4h", Style: "primary",
+			Title:   p.Tf("%d GPU(s) free on %s", w.Count, server),
+			Summary: p.Tf("The %d GPU(s) you were waiting for on %s are free now.", w.Count, server),
+			Actions: []Action{{ID: ActionRun, Label: p.T("Reserve for 4h"), Style: "primary",
 				Command: fmt.Sprintf("reserve %d on %s for 4h", w.Count, server), RequestID: "wait-" + w.ID}},
 		}})
 	}
@@ -154,14 +178,15 @@ func (w *sweeper) gone(live map[string]bool) []store.Reservation {
 	return out
 }
 
-func (s *Set) reminderReply(rv store.Reservation, now time.Time, loc *time.Location) *Reply {
+// reminderReply is the DM before a reservation ends, in p's language.
+func (s *Set) reminderReply(p *i18n.Printer, rv store.Reservation, now time.Time, loc *time.Location) *Reply {
 	left := rv.End.Sub(now).Round(time.Minute)
 	return &Reply{
-		Title:   "Your GPUs on " + rv.Server + " end in " + formatDuration(left),
-		Summary: fmt.Sprintf("`%s`: GPUs %s on %s end %s.", rv.ID, rv.GPUList(), rv.Server, when(rv.End, now, loc)),
+		Title:   p.Tf("Your GPUs on %s end in %s", rv.Server, formatDuration(left)),
+		Summary: p.Tf("`%s`: GPUs %s on %s end %s.", rv.ID, rv.GPUList(), rv.Server, when(rv.End, now, loc)),
 		Actions: withPosted(rv,
-			Action{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", Style: "primary", RequestID: "remind-ext-" + rv.ID},
-			Action{ID: ActionRun, Label: "Release now", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+			Action{ID: ActionRun, Label: p.T("Extend 1h"), Command: "extend " + rv.ID + " 1h", Style: "primary", RequestID: "remind-ext-" + rv.ID},
+			Action{ID: ActionRun, Label: p.T("Release now"), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
 		),
 		Data: rv,
 	}
