@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 )
@@ -34,7 +35,8 @@ type Sweeper interface {
 }
 
 // RunSweeps calls s.Sweep every interval until ctx ends and delivers what
-// it returns; errors are logged, never fatal.
+// it returns, each DM in its reader's Slack language; errors are logged,
+// never fatal.
 func (b *Bot) RunSweeps(ctx context.Context, s Sweeper, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -44,7 +46,7 @@ func (b *Bot) RunSweeps(ctx context.Context, s Sweeper, every time.Duration) {
 			return
 		case <-t.C:
 		}
-		ns, err := s.Sweep(ctx)
+		ns, err := s.Sweep(commands.WithUserLang(ctx, b.userLang))
 		if err != nil {
 			b.log.Warn("sweep failed", zap.Error(err))
 		}
@@ -58,49 +60,89 @@ func (b *Bot) RunSweeps(ctx context.Context, s Sweeper, every time.Duration) {
 	}
 }
 
-// tzCache keeps users' time zones from users.info for an hour.
+// tzCache keeps what users.info says of a user for an hour: their time
+// zone and the language they read (Slack's locale).
 type tzCache struct {
 	mu sync.Mutex
 	m  map[string]tzEntry
 }
 
 type tzEntry struct {
-	loc *time.Location
-	at  time.Time
+	loc  *time.Location // nil: Slack has no zone gpuplan can load
+	lang i18n.Lang      // "": a locale gpuplan does not speak
+	at   time.Time
+}
+
+// cached returns what is known of a user without the Web API.
+func (b *Bot) cached(user string) (tzEntry, bool) {
+	b.tz.mu.Lock()
+	defer b.tz.mu.Unlock()
+	e, ok := b.tz.m[user]
+	if !ok || b.now().Sub(e.at) >= time.Hour {
+		return tzEntry{}, false
+	}
+	return e, true
 }
 
 // cachedLocation returns a user's time zone if it is known (no Web API).
 func (b *Bot) cachedLocation(user string) *time.Location {
-	b.tz.mu.Lock()
-	defer b.tz.mu.Unlock()
-	if e, ok := b.tz.m[user]; ok && b.now().Sub(e.at) < time.Hour {
-		return e.loc
-	}
-	return nil
+	e, _ := b.cached(user)
+	return e.loc
+}
+
+// cachedLang returns a user's Slack language if it is known (no Web API):
+// what a modal opened within its trigger's 3 s is written in. "" when
+// users.info was not asked yet or named a language gpuplan does not speak.
+func (b *Bot) cachedLang(user string) i18n.Lang {
+	e, _ := b.cached(user)
+	return e.lang
 }
 
 // lookupLocation asks users.info for a user's time zone (only ever after
-// the envelope was acked) and caches it; nil when Slack has none.
+// the envelope was acked) and caches it with their language; nil when
+// Slack has none.
 func (b *Bot) lookupLocation(ctx context.Context, user string) *time.Location {
-	if loc := b.cachedLocation(user); loc != nil {
-		return loc
+	return b.lookupUser(ctx, user).loc
+}
+
+// lookupLang is a user's Slack language (users.info's locale, cached), ""
+// when Slack's locale is not one gpuplan speaks or cannot be read: then
+// the request's own language decides (i18n.Choose).
+func (b *Bot) lookupLang(ctx context.Context, user string) i18n.Lang {
+	return b.lookupUser(ctx, user).lang
+}
+
+// lookupUser asks users.info once an hour per user, only ever after the
+// envelope was acked. A failed look-up is not cached.
+func (b *Bot) lookupUser(ctx context.Context, user string) tzEntry {
+	if e, ok := b.cached(user); ok {
+		return e
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	u, err := b.api.GetUserInfoContext(ctx, user)
 	if err != nil {
-		b.log.Debug("users.info failed; using the default time zone", zap.String("user", user), zap.Error(err))
-		return nil
+		b.log.Debug("users.info failed; using the default time zone and the request's language", zap.String("user", user), zap.Error(err))
+		return tzEntry{}
 	}
-	loc, err := time.LoadLocation(u.TZ)
-	if err != nil || u.TZ == "" {
-		return nil
+	e := tzEntry{at: b.now()}
+	if l, ok := i18n.Parse(u.Locale); ok {
+		e.lang = l
+	}
+	if loc, err := time.LoadLocation(u.TZ); err == nil && u.TZ != "" {
+		e.loc = loc
 	}
 	b.tz.mu.Lock()
 	defer b.tz.mu.Unlock()
 	if b.tz.m == nil {
 		b.tz.m = map[string]tzEntry{}
 	}
-	b.tz.m[user] = tzEntry{loc: loc, at: b.now()}
-	return loc
+	b.tz.m[user] = e
+	return e
+}
+
+// userLang is the language of a notice's reader: their Slack locale, else
+// English (a notice answers no request whose language could decide).
+func (b *Bot) userLang(ctx context.Context, user string) i18n.Lang {
+	return i18n.Choose(string(b.lookupLang(ctx, user)), false)
 }

@@ -38,7 +38,14 @@ func (s *Server) usersInfo(c *apiCall) apiResp {
 	if !known || u.name == "" {
 		return slackErr("user_not_found")
 	}
-	return success(map[string]any{"user": s.userWireLocked(u)})
+	w := s.userWireLocked(u)
+	if c.param("include_locale") == "true" { // Slack sends the locale only when asked
+		w["locale"] = u.locale
+		if u.locale == "" {
+			w["locale"] = "en-US"
+		}
+	}
+	return success(map[string]any{"user": w})
 }
 
 func (s *Server) channelWireLocked(c *channel) map[string]any {

@@ -204,6 +204,7 @@ type File struct {
 
 type user struct {
 	id, name, tz string
+	locale       string // users.info's locale ("ko-KR"); "" reads as en-US
 	admin, bot   bool
 }
 
@@ -516,6 +517,16 @@ func (s *Server) AddUser(id, name, tz string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.users[id] = &user{id: id, name: name, tz: tz}
+}
+
+// SetLocale sets a user's Slack locale ("ko-KR"), which users.info returns
+// with include_locale=true; users default to en-US.
+func (s *Server) SetLocale(id, locale string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u, ok := s.users[id]; ok {
+		u.locale = locale
+	}
 }
 
 // AddChannel adds (or replaces) a channel. Default channels: C0001 ml-infra and
