@@ -25,8 +25,8 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 	j := pc.job
 	e := primary(res)
 	var out []Advice
-	add := func(topic, format string, args ...any) {
-		out = append(out, Advice{Topic: topic, Text: fmt.Sprintf(format, args...)})
+	add := func(topic, text string) {
+		out = append(out, Advice{Topic: topic, Text: text})
 	}
 	if e == nil {
 		return out
@@ -37,108 +37,108 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		if e.InferencePath == "forward" {
 			unit = "sequences"
 		}
-		add("serving", "One forward pass per request, no KV cache: each GPU runs its own copy of the model (%.2f GiB of weights) and batches of up to %d %s fit. Throughput comes from batching: %s/s at batch %d, %.1f ms per batch. An inference engine (TensorRT, ONNX Runtime, torch.compile) fuses the layers for more.",
-			memItem(e.Memory, "weights"), e.Memory.MaxMicroBatch, unit, sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)
+		add("serving", pc.pr.Tf("One forward pass per request, no KV cache: each GPU runs its own copy of the model (%.2f GiB of weights) and batches of up to %d %s fit. Throughput comes from batching: %s/s at batch %d, %.1f ms per batch. An inference engine (TensorRT, ONNX Runtime, torch.compile) fuses the layers for more.",
+			memItem(e.Memory, "weights"), e.Memory.MaxMicroBatch, unit, sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000))
 		if !e.Memory.Fits {
 			out = append(out, pc.oomAdvice(e)...)
 		}
-		add("launch", "%s", e.Launch)
+		add("launch", e.Launch)
 		return out
 	}
 	if j.Workload == Inference {
-		add("serving", "Weights take %.1f GiB per GPU and each sequence of %d tokens adds %.2f GiB of KV cache; up to %d concurrent sequences fit. Use a paged-KV server (vLLM, TGI, TensorRT-LLM) to keep that capacity.",
-			memItem(e.Memory, "weights"), j.SeqLen, kvBytesPerToken(j.Model)*float64(j.SeqLen)/float64(e.GPUs)/gib, e.Memory.MaxMicroBatch)
+		add("serving", pc.pr.Tf("Weights take %.1f GiB per GPU and each sequence of %d tokens adds %.2f GiB of KV cache; up to %d concurrent sequences fit. Use a paged-KV server (vLLM, TGI, TensorRT-LLM) to keep that capacity.",
+			memItem(e.Memory, "weights"), j.SeqLen, kvBytesPerToken(j.Model)*float64(j.SeqLen)/float64(e.GPUs)/gib, e.Memory.MaxMicroBatch))
 		if !e.Memory.Fits {
 			out = append(out, pc.oomAdvice(e)...)
 		}
-		add("launch", "%s", e.Launch)
+		add("launch", e.Launch)
 		return out
 	}
 
 	// Precision.
 	if pc.keptPrecision {
 		if a := pc.mixedPrecisionGain(res); a != "" {
-			add("precision", "%s", a)
+			add("precision", a)
 		}
 	}
 	switch {
 	case g.Generation == Volta || g.Generation == Turing:
-		add("precision", "%s has no bf16: use fp16 AMP (`torch.autocast(dtype=torch.float16)` + `GradScaler`, or `--fp16`). AMP runs the matmuls on tensor cores: %.0f vs %.1f TFLOPS in fp32.",
-			g.Name, peakOf(g, FP16), peakOf(g, FP32))
+		add("precision", pc.pr.Tf("%s has no bf16: use fp16 AMP (`torch.autocast(dtype=torch.float16)` + `GradScaler`, or `--fp16`). AMP runs the matmuls on tensor cores: %.0f vs %.1f TFLOPS in fp32.",
+			g.Name, peakOf(g, FP16), peakOf(g, FP32)))
 	case e.Precision == FP8:
-		add("precision", "fp8 needs Transformer Engine (or torchao float8) and keeps master weights in fp32; expect ~1.3-1.5x over bf16, not 2x.")
+		add("precision", pc.pr.T("fp8 needs Transformer Engine (or torchao float8) and keeps master weights in fp32; expect ~1.3-1.5x over bf16, not 2x."))
 	case e.Precision == FP32:
-		add("precision", "plain fp32 leaves %s's tensor cores idle (%.1f vs %.0f TFLOPS bf16): turn on bf16 (`--bf16`) or at least TF32 (`torch.backends.cuda.matmul.allow_tf32 = True`).",
-			g.Name, peakOf(g, FP32), peakOf(g, BF16))
+		add("precision", pc.pr.Tf("plain fp32 leaves %s's tensor cores idle (%.1f vs %.0f TFLOPS bf16): turn on bf16 (`--bf16`) or at least TF32 (`torch.backends.cuda.matmul.allow_tf32 = True`).",
+			g.Name, peakOf(g, FP32), peakOf(g, BF16)))
 	default:
-		add("precision", "use bf16 on %s (`--bf16`, or `torch.autocast(dtype=torch.bfloat16)`): same range as fp32, no loss scaling needed.", g.Name)
+		add("precision", pc.pr.Tf("use bf16 on %s (`--bf16`, or `torch.autocast(dtype=torch.bfloat16)`): same range as fp32, no loss scaling needed.", g.Name))
 	}
 
 	// Batch, accumulation and learning rate.
 	if e.GPUs > 1 || e.GradAccum > 1 || j.GlobalBatch > 0 {
-		who := fmt.Sprintf("%d GPU(s)", e.layout.dp())
+		who := pc.pr.Tf("%d GPU(s)", e.layout.dp())
 		if e.TensorParallel*e.PipelineParallel > 1 {
-			who = fmt.Sprintf("%d data-parallel replica(s) of %d GPUs (%s)", e.layout.dp(), e.TensorParallel*e.PipelineParallel, e.Strategy)
+			who = pc.pr.Tf("%d data-parallel replica(s) of %d GPUs (%s)", e.layout.dp(), e.TensorParallel*e.PipelineParallel, e.Strategy)
 		}
-		add("batch", "micro-batch %d × %d accumulation step(s) × %s = global batch %d.%s",
-			e.MicroBatch, e.GradAccum, who, e.GlobalBatch, batchKeepNote(j, e))
+		add("batch", pc.pr.Tf("micro-batch %d × %d accumulation step(s) × %s = global batch %d.%s",
+			e.MicroBatch, e.GradAccum, who, e.GlobalBatch, batchKeepNote(pc.pr, j, e)))
 	}
 	if res.Baseline != nil && res.Baseline.BaselinePlan != nil {
 		bp := res.Baseline.BaselinePlan
 		if bp.GlobalBatch != e.GlobalBatch && bp.GlobalBatch > 0 {
 			ratio := float64(e.GlobalBatch) / float64(bp.GlobalBatch)
-			add("learning rate", "the global batch changes from %d to %d: scale the learning rate by %.2f (linear rule; for Adam-family optimizers √%.2f = %.2f is safer) and keep a warm-up.",
-				bp.GlobalBatch, e.GlobalBatch, ratio, ratio, math.Sqrt(ratio))
+			add("learning rate", pc.pr.Tf("the global batch changes from %d to %d: scale the learning rate by %.2f (linear rule; for Adam-family optimizers √%.2f = %.2f is safer) and keep a warm-up.",
+				bp.GlobalBatch, e.GlobalBatch, ratio, ratio, math.Sqrt(ratio)))
 		} else {
-			add("learning rate", "the global batch stays %d, so keep the learning rate and schedule of the measured run.", e.GlobalBatch)
+			add("learning rate", pc.pr.Tf("the global batch stays %d, so keep the learning rate and schedule of the measured run.", e.GlobalBatch))
 		}
 	} else if e.GPUs > 1 || e.GradAccum > 1 {
-		add("learning rate", "tune the learning rate for the global batch (%d), not per GPU: when you change GPUs keep the global batch with gradient accumulation, or scale the learning rate with it (linear rule, √ for Adam) and keep a warm-up.", e.GlobalBatch)
+		add("learning rate", pc.pr.Tf("tune the learning rate for the global batch (%d), not per GPU: when you change GPUs keep the global batch with gradient accumulation, or scale the learning rate with it (linear rule, √ for Adam) and keep a warm-up.", e.GlobalBatch))
 	}
 	if mb := e.Memory.MaxMicroBatch; mb > 2*e.MicroBatch && e.GradAccum > 1 {
-		add("batch", "memory allows a micro-batch up to %d: raise it and cut accumulation steps — fewer, larger steps use the GPU better.", mb)
+		add("batch", pc.pr.Tf("memory allows a micro-batch up to %d: raise it and cut accumulation steps — fewer, larger steps use the GPU better.", mb))
 	} else if mb > 2*e.MicroBatch && j.Model.IsTransformer() && float64(e.MicroBatch*j.SeqLen) >= 8192 {
-		add("batch", "memory allows a micro-batch up to %d, but %d tokens per micro-batch already fill the GPU: a larger one changes the optimisation, not the speed.", mb, e.MicroBatch*j.SeqLen)
+		add("batch", pc.pr.Tf("memory allows a micro-batch up to %d, but %d tokens per micro-batch already fill the GPU: a larger one changes the optimisation, not the speed.", mb, e.MicroBatch*j.SeqLen))
 	}
 
 	// Multi-GPU.
 	if e.GPUs > 1 {
-		add("multi-GPU", "use DistributedDataParallel via `torchrun`, not `nn.DataParallel`: DP runs one Python process (GIL), scatters from GPU 0 every step and piles memory on it; DDP overlaps the gradient all-reduce with the backward pass.")
+		add("multi-GPU", pc.pr.T("use DistributedDataParallel via `torchrun`, not `nn.DataParallel`: DP runs one Python process (GIL), scatters from GPU 0 every step and piles memory on it; DDP overlaps the gradient all-reduce with the backward pass."))
 		switch e.layout.strategy {
 		case ZeRO1:
-			add("sharding", "ZeRO-1 (DeepSpeed stage 1 / Megatron distributed optimizer) shards the optimizer states: %.1f GiB per GPU instead of %.1f.", memItem(e.Memory, "optimizer states"), memItem(e.Memory, "optimizer states")*float64(e.layout.dp()))
+			add("sharding", pc.pr.Tf("ZeRO-1 (DeepSpeed stage 1 / Megatron distributed optimizer) shards the optimizer states: %.1f GiB per GPU instead of %.1f.", memItem(e.Memory, "optimizer states"), memItem(e.Memory, "optimizer states")*float64(e.layout.dp())))
 		case ZeRO2:
-			add("sharding", "ZeRO-2 shards optimizer states and gradients over the %d GPUs; plain DDP would not fit or would be slower here.", e.layout.dp())
+			add("sharding", pc.pr.Tf("ZeRO-2 shards optimizer states and gradients over the %d GPUs; plain DDP would not fit or would be slower here.", e.layout.dp()))
 		case ZeRO3, FSDP:
-			add("sharding", "ZeRO-3 / FSDP FULL_SHARD shards the weights too: it fits, but gathers the parameters every micro-batch — keep the micro-batch large and the GPUs on NVLink.")
+			add("sharding", pc.pr.T("ZeRO-3 / FSDP FULL_SHARD shards the weights too: it fits, but gathers the parameters every micro-batch — keep the micro-batch large and the GPUs on NVLink."))
 		default:
-			add("sharding", "model states fit on every GPU: plain DDP, no ZeRO needed.")
+			add("sharding", pc.pr.T("model states fit on every GPU: plain DDP, no ZeRO needed."))
 		}
 		if strings.Contains(e.Interconnect, "PCIe") && e.ScalingEfficiency < 0.85 {
-			add("interconnect", "%s limits scaling to %.0f%%: gradient accumulation (fewer all-reduces per sample) or fewer, larger GPUs help.", e.Interconnect, e.ScalingEfficiency*100)
+			add("interconnect", pc.pr.Tf("%s limits scaling to %.0f%%: gradient accumulation (fewer all-reduces per sample) or fewer, larger GPUs help.", e.Interconnect, e.ScalingEfficiency*100))
 		}
 	}
 	if e.Checkpointing {
-		add("checkpointing", "gradient checkpointing is on: ~33%% more compute in exchange for storing only each layer's input (`--gradient_checkpointing`).")
+		add("checkpointing", pc.pr.Tf("gradient checkpointing is on: ~33%% more compute in exchange for storing only each layer's input (`--gradient_checkpointing`)."))
 	}
 	if !e.Memory.Fits {
 		out = append(out, pc.oomAdvice(e)...)
 	}
 	if j.Model.Kind == Decoder && j.Stack != Tuned && e.Memory.Fits {
 		if lg := memItem(e.Memory, "logits + loss"); lg > 0.15*e.Memory.PerGPUGiB {
-			add("memory", "logits and the loss take %.1f GiB (vocabulary %d): a fused/chunked cross-entropy (Liger kernel, `torch.compile`) removes most of it.", lg, j.Model.Vocab)
+			add("memory", pc.pr.Tf("logits and the loss take %.1f GiB (vocabulary %d): a fused/chunked cross-entropy (Liger kernel, `torch.compile`) removes most of it.", lg, j.Model.Vocab))
 		}
 	}
-	add("launch", "%s", e.Launch)
+	add("launch", e.Launch)
 	return out
 }
 
-func batchKeepNote(j Job, e *Estimate) string {
+func batchKeepNote(pr Printer, j Job, e *Estimate) string {
 	if j.GlobalBatch > 0 && e.GlobalBatch != j.GlobalBatch {
-		return fmt.Sprintf(" (%d requested; %d GPUs do not divide it evenly)", j.GlobalBatch, e.layout.dp())
+		return pr.Tf(" (%d requested; %d GPUs do not divide it evenly)", j.GlobalBatch, e.layout.dp())
 	}
 	if j.GlobalBatch > 0 {
-		return " This keeps the requested global batch, so convergence behaves as before."
+		return pr.T(" This keeps the requested global batch, so convergence behaves as before.")
 	}
 	return ""
 }
@@ -159,38 +159,38 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 	j := pc.job
 	over := e.Memory.PerGPUGiB - e.Memory.CapacityGiB
 	var tips []string
-	tips = append(tips, fmt.Sprintf("needs %.1f GiB per GPU, %.1f GiB over %s's %.1f GiB.", e.Memory.PerGPUGiB, over, e.GPUName, e.Memory.CapacityGiB))
+	tips = append(tips, pc.pr.Tf("needs %.1f GiB per GPU, %.1f GiB over %s's %.1f GiB.", e.Memory.PerGPUGiB, over, e.GPUName, e.Memory.CapacityGiB))
 	try := func(desc string, mod func(*Job), h Hardware) {
 		saved := pc.job
 		mod(&pc.job)
 		alt := pc.configure(h)
 		pc.job = saved
 		if alt.Memory.Fits {
-			tips = append(tips, fmt.Sprintf("%s → %.1f GiB per GPU (fits, %s)", desc, alt.Memory.PerGPUGiB, hoursText(alt)))
+			tips = append(tips, pc.pr.Tf("%s → %.1f GiB per GPU (fits, %s)", desc, alt.Memory.PerGPUGiB, hoursText(pc.pr, alt)))
 		} else {
-			tips = append(tips, fmt.Sprintf("%s → %.1f GiB per GPU (still too much)", desc, alt.Memory.PerGPUGiB))
+			tips = append(tips, pc.pr.Tf("%s → %.1f GiB per GPU (still too much)", desc, alt.Memory.PerGPUGiB))
 		}
 	}
 	if j.Workload == Inference {
 		if j.Precision != INT4 {
-			try("4-bit weights (`int4`, AWQ/GPTQ)", func(x *Job) { x.Precision = INT4 }, e.hw)
+			try(pc.pr.T("4-bit weights (`int4`, AWQ/GPTQ)"), func(x *Job) { x.Precision = INT4 }, e.hw)
 		}
 		if j.GlobalBatch > 1 {
-			try("one sequence at a time (`batch 1`)", func(x *Job) { x.GlobalBatch = 1 }, e.hw)
+			try(pc.pr.T("one sequence at a time (`batch 1`)"), func(x *Job) { x.GlobalBatch = 1 }, e.hw)
 		}
 	} else {
 		if !e.Checkpointing {
-			try("gradient checkpointing (`ckpt`)", func(x *Job) { x.Checkpointing = true }, e.hw)
+			try(pc.pr.T("gradient checkpointing (`ckpt`)"), func(x *Job) { x.Checkpointing = true }, e.hw)
 		}
 		if e.MicroBatch > 1 {
-			try("micro-batch 1 with accumulation", func(x *Job) { x.MicroBatch = 1 }, e.hw)
+			try(pc.pr.T("micro-batch 1 with accumulation"), func(x *Job) { x.MicroBatch = 1 }, e.hw)
 		}
 		if e.GPUs > 1 && e.layout.strategy != ZeRO3 {
 			try("ZeRO-3 / FSDP", func(x *Job) { x.Strategy = ZeRO3; x.Checkpointing = true }, e.hw)
 		}
 		if j.Workload == Pretrain || j.Workload == Finetune {
-			try("LoRA instead of full fine-tuning (`lora`)", func(x *Job) { x.Workload = LoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
-			try("QLoRA on a 4-bit base (`qlora`)", func(x *Job) { x.Workload = QLoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
+			try(pc.pr.T("LoRA instead of full fine-tuning (`lora`)"), func(x *Job) { x.Workload = LoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
+			try(pc.pr.T("QLoRA on a 4-bit base (`qlora`)"), func(x *Job) { x.Workload = QLoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
 		}
 	}
 	// How many of this GPU would it take?
@@ -199,7 +199,7 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 		h.Count = n
 		alt := pc.configure(h)
 		if alt.Memory.Fits {
-			tips = append(tips, fmt.Sprintf("%d× %s with %s → %.1f GiB per GPU (%s)", n, e.GPUName, alt.Strategy, alt.Memory.PerGPUGiB, hoursText(alt)))
+			tips = append(tips, pc.pr.Tf("%d× %s with %s → %.1f GiB per GPU (%s)", n, e.GPUName, alt.Strategy, alt.Memory.PerGPUGiB, hoursText(pc.pr, alt)))
 			break
 		}
 	}
@@ -210,28 +210,34 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 	return out
 }
 
-func hoursText(e *Estimate) string {
+func hoursText(pr Printer, e *Estimate) string {
 	switch {
 	case e.Time.PerTokenS > 0:
 		return fmt.Sprintf("%.0f tokens/s", e.Throughput.TokensPerS)
 	case e.Time.TotalHours != nil:
-		return "≈ " + FormatHours(*e.Time.TotalHours)
+		return "≈ " + FormatHoursIn(pr, *e.Time.TotalHours)
 	default:
 		return fmt.Sprintf("%.0f samples/s", e.Throughput.SamplesPerS)
 	}
 }
 
-// FormatHours writes a duration in hours the way people say it.
-func FormatHours(h float64) string {
+// FormatHours writes a duration in hours the way people say it, in
+// English.
+func FormatHours(h float64) string { return FormatHoursIn(nil, h) }
+
+// FormatHoursIn writes a duration in hours the way pr's reader says it
+// ("5.7 h", "5.7시간"); nil means English.
+func FormatHoursIn(pr Printer, h float64) string {
+	pr = printerOr(pr)
 	switch {
 	case h < 1.0/60:
-		return fmt.Sprintf("%.0f s", h*3600)
+		return pr.Tf("%.0f s", h*3600)
 	case h < 1:
-		return fmt.Sprintf("%.0f min", h*60)
+		return pr.Tf("%.0f min", h*60)
 	case h < 48:
-		return fmt.Sprintf("%.1f h", h)
+		return pr.Tf("%.1f h", h)
 	default:
-		return fmt.Sprintf("%.1f days", h/24)
+		return pr.Tf("%.1f days", h/24)
 	}
 }
 
@@ -374,41 +380,56 @@ func (pc *planContext) warnings(res *Result, req Request) []string {
 		top := g.Generation == Hopper || g.Generation == Blackwell || g.MemoryGB >= 80
 		short := e.Time.TotalHours != nil && *e.Time.TotalHours < 1
 		if top && used < 0.3 && pc.job.Workload != Inference {
-			msg := fmt.Sprintf("%d× %s is far beyond this job: it uses %.0f%% of the memory", e.GPUs, e.GPUName, used*100)
+			msg := pc.pr.Tf("%d× %s is far beyond this job: it uses %.0f%% of the memory", e.GPUs, e.GPUName, used*100)
 			if short {
-				msg += " and finishes within the hour"
+				msg += pc.pr.T(" and finishes within the hour")
 			}
 			if c := res.Recommendations.Cheapest; c != nil && c.GPU != e.GPU {
-				msg += fmt.Sprintf("; %d× %s does it for %s", c.GPUs, c.GPUName, costText(c))
+				msg += pc.pr.Tf("; %d× %s does it for %s", c.GPUs, c.GPUName, costText(pc.pr, c))
 			}
 			w = append(w, msg+".")
 		}
 		if g.Confidence == "low" || g.Confidence == "medium" {
-			w = append(w, fmt.Sprintf("%s specs are %s confidence in the catalogue (%s).", g.Name, g.Confidence, shortSource(g.Source)))
+			w = append(w, pc.pr.Tf("%s specs are %s confidence in the catalogue (%s).", g.Name, confidenceText(pc.pr, g.Confidence), shortSource(g.Source)))
 		}
 	}
 	if pc.job.Model.Origin == "size" {
-		w = append(w, fmt.Sprintf("model given by size only: shape assumed %d layers × hidden %d; activations and speed depend on the real shape.", pc.job.Model.Layers, pc.job.Model.Hidden))
+		w = append(w, pc.pr.Tf("model given by size only: shape assumed %d layers × hidden %d; activations and speed depend on the real shape.", pc.job.Model.Layers, pc.job.Model.Hidden))
 	}
 	return w
 }
 
-func costText(e *Estimate) string {
+func costText(pr Printer, e *Estimate) string {
 	if e.CostUSD != nil {
-		return FormatUSD(*e.CostUSD)
+		return FormatUSDIn(pr, *e.CostUSD)
 	}
-	return FormatUSD(e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH) + " per 1M samples"
+	return pr.Tf("%s per 1M samples", FormatUSDIn(pr, e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH))
+}
+
+// confidenceText is a catalogue confidence ("low", "medium") for pr's
+// reader.
+func confidenceText(pr Printer, c string) string {
+	switch c {
+	case "low":
+		return pr.T("low")
+	case "medium":
+		return pr.T("medium")
+	}
+	return c
 }
 
 // FormatUSD writes a dollar amount with the precision it deserves: cents
 // below $100, whole dollars above, and never "$0" for a job that costs
 // something.
-func FormatUSD(v float64) string {
+func FormatUSD(v float64) string { return FormatUSDIn(nil, v) }
+
+// FormatUSDIn is FormatUSD for pr's reader; nil means English.
+func FormatUSDIn(pr Printer, v float64) string {
 	switch {
 	case v <= 0:
 		return "$0"
 	case v < 0.01:
-		return "under $0.01"
+		return printerOr(pr).T("under $0.01")
 	case v < 100:
 		return fmt.Sprintf("$%.2f", v)
 	default:
@@ -450,19 +471,19 @@ func (pc *planContext) mixedPrecisionGain(res *Result) string {
 		if next <= 0 {
 			continue
 		}
-		p := fmt.Sprintf("%s %.1fx faster", e.GPUName, cur/next)
+		p := pc.pr.Tf("%s %.1fx faster", e.GPUName, cur/next)
 		if e.Time.EpochHours != nil && alt.Time.EpochHours != nil {
-			p += fmt.Sprintf(" (%s/epoch instead of %s)", FormatHours(*alt.Time.EpochHours), FormatHours(*e.Time.EpochHours))
+			p += pc.pr.Tf(" (%s/epoch instead of %s)", FormatHoursIn(pc.pr, *alt.Time.EpochHours), FormatHoursIn(pc.pr, *e.Time.EpochHours))
 		} else if e.Time.TotalHours != nil && alt.Time.TotalHours != nil {
-			p += fmt.Sprintf(" (%s instead of %s)", FormatHours(*alt.Time.TotalHours), FormatHours(*e.Time.TotalHours))
+			p += pc.pr.Tf(" (%s instead of %s)", FormatHoursIn(pc.pr, *alt.Time.TotalHours), FormatHoursIn(pc.pr, *e.Time.TotalHours))
 		}
-		p += " in " + string(alt.Precision)
+		p += pc.pr.Tf(" in %s", alt.Precision)
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the comparison keeps your run's %s. Mixed precision (bf16 AMP; fp16 with loss scaling where there is no bf16) would add, on top of the hardware: %s. Check accuracy after switching.",
+	return pc.pr.Tf("the comparison keeps your run's %s. Mixed precision (bf16 AMP; fp16 with loss scaling where there is no bf16) would add, on top of the hardware: %s. Check accuracy after switching.",
 		kept, strings.Join(parts, "; "))
 }
 

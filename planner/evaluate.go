@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"math"
 	"strings"
 )
@@ -312,7 +311,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	}
 	e.Strategy = "single GPU"
 	if h.Count > 1 {
-		e.Strategy = fmt.Sprintf("tensor parallel ×%d", h.Count)
+		e.Strategy = pc.pr.Tf("tensor parallel ×%d", h.Count)
 	}
 	e.InferencePath = "decode"
 	e.Time.PrefillS = prefill
@@ -342,18 +341,22 @@ func (pc *planContext) describe(e *Estimate) {
 		compute = FP16 // weight-only quantisation: matmuls in 16-bit
 	}
 	peak, _ := g.Peak(compute)
+	if e.Strategy == "single GPU" {
+		e.Strategy = pc.pr.T("single GPU")
+	}
+	e.Interconnect = linkLabel(pc.pr, e.Interconnect)
 	e.Assumptions = append(e.Assumptions,
-		fmt.Sprintf("%s: %.0f dense TFLOPS %s, %.0f GB at %.0f GB/s (%s)", g.Name, peak, compute, g.MemoryGB, g.MemBWGBs, shortSource(g.Source)),
-		fmt.Sprintf("price $%.2f per GPU-hour (%s)", g.PriceUSD, g.PriceSource),
+		pc.pr.Tf("%s: %.0f dense TFLOPS %s, %.0f GB at %.0f GB/s (%s)", g.Name, peak, compute, g.MemoryGB, g.MemBWGBs, shortSource(g.Source)),
+		pc.pr.Tf("price $%.2f per GPU-hour (%s)", g.PriceUSD, g.PriceSource),
 	)
 	if j.Workload != Inference {
 		e.Assumptions = append(e.Assumptions,
-			fmt.Sprintf("utilization: %.0f%% of peak (hardware FLOPs), %.0f%% MFU, %s stack", e.HFU*100, e.MFU*100, j.Stack))
+			pc.pr.Tf("utilization: %.0f%% of peak (hardware FLOPs), %.0f%% MFU, %s stack", e.HFU*100, e.MFU*100, j.Stack))
 		if e.GPUs > 1 {
-			e.Assumptions = append(e.Assumptions, fmt.Sprintf("scaling efficiency %.0f%% over %s", e.ScalingEfficiency*100, e.Interconnect))
+			e.Assumptions = append(e.Assumptions, pc.pr.Tf("scaling efficiency %.0f%% over %s", e.ScalingEfficiency*100, e.Interconnect))
 		}
 		if e.Goodput < 0.999 {
-			e.Assumptions = append(e.Assumptions, fmt.Sprintf("goodput %.0f%% (restarts, evaluation, checkpoints)", e.Goodput*100))
+			e.Assumptions = append(e.Assumptions, pc.pr.Tf("goodput %.0f%% (restarts, evaluation, checkpoints)", e.Goodput*100))
 		}
 	} else {
 		switch e.InferencePath {
@@ -362,25 +365,25 @@ func (pc *planContext) describe(e *Estimate) {
 				e.Assumptions = append(e.Assumptions, pc.servingAssumption(e))
 				break
 			}
-			e.Assumptions = append(e.Assumptions, fmt.Sprintf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))
+			e.Assumptions = append(e.Assumptions, pc.pr.Tf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))
 		default:
-			e.Assumptions = append(e.Assumptions, fmt.Sprintf("one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica", e.HFU*100))
+			e.Assumptions = append(e.Assumptions, pc.pr.Tf("one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica", e.HFU*100))
 		}
 	}
 	if pc.jobFactor != 1 {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("rebased on your measured run: this job runs at %.2fx the modelled speed", pc.jobFactor))
+		e.Assumptions = append(e.Assumptions, pc.pr.Tf("rebased on your measured run: this job runs at %.2fx the modelled speed", pc.jobFactor))
 	}
 	if !e.Memory.Fits {
-		e.Notes = append(e.Notes, fmt.Sprintf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
+		e.Notes = append(e.Notes, pc.pr.Tf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
 	}
 	if j.OptimizerInBackward && e.GradAccum > 1 && j.Workload != LoRA && j.Workload != QLoRA {
-		e.Notes = append(e.Notes, fmt.Sprintf("optimizer in backward cannot accumulate gradients: this layout needs %d accumulation steps, so the optimizer would step on every micro-batch of %d — raise the GPU count or lower the global batch", e.GradAccum, e.MicroBatch))
+		e.Notes = append(e.Notes, pc.pr.Tf("optimizer in backward cannot accumulate gradients: this layout needs %d accumulation steps, so the optimizer would step on every micro-batch of %d — raise the GPU count or lower the global batch", e.GradAccum, e.MicroBatch))
 	}
 	if j.PureBF16 && e.Precision != BF16 {
-		e.Notes = append(e.Notes, fmt.Sprintf("pure bf16 needs bf16 support; %s runs %s with an fp32 master copy", g.Name, e.Precision))
+		e.Notes = append(e.Notes, pc.pr.Tf("pure bf16 needs bf16 support; %s runs %s with an fp32 master copy", g.Name, e.Precision))
 	}
 	if g.Vendor != "NVIDIA" {
-		e.Notes = append(e.Notes, fmt.Sprintf("%s runs ROCm, not CUDA: check that your PyTorch build and kernels (FlashAttention, bitsandbytes) support it", g.Name))
+		e.Notes = append(e.Notes, pc.pr.Tf("%s runs ROCm, not CUDA: check that your PyTorch build and kernels (FlashAttention, bitsandbytes) support it", g.Name))
 	}
 	e.Launch = launchLine(j, e)
 }
@@ -420,42 +423,42 @@ func (pc *planContext) describeTechniques() error {
 	j := &pc.job
 	if j.Workload == Inference {
 		if j.Offload != OffloadNone || j.OptimizerInBackward || j.PureBF16 || j.ContextParallel > 1 {
-			return errorf("offload, optimizer-in-backward, pure bf16 and context parallel are training techniques; this is an inference plan")
+			return userError(pc.pr.T("offload, optimizer-in-backward, pure bf16 and context parallel are training techniques; this is an inference plan"))
 		}
 		return nil
 	}
 	switch j.Offload {
 	case OffloadNone:
 	case OffloadOptimizer:
-		pc.assume("optimizer offload: optimizer states and fp32 master weights live in host memory and the CPU runs the optimizer step (needs ~%s of host RAM across the job)",
-			formatBytes(j.Model.Params()*12))
+		pc.assume(pc.pr.Tf("optimizer offload: optimizer states and fp32 master weights live in host memory and the CPU runs the optimizer step (needs ~%s of host RAM across the job)",
+			formatBytes(j.Model.Params()*12)))
 	case OffloadFull:
-		pc.assume("full offload: weights, gradients and optimizer states live in host memory; each layer is copied in over PCIe for its forward and backward (needs ~%s of host RAM across the job)",
-			formatBytes(j.Model.Params()*18))
+		pc.assume(pc.pr.Tf("full offload: weights, gradients and optimizer states live in host memory; each layer is copied in over PCIe for its forward and backward (needs ~%s of host RAM across the job)",
+			formatBytes(j.Model.Params()*18)))
 	default:
-		return errorf("unknown offload %q: use optimizer or full", j.Offload)
+		return userError(pc.pr.Tf("unknown offload %q: use optimizer or full", j.Offload))
 	}
 	if j.OptimizerInBackward {
 		if j.Workload == LoRA || j.Workload == QLoRA {
-			pc.assume("optimizer in backward: adapter gradients are stepped as they arrive (little to save: adapters are small)")
+			pc.assume(pc.pr.T("optimizer in backward: adapter gradients are stepped as they arrive (little to save: adapters are small)"))
 		} else {
-			pc.assume("optimizer in backward: each parameter is stepped as soon as its gradient is ready, so only one layer's gradients exist at a time; gradient accumulation is not possible")
+			pc.assume(pc.pr.T("optimizer in backward: each parameter is stepped as soon as its gradient is ready, so only one layer's gradients exist at a time; gradient accumulation is not possible"))
 		}
 	}
 	if j.Optimizer.Paged() {
-		pc.assume("paged optimizer: its states live in CUDA unified memory, outside the peak below; what does not fit beside the job is paged to host RAM and back over PCIe every step")
+		pc.assume(pc.pr.T("paged optimizer: its states live in CUDA unified memory, outside the peak below; what does not fit beside the job is paged to host RAM and back over PCIe every step"))
 	}
 	if j.Offload == OffloadOptimizer && j.Strategy == FSDP {
-		pc.assume("offload here moves only the optimizer (DeepSpeed ZeRO-Offload style); FSDP's CPUOffload(offload_params=True) moves weights and gradients too: say `offload params` for that")
+		pc.assume(pc.pr.T("offload here moves only the optimizer (DeepSpeed ZeRO-Offload style); FSDP's CPUOffload(offload_params=True) moves weights and gradients too: say `offload params` for that"))
 	}
 	if j.PureBF16 {
-		pc.assume("pure bf16: weights, gradients and optimizer states in bf16 with no fp32 master copy (8 bytes per parameter with AdamW); use Kahan summation or stochastic rounding for long runs")
+		pc.assume(pc.pr.T("pure bf16: weights, gradients and optimizer states in bf16 with no fp32 master copy (8 bytes per parameter with AdamW); use Kahan summation or stochastic rounding for long runs"))
 	}
 	if cp := j.ContextParallel; cp > 1 {
 		if !j.Model.IsTransformer() || j.Model.Kind == VisionViT {
-			return errorf("context parallel splits token sequences; %s has none", j.Model.ID)
+			return userError(pc.pr.Tf("context parallel splits token sequences; %s has none", j.Model.ID))
 		}
-		pc.assume("context parallel %d: each sequence is split over %d GPUs (ring attention), dividing activations by %d", cp, cp, cp)
+		pc.assume(pc.pr.Tf("context parallel %d: each sequence is split over %d GPUs (ring attention), dividing activations by %d", cp, cp, cp))
 	}
 	return nil
 }

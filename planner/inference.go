@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -65,7 +64,7 @@ func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
 	}
 	e.Strategy = "single GPU"
 	if h.Count > 1 {
-		e.Strategy = fmt.Sprintf("%d replicas (one per GPU)", h.Count)
+		e.Strategy = pc.pr.Tf("%d replicas (one per GPU)", h.Count)
 	}
 	e.InferencePath = "forward"
 	if !m.IsTransformer() || m.Kind == VisionViT {
@@ -97,17 +96,21 @@ func eagerScoreBytes(m Model, seq int, p Precision) float64 {
 // RateText is the throughput of an inference estimate in its own unit, for
 // cards: tokens/s for decoders, sequences/s for encoders, images/s for
 // vision models, with the batch latency for forward-only models.
-func (e *Estimate) RateText() string {
+func (e *Estimate) RateText() string { return e.RateTextIn(nil) }
+
+// RateTextIn is RateText written for pr's reader; nil means English.
+func (e *Estimate) RateTextIn(pr Printer) string {
+	pr = printerOr(pr)
 	if e.Serving != nil {
-		return e.servingText()
+		return e.servingText(pr)
 	}
 	switch e.InferencePath {
 	case "images":
-		return fmt.Sprintf("%s images/s at batch %d per GPU (%.1f ms per batch)", sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)
+		return pr.Tf("%s images/s at batch %d per GPU (%.1f ms per batch)", sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)
 	case "forward":
-		return fmt.Sprintf("%s sequences/s (%s tokens/s) at batch %d per GPU (%.1f ms per batch)", sig3(e.Throughput.SamplesPerS),
+		return pr.Tf("%s sequences/s (%s tokens/s) at batch %d per GPU (%.1f ms per batch)", sig3(e.Throughput.SamplesPerS),
 			sig3(e.Throughput.TokensPerS), e.MicroBatch, e.Time.BatchLatencyS*1000)
 	default:
-		return fmt.Sprintf("%s tokens/s over %d sequences (%.1f ms per token each)", sig3(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)
+		return pr.Tf("%s tokens/s over %d sequences (%.1f ms per token each)", sig3(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)
 	}
 }

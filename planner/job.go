@@ -218,4 +218,7 @@ type Request struct {
 	// Pool, when set, restricts the recommendation search to these
 	// configurations (the team's servers); otherwise the whole catalogue.
 	Pool []Hardware
+	// Printer writes the plan's sentences in the reader's language; nil
+	// means English.
+	Printer Printer `json:"-"`
 }

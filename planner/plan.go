@@ -2,7 +2,6 @@ package planner
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strings"
 )
@@ -181,7 +180,9 @@ type Error struct{ Msg string }
 
 func (e *Error) Error() string { return e.Msg }
 
-func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+// userError is a refusal in the reader's words (written through the
+// request's Printer).
+func userError(msg string) error { return &Error{Msg: msg} }
 
 // planContext carries the resolved job through one Plan call.
 type planContext struct {
@@ -195,22 +196,23 @@ type planContext struct {
 	// keptPrecision: the job's precision came from the measured run.
 	keptPrecision bool
 	assumptions   []string
+	pr            Printer // the reader's language
 }
 
 // Plan answers a request: the named targets, a recommendation search,
 // advice and the assumptions behind every number.
 func (c *Catalog) Plan(req Request) (*Result, error) {
-	pc := &planContext{cat: c, job: req.Job, jobFactor: 1, prm: c.params()}
+	pc := &planContext{cat: c, job: req.Job, jobFactor: 1, prm: c.params(), pr: printerOr(req.Printer)}
 	if err := pc.resolveJob(); err != nil {
 		return nil, err
 	}
 	res := &Result{Model: modelInfo(pc.job.Model), Compare: req.Compare}
 	for _, h := range req.Targets {
 		if h.Count < 1 || h.Count > MaxGPUs {
-			return nil, errorf("GPU count %d is out of range: a plan takes 1 to %d GPUs", h.Count, MaxGPUs)
+			return nil, userError(pc.pr.Tf("GPU count %d is out of range: a plan takes 1 to %d GPUs", h.Count, MaxGPUs))
 		}
 		if cp := pc.job.ContextParallel; cp > 1 && h.Count%cp != 0 {
-			return nil, errorf("context parallel %d needs a GPU count it divides; %d GPUs do not", cp, h.Count)
+			return nil, userError(pc.pr.Tf("context parallel %d needs a GPU count it divides; %d GPUs do not", cp, h.Count))
 		}
 	}
 	if err := pc.describeTechniques(); err != nil {
@@ -223,7 +225,7 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 		pc.job.Precision = b.Precision
 		pc.info.Precision = b.Precision
 		pc.keptPrecision = true
-		pc.assume("precision: your measured run's %s is kept on every target, so the comparison shows the hardware alone (the advice says what bf16 would add)", b.Precision)
+		pc.assume(pc.pr.Tf("precision: your measured run's %s is kept on every target, so the comparison shows the hardware alone (the advice says what bf16 would add)", b.Precision))
 	}
 	pc.defaultGlobalBatch(req)
 	if req.Baseline != nil {
@@ -244,6 +246,7 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 	res.Assumptions = append(res.Assumptions, pc.assumptions...)
 	res.Advice = pc.advise(res, req)
 	res.Warnings = pc.warnings(res, req)
+	pc.localize(res)
 	return res, nil
 }
 
@@ -252,8 +255,9 @@ func modelInfo(m Model) ModelInfo {
 		Hidden: m.Hidden, Heads: m.Heads, KVHeads: m.kvHeads(), Vocab: m.Vocab, Origin: m.Origin, Source: m.Source}
 }
 
-func (pc *planContext) assume(format string, args ...any) {
-	pc.assumptions = append(pc.assumptions, fmt.Sprintf(format, args...))
+// assume records an assumption, already written for the reader.
+func (pc *planContext) assume(text string) {
+	pc.assumptions = append(pc.assumptions, text)
 }
 
 // resolveJob fills defaults and converts the amount of work to samples.
@@ -261,7 +265,7 @@ func (pc *planContext) resolveJob() error {
 	j := &pc.job
 	m := j.Model
 	if m.Params() <= 0 {
-		return errorf("no model: name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)")
+		return userError(pc.pr.T("no model: name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)"))
 	}
 	pc.assumptions = append(pc.assumptions, j.Notes...)
 	if j.Workload == "" {
@@ -270,21 +274,21 @@ func (pc *planContext) resolveJob() error {
 		} else {
 			j.Workload = Pretrain
 		}
-		pc.assume("workload not given: planned as %s (say `pretrain`, `finetune`, `lora`, `qlora` or `inference`)", j.Workload)
+		pc.assume(pc.pr.Tf("workload not given: planned as %s (say `pretrain`, `finetune`, `lora`, `qlora` or `inference`)", j.Workload))
 	}
 	if (j.Precision == INT8 || j.Precision == INT4) && j.Workload != Inference {
 		if j.Precision == INT4 && (j.Workload == LoRA || j.Workload == Finetune) {
 			j.Workload = QLoRA
 			j.Precision = ""
-			pc.assume("4-bit training read as QLoRA (NF4 base, bf16 compute)")
+			pc.assume(pc.pr.T("4-bit training read as QLoRA (NF4 base, bf16 compute)"))
 		} else {
-			return errorf("%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8", j.Precision)
+			return userError(pc.pr.Tf("%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8", j.Precision))
 		}
 	}
 	if j.Stack == "" {
 		j.Stack = HF
 		if j.Workload != Inference {
-			pc.assume("stack: Hugging Face Trainer / eager PyTorch (say `tuned` for fused kernels, FlashAttention, Megatron-class)")
+			pc.assume(pc.pr.T("stack: Hugging Face Trainer / eager PyTorch (say `tuned` for fused kernels, FlashAttention, Megatron-class)"))
 		}
 	}
 	if j.Optimizer == "" {
@@ -293,15 +297,15 @@ func (pc *planContext) resolveJob() error {
 	if j.Attention == AttentionDefault {
 		j.Attention = Flash
 		if m.IsTransformer() && j.Workload != Inference {
-			pc.assume("attention: FlashAttention/SDPA kernels (no stored seq² scores); say `eager` for the classic implementation")
+			pc.assume(pc.pr.T("attention: FlashAttention/SDPA kernels (no stored seq² scores); say `eager` for the classic implementation"))
 		}
 	}
 	if (j.Workload == LoRA || j.Workload == QLoRA) && j.LoRARank == 0 {
 		j.LoRARank = defaultLoRARank
-		pc.assume("LoRA rank 16 on all linear layers (q,k,v,o,gate,up,down): %s trainable parameters", formatParams(loraParams(m, j.LoRARank)))
+		pc.assume(pc.pr.Tf("LoRA rank 16 on all linear layers (q,k,v,o,gate,up,down): %s trainable parameters", formatParams(loraParams(m, j.LoRARank))))
 	}
 	if (j.Workload == LoRA || j.Workload == QLoRA) && !m.IsTransformer() {
-		return errorf("LoRA/QLoRA planning needs a transformer model; %s is not one", m.ID)
+		return userError(pc.pr.Tf("LoRA/QLoRA planning needs a transformer model; %s is not one", m.ID))
 	}
 	if j.SeqLen == 0 {
 		switch {
@@ -311,17 +315,17 @@ func (pc *planContext) resolveJob() error {
 			j.SeqLen = 1
 		case j.Workload == Inference:
 			j.SeqLen = min(max(m.MaxCtx, 512), 4096)
-			pc.assume("context not given: %d tokens per sequence (say `ctx 8k`)", j.SeqLen)
+			pc.assume(pc.pr.Tf("context not given: %d tokens per sequence (say `ctx 8k`)", j.SeqLen))
 		default:
 			j.SeqLen = min(max(m.MaxCtx, 128), 2048)
 			if m.Kind == Encoder {
 				j.SeqLen = min(m.MaxCtx, 512)
 			}
-			pc.assume("sequence length not given: %d tokens (say `seq N`)", j.SeqLen)
+			pc.assume(pc.pr.Tf("sequence length not given: %d tokens (say `seq N`)", j.SeqLen))
 		}
 	}
 	if m.IsTransformer() && m.Kind != VisionViT && m.MaxCtx > 0 && j.SeqLen > m.MaxCtx && m.Learned {
-		return errorf("seq %d is longer than %s's %d learned positions", j.SeqLen, m.ID, m.MaxCtx)
+		return userError(pc.pr.Tf("seq %d is longer than %s's %d learned positions", j.SeqLen, m.ID, m.MaxCtx))
 	}
 	if j.Workload == Inference && j.GenTokens == 0 {
 		j.GenTokens = min(256, j.SeqLen/2)
@@ -348,7 +352,7 @@ func (pc *planContext) resolveAmount() error {
 	}
 	if j.StepsPerEpoch > 0 {
 		if j.GlobalBatch == 0 {
-			return errorf("`steps/epoch` needs the global batch to turn steps into samples: add `batch N`")
+			return userError(pc.pr.T("`steps/epoch` needs the global batch to turn steps into samples: add `batch N`"))
 		}
 		epochSamples = j.StepsPerEpoch * float64(j.GlobalBatch)
 	}
@@ -356,29 +360,29 @@ func (pc *planContext) resolveAmount() error {
 	switch {
 	case j.Epochs > 0 && epochSamples > 0:
 		total = j.Epochs * epochSamples
-		pc.info.Amount = fmt.Sprintf("%s epochs of %s samples", trimFloat(j.Epochs), humanCount(epochSamples))
+		pc.info.Amount = pc.pr.Tf("%s epochs of %s samples", trimFloat(j.Epochs), countText(pc.pr, epochSamples))
 	case j.Epochs > 0:
-		pc.info.Amount = fmt.Sprintf("%s epochs (dataset size not given)", trimFloat(j.Epochs))
+		pc.info.Amount = pc.pr.Tf("%s epochs (dataset size not given)", trimFloat(j.Epochs))
 	case epochSamples > 0:
 		total = epochSamples
-		pc.info.Amount = fmt.Sprintf("1 epoch of %s samples", humanCount(epochSamples))
-		pc.assume("epochs not given: 1 epoch")
+		pc.info.Amount = pc.pr.Tf("1 epoch of %s samples", countText(pc.pr, epochSamples))
+		pc.assume(pc.pr.T("epochs not given: 1 epoch"))
 	case j.Tokens > 0:
 		total = j.Tokens / seq
-		pc.info.Amount = humanCount(j.Tokens) + " tokens"
+		pc.info.Amount = pc.pr.Tf("%s tokens", countText(pc.pr, j.Tokens))
 	case j.Samples > 0:
 		total = j.Samples
-		pc.info.Amount = humanCount(j.Samples) + " samples"
+		pc.info.Amount = pc.pr.Tf("%s samples", countText(pc.pr, j.Samples))
 	case j.Steps > 0:
 		if j.GlobalBatch == 0 {
 			// the global batch is chosen with the defaults; the steps
 			// become samples then (defaultGlobalBatch)
 			pc.stepsPending = true
-			pc.info.Amount = fmt.Sprintf("%s steps", humanCount(j.Steps))
+			pc.info.Amount = pc.pr.Tf("%s steps", countText(pc.pr, j.Steps))
 			return nil
 		}
 		total = j.Steps * float64(j.GlobalBatch)
-		pc.info.Amount = fmt.Sprintf("%s steps of %d samples", humanCount(j.Steps), j.GlobalBatch)
+		pc.info.Amount = pc.pr.Tf("%s steps of %d samples", countText(pc.pr, j.Steps), j.GlobalBatch)
 	}
 	pc.info.EpochSamples = epochSamples
 	if total > 0 {
@@ -388,7 +392,7 @@ func (pc *planContext) resolveAmount() error {
 			pc.info.TotalTokens = total * seq
 		}
 	} else if j.Workload != Inference {
-		pc.info.Amount = strings.TrimSpace(pc.info.Amount + " — add a dataset size (`of 2.5M samples` or `of 1B tokens`) for totals; times below are per epoch of 1M samples")
+		pc.info.Amount = strings.TrimSpace(pc.info.Amount + pc.pr.T(" — add a dataset size (`of 2.5M samples` or `of 1B tokens`) for totals; times below are per epoch of 1M samples"))
 	}
 	return nil
 }
@@ -420,18 +424,18 @@ func (pc *planContext) defaultGlobalBatch(req Request) {
 	case len(req.Targets) > 0:
 		e := pc.choose(req.Targets[0])
 		j.GlobalBatch = e.GlobalBatch
-		pc.assume("global batch not given: %d (micro-batch %d × %d GPUs on %s); every option below keeps it — say `batch N` to set it",
-			e.GlobalBatch, e.MicroBatch, e.layout.dp(), e.GPUName)
+		pc.assume(pc.pr.Tf("global batch not given: %d (micro-batch %d × %d GPUs on %s); every option below keeps it — say `batch N` to set it",
+			e.GlobalBatch, e.MicroBatch, e.layout.dp(), e.GPUName))
 	case j.Workload == Pretrain && j.Model.IsTransformer():
 		// ~0.5M tokens per step, GPT-3-small-like
 		j.GlobalBatch = 1 << int(math.Round(math.Log2(math.Max(1, 524288/float64(j.SeqLen)))))
-		pc.assume("global batch not given: %d sequences (~0.5M tokens per step); say `batch N`", j.GlobalBatch)
+		pc.assume(pc.pr.Tf("global batch not given: %d sequences (~0.5M tokens per step); say `batch N`", j.GlobalBatch))
 	case !j.Model.IsTransformer():
 		j.GlobalBatch = 256
-		pc.assume("global batch not given: 256 samples; say `batch N`")
+		pc.assume(pc.pr.T("global batch not given: 256 samples; say `batch N`"))
 	default:
 		j.GlobalBatch = 32
-		pc.assume("global batch not given: 32 sequences (a common fine-tuning batch); say `batch N`")
+		pc.assume(pc.pr.T("global batch not given: 32 sequences (a common fine-tuning batch); say `batch N`"))
 	}
 	pc.info.GlobalBatch = j.GlobalBatch
 	if j.StepsPerEpoch > 0 {
@@ -446,13 +450,23 @@ func (pc *planContext) defaultGlobalBatch(req Request) {
 		if j.Model.IsTransformer() && j.Model.Kind != VisionViT {
 			pc.info.TotalTokens = pc.info.TotalSamples * float64(j.SeqLen)
 		}
-		pc.info.Amount = fmt.Sprintf("%s steps of %d samples", humanCount(j.Steps), j.GlobalBatch)
+		pc.info.Amount = pc.pr.Tf("%s steps of %d samples", countText(pc.pr, j.Steps), j.GlobalBatch)
 	}
 }
 
-// pickPrecision chooses the precision for the job on g and says why when
-// it differs from what was asked.
-func pickPrecision(j Job, g GPU) (Precision, string) {
+// pickPrecision chooses the precision for the job on g.
+func pickPrecision(j Job, g GPU) (Precision, string) { return pickPrecisionIn(english{}, j, g) }
+
+// precisionNote says, for the reader, why the job's precision on g
+// differs from what was asked; "" when it does not.
+func (pc *planContext) precisionNote(g GPU) string {
+	_, note := pickPrecisionIn(pc.pr, pc.job, g)
+	return note
+}
+
+// pickPrecisionIn chooses the precision for the job on g and says why (in
+// pr's words) when it differs from what was asked.
+func pickPrecisionIn(pr Printer, j Job, g GPU) (Precision, string) {
 	want := j.Precision
 	if j.Workload == Inference {
 		switch want {
@@ -462,21 +476,21 @@ func pickPrecision(j Job, g GPU) (Precision, string) {
 			if g.Supports(FP8) {
 				return FP8, ""
 			}
-			return INT8, fmt.Sprintf("%s has no fp8: planned with int8 weights", g.Name)
+			return INT8, pr.Tf("%s has no fp8: planned with int8 weights", g.Name)
 		case FP32:
 			return FP32, ""
 		case TF32:
 			if g.Supports(TF32) {
 				return TF32, ""
 			}
-			return FP32, fmt.Sprintf("tf32 requested but %s has no tf32: planned as fp32", g.Name)
+			return FP32, pr.Tf("tf32 requested but %s has no tf32: planned as fp32", g.Name)
 		case FP16:
 			return FP16, ""
 		case BF16:
 			if g.Supports(BF16) {
 				return BF16, ""
 			}
-			return FP16, fmt.Sprintf("bf16 requested but %s has no bf16: planned as fp16", g.Name)
+			return FP16, pr.Tf("bf16 requested but %s has no bf16: planned as fp16", g.Name)
 		}
 		if g.Supports(BF16) {
 			return BF16, ""
@@ -488,17 +502,17 @@ func pickPrecision(j Job, g GPU) (Precision, string) {
 		if g.Supports(BF16) {
 			return BF16, ""
 		}
-		return FP16, fmt.Sprintf("%s has no bf16: planned as fp16 AMP with loss scaling", g.Name)
+		return FP16, pr.Tf("%s has no bf16: planned as fp16 AMP with loss scaling", g.Name)
 	case BF16:
 		if g.Supports(BF16) {
 			return BF16, ""
 		}
-		return FP16, fmt.Sprintf("bf16 requested but %s has no bf16: planned as fp16 AMP with loss scaling (GradScaler)", g.Name)
+		return FP16, pr.Tf("bf16 requested but %s has no bf16: planned as fp16 AMP with loss scaling (GradScaler)", g.Name)
 	case TF32:
 		if g.Supports(TF32) {
 			return TF32, ""
 		}
-		return FP32, fmt.Sprintf("tf32 requested but %s has no tf32: planned as fp32", g.Name)
+		return FP32, pr.Tf("tf32 requested but %s has no tf32: planned as fp32", g.Name)
 	case FP8:
 		if g.Supports(FP8) {
 			return FP8, ""
@@ -507,7 +521,7 @@ func pickPrecision(j Job, g GPU) (Precision, string) {
 		if g.Supports(BF16) {
 			p = BF16
 		}
-		return p, fmt.Sprintf("fp8 requested but %s has no fp8 tensor cores: planned as %s", g.Name, p)
+		return p, pr.Tf("fp8 requested but %s has no fp8 tensor cores: planned as %s", g.Name, p)
 	}
 	return want, ""
 }

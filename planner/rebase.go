@@ -13,10 +13,10 @@ import (
 // memory allows, the interconnect) is still modelled.
 func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	if b.Value <= 0 || math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
-		return nil, errorf("baseline value must be a positive number")
+		return nil, userError(pc.pr.T("baseline value must be a positive number"))
 	}
 	if b.Hardware.Count < 1 {
-		return nil, errorf("baseline needs the hardware it was measured on: `baseline 5.67 h/epoch on 4x v100`")
+		return nil, userError(pc.pr.T("baseline needs the hardware it was measured on: `baseline 5.67 h/epoch on 4x v100`"))
 	}
 	switch b.Unit {
 	case HoursPerEpoch:
@@ -29,7 +29,7 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 		}
 	case SamplesPerS, TokensPerS, SecPerStep:
 	default:
-		return nil, errorf("unknown baseline unit %q: use samples/s, tokens/s, s/step, h/epoch or h", b.Unit)
+		return nil, userError(pc.pr.Tf("unknown baseline unit %q: use samples/s, tokens/s, s/step, h/epoch or h", b.Unit))
 	}
 	saved := pc.job.Precision
 	if b.Precision != "" {
@@ -77,15 +77,17 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 		MeasuredMFU:  e.MFU,
 		BaselinePlan: e,
 	}
-	dir := "slower"
 	if pc.jobFactor > 1 {
-		dir = "faster"
+		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% faster than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
+			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
+			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)
+	} else {
+		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% slower than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
+			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
+			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)
 	}
-	fit.Explanation = fmt.Sprintf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% %s than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
-		trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
-		math.Abs(pc.jobFactor-1)*100, dir, pc.jobFactor, e.MFU*100)
 	if pc.jobFactor < 0.33 || pc.jobFactor > 3 {
-		fit.Explanation += " That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch."
+		fit.Explanation += pc.pr.T(" That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch.")
 	}
 	return fit, nil
 }
@@ -114,8 +116,8 @@ func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
 		pc.info.TotalTokens = samples * float64(pc.job.SeqLen)
 	}
 	hw := fmt.Sprintf("%dx %s", b.Hardware.Count, b.Hardware.GPU.Name)
-	pc.info.Amount = fmt.Sprintf("the work of your measured run (%s h on %s; ~%s samples at the modelled speed)", trimFloat(b.Value), hw, humanCount(samples))
-	pc.assume("baseline in hours without the amount of work: for the same job the amount cancels, so each target takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw)
+	pc.info.Amount = pc.pr.Tf("the work of your measured run (%s h on %s; ~%s samples at the modelled speed)", trimFloat(b.Value), hw, countText(pc.pr, samples))
+	pc.assume(pc.pr.Tf("baseline in hours without the amount of work: for the same job the amount cancels, so each target takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw))
 	pc.fillTime(e, e.Throughput.SamplesPerS)
 	return &BaselineFit{
 		Measured:     b.Value,
@@ -125,8 +127,8 @@ func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
 		JobFactor:    1,
 		MeasuredMFU:  e.MFU,
 		BaselinePlan: e,
-		Explanation: fmt.Sprintf("Measured %s h in total on %s, with no dataset size: for the same job the amount of work cancels, so each target's time is %s h × (modelled speed on %s ÷ modelled speed on the target). "+
-			"Add the dataset size (`of N samples`, `N tokens`) to also calibrate this job's own efficiency from the run.", trimFloat(b.Value), hw, trimFloat(b.Value), hw),
+		Explanation: pc.pr.Tf("Measured %s h in total on %s, with no dataset size: for the same job the amount of work cancels, so each target's time is %s h × (modelled speed on %s ÷ modelled speed on the target). Add the dataset size (`of N samples`, `N tokens`) to also calibrate this job's own efficiency from the run.",
+			trimFloat(b.Value), hw, trimFloat(b.Value), hw),
 	}
 }
 
@@ -146,7 +148,7 @@ func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
 	epochs := pc.job.Epochs
 	if epochs <= 0 {
 		epochs = 1
-		pc.assume("epochs not given: 1 epoch")
+		pc.assume(pc.pr.T("epochs not given: 1 epoch"))
 	}
 	pc.info.EpochSamples = epochSamples
 	pc.info.TotalSamples = epochs * epochSamples
@@ -155,13 +157,14 @@ func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
 		pc.info.TotalTokens = pc.info.TotalSamples * float64(pc.job.SeqLen)
 	}
 	hw := fmt.Sprintf("%dx %s", b.Hardware.Count, b.Hardware.GPU.Name)
-	unit := "epochs"
 	if epochs == 1 {
-		unit = "epoch"
+		pc.info.Amount = pc.pr.Tf("%s epoch of your measured run's data (%s h/epoch on %s; ~%s samples an epoch at the modelled speed)",
+			trimFloat(epochs), trimFloat(b.Value), hw, countText(pc.pr, epochSamples))
+	} else {
+		pc.info.Amount = pc.pr.Tf("%s epochs of your measured run's data (%s h/epoch on %s; ~%s samples an epoch at the modelled speed)",
+			trimFloat(epochs), trimFloat(b.Value), hw, countText(pc.pr, epochSamples))
 	}
-	pc.info.Amount = fmt.Sprintf("%s %s of your measured run's data (%s h/epoch on %s; ~%s samples an epoch at the modelled speed)",
-		trimFloat(epochs), unit, trimFloat(b.Value), hw, humanCount(epochSamples))
-	pc.assume("baseline in h/epoch without the dataset size: an epoch is the same work everywhere, so each target's epoch takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw)
+	pc.assume(pc.pr.Tf("baseline in h/epoch without the dataset size: an epoch is the same work everywhere, so each target's epoch takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw))
 	pc.fillTime(e, e.Throughput.SamplesPerS)
 	return &BaselineFit{
 		Measured:     b.Value,
@@ -171,7 +174,7 @@ func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
 		JobFactor:    1,
 		MeasuredMFU:  e.MFU,
 		BaselinePlan: e,
-		Explanation: fmt.Sprintf("Measured %s h per epoch on %s, with no dataset size: an epoch is the same work on every GPU, so each target's epoch takes %s h × (modelled speed on %s ÷ modelled speed on the target). "+
-			"Add the dataset size (`of N samples`) to also calibrate this job's own efficiency from the run.", trimFloat(b.Value), hw, trimFloat(b.Value), hw),
+		Explanation: pc.pr.Tf("Measured %s h per epoch on %s, with no dataset size: an epoch is the same work on every GPU, so each target's epoch takes %s h × (modelled speed on %s ÷ modelled speed on the target). Add the dataset size (`of N samples`) to also calibrate this job's own efficiency from the run.",
+			trimFloat(b.Value), hw, trimFloat(b.Value), hw),
 	}
 }

@@ -50,7 +50,7 @@ func (pc *planContext) estimate(h Hardware, o *option) *Estimate {
 	if o.found {
 		*e = pc.evaluate(h, o.l)
 	}
-	if _, precNote := pickPrecision(pc.job, h.GPU); precNote != "" {
+	if precNote := pc.precisionNote(h.GPU); precNote != "" {
 		e.Notes = append([]string{precNote}, e.Notes...)
 	}
 	return e
@@ -533,12 +533,12 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		if len(feasible) == 0 || (pc.info.AmountKnown && fastest > 24) {
 			consider(false)
 		} else {
-			rec.Notes = append(rec.Notes, "multi-node options left out: one node finishes within a day")
+			rec.Notes = append(rec.Notes, pc.pr.T("multi-node options left out: one node finishes within a day"))
 		}
 	}
 	rec.Feasible = len(feasible)
 	if len(feasible) == 0 {
-		rec.Notes = append(rec.Notes, "nothing in the search fits: see the out-of-memory advice")
+		rec.Notes = append(rec.Notes, pc.pr.T("nothing in the search fits: see the out-of-memory advice"))
 		return rec
 	}
 	byTime := append([]ranked(nil), feasible...)
@@ -602,10 +602,10 @@ func (pc *planContext) speedUps(res *Result) {
 		return // a measured run with no named target: nothing to compare
 	}
 	ref := res.Plans[len(res.Plans)-1]
-	label := fmt.Sprintf("vs %d× %s (last column)", ref.GPUs, ref.GPUName)
+	label := pc.pr.Tf("vs %d× %s (last column)", ref.GPUs, ref.GPUName)
 	if res.Baseline != nil && res.Baseline.BaselinePlan != nil {
 		ref = res.Baseline.BaselinePlan
-		label = fmt.Sprintf("vs your measured run (%s, %s)", res.Baseline.Hardware, ref.Precision)
+		label = pc.pr.Tf("vs your measured run (%s, %s)", res.Baseline.Hardware, ref.Precision)
 	}
 	base := ref.Time.HoursPerMillionSamples
 	if base <= 0 {

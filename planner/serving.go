@@ -371,7 +371,7 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 		}
 		b = float64(min(want, inFlight))
 		if want > inFlight && inFlight > 0 {
-			notes = append(notes, fmt.Sprintf("%d requests in flight asked; the KV cache and the engine's cap hold %d, the rest wait in the queue", want, inFlight))
+			notes = append(notes, pc.pr.Tf("%d requests in flight asked; the KV cache and the engine's cap hold %d, the rest wait in the queue", want, inFlight))
 		}
 	}
 	if b < 1e-3 {
@@ -391,10 +391,10 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 	}
 	e.Strategy = "single GPU"
 	if h.Count > 1 {
-		e.Strategy = fmt.Sprintf("tensor parallel ×%d", h.Count)
+		e.Strategy = pc.pr.Tf("tensor parallel ×%d", h.Count)
 		if split == SplitLayer {
 			e.TensorParallel, e.PipelineParallel = 1, h.Count
-			e.Strategy = fmt.Sprintf("layers split over %d GPUs (pipeline)", h.Count)
+			e.Strategy = pc.pr.Tf("layers split over %d GPUs (pipeline)", h.Count)
 		}
 	}
 	e.InferencePath = "decode"
@@ -420,7 +420,7 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
 	e.Notes = append(e.Notes, notes...)
 	if saturated && inFlight > 0 {
-		e.Notes = append(e.Notes, fmt.Sprintf("%s requests/s is more than this serves (at most %s requests/s with %d in flight): the queue grows — add GPUs or replicas",
+		e.Notes = append(e.Notes, pc.pr.Tf("%s requests/s is more than this serves (at most %s requests/s with %d in flight): the queue grows — add GPUs or replicas",
 			sig3(j.RequestRate), sig3(reqRate(float64(inFlight))), inFlight))
 	}
 	pc.fillTime(&e, sv.RequestsPerS)
@@ -536,10 +536,10 @@ func (pc *planContext) evaluateLocal(h Hardware, l layout) Estimate {
 	mem := pc.servingMemory(h, gpuPer, llamaComputeBufGiB*gib, kvPer, 0)
 	mem.MaxMicroBatch = int(streams)
 	if j.GPULayers > 0 && j.GPULayers > L {
-		notes = append(notes, fmt.Sprintf("-ngl %d is more than %s's %d layers: all of them are on the GPU", j.GPULayers, m.ID, L))
+		notes = append(notes, pc.pr.Tf("-ngl %d is more than %s's %d layers: all of them are on the GPU", j.GPULayers, m.ID, L))
 	}
 	if cpuLayers > 0 {
-		notes = append(notes, fmt.Sprintf("%d of %d layers run on the CPU from host memory (%.1f GiB at ~%s GB/s): each token waits on them — fewer CPU layers, a smaller quant or another GPU speeds it up",
+		notes = append(notes, pc.pr.Tf("%d of %d layers run on the CPU from host memory (%.1f GiB at ~%s GB/s): each token waits on them — fewer CPU layers, a smaller quant or another GPU speeds it up",
 			cpuLayers, L, (cpuBytes+cpuKV)/gib, trimFloat(hostBW)))
 	}
 
@@ -552,13 +552,13 @@ func (pc *planContext) evaluateLocal(h Hardware, l layout) Estimate {
 	switch {
 	case h.Count > 1 && split == SplitTensor:
 		e.TensorParallel, e.PipelineParallel = h.Count, 1
-		e.Strategy = fmt.Sprintf("rows split over %d GPUs (--split-mode row)", h.Count)
+		e.Strategy = pc.pr.Tf("rows split over %d GPUs (--split-mode row)", h.Count)
 		_, e.Interconnect = linkGBs(pc.prm, g, h.Count, gpusPerNode(h), h.Interconnect)
 	case h.Count > 1:
-		e.Strategy = fmt.Sprintf("layers split over %d GPUs (--split-mode layer)", h.Count)
+		e.Strategy = pc.pr.Tf("layers split over %d GPUs (--split-mode layer)", h.Count)
 	}
 	if cpuLayers > 0 {
-		e.Strategy += fmt.Sprintf(", %d layers on the CPU", cpuLayers)
+		e.Strategy += pc.pr.Tf(", %d layers on the CPU", cpuLayers)
 	}
 	e.InferencePath = "decode"
 	sv := &Serving{Engine: eng, InputTokens: int(s.in), OutputTokens: int(s.out), Concurrency: streams, MaxInFlight: int(streams),
@@ -591,24 +591,24 @@ func (pc *planContext) servingAssumption(e *Estimate) string {
 	j := pc.job
 	var b strings.Builder
 	if sv.Engine.Local() {
-		fmt.Fprintf(&b, "%s: %s weights (%.1f GiB), %d layers on the GPU", sv.Engine, weightFormat(j, e.Precision), sv.WeightsGiB, sv.GPULayers)
+		b.WriteString(pc.pr.Tf("%s: %s weights (%.1f GiB), %d layers on the GPU", sv.Engine, weightFormat(j, e.Precision), sv.WeightsGiB, sv.GPULayers))
 		if sv.CPULayers > 0 {
 			hb := j.HostMemBWGBs
 			if hb == 0 {
 				hb = defaultHostBWGBs
 			}
-			fmt.Fprintf(&b, " and %d on the CPU at %s GB/s host memory bandwidth (say `cpu bandwidth N gb/s`)", sv.CPULayers, trimFloat(hb))
+			b.WriteString(pc.pr.Tf(" and %d on the CPU at %s GB/s host memory bandwidth (say `cpu bandwidth N gb/s`)", sv.CPULayers, trimFloat(hb)))
 		}
-		fmt.Fprintf(&b, "; each token reads every layer once at %.0f%% of bandwidth", pc.prm.DecodeBW*100)
+		b.WriteString(pc.pr.Tf("; each token reads every layer once at %.0f%% of bandwidth", pc.prm.DecodeBW*100))
 	} else {
-		fmt.Fprintf(&b, "%s continuous batching: %d in / %d out tokens per request, %s requests in flight (the KV cache holds %d), %s KV cache; each step reads the weights and the running requests' KV at %.0f%% of bandwidth and carries their share of prefill",
-			sv.Engine, sv.InputTokens, sv.OutputTokens, sig3(sv.Concurrency), sv.MaxInFlight, sv.KVPrecision, pc.prm.DecodeBW*100)
+		b.WriteString(pc.pr.Tf("%s continuous batching: %d in / %d out tokens per request, %s requests in flight (the KV cache holds %d), %s KV cache; each step reads the weights and the running requests' KV at %.0f%% of bandwidth and carries their share of prefill",
+			sv.Engine, sv.InputTokens, sv.OutputTokens, sig3(sv.Concurrency), sv.MaxInFlight, sv.KVPrecision, pc.prm.DecodeBW*100))
 	}
 	if _, dq := servingWeightBytes(j, e.Precision); dq {
-		fmt.Fprintf(&b, "; dequantising kernels reach %.0f%% of that", pc.prm.DequantDecode*100)
+		b.WriteString(pc.pr.Tf("; dequantising kernels reach %.0f%% of that", pc.prm.DequantDecode*100))
 	}
 	if j.Quant == BNB {
-		b.WriteString("; bitsandbytes dequantises every weight to 16-bit for a batch of more than one token")
+		b.WriteString(pc.pr.T("; bitsandbytes dequantises every weight to 16-bit for a batch of more than one token"))
 	}
 	return b.String()
 }
@@ -626,17 +626,17 @@ func weightFormat(j Job, p Precision) string {
 }
 
 // servingText is the rate line of a serving estimate.
-func (e *Estimate) servingText() string {
+func (e *Estimate) servingText(pr Printer) string {
 	sv := e.Serving
 	if sv.Engine.Local() {
-		s := fmt.Sprintf("%s tokens/s per stream (%.1f ms per token), first token after %s for a %d-token prompt",
+		s := pr.Tf("%s tokens/s per stream (%.1f ms per token), first token after %s for a %d-token prompt",
 			sig3(sv.OutputTokPS/sv.Concurrency), sv.TPOTS*1000, secondsText(sv.TTFTS), sv.InputTokens)
 		if sv.CPULayers > 0 {
-			s += fmt.Sprintf("; %d GPU + %d CPU layers", sv.GPULayers, sv.CPULayers)
+			s += pr.Tf("; %d GPU + %d CPU layers", sv.GPULayers, sv.CPULayers)
 		}
 		return s
 	}
-	return fmt.Sprintf("%s requests/s, %s output tokens/s (%s with prompts) at %s requests in flight; per request: first token %s, then %.1f ms per token, %s in all (%d in / %d out)",
+	return pr.Tf("%s requests/s, %s output tokens/s (%s with prompts) at %s requests in flight; per request: first token %s, then %.1f ms per token, %s in all (%d in / %d out)",
 		sig3(sv.RequestsPerS), sig3(sv.OutputTokPS), sig3(sv.TotalTokPS), sig3(sv.Concurrency), secondsText(sv.TTFTS), sv.TPOTS*1000,
 		secondsText(sv.LatencyS), sv.InputTokens, sv.OutputTokens)
 }
