@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/digest"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -91,6 +92,27 @@ func TestDigestGoldenThroughTheStore(t *testing.T) {
 	}
 	golden(t, "testdata/digest.golden.txt", text.Bytes())
 	golden(t, "testdata/digest.reply.json", append(replyJSON, '\n'))
+
+	// The same week for a Korean reader: every heading, cell and note in
+	// Korean, the numbers and ids as they are.
+	ko, err := s.DigestIn(ctx, i18n.For(i18n.KO), "week", clock.Now(), nil, seoul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk := s.DigestReply(ko)
+	var koText bytes.Buffer
+	if err := RenderText(&koText, rk); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"주간 GPU 다이제스트", "carol (Slack 계정과 연결 안 된 Unix 사용자)", "<@U0002> 19 GPU-h", "많이 쓴 사람"} {
+		if !strings.Contains(koText.String(), want) {
+			t.Errorf("Korean digest lacks %q:\n%s", want, koText.String())
+		}
+	}
+	if len(rk.Files) != 1 || rk.Files[0].Title != "시간대별 GPU 사용률" {
+		t.Errorf("Korean digest chart: %+v", rk.Files)
+	}
+	golden(t, "testdata/digest.ko.golden.txt", koText.Bytes())
 }
 
 // hourUsage writes one GPU's hourly usage over [from, from+n h) with the

@@ -2,6 +2,7 @@ package digest
 
 import (
 	"bytes"
+	_ "embed" // the Hangul font
 	"errors"
 	"fmt"
 	"image"
@@ -9,10 +10,17 @@ import (
 	"image/png"
 	"math"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 
+	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/gpuplan/gpuplan/i18n"
 )
 
 // HeatMap is the digest's chart: one row per GPU (or per server), one
@@ -35,6 +43,16 @@ type HeatMap struct {
 	// Booked, when not nil, has the shape of Values: the GPU was reserved
 	// in that hour.
 	Booked [][]bool
+	// Printer writes the legend and the day labels (English when nil).
+	Printer *i18n.Printer
+}
+
+// printer is h's Printer, or English.
+func (h HeatMap) printer() *i18n.Printer {
+	if h.Printer == nil {
+		return i18n.For(i18n.EN)
+	}
+	return h.Printer
 }
 
 // Chart colours. Utilization uses the viridis scale (dark purple = idle,
@@ -178,7 +196,7 @@ func (h HeatMap) layout() chartLayout {
 		if !l.rowLabels {
 			name = rowGroup(r)
 		}
-		longest = max(longest, min(len([]rune(name)), chartMaxLabel))
+		longest = max(longest, min(textCells(name), chartMaxLabel))
 	}
 	l.labelW = longest*glyphW + 8
 	if avail := chartMaxSide - 2*chartMargin - l.labelW; cols > avail {
@@ -191,13 +209,13 @@ func (h HeatMap) layout() chartLayout {
 	l.axisY = l.gridY + l.rows*l.cellH
 	l.legendY = l.axisY + axisH
 	l.h = l.legendY + legendH + chartMargin
-	l.w = max(l.gridX+l.cols*l.cellW+chartMargin, legendWidth(l.outlines())+2*chartMargin, chartMinWidth)
-	title := []rune(asciiFold(h.Title))
-	l.w = min(max(l.w, len(title)*glyphW+2*chartMargin), chartMaxSide)
-	if n := (l.w - 2*chartMargin) / glyphW; len(title) > n {
-		title = append(title[:n-3], '.', '.', '.')
+	l.w = max(l.gridX+l.cols*l.cellW+chartMargin, legendWidth(h.printer(), l.outlines())+2*chartMargin, chartMinWidth)
+	title := textFold(h.Title)
+	l.w = min(max(l.w, textCells(title)*glyphW+2*chartMargin), chartMaxSide)
+	if n := (l.w - 2*chartMargin) / glyphW; textCells(title) > n {
+		title = truncCells(title, n-3) + "..."
 	}
-	l.title = string(title)
+	l.title = title
 	return l
 }
 
@@ -294,7 +312,7 @@ func (h HeatMap) render(l chartLayout) *image.Paletted {
 	}
 	h.drawRowLabels(img, l)
 	h.drawTimeAxis(img, l)
-	drawLegend(img, chartMargin, l.legendY, l.outlines())
+	drawLegend(img, h.printer(), chartMargin, l.legendY, l.outlines())
 	return img
 }
 
@@ -317,10 +335,10 @@ func (h HeatMap) drawRowLabels(img *image.Paletted, l chartLayout) {
 				continue
 			}
 			lastY = y
-			drawText(img, chartMargin, y+glyphAscent+1, truncRunes(name, chartMaxLabel), pxText)
+			drawText(img, chartMargin, y+glyphAscent+1, truncCells(name, chartMaxLabel), pxText)
 			continue
 		}
-		drawText(img, chartMargin, y+(l.cellH-glyphH)/2+glyphAscent, truncRunes(name, chartMaxLabel), pxText)
+		drawText(img, chartMargin, y+(l.cellH-glyphH)/2+glyphAscent, truncCells(name, chartMaxLabel), pxText)
 	}
 }
 
@@ -382,9 +400,8 @@ func (h HeatMap) drawTimeAxis(img *image.Paletted, l chartLayout) {
 		if !hourLabels {
 			y -= glyphH
 		}
-		for _, f := range []string{"Mon Jan 2", "Mon 2", "2"} {
-			s := d.date.Format(f)
-			if w := len(s) * glyphW; w+4 <= span {
+		for _, s := range dayLabels(h.printer(), d.date) {
+			if w := textCells(s) * glyphW; w+4 <= span {
 				drawText(img, d.x+(span-w)/2, y, s, pxText)
 				break
 			}
@@ -392,18 +409,35 @@ func (h HeatMap) drawTimeAxis(img *image.Paletted, l chartLayout) {
 	}
 }
 
+// dayLabels are a day's axis labels, longest first: "Mon Jan 2", "Mon
+// 2", "2" (Korean "1월 2일 (월)", "2일 (월)", "2일").
+func dayLabels(p *i18n.Printer, t time.Time) []string {
+	if !p.Korean() {
+		return []string{t.Format("Mon Jan 2"), t.Format("Mon 2"), t.Format("2")}
+	}
+	return []string{fmt.Sprintf("%d월 %d일 (%s)", t.Month(), t.Day(), koDays[t.Weekday()]),
+		fmt.Sprintf("%d일 (%s)", t.Day(), koDays[t.Weekday()]), fmt.Sprintf("%d일", t.Day())}
+}
+
 // legendWidth is the legend's width in pixels.
-func legendWidth(outlines bool) int { return drawLegend(nil, 0, 0, outlines) }
+func legendWidth(p *i18n.Printer, outlines bool) int { return drawLegend(nil, p, 0, 0, outlines) }
+
+// legendTexts are the legend's words, for p's reader.
+func legendTexts(p *i18n.Printer) (scale, noData, bookedIdle, booked string) {
+	return p.Tf(" %d%% mean GPU utilization", 100), p.T("no data"),
+		p.Tf("booked, idle (<%d%%)", int(chartIdle*100)), p.T("booked")
+}
 
 // drawLegend draws the legend at (x, y) and returns its width; a nil img
 // only measures.
-func drawLegend(img *image.Paletted, x, y int, outlines bool) int {
+func drawLegend(img *image.Paletted, p *i18n.Printer, x, y int, outlines bool) int {
 	x0 := x
+	scale, noData, bookedIdle, booked := legendTexts(p)
 	text := func(s string, idx uint8) {
 		if img != nil {
 			drawText(img, x, y+glyphAscent, s, idx)
 		}
-		x += len(s) * glyphW
+		x += textCells(s) * glyphW
 	}
 	swatch := func(idx uint8, boxed bool) {
 		if img != nil {
@@ -423,17 +457,17 @@ func drawLegend(img *image.Paletted, x, y int, outlines bool) int {
 		}
 	}
 	x += barW
-	text(" 100% mean GPU utilization", pxText)
+	text(scale, pxText)
 	x += 16
 	swatch(pxNoData, false)
-	text("no data", pxText)
+	text(noData, pxText)
 	x += 16
 	swatch(pxBookedIdle, false)
-	text(fmt.Sprintf("booked, idle (<%d%%)", int(chartIdle*100)), pxText)
+	text(bookedIdle, pxText)
 	if outlines {
 		x += 16
 		swatch(pxBookedIdle, true)
-		text("booked", pxText)
+		text(booked, pxText)
 	}
 	return x - x0
 }
@@ -459,12 +493,20 @@ func outlineRect(img *image.Paletted, x0, y0, x1, y1 int, idx uint8) {
 }
 
 // drawText writes s with its baseline at y, straight into the palette
-// indices (basicfont's glyph masks are either on or off).
+// indices: ASCII in the 7×13 bitmap font (whose glyph masks are either on
+// or off), Hangul in the embedded Hangul font at two cells a syllable,
+// its anti-aliased masks cut at half coverage.
 func drawText(img *image.Paletted, x, y int, s string, idx uint8) {
-	face := basicfont.Face7x13
-	dot := fixed.P(x, y)
-	for _, r := range asciiFold(s) {
-		dr, mask, mp, adv, ok := face.Glyph(dot, r)
+	var hangul font.Face
+	for _, r := range textFold(s) {
+		face, cells := font.Face(basicfont.Face7x13), 1
+		if isHangul(r) {
+			if hangul == nil {
+				hangul = newHangulFace()
+			}
+			face, cells = hangul, 2
+		}
+		dr, mask, mp, _, ok := face.Glyph(fixed.P(x, y), r)
 		if ok {
 			for py := dr.Min.Y; py < dr.Max.Y; py++ {
 				for px := dr.Min.X; px < dr.Max.X; px++ {
@@ -474,15 +516,44 @@ func drawText(img *image.Paletted, x, y int, s string, idx uint8) {
 				}
 			}
 		}
-		dot.X += adv
+		x += cells * glyphW
 	}
 }
 
-// asciiFold keeps what the 7×13 font can draw.
-func asciiFold(s string) string {
+// hangulTTF is GpuplanHangul: NanumGothicCoding's ASCII and KS X 1001
+// Hangul (SIL OFL 1.1; fonts/README.md says where it comes from).
+//
+//go:embed fonts/GpuplanHangul-Regular.ttf
+var hangulTTF []byte
+
+var hangulFont = sync.OnceValue(func() *sfnt.Font {
+	f, err := opentype.Parse(hangulTTF)
+	if err != nil {
+		panic(fmt.Sprintf("digest: the embedded Hangul font: %v", err)) // a build without its font
+	}
+	return f
+})
+
+// newHangulFace is a face of the Hangul font sized so a syllable fills
+// two 7×13 cells on the bitmap font's baseline. A face is not safe for
+// concurrent use: each drawing makes its own.
+func newHangulFace() font.Face {
+	face, err := opentype.NewFace(hangulFont(), &opentype.FaceOptions{Size: 2 * glyphW, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		panic(fmt.Sprintf("digest: the embedded Hangul font: %v", err))
+	}
+	return face
+}
+
+// isHangul reports whether r is drawn with the Hangul font: syllables and
+// compatibility jamo.
+func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) && r >= 0x3131 }
+
+// textFold keeps what the chart's fonts can draw.
+func textFold(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
-		case r >= 0x20 && r < 0x7f:
+		case r >= 0x20 && r < 0x7f, isHangul(r):
 			return r
 		case r == '–' || r == '—' || r == '−':
 			return '-'
@@ -495,18 +566,43 @@ func asciiFold(s string) string {
 	}, s)
 }
 
+// textCells is s's width in 7-pixel cells: Hangul takes two.
+func textCells(s string) int {
+	n := 0
+	for _, r := range textFold(s) {
+		n++
+		if isHangul(r) {
+			n++
+		}
+	}
+	return n
+}
+
 // group is a row label's server: the part before "/".
 func rowGroup(label string) string {
 	g, _, _ := strings.Cut(label, "/")
 	return g
 }
 
-func truncRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+// truncCells is s cut to at most n cells.
+func truncCells(s string, n int) string {
+	if textCells(s) <= n {
 		return s
 	}
-	return string(r[:n])
+	var b strings.Builder
+	w := 0
+	for _, r := range textFold(s) {
+		c := 1
+		if isHangul(r) {
+			c = 2
+		}
+		if w+c > n {
+			break
+		}
+		w += c
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -30,6 +31,17 @@ type Report struct {
 	// PrevExists is whether the period before had any data, so changes
 	// against it mean something.
 	PrevExists bool `json:"-"`
+
+	p *i18n.Printer // the language of its text (and its chart's)
+}
+
+// Printer is the printer the report's text is written with: English
+// unless the builder was given another.
+func (r *Report) Printer() *i18n.Printer {
+	if r.p == nil {
+		return i18n.For(i18n.EN)
+	}
+	return r.p
 }
 
 // ServerReport is one server's period.
@@ -115,20 +127,56 @@ type Builder struct {
 	booked, used   map[string]*UserHours
 }
 
-// NewBuilder starts a report; gpus is the fleet's GPU count (over
-// 64, the chart gets one row per server instead of one per GPU).
+// NewBuilder starts a report in English; gpus is the fleet's GPU count
+// (over 64, the chart gets one row per server instead of one per GPU).
 func NewBuilder(period string, to time.Time, gpus int, loc *time.Location) *Builder {
+	return NewBuilderIn(nil, period, to, gpus, loc)
+}
+
+// NewBuilderIn starts a report whose text (period, chart) p writes; nil
+// means English.
+func NewBuilderIn(p *i18n.Printer, period string, to time.Time, gpus int, loc *time.Location) *Builder {
+	if p == nil {
+		p = i18n.For(i18n.EN)
+	}
 	length := PeriodLength(period)
 	to = to.Truncate(time.Hour) // hours are the unit of measurement
 	from := to.Add(-length)
 	return &Builder{
-		rep: &Report{From: from, To: to, Period: period,
-			FromText: from.In(loc).Format("Mon Jan 2 15:04"), ToText: to.In(loc).Format("Mon Jan 2 15:04 MST")},
+		rep: &Report{From: from, To: to, Period: period, p: p,
+			FromText: DateText(p, from.In(loc), false), ToText: DateText(p, to.In(loc), true)},
 		from: from, to: to, prev: from.Add(-length), hours: int(length / time.Hour),
 		aggregate: gpus > 64,
-		heat:      &HeatMap{Start: from, Step: time.Hour, Loc: loc},
+		heat:      &HeatMap{Start: from, Step: time.Hour, Loc: loc, Printer: p},
 		booked:    map[string]*UserHours{}, used: map[string]*UserHours{},
 	}
+}
+
+// koDays are the weekdays as Korean dates write them: 1월 2일 (월).
+var koDays = [...]string{"일", "월", "화", "수", "목", "금", "토"}
+
+// DayName is a weekday for p's reader: "Fri", "금요일".
+func DayName(p *i18n.Printer, d time.Weekday) string {
+	if !p.Korean() {
+		return d.String()[:3]
+	}
+	return koDays[d] + "요일"
+}
+
+// DateText writes a digest's date and time for p's reader: "Mon Jan 2
+// 15:04" or "1월 2일 (월) 15:04", with the zone when zone is set.
+func DateText(p *i18n.Printer, t time.Time, zone bool) string {
+	if !p.Korean() {
+		if zone {
+			return t.Format("Mon Jan 2 15:04 MST")
+		}
+		return t.Format("Mon Jan 2 15:04")
+	}
+	s := fmt.Sprintf("%d월 %d일 (%s) %s", t.Month(), t.Day(), koDays[t.Weekday()], t.Format("15:04"))
+	if zone {
+		s += t.Format(" MST")
+	}
+	return s
 }
 
 // Add folds one server's reservations and samples into the report.
@@ -167,7 +215,7 @@ func (b *Builder) Finish() *Report {
 	sort.Slice(rep.Expiring, func(i, j int) bool { return rep.Expiring[i].End.Before(rep.Expiring[j].End) })
 	rep.TopBooked = top(b.booked, 5)
 	rep.TopUsed = top(b.used, 5)
-	b.heat.Title = fmt.Sprintf("GPU utilization by hour, %s – %s", rep.FromText, rep.ToText)
+	b.heat.Title = rep.Printer().Tf("GPU utilization by hour, %s – %s", rep.FromText, rep.ToText)
 	if len(b.heat.Rows) > 0 {
 		rep.Chart = b.heat
 	}
