@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -16,7 +17,7 @@ func gpusCommand() Command {
 	return Command{
 		Name:     "gpus",
 		Usage:    "gpus [filter]",
-		Summary:  "The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price.",
+		Summary:  msg.T("The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price."),
 		Examples: []string{"gpus", "gpus h100"},
 		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
 			t := &Table{Columns: []string{"id", "memory", "bandwidth", "bf16/fp16", "fp8", "tf32", "nvlink", "tdp", "$/h"}}
@@ -98,7 +99,7 @@ func modelsCommand() Command {
 	return Command{
 		Name:     "models",
 		Usage:    "models [filter]",
-		Summary:  "The model catalogue: layers, hidden size, heads, vocabulary, parameters.",
+		Summary:  msg.T("The model catalogue: layers, hidden size, heads, vocabulary, parameters."),
 		Examples: []string{"models", "models llama"},
 		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
 			t := &Table{Columns: []string{"id", "type", "params", "layers", "hidden", "heads (kv)", "vocab", "context"}}
@@ -112,9 +113,9 @@ func modelsCommand() Command {
 				if m.Heads > 0 {
 					heads = fmt.Sprintf("%d (%d)", m.Heads, max(m.KVHeads, 0))
 				}
-				params := paramsText(m.Params())
+				params := paramsText(i18n.For(i18n.EN), m.Params()) // a catalogue listing: the English figures it trims
 				if m.ActiveB > 0 {
-					params += fmt.Sprintf(", %s active", strings.TrimSuffix(paramsText(m.ActiveParams()), " params"))
+					params += fmt.Sprintf(", %s active", strings.TrimSuffix(paramsText(i18n.For(i18n.EN), m.ActiveParams()), " params"))
 				}
 				t.Rows = append(t.Rows, []string{m.ID, string(m.Kind), strings.TrimSuffix(params, " params"), dash(m.Layers), dash(m.Hidden), heads, dash(m.Vocab), dash(m.MaxCtx)})
 			}
@@ -142,7 +143,7 @@ func buildCommand() Command {
 	return Command{
 		Name:     "build",
 		Usage:    "build <n>x <gpu>",
-		Summary:  "Size a server for a GPU configuration: power supply, circuits, host memory, CPU and PCIe lanes, P2P, cooling.",
+		Summary:  msg.T("Size a server for a GPU configuration: power supply, circuits, host memory, CPU and PCIe lanes, P2P, cooling."),
 		Examples: []string{"build 4x rtx-4090", "build 8x a100-pcie", "build 2x rtx-a6000"},
 		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
 			hw, err := parseHardwareOnly(s.deps.Catalog, args)
@@ -202,7 +203,7 @@ func backtestCommand() Command {
 	return Command{
 		Name:     "backtest",
 		Usage:    "backtest",
-		Summary:  "Run every published measurement the planner can express and show its error (median and worst).",
+		Summary:  msg.T("Run every published measurement the planner can express and show its error (median and worst)."),
 		Examples: []string{"backtest"},
 		run: func(_ context.Context, s *Set, _ Request, _ string) (*Reply, error) {
 			bt, err := RunBackTest(s.deps.Catalog)
@@ -332,55 +333,57 @@ func helpCommand() Command {
 	return Command{
 		Name:     "help",
 		Usage:    "help [command]",
-		Summary:  "Show the commands, or one command's words and examples.",
+		Summary:  msg.T("Show the commands, or one command's words and examples."),
 		Examples: []string{"help", "help plan"},
-		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
+		run: func(_ context.Context, s *Set, req Request, args string) (*Reply, error) {
+			p := req.printer()
 			if args == "" {
-				return s.help(""), nil
+				return s.help(p, ""), nil
 			}
 			name := strings.ToLower(strings.Fields(args)[0])
 			if _, ok := s.index[name]; !ok {
 				if sug := planner.Nearest(name, s.names(), 1); len(sug) > 0 {
-					return nil, userErrorf("`help` lists the commands", "no command `%s` — did you mean `%s`?", truncateRunes(name, echoMax), sug[0])
+					return nil, &UserError{Msg: p.Tf("no command `%s` — did you mean `%s`?", truncateRunes(name, echoMax), sug[0]), Hint: p.T("`help` lists the commands")}
 				}
-				return nil, userErrorf("`help` lists the commands", "no command `%s`", truncateRunes(name, echoMax))
+				return nil, &UserError{Msg: p.Tf("no command `%s`", truncateRunes(name, echoMax)), Hint: p.T("`help` lists the commands")}
 			}
-			return s.help(name), nil
+			return s.help(p, name), nil
 		},
 	}
 }
 
-// help renders the command list, or one command, from the table.
-func (s *Set) help(name string) *Reply {
+// help renders the command list, or one command, from the table, in p's
+// language (the summaries; usage, grammar and examples are what is typed).
+func (s *Set) help(p *i18n.Printer, name string) *Reply {
 	if name == "" {
-		t := &Table{Columns: []string{"command", "what it does"}}
+		t := &Table{Columns: []string{p.T("command"), p.T("what it does")}}
 		for _, c := range s.cmds {
-			t.Rows = append(t.Rows, []string{c.Usage, c.Summary})
+			t.Rows = append(t.Rows, []string{c.Usage, tr(p, c.Summary)})
 		}
 		return &Reply{
-			Title:   "gpuplan — GPU plans for your team",
-			Summary: "Commands: " + strings.Join(s.cmdNames(), ", ") + ". A request without a command is a plan.",
+			Title:   p.T("gpuplan — GPU plans for your team"),
+			Summary: p.Tf("Commands: %s. A request without a command is a plan.", strings.Join(s.cmdNames(), ", ")),
 			Sections: []Section{
-				{Text: "Ask in plain words: `bert-base 10 epochs of 2.5M samples on h100x2`. A request without a command word is a `plan`."},
+				{Text: p.T("Ask in plain words: `bert-base 10 epochs of 2.5M samples on h100x2`. A request without a command word is a `plan`.")},
 				{Table: t},
-				{Kind: Context, Text: "`help <command>` shows its words and examples."},
+				{Kind: Context, Text: p.T("`help <command>` shows its words and examples.")},
 			},
 		}
 	}
 	c := s.index[name]
-	secs := []Section{{Text: c.Summary}, {Heading: "Usage", Text: "`" + c.Usage + "`"}}
+	secs := []Section{{Text: tr(p, c.Summary)}, {Heading: p.T("Usage"), Text: "`" + c.Usage + "`"}}
 	if len(c.Grammar) > 0 {
-		secs = append(secs, Section{Heading: "Words it understands", Bullets: c.Grammar})
+		secs = append(secs, Section{Heading: p.T("Words it understands"), Bullets: c.Grammar})
 	}
 	var ex []string
 	for _, e := range c.Examples {
 		ex = append(ex, "`"+e+"`")
 	}
-	secs = append(secs, Section{Heading: "Examples", Bullets: ex})
+	secs = append(secs, Section{Heading: p.T("Examples"), Bullets: ex})
 	if len(c.Aliases) > 0 {
-		secs = append(secs, Section{Kind: Context, Text: "Also: " + strings.Join(c.Aliases, ", ")})
+		secs = append(secs, Section{Kind: Context, Text: p.T("Also:") + " " + strings.Join(c.Aliases, ", ")})
 	}
-	return &Reply{Title: "help: " + c.Name, Summary: c.Usage + " — " + c.Summary, Sections: secs}
+	return &Reply{Title: "help: " + c.Name, Summary: c.Usage + " — " + tr(p, c.Summary), Sections: secs}
 }
 
 func (s *Set) cmdNames() []string {

@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
@@ -66,7 +68,35 @@ type Request struct {
 	// its message showed it (Action.Posted); when it changed owner or
 	// window since, the click is refused and nothing runs. Empty: no check.
 	Posted string
+	// Lang is the language to answer in: the Slack user's locale, or
+	// --lang / the terminal's locale. Empty: the request's own language
+	// (Korean for a request written in Korean), else English.
+	Lang i18n.Lang
 }
+
+// replyLang is the language req is answered in: its Lang, else Korean
+// for a request written in Korean, else English.
+func replyLang(req Request) i18n.Lang {
+	if req.Lang != "" {
+		return i18n.For(req.Lang).Lang()
+	}
+	return i18n.Choose("", hasHangul(req.Text))
+}
+
+// hasHangul reports whether s has a Hangul syllable or letter: a request
+// written in Korean ("h100 2장", "얼마나 걸려?").
+func hasHangul(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Hangul, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// printer is the printer req is answered with (Dispatch has settled its
+// Lang).
+func (req Request) printer() *i18n.Printer { return i18n.For(req.Lang) }
 
 // Deps are what the commands need from outside.
 type Deps struct {
@@ -176,8 +206,19 @@ func (s *Set) Catalog() *planner.Catalog { return s.deps.Catalog }
 
 // Dispatch runs the command the text names. Text that starts with no
 // command word is a plan request ("bert-base 10 epochs on h100x2"). Errors
-// a user can fix are *UserError; anything else is internal.
+// a user can fix are *UserError; anything else is internal. The reply is
+// written in req's language (Request.Lang), which it names (Reply.Lang).
 func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
+	req.Lang = replyLang(req)
+	reply, err := s.dispatch(ctx, req)
+	if reply != nil {
+		reply.Lang = req.Lang
+	}
+	return reply, err
+}
+
+func (s *Set) dispatch(ctx context.Context, req Request) (*Reply, error) {
+	p := req.printer()
 	if req.Posted != "" {
 		if err := s.checkPosted(ctx, req); err != nil {
 			return nil, err
@@ -185,7 +226,7 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 	}
 	text := normalizeText(req.Text)
 	if text == "" {
-		return s.help(""), nil
+		return s.help(p, ""), nil
 	}
 	word, rest, _ := strings.Cut(text, " ")
 	if c, ok := s.index[strings.ToLower(word)]; ok {
@@ -215,8 +256,8 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 		// A first word the request language does not read is likelier a
 		// mistyped command than a plan: suggest one.
 		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && !s.planWord(word) {
-			return nil, userErrorf("try `help` for the command list, or `help plan` for the request language",
-				"unknown command `%s` — did you mean `%s`?", word, sug[0])
+			return nil, &UserError{Msg: p.Tf("unknown command `%s` — did you mean `%s`?", word, sug[0]),
+				Hint: p.T("try `help` for the command list, or `help plan` for the request language")}
 		}
 	}
 	return reply, err
@@ -260,4 +301,21 @@ func normalizeText(s string) string {
 		"&amp;", "&", "&lt;", "<", "&gt;", ">",
 	)
 	return strings.Join(strings.Fields(StripMentions(r.Replace(s))), " ")
+}
+
+// msg marks an English text that is written in one place and shown in
+// another, such as a command's summary in the table (gettext's N_): where
+// it is written it is the text itself, and the catalogue test sees its key
+// there; tr shows it in the reader's language.
+var msg marked
+
+type marked struct{}
+
+// T is key itself: the text as written.
+func (marked) T(key string) string { return key }
+
+// tr is a text marked with msg in p's language.
+func tr(p *i18n.Printer, key string) string {
+	lookup := p.T // key is a literal where it was marked (msg.T)
+	return lookup(key)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -93,7 +94,12 @@ func KindOf(err error) Kind {
 // the *UserError to show, or nil when err is Internal (the adapter logs
 // it and shows a reference, never err.Error()). The terminal, the Slack
 // adapter and its modals all call it.
-func Explain(err error) *UserError {
+func Explain(err error) *UserError { return ExplainIn(nil, err) }
+
+// ExplainIn is Explain in p's language (nil: English). A *UserError keeps
+// the words of the code that refused, which wrote them in the request's
+// language.
+func ExplainIn(p *i18n.Printer, err error) *UserError {
 	var ue *UserError
 	if errors.As(err, &ue) {
 		return ue // the words of the code that refused
@@ -107,21 +113,21 @@ func Explain(err error) *UserError {
 	case Invalid:
 		var inv *store.InvalidError
 		if errors.As(err, &inv) {
-			return &UserError{Msg: inv.Reason, Hint: "`help " + op + "` shows the words and examples", Field: inv.Field}
+			return &UserError{Msg: inv.Reason, Hint: p.Tf("`help %s` shows the words and examples", op), Field: inv.Field}
 		}
-		return &UserError{Msg: "that request cannot be used as typed", Hint: "`help " + op + "` shows the words and examples"}
+		return &UserError{Msg: p.T("that request cannot be used as typed"), Hint: p.Tf("`help %s` shows the words and examples", op)}
 	case NotFound:
-		return &UserError{Msg: "no such reservation", Hint: "`mine` lists yours with their ids"}
+		return &UserError{Msg: p.T("no such reservation"), Hint: p.T("`mine` lists yours with their ids")}
 	case Permission:
-		return &UserError{Msg: "that reservation is someone else's: only its owner can change it (admins may add `--force`)"}
+		return &UserError{Msg: p.T("that reservation is someone else's: only its owner can change it (admins may add `--force`)")}
 	case Ended:
-		return &UserError{Msg: "that reservation has already ended", Hint: "`status` shows what is held now"}
+		return &UserError{Msg: p.T("that reservation has already ended"), Hint: p.T("`status` shows what is held now")}
 	case Unavailable:
-		return &UserError{Msg: "the reservation store is not answering right now, so nothing was changed — try again in a moment",
-			Hint: "if it persists, an admin can run `gpuplan doctor`"}
+		return &UserError{Msg: p.T("the reservation store is not answering right now, so nothing was changed — try again in a moment"),
+			Hint: p.T("if it persists, an admin can run `gpuplan doctor`")}
 	case Unknown:
-		return &UserError{Msg: "the reservation store stopped answering after the " + op + " was sent, so I cannot tell whether it was done",
-			Hint: "check with `mine` (or `status`) before trying again. Pressing the same button again is safe (it carries the same request, so it applies at most once); a command typed again is a new request and could do it twice"}
+		return &UserError{Msg: p.Tf("the reservation store stopped answering after the %s was sent, so I cannot tell whether it was done", op),
+			Hint: p.T("check with `mine` (or `status`) before trying again. Pressing the same button again is safe (it carries the same request, so it applies at most once); a command typed again is a new request and could do it twice")}
 	}
 	return nil
 }

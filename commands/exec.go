@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -42,25 +43,27 @@ func ExecLabel(command string) string {
 // latest (the --for bound).
 func (s *Set) ExecStarted(req Request, rv store.Reservation, command string, until, now time.Time) *Reply {
 	loc := s.loc(req)
+	p := req.printer()
 	srv, _ := s.deps.Inventory.Server(rv.Server)
 	label := "`" + ExecLabel(command) + "`"
 	r := &Reply{
-		Title: "GPUs booked for a job: " + rv.Server,
-		Summary: fmt.Sprintf("%s booked %d× %s on %s (GPUs %s) while %s runs, until %s at most",
-			mention(rv.Owner), len(rv.GPUs), srv.GPU.Name, rv.Server, rv.GPUList(), label, when(until, now, loc)),
+		Title: p.Tf("GPUs booked for a job: %s", rv.Server),
+		Summary: p.Tf("%s booked %d× %s on %s (GPUs %s) while %s runs, until %s at most",
+			mention(rv.Owner), len(rv.GPUs), srv.GPU.Name, rv.Server, rv.GPUList(), label, whenIn(p, until, now, loc)),
 		InChannel: true,
 		Data:      rv,
 		Channel:   s.deps.Inventory.TeamChannel,
 		Announces: rv.ID,
+		Lang:      p.Lang(),
 	}
 	if r.Channel == "" {
 		r.Channel = rv.Channel
 	}
 	r.Sections = []Section{
-		{Fields: []Field{{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Running", label},
-			{"Held", "from " + when(rv.Start, now, loc) + " while it runs (a lease renewed every few minutes), until " + when(until, now, loc) + " at most"}}},
+		{Fields: []Field{{p.T("Reservation"), "`" + rv.ID + "`"}, {p.T("GPUs"), rv.GPUList()}, {p.T("Running"), label},
+			{p.T("Held"), p.Tf("from %s while it runs (a lease renewed every few minutes), until %s at most", whenIn(p, rv.Start, now, loc), whenIn(p, until, now, loc))}}},
 		// No buttons: the job releases the GPUs when it exits.
-		{Kind: Context, Text: "CUDA_VISIBLE_DEVICES names these GPUs for it, and they are released when it exits. Times in " + loc.String() + "."},
+		{Kind: Context, Text: p.Tf("CUDA_VISIBLE_DEVICES names these GPUs for it, and they are released when it exits. Times in %s.", loc.String())},
 	}
 	return r
 }
@@ -71,37 +74,45 @@ func (s *Set) ExecStarted(req Request, rv store.Reservation, command string, unt
 // released them; false when the booking had already ended).
 func (s *Set) ExecEnded(req Request, rv store.Reservation, command string, ran time.Duration, status string, released bool, now time.Time) *Reply {
 	loc := s.loc(req)
+	p := req.printer()
 	label := "`" + ExecLabel(command) + "`"
-	freed := "GPUs released"
+	freed := p.T("GPUs released")
 	if !released {
-		freed = "the booking had already ended"
+		freed = p.T("the booking had already ended")
 	}
 	r := &Reply{
-		Title: "Job ended: " + rv.Server,
-		Summary: fmt.Sprintf("%s's job %s on %s (GPUs %s) ended after %s, %s; %s",
-			mention(rv.Owner), label, rv.Server, rv.GPUList(), formatRan(ran), status, freed),
+		Title: p.Tf("Job ended: %s", rv.Server),
+		Summary: p.Tf("%s's job %s on %s (GPUs %s) ended after %s, %s; %s",
+			mention(rv.Owner), label, rv.Server, rv.GPUList(), formatRanIn(p, ran), status, freed),
 		InChannel: true,
 		Data:      rv,
 		Channel:   s.deps.Inventory.TeamChannel,
 		Announces: rv.ID,
+		Lang:      p.Lang(),
 	}
 	if r.Channel == "" {
 		r.Channel = rv.Channel
 	}
 	r.Sections = []Section{{Fields: []Field{
-		{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Ran", label},
-		{"For", formatRan(ran) + " (from " + when(rv.Start, now, loc) + ")"}, {"Exit", status},
+		{p.T("Reservation"), "`" + rv.ID + "`"}, {p.T("GPUs"), rv.GPUList()}, {p.T("Ran"), label},
+		{p.T("For"), p.Tf("%s (from %s)", formatRanIn(p, ran), whenIn(p, rv.Start, now, loc))}, {p.T("Exit"), status},
 	}}}
 	return r
 }
 
 // formatRan is a job's run time: seconds under a minute, else as
 // formatDuration does.
-func formatRan(d time.Duration) string {
+func formatRan(d time.Duration) string { return formatRanIn(nil, d) }
+
+// formatRanIn is formatRan for p's reader ("42초", "1시간 5분").
+func formatRanIn(p *i18n.Printer, d time.Duration) string {
 	if d < time.Minute {
+		if p.Korean() {
+			return fmt.Sprintf("%d초", int(d.Round(time.Second)/time.Second))
+		}
 		return fmt.Sprintf("%ds", int(d.Round(time.Second)/time.Second))
 	}
-	return formatDuration(d)
+	return durationIn(p, d)
 }
 
 // ExecNotFree answers an exec whose GPUs are not free: who holds them and
@@ -113,10 +124,11 @@ func (s *Set) ExecNotFree(req Request, srvName string, count int, gpus []int, ce
 	if err != nil {
 		return nil, err
 	}
-	r := s.conflictReply(reserveArgs{count: count, gpus: gpus, server: srv}, ce, dur, now, s.loc(req))
-	text := "The command was not run. Add `--wait` to join the waiting list and start it when the GPUs are free."
+	p := req.printer()
+	r := s.conflictReply(p, reserveArgs{count: count, gpus: gpus, server: srv}, ce, dur, now, s.loc(req))
+	text := p.T("The command was not run. Add `--wait` to join the waiting list and start it when the GPUs are free.")
 	if f := freeFor.Truncate(time.Minute); f >= time.Minute {
-		text += fmt.Sprintf(" They are free now for %s: `--for %s` starts it at once.", formatDuration(f), formatDuration(f))
+		text += p.Tf(" They are free now for %s: `--for %s` starts it at once.", durationIn(p, f), formatDuration(f))
 	}
 	r.Sections = append(r.Sections, Section{Kind: Context, Text: text})
 	return r, nil

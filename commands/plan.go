@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -14,7 +15,7 @@ func planCommand() Command {
 	return Command{
 		Name:    "plan",
 		Usage:   "plan <request>",
-		Summary: "Will it fit, how long, what it costs, what to use instead, how to launch it.",
+		Summary: msg.T("Will it fit, how long, what it costs, what to use instead, how to launch it."),
 		Grammar: []string{
 			"model: a catalogue name (`bert-base`, `llama3-8b`, `mistral-7b` — see `models`), a size (`7b params`, `350m params`) or an architecture (`layers 24 hidden 2048 heads 16 vocab 50k`, optional `kv 8`, `ffn 8192`); the same words after a name change it (`bert-base vocab 10k`)",
 			"workload: `pretrain` | `finetune` | `lora` | `qlora` | `inference` (default: finetune for catalogue models, pretrain for sizes and architectures)",
@@ -45,15 +46,17 @@ func planCommand() Command {
 }
 
 func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, error) {
+	p := ureq.printer()
 	if strings.TrimSpace(args) == "" {
-		return nil, userErrorf("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word",
-			"plan what? Name a model and, if you like, the hardware")
+		return nil, &UserError{Msg: p.T("plan what? Name a model and, if you like, the hardware"),
+			Hint: p.T("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word")}
 	}
 	rd, err := lang.Read(s.planEnvCtx(ctx), args)
 	if err != nil {
 		return nil, err
 	}
-	req, answer, err := s.answerQuestion(rd)
+	rd.Request.Printer = p
+	req, answer, err := s.answerQuestion(p, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -87,23 +90,24 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			<-cloudDone // no goroutine outlives the command
 		}
 		if planner.IsPlannerError(err) {
-			return nil, &UserError{Msg: err.Error(), Hint: "`help plan` lists every word the planner understands"}
+			return nil, &UserError{Msg: err.Error(), Hint: p.T("`help plan` lists every word the planner understands")}
 		}
 		return nil, fmt.Errorf("plan %q: %w", args, err)
 	}
-	reply := planReply(args, res)
+	reply := planReply(p, args, res)
+	recHead := p.T("Recommendations")
 	if cloudDone != nil {
 		if c := <-cloudDone; c.err == nil && c.res.Recommendations.Feasible > 0 {
 			cres := c.res
-			sec := recommendSection(cres.Recommendations, cres.Job)
-			sec.Heading = "Cloud options (not the team's servers)"
+			sec := recommendSection(p, cres.Recommendations, cres.Job)
+			sec.Heading = p.T("Cloud options (not the team's servers)")
 			for _, row := range sec.Table.Rows {
-				row[1] += " (cloud)"
+				row[1] += p.T(" (cloud)")
 			}
 			at := len(reply.Sections)
 			for i, sc := range reply.Sections {
-				if sc.Heading == "Recommendations" {
-					reply.Sections[i].Heading = "On the team's servers"
+				if sc.Heading == recHead {
+					reply.Sections[i].Heading = p.T("On the team's servers")
 					at = i + 1
 				}
 			}
@@ -114,7 +118,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs
 	if answer == "" {
-		answer = answerLine(rd, res)
+		answer = answerLine(p, rd, res)
 	}
 	if answer != "" {
 		reply.Summary = answer // the first line under the reading: the question's answer
@@ -130,7 +134,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		// After the plan's own estimates, before recommendations.
 		at := len(reply.Sections)
 		for i, sc := range reply.Sections {
-			if sc.Heading == "Recommendations" {
+			if sc.Heading == recHead {
 				at = i
 				break
 			}
@@ -144,51 +148,51 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 }
 
 // planReply turns a planner result into the card every renderer shows.
-func planReply(text string, res *planner.Result) *Reply {
+func planReply(p *i18n.Printer, text string, res *planner.Result) *Reply {
 	r := &Reply{Data: res}
 	job := res.Job
-	r.Title = fmt.Sprintf("%s · %s · %s", res.Model.ID, job.Workload, paramsText(res.Model.Params))
+	r.Title = fmt.Sprintf("%s · %s · %s", res.Model.ID, workloadText(p, job.Workload), paramsText(p, res.Model.Params))
 	if res.Model.ActiveParams != res.Model.Params {
-		r.Title += fmt.Sprintf(" (%s active)", paramsText(res.Model.ActiveParams))
+		r.Title += p.Tf(" (%s active)", paramsText(p, res.Model.ActiveParams))
 	}
 	var intro []string
 	if job.Amount != "" {
 		intro = append(intro, job.Amount)
 	}
 	if e := firstEstimate(res); job.Workload == planner.Inference && (e == nil || e.InferencePath == "" || e.InferencePath == "decode") {
-		intro = append(intro, fmt.Sprintf("context %d tokens", job.SeqLen))
+		intro = append(intro, p.Tf("context %d tokens", job.SeqLen))
 	} else if job.SeqLen > 1 {
-		intro = append(intro, fmt.Sprintf("seq %d", job.SeqLen))
+		intro = append(intro, p.Tf("seq %d", job.SeqLen))
 	}
 	if len(intro) > 0 {
 		r.Sections = append(r.Sections, Section{Text: strings.Join(intro, " · ")})
 	}
 
 	if res.Baseline != nil {
-		r.Sections = append(r.Sections, Section{Heading: "Your measured run", Text: res.Baseline.Explanation})
+		r.Sections = append(r.Sections, Section{Heading: p.T("Your measured run"), Text: res.Baseline.Explanation})
 	}
 	switch {
 	case res.Compare && len(res.Plans) > 1:
-		r.Sections = append(r.Sections, compareSection(res))
-		r.Summary = compareSummary(res)
+		r.Sections = append(r.Sections, compareSection(p, res))
+		r.Summary = compareSummary(p, res)
 	case len(res.Plans) > 0:
-		r.Sections = append(r.Sections, estimateSections(res.Plans[0], job)...)
-		r.Summary = estimateSummary(res.Plans[0], job)
+		r.Sections = append(r.Sections, estimateSections(p, res.Plans[0], job)...)
+		r.Summary = estimateSummary(p, res.Plans[0], job)
 		for _, e := range res.Plans[1:] {
-			r.Sections = append(r.Sections, estimateSections(e, job)...)
+			r.Sections = append(r.Sections, estimateSections(p, e, job)...)
 		}
 	}
 	if rec := res.Recommendations; rec.Considered > 0 {
-		r.Sections = append(r.Sections, recommendSection(rec, job))
+		r.Sections = append(r.Sections, recommendSection(p, rec, job))
 		if r.Summary == "" && rec.Balanced != nil {
-			r.Summary = "recommended: " + estimateSummary(rec.Balanced, job)
+			r.Summary = p.Tf("recommended: %s", estimateSummary(p, rec.Balanced, job))
 		}
 	}
 	if r.Summary == "" {
-		r.Summary = "nothing fits: see the out-of-memory advice"
+		r.Summary = p.T("nothing fits: see the out-of-memory advice")
 	}
 	if len(res.Warnings) > 0 {
-		r.Sections = append(r.Sections, Section{Heading: "Watch out", Kind: Warning, Bullets: res.Warnings})
+		r.Sections = append(r.Sections, Section{Heading: p.T("Watch out"), Kind: Warning, Bullets: res.Warnings})
 	}
 	var advice, oom []string
 	launch := ""
@@ -199,26 +203,26 @@ func planReply(text string, res *planner.Result) *Reply {
 		case "out of memory":
 			oom = append(oom, a.Text)
 		default:
-			advice = append(advice, a.Topic+": "+a.Text)
+			advice = append(advice, planner.TopicLabel(p, a.Topic)+": "+a.Text)
 		}
 	}
 	if len(oom) > 0 {
-		r.Sections = append(r.Sections, Section{Heading: "Out of memory — what to change", Kind: Warning, Bullets: oom})
+		r.Sections = append(r.Sections, Section{Heading: p.T("Out of memory — what to change"), Kind: Warning, Bullets: oom})
 	}
 	if len(advice) > 0 {
-		r.Sections = append(r.Sections, Section{Heading: "How to run it", Bullets: advice})
+		r.Sections = append(r.Sections, Section{Heading: p.T("How to run it"), Bullets: advice})
 	}
 	if launch != "" {
-		r.Sections = append(r.Sections, Section{Heading: "Launch", Text: "`" + launch + "`"})
+		r.Sections = append(r.Sections, Section{Heading: p.T("Launch"), Text: "`" + launch + "`"})
 	}
 	assumptions := append([]string(nil), res.Assumptions...)
 	if e := firstEstimate(res); e != nil {
 		assumptions = append(assumptions, e.Assumptions...)
 	}
-	r.Sections = append(r.Sections, Section{Heading: "Assumptions", Kind: Context, Bullets: dedupe(assumptions)})
+	r.Sections = append(r.Sections, Section{Heading: p.T("Assumptions"), Kind: Context, Bullets: dedupe(assumptions)})
 	r.Actions = []Action{
-		{ID: "plan.share", Label: "Share", Value: text, Style: "primary"},
-		{ID: "plan.adjust", Label: "Adjust", Value: text, Command: "gpuplan plan \"" + text + "\""},
+		{ID: "plan.share", Label: p.T("Share"), Value: text, Style: "primary"},
+		{ID: "plan.adjust", Label: p.T("Adjust"), Value: text, Command: "gpuplan plan \"" + text + "\""},
 	}
 	return r
 }
@@ -242,10 +246,10 @@ func dedupe(in []string) []string {
 	return out
 }
 
-func hwText(e *planner.Estimate) string {
+func hwText(p *i18n.Printer, e *planner.Estimate) string {
 	s := fmt.Sprintf("%d× %s", e.GPUs, e.GPUName)
 	if e.Nodes > 1 {
-		s += fmt.Sprintf(" (%d nodes)", e.Nodes)
+		s += p.Tf(" (%d nodes)", e.Nodes)
 	}
 	if e.Server != "" {
 		s = e.Server + ": " + s
@@ -253,14 +257,14 @@ func hwText(e *planner.Estimate) string {
 	return s
 }
 
-func estimateSummary(e *planner.Estimate, job planner.JobInfo) string {
-	fit := "fits"
+func estimateSummary(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo) string {
+	fit := p.T("fits")
 	if !e.Memory.Fits {
-		fit = "does NOT fit"
+		fit = p.T("does NOT fit")
 	}
-	s := fmt.Sprintf("%s: %s (%.0f of %.0f GiB per GPU)", hwText(e), fit, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+	s := p.Tf("%s: %s (%.0f of %.0f GiB per GPU)", hwText(p, e), fit, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 	if e.Memory.Fits {
-		s += ", " + timeText(e, job)
+		s += ", " + timeText(p, e, job)
 		if e.CostUSD != nil {
 			s += ", " + money(*e.CostUSD)
 		}
@@ -268,83 +272,96 @@ func estimateSummary(e *planner.Estimate, job planner.JobInfo) string {
 	return s
 }
 
-func timeText(e *planner.Estimate, job planner.JobInfo) string {
+func timeText(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo) string {
 	if job.Workload == planner.Inference {
 		switch e.InferencePath {
 		case "images":
-			return fmt.Sprintf("%s images/s", sig(e.Throughput.SamplesPerS))
+			return p.Tf("%s images/s", sig(e.Throughput.SamplesPerS))
 		case "forward":
-			return fmt.Sprintf("%s sequences/s", sig(e.Throughput.SamplesPerS))
+			return p.Tf("%s sequences/s", sig(e.Throughput.SamplesPerS))
 		}
-		return fmt.Sprintf("%.0f tokens/s", e.Throughput.TokensPerS)
+		return p.Tf("%.0f tokens/s", e.Throughput.TokensPerS)
 	}
 	if e.Time.TotalHours != nil {
-		return planner.FormatHours(*e.Time.TotalHours)
+		return planner.FormatHoursIn(p, *e.Time.TotalHours)
 	}
-	return planner.FormatHours(e.Time.HoursPerMillionSamples) + " per 1M samples"
+	return p.Tf("%s per 1M samples", planner.FormatHoursIn(p, e.Time.HoursPerMillionSamples))
 }
 
-func estimateSections(e *planner.Estimate, job planner.JobInfo) []Section {
-	verdict := "✅ fits"
+// workloadText is a workload as the card's title names it.
+func workloadText(p *i18n.Printer, w planner.Workload) string {
+	switch w {
+	case planner.Pretrain:
+		return p.T("pretrain")
+	case planner.Finetune:
+		return p.T("finetune")
+	case planner.Inference:
+		return p.T("inference")
+	}
+	return string(w) // lora, qlora: the names engineers use
+}
+
+func estimateSections(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo) []Section {
+	verdict := p.T("✅ fits")
 	kind := Normal
 	if !e.Memory.Fits {
-		verdict = "❌ does not fit"
+		verdict = p.T("❌ does not fit")
 		kind = Warning
 	}
 	head := Section{
-		Heading: hwText(e) + " — " + verdict,
+		Heading: hwText(p, e) + " — " + verdict,
 		Kind:    kind,
-		Bar:     &Bar{Label: "memory per GPU", Used: e.Memory.PerGPUGiB, Total: e.Memory.CapacityGiB, Unit: "GiB"},
+		Bar:     &Bar{Label: p.T("memory per GPU"), Used: e.Memory.PerGPUGiB, Total: e.Memory.CapacityGiB, Unit: "GiB"},
 	}
 	var fields []Field
 	if job.Workload == planner.Inference && e.InferencePath != "" && e.InferencePath != "decode" {
 		// CNNs, ViTs and encoders run one forward pass: images or
 		// sequences per second, no prefill and no generated tokens.
 		fields = append(fields,
-			Field{"Throughput", e.RateText()},
-			Field{"Serving cost", inferenceCost(e)},
-			Field{"Batch", fmt.Sprintf("%d per GPU (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
-			Field{"Weights", string(e.Precision)},
+			Field{p.T("Throughput"), e.RateTextIn(p)},
+			Field{p.T("Serving cost"), inferenceCost(p, e)},
+			Field{p.T("Batch"), p.Tf("%d per GPU (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
+			Field{p.T("Weights"), string(e.Precision)},
 		)
 	} else if job.Workload == planner.Inference && e.Serving != nil {
-		fields = append(fields, servingFields(e)...)
+		fields = append(fields, servingFields(p, e)...)
 	} else if job.Workload == planner.Inference {
 		fields = append(fields,
-			Field{"Decode", fmt.Sprintf("%s tokens/s over %d sequences (%.1f ms per token each)", sig(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)},
-			Field{"Prefill", fmt.Sprintf("%.2f s for %d prompts of %s tokens", e.Time.PrefillS, e.MicroBatch, thousands(float64(job.SeqLen)-float64(job.GenTokens)))},
-			Field{"Serving cost", fmt.Sprintf("%s per 1M generated tokens", money(perMillionTokens(e)))},
-			Field{"Batch", fmt.Sprintf("%d sequences (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
-			Field{"Weights", string(e.Precision)},
+			Field{p.T("Decode"), p.Tf("%s tokens/s over %d sequences (%.1f ms per token each)", sig(e.Throughput.TokensPerS), e.MicroBatch, e.Time.PerTokenS*1000)},
+			Field{p.T("Prefill"), p.Tf("%.2f s for %d prompts of %s tokens", e.Time.PrefillS, e.MicroBatch, thousands(float64(job.SeqLen)-float64(job.GenTokens)))},
+			Field{p.T("Serving cost"), p.Tf("%s per 1M generated tokens", money(perMillionTokens(e)))},
+			Field{p.T("Batch"), p.Tf("%d sequences (max %d)", e.MicroBatch, e.Memory.MaxMicroBatch)},
+			Field{p.T("Weights"), string(e.Precision)},
 		)
 	} else {
 		if e.Time.TotalHours != nil {
-			fields = append(fields, Field{"Total time", planner.FormatHours(*e.Time.TotalHours)})
+			fields = append(fields, Field{p.T("Total time"), planner.FormatHoursIn(p, *e.Time.TotalHours)})
 		} else {
-			fields = append(fields, Field{"Per 1M samples", planner.FormatHours(e.Time.HoursPerMillionSamples)})
+			fields = append(fields, Field{p.T("Per 1M samples"), planner.FormatHoursIn(p, e.Time.HoursPerMillionSamples)})
 		}
 		if e.Time.EpochHours != nil {
-			fields = append(fields, Field{"Per epoch", fmt.Sprintf("%s (%s steps)", planner.FormatHours(*e.Time.EpochHours), thousands(e.Time.StepsPerEpoch))})
+			fields = append(fields, Field{p.T("Per epoch"), p.Tf("%s (%s steps)", planner.FormatHoursIn(p, *e.Time.EpochHours), thousands(e.Time.StepsPerEpoch))})
 		}
-		tput := fmt.Sprintf("%s samples/s", sig(e.Throughput.SamplesPerS))
+		tput := p.Tf("%s samples/s", sig(e.Throughput.SamplesPerS))
 		if e.Throughput.TokensPerS > 0 {
-			tput += fmt.Sprintf(" · %s tokens/s", sig(e.Throughput.TokensPerS))
+			tput += p.Tf(" · %s tokens/s", sig(e.Throughput.TokensPerS))
 		}
 		fields = append(fields,
-			Field{"Throughput", tput},
-			Field{"Step", fmt.Sprintf("%.3g s", e.Time.StepS)},
-			Field{"Batch", fmt.Sprintf("micro %d × accum %d × %d = %d", e.MicroBatch, e.GradAccum, max(1, e.GPUs/(e.TensorParallel*e.PipelineParallel)), e.GlobalBatch)},
-			Field{"Setup", setupText(e)},
+			Field{p.T("Throughput"), tput},
+			Field{p.T("Step"), fmt.Sprintf("%.3g s", e.Time.StepS)},
+			Field{p.T("Batch"), p.Tf("micro %d × accum %d × %d = %d", e.MicroBatch, e.GradAccum, max(1, e.GPUs/(e.TensorParallel*e.PipelineParallel)), e.GlobalBatch)},
+			Field{p.T("Setup"), setupText(p, e)},
 		)
 	}
 	if e.CostUSD != nil {
-		fields = append(fields, Field{"Cost", fmt.Sprintf("%s (%s GPU-h × $%.2f)", money(*e.CostUSD), thousands(*e.GPUHours), e.PriceUSDPerGPUH)})
+		fields = append(fields, Field{p.T("Cost"), fmt.Sprintf("%s (%s GPU-h × $%.2f)", money(*e.CostUSD), thousands(*e.GPUHours), e.PriceUSDPerGPUH)})
 	}
 	if job.Workload != planner.Inference {
 		util := fmt.Sprintf("MFU %.0f%%", e.MFU*100)
 		if e.GPUs > 1 {
-			util += fmt.Sprintf(" · scaling %.0f%%", e.ScalingEfficiency*100)
+			util += p.Tf(" · scaling %.0f%%", e.ScalingEfficiency*100)
 		}
-		fields = append(fields, Field{"Efficiency", util})
+		fields = append(fields, Field{p.T("Efficiency"), util})
 	}
 	head.Fields = fields
 	var bd []string
@@ -353,26 +370,28 @@ func estimateSections(e *planner.Estimate, job planner.JobInfo) []Section {
 			bd = append(bd, fmt.Sprintf("%s %.2f GiB", it.Name, it.GiB))
 		}
 	}
-	secs := []Section{head, {Kind: Context, Text: "Memory per GPU: " + strings.Join(bd, " · ")}}
+	secs := []Section{head, {Kind: Context, Text: p.Tf("Memory per GPU: %s", strings.Join(bd, " · "))}}
 	if len(e.Notes) > 0 {
 		secs = append(secs, Section{Kind: Warning, Bullets: e.Notes})
 	}
 	return secs
 }
 
-func setupText(e *planner.Estimate) string {
+func setupText(p *i18n.Printer, e *planner.Estimate) string {
 	s := fmt.Sprintf("%s, %s", e.Precision, e.Strategy)
 	if e.Checkpointing {
-		s += ", grad checkpointing"
+		s += p.T(", grad checkpointing")
 	}
 	return s
 }
 
 // compareSection is seed 000's table: one column per hardware option.
-func compareSection(res *planner.Result) Section {
+func compareSection(p *i18n.Printer, res *planner.Result) Section {
 	t := &Table{Columns: []string{""}}
 	rows := map[string][]string{}
 	order := []string{"fits", "memory/GPU", "setup", "batch", "per epoch", "total", "speed-up", "cost"}
+	label := map[string]string{"fits": p.T("fits"), "memory/GPU": p.T("memory/GPU"), "setup": p.T("setup"), "batch": p.T("batch"),
+		"per epoch": p.T("per epoch"), "total": p.T("total"), "speed-up": p.T("speed-up"), "cost": p.T("cost")}
 	fastest := math.Inf(1)
 	for _, e := range res.Plans {
 		if e.Memory.Fits && e.Time.HoursPerMillionSamples < fastest {
@@ -385,9 +404,9 @@ func compareSection(res *planner.Result) Section {
 	}
 	for _, e := range res.Plans {
 		t.Columns = append(t.Columns, fmt.Sprintf("%d× %s", e.GPUs, shortGPU(e.GPU)))
-		fit := "yes"
+		fit := p.T("yes")
 		if !e.Memory.Fits {
-			fit = "NO"
+			fit = p.T("NO")
 		}
 		rows["fits"] = append(rows["fits"], fit)
 		rows["memory/GPU"] = append(rows["memory/GPU"], fmt.Sprintf("%.0f/%.0f GiB", e.Memory.PerGPUGiB, e.Memory.CapacityGiB))
@@ -395,12 +414,12 @@ func compareSection(res *planner.Result) Section {
 		rows["batch"] = append(rows["batch"], fmt.Sprintf("%d×%d×%d", e.MicroBatch, e.GradAccum, e.GPUs/(e.TensorParallel*e.PipelineParallel)))
 		ep := "—"
 		if e.Time.EpochHours != nil {
-			ep = planner.FormatHours(*e.Time.EpochHours)
+			ep = planner.FormatHoursIn(p, *e.Time.EpochHours)
 		}
 		rows["per epoch"] = append(rows["per epoch"], ep)
-		tot := planner.FormatHours(e.Time.HoursPerMillionSamples) + "/1M"
+		tot := planner.FormatHoursIn(p, e.Time.HoursPerMillionSamples) + "/1M"
 		if e.Time.TotalHours != nil {
-			tot = planner.FormatHours(*e.Time.TotalHours)
+			tot = planner.FormatHoursIn(p, *e.Time.TotalHours)
 		}
 		rows["total"] = append(rows["total"], tot)
 		su := base / e.Time.HoursPerMillionSamples
@@ -418,69 +437,69 @@ func compareSection(res *planner.Result) Section {
 		if allDash(rows[k]) {
 			continue // "per epoch" with no dataset size says nothing
 		}
-		t.Rows = append(t.Rows, append([]string{k}, rows[k]...))
+		t.Rows = append(t.Rows, append([]string{label[k]}, rows[k]...))
 	}
-	sec := Section{Heading: "Side by side", Table: t}
+	sec := Section{Heading: p.T("Side by side"), Table: t}
 	if res.SpeedUpBase != "" {
-		sec.Text = "speed-up " + res.SpeedUpBase
+		sec.Text = p.Tf("speed-up %s", res.SpeedUpBase)
 	}
 	return sec
 }
 
-func compareSummary(res *planner.Result) string {
+func compareSummary(p *i18n.Printer, res *planner.Result) string {
 	var parts []string
 	for _, e := range res.Plans {
 		if !e.Memory.Fits {
-			parts = append(parts, fmt.Sprintf("%d× %s: does not fit", e.GPUs, shortGPU(e.GPU)))
+			parts = append(parts, p.Tf("%d× %s: does not fit", e.GPUs, shortGPU(e.GPU)))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%d× %s: %s", e.GPUs, shortGPU(e.GPU), timeText(e, res.Job)))
+		parts = append(parts, fmt.Sprintf("%d× %s: %s", e.GPUs, shortGPU(e.GPU), timeText(p, e, res.Job)))
 	}
 	return strings.Join(parts, " · ")
 }
 
-func recommendSection(rec planner.Recommendations, job planner.JobInfo) Section {
+func recommendSection(p *i18n.Printer, rec planner.Recommendations, job planner.JobInfo) Section {
 	if rec.Feasible == 0 {
-		return Section{Heading: "Recommendations", Kind: Warning,
-			Text: fmt.Sprintf("None of %d configurations in the catalogue fits; see the out-of-memory advice.", rec.Considered)}
+		return Section{Heading: p.T("Recommendations"), Kind: Warning,
+			Text: p.Tf("None of %d configurations in the catalogue fits; see the out-of-memory advice.", rec.Considered)}
 	}
-	t := &Table{Columns: []string{"pick", "hardware", "time", "cost", "memory/GPU", "setup"}}
-	for _, p := range []struct {
+	t := &Table{Columns: []string{p.T("pick"), p.T("hardware"), p.T("time"), p.T("cost"), p.T("memory/GPU"), p.T("setup")}}
+	for _, pk := range []struct {
 		name string
 		e    *planner.Estimate
-	}{{"fastest", rec.Fastest}, {"cheapest", rec.Cheapest}, {"balanced", rec.Balanced}} {
+	}{{p.T("fastest"), rec.Fastest}, {p.T("cheapest"), rec.Cheapest}, {p.T("balanced"), rec.Balanced}} {
 		var cost string
 		switch {
 		case job.Workload == planner.Inference:
-			cost = inferenceCost(p.e)
-		case p.e.CostUSD != nil:
-			cost = money(*p.e.CostUSD)
+			cost = inferenceCost(p, pk.e)
+		case pk.e.CostUSD != nil:
+			cost = money(*pk.e.CostUSD)
 		default:
-			cost = money(p.e.Time.HoursPerMillionSamples*float64(p.e.GPUs)*p.e.PriceUSDPerGPUH) + "/1M samples"
+			cost = money(pk.e.Time.HoursPerMillionSamples*float64(pk.e.GPUs)*pk.e.PriceUSDPerGPUH) + p.T("/1M samples")
 		}
-		t.Rows = append(t.Rows, []string{p.name, hwText(p.e), timeText(p.e, job), cost,
-			fmt.Sprintf("%.0f/%.0f GiB", p.e.Memory.PerGPUGiB, p.e.Memory.CapacityGiB), setupText(p.e)})
+		t.Rows = append(t.Rows, []string{pk.name, hwText(p, pk.e), timeText(p, pk.e, job), cost,
+			fmt.Sprintf("%.0f/%.0f GiB", pk.e.Memory.PerGPUGiB, pk.e.Memory.CapacityGiB), setupText(p, pk.e)})
 	}
-	return Section{Heading: "Recommendations", Table: t,
-		Text: fmt.Sprintf("Searched %d GPU type × count options; %d fit. Balanced = the fastest within 1.5× the cheapest cost.", rec.Considered, rec.Feasible)}
+	return Section{Heading: p.T("Recommendations"), Table: t,
+		Text: p.Tf("Searched %d GPU type × count options; %d fit. Balanced = the fastest within 1.5× the cheapest cost.", rec.Considered, rec.Feasible)}
 }
 
 // inferenceCost is the serving cost in the unit the model serves: per 1M
 // generated tokens for decoders, per 1M images or sequences for forward-only
 // models.
-func inferenceCost(e *planner.Estimate) string {
+func inferenceCost(p *i18n.Printer, e *planner.Estimate) string {
 	switch e.InferencePath {
 	case "images", "forward":
-		unit := "images"
+		unit := p.T("/1M images")
 		if e.InferencePath == "forward" {
-			unit = "sequences"
+			unit = p.T("/1M sequences")
 		}
 		if e.Throughput.SamplesPerS <= 0 {
 			return "—"
 		}
-		return money(float64(e.GPUs)*e.PriceUSDPerGPUH/3600/e.Throughput.SamplesPerS*1e6) + "/1M " + unit
+		return money(float64(e.GPUs)*e.PriceUSDPerGPUH/3600/e.Throughput.SamplesPerS*1e6) + unit
 	}
-	return money(perMillionTokens(e)) + "/1M tokens"
+	return money(perMillionTokens(e)) + p.T("/1M tokens")
 }
 
 // perMillionTokens is the GPU cost of generating a million tokens.
@@ -500,14 +519,14 @@ func shortGPU(id string) string {
 	return strings.ToUpper(id)
 }
 
-func paramsText(p float64) string {
+func paramsText(p *i18n.Printer, n float64) string {
 	switch {
-	case p >= 1e12:
-		return fmt.Sprintf("%.3gT params", p/1e12)
-	case p >= 1e9:
-		return fmt.Sprintf("%.3gB params", p/1e9)
+	case n >= 1e12:
+		return p.Tf("%.3gT params", n/1e12)
+	case n >= 1e9:
+		return p.Tf("%.3gB params", n/1e9)
 	default:
-		return fmt.Sprintf("%.3gM params", p/1e6)
+		return p.Tf("%.3gM params", n/1e6)
 	}
 }
 

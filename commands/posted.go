@@ -61,13 +61,14 @@ func (s *Set) checkPosted(ctx context.Context, req Request) error {
 		return err
 	}
 	rv, err := st.Get(ctx, id)
-	stale := func(format string, args ...any) error {
-		return &Error{Kind: Refused, Op: "button", Err: userErrorf("`status` shows what is held now; `mine` lists yours with fresh buttons",
-			"this message is out of date: "+format+" — nothing was changed", args...)}
+	p := req.printer()
+	stale := func(what string) error {
+		return &Error{Kind: Refused, Op: "button", Err: &UserError{Msg: p.Tf("this message is out of date: %s — nothing was changed", what),
+			Hint: p.T("`status` shows what is held now; `mine` lists yours with fresh buttons")}}
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return stale("`%s` has ended or been released since", id)
+		return stale(p.Tf("`%s` has ended or been released since", id))
 	case err != nil:
 		return storeError(err, "button")
 	}
@@ -78,12 +79,12 @@ func (s *Set) checkPosted(ctx context.Context, req Request) error {
 	loc := s.loc(req)
 	switch {
 	case rv.Owner != owner:
-		return stale("`%s` is now a different reservation, held by %s until %s", id, mention(rv.Owner), when(rv.End, now, loc))
+		return stale(p.Tf("`%s` is now a different reservation, held by %s until %s", id, mention(rv.Owner), whenIn(p, rv.End, now, loc)))
 	case rv.End.Unix() == end:
 		return nil
 	case rv.ReleasedBy != "":
-		return stale("`%s` was released by %s (%s)", id, mention(rv.ReleasedBy), when(rv.End, now, loc))
+		return stale(p.Tf("`%s` was released by %s (%s)", id, mention(rv.ReleasedBy), whenIn(p, rv.End, now, loc)))
 	default:
-		return stale("`%s` now ends %s, not %s as this message shows", id, when(rv.End, now, loc), when(time.Unix(end, 0), now, loc))
+		return stale(p.Tf("`%s` now ends %s, not %s as this message shows", id, whenIn(p, rv.End, now, loc), whenIn(p, time.Unix(end, 0), now, loc)))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -53,7 +54,7 @@ var countLadder = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 // plan. "Which of our servers" plans on every team server (teamRanking);
 // "how many H100s (to finish in a day)?" tries counts of that GPU
 // (fewestGPUs). Other questions are answered by the plan card itself.
-func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
+func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request, string, error) {
 	req := rd.Request
 	switch {
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
@@ -63,7 +64,7 @@ func (s *Set) answerQuestion(rd lang.Reading) (planner.Request, string, error) {
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0, !rd.CountOpen:
 		return req, "", nil
 	}
-	return s.fewestGPUs(rd, req)
+	return s.fewestGPUs(p, rd, req)
 }
 
 // teamRanking is every team server's hardware, the fastest run that fits
@@ -98,7 +99,7 @@ func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
 // fewestGPUs answers "how many <GPU>s (to finish by …)?": it tries counts
 // of the named GPU and plans the smallest that fits and meets the
 // deadline, or the fastest tried when none does.
-func (s *Set) fewestGPUs(rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
 	base := req.Targets[0]
 	var best, fastest *planner.Estimate
 	for _, n := range countLadder {
@@ -124,29 +125,29 @@ func (s *Set) fewestGPUs(rd lang.Reading, req planner.Request) (planner.Request,
 	case best != nil:
 		req.Targets[0].Count = best.GPUs
 		req.Targets[0].GPUsPerNode = 0
-		msg := fmt.Sprintf("%d× %s", best.GPUs, name)
+		line := fmt.Sprintf("%d× %s", best.GPUs, name)
 		if rd.Deadline > 0 && best.Time.TotalHours != nil {
-			msg += fmt.Sprintf(" — the fewest that finish within %s (%s)", lang.DurationWords(rd.Deadline), planner.FormatHours(*best.Time.TotalHours))
+			line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
 		} else {
-			msg += " — the fewest that fit"
+			line += p.T(" — the fewest that fit")
 			if best.Time.TotalHours != nil {
-				msg += fmt.Sprintf(" (%s)", planner.FormatHours(*best.Time.TotalHours))
+				line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
 			}
 		}
-		return req, msg, nil
+		return req, line, nil
 	case fastest != nil:
 		req.Targets[0].Count = fastest.GPUs
 		req.Targets[0].GPUsPerNode = 0
-		return req, fmt.Sprintf("no count of %s finishes within %s (%s); the fastest tried is %d× at %s",
-			name, lang.DurationWords(rd.Deadline), rd.DeadlineWords, fastest.GPUs, planner.FormatHours(*fastest.Time.TotalHours)), nil
+		return req, p.Tf("no count of %s finishes within %s (%s); the fastest tried is %d× at %s",
+			name, durationWords(p, rd.Deadline), rd.DeadlineWords, fastest.GPUs, planner.FormatHoursIn(p, *fastest.Time.TotalHours)), nil
 	default:
-		return req, fmt.Sprintf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
+		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
 	}
 }
 
 // answerLine answers a question in one line from the plan: whether it
 // fits, how long, what it costs, or which team server finishes first.
-func answerLine(rd lang.Reading, res *planner.Result) string {
+func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	var e *planner.Estimate
 	switch {
 	case len(res.Plans) > 0:
@@ -156,46 +157,46 @@ func answerLine(rd lang.Reading, res *planner.Result) string {
 	}
 	if e == nil {
 		if rd.Ask == lang.AskFit {
-			return "No — nothing searched holds this job; see what to change below."
+			return p.T("No — nothing searched holds this job; see what to change below.")
 		}
 		return ""
 	}
-	hw := hwText(e)
+	hw := hwText(p, e)
 	hours := ""
 	if e.Time.TotalHours != nil {
-		hours = planner.FormatHours(*e.Time.TotalHours)
+		hours = planner.FormatHoursIn(p, *e.Time.TotalHours)
 	}
 	if rd.Deadline > 0 && !rd.CountOpen && e.Memory.Fits && e.Time.TotalHours != nil {
 		// "… on server-a in under a week": does it make the deadline?
 		took := time.Duration(*e.Time.TotalHours * float64(time.Hour))
 		if took <= rd.Deadline {
-			return fmt.Sprintf("Yes — %s on %s, within %s.", hours, hw, rd.DeadlineWords)
+			return p.Tf("Yes — %s on %s, within %s.", hours, hw, rd.DeadlineWords)
 		}
-		return fmt.Sprintf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, rd.DeadlineWords)
+		return p.Tf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, rd.DeadlineWords)
 	}
 	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost) {
-		return compareSummary(res) // "how long on 1, 2, 4, 8 H100s?": every column
+		return compareSummary(p, res) // "how long on 1, 2, 4, 8 H100s?": every column
 	}
 	switch rd.Ask {
 	case lang.AskFit:
 		if e.Memory.Fits {
-			return fmt.Sprintf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+			return p.Tf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 		}
-		return fmt.Sprintf("No — on %s it needs %.0f GiB per GPU and has %.0f; see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+		return p.Tf("No — on %s it needs %.0f GiB per GPU and has %.0f; see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 	case lang.AskTime:
 		if !e.Memory.Fits {
-			return fmt.Sprintf("It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+			return p.Tf("It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 		}
 		if hours != "" {
-			return fmt.Sprintf("About %s on %s.", hours, hw)
+			return p.Tf("About %s on %s.", hours, hw)
 		}
 	case lang.AskCost:
 		if e.CostUSD != nil && e.Memory.Fits {
-			return fmt.Sprintf("About %s on %s (%s).", planner.FormatUSD(*e.CostUSD), hw, hours)
+			return p.Tf("About %s on %s (%s).", planner.FormatUSDIn(p, *e.CostUSD), hw, hours)
 		}
 	case lang.AskWhichServer:
 		if len(res.Plans) > 1 && e.Memory.Fits && e.Server != "" {
-			s := fmt.Sprintf("%s runs it fastest", e.Server)
+			s := p.Tf("%s runs it fastest", e.Server)
 			if hours != "" {
 				s += " (" + hours + ")"
 			}
@@ -203,9 +204,9 @@ func answerLine(rd lang.Reading, res *planner.Result) string {
 			for _, o := range res.Plans[1:] {
 				switch {
 				case !o.Memory.Fits:
-					others = append(others, o.Server+": does not fit")
+					others = append(others, p.Tf("%s: does not fit", o.Server))
 				case o.Time.TotalHours != nil:
-					others = append(others, o.Server+": "+planner.FormatHours(*o.Time.TotalHours))
+					others = append(others, o.Server+": "+planner.FormatHoursIn(p, *o.Time.TotalHours))
 				}
 			}
 			if len(others) > 0 {

@@ -3,6 +3,8 @@ package commands
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/i18n"
 )
 
 // The seeds' questions become plans with a one-line answer under the
@@ -13,12 +15,12 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		text, question string
 		answer         []string // words the answer line must hold
 	}{
-		{"llama3 8b lora 학습하려면 4090 몇 장 필요해?", "count", []string{"GeForce RTX 4090", "the fewest that fit"}},
+		{"llama3 8b lora 학습하려면 4090 몇 장 필요해?", "count", []string{"GeForce RTX 4090", "메모리에 들어가는 최소 개수"}}, // asked in Korean, answered in Korean
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
-		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"Yes — it fits on 1× A100"}},
+		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},
 		{"will llama-3-70b fit on a single 4090 for inference?", "fit", []string{"No — on 1× GeForce RTX 4090"}},
-		{"qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?", "time", []string{"About", "8× H100"}},
+		{"qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?", "time", []string{"약 ", "시간 걸려요", "8× H100"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)
@@ -81,8 +83,9 @@ func TestTeamServerIsHardware(t *testing.T) {
 func TestCommandsInSentences(t *testing.T) {
 	s, _ := newReservations(t)
 	r := mustDo(t, s, "U1", "server-a 2장 내일 오전 9시부터 3시간 예약")
-	if !r.InChannel || !strings.Contains(r.Summary+r.Title, "server-a") || !strings.Contains(textOf(t, r), "tomorrow 09:00") ||
-		!strings.Contains(textOf(t, r), "tomorrow 12:00") {
+	// A request written in Korean is answered in Korean.
+	if !r.InChannel || !strings.Contains(r.Summary+r.Title, "server-a") || !strings.Contains(textOf(t, r), "내일 09:00") ||
+		!strings.Contains(textOf(t, r), "내일 12:00") || r.Lang != i18n.KO {
 		t.Errorf("Korean reservation: %s", textOf(t, r))
 	}
 	r = mustDo(t, s, "U2", "can I grab 2 h200s on server h until 6pm?")
@@ -94,15 +97,15 @@ func TestCommandsInSentences(t *testing.T) {
 		t.Errorf("status in a sentence: %s", txt)
 	}
 	r = mustDo(t, s, "U0ADMIN", "매주 월요일 오전 10시에 <#C0123ABC|ml-infra>로 주간 리포트 보내줘")
-	if txt := textOf(t, r); !strings.Contains(txt, "Mon 10:00") && !strings.Contains(txt, "mon 10:00") {
-		t.Errorf("Korean digest schedule: %s", txt)
+	if txt := textOf(t, r); !strings.Contains(txt, "매주 월 10:00") || !strings.Contains(txt, "직전 1주") {
+		t.Errorf("Korean digest schedule (answered in Korean): %s", txt)
 	}
 	r = mustDo(t, s, "U1", "예약 어떻게 해?")
 	if txt := textOf(t, r); !strings.Contains(txt, "help: reserve") {
 		t.Errorf("Korean help question: %.200s", txt)
 	}
 	r = mustDo(t, s, "U1", "반납할게요 server-a")
-	if txt := textOf(t, r); !strings.Contains(strings.ToLower(txt), "released") {
+	if txt := textOf(t, r); !strings.Contains(txt, "GPU 반납됨: server-a") {
 		t.Errorf("Korean release: %s", txt)
 	}
 }

@@ -2,8 +2,9 @@ package commands
 
 import (
 	"math"
+
+	"github.com/gpuplan/gpuplan/i18n"
 	"strings"
-	"unicode/utf8"
 )
 
 // Reply is what every command returns: one structured answer that the
@@ -39,6 +40,9 @@ type Reply struct {
 	// "nothing to do": nothing to release). The reply explains it; the
 	// terminal exits non-zero.
 	Refused string `json:",omitempty"`
+	// Lang is the language the reply's text is written in ("en", "ko");
+	// field names in JSON stay English.
+	Lang i18n.Lang `json:"lang,omitempty"`
 }
 
 // File is an attachment: a name, a title, the bytes and a text
@@ -133,12 +137,12 @@ func (b *Bar) Fill(width int) (frac float64, filled int) {
 func (t *Table) Lines(sep bool) []string {
 	widths := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
-		widths[i] = utf8.RuneCountInString(c)
+		widths[i] = textWidth(c)
 	}
 	for _, row := range t.Rows {
 		for i, c := range row {
 			if i < len(widths) {
-				widths[i] = max(widths[i], utf8.RuneCountInString(plain(c)))
+				widths[i] = max(widths[i], textWidth(plain(c)))
 			}
 		}
 	}
@@ -149,7 +153,7 @@ func (t *Table) Lines(sep bool) []string {
 			if i < len(cells) {
 				c = plain(cells[i])
 			}
-			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + "  ")
+			b.WriteString(c + strings.Repeat(" ", widths[i]-textWidth(c)) + "  ")
 		}
 		return strings.TrimRight(b.String(), " ")
 	}
@@ -165,6 +169,27 @@ func (t *Table) Lines(sep bool) []string {
 		out = append(out, line(r))
 	}
 	return out
+}
+
+// textWidth is how many columns s takes in a monospace font: Hangul and
+// CJK ideographs take two (a Korean card's table lines up), everything
+// else one.
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if wide(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func wide(r rune) bool {
+	return r >= 0x1100 && r <= 0x115f || // Hangul Jamo
+		r >= 0x3130 && r <= 0x318f || // Hangul compatibility Jamo
+		r >= 0xac00 && r <= 0xd7a3 || // Hangul syllables
+		r >= 0x4e00 && r <= 0x9fff // CJK ideographs
 }
 
 // StripMentions drops leading <@U…> mentions (how Slack delivers

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -24,7 +25,7 @@ func statusCommand() Command {
 	return Command{
 		Name:     "status",
 		Usage:    "status [server]",
-		Summary:  "Who holds which GPUs on the team's servers, until when, the next free slot, the queue.",
+		Summary:  msg.T("Who holds which GPUs on the team's servers, until when, the next free slot, the queue."),
 		Examples: []string{"status", "status server-h"},
 		run:      runStatus,
 	}
@@ -34,7 +35,7 @@ func reserveCommand() Command {
 	return Command{
 		Name:    "reserve",
 		Usage:   "reserve <n> [gpus] on <server> for <duration> [note \"…\"]",
-		Summary: "Hold GPUs on a team server for a time; announced in the channel with Extend and Release buttons.",
+		Summary: msg.T("Hold GPUs on a team server for a time; announced in the channel with Extend and Release buttons."),
 		Grammar: []string{
 			"how many: `reserve 2 on server-h …`, or which: `reserve gpus 0-3 on server-h …`, `reserve gpus 0,2 on …`",
 			"when: `for 2h`, `for 1d12h`, `from tomorrow 9:00 for 4h`, `until fri 18:00`, `from 14:00 until 18:00` (your Slack time zone)",
@@ -52,7 +53,7 @@ func releaseCommand() Command {
 	return Command{
 		Name:     "release",
 		Usage:    "release <id> | release <server> | release all [--force]",
-		Summary:  "End your reservations now (admins: --force, the owner is told).",
+		Summary:  msg.T("End your reservations now (admins: --force, the owner is told)."),
 		Examples: []string{"release server-h-3", "release server-h", "release all"},
 		run:      runRelease,
 	}
@@ -62,7 +63,7 @@ func extendCommand() Command {
 	return Command{
 		Name:    "extend",
 		Usage:   "extend [<id>|<server>] <duration>|until <time> [--force]",
-		Summary: "Move a reservation's end later, if nobody has the GPUs booked after it.",
+		Summary: msg.T("Move a reservation's end later, if nobody has the GPUs booked after it."),
 		Grammar: []string{
 			"which: its id (`extend server-h-3 2h`), or a server for your only reservation there (`extend server-h 2h`), or nothing for your only reservation (`extend 1h`); holding several, you are asked which",
 			"how much: `2h`, `by 90m`, `for 2 hours`, or a new end: `until 20:00`, `until fri 18:00` (the first such time after the reservation starts)",
@@ -77,7 +78,7 @@ func mineCommand() Command {
 	return Command{
 		Name:     "mine",
 		Usage:    "mine",
-		Summary:  "Your reservations on every server.",
+		Summary:  msg.T("Your reservations on every server."),
 		Examples: []string{"mine"},
 		run:      runMine,
 	}
@@ -87,7 +88,7 @@ func waitCommand() Command {
 	return Command{
 		Name:     "wait",
 		Usage:    "wait <n> on <server> [for <duration>]",
-		Summary:  "Join a server's waiting list: you get a DM when enough GPUs are free (the wait expires, default 24h).",
+		Summary:  msg.T("Join a server's waiting list: you get a DM when enough GPUs are free (the wait expires, default 24h)."),
 		Examples: []string{"wait 4 on server-h", "wait 2 on server-a for 8h"},
 		run:      runWait,
 	}
@@ -125,23 +126,99 @@ func requestID(req Request) string {
 
 // when writes t for a user: "today 18:00", "tomorrow 09:00", "Fri 18:00",
 // or a date further out, in loc.
-func when(t, now time.Time, loc *time.Location) string {
+func when(t, now time.Time, loc *time.Location) string { return whenIn(nil, t, now, loc) }
+
+// whenIn is when in p's language: "오늘 19:28", "내일 09:00", "금요일
+// 18:00", "11월 28일 15:04" in Korean; nil means English.
+func whenIn(p *i18n.Printer, t, now time.Time, loc *time.Location) string {
 	t, now = t.In(loc), now.In(loc)
 	y1, m1, d1 := t.Date()
 	y2, m2, d2 := now.Date()
 	day := time.Date(y1, m1, d1, 0, 0, 0, 0, loc)
 	today := time.Date(y2, m2, d2, 0, 0, 0, 0, loc)
 	days := int(day.Sub(today).Hours() / 24)
+	clock := t.Format("15:04")
+	if p.Korean() {
+		switch {
+		case days == 0:
+			return "오늘 " + clock
+		case days == 1:
+			return "내일 " + clock
+		case days > 1 && days < 7:
+			return koDayNames[t.Weekday()] + " " + clock
+		default:
+			return fmt.Sprintf("%d월 %d일 %s", t.Month(), t.Day(), clock)
+		}
+	}
 	switch {
 	case days == 0:
-		return "today " + t.Format("15:04")
+		return "today " + clock
 	case days == 1:
-		return "tomorrow " + t.Format("15:04")
+		return "tomorrow " + clock
 	case days > 1 && days < 7:
 		return t.Format("Mon 15:04")
 	default:
 		return t.Format("Jan 2 15:04")
 	}
+}
+
+var koDayNames = [...]string{"일요일", "월요일", "화요일", "수요일", "목요일", "금요일", "토요일"}
+
+// durationIn is a duration for a reader: "1d12h" in English (as
+// ParseDuration reads it), "1일 12시간" in Korean. A command line keeps
+// formatDuration.
+func durationIn(p *i18n.Printer, d time.Duration) string {
+	if !p.Korean() {
+		return formatDuration(d)
+	}
+	d = d.Round(time.Minute)
+	days := d / (24 * time.Hour)
+	d -= days * 24 * time.Hour
+	h := d / time.Hour
+	m := (d - h*time.Hour) / time.Minute
+	var parts []string
+	if days > 0 {
+		parts = append(parts, fmt.Sprintf("%d일", days))
+	}
+	if h > 0 {
+		parts = append(parts, fmt.Sprintf("%d시간", h))
+	}
+	if m > 0 || len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("%d분", m))
+	}
+	return strings.Join(parts, " ")
+}
+
+// durationWords is a deadline as a sentence says it ("1 day", "36 h";
+// "1일", "36시간").
+func durationWords(p *i18n.Printer, d time.Duration) string {
+	if !p.Korean() {
+		return lang.DurationWords(d)
+	}
+	h := d.Hours()
+	switch {
+	case h >= 48:
+		return strconv.FormatFloat(float64(int(h/24*10+0.5))/10, 'f', -1, 64) + "일"
+	case h >= 1:
+		return strconv.FormatFloat(float64(int(h*10+0.5))/10, 'f', -1, 64) + "시간"
+	default:
+		return strconv.Itoa(int(d.Minutes()+0.5)) + "분"
+	}
+}
+
+// stateText is a reservation's state for a reader.
+func stateText(p *i18n.Printer, st store.State) string {
+	switch st {
+	case store.Pending:
+		return p.T("pending")
+	case store.Active:
+		return p.T("active")
+	case store.Expired:
+		return p.T("expired")
+	case store.Released:
+		return p.T("released")
+	}
+	return string(st)
 }
 
 func mention(user string) string {
@@ -169,7 +246,8 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		return nil, storeError(err, "status")
 	}
 	loc := s.loc(req)
-	r := &Reply{Title: "GPU servers", Data: map[string]any{}}
+	p := req.printer()
+	r := &Reply{Title: p.T("GPU servers"), Data: map[string]any{}}
 	var free, total int
 	data := map[string]any{}
 	for _, srv := range servers {
@@ -189,47 +267,47 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 				}
 			}
 		}
-		t := &Table{Columns: []string{"GPU", "holder", "until", "note"}}
+		t := &Table{Columns: []string{"GPU", p.T("holder"), p.T("until"), p.T("note")}}
 		for _, id := range srv.GPUIDs {
 			if rv, ok := held[id]; ok {
-				until := when(rv.End, now, loc)
+				until := whenIn(p, rv.End, now, loc)
 				if _, isExec := rv.ExecCommand(); isExec {
-					until = "while the job runs" // its end is a lease the job renews, not when it frees
+					until = p.T("while the job runs") // its end is a lease the job renews, not when it frees
 				}
 				t.Rows = append(t.Rows, []string{strconv.Itoa(id), mention(rv.Owner), until, Untrusted(rv.Note)})
 			} else {
-				t.Rows = append(t.Rows, []string{strconv.Itoa(id), "free", "", ""})
+				t.Rows = append(t.Rows, []string{strconv.Itoa(id), p.T("free"), "", ""})
 			}
 		}
 		nFree := srv.Count() - len(held)
 		free += nFree
 		total += srv.Count()
-		head := fmt.Sprintf("%s — %d× %s: %d free, %d held", srv.Name, srv.Count(), srv.GPU.Name, nFree, len(held))
+		head := p.Tf("%s — %d× %s: %d free, %d held", srv.Name, srv.Count(), srv.GPU.Name, nFree, len(held))
 		var notes []string
 		if nFree < srv.Count() {
 			if next, ok := nextFree(withoutExec(resv), now); ok {
-				notes = append(notes, "next GPU frees up "+when(next, now, loc))
+				notes = append(notes, p.Tf("next GPU frees up %s", whenIn(p, next, now, loc)))
 			} else {
-				notes = append(notes, "held while a job runs (`gpuplan exec`): free when it ends")
+				notes = append(notes, p.T("held while a job runs (`gpuplan exec`): free when it ends"))
 			}
 		}
 		var pending []string
 		for _, rv := range resv {
 			if rv.State(now) == store.Pending {
-				pending = append(pending, fmt.Sprintf("%s: GPUs %s from %s to %s (%s)", rv.ID, rv.GPUList(), when(rv.Start, now, loc), when(rv.End, now, loc), mention(rv.Owner)))
+				pending = append(pending, p.Tf("%s: GPUs %s from %s to %s (%s)", rv.ID, rv.GPUList(), whenIn(p, rv.Start, now, loc), whenIn(p, rv.End, now, loc), mention(rv.Owner)))
 			}
 		}
 		if len(pending) > 0 {
-			notes = append(notes, "booked later: "+strings.Join(pending, "; "))
+			notes = append(notes, p.Tf("booked later: %s", strings.Join(pending, "; ")))
 		}
 		if len(waiters) > 0 {
-			notes = append(notes, fmt.Sprintf("%d waiting", len(waiters)))
+			notes = append(notes, p.Tf("%d waiting", len(waiters)))
 		}
 		r.Sections = append(r.Sections, Section{Heading: head, Table: t, Bullets: notes})
 		data[srv.Name] = map[string]any{"gpus": srv.Count(), "free": nFree, "reservations": resv, "waiting": len(waiters)}
 	}
-	r.Summary = fmt.Sprintf("%d of %d GPUs free on %d server(s)", free, total, len(servers))
-	r.Sections = append(r.Sections, Section{Kind: Context, Text: "Times in " + loc.String() + ". `reserve 2 on <server> for 4h` to book, `mine` for yours."})
+	r.Summary = p.Tf("%d of %d GPUs free on %d server(s)", free, total, len(servers))
+	r.Sections = append(r.Sections, Section{Kind: Context, Text: p.Tf("Times in %s. `reserve 2 on <server> for 4h` to book, `mine` for yours.", loc.String())})
 	r.Data = data
 	return r, nil
 }
@@ -313,82 +391,107 @@ func runReserve(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	})
 	var ce *store.ConflictError
 	if errors.As(err, &ce) {
-		return s.conflictReply(a, ce, dur, now, loc), nil
+		return s.conflictReply(req.printer(), a, ce, dur, now, loc), nil
 	}
 	if err != nil {
 		return nil, storeError(err, "reserve")
 	}
-	return s.reservationReply(rv, "reserved", now, loc), nil
+	return s.reservationReplyIn(req.printer(), rv, "reserved", now, loc), nil
 }
 
-// reservationReply announces a reservation in the channel, with its
-// buttons and the launch line's GPU ids.
+// reservationReply announces a reservation in the channel, in English.
 func (s *Set) reservationReply(rv store.Reservation, verb string, now time.Time, loc *time.Location) *Reply {
+	return s.reservationReplyIn(i18n.For(i18n.EN), rv, verb, now, loc)
+}
+
+// reservationReplyIn announces a reservation in the channel, with its
+// buttons and the launch line's GPU ids, in p's language. verb is what
+// happened: "reserved", "released", "extended" or "expired".
+func (s *Set) reservationReplyIn(p *i18n.Printer, rv store.Reservation, verb string, now time.Time, loc *time.Location) *Reply {
 	if rv.CreatedAt.After(now) {
 		now = rv.CreatedAt // the store's clock, at the moment it decided
 	}
 	srv, _ := s.deps.Inventory.Server(rv.Server)
-	span := "until " + when(rv.End, now, loc)
+	span := p.Tf("until %s", whenIn(p, rv.End, now, loc))
 	if rv.State(now) == store.Pending {
-		span = "from " + when(rv.Start, now, loc) + " " + span
+		span = p.Tf("from %s until %s", whenIn(p, rv.Start, now, loc), whenIn(p, rv.End, now, loc))
 	}
-	summary := fmt.Sprintf("%s %s %d× %s on %s (GPUs %s) %s", mention(rv.Owner), verb, len(rv.GPUs), srv.GPU.Name, rv.Server, rv.GPUList(), span)
+	title, summary := fmt.Sprintf("GPUs %s: %s", verb, rv.Server), ""
+	owner, n, gpu, gpus := mention(rv.Owner), len(rv.GPUs), srv.GPU.Name, rv.GPUList()
+	switch verb {
+	case "reserved":
+		title = p.Tf("GPUs reserved: %s", rv.Server)
+		summary = p.Tf("%s reserved %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
+	case "released":
+		title = p.Tf("GPUs released: %s", rv.Server)
+		summary = p.Tf("%s released %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
+	case "extended":
+		title = p.Tf("GPUs extended: %s", rv.Server)
+		summary = p.Tf("%s extended %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
+	case "expired":
+		title = p.Tf("GPUs expired: %s", rv.Server)
+		summary = p.Tf("%s expired %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
+	default:
+		summary = fmt.Sprintf("%s %s %d× %s on %s (GPUs %s) %s", owner, verb, n, gpu, rv.Server, gpus, span)
+	}
 	r := &Reply{
-		Title:     "GPUs " + verb + ": " + rv.Server,
+		Title:     title,
 		Summary:   summary,
 		InChannel: true,
 		Data:      rv,
 		Channel:   s.deps.Inventory.TeamChannel,
 		Announces: rv.ID,
+		Lang:      p.Lang(),
 	}
 	if r.Channel == "" {
 		// No team channel: changes go where the reservation was announced,
 		// even when made from the App Home or a DM.
 		r.Channel = rv.Channel
 	}
-	fields := []Field{{"Reservation", "`" + rv.ID + "`"}, {"GPUs", rv.GPUList()}, {"Window", when(rv.Start, now, loc) + " → " + when(rv.End, now, loc)}}
+	fields := []Field{{p.T("Reservation"), "`" + rv.ID + "`"}, {p.T("GPUs"), rv.GPUList()}, {p.T("Window"), whenIn(p, rv.Start, now, loc) + " → " + whenIn(p, rv.End, now, loc)}}
 	if rv.Note != "" {
-		fields = append(fields, Field{"Note", Untrusted(rv.Note)})
+		fields = append(fields, Field{p.T("Note"), Untrusted(rv.Note)})
 	}
 	r.Sections = append(r.Sections, Section{Fields: fields},
-		Section{Heading: "Run on them", Text: "`CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " torchrun --nproc_per_node=" + strconv.Itoa(len(rv.GPUs)) + " train.py`"},
-		Section{Kind: Context, Text: "Times in " + loc.String() + ". Only the owner (or an admin) can use the buttons."})
+		Section{Heading: p.T("Run on them"), Text: "`CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " torchrun --nproc_per_node=" + strconv.Itoa(len(rv.GPUs)) + " train.py`"},
+		Section{Kind: Context, Text: p.Tf("Times in %s. Only the owner (or an admin) can use the buttons.", loc.String())})
 	if rv.State(now) != store.Expired && rv.State(now) != store.Released {
 		r.Actions = withPosted(rv,
-			Action{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + strconv.FormatInt(rv.End.Unix(), 36)},
-			Action{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+			Action{ID: ActionRun, Label: p.T("Extend 1h"), Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + strconv.FormatInt(rv.End.Unix(), 36)},
+			Action{ID: ActionRun, Label: p.T("Release"), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
 		)
 	}
 	return r
 }
 
-func (s *Set) conflictReply(a reserveArgs, ce *store.ConflictError, dur time.Duration, now time.Time, loc *time.Location) *Reply {
+func (s *Set) conflictReply(p *i18n.Printer, a reserveArgs, ce *store.ConflictError, dur time.Duration, now time.Time, loc *time.Location) *Reply {
 	var holders []string
 	for _, h := range ce.Holders {
-		holders = append(holders, fmt.Sprintf("GPUs %s held by %s until %s (`%s`)", h.GPUList(), mention(h.Owner), when(h.End, now, loc), h.ID))
+		holders = append(holders, p.Tf("GPUs %s held by %s until %s (`%s`)", h.GPUList(), mention(h.Owner), whenIn(p, h.End, now, loc), h.ID))
 	}
-	want := fmt.Sprintf("%d GPU(s)", a.count)
+	want := p.Tf("%d GPU(s)", a.count)
 	if len(a.gpus) > 0 {
-		want = "GPUs " + joinInts(a.gpus)
+		want = p.Tf("GPUs %s", joinInts(a.gpus))
 	}
 	r := &Reply{
-		Title:    "Not free: " + a.server.Name,
-		Summary:  fmt.Sprintf("%s on %s are not free for that time", want, a.server.Name),
-		Sections: []Section{{Heading: "Held", Bullets: holders}},
+		Title:    p.Tf("Not free: %s", a.server.Name),
+		Summary:  p.Tf("%s on %s are not free for that time", want, a.server.Name),
+		Sections: []Section{{Heading: p.T("Held"), Bullets: holders}},
 		Data:     ce,
 		Refused:  "conflict",
+		Lang:     p.Lang(),
 	}
 	if ce.Earliest.IsZero() {
-		r.Sections = append(r.Sections, Section{Kind: Warning, Text: fmt.Sprintf("%s has %d GPUs: that request can never fit there.", a.server.Name, a.server.Count())})
+		r.Sections = append(r.Sections, Section{Kind: Warning, Text: p.Tf("%s has %d GPUs: that request can never fit there.", a.server.Name, a.server.Count())})
 		return r
 	}
-	slot := fmt.Sprintf("%s → %s (GPUs %s)", when(ce.Earliest, now, loc), when(ce.Earliest.Add(dur), now, loc), joinInts(ce.EarliestGPUs))
-	r.Sections = append(r.Sections, Section{Heading: "Earliest slot that fits", Text: slot})
+	slot := p.Tf("%s → %s (GPUs %s)", whenIn(p, ce.Earliest, now, loc), whenIn(p, ce.Earliest.Add(dur), now, loc), joinInts(ce.EarliestGPUs))
+	r.Sections = append(r.Sections, Section{Heading: p.T("Earliest slot that fits"), Text: slot})
 	book := fmt.Sprintf("reserve gpus %s on %s from %s for %s", joinInts(ce.EarliestGPUs), a.server.Name, ce.Earliest.In(loc).Format("2006-01-02 15:04"), formatDuration(dur))
 	if a.note != "" {
 		book += fmt.Sprintf(" note %q", a.note)
 	}
-	r.Actions = []Action{{ID: ActionRun, Label: "Book that slot", Command: book, Style: "primary",
+	r.Actions = []Action{{ID: ActionRun, Label: p.T("Book that slot"), Command: book, Style: "primary",
 		RequestID: "book-" + a.server.Name + "-" + strconv.FormatInt(ce.Earliest.Unix(), 36) + "-" + randomSuffix()}}
 	return r
 }
@@ -433,7 +536,8 @@ func formatDuration(d time.Duration) string {
 // mayForce refuses --force to a user who is not an admin.
 func (s *Set) mayForce(req Request, force bool) error {
 	if force && !s.deps.Inventory.IsAdmin(req.User) {
-		return &UserError{Msg: "`--force` is for admins: only the owner can change this reservation", Hint: "ask the owner, or an admin listed in the inventory"}
+		p := req.printer()
+		return &UserError{Msg: p.T("`--force` is for admins: only the owner can change this reservation"), Hint: p.T("ask the owner, or an admin listed in the inventory")}
 	}
 	return nil
 }
@@ -478,8 +582,9 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	default:
 		ids = []string{a.ID}
 	}
+	p := req.printer()
 	if len(ids) == 0 {
-		return &Reply{Title: "Nothing to release", Summary: "you hold no reservations there", Refused: "nothing to do"}, nil
+		return &Reply{Title: p.T("Nothing to release"), Summary: p.T("you hold no reservations there"), Refused: "nothing to do"}, nil
 	}
 	loc := s.loc(req)
 	var released []store.Reservation
@@ -495,19 +600,19 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	}
 	if len(released) == 1 {
 		rv := released[0]
-		r := s.reservationReply(rv, "released", now, loc)
+		r := s.reservationReplyIn(p, rv, "released", now, loc)
 		r.Actions = nil
 		if force && rv.Owner != req.User {
 			// Said in the channel with a mention, so the owner is notified.
-			r.Summary = fmt.Sprintf("%s released %s's GPUs %s on %s with --force", mention(req.User), mention(rv.Owner), rv.GPUList(), rv.Server)
+			r.Summary = p.Tf("%s released %s's GPUs %s on %s with --force", mention(req.User), mention(rv.Owner), rv.GPUList(), rv.Server)
 		}
 		return r, nil
 	}
 	var lines []string
 	for _, rv := range released {
-		lines = append(lines, fmt.Sprintf("`%s`: GPUs %s on %s", rv.ID, rv.GPUList(), rv.Server))
+		lines = append(lines, p.Tf("`%s`: GPUs %s on %s", rv.ID, rv.GPUList(), rv.Server))
 	}
-	return &Reply{Title: "GPUs released", Summary: fmt.Sprintf("%s released %d reservation(s)", mention(req.User), len(released)),
+	return &Reply{Title: p.T("GPUs released"), Summary: p.Tf("%s released %d reservation(s)", mention(req.User), len(released)),
 		Sections: []Section{{Bullets: lines}}, InChannel: true, Data: released}, nil
 }
 
@@ -524,6 +629,7 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		return nil, storeError(err, "extend")
 	}
 	loc := s.loc(req)
+	p := req.printer()
 	a, err := lang.ParseExtend(args, s.langServers(), now, loc)
 	if err != nil {
 		// "extend my reservation 1h": a sentence after the command word.
@@ -542,7 +648,7 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
-	cur, err := s.extendTarget(ctx, st, req.User, a, now, loc)
+	cur, err := s.extendTarget(ctx, p, st, req.User, a, now, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -552,8 +658,8 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	}
 	by := end.Sub(cur.End)
 	if by <= 0 {
-		return nil, &UserError{Msg: fmt.Sprintf("`%s` already ends %s: ending %s would shorten it", cur.ID, when(cur.End, now, loc), when(end, now, loc)),
-			Hint: "name a later end, or a duration: `extend " + cur.ID + " 1h`", Field: lang.FieldEnd}
+		return nil, &UserError{Msg: p.Tf("`%s` already ends %s: ending %s would shorten it", cur.ID, whenIn(p, cur.End, now, loc), whenIn(p, end, now, loc)),
+			Hint: p.Tf("name a later end, or a duration: `extend %s 1h`", cur.ID), Field: lang.FieldEnd}
 	}
 	srv, _ := s.deps.Inventory.Server(cur.Server)
 	maxDur := srv.MaxDuration
@@ -565,20 +671,20 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if errors.As(err, &ce) {
 		var holders []string
 		for _, h := range ce.Holders {
-			holders = append(holders, fmt.Sprintf("%s has GPUs %s from %s", mention(h.Owner), h.GPUList(), when(h.Start, now, loc)))
+			holders = append(holders, p.Tf("%s has GPUs %s from %s", mention(h.Owner), h.GPUList(), whenIn(p, h.Start, now, loc)))
 		}
-		return nil, &Error{Kind: Refused, Op: "extend", Err: &UserError{Msg: "cannot extend: the GPUs are booked right after — " + strings.Join(holders, "; "), Hint: "a shorter extension may fit"}}
+		return nil, &Error{Kind: Refused, Op: "extend", Err: &UserError{Msg: p.Tf("cannot extend: the GPUs are booked right after — %s", strings.Join(holders, "; ")), Hint: p.T("a shorter extension may fit")}}
 	}
 	if err != nil {
 		return nil, storeError(err, "extend")
 	}
-	return s.reservationReply(rv, "extended", now, loc), nil
+	return s.reservationReplyIn(p, rv, "extended", now, loc), nil
 }
 
 // extendTarget is the reservation an extend names: by id, else the user's
 // only one that has not ended on the server named, or anywhere. Holding
 // several there, the user is asked which, by id.
-func (s *Set) extendTarget(ctx context.Context, st store.Store, user string, a lang.ExtendArgs, now time.Time, loc *time.Location) (store.Reservation, error) {
+func (s *Set) extendTarget(ctx context.Context, p *i18n.Printer, st store.Store, user string, a lang.ExtendArgs, now time.Time, loc *time.Location) (store.Reservation, error) {
 	if a.ID != "" {
 		cur, err := st.Get(ctx, a.ID)
 		if err != nil {
@@ -598,21 +704,21 @@ func (s *Set) extendTarget(ctx context.Context, st store.Store, user string, a l
 	}
 	where := ""
 	if a.Server != "" {
-		where = " on " + a.Server
+		where = p.Tf(" on %s", a.Server)
 	}
 	switch len(open) {
 	case 0:
-		return store.Reservation{}, &Error{Kind: NotFound, Op: "extend", Err: &UserError{Msg: "you hold no reservation" + where + " to extend",
-			Hint: "`mine` lists yours; `reserve 2 on server-h for 4h` books one", Field: lang.FieldServer}}
+		return store.Reservation{}, &Error{Kind: NotFound, Op: "extend", Err: &UserError{Msg: p.Tf("you hold no reservation%s to extend", where),
+			Hint: p.T("`mine` lists yours; `reserve 2 on server-h for 4h` books one"), Field: lang.FieldServer}}
 	case 1:
 		return open[0], nil
 	}
 	var list []string
 	for _, r := range open {
-		list = append(list, fmt.Sprintf("`%s` (GPUs %s until %s)", r.ID, r.GPUList(), when(r.End, now, loc)))
+		list = append(list, p.Tf("`%s` (GPUs %s until %s)", r.ID, r.GPUList(), whenIn(p, r.End, now, loc)))
 	}
-	return store.Reservation{}, &UserError{Msg: fmt.Sprintf("you hold %d reservations%s: %s — which one?", len(open), where, strings.Join(list, ", ")),
-		Hint: "name it: `extend " + open[0].ID + " 1h`", Field: lang.FieldServer}
+	return store.Reservation{}, &UserError{Msg: p.Tf("you hold %d reservations%s: %s — which one?", len(open), where, strings.Join(list, ", ")),
+		Hint: p.Tf("name it: `extend %s 1h`", open[0].ID), Field: lang.FieldServer}
 }
 
 func (s *Set) mine(ctx context.Context, st store.Store, user string, now time.Time) ([]store.Reservation, error) {
@@ -646,21 +752,22 @@ func runMine(ctx context.Context, s *Set, req Request, _ string) (*Reply, error)
 		return nil, err
 	}
 	loc := s.loc(req)
-	r := &Reply{Title: "Your reservations", Data: mine}
+	p := req.printer()
+	r := &Reply{Title: p.T("Your reservations"), Data: mine}
 	if len(mine) == 0 {
-		r.Summary = "you hold no GPUs — `status` shows what is free"
+		r.Summary = p.T("you hold no GPUs — `status` shows what is free")
 		return r, nil
 	}
-	t := &Table{Columns: []string{"id", "server", "GPUs", "state", "from", "until", "note"}}
+	t := &Table{Columns: []string{"id", p.T("server"), p.T("GPUs"), p.T("state"), p.T("from"), p.T("until"), p.T("note")}}
 	for _, rv := range mine {
-		t.Rows = append(t.Rows, []string{rv.ID, rv.Server, rv.GPUList(), string(rv.State(now)), when(rv.Start, now, loc), when(rv.End, now, loc), Untrusted(rv.Note)})
-		r.Actions = append(r.Actions, withPosted(rv, Action{ID: ActionRun, Label: "Release " + rv.ID, Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID})...)
+		t.Rows = append(t.Rows, []string{rv.ID, rv.Server, rv.GPUList(), stateText(p, rv.State(now)), whenIn(p, rv.Start, now, loc), whenIn(p, rv.End, now, loc), Untrusted(rv.Note)})
+		r.Actions = append(r.Actions, withPosted(rv, Action{ID: ActionRun, Label: p.Tf("Release %s", rv.ID), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID})...)
 	}
 	if len(r.Actions) > 5 {
 		r.Actions = r.Actions[:5]
 	}
-	r.Summary = fmt.Sprintf("%d reservation(s)", len(mine))
-	r.Sections = []Section{{Table: t}, {Kind: Context, Text: "Times in " + loc.String() + "."}}
+	r.Summary = p.Tf("%d reservation(s)", len(mine))
+	r.Sections = []Section{{Table: t}, {Kind: Context, Text: p.Tf("Times in %s.", loc.String())}}
 	return r, nil
 }
 
@@ -677,8 +784,9 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 	if err != nil {
 		return nil, err
 	}
+	p := req.printer()
 	if a.Count > srv.Count() {
-		return nil, userErrorf("try: `wait 4 on server-h` or `wait 2 on server-a for 8h`", "%s has only %d GPUs", srv.Name, srv.Count())
+		return nil, &UserError{Msg: p.Tf("%s has only %d GPUs", srv.Name, srv.Count()), Hint: p.T("try: `wait 4 on server-h` or `wait 2 on server-a for 8h`")}
 	}
 	w, err := st.Wait(ctx, store.WaitRequest{RequestID: requestID(req), Server: srv.Name, Count: a.Count, Owner: req.User, For: a.For})
 	if err != nil {
@@ -687,8 +795,8 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 	waiters, _ := st.Waiters(ctx, srv.Name)
 	now, _ := st.Now(ctx)
 	return &Reply{
-		Title:   "Waiting for " + srv.Name,
-		Summary: fmt.Sprintf("you are number %d waiting for %d GPU(s) on %s, until %s", len(waiters), a.Count, srv.Name, when(w.Expires, now, s.loc(req))),
+		Title:   p.Tf("Waiting for %s", srv.Name),
+		Summary: p.Tf("you are number %d waiting for %d GPU(s) on %s, until %s", len(waiters), a.Count, srv.Name, whenIn(p, w.Expires, now, s.loc(req))),
 		Data:    w,
 	}, nil
 }

@@ -412,7 +412,7 @@ func TestExtendByServerOrMine(t *testing.T) {
 	b := mustDo(t, s, "U0001", "reserve 1 on server-h for 2h").Data.(store.Reservation)
 	_, err := do(t, s, "U0001", "2시간 연장해줘")
 	ue := Explain(err)
-	if ue == nil || !strings.Contains(ue.Msg, "2 reservations") || !strings.Contains(ue.Msg, a.ID) || !strings.Contains(ue.Msg, b.ID) {
+	if ue == nil || !strings.Contains(ue.Msg, "예약이 2건") || !strings.Contains(ue.Msg, a.ID) || !strings.Contains(ue.Msg, b.ID) {
 		t.Errorf("two held, none named: %v", err)
 	}
 	_, err = do(t, s, "U0001", "extend my reservation 1h")

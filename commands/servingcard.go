@@ -3,37 +3,38 @@ package commands
 import (
 	"fmt"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
 // servingFields are a serving plan's card rows: the load it carries, what
 // one request sees (time to first token, time per output token, the
 // whole request), what bounds it, and the cost per generated token.
-func servingFields(e *planner.Estimate) []Field {
+func servingFields(p *i18n.Printer, e *planner.Estimate) []Field {
 	sv := e.Serving
 	if sv.Engine.Local() {
-		layers := fmt.Sprintf("all %d on the GPU", sv.GPULayers)
+		layers := p.Tf("all %d on the GPU", sv.GPULayers)
 		if sv.CPULayers > 0 {
-			layers = fmt.Sprintf("%d on the GPU, %d on the CPU", sv.GPULayers, sv.CPULayers)
+			layers = p.Tf("%d on the GPU, %d on the CPU", sv.GPULayers, sv.CPULayers)
 		}
 		return []Field{
-			{"Decode", fmt.Sprintf("%s tokens/s per stream (%.1f ms per token), %s", sig(sv.OutputTokPS/sv.Concurrency), sv.TPOTS*1000, sv.Engine)},
-			{"Prompt", fmt.Sprintf("first token after %s for %s tokens; %s per request of %d out", secs(sv.TTFTS), thousands(float64(sv.InputTokens)), secs(sv.LatencyS), sv.OutputTokens)},
-			{"Layers", layers + fmt.Sprintf(" (split: %s)", sv.Split)},
-			{"Serving cost", fmt.Sprintf("%s per 1M generated tokens", money(perMillionTokens(e)))},
-			{"Weights", fmt.Sprintf("%s, %.1f GiB; %s KV cache", sv.Weights, sv.WeightsGiB, sv.KVPrecision)},
+			{p.T("Decode"), p.Tf("%s tokens/s per stream (%.1f ms per token), %s", sig(sv.OutputTokPS/sv.Concurrency), sv.TPOTS*1000, sv.Engine)},
+			{p.T("Prompt"), p.Tf("first token after %s for %s tokens; %s per request of %d out", secs(sv.TTFTS), thousands(float64(sv.InputTokens)), secs(sv.LatencyS), sv.OutputTokens)},
+			{p.T("Layers"), layers + p.Tf(" (split: %s)", sv.Split)},
+			{p.T("Serving cost"), p.Tf("%s per 1M generated tokens", money(perMillionTokens(e)))},
+			{p.T("Weights"), p.Tf("%s, %.1f GiB; %s KV cache", sv.Weights, sv.WeightsGiB, sv.KVPrecision)},
 		}
 	}
-	load := fmt.Sprintf("%s requests in flight (the KV cache holds %d)", sig(sv.Concurrency), sv.MaxInFlight)
+	load := p.Tf("%s requests in flight (the KV cache holds %d)", sig(sv.Concurrency), sv.MaxInFlight)
 	if sv.Saturated {
-		load += " — saturated: the requested rate is more than this serves"
+		load += p.T(" — saturated: the requested rate is more than this serves")
 	}
 	return []Field{
-		{"Throughput", fmt.Sprintf("%s requests/s · %s output tokens/s (%s with prompts), %s continuous batching", sig(sv.RequestsPerS), sig(sv.OutputTokPS), sig(sv.TotalTokPS), sv.Engine)},
-		{"Per request", fmt.Sprintf("first token %s · %.1f ms per output token · %s in all (%s in / %d out)", secs(sv.TTFTS), sv.TPOTS*1000, secs(sv.LatencyS), thousands(float64(sv.InputTokens)), sv.OutputTokens)},
-		{"Load", load},
-		{"Serving cost", fmt.Sprintf("%s per 1M generated tokens", money(perMillionTokens(e)))},
-		{"Weights", fmt.Sprintf("%s, %.1f GiB; %s KV cache", sv.Weights, sv.WeightsGiB, sv.KVPrecision)},
+		{p.T("Throughput"), p.Tf("%s requests/s · %s output tokens/s (%s with prompts), %s continuous batching", sig(sv.RequestsPerS), sig(sv.OutputTokPS), sig(sv.TotalTokPS), sv.Engine)},
+		{p.T("Per request"), p.Tf("first token %s · %.1f ms per output token · %s in all (%s in / %d out)", secs(sv.TTFTS), sv.TPOTS*1000, secs(sv.LatencyS), thousands(float64(sv.InputTokens)), sv.OutputTokens)},
+		{p.T("Load"), load},
+		{p.T("Serving cost"), p.Tf("%s per 1M generated tokens", money(perMillionTokens(e)))},
+		{p.T("Weights"), p.Tf("%s, %.1f GiB; %s KV cache", sv.Weights, sv.WeightsGiB, sv.KVPrecision)},
 	}
 }
 

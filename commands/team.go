@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
@@ -44,6 +45,7 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		return nil, nil, "" // occupancy is a bonus: the plan stands without it
 	}
 	loc := s.loc(req)
+	p := req.printer()
 	var opts []teamOption
 	for _, srv := range s.deps.Inventory.Servers {
 		r, err := s.deps.Catalog.Plan(planner.Request{Job: preq.Job, Targets: []planner.Hardware{srv.Hardware()}, NoSearch: true})
@@ -66,20 +68,20 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	if len(opts) == 0 {
 		return nil, nil, ""
 	}
-	t := &Table{Columns: []string{"server", "GPUs", "fits", "run time", "free from", "earliest finish"}}
+	t := &Table{Columns: []string{p.T("server"), p.T("GPUs"), p.T("fits"), p.T("run time"), p.T("free from"), p.T("earliest finish")}}
 	var best, fastest *teamOption
 	for i := range opts {
 		o := &opts[i]
-		fits, run, free, finish := "no", "—", "—", "—"
+		fits, run, free, finish := p.T("no"), "—", "—", "—"
 		if o.est.Memory.Fits {
 			fits = fmt.Sprintf("%.0f/%.0f GiB", o.est.Memory.PerGPUGiB, o.est.Memory.CapacityGiB)
-			run = planner.FormatHours(o.run.Hours())
+			run = planner.FormatHoursIn(p, o.run.Hours())
 			if !o.free.IsZero() {
-				free = "now"
+				free = p.T("now")
 				if o.free.Sub(now) > time.Minute {
-					free = when(o.free, now, loc)
+					free = whenIn(p, o.free, now, loc)
 				}
-				finish = when(o.finish, now, loc)
+				finish = whenIn(p, o.finish, now, loc)
 				if best == nil || o.finish.Before(best.finish) {
 					best = o
 				}
@@ -90,36 +92,36 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		}
 		t.Rows = append(t.Rows, []string{o.server.Name, strconv.Itoa(o.server.Count()) + "× " + shortGPU(o.server.GPU.ID), fits, run, free, finish})
 	}
-	sec = &Section{Heading: "On the team's servers", Table: t}
+	sec = &Section{Heading: p.T("On the team's servers"), Table: t}
 	if best == nil {
-		sec.Text = "None of the team's servers can run this job as asked."
+		sec.Text = p.T("None of the team's servers can run this job as asked.")
 		return sec, nil, ""
 	}
-	finish = finishLine(best, fastest, now, loc)
+	finish = finishLine(p, best, fastest, now, loc)
 	book := reserveMargin(best.run)
-	sec.Text = fmt.Sprintf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
-		when(best.finish, now, loc), best.server.Name, joinInts(best.gpus), formatDuration(book))
-	sec.Text += " Or book and run in one step, on the server: `" + ExecLine(best.server.Name, len(best.gpus), book, best.free.Sub(now), best.est.Launch) + "`"
+	sec.Text = p.Tf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
+		whenIn(p, best.finish, now, loc), best.server.Name, joinInts(best.gpus), durationIn(p, book))
+	sec.Text += p.Tf(" Or book and run in one step, on the server: `%s`", ExecLine(best.server.Name, len(best.gpus), book, best.free.Sub(now), best.est.Launch))
 	cmd := fmt.Sprintf("reserve gpus %s on %s for %s note %q", joinInts(best.gpus), best.server.Name, formatDuration(book), "gpuplan: "+res.Model.ID)
 	if best.free.Sub(now) > time.Minute {
 		cmd = fmt.Sprintf("reserve gpus %s on %s from %s for %s note %q", joinInts(best.gpus), best.server.Name,
 			best.free.In(loc).Format("2006-01-02 15:04"), formatDuration(book), "gpuplan: "+res.Model.ID)
 	}
-	return sec, &Action{ID: ActionRun, Label: "Reserve " + best.server.Name, Command: cmd, Style: "primary",
+	return sec, &Action{ID: ActionRun, Label: p.Tf("Reserve %s", best.server.Name), Command: cmd, Style: "primary",
 		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}, finish
 }
 
 // finishLine answers "which of our servers" by the earliest finish: the
 // wait for free GPUs plus the run, and names the fastest run when another
 // server has it but is busy.
-func finishLine(best, fastest *teamOption, now time.Time, loc *time.Location) string {
-	start := "free now"
+func finishLine(p *i18n.Printer, best, fastest *teamOption, now time.Time, loc *time.Location) string {
+	start := p.T("free now")
 	if best.free.Sub(now) > time.Minute {
-		start = "free " + when(best.free, now, loc)
+		start = p.Tf("free %s", whenIn(p, best.free, now, loc))
 	}
-	line := fmt.Sprintf("%s finishes first, %s (%s, runs %s)", best.server.Name, when(best.finish, now, loc), start, planner.FormatHours(best.run.Hours()))
+	line := p.Tf("%s finishes first, %s (%s, runs %s)", best.server.Name, whenIn(p, best.finish, now, loc), start, planner.FormatHoursIn(p, best.run.Hours()))
 	if fastest != nil && fastest != best {
-		line += fmt.Sprintf("; %s runs it faster (%s) but finishes %s", fastest.server.Name, planner.FormatHours(fastest.run.Hours()), when(fastest.finish, now, loc))
+		line += p.Tf("; %s runs it faster (%s) but finishes %s", fastest.server.Name, planner.FormatHoursIn(p, fastest.run.Hours()), whenIn(p, fastest.finish, now, loc))
 	}
 	return line + "."
 }

@@ -1,23 +1,27 @@
 package commands
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/i18n"
 )
 
 // RenderText writes a reply for a terminal: headings, aligned tables,
 // a memory gauge, bullets. Backticks are dropped (they mark code in Slack).
 func RenderText(w io.Writer, r *Reply) error {
+	p := i18n.For(r.Lang)
 	var b strings.Builder
 	if r.Title != "" {
 		b.WriteString(r.Title + "\n")
-		b.WriteString(strings.Repeat("=", min(utf8.RuneCountInString(r.Title), 100)) + "\n")
+		b.WriteString(strings.Repeat("=", min(textWidth(r.Title), 100)) + "\n")
 	}
 	if r.ReadAs != "" {
-		b.WriteString("Read as: " + plain(r.ReadAs) + "\n")
+		b.WriteString(p.T("Read as:") + " " + plain(r.ReadAs) + "\n")
 	}
 	if r.Summary != "" {
 		b.WriteString(plain(r.Summary) + "\n")
@@ -29,7 +33,7 @@ func RenderText(w io.Writer, r *Reply) error {
 			if s.Kind == Warning {
 				h = "! " + h
 			}
-			b.WriteString(h + "\n" + strings.Repeat("-", min(utf8.RuneCountInString(h), 100)) + "\n")
+			b.WriteString(h + "\n" + strings.Repeat("-", min(textWidth(h), 100)) + "\n")
 		}
 		if s.Text != "" {
 			prefix := ""
@@ -39,15 +43,15 @@ func RenderText(w io.Writer, r *Reply) error {
 			b.WriteString(wrap(plain(s.Text), 100, prefix) + "\n")
 		}
 		if s.Bar != nil {
-			b.WriteString(textBar(s.Bar) + "\n")
+			b.WriteString(textBar(p, s.Bar) + "\n")
 		}
 		if len(s.Fields) > 0 {
 			width := 0
 			for _, f := range s.Fields {
-				width = max(width, utf8.RuneCountInString(f.Label))
+				width = max(width, textWidth(f.Label))
 			}
 			for _, f := range s.Fields {
-				fmt.Fprintf(&b, "  %-*s  %s\n", width, f.Label, plain(f.Value))
+				fmt.Fprintf(&b, "  %s%s  %s\n", f.Label, strings.Repeat(" ", width-textWidth(f.Label)), plain(f.Value))
 			}
 		}
 		if s.Table != nil {
@@ -64,20 +68,53 @@ func RenderText(w io.Writer, r *Reply) error {
 		b.WriteString("\n" + strings.Join(cmds, "\n") + "\n")
 	}
 	for _, f := range r.Files {
-		fmt.Fprintf(&b, "\n[%s: %s, %d bytes; not shown in a terminal]\n", f.Title, f.Name, len(f.Data))
+		b.WriteString("\n" + p.Tf("[%s: %s, %d bytes; not shown in a terminal]", f.Title, f.Name, len(f.Data)) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// RenderJSON writes the reply's data (or the reply itself) as indented JSON.
+// RenderJSON writes the reply's data (or the reply itself) as indented
+// JSON. Field names stay English; an object says which language its text
+// fields use in "lang" ("en", "ko"). A list is written as it is.
 func RenderJSON(w io.Writer, r *Reply) error {
+	if r.Data == nil {
+		return writeJSON(w, r)
+	}
+	raw, err := json.Marshal(r.Data)
+	if err != nil {
+		return err
+	}
+	if r.Lang != "" && len(raw) > 1 && raw[0] == '{' && !hasKey(raw, "lang") {
+		head := fmt.Sprintf(`{"lang":%q`, string(r.Lang))
+		if raw[1] != '}' {
+			head += ","
+		}
+		raw = append([]byte(head), raw[1:]...)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
+}
+
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	if r.Data != nil {
-		return enc.Encode(r.Data)
+	return enc.Encode(v)
+}
+
+// hasKey reports whether the JSON object raw has key at its top level.
+func hasKey(raw []byte, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return false
 	}
-	return enc.Encode(r)
+	_, ok := m[key]
+	return ok
 }
 
 // actionCommands lists the actions a terminal user can type.
@@ -93,12 +130,12 @@ func actionCommands(as []Action) []string {
 
 func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
 
-func textBar(bar *Bar) string {
+func textBar(p *i18n.Printer, bar *Bar) string {
 	const width = 30
 	frac, filled := bar.Fill(width)
 	over := ""
 	if frac > 1 {
-		over = " OVER"
+		over = p.T(" OVER")
 	}
 	return fmt.Sprintf("  %s [%s%s] %.1f / %.1f %s (%.0f%%)%s", bar.Label,
 		strings.Repeat("#", filled), strings.Repeat(".", width-filled), bar.Used, bar.Total, bar.Unit, frac*100, over)
