@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 	"go.uber.org/zap"
@@ -36,7 +37,7 @@ type Commands interface {
 	NeedsOf(text string) commands.Needs
 	FormFor(text string) string
 	Form(text string) (commands.PlanForm, error)
-	ValidateForm(f commands.PlanForm) (string, map[string]string)
+	ValidateForm(f commands.PlanForm, l i18n.Lang) (string, map[string]string)
 	// Announced records where an announcement was posted (Reply.Announces).
 	Announced(ctx context.Context, id, channel, ts string) error
 	// Home builds a user's App Home; Servers names the servers the

@@ -207,7 +207,7 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 	text := strings.TrimSpace(cmd.Text)
 	if b.cmds.FormFor(text) == commands.FormPlan {
 		b.ack(client, envelopeID, nil, received, log)
-		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL}, log)
+		b.openPlanModal(ctx, cmd.TriggerID, commands.PlanForm{}, modalMeta{Channel: cmd.ChannelID, ResponseURL: cmd.ResponseURL, Lang: b.formLang(ctx, cmd.UserID)}, log)
 		return
 	}
 	w := where{from: fromSlash, channel: cmd.ChannelID, user: cmd.UserID, responseURL: cmd.ResponseURL}
@@ -281,7 +281,7 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		w.replace = true
 		finish()
 	case <-timer.C:
-		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Working on it…"}, received, log)
+		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: " + b.ackPrinter(cmd.UserID, text).T("Working on it…")}, received, log)
 		w.replace = true
 		finish()
 	}
@@ -372,7 +372,7 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, l
 		case commands.ActionRun:
 			b.onRunButton(ctx, cb, a, log)
 		case commands.ActionOpenPlan: // the App Home's quick actions
-			b.openPlanModal(ctx, cb.TriggerID, commands.PlanForm{}, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, log)
+			b.openPlanModal(ctx, cb.TriggerID, commands.PlanForm{}, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL, Lang: b.formLang(ctx, cb.User.ID)}, log)
 		case commands.ActionOpenReserve:
 			b.openReserveModal(ctx, cb, log) // modal.go
 		case actionAdjust:
@@ -380,7 +380,7 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, l
 			if err != nil {
 				form = commands.PlanForm{Model: a.Value}
 			}
-			b.openPlanModal(ctx, cb.TriggerID, form, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL}, log)
+			b.openPlanModal(ctx, cb.TriggerID, form, modalMeta{Channel: cb.Channel.ID, ResponseURL: cb.ResponseURL, Lang: b.formLang(ctx, cb.User.ID)}, log)
 		}
 	}
 }
@@ -413,17 +413,17 @@ func (b *Bot) onViewSubmission(ctx context.Context, client acker, envelopeID str
 		b.ack(client, envelopeID, nil, received, log)
 		return
 	}
+	var meta modalMeta
+	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
 	form := formFromState(cb.View.State)
-	text, errs := b.cmds.ValidateForm(form)
+	text, errs := b.cmds.ValidateForm(form, meta.Lang)
 	if len(errs) > 0 {
 		b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(errs), received, log)
 		return
 	}
 	b.ack(client, envelopeID, nil, received, log)
-	var meta modalMeta
-	_ = json.Unmarshal([]byte(cb.View.PrivateMetadata), &meta)
 	log = log.With(zap.String("command", "plan"))
-	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: meta.Channel, Text: text})
+	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: meta.Channel, Text: text, Lang: meta.Lang})
 	b.deliver(ctx, reply, err, where{from: fromPlanForm, channel: meta.Channel, user: cb.User.ID, responseURL: meta.ResponseURL}, log)
 	b.logDone(log, received, err)
 }
@@ -455,7 +455,7 @@ func (b *Bot) announce(ctx context.Context, channel, responseURL string, replace
 		}
 	}
 	if (target != channel || replace) && responseURL != "" {
-		b.respond(ctx, responseURL, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: "Announced in <#" + target + ">: " + msg.Text,
+		b.respond(ctx, responseURL, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: i18n.For(reply.Lang).Tf("Announced in <#%s>: %s", target, msg.Text),
 			ReplaceOriginal: replace}, log)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 	"go.uber.org/zap"
@@ -47,15 +48,12 @@ func homeView(r *commands.Reply, banner []slack.Block) slack.HomeTabViewRequest 
 
 // homeErrorView is the Home when it could not be built: what went wrong
 // in user words (msg, from Bot.message) and the quick actions, which work
-// without the store.
-func homeErrorView(msg Message) slack.HomeTabViewRequest {
+// without the store, in p's language.
+func homeErrorView(msg Message, p *i18n.Printer) slack.HomeTabViewRequest {
 	blocks := []slack.Block{slack.NewHeaderBlock(plainText("gpuplan", maxHeaderText))}
 	blocks = append(blocks, msg.Blocks...)
-	blocks = append(blocks, renderActions("quick", []commands.Action{
-		{ID: commands.ActionOpenPlan, Label: "Plan a job", Style: "primary"},
-		{ID: commands.ActionOpenReserve, Label: "Reserve GPUs"},
-	}))
-	blocks = append(blocks, slack.NewContextBlock("", mrkdwn("Open this tab again in a moment to retry.")))
+	blocks = append(blocks, renderActions("quick", commands.QuickActions(p)))
+	blocks = append(blocks, slack.NewContextBlock("", mrkdwn(p.T("Open this tab again in a moment to retry."))))
 	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, CallbackID: homeCallbackID, Blocks: slack.Blocks{BlockSet: blocks}}
 }
 
@@ -76,7 +74,7 @@ func (b *Bot) publishHome(ctx context.Context, user string, banner []slack.Block
 	var view slack.HomeTabViewRequest
 	if err != nil {
 		msg, _ := b.message(reply, err, log) // logs it once, with a ref
-		view = homeErrorView(msg)
+		view = homeErrorView(msg, i18n.For(b.lookupLang(ctx, user)))
 	} else {
 		view = homeView(reply, banner)
 	}
@@ -90,9 +88,10 @@ func (b *Bot) publishHome(ctx context.Context, user string, banner []slack.Block
 }
 
 // runHome builds the Home in a pool slot, a panic becoming an internal
-// error, in the user's time zone (looked up after the ack).
+// error, in the user's time zone and Slack language (looked up after the
+// ack).
 func (b *Bot) runHome(ctx context.Context, user string) (reply *commands.Reply, err error) {
-	loc := b.lookupLocation(ctx, user)
+	u := b.lookupUser(ctx, user)
 	select {
 	case b.pool <- struct{}{}:
 	case <-ctx.Done():
@@ -104,7 +103,7 @@ func (b *Bot) runHome(ctx context.Context, user string) (reply *commands.Reply, 
 			reply, err = nil, &panicError{value: p}
 		}
 	}()
-	return b.cmds.Home(ctx, commands.Request{User: user, Location: loc})
+	return b.cmds.Home(ctx, commands.Request{User: user, Location: u.loc, Lang: i18n.Choose(string(u.lang), false)})
 }
 
 // fromHome reports whether a click came from a Home tab.

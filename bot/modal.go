@@ -243,7 +243,7 @@ func fieldText(p *i18n.Printer, err error) string {
 // user's zone goes into the form when it is known; otherwise it is looked
 // up now, while the user types, so the submission can be answered inline.
 func (b *Bot) openReserveModal(ctx context.Context, cb slack.InteractionCallback, log *zap.Logger) {
-	meta := reserveMeta{Channel: cb.Channel.ID, Home: fromHome(cb)}
+	meta := reserveMeta{Channel: cb.Channel.ID, Home: fromHome(cb), Lang: b.formLang(ctx, cb.User.ID)}
 	loc := b.cachedLocation(cb.User.ID)
 	if loc != nil {
 		meta.TZ = loc.String()
@@ -278,7 +278,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 		return
 	}
 	user := cb.User.ID
-	req := commands.Request{User: user, Channel: meta.Channel, Text: text, ID: envelopeID, Location: b.cachedLocation(user)}
+	req := commands.Request{User: user, Channel: meta.Channel, Text: text, ID: envelopeID, Location: b.cachedLocation(user), Lang: meta.Lang}
 	if req.Location == nil && meta.TZ != "" {
 		if loc, err := time.LoadLocation(meta.TZ); err == nil {
 			req.Location = loc
@@ -322,6 +322,20 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 	}
 	b.deliver(ctx, out.reply, out.err, where{from: fromReserveForm, channel: meta.Channel, user: user, home: meta.Home}, log)
 	b.logDone(log, received, out.err)
+}
+
+// formLang is the language a form opens in: the user's Slack language,
+// looked up now if it is not known, within a second so that the trigger
+// (valid 3 s) can still open the form; English when Slack is slower or
+// speaks a language gpuplan does not. The form keeps it (private_metadata)
+// for its errors and its answer.
+func (b *Bot) formLang(ctx context.Context, user string) i18n.Lang {
+	if e, ok := b.cached(user); ok {
+		return i18n.Choose(string(e.lang), false)
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return i18n.Choose(string(b.lookupLang(ctx, user)), false)
 }
 
 // openDM opens (or finds) the bot's DM with user.

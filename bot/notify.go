@@ -3,8 +3,10 @@ package bot
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/i18n"
@@ -145,4 +147,16 @@ func (b *Bot) lookupUser(ctx context.Context, user string) tzEntry {
 // English (a notice answers no request whose language could decide).
 func (b *Bot) userLang(ctx context.Context, user string) i18n.Lang {
 	return i18n.Choose(string(b.lookupLang(ctx, user)), false)
+}
+
+// ackPrinter is the printer for what an ack says before any Web API call
+// (no users.info yet): the user's Slack language if it is cached, else
+// Korean for a request written in Korean, else English.
+func (b *Bot) ackPrinter(user, text string) *i18n.Printer {
+	return i18n.For(i18n.Choose(string(b.cachedLang(user)), writtenInKorean(text)))
+}
+
+// writtenInKorean reports whether text has Hangul in it ("h100 2장").
+func writtenInKorean(text string) bool {
+	return strings.ContainsFunc(text, func(r rune) bool { return unicode.Is(unicode.Hangul, r) })
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -105,11 +106,11 @@ func formFromRequest(cat *planner.Catalog, req planner.Request) PlanForm {
 }
 
 // ValidateForm parses a submitted form. On a mistake it returns the
-// message keyed by the field that holds the offending word, so the modal
-// can show it under that field.
-func ValidateForm(cat *planner.Catalog, f PlanForm) (string, map[string]string) {
+// message, in p's language, keyed by the field that holds the offending
+// word, so the modal can show it under that field.
+func ValidateForm(cat *planner.Catalog, f PlanForm, p *i18n.Printer) (string, map[string]string) {
 	if strings.TrimSpace(f.Model) == "" {
-		return "", map[string]string{"model": "Name a model: `bert-base`, `llama3-8b`, `7b params` or `layers 24 hidden 2048 heads 16`."}
+		return "", map[string]string{"model": p.T("Name a model: `bert-base`, `llama3-8b`, `7b params` or `layers 24 hidden 2048 heads 16`.")}
 	}
 	text := f.Text()
 	req, err := lang.ParsePlan(cat, text)
@@ -169,7 +170,8 @@ func truncateRunes(s string, n int) string {
 // Form reads a request into form fields with the set's catalogue.
 func (s *Set) Form(text string) (PlanForm, error) { return FormFromText(s.deps.Catalog, text) }
 
-// ValidateForm checks a submitted form with the set's catalogue.
-func (s *Set) ValidateForm(f PlanForm) (string, map[string]string) {
-	return ValidateForm(s.deps.Catalog, f)
+// ValidateForm checks a submitted form with the set's catalogue; its
+// complaints are in l.
+func (s *Set) ValidateForm(f PlanForm, l i18n.Lang) (string, map[string]string) {
+	return ValidateForm(s.deps.Catalog, f, i18n.For(l))
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -24,7 +25,7 @@ func TestFormRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		back, errs := ValidateForm(cat, f)
+		back, errs := ValidateForm(cat, f, i18n.For(i18n.EN))
 		if errs != nil {
 			t.Fatalf("%q → form %+v → %v", text, f, errs)
 		}
@@ -72,9 +73,14 @@ func TestFormErrorsLandOnTheirField(t *testing.T) {
 		{PlanForm{Model: "bert-base", Precision: "bf17"}, "precision", "bf16"},
 		{PlanForm{}, "model", "Name a model"},
 	} {
-		_, errs := ValidateForm(cat, tc.form)
+		_, errs := ValidateForm(cat, tc.form, i18n.For(i18n.EN))
 		if msg, ok := errs[tc.field]; !ok || !strings.Contains(msg, tc.want) {
 			t.Errorf("%+v: errors %v, want %s to mention %q", tc.form, errs, tc.field, tc.want)
 		}
+	}
+	// A form opened in Korean complains in Korean, naming the same words.
+	_, errs := ValidateForm(cat, PlanForm{}, i18n.For(i18n.KO))
+	if msg := errs["model"]; !strings.Contains(msg, "모델") || !strings.Contains(msg, "`bert-base`") {
+		t.Errorf("Korean form without a model: %v", errs)
 	}
 }

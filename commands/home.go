@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 )
 
@@ -23,16 +24,16 @@ func (s *Set) Servers() []string { return s.serverNames() }
 // Release, the fleet at a glance with measured utilization, their places
 // in waiting lists, quick actions, and for admins the digest
 // subscriptions. It never fails on one server's trouble: a section says
-// what could not be read.
+// what could not be read. It is written in the user's language
+// (Request.Lang).
 func (s *Set) Home(ctx context.Context, req Request) (*Reply, error) {
-	r := &Reply{Title: "gpuplan", Summary: "your GPUs and the team's servers"}
-	r.Actions = []Action{
-		{ID: ActionOpenPlan, Label: "Plan a job", Style: "primary"},
-		{ID: ActionOpenReserve, Label: "Reserve GPUs"},
-	}
+	req.Lang = replyLang(req)
+	p := req.printer()
+	r := &Reply{Title: "gpuplan", Summary: p.T("your GPUs and the team's servers"), Lang: req.Lang}
+	r.Actions = QuickActions(p)
 	st := s.deps.Reservations
 	if st == nil {
-		r.Sections = append(r.Sections, Section{Kind: Warning, Text: "No reservation store is configured, so there is nothing to show yet. Plans work: try `/gpuplan bert-base 10 epochs on h100x2`."})
+		r.Sections = append(r.Sections, Section{Kind: Warning, Text: p.T("No reservation store is configured, so there is nothing to show yet. Plans work: try `/gpuplan bert-base 10 epochs on h100x2`.")})
 		return r, nil
 	}
 	now, err := st.Now(ctx)
@@ -41,42 +42,51 @@ func (s *Set) Home(ctx context.Context, req Request) (*Reply, error) {
 	}
 	loc := s.loc(req)
 
-	mine, err := s.homeMine(ctx, st, req.User, now, loc)
+	mine, err := s.homeMine(ctx, p, st, req.User, now, loc)
 	if err != nil {
 		return nil, err
 	}
 	r.Sections = append(r.Sections, mine...)
-	r.Sections = append(r.Sections, s.homeFleet(ctx, st, req.User, now, loc)...)
+	r.Sections = append(r.Sections, s.homeFleet(ctx, p, st, req.User, now, loc)...)
 	if s.deps.Inventory.IsAdmin(req.User) && s.deps.Watch != nil {
-		r.Sections = append(r.Sections, s.homeDigests(ctx))
+		r.Sections = append(r.Sections, s.homeDigests(ctx, p))
 	}
-	r.Sections = append(r.Sections, Section{Kind: Context, Text: "Times in " + loc.String() + ". Utilization is measured by `gpuplan agent` on each server, by hour over the last 24 h; — means no agent reported."})
+	r.Sections = append(r.Sections, Section{Kind: Context, Text: p.Tf("Times in %s. Utilization is measured by `gpuplan agent` on each server, by hour over the last 24 h; — means no agent reported.", loc.String())})
 	return r, nil
+}
+
+// QuickActions are the Home's buttons that open a form, in p's language;
+// an adapter that shows the Home without the store's part shows them too.
+func QuickActions(p *i18n.Printer) []Action {
+	return []Action{
+		{ID: ActionOpenPlan, Label: p.T("Plan a job"), Style: "primary"},
+		{ID: ActionOpenReserve, Label: p.T("Reserve GPUs")},
+	}
 }
 
 // homeMine is the Home's "Your reservations": each with Extend and
 // Release buttons, ten at most.
-func (s *Set) homeMine(ctx context.Context, st store.Store, user string, now time.Time, loc *time.Location) ([]Section, error) {
+func (s *Set) homeMine(ctx context.Context, p *i18n.Printer, st store.Store, user string, now time.Time, loc *time.Location) ([]Section, error) {
 	mine, err := s.mine(ctx, st, user, now)
 	if err != nil {
 		return nil, err
 	}
 	if len(mine) == 0 {
-		return []Section{{Heading: "Your reservations", Text: "You hold no GPUs."}}, nil
+		return []Section{{Heading: p.T("Your reservations"), Text: p.T("You hold no GPUs.")}}, nil
 	}
-	out := []Section{{Heading: fmt.Sprintf("Your reservations (%d)", len(mine))}}
+	out := []Section{{Heading: p.Tf("Your reservations (%d)", len(mine))}}
 	for i, rv := range mine {
 		if i == 10 {
-			out = append(out, Section{Kind: Context, Text: fmt.Sprintf("and %d more — `mine` lists them all", len(mine)-10)})
+			out = append(out, Section{Kind: Context, Text: p.Tf("and %d more — `mine` lists them all", len(mine)-10)})
 			break
 		}
-		text := fmt.Sprintf("`%s` · %s GPUs %s · %s, %s → %s", rv.ID, rv.Server, rv.GPUList(), rv.State(now), when(rv.Start, now, loc), when(rv.End, now, loc))
+		text := p.Tf("`%s` · %s GPUs %s · %s, %s → %s", rv.ID, rv.Server, rv.GPUList(), stateText(p, rv.State(now)), whenIn(p, rv.Start, now, loc), whenIn(p, rv.End, now, loc))
 		if rv.Note != "" {
 			text += " · " + Untrusted(rv.Note)
 		}
 		out = append(out, Section{Text: text, Actions: withPosted(rv,
-			Action{ID: ActionRun, Label: "Extend 1h", Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + fmt.Sprint(rv.End.Unix())},
-			Action{ID: ActionRun, Label: "Release", Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
+			Action{ID: ActionRun, Label: p.T("Extend 1h"), Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + fmt.Sprint(rv.End.Unix())},
+			Action{ID: ActionRun, Label: p.T("Release"), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
 		)})
 	}
 	return out, nil
@@ -84,8 +94,8 @@ func (s *Set) homeMine(ctx context.Context, st store.Store, user string, now tim
 
 // homeFleet is the Home's fleet table, the servers the store could not
 // read, and the user's places in the waiting lists.
-func (s *Set) homeFleet(ctx context.Context, st store.Store, user string, now time.Time, loc *time.Location) []Section {
-	fleet := &Table{Columns: []string{"server", "GPUs", "free now", "held", "util 24h", "next free"}}
+func (s *Set) homeFleet(ctx context.Context, p *i18n.Printer, st store.Store, user string, now time.Time, loc *time.Location) []Section {
+	fleet := &Table{Columns: []string{p.T("server"), p.T("GPUs"), p.T("free now"), p.T("held"), p.T("util 24h"), p.T("next free")}}
 	var queue []string
 	var unread []string
 	for _, srv := range s.deps.Inventory.Servers {
@@ -100,10 +110,10 @@ func (s *Set) homeFleet(ctx context.Context, st store.Store, user string, now ti
 				held += len(rv.GPUs)
 			}
 		}
-		next := "now"
+		next := p.T("now")
 		if held >= srv.Count() {
 			if t, ok := nextFree(resv, now); ok {
-				next = when(t, now, loc)
+				next = whenIn(p, t, now, loc)
 			}
 		}
 		fleet.Rows = append(fleet.Rows, []string{srv.Name, fmt.Sprintf("%d× %s", srv.Count(), srv.GPU.Name),
@@ -114,32 +124,32 @@ func (s *Set) homeFleet(ctx context.Context, st store.Store, user string, now ti
 		}
 		for i, w := range waiters {
 			if w.Owner == user {
-				queue = append(queue, fmt.Sprintf("%s: %d GPU(s), place %d of %d, until %s", srv.Name, w.Count, i+1, len(waiters), when(w.Expires, now, loc)))
+				queue = append(queue, p.Tf("%s: %d GPU(s), place %d of %d, until %s", srv.Name, w.Count, i+1, len(waiters), whenIn(p, w.Expires, now, loc)))
 			}
 		}
 	}
-	out := []Section{{Heading: "The fleet", Table: fleet}}
+	out := []Section{{Heading: p.T("The fleet"), Table: fleet}}
 	if len(unread) > 0 {
-		out = append(out, Section{Kind: Warning, Text: "Could not read " + strings.Join(unread, ", ") + " from the store; try again in a moment."})
+		out = append(out, Section{Kind: Warning, Text: p.Tf("Could not read %s from the store; try again in a moment.", strings.Join(unread, ", "))})
 	}
 	if len(queue) > 0 {
-		out = append(out, Section{Heading: "You are waiting for", Bullets: queue})
+		out = append(out, Section{Heading: p.T("You are waiting for"), Bullets: queue})
 	}
 	return out
 }
 
 // homeDigests lists the digest subscriptions, for admins.
-func (s *Set) homeDigests(ctx context.Context) Section {
+func (s *Set) homeDigests(ctx context.Context, p *i18n.Printer) Section {
 	subs, err := s.deps.Watch.Subscriptions(ctx)
-	sec := Section{Heading: "Digest subscriptions (admin)"}
+	sec := Section{Heading: p.T("Digest subscriptions (admin)")}
 	switch {
 	case err != nil:
-		sec.Kind, sec.Text = Warning, "Could not read the subscriptions."
+		sec.Kind, sec.Text = Warning, p.T("Could not read the subscriptions.")
 	case len(subs) == 0:
-		sec.Text = "None. `digest #channel daily 09:00` sets one up."
+		sec.Text = p.T("None. `digest #channel daily 09:00` sets one up.")
 	default:
 		for _, sub := range subs {
-			sec.Bullets = append(sec.Bullets, fmt.Sprintf("<#%s>: %s (%s)", sub.Channel, Untrusted(sub.Label), sub.TZ))
+			sec.Bullets = append(sec.Bullets, fmt.Sprintf("<#%s>: %s (%s)", sub.Channel, Untrusted(scheduleText(p, sub.Label)), sub.TZ))
 		}
 	}
 	return sec

@@ -99,7 +99,7 @@ func (s *Set) nudges(ctx context.Context, srv inventory.Server, resv []store.Res
 func (s *Set) nudgeReply(p *i18n.Printer, rv store.Reservation, idle time.Duration, now time.Time, loc *time.Location) *Reply {
 	return &Reply{
 		Title:   p.Tf("Your GPUs on %s look idle", rv.Server),
-		Summary: p.Tf("`%s`: GPUs %s on %s have done no work for %s (measured), and are held until %s. Release them so others can use them?", rv.ID, rv.GPUList(), rv.Server, formatDuration(idle.Round(time.Minute)), when(rv.End, now, loc)),
+		Summary: p.Tf("`%s`: GPUs %s on %s have done no work for %s (measured), and are held until %s. Release them so others can use them?", rv.ID, rv.GPUList(), rv.Server, durationIn(p, idle.Round(time.Minute)), whenIn(p, rv.End, now, loc)),
 		Actions: withPosted(rv,
 			Action{ID: ActionRun, Label: p.T("Release"), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
 			Action{ID: ActionRun, Label: p.T("Keep"), Command: "keep " + rv.ID, RequestID: fmt.Sprintf("keep-%s-%d", rv.ID, now.Unix()/60)},
@@ -113,20 +113,21 @@ func keepCommand() Command {
 	return Command{
 		Name:     "keep",
 		Usage:    "keep <id>",
-		Summary:  "Keep a reservation the idle nudge asked about; no nudge about it for the next period.",
+		Summary:  msg.T("Keep a reservation the idle nudge asked about; no nudge about it for the next period."),
 		Examples: []string{"keep server-h-3"},
 		run:      runKeep,
 	}
 }
 
 func runKeep(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	p := req.printer()
 	st, err := s.store()
 	if err != nil {
 		return nil, err
 	}
 	words := strings.Fields(args)
 	if len(words) == 0 {
-		return nil, &UserError{Msg: "keep which reservation?", Hint: "`keep server-h-3` — `mine` lists yours"}
+		return nil, &UserError{Msg: p.T("keep which reservation?"), Hint: p.T("`keep server-h-3` — `mine` lists yours")}
 	}
 	rv, err := st.Get(ctx, words[0])
 	if err != nil {
@@ -143,7 +144,7 @@ func runKeep(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 		return nil, storeError(store.ErrEnded, "keep")
 	}
 	every := s.deps.Inventory.IdleNudgeAfter
-	r := &Reply{Title: "Kept", Data: rv}
+	r := &Reply{Title: p.T("Kept"), Data: rv}
 	if every > 0 && s.deps.Watch != nil {
 		// Mark the next period's nudge as sent, so the earliest next one is
 		// two periods away.
@@ -151,9 +152,9 @@ func runKeep(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 		if err := s.deps.Watch.Done(ctx, nudgeJob(rv.ID, k+1)); err != nil {
 			return nil, storeError(err, "keep")
 		}
-		r.Summary = fmt.Sprintf("`%s` stays yours until %s; no idle nudge about it for the next %s.", rv.ID, when(rv.End, now, s.loc(req)), formatDuration(every))
+		r.Summary = p.Tf("`%s` stays yours until %s; no idle nudge about it for the next %s.", rv.ID, whenIn(p, rv.End, now, s.loc(req)), durationIn(p, every))
 	} else {
-		r.Summary = fmt.Sprintf("`%s` stays yours until %s.", rv.ID, when(rv.End, now, s.loc(req)))
+		r.Summary = p.Tf("`%s` stays yours until %s.", rv.ID, whenIn(p, rv.End, now, s.loc(req)))
 	}
 	return r, nil
 }

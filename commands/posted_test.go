@@ -57,7 +57,7 @@ func TestReservationButtonsCarryWhatTheyWerePostedAbout(t *testing.T) {
 			t.Errorf("%s button carries %q, want %q", a.Label, a.Posted, want)
 		}
 	}
-	home, err := s.homeMine(context.Background(), s.deps.Reservations, "U0001", rv.Start, s.loc(Request{}))
+	home, err := s.homeMine(context.Background(), i18n.For(i18n.EN), s.deps.Reservations, "U0001", rv.Start, s.loc(Request{}))
 	if err != nil || len(home) < 2 {
 		t.Fatalf("App Home: %v %+v", err, home)
 	}

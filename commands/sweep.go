@@ -182,8 +182,8 @@ func (w *sweeper) gone(live map[string]bool) []store.Reservation {
 func (s *Set) reminderReply(p *i18n.Printer, rv store.Reservation, now time.Time, loc *time.Location) *Reply {
 	left := rv.End.Sub(now).Round(time.Minute)
 	return &Reply{
-		Title:   p.Tf("Your GPUs on %s end in %s", rv.Server, formatDuration(left)),
-		Summary: p.Tf("`%s`: GPUs %s on %s end %s.", rv.ID, rv.GPUList(), rv.Server, when(rv.End, now, loc)),
+		Title:   p.Tf("Your GPUs on %s end in %s", rv.Server, durationIn(p, left)),
+		Summary: p.Tf("`%s`: GPUs %s on %s end %s.", rv.ID, rv.GPUList(), rv.Server, whenIn(p, rv.End, now, loc)),
 		Actions: withPosted(rv,
 			Action{ID: ActionRun, Label: p.T("Extend 1h"), Command: "extend " + rv.ID + " 1h", Style: "primary", RequestID: "remind-ext-" + rv.ID},
 			Action{ID: ActionRun, Label: p.T("Release now"), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},
