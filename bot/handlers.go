@@ -248,7 +248,7 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		b.ack(client, envelopeID, nil, received, log)
 		loc := b.lookupLocation(ctx, cmd.UserID)
 		b.spawn("slash.run", log, func() {
-			r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc})
+			r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc, Lang: b.cachedLang(cmd.UserID)})
 			done <- outcome{r, err}
 		})
 		finish()
@@ -263,7 +263,7 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		budget = 0
 	}
 	b.spawn("slash.run", log, func() {
-		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID})
+		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Lang: b.cachedLang(cmd.UserID)})
 		done <- outcome{r, err}
 	})
 	timer := time.NewTimer(budget)
@@ -325,8 +325,9 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 		}
 		thread := e.ThreadTimeStamp
 		log = log.With(zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
+		u := b.lookupUser(ctx, e.User) // their zone and Slack language
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
-			Location: b.lookupLocation(ctx, e.User)})
+			Location: u.loc, Lang: u.lang})
 		b.deliver(ctx, reply, err, where{from: fromMention, channel: e.Channel, user: e.User, thread: thread, mentionTS: e.TimeStamp}, log)
 	case *slackevents.AppHomeOpenedEvent:
 		b.onHomeOpened(ctx, e, log) // home.go
@@ -337,8 +338,9 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 			return
 		}
 		log = log.With(zap.String("user", e.User), zap.String("command", firstWord(e.Text)))
+		u := b.lookupUser(ctx, e.User) // their zone and Slack language
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
-			Location: b.lookupLocation(ctx, e.User)})
+			Location: u.loc, Lang: u.lang})
 		b.deliver(ctx, reply, err, where{from: fromDM, channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp}, log)
 	}
 }
@@ -367,7 +369,7 @@ func (b *Bot) onInteraction(ctx context.Context, cb slack.InteractionCallback, l
 		}
 		switch id {
 		case actionShare:
-			reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: a.Value})
+			reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: a.Value, Lang: b.cachedLang(cb.User.ID)})
 			b.deliver(ctx, reply, err, where{from: fromShare, channel: cb.Channel.ID, user: cb.User.ID, responseURL: cb.ResponseURL}, log)
 		case commands.ActionRun:
 			b.onRunButton(ctx, cb, a, log)
@@ -470,8 +472,9 @@ func (b *Bot) onRunButton(ctx context.Context, cb slack.InteractionCallback, a *
 		return
 	}
 	log = log.With(zap.String("command", firstWord(rv.Command)))
+	u := b.lookupUser(ctx, cb.User.ID) // their zone and Slack language
 	reply, err := b.run(ctx, commands.Request{User: cb.User.ID, Channel: cb.Channel.ID, Text: rv.Command, ID: rv.RequestID,
-		Posted: rv.Posted, Location: b.lookupLocation(ctx, cb.User.ID)})
+		Posted: rv.Posted, Location: u.loc, Lang: u.lang})
 	w := where{from: fromRunButton, channel: cb.Channel.ID, user: cb.User.ID, responseURL: cb.ResponseURL}
 	switch {
 	case fromHome(cb):

@@ -166,3 +166,27 @@ func TestWorkingOnItInTheAskersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A user whose Slack is set to Korean is answered in Korean however they
+// write — a DM, a mention announced in the channel, a button on it — and
+// an English user in the same channel in English.
+func TestKoreanLocaleGetsKoreanAnswers(t *testing.T) {
+	h := start(t)
+	h.fake.SetLocale("U0001", "ko-KR")
+	h.fake.Push(h.fake.DirectMessage("reserve 1 on server-a for 1h", "U0001"))
+	dm := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)[0]
+	wantAll(t, "Korean DM answer", dm.Param("text")+dm.Param("blocks"), []string{"GPU 예약됨: server-a", "반납"}, []string{"GPUs reserved", "Release"})
+
+	h.fake.Push(h.fake.AppMention("<@"+slackfake.BotUserID+"> reserve 1 on server-h for 2h", "U0001", "C0001", ""))
+	post := h.fake.WaitCalls(t, "chat.postMessage", 2, 5*time.Second)[1]
+	wantAll(t, "Korean announcement", post.Param("text")+post.Param("blocks"), []string{"GPU 예약됨: server-h", "1시간 연장"}, []string{"Extend 1h"})
+	// Its Release button, clicked by its owner, answers in Korean too.
+	id, value := buttonValue(t, post.Param("blocks"), "반납")
+	h.fake.Push(h.fake.BlockAction("U0001", id, value, slackfake.Container{Type: "message", ChannelID: "C0001", MessageTS: h.fake.Messages("C0001")[0].TS}))
+	upd := h.fake.WaitCalls(t, "chat.update", 1, 5*time.Second)[0]
+	wantAll(t, "Korean update", upd.Param("text")+upd.Param("blocks"), []string{"반납"}, []string{"released"})
+
+	h.fake.Push(h.fake.DirectMessage("reserve 1 on server-v for 1h", "U0002"))
+	en := h.fake.WaitCalls(t, "chat.postMessage", 3, 5*time.Second)[2]
+	wantAll(t, "English DM answer", en.Param("text")+en.Param("blocks"), []string{"GPUs reserved: server-v", "Release"}, []string{"예약"})
+}
