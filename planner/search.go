@@ -24,7 +24,7 @@ func (pc *planContext) choose(h Hardware) *Estimate {
 		return reference.choose(pc, h)
 	}
 	prec, _ := pickPrecision(pc.job, h.GPU)
-	o := pc.best(h, prec, true, nil)
+	o := pc.best(h, prec, true, nil, nil)
 	return pc.estimate(h, &o)
 }
 
@@ -59,13 +59,15 @@ func (pc *planContext) estimate(h Hardware, o *option) *Estimate {
 // best finds the fastest layout of the job on h that fits; with
 // smallestToo, the smallest one when nothing fits (the search drops such
 // options and does not ask). memo, when set, holds what h's layouts need
-// at micro-batch 1 as found on other GPUs with the same count.
+// at micro-batch 1 as found on other GPUs with the same count; floors,
+// when set, the floor under each tensor/pipeline-parallel pair's time.
 //
 // A layout is ruled out as early as its numbers allow: one that does not
 // fit at micro-batch 1 costs one memory estimate, one that cannot keep
-// the global batch where another does is not sized or timed, and only
+// the global batch where another does is not sized or timed, nor one whose
+// floor is above what a layout already found needs to be beaten, and only
 // the winner is evaluated in full.
-func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *memoCount) option {
+func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *memoCount, floors *layoutFloors) option {
 	j := &pc.job
 	o := option{gpus: h.Count}
 	if j.Workload == Inference {
@@ -79,7 +81,7 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *
 	if memo != nil {
 		slots = memo.layouts[:]
 	}
-	r := race{pc: pc, h: h, smallestToo: smallestToo, memo: slots}
+	r := race{pc: pc, h: h, smallestToo: smallestToo, memo: slots, floors: floors}
 	complete := true // every layout was entered
 	if j.GlobalBatch > 0 {
 		// A layout that keeps the global batch beats every one that does
@@ -95,7 +97,7 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *
 		})
 		complete = !skipped
 		if skipped && !(r.haveBest && r.bestKeeps) {
-			r = race{pc: pc, h: h, smallestToo: smallestToo, memo: slots}
+			r = race{pc: pc, h: h, smallestToo: smallestToo, memo: slots, floors: floors}
 			pc.eachLayout(h, prec, r.run)
 			complete = true
 		}
@@ -122,6 +124,7 @@ type race struct {
 	h           Hardware
 	smallestToo bool
 	memo        []probeEntry
+	floors      *layoutFloors
 	probeFits   bool // some layout entered fits at micro-batch 1
 
 	bestL, smallL          layout
@@ -137,6 +140,12 @@ type race struct {
 // (go on).
 func (r *race) run(k int, l layout) bool {
 	pc, j := r.pc, &r.pc.job
+	// A layout listed later must be clearly faster than the best: one
+	// that cannot be is neither sized nor timed (once the best keeps the
+	// global batch: a layout that keeps it beats one that does not).
+	if r.haveBest && r.bestKeeps && r.floors.of(&l) >= r.bestPer*0.97 {
+		return true
+	}
 	// Recomputation only pays when it buys a usefully larger
 	// micro-batch: skip it when the same layout already fits without it
 	// at a micro-batch that fills the GPU.
@@ -310,23 +319,8 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(int, la
 	if j.Checkpointing {
 		ckpts = ckptChoices[1:]
 	}
-	type mp struct{ tp, pp int }
-	var mpArr [8]mp // (1,1), TP 2/4/8, TP8 × PP 2/4/8/16
-	mps := append(mpArr[:0], mp{1, 1})
-	perNode := gpusPerNode(h)
-	if j.Stack == Tuned && j.Model.IsTransformer() && j.Model.Kind != VisionViT && j.Workload != QLoRA {
-		for tp := 2; tp <= min(8, perNode, n); tp *= 2 {
-			if j.Model.Heads%tp == 0 && n%tp == 0 {
-				mps = append(mps, mp{tp, 1})
-				for pp := 2; pp <= 16 && tp*pp <= n; pp *= 2 {
-					// stages may be uneven (61 layers over 16 stages is fine)
-					if j.Model.Layers >= 2*pp && n%(tp*pp) == 0 && tp == min(8, perNode) {
-						mps = append(mps, mp{tp, pp})
-					}
-				}
-			}
-		}
-	}
+	var mpArr [8]mpPair
+	mps := pc.modelParallel(h, mpArr[:0])
 	cp := max(1, j.ContextParallel)
 	k := 0
 	for _, m := range mps {
@@ -350,6 +344,33 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(int, la
 			}
 		}
 	}
+}
+
+// mpPair is a tensor × pipeline parallel degree.
+type mpPair struct{ tp, pp int }
+
+// modelParallel appends to mps the tensor/pipeline-parallel pairs worth
+// trying on h: (1,1), and for the tuned stack TP 2/4/8 and TP8 × PP
+// 2/4/8/16 (at most 8 pairs).
+func (pc *planContext) modelParallel(h Hardware, mps []mpPair) []mpPair {
+	j := &pc.job
+	n := h.Count
+	mps = append(mps, mpPair{1, 1})
+	perNode := gpusPerNode(h)
+	if j.Stack == Tuned && j.Model.IsTransformer() && j.Model.Kind != VisionViT && j.Workload != QLoRA {
+		for tp := 2; tp <= min(8, perNode, n); tp *= 2 {
+			if j.Model.Heads%tp == 0 && n%tp == 0 {
+				mps = append(mps, mpPair{tp, 1})
+				for pp := 2; pp <= 16 && tp*pp <= n; pp *= 2 {
+					// stages may be uneven (61 layers over 16 stages is fine)
+					if j.Model.Layers >= 2*pp && n%(tp*pp) == 0 && tp == min(8, perNode) {
+						mps = append(mps, mpPair{tp, pp})
+					}
+				}
+			}
+		}
+	}
+	return mps
 }
 
 // microFor picks the micro-batch for layout l: what the user said, else the
@@ -490,8 +511,7 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 	}
 	var rec Recommendations
 	sp := searchSpace{pool: pool, gpus: pc.cat.GPUs, cp: pc.job.ContextParallel}
-	var memo probeMemo
-	var feasible []ranked
+	opts := newOptionSet(pc, sp)
 	multi := 0
 	consider := func(single bool) {
 		for i := range sp.len() {
@@ -506,38 +526,24 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 				continue
 			}
 			rec.Considered++
-			prec, _ := pickPrecision(pc.job, h.GPU)
-			var mc *memoCount
-			if pool == nil && pc.job.Workload != Inference {
-				mc = memo.count(i%len(searchCounts), prec)
-			}
-			if mc.nothingFits(h) {
-				continue
-			}
-			switch o := pc.best(h, prec, false, mc); {
-			case o.fits:
-				feasible = append(feasible, ranked{src: i, gpus: o.gpus, hours: o.hours, cost: o.cost})
-			case o.tooBig:
-				mc.noteNothingFits(h)
-			}
+			opts.add(i, &h)
 		}
 	}
 	// Single boxes first: several nodes are searched only when no single
 	// node fits or the fastest one would take more than a day.
 	consider(true)
 	if multi > 0 {
-		fastest := math.Inf(1)
-		for _, o := range feasible {
-			fastest = math.Min(fastest, o.hours)
-		}
-		if len(feasible) == 0 || (pc.info.AmountKnown && fastest > 24) {
+		if fastest, any := opts.fastest(); !any || (pc.info.AmountKnown && fastest > 24) {
 			consider(false)
 		} else {
 			rec.Notes = append(rec.Notes, pc.pr.T("multi-node options left out: one node finishes within a day"))
 		}
 	}
-	rec.Feasible = len(feasible)
-	if len(feasible) == 0 {
+	// Only the options that may be picked are timed; the others are
+	// checked for fit.
+	feasible, fit := opts.ranked()
+	rec.Feasible = fit
+	if fit == 0 {
 		rec.Notes = append(rec.Notes, pc.pr.T("nothing in the search fits: see the out-of-memory advice"))
 		return rec
 	}
@@ -580,7 +586,7 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		}
 		h, _ := sp.at(i)
 		prec, _ := pickPrecision(pc.job, h.GPU)
-		o := pc.best(h, prec, false, nil)
+		o := pc.best(h, prec, false, nil, nil)
 		built[nb], builtFrom[nb] = pc.estimate(h, &o), i
 		nb++
 		return built[nb-1]
