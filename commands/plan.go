@@ -98,20 +98,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	recHead := p.T("Recommendations")
 	if cloudDone != nil {
 		if c := <-cloudDone; c.err == nil && c.res.Recommendations.Feasible > 0 {
-			cres := c.res
-			sec := recommendSection(p, cres.Recommendations, cres.Job)
-			sec.Heading = p.T("Cloud options (not the team's servers)")
-			for _, row := range sec.Table.Rows {
-				row[1] += p.T(" (cloud)")
-			}
-			at := len(reply.Sections)
-			for i, sc := range reply.Sections {
-				if sc.Heading == recHead {
-					reply.Sections[i].Heading = p.T("On the team's servers")
-					at = i + 1
-				}
-			}
-			reply.Sections = append(reply.Sections[:at], append([]Section{sec}, reply.Sections[at:]...)...)
+			addCloud(p, reply, c.res, recHead)
 		}
 	}
 	readAs := lang.ReadAs(s.deps.Catalog, rd)
@@ -124,27 +111,54 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer
 	}
-	if sec, act, finish := s.teamSection(ctx, ureq, req, res); sec != nil {
-		if rd.Ask == lang.AskWhichServer && finish != "" {
-			// Which server to use is when it finishes, not only how fast
-			// it runs: the live reservations decide.
-			reply.Summary = finish
-			reply.Data.(*PlanData).Answer = finish
-		}
-		// After the plan's own estimates, before recommendations.
-		at := len(reply.Sections)
-		for i, sc := range reply.Sections {
-			if sc.Heading == recHead {
-				at = i
-				break
-			}
-		}
-		reply.Sections = append(reply.Sections[:at], append([]Section{*sec}, reply.Sections[at:]...)...)
-		if act != nil {
-			reply.Actions = append([]Action{*act}, reply.Actions...)
+	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
+	return reply, nil
+}
+
+// addTeam adds when the team's servers could run the job, and a button
+// that reserves the earliest finish, before the recommendations (headed
+// recHead).
+func (s *Set) addTeam(ctx context.Context, ureq Request, req planner.Request, rd lang.Reading, res *planner.Result, reply *Reply, recHead string) {
+	sec, act, finish := s.teamSection(ctx, ureq, req, res)
+	if sec == nil {
+		return
+	}
+	if rd.Ask == lang.AskWhichServer && finish != "" {
+		// Which server to use is when it finishes, not only how fast
+		// it runs: the live reservations decide.
+		reply.Summary = finish
+		reply.Data.(*PlanData).Answer = finish
+	}
+	// After the plan's own estimates, before recommendations.
+	at := len(reply.Sections)
+	for i, sc := range reply.Sections {
+		if sc.Heading == recHead {
+			at = i
+			break
 		}
 	}
-	return reply, nil
+	reply.Sections = append(reply.Sections[:at], append([]Section{*sec}, reply.Sections[at:]...)...)
+	if act != nil {
+		reply.Actions = append([]Action{*act}, reply.Actions...)
+	}
+}
+
+// addCloud adds the catalogue's recommendations, labelled cloud, after
+// the team's (whose heading, recHead, it renames).
+func addCloud(p *i18n.Printer, reply *Reply, cres *planner.Result, recHead string) {
+	sec := recommendSection(p, cres.Recommendations, cres.Job)
+	sec.Heading = p.T("Cloud options (not the team's servers)")
+	for _, row := range sec.Table.Rows {
+		row[1] += p.T(" (cloud)")
+	}
+	at := len(reply.Sections)
+	for i, sc := range reply.Sections {
+		if sc.Heading == recHead {
+			reply.Sections[i].Heading = p.T("On the team's servers")
+			at = i + 1
+		}
+	}
+	reply.Sections = append(reply.Sections[:at], append([]Section{sec}, reply.Sections[at:]...)...)
 }
 
 // planReply turns a planner result into the card every renderer shows.

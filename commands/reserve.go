@@ -245,8 +245,7 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if err != nil {
 		return nil, storeError(err, "status")
 	}
-	loc := s.loc(req)
-	p := req.printer()
+	loc, p := s.loc(req), req.printer()
 	r := &Reply{Title: p.T("GPU servers"), Data: map[string]any{}}
 	var free, total int
 	data := map[string]any{}
