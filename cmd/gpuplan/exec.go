@@ -118,6 +118,7 @@ type execConfig struct {
 	wait    waitFlag
 	lease   time.Duration
 	command []string
+	lang    *langValue // --lang: the announcements' language
 }
 
 func parseExec(args []string, getenv func(string) string, stderr io.Writer) (*execConfig, error) {
@@ -134,6 +135,7 @@ func parseExec(args []string, getenv func(string) string, stderr io.Writer) (*ex
 	ids := fs.String("ids", "", "book exactly these GPU ids (0,2 or 0-3)")
 	forDur := fs.String("for", "", "the longest the command may hold the GPUs (default: the server's maximum)")
 	fs.Var(&c.wait, "wait", "when the GPUs are not free, wait in line for them (default 1h; --wait=30m)")
+	c.lang = langFlag(fs, getenv)
 	dash := slices.Index(args, "--")
 	if dash < 0 {
 		// Without "--" the command's own flags would be read as ours.
@@ -306,7 +308,7 @@ func execMain(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv})
 	j := &execJob{cfg: c, srv: srv, need: need, st: st, set: set,
-		req: commands.Request{User: c.as}, stdout: stdout, stderr: stderr,
+		req: commands.Request{User: c.as, Lang: c.lang.lang()}, stdout: stdout, stderr: stderr,
 		slack: newExecSlack(getenv, inv.TeamChannel, st, stderr)}
 	// Signals are the command's once it runs; until then they stop the
 	// wait. main's own handler keeps them from killing gpuplan meanwhile.

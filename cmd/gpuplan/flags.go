@@ -2,7 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/i18n"
 )
 
 // parseFlags parses a subcommand's flags wherever they stand among its
@@ -57,4 +60,64 @@ func isFlagWord(a string) bool {
 func isBoolFlag(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
+}
+
+// langValue is --lang: the language answers are written in. Unset, it is
+// the terminal's (LC_ALL, LC_MESSAGES, LANG) when one of them names a
+// language, else empty, so that a request written in Korean is answered
+// in Korean.
+type langValue struct {
+	set  i18n.Lang // from --lang
+	env  i18n.Lang // from the environment, "" when it names none
+	seen bool
+}
+
+// langFlag defines --lang on fs, defaulting from the environment.
+func langFlag(fs *flag.FlagSet, getenv func(string) string) *langValue {
+	v := &langValue{}
+	if envNamesLang(getenv) {
+		v.env = i18n.FromEnv(getenv)
+	}
+	fs.Var(v, "lang", "the answer's language: ko or en (default: LC_ALL, LC_MESSAGES or LANG)")
+	return v
+}
+
+// envNamesLang reports whether the terminal's locale says a language
+// (unset, or only C/POSIX, it does not: the request's language decides).
+func envNamesLang(getenv func(string) string) bool {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(k); v != "" {
+			up := strings.ToUpper(v)
+			return up != "C" && up != "POSIX" && !strings.HasPrefix(up, "C.")
+		}
+	}
+	return false
+}
+
+func (v *langValue) String() string {
+	if v == nil {
+		return ""
+	}
+	return string(v.lang())
+}
+
+func (v *langValue) Set(s string) error {
+	l, ok := i18n.Parse(s)
+	if !ok {
+		return fmt.Errorf("want ko or en, got %q", s)
+	}
+	v.set, v.seen = l, true
+	return nil
+}
+
+// lang is the language chosen: --lang, else the environment's, else ""
+// (the request's own language decides).
+func (v *langValue) lang() i18n.Lang {
+	if v == nil {
+		return ""
+	}
+	if v.seen {
+		return v.set
+	}
+	return v.env
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/digest/schedule"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -39,6 +40,8 @@ Usage:
 
 Flags for every command (before or after the request; "--" ends them):
   --json                 print the machine-readable result
+  --lang ko|en           the language of the answer (default: LC_ALL, LC_MESSAGES or LANG; a request
+                         written in Korean is answered in Korean when none of them names one)
   --price GPU=USD        override a GPU's hourly price (repeatable; also GPUPLAN_PRICES="h100=2.1,a100=1.2")
 
 Example:
@@ -89,6 +92,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	fs.Var(&prices, "price", "override a GPU's hourly price: GPU=USD (repeatable)")
 	filesDir := fs.String("files", "", "write attachments (the digest's chart) into this directory")
 	channel := fs.String("channel", "", "the Slack channel id the command is typed in (digest schedules default to it)")
+	lang := langFlag(fs, getenv)
 	requestID := fs.String("request-id", "", "the change's idempotency key: the same id applies once (default: a new one per run; printed when the outcome is unknown)")
 	if err := parseFlags(fs, args); err != nil {
 		return 2
@@ -126,9 +130,9 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	// A change whose reply was lost is looked up (one more store timeout):
 	// the terminal says so meanwhile.
 	ctx = commands.WithOutcomeCheck(ctx, func() { fmt.Fprintln(stderr, "gpuplan: "+commands.CheckingText) })
-	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text, ID: rid})
+	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text, ID: rid, Lang: lang.lang()})
 	if err != nil {
-		if ue := commands.Explain(err); ue != nil {
+		if ue := commands.ExplainIn(i18n.For(lang.lang()), err); ue != nil {
 			fmt.Fprintln(stderr, "gpuplan: "+strings.ReplaceAll(ue.Msg, "`", ""))
 			code := exitForError(err)
 			if code == exitUnknown {
