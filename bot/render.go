@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/slack-go/slack"
 )
 
@@ -130,7 +131,7 @@ func replyBlocks(r *commands.Reply, lead []commands.Action) []slack.Block {
 		blocks = append(blocks, slack.NewHeaderBlock(plainText(r.Title, maxHeaderText)))
 	}
 	if r.ReadAs != "" {
-		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_Read as:_ "+escape(commands.Untrusted(r.ReadAs)))))
+		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_"+i18n.For(r.Lang).T("Read as:")+"_ "+escape(commands.Untrusted(r.ReadAs)))))
 	}
 	if r.Summary != "" {
 		blocks = append(blocks, slack.NewSectionBlock(mrkdwn("*"+escape(r.Summary)+"*"), nil, nil))
