@@ -378,7 +378,7 @@ func (b *Bot) spawn(name string, log *zap.Logger, fn func()) {
 func (b *Bot) run(ctx context.Context, req commands.Request) (reply *commands.Reply, err error) {
 	defer func() {
 		if err != nil {
-			err = &askedError{err: err, asked: req.Text}
+			err = &askedError{err: err, asked: req.Text, lang: commands.ReplyLang(req)}
 		}
 	}()
 	started := time.Now()
@@ -435,6 +435,7 @@ type panicError struct{ value any }
 type askedError struct {
 	err   error
 	asked string
+	lang  i18n.Lang // the language the answer would have been in
 }
 
 func (a *askedError) Error() string { return a.err.Error() }
@@ -449,13 +450,15 @@ func (b *Bot) message(reply *commands.Reply, err error, log *zap.Logger) (Messag
 	if err == nil {
 		return renderReply(reply, maxMessageBlocks), reply.InChannel
 	}
-	if ue := commands.Explain(err); ue != nil {
+	var asked string
+	var lang i18n.Lang
+	var ae *askedError
+	if errors.As(err, &ae) {
+		asked, lang = ae.asked, ae.lang
+	}
+	p := i18n.For(lang)
+	if ue := commands.ExplainIn(p, err); ue != nil {
 		log.Info("user error", zap.Stringer("kind", commands.KindOf(err)), zap.String("msg", ue.Msg))
-		var asked string
-		var ae *askedError
-		if errors.As(err, &ae) {
-			asked = ae.asked
-		}
 		return errorMessage(ue, echoing(asked)), false
 	}
 	ref := newRef()
@@ -466,7 +469,7 @@ func (b *Bot) message(reply *commands.Reply, err error, log *zap.Logger) (Messag
 	} else {
 		log.Error("command failed")
 	}
-	return internalErrorMessage(ref), false
+	return internalErrorMessage(p, ref), false
 }
 
 // newRef is a short id that ties a user's "something went wrong" to one

@@ -362,9 +362,9 @@ func errorMessage(ue *commands.UserError, e escaper) Message {
 }
 
 // internalErrorMessage hides the cause and gives a reference to the log line.
-func internalErrorMessage(ref string) Message {
-	t := fmt.Sprintf(":x: Something went wrong on our side (ref `%s`). It has been logged; try again, and quote the ref if it keeps happening.", ref)
-	return Message{Text: "Something went wrong (ref " + ref + ")", Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(t), nil, nil)}}
+func internalErrorMessage(p *i18n.Printer, ref string) Message {
+	t := p.Tf(":x: Something went wrong on our side (ref `%s`). It has been logged; try again, and quote the ref if it keeps happening.", ref)
+	return Message{Text: p.Tf("Something went wrong (ref %s)", ref), Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(t), nil, nil)}}
 }
 
 // runValue is the payload of a button that runs a command.

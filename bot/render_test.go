@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/commands"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/slack-go/slack"
 )
 
@@ -192,7 +193,7 @@ func TestErrorMessages(t *testing.T) {
 	if !strings.Contains(string(raw), "bert-base") || strings.Contains(string(raw), "<x>") {
 		t.Errorf("user error: %s", raw)
 	}
-	m = internalErrorMessage("ab12cd34")
+	m = internalErrorMessage(i18n.For(i18n.EN), "ab12cd34")
 	if !strings.Contains(m.Text, "ab12cd34") {
 		t.Errorf("internal error must carry the ref: %q", m.Text)
 	}

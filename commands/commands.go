@@ -74,9 +74,9 @@ type Request struct {
 	Lang i18n.Lang
 }
 
-// replyLang is the language req is answered in: its Lang, else Korean
+// ReplyLang is the language req is answered in: its Lang, else Korean
 // for a request written in Korean, else English.
-func replyLang(req Request) i18n.Lang {
+func ReplyLang(req Request) i18n.Lang {
 	if req.Lang != "" {
 		return i18n.For(req.Lang).Lang()
 	}
@@ -209,7 +209,7 @@ func (s *Set) Catalog() *planner.Catalog { return s.deps.Catalog }
 // a user can fix are *UserError; anything else is internal. The reply is
 // written in req's language (Request.Lang), which it names (Reply.Lang).
 func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
-	req.Lang = replyLang(req)
+	req.Lang = ReplyLang(req)
 	reply, err := s.dispatch(ctx, req)
 	if reply != nil {
 		reply.Lang = req.Lang

@@ -27,7 +27,7 @@ func (s *Set) Servers() []string { return s.serverNames() }
 // what could not be read. It is written in the user's language
 // (Request.Lang).
 func (s *Set) Home(ctx context.Context, req Request) (*Reply, error) {
-	req.Lang = replyLang(req)
+	req.Lang = ReplyLang(req)
 	p := req.printer()
 	r := &Reply{Title: "gpuplan", Summary: p.T("your GPUs and the team's servers"), Lang: req.Lang}
 	r.Actions = QuickActions(p)

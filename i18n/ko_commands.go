@@ -161,4 +161,7 @@ var koCommands = map[string]string{
 	"[%s: %s, %d bytes; not shown in a terminal]":                                                            "[%s: %s, %d 바이트 — 터미널에서는 표시하지 않음]",
 	"Post a utilization digest to a channel on a schedule (admins), list the schedules, or preview one now.": "채널에 GPU 사용률 다이제스트를 정해진 때 올립니다 (관리자). 일정 목록을 보거나 지금 미리 볼 수도 있어요.",
 	"Keep a reservation the idle nudge asked about; no nudge about it for the next period.":                  "유휴 알림이 물어본 예약을 유지합니다. 다음 주기 동안은 그 예약에 알림을 보내지 않아요.",
+	// bot: an internal error's words (the ref ties them to one log line)
+	":x: Something went wrong on our side (ref `%s`). It has been logged; try again, and quote the ref if it keeps happening.": ":x: gpuplan 쪽에서 문제가 생겼어요 (ref `%s`). 로그에 남겼으니 다시 시도해 주시고, 계속되면 이 ref를 알려 주세요.",
+	"Something went wrong (ref %s)": "문제가 생겼어요 (ref %s)",
 }
