@@ -113,6 +113,7 @@ var koPlanner = map[string]string{
 	"utilization: %.0f%% of peak (hardware FLOPs), %.0f%% MFU, %s stack": "가동률: peak의 %.0f%% (hardware FLOPs), MFU %.0f%%, %s 스택",
 	"scaling efficiency %.0f%% over %s":                                  "스케일링 효율 %.0f%% (%s)",
 	"goodput %.0f%% (restarts, evaluation, checkpoints)":                 "goodput %.0f%% (재시작, evaluation, 체크포인트 반영)",
+	"global batch %d, not the %d requested: %d data-parallel replicas cannot split it evenly, and no layout here keeps it; this is the closest one":                                                      "global batch %d (요청한 값은 %d): data-parallel replica %d개로는 고르게 나눌 수 없고 그 batch를 지키는 구성이 없어 가장 가까운 구성을 골랐습니다",
 	"prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)":                                                       "prefill은 compute-bound, decode는 토큰마다 weight + KV cache를 메모리 대역폭의 %.0f%%로 읽는다고 가정 (큰 batch에선 compute-bound)",
 	"one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica":                                                                                           "샘플당 forward 한 번, batch에선 compute-bound: dense peak의 %.0f%%. GPU마다 replica 하나씩",
 	"rebased on your measured run: this job runs at %.2fx the modelled speed":                                                                                                                            "측정한 run으로 보정: 이 작업은 모델 예측 속도의 %.2f배",

@@ -358,6 +358,9 @@ func (pc *planContext) describe(e *Estimate) {
 		if e.Goodput < 0.999 {
 			e.Assumptions = append(e.Assumptions, pc.pr.Tf("goodput %.0f%% (restarts, evaluation, checkpoints)", e.Goodput*100))
 		}
+		if j.GlobalBatch > 0 && e.GlobalBatch != j.GlobalBatch {
+			e.Assumptions = append(e.Assumptions, pc.pr.Tf("global batch %d, not the %d requested: %d data-parallel replicas cannot split it evenly, and no layout here keeps it; this is the closest one", e.GlobalBatch, j.GlobalBatch, e.layout.dp()))
+		}
 	} else {
 		switch e.InferencePath {
 		case "decode":

@@ -132,6 +132,7 @@ type race struct {
 	smallGiB               float64
 	haveBest, haveSmallest bool
 	bestKeeps              bool
+	bestGap                int // batchGap of the best's global batch
 	lastNoCkpt             layout
 	lastNoCkptFast         bool
 }
@@ -174,18 +175,35 @@ func (r *race) run(k int, l layout) bool {
 		r.lastNoCkptFast = float64(s.l.micro*max(j.SeqLen, 1)) >= 2048
 	}
 	// A layout that cannot keep the requested global batch (more
-	// replicas than samples per step) only wins when nothing else fits.
-	keeps := j.GlobalBatch == 0 || s.global == j.GlobalBatch
-	if r.haveBest && r.bestKeeps && !keeps {
+	// replicas than samples per step, or replicas that do not divide it)
+	// only wins when nothing else fits, and then the one closest to it
+	// (batchGap): on thousands of GPUs tensor/pipeline parallelism
+	// narrows the data-parallel width rather than multiplying the batch.
+	gap := batchGap(j.GlobalBatch, s.global)
+	keeps := gap == 0
+	if r.haveBest && gap > r.bestGap {
 		return true
 	}
 	t := pc.timeStep(&r.h, &s)
 	per := t.step / float64(s.global)
 	// A layout listed later is more complex; it must be clearly faster.
-	if !r.haveBest || (keeps && !r.bestKeeps) || (keeps == r.bestKeeps && per < r.bestPer*0.97) {
+	if !r.haveBest || gap < r.bestGap || (gap == r.bestGap && per < r.bestPer*0.97) {
+		r.bestGap = gap
 		r.bestL, r.bestSps, r.bestPer, r.haveBest, r.bestKeeps = s.l, t.samplesPerS(&s), per, true, keeps
 	}
 	return true
+}
+
+// batchGap ranks how far global is from the requested global batch: 0
+// when it keeps it (or none was requested), else 1 + the whole 2 % steps
+// it is off by, so that batches within a step of each other count as
+// equally close and the race between them goes by speed.
+func batchGap(requested, global int) int {
+	if requested == 0 || global == requested {
+		return 0
+	}
+	off := max(global-requested, requested-global)
+	return 1 + off*50/requested
 }
 
 // tooBig enters a layout that does not fit, needing giB per GPU.

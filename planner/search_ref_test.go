@@ -26,7 +26,7 @@ func (pc *planContext) refChoose(h Hardware) *Estimate {
 	prec, precNote := pickPrecision(j, h.GPU)
 	var best, smallest Estimate
 	haveBest, haveSmallest := false, false
-	bestKeeps := false
+	bestGap := 0
 	var lastNoCkpt layout
 	lastNoCkptFast := false
 	for _, l := range pc.refLayouts(h, prec) {
@@ -38,11 +38,16 @@ func (pc *planContext) refChoose(h Hardware) *Estimate {
 			lastNoCkpt = l
 			lastNoCkptFast = e.Memory.Fits && float64(e.MicroBatch*max(j.SeqLen, 1)) >= 2048
 		}
-		keeps := j.GlobalBatch == 0 || e.GlobalBatch == j.GlobalBatch
-		better := !haveBest || (keeps && !bestKeeps) ||
-			(keeps == bestKeeps && e.Time.StepS/float64(e.GlobalBatch) < best.Time.StepS/float64(best.GlobalBatch)*0.97)
+		// keeping the global batch first, else the closest to it (in 2 %
+		// steps), then speed
+		gap := 0
+		if off := e.GlobalBatch - j.GlobalBatch; j.GlobalBatch > 0 && off != 0 {
+			gap = 1 + max(off, -off)*50/j.GlobalBatch
+		}
+		better := !haveBest || gap < bestGap ||
+			(gap == bestGap && e.Time.StepS/float64(e.GlobalBatch) < best.Time.StepS/float64(best.GlobalBatch)*0.97)
 		if e.Memory.Fits && better {
-			best, haveBest, bestKeeps = e, true, keeps
+			best, haveBest, bestGap = e, true, gap
 		}
 		if !haveSmallest || e.Memory.PerGPUGiB < smallest.Memory.PerGPUGiB {
 			smallest, haveSmallest = e, true
