@@ -56,7 +56,12 @@ func (c *canonizer) measurement(i int) bool {
 	case "h", "hr", "hrs", "hour", "hours", "min", "mins", "minutes", "s", "sec", "secs", "seconds", "d", "day", "days",
 		"h/epoch", "h/ep", "s/step", "s/it", "min/epoch":
 	default:
-		return false
+		if !strings.Contains(unit, "/") || reqUnitClass(unit) != reqUTime ||
+			strings.HasPrefix(unit, "req") || strings.HasPrefix(unit, "quer") {
+			return false // a request rate ("10 req/s") is load asked for, not a run
+		}
+		// a training rate ("1,500 tokens/s", "420 img/s"): a speed is only
+		// ever measured, so it is a run whatever words surround it
 	}
 	if prev := lastW(c.out); (prev == "in" || prev == "within" || prev == "under" || prev == "for" || prev == "by") && !c.pastBefore(i) {
 		return false
