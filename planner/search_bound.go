@@ -99,6 +99,9 @@ func (pc *planContext) floorGPU(g *GPU) floorGPU {
 // optimizer step over the most sharded state, and the straggler loss of
 // the count. It sizes nothing. Zero when there is no floor to give.
 // TestFloorUnderEveryLayout holds it under timeStep.
+//
+// floorPerSample is long on purpose: each term stands under a term of
+// timeStep, in timeStep's order, so the two read side by side.
 func (pc *planContext) floorPerSample(h *Hardware, fj *floorJob, fg *floorGPU, out *layoutFloors) float64 {
 	j := &pc.job
 	g, n := &h.GPU, h.Count
