@@ -75,23 +75,29 @@ type langValue struct {
 // langFlag defines --lang on fs, defaulting from the environment.
 func langFlag(fs *flag.FlagSet, getenv func(string) string) *langValue {
 	v := &langValue{}
-	if envNamesLang(getenv) {
-		v.env = i18n.FromEnv(getenv)
+	if loc := localeEnv(getenv); loc != "" && envNamesLang(loc) {
+		v.env = i18n.FromEnv(func(string) string { return loc })
 	}
 	fs.Var(v, "lang", "the answer's language: ko or en (default: LC_ALL, LC_MESSAGES or LANG)")
 	return v
 }
 
-// envNamesLang reports whether the terminal's locale says a language
-// (unset, or only C/POSIX, it does not: the request's language decides).
-func envNamesLang(getenv func(string) string) bool {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := getenv(k); v != "" {
-			up := strings.ToUpper(v)
-			return up != "C" && up != "POSIX" && !strings.HasPrefix(up, "C.")
+// localeEnv is the terminal's locale for messages, in POSIX precedence:
+// LC_ALL, else LC_MESSAGES, else LANG.
+func localeEnv(getenv func(string) string) string {
+	for _, v := range []string{getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG")} {
+		if v != "" {
+			return v
 		}
 	}
-	return false
+	return ""
+}
+
+// envNamesLang reports whether a locale says a language (C/POSIX does
+// not: the request's language decides).
+func envNamesLang(loc string) bool {
+	up := strings.ToUpper(loc)
+	return up != "C" && up != "POSIX" && !strings.HasPrefix(up, "C.")
 }
 
 func (v *langValue) String() string {
