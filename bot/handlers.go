@@ -255,13 +255,7 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		return
 	}
 	defer b.spawn("tz", log, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
-	budget := b.cfg.AckBudget
-	if len(b.pool) == cap(b.pool) {
-		// Every worker is busy: the command would queue for a slot, so it
-		// is acked "working on it" at once and answered on response_url,
-		// instead of holding its ack until the budget runs out.
-		budget = 0
-	}
+	budget := b.ackBudget()
 	b.spawn("slash.run", log, func() {
 		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Lang: b.cachedLang(cmd.UserID)})
 		done <- outcome{r, err}
@@ -285,6 +279,17 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		w.replace = true
 		finish()
 	}
+}
+
+// ackBudget is how long a slash command may compute before its ack goes
+// out without the answer. When every worker is busy the command would
+// queue for a slot, so it is acked "working on it" at once and answered on
+// response_url, instead of holding its ack until the budget runs out.
+func (b *Bot) ackBudget() time.Duration {
+	if len(b.pool) == cap(b.pool) {
+		return 0
+	}
+	return b.cfg.AckBudget
 }
 
 func (b *Bot) logDone(log *zap.Logger, received time.Time, err error) {

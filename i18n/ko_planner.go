@@ -16,7 +16,7 @@ var koPlanner = map[string]string{
 	"%d GPU(s)": "GPU %d장",
 	"%d data-parallel replica(s) of %d GPUs (%s)":                               "data-parallel replica %d개 × GPU %d장 (%s)",
 	"micro-batch %d × %d accumulation step(s) × %s = global batch %d.%s":        "micro-batch %d × accumulation %d step × %s = global batch %d.%s",
-	" (%d requested; %d GPUs do not divide it evenly)":                          " (요청값 %d, GPU %d장으로 나누어떨어지지 않음)",
+	" (%d requested; %d data-parallel replicas do not divide it evenly)":        " (요청값 %d, data-parallel replica %d개로 나누어떨어지지 않음)",
 	" This keeps the requested global batch, so convergence behaves as before.": " 요청한 global batch를 그대로 유지하니 수렴 양상은 전과 같아요.",
 	"the global batch changes from %d to %d: scale the learning rate by %.2f (linear rule; for Adam-family optimizers √%.2f = %.2f is safer) and keep a warm-up.":                                                              "global batch가 바뀌어요 (%d → %d): learning rate를 %.2f배로 조정하고 (linear rule, Adam 계열은 √%.2f = %.2f배가 더 안전해요) warm-up은 유지하세요.",
 	"the global batch stays %d, so keep the learning rate and schedule of the measured run.":                                                                                                                                   "global batch가 %d 그대로라서 측정한 run의 learning rate와 스케줄을 그대로 쓰면 돼요.",

@@ -135,7 +135,7 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 
 func batchKeepNote(pr Printer, j Job, e *Estimate) string {
 	if j.GlobalBatch > 0 && e.GlobalBatch != j.GlobalBatch {
-		return pr.Tf(" (%d requested; %d GPUs do not divide it evenly)", j.GlobalBatch, e.layout.dp())
+		return pr.Tf(" (%d requested; %d data-parallel replicas do not divide it evenly)", j.GlobalBatch, e.layout.dp())
 	}
 	if j.GlobalBatch > 0 {
 		return pr.T(" This keeps the requested global batch, so convergence behaves as before.")
