@@ -3,6 +3,7 @@ package i18n
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -69,27 +70,28 @@ type Printer struct {
 	p    *message.Printer // nil for English: fmt formats the key itself
 }
 
-var cat = func() *catalog.Builder {
+// english prints the keys themselves; it needs no catalogue.
+var english = &Printer{lang: EN}
+
+// korean builds the Korean printer on first use: the catalogue costs ~2 ms
+// and 600 kB to build, which a process that answers in English (gpuplan
+// plan in an English terminal) should not pay at start-up.
+var koreanPrinter = sync.OnceValue(func() *Printer {
 	b := catalog.NewBuilder(catalog.Fallback(language.English))
-	for k, v := range korean {
+	for k, v := range korean() {
 		if err := b.SetString(language.Korean, k, v); err != nil {
 			panic(fmt.Sprintf("i18n: Korean text for %q: %v", k, err))
 		}
 	}
-	return b
-}()
-
-var printers = map[Lang]*Printer{
-	EN: {lang: EN},
-	KO: {lang: KO, p: message.NewPrinter(language.Korean, message.Catalog(cat))},
-}
+	return &Printer{lang: KO, p: message.NewPrinter(language.Korean, message.Catalog(b))}
+})
 
 // For is the printer for l (English for an unknown language).
 func For(l Lang) *Printer {
-	if p, ok := printers[l]; ok {
-		return p
+	if l == KO {
+		return koreanPrinter()
 	}
-	return printers[EN]
+	return english
 }
 
 // Lang is the printer's language.

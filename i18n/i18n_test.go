@@ -78,7 +78,7 @@ func TestEveryKeyHasKorean(t *testing.T) {
 	keys := scanKeys(t, "..")
 	var missing []string
 	for k, at := range keys {
-		if _, ok := korean[k]; !ok {
+		if _, ok := korean()[k]; !ok {
 			missing = append(missing, at+": "+strconv.Quote(k))
 		}
 	}
@@ -88,12 +88,12 @@ func TestEveryKeyHasKorean(t *testing.T) {
 	}
 	// Every catalogue entry keeps the verbs of its key, in order, so the
 	// arguments land where they belong.
-	for k, v := range korean {
+	for k, v := range korean() {
 		if verbs(k) != verbs(v) {
 			t.Errorf("Korean text for %q has verbs %q, the key %q", k, verbs(v), verbs(k))
 		}
 	}
-	t.Logf("%d keys in use, %d Korean entries", len(keys), len(korean))
+	t.Logf("%d keys in use, %d Korean entries", len(keys), len(korean()))
 }
 
 // verbs lists a format string's verbs ("%s %d %.1f").

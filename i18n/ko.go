@@ -1,13 +1,20 @@
 package i18n
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // korean is the Korean catalogue: English format string → Korean text with
 // the same verbs in the same order. It is written for how Korean ML
 // engineers talk: GPU, bf16, DDP, ZeRO, LoRA, OOM, torchrun stay as they
 // are. Each part of the product keeps its own file (ko_*.go); a key in two
 // files is a mistake the merge refuses.
-var korean = merge(koCommands, koReservations, koPlanner, koDigest, koHome)
+// It is built on first use, like the printer: English answers never pay
+// for it.
+var korean = sync.OnceValue(func() map[string]string {
+	return merge(koCommands(), koReservations(), koPlanner(), koDigest(), koHome())
+})
 
 func merge(parts ...map[string]string) map[string]string {
 	out := map[string]string{}
