@@ -323,6 +323,11 @@ func (c *canonizer) phrase(i int) int {
 		// "half a million"
 		c.emit(reqTrimNum(0.5*scaleWords[c.w(i+2)]), i, i+3)
 		return c.adjectives(i + 3)
+	case c.w(i) == "per" && (c.w(i+1) == "epoch" || c.w(i+1) == "ep") && !c.afterAmount():
+		// "how long does resnet-50 take per epoch": the card gives the time
+		// per epoch beside the total
+		c.skip(i, i+2)
+		return i + 2
 	case c.w(i) == "per" && !keepPer(c.w(i+1)):
 		// "cost per run", "per 1m reqs", "throughput per dollar": the card
 		// gives rates and totals already

@@ -47,6 +47,9 @@ func (c *canonizer) numberWord(i int) int {
 		return i // "a two" is not English
 	}
 	j++
+	if c.w(j) == "dozen" && n > 1 && n < 12 {
+		n, j = n*12, j+1 // "two dozen A100s"
+	}
 	if c.w(j) == "of" && (n == 2 || n == 12 || n == 100) && c.w(j-1) != "two" {
 		j++ // "a pair of", "a couple of", "a dozen of"
 	}

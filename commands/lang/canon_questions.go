@@ -132,6 +132,17 @@ func (c *canonizer) which(i, n int) int {
 	return i + n
 }
 
+// afterAmount reports whether the words just read end in an amount or its
+// unit ("3.5 h", "19,252 steps"): then "per epoch" belongs to it (a
+// measured run, steps per epoch), not to the question.
+func (c *canonizer) afterAmount() bool {
+	w := lastW(c.out)
+	if _, unit, ok := reqScanNumber(w); ok {
+		return unit == "" || reqUnitClass(unit) > reqUUnknown
+	}
+	return reqUnitClass(w) > reqUUnknown
+}
+
 // keepPer lists what "per" is the readers' own before: "per gpu 32",
 // "h per epoch", "samples per sec".
 func keepPer(next string) bool {
