@@ -100,11 +100,8 @@ func (s *Set) ExecEnded(req Request, rv store.Reservation, command string, ran t
 	return r
 }
 
-// formatRan is a job's run time: seconds under a minute, else as
-// formatDuration does.
-func formatRan(d time.Duration) string { return formatRanIn(nil, d) }
-
-// formatRanIn is formatRan for p's reader ("42초", "1시간 5분").
+// formatRanIn is a job's run time for p's reader: seconds under a minute
+// ("42s", "42초"), else as durationIn writes it ("1시간 5분").
 func formatRanIn(p *i18n.Printer, d time.Duration) string {
 	if d < time.Minute {
 		if p.Korean() {

@@ -29,7 +29,7 @@ func TestFloorUnderEveryLayout(t *testing.T) {
 		reqs = append(reqs, named{r.name, r.req})
 	}
 	m := func(name string) Model { return mustModel(t, c, name) }
-	for _, r := range []named{
+	reqs = append(reqs, []named{
 		{"70B FSDP tuned (FSDP beside TP/PP)", Request{Job: Job{Model: m("llama-3-70b"), Workload: Pretrain, Stack: Tuned, Strategy: FSDP, SeqLen: 4096, GlobalBatch: 1024, Tokens: 1e11}}},
 		{"13B eager ZeRO-3", Request{Job: Job{Model: m("llama-2-13b"), Workload: Finetune, Strategy: ZeRO3, Attention: Eager, SeqLen: 2048, GlobalBatch: 256, Tokens: 1e9}}},
 		{"70B tuned micro-batch given, pipeline", Request{Job: Job{Model: m("llama-3-70b"), Workload: Pretrain, Stack: Tuned, MicroBatch: 2, SeqLen: 4096, GlobalBatch: 512, Tokens: 1e11}}},
@@ -38,9 +38,7 @@ func TestFloorUnderEveryLayout(t *testing.T) {
 		{"70B QLoRA tuned", Request{Job: Job{Model: m("llama-3-70b"), Workload: QLoRA, Stack: Tuned, SeqLen: 2048, GlobalBatch: 16, Samples: 1e4}}},
 		{"mixtral ZeRO-3 checkpointing", Request{Job: Job{Model: m("mixtral-8x7b"), Workload: Pretrain, Strategy: ZeRO3, Checkpointing: true, SeqLen: 4096, GlobalBatch: 256, Tokens: 1e10}}},
 		{"8B tuned context parallel 2", Request{Job: Job{Model: m("llama-3-8b"), Workload: Pretrain, Stack: Tuned, ContextParallel: 2, SeqLen: 32768, GlobalBatch: 64, Tokens: 1e10}}},
-	} {
-		reqs = append(reqs, r)
-	}
+	}...)
 	defer func() { reference = nil }()
 	for _, r := range reqs {
 		t.Run(r.name, func(t *testing.T) {

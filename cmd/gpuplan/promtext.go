@@ -212,15 +212,6 @@ func (h *histogram) Observe(v float64) {
 	h.sum.add(v)
 }
 
-// count is the number of observations (every bucket, +Inf included).
-func (h *histogram) count() uint64 {
-	var n uint64
-	for i := range h.counts {
-		n += h.counts[i].Load()
-	}
-	return n
-}
-
 // samples are the _bucket lines (with le), _sum and _count, _count being
 // the +Inf bucket so that the two always agree.
 func (h *histogram) samples(labels []labelPair) []sample {

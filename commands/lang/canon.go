@@ -55,7 +55,6 @@ type canonizer struct {
 	now          time.Time
 	pending      []pendingCount
 	runWord      bool
-	question     bool
 	corrected    []string
 	skipTo       int // emitDataset read a size up to here
 	dsToks       []reqToken
@@ -79,13 +78,6 @@ type canonizer struct {
 func (c *canonizer) emit(w string, a, b int) {
 	start, end := c.in[a].start, c.in[b-1].end
 	c.out = append(c.out, reqToken{raw: c.text[start:end], w: w, start: start, end: end})
-}
-
-// emitAt appends w as a zero-width token at the start of input token i
-// (a count marker the user implied: "h100 2장" reads "h100 x 2").
-func (c *canonizer) emitAt(w string, i int) {
-	at := c.in[i].start
-	c.out = append(c.out, reqToken{raw: w, w: w, start: at, end: at})
 }
 
 func (c *canonizer) skip(a, b int) {

@@ -2,7 +2,6 @@ package lang
 
 import (
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -189,12 +188,6 @@ func (c *canonizer) scale(i int) int {
 		c.koCompound(f) // "1만 5천"
 	}
 	return i + 1
-}
-
-// parseIntWord reads a whole number token.
-func parseIntWord(w string) (int, bool) {
-	n, err := strconv.Atoi(w)
-	return n, err == nil
 }
 
 // size reads a model size written as a number: "7B model", "a 124M model",
