@@ -214,7 +214,9 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 	if reply != nil {
 		reply.Lang = req.Lang
 	}
-	return reply, err
+	// The request language's refusals are written in English; say them in
+	// the reply's language.
+	return reply, lang.Localize(req.printer(), err)
 }
 
 func (s *Set) dispatch(ctx context.Context, req Request) (*Reply, error) {

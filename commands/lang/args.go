@@ -30,7 +30,7 @@ func (s Servers) resolve(w string) (string, error) {
 			return n, nil
 		}
 	}
-	return "", &UserError{Msg: fmt.Sprintf("unknown server `%s`", w), Hint: "servers: " + strings.Join(s.Names, ", ")}
+	return "", said(en.Tf("unknown server `%s`", w), &UserError{Hint: "servers: " + strings.Join(s.Names, ", ")})
 }
 
 // reservationID reports whether w is a reservation id: a server's name,
@@ -74,7 +74,7 @@ func ParseReserve(args string, srv Servers, now time.Time, loc *time.Location) (
 	var a ReserveArgs
 	words, note, err := splitNote(args)
 	if err != nil {
-		return a, inField(userErrorf(reserveHint, "%s", err.Error()), FieldNote)
+		return a, inField(userErrorf(reserveHint, en.Tf("%s", err.Error())), FieldNote)
 	}
 	a.Note = note
 	var rest []string
@@ -91,7 +91,7 @@ func ParseReserve(args string, srv Servers, now time.Time, loc *time.Location) (
 		case (w == "gpus" || w == "gpu" || w == "ids") && a.Count == 0 && i+1 < len(words):
 			ids, err := ParseIDs(words[i+1])
 			if err != nil {
-				return a, inField(userErrorf(reserveHint, "`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1]), FieldIDs)
+				return a, inField(userErrorf(reserveHint, en.Tf("`%s` is not a list of GPU ids (use 0-3 or 0,2)", words[i+1])), FieldIDs)
 			}
 			a.GPUs = ids
 			i++
@@ -103,20 +103,20 @@ func ParseReserve(args string, srv Servers, now time.Time, loc *time.Location) (
 		}
 	}
 	if a.Server == "" {
-		return a, inField(userErrorf(reserveHint, "which server? say `on <server>` (%s)", strings.Join(srv.Names, ", ")), FieldServer)
+		return a, inField(userErrorf(reserveHint, en.Tf("which server? say `on <server>` (%s)", strings.Join(srv.Names, ", "))), FieldServer)
 	}
 	if a.Count == 0 && len(a.GPUs) == 0 {
-		return a, inField(userErrorf(reserveHint, "how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.Server, a.Server), FieldCount)
+		return a, inField(userErrorf(reserveHint, en.Tf("how many GPUs? say `reserve 2 on %s …` or `reserve gpus 0-1 on %s …`", a.Server, a.Server)), FieldCount)
 	}
 	win, left, err := ParseWindow(rest, now, loc)
 	if err != nil {
 		return a, err
 	}
 	if len(left) > 0 {
-		return a, userErrorf(reserveHint, "I don't understand `%s`", strings.Join(left, " "))
+		return a, userErrorf(reserveHint, en.Tf("I don't understand `%s`", strings.Join(left, " ")))
 	}
 	if win.End.IsZero() {
-		return a, inField(userErrorf(reserveHint, "for how long? add `for 4h` or `until 18:00`"), FieldDuration)
+		return a, inField(userErrorf(reserveHint, en.T("for how long? add `for 4h` or `until 18:00`")), FieldDuration)
 	}
 	a.Window = win
 	return a, nil
@@ -205,11 +205,11 @@ func ParseWait(args string, srv Servers) (WaitArgs, error) {
 			a.Count = countOf(w)
 		case w == "gpus" || w == "gpu":
 		default:
-			return a, userErrorf(waitHint, "I don't understand `%s`", words[i])
+			return a, userErrorf(waitHint, en.Tf("I don't understand `%s`", words[i]))
 		}
 	}
 	if a.Server == "" || a.Count == 0 {
-		return a, userErrorf(waitHint, "wait for how many GPUs on which server?")
+		return a, userErrorf(waitHint, en.T("wait for how many GPUs on which server?"))
 	}
 	return a, nil
 }
@@ -251,7 +251,7 @@ func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 	what := strings.Join(words, " ")
 	switch {
 	case what == "":
-		return a, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", "release what?")
+		return a, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", en.T("release what?"))
 	case strings.EqualFold(what, "all"):
 		a.All = true
 	default:
@@ -297,7 +297,7 @@ func ParseExtend(args string, srv Servers, now time.Time, loc *time.Location) (E
 	words, force := takeForce(strings.Fields(args))
 	a := ExtendArgs{Force: force}
 	if len(words) == 0 {
-		return a, userErrorf(extendHint, "extend which reservation by how much?")
+		return a, userErrorf(extendHint, en.T("extend which reservation by how much?"))
 	}
 	known := true // the first word names a reservation or a server
 	if first := words[0]; !amountWord(first) {
@@ -315,9 +315,9 @@ func ParseExtend(args string, srv Servers, now time.Time, loc *time.Location) (E
 	}
 	if len(words) == 0 {
 		if !known {
-			return a, userErrorf(extendHint, "extend which reservation by how much?")
+			return a, userErrorf(extendHint, en.T("extend which reservation by how much?"))
 		}
-		return a, inField(userErrorf(extendHint, "extend `%s` by how much? add a duration (`2h`) or an end (`until 20:00`)", a.ID+a.Server), FieldDuration)
+		return a, inField(userErrorf(extendHint, en.Tf("extend `%s` by how much? add a duration (`2h`) or an end (`until 20:00`)", a.ID+a.Server)), FieldDuration)
 	}
 	kw := strings.ToLower(words[0])
 	switch kw {
@@ -354,7 +354,7 @@ func amountWord(w string) bool {
 // extendDuration reads words as a duration ("2h", "2 hours", "an hour").
 func extendDuration(words []string, now time.Time, loc *time.Location) (time.Duration, error) {
 	if len(words) == 0 {
-		return 0, inField(userErrorf(extendHint, "extend by how much? add a duration (`2h`) or an end (`until 20:00`)"), FieldDuration)
+		return 0, inField(userErrorf(extendHint, en.T("extend by how much? add a duration (`2h`) or an end (`until 20:00`)")), FieldDuration)
 	}
 	win, left, err := ParseWindow(append([]string{"for"}, words...), now, loc)
 	if err != nil {
@@ -365,7 +365,7 @@ func extendDuration(words []string, now time.Time, loc *time.Location) (time.Dur
 		if bad == "" {
 			bad = strings.Join(words, " ")
 		}
-		return 0, inField(userErrorf(extendHint, "I don't understand `%s` — extend by a duration or until a time", bad), FieldDuration)
+		return 0, inField(userErrorf(extendHint, en.Tf("I don't understand `%s` — extend by a duration or until a time", bad)), FieldDuration)
 	}
 	if loc == nil {
 		loc = time.UTC
@@ -376,7 +376,7 @@ func extendDuration(words []string, now time.Time, loc *time.Location) (time.Dur
 // readUntil checks the words of an end point and keeps them for End.
 func (a *ExtendArgs) readUntil(words []string, now time.Time, loc *time.Location) error {
 	if len(words) == 0 {
-		return inField(userErrorf(extendHint, "until when? say `until 20:00` or `until fri 18:00`"), FieldEnd)
+		return inField(userErrorf(extendHint, en.T("until when? say `until 20:00` or `until fri 18:00`")), FieldEnd)
 	}
 	until := append([]string{"until"}, words...)
 	if _, err := untilPoint(until, now, loc); err != nil {
@@ -392,7 +392,7 @@ func untilPoint(until []string, ref time.Time, loc *time.Location) (time.Time, e
 		return time.Time{}, inField(err, FieldEnd)
 	}
 	if len(left) > 0 || !win.Start.IsZero() || win.End.IsZero() {
-		return time.Time{}, inField(userErrorf(extendHint, "I don't understand `%s` as a new end", strings.Join(until[1:], " ")), FieldEnd)
+		return time.Time{}, inField(userErrorf(extendHint, en.Tf("I don't understand `%s` as a new end", strings.Join(until[1:], " "))), FieldEnd)
 	}
 	return win.End, nil
 }

@@ -436,7 +436,7 @@ func (p *reqParser) setRate(a int, v float64) error {
 func (p *reqParser) servingLayers(a int, s *reqSlot[int]) error {
 	n, unit, ok := reqScanNumber(p.tok(p.i).w)
 	if !ok || unit != "" || !reqStartsNumber(p.tok(p.i).w) {
-		return &UserError{Msg: fmt.Sprintf("`%s` needs a number of layers, like `ngl 40`", p.span(a, p.i)), Hint: p.try(a, p.i, "ngl 40")}
+		return said(en.Tf("`%s` needs a number of layers, like `ngl 40`", p.span(a, p.i)), &UserError{Hint: p.try(a, p.i, "ngl 40")})
 	}
 	p.i++
 	if strings.HasPrefix(p.tok(p.i).w, "layer") {
@@ -501,8 +501,7 @@ func (p *reqParser) finishServing() error {
 		return nil
 	}
 	if p.workload.set && p.workload.v != planner.Inference && sv.any {
-		return &UserError{Msg: fmt.Sprintf("`%s` is about serving a model, but the request says `%s`", sv.first, p.workload.word),
-			Hint: "try: gpuplan plan llama-3.1-8b inference vllm in 1024 out 256 on h100"}
+		return said(en.Tf("`%s` is about serving a model, but the request says `%s`", sv.first, p.workload.word), &UserError{Hint: "try: gpuplan plan llama-3.1-8b inference vllm in 1024 out 256 on h100"})
 	}
 	if j.Workload == "" && (sv.any || sv.input.set) {
 		j.Workload = planner.Inference // an engine or a load is serving; a format alone is left to weightOnlyInference
@@ -515,8 +514,7 @@ func (p *reqParser) finishServing() error {
 			p.note("output length not given: 256 generated tokens per request (say `out N`)")
 		}
 		if p.seq.set && p.seq.v != sv.input.v+out {
-			return &UserError{Msg: fmt.Sprintf("`%s` and `%s` disagree: the context is the prompt plus the output (%d)", p.seq.word, sv.input.word, sv.input.v+out),
-				Hint: p.tryWithout(p.seq.word)}
+			return said(en.Tf("`%s` and `%s` disagree: the context is the prompt plus the output (%d)", p.seq.word, sv.input.word, sv.input.v+out), &UserError{Hint: p.tryWithout(p.seq.word)})
 		}
 		j.SeqLen = sv.input.v + out
 	}
@@ -528,8 +526,7 @@ func (p *reqParser) finishServing() error {
 		p.note("`gguf` without a type read as Q4_K_M (4.84 bits per weight, the usual download); name it (`q8_0`, `q5_k_m`) to change it")
 	}
 	if j.GGUFType != "" && j.Engine != "" && !j.Engine.Local() {
-		return &UserError{Msg: fmt.Sprintf("`%s` is a llama.cpp format; %s serves GPTQ/AWQ/fp8 weights", strings.ToLower(j.GGUFType), j.Engine),
-			Hint: p.tryWithout(sv.engine.word)}
+		return said(en.Tf("`%s` is a llama.cpp format; %s serves GPTQ/AWQ/fp8 weights", strings.ToLower(j.GGUFType), j.Engine), &UserError{Hint: p.tryWithout(sv.engine.word)})
 	}
 	switch j.Quant {
 	case planner.GPTQ, planner.AWQ, planner.BNB:
@@ -538,19 +535,17 @@ func (p *reqParser) finishServing() error {
 			p.note(fmt.Sprintf("`%s` read as 4-bit weights (say `int8` for 8-bit)", sv.quantWord))
 		}
 		if j.Precision != planner.INT4 && j.Precision != planner.INT8 {
-			return &UserError{Msg: fmt.Sprintf("`%s` quantises to 4 or 8 bits, not %s", sv.quantWord, j.Precision),
-				Hint: p.tryWithout(p.precision.word)}
+			return said(en.Tf("`%s` quantises to 4 or 8 bits, not %s", sv.quantWord, j.Precision), &UserError{Hint: p.tryWithout(p.precision.word)})
 		}
 	}
 	if sv.cpuLayers.set {
 		if sv.gpuLayers.set {
-			return &UserError{Msg: fmt.Sprintf("`%s` and `%s`: say the layers on the GPU or on the CPU, not both", sv.gpuLayers.word, sv.cpuLayers.word),
-				Hint: p.tryWithout(sv.cpuLayers.word)}
+			return said(en.Tf("`%s` and `%s`: say the layers on the GPU or on the CPU, not both", sv.gpuLayers.word, sv.cpuLayers.word), &UserError{Hint: p.tryWithout(sv.cpuLayers.word)})
 		}
 		L := j.Model.Layers
 		switch {
 		case L == 0:
-			return &UserError{Msg: fmt.Sprintf("`%s` needs a model with layers", sv.cpuLayers.word), Hint: reqExample}
+			return said(en.Tf("`%s` needs a model with layers", sv.cpuLayers.word), &UserError{Hint: reqExample})
 		case sv.cpuLayers.v >= L:
 			j.GPULayers = -1
 		default:

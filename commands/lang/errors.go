@@ -1,7 +1,5 @@
 package lang
 
-import "fmt"
-
 // UserError is a mistake the user can fix: what was wrong, and how to say
 // it instead. Every renderer shows Msg and Hint as they are; nothing else
 // about an error reaches a user.
@@ -15,6 +13,8 @@ type UserError struct {
 
 	// slip marks a Hint that fixes a typo (suggest.go).
 	slip bool
+	// text is Msg as a reader wrote it (en.T / en.Tf), for Localize.
+	text text
 }
 
 // Fields a mistake can be in.
@@ -48,6 +48,6 @@ func (e *UserError) Error() string {
 }
 
 // userErrorf builds a UserError with a hint.
-func userErrorf(hint, format string, args ...any) *UserError {
-	return &UserError{Msg: fmt.Sprintf(format, args...), Hint: hint}
+func userErrorf(hint string, t text) *UserError {
+	return said(t, &UserError{Hint: hint})
 }

@@ -62,8 +62,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 	t := p.tok(p.i)
 	if t.w == "" {
 		if commit {
-			return planner.Hardware{}, false, &UserError{Msg: "which GPUs? the request ends where hardware should be",
-				Hint: p.drop(p.i-1, p.i, reqEg("on h100x2"))}
+			return planner.Hardware{}, false, said(en.T("which GPUs? the request ends where hardware should be"), &UserError{Hint: p.drop(p.i-1, p.i, reqEg("on h100x2"))})
 		}
 		return fail()
 	}
@@ -106,14 +105,12 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 				return inner, false, err
 			}
 			if inner.GPUsPerNode > 0 {
-				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` nests nodes in nodes", p.span(a, p.i)),
-					Hint: p.drop(a, p.i, reqEg("on 2 nodes of 8x h100"))}
+				return inner, false, said(en.Tf("`%s` nests nodes in nodes", p.span(a, p.i)), &UserError{Hint: p.drop(a, p.i, reqEg("on 2 nodes of 8x h100"))})
 			}
 			// A node group may total up to reqMaxGPUs, as
 			// published runs do (Llama 3.1 405B: 2048 nodes of 8x h100).
 			if n < 1 || n*inner.Count > reqMaxGPUs {
-				return inner, false, &UserError{Msg: fmt.Sprintf("`%s` is %s GPUs; a plan takes 1 to %d", p.span(a, p.i), reqCountText(n, inner.Count), reqMaxGPUs),
-					Hint: p.drop(a, innerAt, reqEg("on 2 nodes of 8x "+inner.GPU.ID))}
+				return inner, false, said(en.Tf("`%s` is %s GPUs; a plan takes 1 to %d", p.span(a, p.i), reqCountText(n, inner.Count), reqMaxGPUs), &UserError{Hint: p.drop(a, innerAt, reqEg("on 2 nodes of 8x "+inner.GPU.ID))})
 			}
 			hw := inner
 			hw.Count, hw.GPUsPerNode = n*inner.Count, inner.Count
@@ -144,9 +141,8 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 			first = rest[1:] // "2xh100"
 		default:
 			if commit {
-				return planner.Hardware{}, false, &UserError{
-					Msg:  fmt.Sprintf("`%s` is not a GPU count; counts are whole numbers, like `on 2x h100`", reqShort(t.raw)),
-					Hint: p.drop(a, a+1, reqEg("on 2x h100"))}
+				return planner.Hardware{}, false, said(en.Tf("`%s` is not a GPU count; counts are whole numbers, like `on 2x h100`", reqShort(t.raw)), &UserError{
+					Hint: p.drop(a, a+1, reqEg("on 2x h100"))})
 			}
 			return fail()
 		}
@@ -186,9 +182,8 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 	}
 	if m.sfxTok >= 0 {
 		if countTok >= 0 {
-			return planner.Hardware{}, false, &UserError{
-				Msg:  fmt.Sprintf("`%s` gives the GPU count twice", p.span(a, p.i)),
-				Hint: p.try(a, p.i, fmt.Sprintf("%dx %s", count, m.g.ID))}
+			return planner.Hardware{}, false, said(en.Tf("`%s` gives the GPU count twice", p.span(a, p.i)), &UserError{
+				Hint: p.try(a, p.i, fmt.Sprintf("%dx %s", count, m.g.ID))})
 		}
 		count, countTok = m.sfx, m.sfxTok
 	}
@@ -215,10 +210,9 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 		}
 	}
 	if count < 1 || count > reqMaxGPUs {
-		return hw, false, &UserError{
-			Msg: fmt.Sprintf("GPU count %d in `%s` is out of range — a plan takes 1 to 100,000 GPUs",
-				count, p.span(a, max(m.next, countTok+1))),
-			Hint: p.try(a, p.i, m.name)}
+		return hw, false, said(en.Tf("GPU count %d in `%s` is out of range — a plan takes 1 to 100,000 GPUs",
+			count, p.span(a, max(m.next, countTok+1))), &UserError{
+			Hint: p.try(a, p.i, m.name)})
 	}
 	p.note(m.res.Note)
 	return hw, true, nil
@@ -331,15 +325,13 @@ func (p *reqParser) gpuName(i int, first string) (reqGPUMatch, bool) {
 func (p *reqParser) unknownGPU(i int, name string, count int) error {
 	t := p.tok(i)
 	if i >= len(p.toks) {
-		return &UserError{Msg: fmt.Sprintf("which GPU? `%s` names none, like `on %dx h100`", p.span(p.i-1, p.i), max(count, 1)),
-			Hint: p.gpuFamilies()}
+		return said(en.Tf("which GPU? `%s` names none, like `on %dx h100`", p.span(p.i-1, p.i), max(count, 1)), &UserError{Hint: p.gpuFamilies()})
 	}
 	if head, _, ok := reqSplitCount(name); ok {
 		name = head
 	}
 	if name == "gpu" || name == "gpus" || name == "cards" {
-		return &UserError{Msg: fmt.Sprintf("which GPU? `%s` does not say — name it, like `on 8x h100`", reqShort(t.raw)),
-			Hint: p.gpuFamilies()}
+		return said(en.Tf("which GPU? `%s` does not say — name it, like `on 8x h100`", reqShort(t.raw)), &UserError{Hint: p.gpuFamilies()})
 	}
 	if gpuVendors[name] && name == t.w {
 		return p.vendorGPU(i) // "rtx 4080", "tpu v4"
@@ -353,10 +345,9 @@ func (p *reqParser) unknownGPU(i int, name string, count int) error {
 	}
 	sug := p.nearestGPU(name)
 	if sug == "" {
-		return &UserError{Msg: fmt.Sprintf("unknown GPU `%s`", reqShort(shown)), Hint: p.gpuFamilies()}
+		return said(en.Tf("unknown GPU `%s`", reqShort(shown)), &UserError{Hint: p.gpuFamilies()})
 	}
-	return &UserError{Msg: fmt.Sprintf("unknown GPU `%s` — did you mean `%s`?", reqShort(shown), sug),
-		Hint: p.fix(i, i+1, strings.Replace(t.w, name, sug, 1))}
+	return said(en.Tf("unknown GPU `%s` — did you mean `%s`?", reqShort(shown), sug), &UserError{Hint: p.fix(i, i+1, strings.Replace(t.w, name, sug, 1))})
 }
 
 // ---------------------------------------------------------------------------
@@ -367,7 +358,7 @@ func (p *reqParser) unknownGPU(i int, name string, count int) error {
 // the precision it ran in, in any order within the clause.
 func (p *reqParser) baseline(a int) error {
 	if p.req.Baseline != nil {
-		return &UserError{Msg: fmt.Sprintf("a second `%s`: give one measured run", p.toks[a].raw), Hint: p.try(a, a+1, "")}
+		return said(en.Tf("a second `%s`: give one measured run", p.toks[a].raw), &UserError{Hint: p.try(a, a+1, "")})
 	}
 	b := &planner.Baseline{}
 	haveValue, haveHW := false, false
@@ -411,11 +402,9 @@ func (p *reqParser) baseline(a int) error {
 	}
 	switch {
 	case !haveValue:
-		return &UserError{Msg: fmt.Sprintf("`%s` needs a measurement, like `baseline 5.67 h/epoch on 4x v100`", p.span(a, p.i)),
-			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")}
+		return said(en.Tf("`%s` needs a measurement, like `baseline 5.67 h/epoch on 4x v100`", p.span(a, p.i)), &UserError{Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")})
 	case !haveHW:
-		return &UserError{Msg: fmt.Sprintf("`%s` needs the hardware it was measured on, like `on 4x v100`", p.span(a, p.i)),
-			Hint: reqEg(p.span(a, p.i) + " on 4x v100")}
+		return said(en.Tf("`%s` needs the hardware it was measured on, like `on 4x v100`", p.span(a, p.i)), &UserError{Hint: reqEg(p.span(a, p.i) + " on 4x v100")})
 	}
 	p.req.Baseline = b
 	return nil
@@ -460,16 +449,14 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 	nu, de := reqRateNum(num), reqRateDen(den)
 	v := n.v
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > 1e12 {
-		return &UserError{Msg: fmt.Sprintf("`%s` is not a measurement I can use", p.span(v0, end)),
-			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")}
+		return said(en.Tf("`%s` is not a measurement I can use", p.span(v0, end)), &UserError{Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")})
 	}
 	switch {
 	case nu == "it" && de == "s":
-		return &UserError{
-			Msg: fmt.Sprintf("`%s` counts loop iterations, which depend on batch and accumulation; give seconds per optimizer step or samples per second", p.span(v0, end)),
+		return said(en.Tf("`%s` counts loop iterations, which depend on batch and accumulation; give seconds per optimizer step or samples per second", p.span(v0, end)), &UserError{
 			Hint: fmt.Sprintf("say `baseline %s s/step` (1 ÷ it/s, if each iteration is one optimizer step) or `baseline <it/s × batch> samples/s`",
 				strconv.FormatFloat(1/v, 'g', 3, 64)),
-		}
+		})
 	case nu == "samples" && de == "s":
 		b.Unit = planner.SamplesPerS
 	case nu == "tokens" && de == "s":
@@ -483,14 +470,12 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 	case de == "" && reqSeconds[nu] > 0 && den == "":
 		b.Unit, v = planner.Hours, v*reqSeconds[nu]/3600
 	default:
-		return &UserError{
-			Msg:  fmt.Sprintf("`%s` is not a unit I read for a baseline; I read samples/s, tokens/s, s/step, h/epoch or h", p.span(v0, end)),
+		return said(en.Tf("`%s` is not a unit I read for a baseline; I read samples/s, tokens/s, s/step, h/epoch or h", p.span(v0, end)), &UserError{
 			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100"),
-		}
+		})
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v > 1e12 {
-		return &UserError{Msg: fmt.Sprintf("`%s` is not a measurement I can use", p.span(v0, end)),
-			Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")}
+		return said(en.Tf("`%s` is not a measurement I can use", p.span(v0, end)), &UserError{Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")})
 	}
 	b.Value = v
 	return nil
@@ -544,9 +529,8 @@ func reqRateDen(w string) string {
 func (p *reqParser) serverPart(srv planner.Hardware, n, a int) (planner.Hardware, bool, error) {
 	p.lastCounted = true
 	if n < 1 || n > srv.Count {
-		return srv, false, &UserError{
-			Msg:  fmt.Sprintf("`%s` has %d GPUs; `%s` asks for %d", srv.Server, srv.Count, p.span(a, p.i), n),
-			Hint: p.try(a, p.i, srv.Server)}
+		return srv, false, said(en.Tf("`%s` has %d GPUs; `%s` asks for %d", srv.Server, srv.Count, p.span(a, p.i), n), &UserError{
+			Hint: p.try(a, p.i, srv.Server)})
 	}
 	if n < srv.Count {
 		srv.Count = n

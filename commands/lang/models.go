@@ -50,15 +50,14 @@ func (p *reqParser) catalogModel() (bool, error) {
 	var nf *planner.NotFoundError
 	if errors.As(err, &nf) && nf.Ambiguous && len(nf.Candidates) > 0 && len(reqNorm(t.w)) >= 3 {
 		c := nf.Candidates
-		more := ""
+		msg := en.Tf("model `%s` matches several: `%s` — say which", reqShort(t.raw), strings.Join(c, "`, `"))
 		if len(c) > 5 {
-			more = fmt.Sprintf(" and %d more", len(c)-5)
+			msg = en.Tf("model `%s` matches several: `%s` and %d more — say which", reqShort(t.raw), strings.Join(c[:5], "`, `"), len(c)-5)
 			c = c[:5]
 		}
-		return true, &UserError{
-			Msg:  fmt.Sprintf("model `%s` matches several: `%s`%s — say which", reqShort(t.raw), strings.Join(c, "`, `"), more),
+		return true, said(msg, &UserError{
 			Hint: p.fix(p.i, p.i+1, c[0]),
-		}
+		})
 	}
 	return false, nil
 }
@@ -284,16 +283,16 @@ func (p *reqParser) hubModel(ref string) error {
 		}
 		return p.setModel(m, planner.Resolution{Note: fmt.Sprintf("`%s`: %s; planned as the catalogue's %s", ref, why, m.ID)}, a, a+1)
 	}
-	msg := fmt.Sprintf("model `%s` is not in the catalogue, and reading it from the Hugging Face Hub needs the Hub", reqShort(ref))
+	msg := en.Tf("model `%s` is not in the catalogue, and reading it from the Hugging Face Hub needs the Hub", reqShort(ref))
 	if err != nil {
-		msg = fmt.Sprintf("model `%s`: %s", reqShort(ref), err.Error())
+		msg = en.Tf("model `%s`: %s", reqShort(ref), err.Error())
 	}
 	hint := "try a catalogue name (`gpuplan models` lists them)"
 	if near := hubNearest(name, p.cat.ModelNames(), 3); len(near) > 0 {
-		msg += "; the catalogue's nearest: " + strings.Join(near, ", ") // hubnear.go
+		msg = en.Tf("%s; the catalogue's nearest: %s", msg, strings.Join(near, ", ")) // hubnear.go
 		hint = p.try(a, a+1, near[0])
 	}
-	return &UserError{Msg: msg, Hint: hint}
+	return said(msg, &UserError{Hint: hint})
 }
 
 // isHubRef reports whether a word names a Hub model ("Qwen/Qwen2.5-7B",

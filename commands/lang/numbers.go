@@ -2,7 +2,6 @@ package lang
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -226,8 +225,7 @@ func (p *reqParser) number() error {
 	case reqUBits:
 		v := map[float64]string{4: string(planner.INT4), 8: string(planner.INT8), 16: "mixed", 32: string(planner.FP32)}[q.n.v]
 		if v == "" {
-			return &UserError{Msg: fmt.Sprintf("`%s` is not a precision I know; 4-bit, 8-bit, 16-bit and 32-bit are", p.span(a, b)),
-				Hint: reqEg("int4", "int8", "bf16", "fp32")}
+			return said(en.Tf("`%s` is not a precision I know; 4-bit, 8-bit, 16-bit and 32-bit are", p.span(a, b)), &UserError{Hint: reqEg("int4", "int8", "bf16", "fp32")})
 		}
 		return p.setPrecision(v, a, b)
 	case reqULayers:
@@ -235,10 +233,9 @@ func (p *reqParser) number() error {
 	case reqUHeads:
 		return p.setArch("heads", q.n.v, a, b)
 	case reqUTime:
-		return &UserError{
-			Msg:  fmt.Sprintf("`%s` is a measurement; a plan needs the work (`10 epochs`, `5000 steps`) — a measured run goes in a baseline", p.span(a, b)),
+		return said(en.Tf("`%s` is a measurement; a plan needs the work (`10 epochs`, `5000 steps`) — a measured run goes in a baseline", p.span(a, b)), &UserError{
 			Hint: p.tryOr(a, b, "baseline "+p.span(a, b), reqEg("baseline 5.67 h/epoch on 4x v100")),
-		}
+		})
 	}
 	// No unit: hardware ("2 h100", "2xh100", "4090", "2 nodes of 8x h100")?
 	p.i = a
@@ -257,19 +254,17 @@ func (p *reqParser) number() error {
 		u := strings.TrimLeft(q.unit, "-")
 		if sug := p.suggest(u, reqUnitSuggest); sug != "" {
 			fix := strings.TrimSuffix(t.w, q.unit) + " " + sug
-			return &UserError{Msg: fmt.Sprintf("I don't understand `%s` — did you mean `%s`?", reqShort(t.raw), fix),
-				Hint: p.fix(a, a+1, fix)}
+			return said(en.Tf("I don't understand `%s` — did you mean `%s`?", reqShort(t.raw), fix), &UserError{Hint: p.fix(a, a+1, fix)})
 		}
-		return &UserError{Msg: fmt.Sprintf("I don't understand `%s`", reqShort(t.raw)), Hint: reqKinds}
+		return said(en.Tf("I don't understand `%s`", reqShort(t.raw)), &UserError{Hint: reqKinds})
 	}
 	if a+1 < len(p.toks) && !p.known(a+1) {
 		return p.unknown(a+1, reqUnitSuggest)
 	}
-	return &UserError{
-		Msg: fmt.Sprintf("`%s` needs a unit: `%s epochs`, `%s samples`, `%s tokens`, `%s steps` or `%s params`?",
-			reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw)),
+	return said(en.Tf("`%s` needs a unit: `%s epochs`, `%s samples`, `%s tokens`, `%s steps` or `%s params`?",
+		reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw)), &UserError{
 		Hint: p.try(a, a+1, t.raw+" epochs"),
-	}
+	})
 }
 
 // needNumber is the error for a unit word with no number before it.
@@ -277,8 +272,7 @@ func (p *reqParser) needNumber(i int, c reqUnitKind) error {
 	ex := map[reqUnitKind]string{reqUEpochs: "10 epochs", reqUSamples: "2.5M samples", reqUTokens: "1.2B tokens",
 		reqUSteps: "5000 steps", reqUStepsPerEpoch: "19252 steps/epoch", reqUParams: "7b params", reqUBits: "4bit",
 		reqUNodes: "on 2 nodes of 8x h100", reqULayers: "24 layers", reqUHeads: "16 heads", reqUTime: "baseline 5.67 h/epoch on 4x v100"}[c]
-	return &UserError{Msg: fmt.Sprintf("`%s` needs a number before it, like `%s`", reqShort(p.tok(i).raw), ex),
-		Hint: p.drop(i, i+1, reqEg(ex))}
+	return said(en.Tf("`%s` needs a number before it, like `%s`", reqShort(p.tok(i).raw), ex), &UserError{Hint: p.drop(i, i+1, reqEg(ex))})
 }
 
 // dataset reads "of 2.5M samples" / "of 1.2B tokens" after `of` at a.
@@ -295,8 +289,8 @@ func (p *reqParser) dataset(a int) error {
 			return p.setAmount(q.class, q.n.v, a, p.i, true)
 		}
 	}
-	return &UserError{Msg: fmt.Sprintf("`%s` should say the dataset size, like `of 2.5M samples` or `of 1.2B tokens`",
-		p.span(a, p.i+1)), Hint: p.drop(a, p.i, reqEg("of 2.5M samples", "of 1.2B tokens"))}
+	return said(en.Tf("`%s` should say the dataset size, like `of 2.5M samples` or `of 1.2B tokens`",
+		p.span(a, p.i+1)), &UserError{Hint: p.drop(a, p.i, reqEg("of 2.5M samples", "of 1.2B tokens"))})
 }
 
 // setAmount records an amount of work. Bare samples and tokens are totals

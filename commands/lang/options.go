@@ -202,8 +202,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 			p.req.Job.Checkpointing = true
 			return nil
 		}
-		return &UserError{Msg: fmt.Sprintf("`%s` what? I know `%s checkpointing`", t.raw, t.w),
-			Hint: p.try(a, a+1, "gradient-checkpointing")}
+		return said(en.Tf("`%s` what? I know `%s checkpointing`", t.raw, t.w), &UserError{Hint: p.try(a, a+1, "gradient-checkpointing")})
 	case reqKwAttention:
 		named := strings.Contains(t.w, "attn") || strings.Contains(t.w, "attention")
 		if n := p.tok(p.i).w; n == "attention" || n == "attn" {
@@ -231,8 +230,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		}
 		stage := map[string]planner.Strategy{"1": planner.ZeRO1, "2": planner.ZeRO2, "3": planner.ZeRO3}[p.tok(p.i).w]
 		if stage == "" {
-			return &UserError{Msg: fmt.Sprintf("`%s` needs a stage: `zero1`, `zero2` or `zero3`", p.span(a, p.i+1)),
-				Hint: p.drop(a, a+1, reqEg("zero1", "zero2", "zero3"))}
+			return said(en.Tf("`%s` needs a stage: `zero1`, `zero2` or `zero3`", p.span(a, p.i+1)), &UserError{Hint: p.drop(a, a+1, reqEg("zero1", "zero2", "zero3"))})
 		}
 		p.i++
 		return reqSet(p, &p.strategy, stage, a, p.i, "sharding strategies")
@@ -277,7 +275,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 			p.i++
 		}
 		if p.req.Job.Offload != "" && p.req.Job.Offload != v {
-			return &UserError{Msg: fmt.Sprintf("two offloads: `%s` and `%s` — which one?", p.req.Job.Offload, p.span(a, p.i)), Hint: reqEg("offload", "offload-params")}
+			return said(en.Tf("two offloads: `%s` and `%s` — which one?", p.req.Job.Offload, p.span(a, p.i)), &UserError{Hint: reqEg("offload", "offload-params")})
 		}
 		p.req.Job.Offload = v
 	case reqKwInBackward:
@@ -299,7 +297,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		}
 		p.i = j // "on a t4", "on the h100s"
 		if p.i >= len(p.toks) {
-			return &UserError{Msg: "`on` needs hardware after it, like `on h100x2`", Hint: p.drop(a, p.i, reqEg("on h100x2"))}
+			return said(en.T("`on` needs hardware after it, like `on h100x2`"), &UserError{Hint: p.drop(a, p.i, reqEg("on h100x2"))})
 		}
 		return p.hardwareList(true)
 	case reqKwCompare:
@@ -361,12 +359,11 @@ func (p *reqParser) value(key string, a int, skip ...string) (reqNumber, string,
 	}
 	t := p.tok(p.i)
 	if !reqStartsNumber(t.w) {
-		what := "`" + reqShort(p.toks[a].raw) + "` needs a number after it"
+		msg := en.Tf("`%s` needs a number after it, like `%s`", reqShort(p.toks[a].raw), reqKeyExamples[key])
 		if p.i < len(p.toks) && !p.known(p.i) {
-			what = "`" + reqShort(p.toks[a].raw) + "` needs a number, not `" + reqShort(t.raw) + "`"
+			msg = en.Tf("`%s` needs a number, not `%s`, like `%s`", reqShort(p.toks[a].raw), reqShort(t.raw), reqKeyExamples[key])
 		}
-		return reqNumber{}, "", &UserError{Msg: fmt.Sprintf("%s, like `%s`", what, reqKeyExamples[key]),
-			Hint: p.drop(a, p.i, reqEg(reqKeyExamples[key]))}
+		return reqNumber{}, "", said(msg, &UserError{Hint: p.drop(a, p.i, reqEg(reqKeyExamples[key]))})
 	}
 	n, unit, ok := reqScanNumber(t.w)
 	if !ok {
@@ -377,8 +374,7 @@ func (p *reqParser) value(key string, a int, skip ...string) (reqNumber, string,
 }
 
 func (p *reqParser) badNumber(i int) error {
-	return &UserError{Msg: fmt.Sprintf("`%s` is not a number I can read", reqShort(p.tok(i).raw)),
-		Hint: "numbers look like 512, 2.5M, 1.2B, 15T, 100k, 2,464,256 or 1e6"}
+	return said(en.Tf("`%s` is not a number I can read", reqShort(p.tok(i).raw)), &UserError{Hint: "numbers look like 512, 2.5M, 1.2B, 15T, 100k, 2,464,256 or 1e6"})
 }
 
 // check validates a value for the phrase [a, b): finite, within [lo, hi],
@@ -387,14 +383,13 @@ func (p *reqParser) check(v float64, a, b int, lo, hi float64, hiText string, wh
 	phrase := p.span(a, b)
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0) || v > hi:
-		return &UserError{Msg: fmt.Sprintf("`%s` is more than gpuplan plans for (at most %s)", phrase, hiText),
-			Hint: p.try(a, b, "")}
+		return said(en.Tf("`%s` is more than gpuplan plans for (at most %s)", phrase, hiText), &UserError{Hint: p.try(a, b, "")})
 	case v <= 0:
-		return &UserError{Msg: fmt.Sprintf("`%s` must be more than zero", phrase), Hint: p.try(a, b, "")}
+		return said(en.Tf("`%s` must be more than zero", phrase), &UserError{Hint: p.try(a, b, "")})
 	case whole && v != math.Trunc(v):
-		return &UserError{Msg: fmt.Sprintf("`%s` must be a whole number", phrase), Hint: p.try(a, b, "")}
+		return said(en.Tf("`%s` must be a whole number", phrase), &UserError{Hint: p.try(a, b, "")})
 	case v < lo:
-		return &UserError{Msg: fmt.Sprintf("`%s` must be at least %s", phrase, reqTrimNum(lo)), Hint: p.try(a, b, "")}
+		return said(en.Tf("`%s` must be at least %s", phrase, reqTrimNum(lo)), &UserError{Hint: p.try(a, b, "")})
 	}
 	return nil
 }
@@ -526,8 +521,8 @@ func (p *reqParser) key(key string, a int) error {
 			p.i++
 			return p.setPrecision(kw.val, b, p.i)
 		}
-		return &UserError{Msg: fmt.Sprintf("`%s` needs a precision after it: fp32, tf32, fp16, bf16, fp8, int8 or int4",
-			p.span(a, p.i+1)), Hint: p.drop(a, p.i, reqEg("precision bf16"))}
+		return said(en.Tf("`%s` needs a precision after it: fp32, tf32, fp16, bf16, fp8, int8 or int4",
+			p.span(a, p.i+1)), &UserError{Hint: p.drop(a, p.i, reqEg("precision bf16"))})
 	}
 	return nil
 }
@@ -581,8 +576,7 @@ func (p *reqParser) setArch(key string, v float64, a, b int) error {
 
 func (p *reqParser) setParams(v float64, a, b int) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 1e6 || v > 5e12 {
-		return &UserError{Msg: fmt.Sprintf("`%s` is outside the 1M–5T parameters gpuplan plans for", p.span(a, b)),
-			Hint: p.drop(a, b, reqEg("7b params"))}
+		return said(en.Tf("`%s` is outside the 1M–5T parameters gpuplan plans for", p.span(a, b)), &UserError{Hint: p.drop(a, b, reqEg("7b params"))})
 	}
 	if err := reqSet(p, &p.model, "params:"+reqTrimNum(v), a, b, "models"); err != nil {
 		return err
@@ -664,8 +658,7 @@ func (p *reqParser) batchKey(a int) error {
 		return reqSet(p, &p.batch, reqBatch{n: int(n.v), tokens: tokens}, a, p.i, "batch sizes")
 	}
 	if tokens {
-		return &UserError{Msg: fmt.Sprintf("`%s` mixes a batch in tokens with GPUs × micro-batch", p.span(a, next)),
-			Hint: p.drop(p.i, next, reqEg("batch 128 = 4x32", "batch 1M tokens"))}
+		return said(en.Tf("`%s` mixes a batch in tokens with GPUs × micro-batch", p.span(a, next)), &UserError{Hint: p.drop(p.i, next, reqEg("batch 128 = 4x32", "batch 1M tokens"))})
 	}
 	p.i = next
 	prod := 1
@@ -673,8 +666,7 @@ func (p *reqParser) batchKey(a int) error {
 		prod *= x
 	}
 	if int(n.v)%prod != 0 || len(f) == 3 && prod != int(n.v) {
-		return &UserError{Msg: fmt.Sprintf("`%s` does not add up: %s is %d", p.span(a, p.i), p.span(j, next), prod),
-			Hint: p.try(a, p.i, fmt.Sprintf("batch %d = %s", prod, p.span(j, next)))}
+		return said(en.Tf("`%s` does not add up: %s is %d", p.span(a, p.i), p.span(j, next), prod), &UserError{Hint: p.try(a, p.i, fmt.Sprintf("batch %d = %s", prod, p.span(j, next)))})
 	}
 	if err := reqSet(p, &p.batch, reqBatch{n: int(n.v)}, a, p.i, "batch sizes"); err != nil {
 		return err

@@ -116,10 +116,9 @@ func reqSet[T comparable](p *reqParser, s *reqSlot[T], v T, a, b int, plural str
 		if s.v == v {
 			return nil
 		}
-		return &UserError{
-			Msg:  fmt.Sprintf("two %s: `%s` and `%s` — which one?", plural, s.word, p.span(a, b)),
+		return said(en.Tf("two %s: `%s` and `%s` — which one?", pluralText(plural), s.word, p.span(a, b)), &UserError{
 			Hint: p.try(a, b, ""),
-		}
+		})
 	}
 	*s = reqSlot[T]{v: v, word: p.span(a, b), set: true}
 	return nil
@@ -154,8 +153,7 @@ func (p *reqParser) step() error {
 		return p.keyword(kw)
 	}
 	if t.w[0] == '-' && reqStartsNumber(t.w[1:]) {
-		return &UserError{Msg: fmt.Sprintf("`%s` is negative; amounts and sizes are positive", reqShort(t.raw)),
-			Hint: p.try(p.i, p.i+1, strings.TrimLeft(t.raw, "-"))}
+		return said(en.Tf("`%s` is negative; amounts and sizes are positive", reqShort(t.raw)), &UserError{Hint: p.try(p.i, p.i+1, strings.TrimLeft(t.raw, "-"))})
 	}
 	if reqStartsNumber(t.w) {
 		return p.number()
@@ -239,18 +237,17 @@ func (p *reqParser) unknown(i int, prefer []string) error {
 	}
 	sug := p.suggest(t.w, prefer)
 	if sug == "" {
-		return &UserError{Msg: fmt.Sprintf("I don't understand `%s`", reqShort(t.raw)), Hint: reqKinds}
+		return said(en.Tf("I don't understand `%s`", reqShort(t.raw)), &UserError{Hint: reqKinds})
 	}
 	p.loadVocab()
-	what := "I don't understand"
+	msg := en.Tf("I don't understand `%s` — did you mean `%s`?", reqShort(t.raw), sug)
 	switch {
 	case p.modelNames[sug]:
-		what = "unknown model"
+		msg = en.Tf("unknown model `%s` — did you mean `%s`?", reqShort(t.raw), sug)
 	case p.gpuSet[sug]:
-		what = "unknown GPU"
+		msg = en.Tf("unknown GPU `%s` — did you mean `%s`?", reqShort(t.raw), sug)
 	}
-	return &UserError{Msg: fmt.Sprintf("%s `%s` — did you mean `%s`?", what, reqShort(t.raw), sug),
-		Hint: p.fix(i, i+1, sug)}
+	return said(msg, &UserError{Hint: p.fix(i, i+1, sug)})
 }
 
 // suggest returns the nearest word to w, from prefer first, then from the
@@ -351,8 +348,7 @@ func (p *reqParser) finish() error {
 				continue
 			}
 			if mv.to.set && mv.to.v != mv.from.v {
-				return &UserError{Msg: fmt.Sprintf("two dataset sizes: `%s` and `%s` — which one?", mv.to.word, mv.from.word),
-					Hint: reqExample}
+				return said(en.Tf("two dataset sizes: `%s` and `%s` — which one?", mv.to.word, mv.from.word), &UserError{Hint: reqExample})
 			}
 			*mv.to, *mv.from = *mv.from, reqSlot[float64]{}
 		}
@@ -376,20 +372,17 @@ func (p *reqParser) finish() error {
 	}
 	j.MicroBatch = p.micro.v
 	if j.GlobalBatch > 0 && j.MicroBatch > j.GlobalBatch {
-		return &UserError{Msg: fmt.Sprintf("micro-batch `%s` is larger than the global batch `%s`", p.micro.word, p.batch.word),
-			Hint: "the global batch is GPUs × micro-batch × accumulation steps, e.g. batch 128 = 4x32"}
+		return said(en.Tf("micro-batch `%s` is larger than the global batch `%s`", p.micro.word, p.batch.word), &UserError{Hint: "the global batch is GPUs × micro-batch × accumulation steps, e.g. batch 128 = 4x32"})
 	}
 	if j.GlobalBatchTokens > 0 && j.SeqLen > 0 && j.GlobalBatchTokens < j.SeqLen {
-		return &UserError{Msg: fmt.Sprintf("`%s` is less than one sequence of `%s`", p.batch.word, p.seq.word),
-			Hint: "batch in tokens = sequences × seq, e.g. batch 1M tokens with seq 2048"}
+		return said(en.Tf("`%s` is less than one sequence of `%s`", p.batch.word, p.seq.word), &UserError{Hint: "batch in tokens = sequences × seq, e.g. batch 1M tokens with seq 2048"})
 	}
 	j.LoRARank = p.rank.v
 	j.GenTokens = p.gen.v
 	if j.GenTokens > 0 && j.SeqLen > 0 && j.GenTokens >= j.SeqLen {
-		return &UserError{
-			Msg:  fmt.Sprintf("`%s` leaves no room for a prompt in `%s`: the context counts prompt and generated tokens", p.gen.word, p.seq.word),
+		return said(en.Tf("`%s` leaves no room for a prompt in `%s`: the context counts prompt and generated tokens", p.gen.word, p.seq.word), &UserError{
 			Hint: reqEg(fmt.Sprintf("ctx %d gen %d", j.SeqLen, max(1, j.SeqLen/4))),
-		}
+		})
 	}
 
 	// precision: an explicit format wins over `amp` and `mixed`
@@ -410,10 +403,9 @@ func (p *reqParser) finish() error {
 	// interconnect given outside a hardware clause applies to every target
 	if p.interconnect.set {
 		if len(p.req.Targets) == 0 {
-			return &UserError{
-				Msg:  fmt.Sprintf("`%s` says how GPUs connect, but no GPUs are named — put it after them, like `on 8x a100 %s`", p.interconnect.word, p.interconnect.word),
+			return said(en.Tf("`%s` says how GPUs connect, but no GPUs are named — put it after them, like `on 8x a100 %s`", p.interconnect.word, p.interconnect.word), &UserError{
 				Hint: reqEg("on 8x a100 " + p.interconnect.word),
-			}
+			})
 		}
 		for k := range p.req.Targets {
 			if p.req.Targets[k].Interconnect == planner.InterconnectAuto {
@@ -422,8 +414,7 @@ func (p *reqParser) finish() error {
 		}
 	}
 	if p.compare && len(p.req.Targets) < 2 {
-		return &UserError{Msg: fmt.Sprintf("`%s` needs at least two setups, like `compare h200x4, a100x4`", p.compareWord),
-			Hint: reqEg("compare h200x4, a100x4")}
+		return said(en.Tf("`%s` needs at least two setups, like `compare h200x4, a100x4`", p.compareWord), &UserError{Hint: reqEg("compare h200x4, a100x4")})
 	}
 	p.req.Compare = len(p.req.Targets) >= 2
 	return nil
@@ -438,8 +429,7 @@ func (p *reqParser) one(plural string, slots ...*reqSlot[float64]) error {
 		}
 	}
 	if len(words) > 1 {
-		return &UserError{Msg: fmt.Sprintf("two %s: `%s` and `%s` — which one?", plural, words[0], words[1]),
-			Hint: reqExample}
+		return said(en.Tf("two %s: `%s` and `%s` — which one?", pluralText(plural), words[0], words[1]), &UserError{Hint: reqExample})
 	}
 	return nil
 }
@@ -468,8 +458,7 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 		// architecture words would contradict the count.
 		if shape := (planner.ArchSpec{Layers: p.arch.Layers, Hidden: p.arch.Hidden, Heads: p.arch.Heads,
 			KVHeads: p.arch.KVHeads, FFN: p.arch.FFN}); !shape.IsZero() {
-			return m, &UserError{Msg: fmt.Sprintf("two models: `%s` and `%s` — give a size or an architecture, not both", p.model.word, archText),
-				Hint: reqEg("7b params", "layers 24 hidden 2048 heads 16")}
+			return m, said(en.Tf("two models: `%s` and `%s` — give a size or an architecture, not both", p.model.word, archText), &UserError{Hint: reqEg("7b params", "layers 24 hidden 2048 heads 16")})
 		}
 		m, err = planner.ModelFromParams(p.params)
 		if err == nil && spec.Kind != "" {
@@ -498,10 +487,9 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 		if p.text == "" || utf8.RuneCountInString(p.text) > 300 {
 			hint = reqExample
 		}
-		return m, &UserError{
-			Msg:  "which model? name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)",
+		return m, said(en.T("which model? name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)"), &UserError{
 			Hint: hint,
-		}
+		})
 	}
 	if err != nil {
 		msg := err.Error()
@@ -510,13 +498,12 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 			if what == "" {
 				what = p.model.word
 			}
-			msg = fmt.Sprintf("`%s`: %s", what, msg)
+			return m, said(en.Tf("`%s`: %s", what, msg), &UserError{Hint: reqEg("layers 24 hidden 2048 heads 16 vocab 50k")})
 		}
 		return m, &UserError{Msg: msg, Hint: reqEg("layers 24 hidden 2048 heads 16 vocab 50k")}
 	}
 	if params := m.Params(); math.IsNaN(params) || math.IsInf(params, 0) || params <= 0 || params > 5e12 {
-		return m, &UserError{Msg: fmt.Sprintf("`%s` works out to %s parameters, outside the 1M–5T gpuplan plans for", archText, reqParamsText(params)),
-			Hint: reqEg("layers 24 hidden 2048 heads 16 vocab 50k")}
+		return m, said(en.Tf("`%s` works out to %s parameters, outside the 1M–5T gpuplan plans for", archText, reqParamsText(params)), &UserError{Hint: reqEg("layers 24 hidden 2048 heads 16 vocab 50k")})
 	}
 	return m, nil
 }

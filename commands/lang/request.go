@@ -95,7 +95,7 @@ func Read(env Env, text string) (Reading, error) {
 	text = reqStripLead(reqNormalize(text))
 	if n := utf8.RuneCountInString(text); n > reqMaxRunes {
 		return Reading{}, userErrorf(reqExample,
-			"that request is %d characters long; I read plan requests of up to %d", n, reqMaxRunes)
+			en.Tf("that request is %d characters long; I read plan requests of up to %d", n, reqMaxRunes))
 	}
 	servers := map[string]planner.Hardware{}
 	names := map[string]bool{}

@@ -68,7 +68,7 @@ func ParseDigest(args string, defaultTZ *time.Location) (DigestArgs, error) {
 			a.Channel = c
 			words = words[1:]
 		} else if strings.HasPrefix(words[0], "#") || strings.HasPrefix(words[0], "<#") {
-			return a, &UserError{Msg: fmt.Sprintf("`%s` is not a channel I can use", words[0]), Hint: "type `#` and pick the channel from the list, so Slack sends its id"}
+			return a, said(en.Tf("`%s` is not a channel I can use", words[0]), &UserError{Hint: "type `#` and pick the channel from the list, so Slack sends its id"})
 		}
 	}
 	verb := DigestList
@@ -103,7 +103,7 @@ func ParseDigest(args string, defaultTZ *time.Location) (DigestArgs, error) {
 		return a, err
 	}
 	return a, userErrorf("try `digest #gpu-team daily 09:00`, `digest weekly mon 09:00`, `digest off`, `digest list` or `digest now`",
-		"`digest %s` — I did not understand `%s`", args, verb)
+		en.Tf("`digest %s` — I did not understand `%s`", args, verb))
 }
 
 // ChannelID reads a channel as Slack sends a picked one ("<#C0123|name>")
@@ -146,7 +146,7 @@ func ParseSchedule(verb string, words []string, defaultTZ *time.Location) (Sched
 	clock := func(w string) (int, int, error) {
 		h, m, ok := Clock(w)
 		if !ok {
-			return 0, 0, userErrorf(scheduleHint, "`%s` is not a time of day; write it as 09:00 or 18:30", w)
+			return 0, 0, userErrorf(scheduleHint, en.Tf("`%s` is not a time of day; write it as 09:00 or 18:30", w))
 		}
 		return h, m, nil
 	}
@@ -155,12 +155,12 @@ func ParseSchedule(verb string, words []string, defaultTZ *time.Location) (Sched
 	case "daily", "every":
 		if verb == "every" {
 			if len(words) == 0 || strings.ToLower(words[0]) != "day" {
-				return sub, userErrorf(scheduleHint, "`every` needs `day`: `digest every day 09:00`")
+				return sub, userErrorf(scheduleHint, en.T("`every` needs `day`: `digest every day 09:00`"))
 			}
 			words = words[1:]
 		}
 		if len(words) == 0 {
-			return sub, userErrorf(scheduleHint, "a daily digest needs a time: `digest daily 09:00`")
+			return sub, userErrorf(scheduleHint, en.T("a daily digest needs a time: `digest daily 09:00`"))
 		}
 		h, m, err := clock(words[0])
 		if err != nil {
@@ -171,11 +171,11 @@ func ParseSchedule(verb string, words []string, defaultTZ *time.Location) (Sched
 		rest = words[1:]
 	case "weekly":
 		if len(words) < 2 {
-			return sub, userErrorf(scheduleHint, "a weekly digest needs a day and a time: `digest weekly mon 09:00`")
+			return sub, userErrorf(scheduleHint, en.T("a weekly digest needs a day and a time: `digest weekly mon 09:00`"))
 		}
 		wd, ok := Weekday(words[0])
 		if !ok {
-			return sub, userErrorf(scheduleHint, "`%s` is not a day of the week; use mon, tue, … sun", words[0])
+			return sub, userErrorf(scheduleHint, en.Tf("`%s` is not a day of the week; use mon, tue, … sun", words[0]))
 		}
 		h, m, err := clock(words[1])
 		if err != nil {
@@ -188,12 +188,12 @@ func ParseSchedule(verb string, words []string, defaultTZ *time.Location) (Sched
 	case "cron":
 		spec, after, ok := cronQuoted(strings.Join(words, " "))
 		if !ok {
-			return sub, userErrorf("put the spec in quotes: `digest cron \"0 9 * * 1-5\"`", "the cron spec must be in double quotes")
+			return sub, userErrorf("put the spec in quotes: `digest cron \"0 9 * * 1-5\"`", en.T("the cron spec must be in double quotes"))
 		}
 		sub.Cron = true
 		f := strings.Fields(spec)
 		if len(f) != 5 {
-			return sub, userErrorf("five fields: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"", "the cron spec `%s` has %d fields, not 5", spec, len(f))
+			return sub, userErrorf("five fields: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"", en.Tf("the cron spec `%s` has %d fields, not 5", spec, len(f)))
 		}
 		sub.Spec = strings.Join(f, " ")
 		sub.Label = "cron " + sub.Spec
@@ -202,7 +202,7 @@ func ParseSchedule(verb string, words []string, defaultTZ *time.Location) (Sched
 		}
 		rest = strings.Fields(after)
 	default:
-		return sub, userErrorf(scheduleHint, "`%s` is no schedule", verb)
+		return sub, userErrorf(scheduleHint, en.Tf("`%s` is no schedule", verb))
 	}
 	for _, w := range rest {
 		switch lw := strings.ToLower(w); {
@@ -213,7 +213,7 @@ func ParseSchedule(verb string, words []string, defaultTZ *time.Location) (Sched
 		default:
 			loc, err := time.LoadLocation(w)
 			if err != nil || w == "" || w == "Local" {
-				return sub, userErrorf("time zones are IANA names: `Asia/Seoul`, `Europe/Berlin`, `America/New_York`, `UTC`", "`%s` is not a time zone I know", w)
+				return sub, userErrorf("time zones are IANA names: `Asia/Seoul`, `Europe/Berlin`, `America/New_York`, `UTC`", en.Tf("`%s` is not a time zone I know", w))
 			}
 			sub.TZ = loc.String()
 		}

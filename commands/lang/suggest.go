@@ -195,8 +195,7 @@ func productNumber(w string) bool {
 // notInCatalogue is the error for a GPU named in full that the catalogue
 // does not have: no guess at a different card, the list of those it has.
 func (p *reqParser) notInCatalogue(shown string) error {
-	return &UserError{Msg: fmt.Sprintf("unknown GPU `%s`: it is not in the GPU catalogue", reqShort(shown)),
-		Hint: p.gpuFamilies()}
+	return said(en.Tf("unknown GPU `%s`: it is not in the GPU catalogue", reqShort(shown)), &UserError{Hint: p.gpuFamilies()})
 }
 
 // vendorGPU is the error for a vendor word and the model number after it
@@ -255,8 +254,7 @@ func (p *reqParser) serverLike(w string) bool {
 func (p *reqParser) unknownServer(i int) error {
 	t := p.tok(i)
 	if len(p.serverOrder) == 0 {
-		return &UserError{Msg: fmt.Sprintf("`%s` is not a server I know: no team servers are set up (the servers file)", reqShort(t.raw)),
-			Hint: p.gpuFamilies()}
+		return said(en.Tf("`%s` is not a server I know: no team servers are set up (the servers file)", reqShort(t.raw)), &UserError{Hint: p.gpuFamilies()})
 	}
 	var names, say []string
 	for _, n := range p.serverOrder {
@@ -264,11 +262,10 @@ func (p *reqParser) unknownServer(i int) error {
 		names = append(names, n)
 		say = append(say, fmt.Sprintf("`on %s` (%dx %s)", n, h.Count, h.GPU.ID))
 	}
-	return &UserError{
-		Msg:   fmt.Sprintf("`%s` is not one of the team's servers: %s", reqShort(t.raw), strings.Join(names, ", ")),
+	return said(en.Tf("`%s` is not one of the team's servers: %s", reqShort(t.raw), strings.Join(names, ", ")), &UserError{
 		Hint:  "say " + strings.Join(say, ", "),
 		Field: FieldServer,
-	}
+	})
 }
 
 // gpuOnlyWords start nothing but a GPU's name: a request that has one

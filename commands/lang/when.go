@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -319,7 +318,7 @@ func whenStartsDigit(w string) bool { return w != "" && whenDigit(w[0]) }
 
 func (p *windowParser) setStart(pt whenPoint, a, b int) error {
 	if p.hasStart {
-		return &UserError{Msg: fmt.Sprintf("the start is given twice: `%s` and `%s` — say it once", p.startText, p.text(a, b)), Hint: whenExample}
+		return said(en.Tf("the start is given twice: `%s` and `%s` — say it once", p.startText, p.text(a, b)), &UserError{Hint: whenExample})
 	}
 	p.hasStart, p.start, p.startText = true, pt, p.text(a, b)
 	return nil
@@ -327,10 +326,10 @@ func (p *windowParser) setStart(pt whenPoint, a, b int) error {
 
 func (p *windowParser) setEnd(pt whenPoint, a, b int) error {
 	if p.hasEnd {
-		return &UserError{Msg: fmt.Sprintf("the end is given twice: `%s` and `%s` — say it once", p.endText, p.text(a, b)), Hint: whenExample}
+		return said(en.Tf("the end is given twice: `%s` and `%s` — say it once", p.endText, p.text(a, b)), &UserError{Hint: whenExample})
 	}
 	if p.hasDur {
-		return &UserError{Msg: fmt.Sprintf("`%s` and `%s` both say when it ends — give a duration or an end, not both", p.durText, p.text(a, b)), Hint: whenExample}
+		return said(en.Tf("`%s` and `%s` both say when it ends — give a duration or an end, not both", p.durText, p.text(a, b)), &UserError{Hint: whenExample})
 	}
 	p.hasEnd, p.end, p.endText = true, pt, p.text(a, b)
 	return nil
@@ -338,10 +337,10 @@ func (p *windowParser) setEnd(pt whenPoint, a, b int) error {
 
 func (p *windowParser) setDur(d time.Duration, a, b int) error {
 	if p.hasDur {
-		return &UserError{Msg: fmt.Sprintf("the duration is given twice: `%s` and `%s` — say it once", p.durText, p.text(a, b)), Hint: whenExample}
+		return said(en.Tf("the duration is given twice: `%s` and `%s` — say it once", p.durText, p.text(a, b)), &UserError{Hint: whenExample})
 	}
 	if p.hasEnd {
-		return &UserError{Msg: fmt.Sprintf("`%s` and `%s` both say when it ends — give a duration or an end, not both", p.endText, p.text(a, b)), Hint: whenExample}
+		return said(en.Tf("`%s` and `%s` both say when it ends — give a duration or an end, not both", p.endText, p.text(a, b)), &UserError{Hint: whenExample})
 	}
 	p.hasDur, p.dur, p.durText = true, d, p.text(a, b)
 	return nil
@@ -351,24 +350,28 @@ func (p *windowParser) setDur(d time.Duration, a, b int) error {
 // or time.
 func (p *windowParser) notAPoint(kw int, what string) error {
 	if kw+1 >= len(p.words) {
-		return &UserError{Msg: fmt.Sprintf("`%s` needs a day or time after it (e.g. `%s tomorrow 9:00`)", p.words[kw], p.words[kw]), Hint: whenExample}
+		return said(en.Tf("`%s` needs a day or time after it (e.g. `%s tomorrow 9:00`)", p.words[kw], p.words[kw]), &UserError{Hint: whenExample})
 	}
 	raw := p.words[kw+1]
-	msg := fmt.Sprintf("`%s %s`: `%s` is not a day or time for the %s", p.words[kw], raw, raw, what)
-	if sug := planner.Nearest(whenFold(raw), whenVocabulary, 1); len(sug) > 0 {
-		msg += fmt.Sprintf(" — did you mean `%s`?", sug[0])
-	} else if whenFold(raw) == "next" || whenFold(raw) == "this" {
-		msg += " — just name the day: `fri` is the coming Friday"
+	whatText := en.T("start")
+	if what != "start" {
+		whatText = en.T("end")
 	}
-	return &UserError{Msg: msg, Hint: whenExample}
+	msg := en.Tf("`%s %s`: `%s` is not a day or time for the %s", p.words[kw], raw, raw, whatText)
+	if sug := planner.Nearest(whenFold(raw), whenVocabulary, 1); len(sug) > 0 {
+		msg = en.Tf("`%s %s`: `%s` is not a day or time for the %s — did you mean `%s`?", p.words[kw], raw, raw, whatText, sug[0])
+	} else if whenFold(raw) == "next" || whenFold(raw) == "this" {
+		msg = en.Tf("`%s %s`: `%s` is not a day or time for the %s — just name the day: `fri` is the coming Friday", p.words[kw], raw, raw, whatText)
+	}
+	return said(msg, &UserError{Hint: whenExample})
 }
 
 func (p *windowParser) notADuration(kw int) error {
 	if kw+1 >= len(p.words) {
-		return &UserError{Msg: "`for` needs a duration after it (e.g. `for 4h`)", Hint: whenExample}
+		return said(en.T("`for` needs a duration after it (e.g. `for 4h`)"), &UserError{Hint: whenExample})
 	}
 	raw := p.words[kw+1]
-	return &UserError{Msg: fmt.Sprintf("`for %s`: `%s` is not a duration — e.g. `for 4h`, `for 90m`, `for 1d12h`", raw, raw), Hint: whenExample}
+	return said(en.Tf("`for %s`: `%s` is not a duration — e.g. `for 4h`, `for 90m`, `for 1d12h`", raw, raw), &UserError{Hint: whenExample})
 }
 
 // duration reads duration pieces from word i on: "4h", "2 hours",
@@ -393,7 +396,7 @@ func (p *windowParser) duration(i int) (time.Duration, int, error) {
 			break
 		}
 		if n < 0 {
-			return 0, 0, &UserError{Msg: fmt.Sprintf("`%s` needs a unit — `%sh` or `%sm`?", p.words[j], w, w), Hint: durationExample}
+			return 0, 0, said(en.Tf("`%s` needs a unit — `%sh` or `%sm`?", p.words[j], w, w), &UserError{Hint: durationExample})
 		}
 		total += d
 		j += n
@@ -411,10 +414,10 @@ func (p *windowParser) duration(i int) (time.Duration, int, error) {
 		return 0, 0, nil
 	}
 	if total <= 0 {
-		return 0, 0, &UserError{Msg: fmt.Sprintf("`%s` is not a duration — it must be longer than zero", p.text(i, j)), Hint: durationExample}
+		return 0, 0, said(en.Tf("`%s` is not a duration — it must be longer than zero", p.text(i, j)), &UserError{Hint: durationExample})
 	}
 	if total > maxDurationWords {
-		return 0, 0, &UserError{Msg: fmt.Sprintf("`%s` is longer than anyone can reserve", p.text(i, j)), Hint: durationExample}
+		return 0, 0, said(en.Tf("`%s` is longer than anyone can reserve", p.text(i, j)), &UserError{Hint: durationExample})
 	}
 	return total, j - i, nil
 }
@@ -508,7 +511,7 @@ func (p *windowParser) point(i int, bare bool) (whenPoint, int, error) {
 				return pt, 0, err
 			}
 			if pt.day == dayNow {
-				return pt, 0, &UserError{Msg: fmt.Sprintf("`%s`: a time and `now` do not go together", p.text(i, j+1)), Hint: whenExample}
+				return pt, 0, said(en.Tf("`%s`: a time and `now` do not go together", p.text(i, j+1)), &UserError{Hint: whenExample})
 			}
 			j += dn2
 		}
@@ -541,13 +544,13 @@ func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
 		mo, _ := strconv.Atoi(m[2])
 		d, _ := strconv.Atoi(m[3])
 		if !whenValidDate(y, time.Month(mo), d) {
-			return 0, &UserError{Msg: fmt.Sprintf("`%s` is not a date", p.words[j]), Hint: "dates are written 2026-11-24 or nov 24 — " + whenExample}
+			return 0, said(en.Tf("`%s` is not a date", p.words[j]), &UserError{Hint: "dates are written 2026-11-24 or nov 24 — " + whenExample})
 		}
 		pt.day, pt.year, pt.month, pt.mday = dayDate, y, time.Month(mo), d
 		if m[4] != "" {
 			mins, ok := whenClockMinutes(m[4], "")
 			if !ok {
-				return 0, &UserError{Msg: fmt.Sprintf("`%s`: `%s` is not a time of day", p.words[j], m[4]), Hint: whenExample}
+				return 0, said(en.Tf("`%s`: `%s` is not a time of day", p.words[j], m[4]), &UserError{Hint: whenExample})
 			}
 			pt.hasTime, pt.minute = true, mins
 		}
@@ -558,7 +561,7 @@ func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
 		if m := whenMdayMatch(p.wordAt(j + 1)); m != nil {
 			d, _ := strconv.Atoi(m[1])
 			if !whenValidDate(2000, mo, d) { // 2000 is a leap year: feb 29 passes here
-				return 0, &UserError{Msg: fmt.Sprintf("`%s %s` is not a date", p.words[j], p.words[j+1]), Hint: whenExample}
+				return 0, said(en.Tf("`%s %s` is not a date", p.words[j], p.words[j+1]), &UserError{Hint: whenExample})
 			}
 			pt.day, pt.month, pt.mday = dayDate, mo, d
 			return 2, nil
@@ -569,7 +572,7 @@ func (p *windowParser) day(j int, pt *whenPoint) (int, error) {
 		if mo, ok := whenMonths[p.wordAt(j+1)]; ok {
 			d, _ := strconv.Atoi(m[1])
 			if !whenValidDate(2000, mo, d) {
-				return 0, &UserError{Msg: fmt.Sprintf("`%s %s` is not a date", p.words[j], p.words[j+1]), Hint: whenExample}
+				return 0, said(en.Tf("`%s %s` is not a date", p.words[j], p.words[j+1]), &UserError{Hint: whenExample})
 			}
 			pt.day, pt.month, pt.mday = dayDate, mo, d
 			return 2, nil
@@ -620,7 +623,7 @@ func (p *windowParser) clock(j int, pt *whenPoint, bare bool) (int, error) {
 	}
 	mins, ok := whenClockMinutes(clock, ampm)
 	if !ok {
-		return 0, &UserError{Msg: fmt.Sprintf("`%s` is not a time of day", p.text(j, j+n)), Hint: "times are written 9, 9:30, 18:00, 9am, 6pm, noon or midnight — " + whenExample}
+		return 0, said(en.Tf("`%s` is not a time of day", p.text(j, j+n)), &UserError{Hint: "times are written 9, 9:30, 18:00, 9am, 6pm, noon or midnight — " + whenExample})
 	}
 	pt.hasTime, pt.minute = true, mins
 	return n, nil
@@ -635,13 +638,12 @@ func (p *windowParser) result() (When, []string, error) {
 		if !isNow {
 			p.field = FieldStart
 			if t.Before(p.now.Add(-pastGrace)) {
-				return When{}, nil, &UserError{
-					Msg:  fmt.Sprintf("`%s` (%s) is in the past — it is %s now", p.startText, p.format(t), p.format(p.now)),
+				return When{}, nil, said(en.Tf("`%s` (%s) is in the past — it is %s now", p.startText, p.format(t), p.format(p.now)), &UserError{
 					Hint: whenExample,
-				}
+				})
 			}
 			if t.After(p.now.Add(maxAhead)) {
-				return When{}, nil, &UserError{Msg: fmt.Sprintf("`%s` (%s) is more than a year ahead", p.startText, p.format(t)), Hint: whenExample}
+				return When{}, nil, said(en.Tf("`%s` (%s) is more than a year ahead", p.startText, p.format(t)), &UserError{Hint: whenExample})
 			}
 			w.Start, startAt = t, t
 		}
@@ -657,10 +659,9 @@ func (p *windowParser) result() (When, []string, error) {
 			if !w.Start.IsZero() {
 				from = p.format(w.Start)
 			}
-			return When{}, nil, &UserError{
-				Msg:  fmt.Sprintf("`%s` (%s) is not after the start (%s) — a reservation has to end after it starts", p.endText, p.format(t), from),
+			return When{}, nil, said(en.Tf("`%s` (%s) is not after the start (%s) — a reservation has to end after it starts", p.endText, p.format(t), from), &UserError{
 				Hint: whenExample,
-			}
+			})
 		}
 		w.End = t
 	}

@@ -33,13 +33,16 @@ func ParseDuration(s string) (time.Duration, error) {
 	raw := strings.TrimSpace(s)
 	w := strings.ToLower(strings.Join(strings.Fields(raw), ""))
 	if w == "" {
-		return 0, &UserError{Msg: "a duration is missing", Hint: durationExample}
+		return 0, said(en.T("a duration is missing"), &UserError{Hint: durationExample})
 	}
-	bad := func(why string) error {
-		return &UserError{Msg: fmt.Sprintf("`%s` is not a duration%s", raw, why), Hint: durationExample}
+	bad := func(why text) error {
+		if why.key != "" {
+			return said(en.Tf("`%s` is not a duration — %s", raw, why), &UserError{Hint: durationExample})
+		}
+		return said(en.Tf("`%s` is not a duration", raw), &UserError{Hint: durationExample})
 	}
 	if w[0] == '-' {
-		return 0, bad(" — durations are positive")
+		return 0, bad(en.T("durations are positive"))
 	}
 	var total float64 // nanoseconds, as float so "1.5h" and overflow are easy
 	lastUnit := time.Duration(0)
@@ -53,15 +56,15 @@ func ParseDuration(s string) (time.Duration, error) {
 			j++
 		}
 		if j == i {
-			return 0, bad("")
+			return 0, bad(text{})
 		}
 		num := w[i:j]
 		if dots > 1 || num == "." {
-			return 0, bad("")
+			return 0, bad(text{})
 		}
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
-			return 0, bad("")
+			return 0, bad(text{})
 		}
 		k := j
 		for k < len(w) && w[k] >= 'a' && w[k] <= 'z' {
@@ -75,30 +78,30 @@ func ParseDuration(s string) (time.Duration, error) {
 				break
 			}
 			if i == 0 && k == len(w) {
-				return 0, &UserError{Msg: fmt.Sprintf("`%s` needs a unit — `%sh` or `%sm`?", raw, num, num), Hint: durationExample}
+				return 0, said(en.Tf("`%s` needs a unit — `%sh` or `%sm`?", raw, num, num), &UserError{Hint: durationExample})
 			}
-			return 0, bad("")
+			return 0, bad(text{})
 		}
 		unit, ok := durationUnits[unitWord]
 		if !ok {
-			msg := fmt.Sprintf("`%s` is not a duration: I don't know the unit `%s`", raw, unitWord)
+			msg := en.Tf("`%s` is not a duration: I don't know the unit `%s`", raw, unitWord)
 			if unitWord == "s" || strings.HasPrefix(unitWord, "sec") {
-				msg += " — reservations are counted in minutes and up"
+				msg = en.Tf("`%s` is not a duration: I don't know the unit `%s` — reservations are counted in minutes and up", raw, unitWord)
 			} else if sug := planner.Nearest(unitWord, []string{"min", "minutes", "hours", "days", "weeks"}, 1); len(sug) > 0 {
-				msg += fmt.Sprintf(" — did you mean `%s`?", sug[0])
+				msg = en.Tf("`%s` is not a duration: I don't know the unit `%s` — did you mean `%s`?", raw, unitWord, sug[0])
 			}
-			return 0, &UserError{Msg: msg, Hint: durationExample}
+			return 0, said(msg, &UserError{Hint: durationExample})
 		}
 		total += v * float64(unit)
 		lastUnit = unit
 		i = k
 	}
 	if total > float64(maxDurationWords) {
-		return 0, bad(" — that is longer than anyone can reserve")
+		return 0, bad(en.T("that is longer than anyone can reserve"))
 	}
 	d := time.Duration(math.Round(total/float64(time.Second))) * time.Second
 	if d <= 0 {
-		return 0, bad(" — it must be longer than zero")
+		return 0, bad(en.T("it must be longer than zero"))
 	}
 	return d, nil
 }
