@@ -232,7 +232,7 @@ func errorField(ue *commands.UserError) string {
 // fieldText is a mistake's message for an input's error line (plain
 // text, shorter than a message).
 func fieldText(p *i18n.Printer, err error) string {
-	ue := commands.Explain(err)
+	ue := commands.ExplainIn(p, err)
 	if ue == nil {
 		return p.T("Something is wrong here.")
 	}
@@ -308,7 +308,7 @@ func (b *Bot) onReserveSubmit(ctx context.Context, client acker, envelopeID stri
 	var out outcome
 	select {
 	case out = <-done:
-		if ue := commands.Explain(out.err); ue != nil {
+		if ue := commands.ExplainIn(p, out.err); ue != nil {
 			log.Info("user error", zap.String("msg", ue.Msg))
 			field := errorField(ue)
 			b.ack(client, envelopeID, slack.NewErrorsViewSubmissionResponse(map[string]string{field: fieldText(p, ue)}), received, log)

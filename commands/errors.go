@@ -102,7 +102,8 @@ func Explain(err error) *UserError { return ExplainIn(nil, err) }
 func ExplainIn(p *i18n.Printer, err error) *UserError {
 	var ue *UserError
 	if errors.As(err, &ue) {
-		return ue // the words of the code that refused
+		lang.Localize(p, ue) // the words of the code that refused, in p's language
+		return ue
 	}
 	op := "help"
 	var e *Error

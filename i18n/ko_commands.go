@@ -1,6 +1,8 @@
 package i18n
 
 // koCommands is the Korean text for the plan card, questions, help and errors (commands/).
+//
+// koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
 		"The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price.":                                       "GPU 카탈로그: 메모리, 대역폭, dense TFLOPS, NVLink, TDP, 가격.",

@@ -5,6 +5,8 @@ package i18n
 // A digest is a status post the whole team reads: headings and table
 // columns are short nouns, notes end plainly (~음/~함 style is avoided;
 // ~요 where it is a sentence), GPU-h stays as written.
+//
+// koDigest is long on purpose: it is a catalogue, one message a line.
 func koDigest() map[string]string {
 	return map[string]string{
 		// commands/digest.go: the reply

@@ -3,6 +3,8 @@ package i18n
 // koHome is the Korean text for App Home, modals, reminders and nudges,
 // the bot's own notices and the digest command's answers. DMs and the Home
 // speak politely (~습니다/~세요); buttons and headings are short nouns.
+//
+// koHome is long on purpose: it is a catalogue, one message a line.
 func koHome() map[string]string {
 	return map[string]string{
 		// Reminders and waiting lists (commands/sweep.go).

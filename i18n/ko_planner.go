@@ -5,6 +5,8 @@ package i18n
 // Advice is written as a teammate says it in Slack (~요), assumptions and
 // card fragments end in nouns; ML terms (weight, gradient, optimizer state,
 // micro-batch, global batch, DDP, ZeRO, LoRA, OOM) stay as engineers say them.
+//
+// koPlanner is long on purpose: it is a catalogue, one message a line.
 func koPlanner() map[string]string {
 	return map[string]string{
 		// advice.go: how to run it

@@ -1,6 +1,8 @@
 package i18n
 
 // koReservations is the Korean text for reservations, conflicts, status and announcements.
+//
+// koReservations is long on purpose: it is a catalogue, one message a line.
 func koReservations() map[string]string {
 	return map[string]string{
 		"Who holds which GPUs on the team's servers, until when, the next free slot, the queue.":                "팀 서버의 GPU를 누가 언제까지 쓰는지, 다음 빈 시간, 대기열.",
