@@ -85,7 +85,7 @@ func runDigest(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if err != nil {
 		return nil, storeError(err, "digest")
 	}
-	sub.Channel, sub.By, sub.Since = channel, req.User, now
+	sub.Channel, sub.By, sub.Since, sub.Lang = channel, req.User, now, string(req.Lang)
 	loc, _ := time.LoadLocation(sub.TZ)
 	next, err := s.nextSlot(p, sub, loc, now)
 	if err != nil {

@@ -41,6 +41,18 @@ func TestDigestSchedules(t *testing.T) {
 			t.Errorf("%q: %+v", tc.text, sub)
 		}
 	}
+	// A digest scheduled in Korean is written in Korean when it posts: the
+	// subscription keeps the language of whoever set it.
+	kr, err := run("U0ADMIN", "digest #C0KO 매일 09:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub := kr.Data.(store.Subscription); sub.Lang != "ko" {
+		t.Errorf("a Korean schedule keeps lang %q, want ko", sub.Lang)
+	}
+	if _, err := run("U0ADMIN", "digest #C0KO off"); err != nil {
+		t.Fatal(err)
+	}
 	subs, _ := s.deps.Watch.Subscriptions(ctx)
 	if len(subs) != 2 { // C0TEAM and C0HERE, each replaced
 		t.Fatalf("%d subscriptions, want 2", len(subs))

@@ -45,9 +45,10 @@ func koDigest() map[string]string {
 		" (↓%.0f pts)":                                      " (↓%.0f%%p)",
 
 		// digest/report.go, digest/chart.go: the chart
-		"GPU utilization by hour, %s – %s": "시간대별 GPU 사용률, %s – %s",
-		" %d%% mean GPU utilization":       " %d%% 평균 GPU 사용률",
-		"no data":                          "데이터 없음",
-		"booked, idle (<%d%%)":             "예약, 유휴 (<%d%%)",
+		"GPU utilization by hour, %s – %s":           "시간대별 GPU 사용률, %s – %s",
+		" %d%% mean GPU utilization":                 " %d%% 평균 GPU 사용률",
+		"no data":                                    "데이터 없음",
+		"booked, idle (<%d%%)":                       "예약, 유휴 (<%d%%)",
+		"Posted late: no gpuplan was running at %s.": "늦게 올림: %s에 실행 중인 gpuplan이 없었습니다.",
 	}
 }

@@ -90,6 +90,9 @@ type Subscription struct {
 	Servers []string  `json:"servers,omitempty"` // empty: all servers
 	By      string    `json:"by"`                // who set it
 	Since   time.Time `json:"since"`             // when it was set; slots before are never posted
+	// Lang is the language the digest is written in ("ko", "en"; empty:
+	// English): the language of whoever scheduled it.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Watch is the store's watch half. Both backends implement it.

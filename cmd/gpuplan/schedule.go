@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands"
 	"github.com/gpuplan/gpuplan/digest/schedule"
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/store"
 	"github.com/robfig/cron/v3"
 	"github.com/slack-go/slack"
@@ -176,7 +176,8 @@ func (s *scheduler) fire(ctx context.Context, sub store.Subscription, wall, at, 
 	}
 	log := s.log.With(zap.String("channel", sub.Channel), zap.String("slot", job))
 	loc := schedule.Zone(sub)
-	rep, err := s.set.DigestFor(ctx, sub.Period, at, sub.Servers, loc)
+	p := i18n.For(i18n.Lang(sub.Lang)) // written in the language of whoever scheduled it
+	rep, err := s.set.DigestIn(ctx, p, sub.Period, at, sub.Servers, loc)
 	if err != nil {
 		log.Warn("digest: cannot build; another replica retries after the lease", zap.Error(err))
 		s.posted("error")
@@ -184,7 +185,7 @@ func (s *scheduler) fire(ctx context.Context, sub store.Subscription, wall, at, 
 	}
 	outcome := "ok"
 	if late := now.Sub(at); late > 2*time.Minute {
-		rep.Late = fmt.Sprintf("Posted late: no gpuplan was running at %s.", at.In(loc).Format("Mon 15:04 MST"))
+		rep.Late = p.Tf("Posted late: no gpuplan was running at %s.", at.In(loc).Format("Mon 15:04 MST"))
 		outcome = "late"
 	}
 	reply := s.set.DigestReply(rep)

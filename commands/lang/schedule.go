@@ -51,8 +51,8 @@ const scheduleHint = "try `digest daily 09:00`, `digest weekly mon 09:00 Europe/
 //	action   = "list" | ("now"|"preview") {period | server} | ("off"|"stop"|"remove")
 //	         | schedule .
 //	period   = "day"|"daily"|"24h" | "week"|"weekly"|"7d" .
-//	schedule = ("daily" | "every day") clock [tz]
-//	         | "weekly" weekday clock [tz]
+//	schedule = ("daily" | "every day" | "매일") clock [tz]
+//	         | ("weekly" | "매주") weekday clock [tz]
 //	         | "cron" quoted-spec {tz | "daily" | "weekly"} .
 //	clock    = "09:00" | "9:30" | "6pm" … .                  (Clock)
 //	tz       = an IANA name: "Asia/Seoul", "UTC" .
@@ -96,7 +96,7 @@ func ParseDigest(args string, defaultTZ *time.Location) (DigestArgs, error) {
 	case "off", "stop", "remove":
 		a.Action = DigestOff
 		return a, nil
-	case "daily", "weekly", "cron", "every":
+	case "daily", "weekly", "cron", "every", "매일", "매주":
 		a.Action = DigestSchedule
 		var err error
 		a.Schedule, err = ParseSchedule(verb, words, defaultTZ)
@@ -151,7 +151,7 @@ func ParseSchedule(verb string, words []string, defaultTZ *time.Location) (Sched
 		return h, m, nil
 	}
 	var rest []string
-	switch verb = strings.ToLower(verb); verb {
+	switch verb = scheduleVerb(verb); verb {
 	case "daily", "every":
 		if verb == "every" {
 			if len(words) == 0 || strings.ToLower(words[0]) != "day" {
@@ -233,4 +233,16 @@ func cronQuoted(s string) (inside, rest string, ok bool) {
 		return "", "", false
 	}
 	return s[1 : end+1], s[end+2:], true
+}
+
+// scheduleVerb is a schedule's first word in the English the reader
+// switches on: "매일" is daily, "매주" weekly ("digest 매주 월 09:00").
+func scheduleVerb(verb string) string {
+	switch verb = strings.ToLower(verb); verb {
+	case "매일":
+		return "daily"
+	case "매주":
+		return "weekly"
+	}
+	return verb
 }
