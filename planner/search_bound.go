@@ -402,32 +402,27 @@ func (s *optionSet) order() {
 // fastest is the least hours of an option that fits; false when none
 // fits.
 func (s *optionSet) fastest() (float64, bool) {
-	s.order()
-	least, found := math.Inf(1), false
-	for i := 0; ; i++ {
-		fk, ok := s.byHours.at(i)
-		if !ok || found && fk.floor > least*floorSlack {
-			break
-		}
-		if o := s.time(int(fk.k)); o.state == timedFits && (!found || o.hours < least) {
-			least, found = o.hours, true
-		}
-	}
-	return least, found
+	return s.least(&s.byHours, func(o *optionState) float64 { return o.hours })
 }
 
 // cheapest is the least cost of an option that fits; false when none
 // fits.
 func (s *optionSet) cheapest() (float64, bool) {
+	return s.least(&s.byCost, func(o *optionState) float64 { return o.cost })
+}
+
+// least times options in the order of their floors until no floor left
+// can beat the least value of an option that fits, and returns it.
+func (s *optionSet) least(order *floorOrder, value func(*optionState) float64) (float64, bool) {
 	s.order()
 	least, found := math.Inf(1), false
 	for i := 0; ; i++ {
-		fk, ok := s.byCost.at(i)
+		fk, ok := order.at(i)
 		if !ok || found && fk.floor > least*floorSlack {
 			break
 		}
-		if o := s.time(int(fk.k)); o.state == timedFits && (!found || o.cost < least) {
-			least, found = o.cost, true
+		if o := s.time(int(fk.k)); o.state == timedFits && (!found || value(o) < least) {
+			least, found = value(o), true
 		}
 	}
 	return least, found

@@ -184,7 +184,10 @@ func readCSV(fsys fs.FS, name string) ([]row, error) {
 	return rows, nil
 }
 
-// readRows reads a headed CSV into rows keyed by column name.
+// readRows reads a headed CSV into rows keyed by column name. It repeats
+// planner's readCSVNoSource on purpose: planner cannot import this package
+// without linking go/format into every gpuplan process, and the generator
+// must not import planner, whose generated tables it writes.
 func readRows(f io.Reader) ([]row, error) {
 	rd := csv.NewReader(f)
 	header, err := rd.Read()
