@@ -263,7 +263,11 @@ func (b *Bot) runOnce(ctx context.Context) (string, error) {
 			switch evt.Type {
 			case socketmode.EventTypeConnecting:
 				// Every event of the previous connection is ahead of this one
-				// in the channel: what the ledger still holds was dropped.
+				// in the channel, and slack-go closed it before dialling
+				// again: what the ledger still holds of ended connections
+				// was dropped. The new connection's envelopes may already be
+				// in the ledger (the tap reads them before this loop gets
+				// here); slack-go delivers those.
 				b.recoverDropped(client)
 				connects = append(connects, b.now())
 				if storming(connects, b.now()) {
@@ -297,7 +301,7 @@ func (b *Bot) recoverDropped(client acker) {
 		log.Info("ack re-sent on the new connection")
 		b.ack(client, id, payload, b.now(), log)
 	}
-	for _, p := range b.ledger.takeAll() {
+	for _, p := range b.ledger.takeDropped() {
 		evt, ok := rebuildEvent(p.raw)
 		if !ok {
 			continue

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -68,7 +69,7 @@ func (b *Bot) newTap(c net.Conn) net.Conn {
 	return frameTap{Conn: c,
 		p:   &frameParser{onText: func(raw []byte) { b.onFrame(gen, raw) }},
 		w:   &frameParser{onText: func(raw []byte) { b.onWrittenFrame(gen, raw) }},
-		end: func() { b.connEnded(gen) },
+		end: func() { b.ledger.end(gen); b.connEnded(gen) },
 	}
 }
 
@@ -249,24 +250,30 @@ func (p *frameParser) next() bool {
 	return true
 }
 
-// ledger holds envelopes read off the wire and not yet delivered.
+// ledger holds envelopes read off the wire and not yet delivered, with the
+// connection (generation) each came on. Only a connection that has ended
+// can have dropped one: the tap reads a new connection's frames before the
+// event loop sees its Connecting event, and those envelopes are still on
+// their way through slack-go.
 type ledger struct {
 	mu      sync.Mutex
 	pending map[string]pendingEnvelope
+	ended   map[int]bool
 }
 
 type pendingEnvelope struct {
 	raw []byte
 	at  time.Time
+	gen int
 }
 
-func (l *ledger) add(id string, raw []byte, at time.Time) {
+func (l *ledger) add(id string, gen int, raw []byte, at time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.pending == nil {
 		l.pending = map[string]pendingEnvelope{}
 	}
-	l.pending[id] = pendingEnvelope{raw: raw, at: at}
+	l.pending[id] = pendingEnvelope{raw: raw, at: at, gen: gen}
 }
 
 func (l *ledger) done(id string) {
@@ -275,20 +282,30 @@ func (l *ledger) done(id string) {
 	delete(l.pending, id)
 }
 
-// takeAll empties the ledger, oldest first.
-func (l *ledger) takeAll() []pendingEnvelope {
+// end records that connection gen is gone: nothing more is read from it.
+func (l *ledger) end(gen int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make([]pendingEnvelope, 0, len(l.pending))
-	for _, p := range l.pending {
-		out = append(out, p)
+	if l.ended == nil {
+		l.ended = map[int]bool{}
 	}
-	l.pending = nil
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].at.Before(out[j-1].at); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	l.ended[gen] = true
+}
+
+// takeDropped removes and returns, oldest first, the envelopes of
+// connections that have ended: slack-go will never deliver them.
+func (l *ledger) takeDropped() []pendingEnvelope {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []pendingEnvelope
+	for id, p := range l.pending {
+		if l.ended[p.gen] {
+			out = append(out, p)
+			delete(l.pending, id)
 		}
 	}
+	l.ended = nil // their envelopes are all taken, and no frame follows an end
+	slices.SortFunc(out, func(a, b pendingEnvelope) int { return a.at.Compare(b.at) })
 	return out
 }
 
@@ -310,7 +327,7 @@ func (b *Bot) onFrame(gen int, raw []byte) {
 		b.connReason(gen, head.Reason)
 		b.onDisconnectFrame(head.Reason)
 	case head.EnvelopeID != "":
-		b.ledger.add(head.EnvelopeID, append([]byte(nil), raw...), b.now())
+		b.ledger.add(head.EnvelopeID, gen, append([]byte(nil), raw...), b.now())
 	}
 }
 

@@ -136,14 +136,24 @@ func TestDroppedEnvelopesAreRebuilt(t *testing.T) {
 		t.Fatalf("rebuild: %v %+v", ok, evt)
 	}
 	var l ledger
-	l.add("a", raw, time.Unix(2, 0))
-	l.add("b", raw, time.Unix(1, 0))
+	l.add("a", 1, raw, time.Unix(2, 0))
+	l.add("b", 1, raw, time.Unix(1, 0))
+	l.add("c", 1, raw, time.Unix(0, 0))
+	l.add("new", 2, raw, time.Unix(3, 0)) // read off a live connection: slack-go will deliver it
 	l.done("a")
-	if got := l.takeAll(); len(got) != 1 || got[0].at != time.Unix(1, 0) {
+	if got := l.takeDropped(); len(got) != 0 {
+		t.Errorf("took %d envelopes of live connections", len(got))
+	}
+	l.end(1)
+	if got := l.takeDropped(); len(got) != 2 || got[0].at != time.Unix(0, 0) || got[1].at != time.Unix(1, 0) {
 		t.Errorf("ledger: %+v", got)
 	}
-	if len(l.takeAll()) != 0 {
-		t.Error("takeAll must empty the ledger")
+	if len(l.takeDropped()) != 0 {
+		t.Error("takeDropped must remove what it returns")
+	}
+	l.end(2)
+	if got := l.takeDropped(); len(got) != 1 || got[0].gen != 2 {
+		t.Errorf("after the second connection ended: %+v", got)
 	}
 }
 
