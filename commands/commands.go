@@ -119,6 +119,12 @@ type Deps struct {
 	// config.json path (wired by cmd/gpuplan to the hub client); nil reads
 	// such names against the catalogue only.
 	Models func(ctx context.Context, ref string) (planner.Model, error)
+	// OneShot is set by a process that answers one command and exits (the
+	// terminal): its searches run one after the other, because starting
+	// a second thread in a fresh process costs more than the overlap
+	// saves. The bot leaves it unset and plans the team's servers and
+	// the cloud side by side.
+	OneShot bool
 }
 
 // Set is the command table bound to its dependencies.

@@ -79,10 +79,15 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	var cloudDone chan planned
 	if cloud != nil {
 		cloudDone = make(chan planned, 1)
-		go func(c planner.Request) {
+		search := func(c planner.Request) {
 			r, err := s.deps.Catalog.Plan(c)
 			cloudDone <- planned{r, err}
-		}(*cloud)
+		}
+		if s.deps.OneShot {
+			search(*cloud)
+		} else {
+			go search(*cloud)
+		}
 	}
 	res, err := s.deps.Catalog.Plan(req)
 	if err != nil {

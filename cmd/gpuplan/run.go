@@ -106,7 +106,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 			}
 		}
 	}
-	deps := commands.Deps{Catalog: cat, Models: hubModels(getenv)}
+	deps := commands.Deps{Catalog: cat, Models: hubModels(getenv), OneShot: true}
 	if withStore != nil {
 		closeFn, err := withStore(&deps)
 		if err != nil {
