@@ -756,7 +756,7 @@ func planWords(toks []reqToken) bool {
 			}
 		}
 		if _, _, ok := koStem(t.w); ok {
-			if e := koLexicon[t.w]; e.act == koWord && (e.word == "epochs" || e.word == "tokens" || e.word == "samples" ||
+			if e := koLexicon()[t.w]; e.act == koWord && (e.word == "epochs" || e.word == "tokens" || e.word == "samples" ||
 				e.word == "finetune" || e.word == "pretrain" || e.word == "inference") {
 				return true
 			}

@@ -40,109 +40,114 @@ type koEntry struct {
 	dur  float64
 }
 
-var koLexicon = map[string]koEntry{
-	// amounts
-	"에폭당": {act: koWord, word: "/epoch"}, "에포크당": {act: koWord, word: "/epoch"}, "스텝당": {act: koWord, word: "/step"},
-	"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
-	"이폭": {act: koWord, word: "epochs"}, "회": {act: koWord, word: "epochs"},
-	"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
-	"이미지": {act: koWord, word: "images"}, "건": {act: koWord, word: "samples"}, "개의": {act: koWord, word: "samples"},
-	"토큰": {act: koWord, word: "tokens"}, "스텝": {act: koWord, word: "steps"}, "스탭": {act: koWord, word: "steps"},
-	"이터레이션": {act: koWord, word: "steps"},
-	"파라미터":  {act: koWord, word: "params"}, "매개변수": {act: koWord, word: "params"},
-	"배치": {act: koWord, word: "batch"}, "배치사이즈": {act: koWord, word: "batch"}, "시퀀스": {act: koWord, word: "seq"},
-	"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
-	"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
-	// workloads
-	"추론": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
-	"배포":   {act: koWord, word: "inference"},
-	"파인튜닝": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
-	"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},
-	"사전학습": {act: koWord, word: "pretrain"}, "프리트레이닝": {act: koWord, word: "pretrain"}, "프리트레인": {act: koWord, word: "pretrain"},
-	"처음부터": {act: koWord, word: "pretrain"}, "스크래치": {act: koWord, word: "pretrain"},
-	"학습": {act: koSkip}, "훈련": {act: koSkip}, "트레이닝": {act: koSkip}, "풀": {act: koSkip}, "전체": {act: koSkip},
-	"로라": {act: koWord, word: "lora"}, "큐로라": {act: koWord, word: "qlora"},
-	"혼합정밀도": {act: koWord, word: "mixed"}, "체크포인팅": {act: koWord, word: "ckpt"},
-	"비트": {act: koWord, word: "bit"}, "오프로드": {act: koWord, word: "offload"}, "오프로딩": {act: koWord, word: "offload"},
-	// counts and scales
-	"장": {act: koCounter}, "개": {act: koCounter}, "대": {act: koCounter}, "카드": {act: koCounter}, "짜리": {act: koSkip},
-	"만": {act: koScale}, "억": {act: koScale}, "천": {act: koScale}, "백만": {act: koScale}, "천만": {act: koScale},
-	"십만": {act: koScale}, "십억": {act: koScale}, "백억": {act: koScale}, "천억": {act: koScale}, "조": {act: koScale},
-	// servers
-	"서버": {act: koServer}, "우리": {act: koSkip}, "팀": {act: koSkip},
-	// questions
-	"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
-	"몇대": {act: koAsk, ask: AskCount},
-	"며칠": {act: koAsk, ask: AskTime}, "몇일": {act: koAsk, ask: AskTime}, "몇칠": {act: koAsk, ask: AskTime}, "얼마나": {act: koAsk, ask: AskTime}, "걸려": {act: koAsk, ask: AskTime},
-	"걸리": {act: koAsk, ask: AskTime}, "걸릴": {act: koAsk, ask: AskTime}, "소요": {act: koAsk, ask: AskTime},
-	"몇시간": {act: koAsk, ask: AskTime}, "시간이": {act: koAsk, ask: AskTime}, "언제": {act: koAsk, ask: AskTime},
-	"끝나": {act: koAsk, ask: AskTime}, "끝날": {act: koAsk, ask: AskTime},
-	"돌릴": {act: koAsk, ask: AskFit}, "돌려": {act: koAsk, ask: AskFit}, "돌아가": {act: koAsk, ask: AskFit},
-	"돌리": {act: koAsk, ask: AskFit}, "돌아": {act: koAsk, ask: AskFit},
-	"올라가": {act: koAsk, ask: AskFit}, "올라": {act: koAsk, ask: AskFit}, "올릴": {act: koAsk, ask: AskFit},
-	"올려": {act: koAsk, ask: AskFit}, "들어가": {act: koAsk, ask: AskFit}, "들어갈": {act: koAsk, ask: AskFit},
-	"가능": {act: koAsk, ask: AskFit}, "충분": {act: koAsk, ask: AskFit}, "될까": {act: koAsk, ask: AskFit},
-	"되나": {act: koAsk, ask: AskFit}, "돼": {act: koAsk, ask: AskFit}, "메모리": {act: koAsk, ask: AskFit},
-	"터지": {act: koAsk, ask: AskFit}, "부족": {act: koAsk, ask: AskFit}, "맞아": {act: koAsk, ask: AskFit},
-	"어떤": {act: koAsk, ask: AskWhichGPU}, "무슨": {act: koAsk, ask: AskWhichGPU}, "어느": {act: koAsk, ask: AskWhichGPU},
-	"뭐": {act: koAsk, ask: AskWhichGPU}, "추천": {act: koAsk, ask: AskWhichGPU}, "뭘": {act: koAsk, ask: AskWhichGPU},
-	"비용": {act: koAsk, ask: AskCost}, "돈": {act: koAsk, ask: AskCost}, "얼마": {act: koAsk, ask: AskCost},
-	"가격": {act: koAsk, ask: AskCost}, "견적": {act: koAsk, ask: AskCost},
-	// deadlines
-	"안에": {act: koWithin}, "안": {act: koWithin}, "이내": {act: koWithin}, "내에": {act: koWithin}, "내로": {act: koWithin},
-	"만에": {act: koWithin},
-	"까지": {act: koUntil},
-	"하루": {act: koDuration, dur: 24}, "이틀": {act: koDuration, dur: 48}, "사흘": {act: koDuration, dur: 72},
-	"나흘": {act: koDuration, dur: 96}, "일주일": {act: koDuration, dur: 168}, "한주": {act: koDuration, dur: 168},
-	"보름": {act: koDuration, dur: 360}, "한달": {act: koDuration, dur: 720},
-	"오늘": {act: koDay}, "내일": {act: koDay}, "모레": {act: koDay}, "월요일": {act: koDay}, "화요일": {act: koDay},
-	"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
-	"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},
-	"초":  {act: koWord, word: "s"},
-	"걸렸": {act: koTook}, "걸렸는데": {act: koTook}, "걸렸어": {act: koTook}, "걸렸음": {act: koTook},
-	"돌리면": {act: koSkip}, "돌려서": {act: koSkip}, "돌려볼": {act: koSkip}, "돌리는": {act: koSkip},
-	"돼요": {act: koAsk, ask: AskFit}, "되요": {act: koAsk, ask: AskFit}, "들어감": {act: koAsk, ask: AskFit},
-	"ㄱㄴ": {act: koAsk, ask: AskFit}, "되겠": {act: koAsk, ask: AskFit}, "버틸": {act: koAsk, ask: AskFit},
-	"빠름": {act: koAsk, ask: AskWhichGPU}, "빠를": {act: koAsk, ask: AskWhichGPU}, "빨라": {act: koAsk, ask: AskWhichGPU},
-	"싼": {act: koAsk, ask: AskWhichGPU}, "저렴한": {act: koAsk, ask: AskWhichGPU}, "가성비": {act: koAsk, ask: AskCost},
-	"어디": {act: koAsk, ask: AskWhichGPU}, "어디가": {act: koAsk, ask: AskWhichGPU},
-	"걸린": {act: koTook}, "걸림": {act: koTook}, "나옴": {act: koTook}, "나왔": {act: koTook}, "나왔고": {act: koTook}, "걸렸었는데": {act: koTook},
-	"쌍": {act: koWord, word: "samples"}, "쌍으로": {act: koWord, word: "samples"}, "문서": {act: koWord, word: "samples"},
-	"프롬프트": {act: koWord, word: "samples"}, "요청": {act: koWord, word: "samples"}, "대화": {act: koWord, word: "samples"},
-	"인퍼런스용": {act: koWord, word: "inference"}, "추론용": {act: koWord, word: "inference"}, "서빙용": {act: koWord, word: "inference"},
-	"말고": {act: koSkip}, "아니고": {act: koSkip}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
-	"타이니라마": {act: koWord, word: "tinyllama"}, "파이": {act: koWord, word: "phi"}, "비": {act: koWord, word: "b"},
-	"그래픽카드": {act: koSkip}, "뭐씀": {act: koAsk, ask: AskWhichGPU}, "뭐임": {act: koAsk, ask: AskWhichGPU}, "뭐야": {act: koAsk, ask: AskWhichGPU}, "뭐써": {act: koAsk, ask: AskWhichGPU}, "뭐쓰": {act: koAsk, ask: AskWhichGPU},
-	"얼마걸림": {act: koAsk, ask: AskTime}, "얼마걸려": {act: koAsk, ask: AskTime}, "얼마나걸려": {act: koAsk, ask: AskTime},
-	"얼마걸릴": {act: koAsk, ask: AskTime}, "파튜": {act: koWord, word: "finetune"}, "풀파튜": {act: koWord, word: "finetune"},
-	"싸": {act: koAsk, ask: AskCost}, "싸요": {act: koAsk, ask: AskCost}, "저렴": {act: koAsk, ask: AskCost},
-	"이었는데": {act: koTook}, "였는데": {act: koTook}, "이었어요": {act: koTook}, "였어요": {act: koTook}, "측정됨": {act: koTook},
-	"측정": {act: koSkip},
-	// model names as said in Korean
-	"라마": {act: koWord, word: "llama"}, "버트": {act: koWord, word: "bert"}, "베이스": {act: koWord, word: "base"},
-	"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
-	"딥시크": {act: koWord, word: "deepseek"}, "큐웬": {act: koWord, word: "qwen"}, "큐원": {act: koWord, word: "qwen"},
-	"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "레즈넷": {act: koWord, word: "resnet"},
-	"로버타": {act: koWord, word: "roberta"},
-	"기가":  {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
-	"당": {act: koWord, word: "per"},
-	// fillers people type around a request
-	"모델": {act: koSkip}, "으로": {act: koSkip}, "정도": {act: koSkip}, "대략": {act: koSkip}, "약": {act: koSkip},
-	"그리고": {act: koSkip}, "혹시": {act: koSkip}, "좀": {act: koSkip}, "같은": {act: koSkip}, "하면": {act: koSkip},
-	"하려면": {act: koSkip}, "필요": {act: koSkip}, "필요해": {act: koSkip}, "있어": {act: koSkip}, "있을까": {act: koSkip},
-	"수": {act: koSkip}, "지금": {act: koSkip}, "빨리": {act: koSkip}, "제일": {act: koSkip}, "가장": {act: koSkip},
-	"빠른": {act: koSkip}, "중": {act: koSkip}, "중에": {act: koSkip}, "써서": {act: koSkip}, "사용": {act: koSkip},
-	"기준": {act: koSkip}, "계산": {act: koSkip}, "알려줘": {act: koSkip}, "해줘": {act: koSkip}, "주세요": {act: koSkip},
-	"으면": {act: koSkip}, "이면": {act: koSkip}, "면": {act: koSkip}, "에서": {act: koSkip}, "로": {act: koSkip},
-	"에": {act: koSkip}, "를": {act: koSkip}, "을": {act: koSkip}, "이": {act: koSkip}, "가": {act: koSkip},
-	"은": {act: koSkip}, "는": {act: koSkip}, "의": {act: koSkip}, "도": {act: koSkip}, "랑": {act: koSkip},
-	"이랑": {act: koSkip}, "하고": {act: koSkip}, "와": {act: koSkip}, "과": {act: koSkip}, "부터": {act: koSkip},
-}
+// koLexicon is built on first use: only a request with Hangul in it reads
+// it (koStem returns at once for a word without), so an English request's
+// process never pays for its ~280 entries.
+var koLexicon = sync.OnceValue(func() map[string]koEntry {
+	return map[string]koEntry{
+		// amounts
+		"에폭당": {act: koWord, word: "/epoch"}, "에포크당": {act: koWord, word: "/epoch"}, "스텝당": {act: koWord, word: "/step"},
+		"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
+		"이폭": {act: koWord, word: "epochs"}, "회": {act: koWord, word: "epochs"},
+		"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
+		"이미지": {act: koWord, word: "images"}, "건": {act: koWord, word: "samples"}, "개의": {act: koWord, word: "samples"},
+		"토큰": {act: koWord, word: "tokens"}, "스텝": {act: koWord, word: "steps"}, "스탭": {act: koWord, word: "steps"},
+		"이터레이션": {act: koWord, word: "steps"},
+		"파라미터":  {act: koWord, word: "params"}, "매개변수": {act: koWord, word: "params"},
+		"배치": {act: koWord, word: "batch"}, "배치사이즈": {act: koWord, word: "batch"}, "시퀀스": {act: koWord, word: "seq"},
+		"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
+		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
+		// workloads
+		"추론": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
+		"배포":   {act: koWord, word: "inference"},
+		"파인튜닝": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
+		"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},
+		"사전학습": {act: koWord, word: "pretrain"}, "프리트레이닝": {act: koWord, word: "pretrain"}, "프리트레인": {act: koWord, word: "pretrain"},
+		"처음부터": {act: koWord, word: "pretrain"}, "스크래치": {act: koWord, word: "pretrain"},
+		"학습": {act: koSkip}, "훈련": {act: koSkip}, "트레이닝": {act: koSkip}, "풀": {act: koSkip}, "전체": {act: koSkip},
+		"로라": {act: koWord, word: "lora"}, "큐로라": {act: koWord, word: "qlora"},
+		"혼합정밀도": {act: koWord, word: "mixed"}, "체크포인팅": {act: koWord, word: "ckpt"},
+		"비트": {act: koWord, word: "bit"}, "오프로드": {act: koWord, word: "offload"}, "오프로딩": {act: koWord, word: "offload"},
+		// counts and scales
+		"장": {act: koCounter}, "개": {act: koCounter}, "대": {act: koCounter}, "카드": {act: koCounter}, "짜리": {act: koSkip},
+		"만": {act: koScale}, "억": {act: koScale}, "천": {act: koScale}, "백만": {act: koScale}, "천만": {act: koScale},
+		"십만": {act: koScale}, "십억": {act: koScale}, "백억": {act: koScale}, "천억": {act: koScale}, "조": {act: koScale},
+		// servers
+		"서버": {act: koServer}, "우리": {act: koSkip}, "팀": {act: koSkip},
+		// questions
+		"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
+		"몇대": {act: koAsk, ask: AskCount},
+		"며칠": {act: koAsk, ask: AskTime}, "몇일": {act: koAsk, ask: AskTime}, "몇칠": {act: koAsk, ask: AskTime}, "얼마나": {act: koAsk, ask: AskTime}, "걸려": {act: koAsk, ask: AskTime},
+		"걸리": {act: koAsk, ask: AskTime}, "걸릴": {act: koAsk, ask: AskTime}, "소요": {act: koAsk, ask: AskTime},
+		"몇시간": {act: koAsk, ask: AskTime}, "시간이": {act: koAsk, ask: AskTime}, "언제": {act: koAsk, ask: AskTime},
+		"끝나": {act: koAsk, ask: AskTime}, "끝날": {act: koAsk, ask: AskTime},
+		"돌릴": {act: koAsk, ask: AskFit}, "돌려": {act: koAsk, ask: AskFit}, "돌아가": {act: koAsk, ask: AskFit},
+		"돌리": {act: koAsk, ask: AskFit}, "돌아": {act: koAsk, ask: AskFit},
+		"올라가": {act: koAsk, ask: AskFit}, "올라": {act: koAsk, ask: AskFit}, "올릴": {act: koAsk, ask: AskFit},
+		"올려": {act: koAsk, ask: AskFit}, "들어가": {act: koAsk, ask: AskFit}, "들어갈": {act: koAsk, ask: AskFit},
+		"가능": {act: koAsk, ask: AskFit}, "충분": {act: koAsk, ask: AskFit}, "될까": {act: koAsk, ask: AskFit},
+		"되나": {act: koAsk, ask: AskFit}, "돼": {act: koAsk, ask: AskFit}, "메모리": {act: koAsk, ask: AskFit},
+		"터지": {act: koAsk, ask: AskFit}, "부족": {act: koAsk, ask: AskFit}, "맞아": {act: koAsk, ask: AskFit},
+		"어떤": {act: koAsk, ask: AskWhichGPU}, "무슨": {act: koAsk, ask: AskWhichGPU}, "어느": {act: koAsk, ask: AskWhichGPU},
+		"뭐": {act: koAsk, ask: AskWhichGPU}, "추천": {act: koAsk, ask: AskWhichGPU}, "뭘": {act: koAsk, ask: AskWhichGPU},
+		"비용": {act: koAsk, ask: AskCost}, "돈": {act: koAsk, ask: AskCost}, "얼마": {act: koAsk, ask: AskCost},
+		"가격": {act: koAsk, ask: AskCost}, "견적": {act: koAsk, ask: AskCost},
+		// deadlines
+		"안에": {act: koWithin}, "안": {act: koWithin}, "이내": {act: koWithin}, "내에": {act: koWithin}, "내로": {act: koWithin},
+		"만에": {act: koWithin},
+		"까지": {act: koUntil},
+		"하루": {act: koDuration, dur: 24}, "이틀": {act: koDuration, dur: 48}, "사흘": {act: koDuration, dur: 72},
+		"나흘": {act: koDuration, dur: 96}, "일주일": {act: koDuration, dur: 168}, "한주": {act: koDuration, dur: 168},
+		"보름": {act: koDuration, dur: 360}, "한달": {act: koDuration, dur: 720},
+		"오늘": {act: koDay}, "내일": {act: koDay}, "모레": {act: koDay}, "월요일": {act: koDay}, "화요일": {act: koDay},
+		"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
+		"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},
+		"초":  {act: koWord, word: "s"},
+		"걸렸": {act: koTook}, "걸렸는데": {act: koTook}, "걸렸어": {act: koTook}, "걸렸음": {act: koTook},
+		"돌리면": {act: koSkip}, "돌려서": {act: koSkip}, "돌려볼": {act: koSkip}, "돌리는": {act: koSkip},
+		"돼요": {act: koAsk, ask: AskFit}, "되요": {act: koAsk, ask: AskFit}, "들어감": {act: koAsk, ask: AskFit},
+		"ㄱㄴ": {act: koAsk, ask: AskFit}, "되겠": {act: koAsk, ask: AskFit}, "버틸": {act: koAsk, ask: AskFit},
+		"빠름": {act: koAsk, ask: AskWhichGPU}, "빠를": {act: koAsk, ask: AskWhichGPU}, "빨라": {act: koAsk, ask: AskWhichGPU},
+		"싼": {act: koAsk, ask: AskWhichGPU}, "저렴한": {act: koAsk, ask: AskWhichGPU}, "가성비": {act: koAsk, ask: AskCost},
+		"어디": {act: koAsk, ask: AskWhichGPU}, "어디가": {act: koAsk, ask: AskWhichGPU},
+		"걸린": {act: koTook}, "걸림": {act: koTook}, "나옴": {act: koTook}, "나왔": {act: koTook}, "나왔고": {act: koTook}, "걸렸었는데": {act: koTook},
+		"쌍": {act: koWord, word: "samples"}, "쌍으로": {act: koWord, word: "samples"}, "문서": {act: koWord, word: "samples"},
+		"프롬프트": {act: koWord, word: "samples"}, "요청": {act: koWord, word: "samples"}, "대화": {act: koWord, word: "samples"},
+		"인퍼런스용": {act: koWord, word: "inference"}, "추론용": {act: koWord, word: "inference"}, "서빙용": {act: koWord, word: "inference"},
+		"말고": {act: koSkip}, "아니고": {act: koSkip}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
+		"타이니라마": {act: koWord, word: "tinyllama"}, "파이": {act: koWord, word: "phi"}, "비": {act: koWord, word: "b"},
+		"그래픽카드": {act: koSkip}, "뭐씀": {act: koAsk, ask: AskWhichGPU}, "뭐임": {act: koAsk, ask: AskWhichGPU}, "뭐야": {act: koAsk, ask: AskWhichGPU}, "뭐써": {act: koAsk, ask: AskWhichGPU}, "뭐쓰": {act: koAsk, ask: AskWhichGPU},
+		"얼마걸림": {act: koAsk, ask: AskTime}, "얼마걸려": {act: koAsk, ask: AskTime}, "얼마나걸려": {act: koAsk, ask: AskTime},
+		"얼마걸릴": {act: koAsk, ask: AskTime}, "파튜": {act: koWord, word: "finetune"}, "풀파튜": {act: koWord, word: "finetune"},
+		"싸": {act: koAsk, ask: AskCost}, "싸요": {act: koAsk, ask: AskCost}, "저렴": {act: koAsk, ask: AskCost},
+		"이었는데": {act: koTook}, "였는데": {act: koTook}, "이었어요": {act: koTook}, "였어요": {act: koTook}, "측정됨": {act: koTook},
+		"측정": {act: koSkip},
+		// model names as said in Korean
+		"라마": {act: koWord, word: "llama"}, "버트": {act: koWord, word: "bert"}, "베이스": {act: koWord, word: "base"},
+		"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
+		"딥시크": {act: koWord, word: "deepseek"}, "큐웬": {act: koWord, word: "qwen"}, "큐원": {act: koWord, word: "qwen"},
+		"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "레즈넷": {act: koWord, word: "resnet"},
+		"로버타": {act: koWord, word: "roberta"},
+		"기가":  {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
+		"당": {act: koWord, word: "per"},
+		// fillers people type around a request
+		"모델": {act: koSkip}, "으로": {act: koSkip}, "정도": {act: koSkip}, "대략": {act: koSkip}, "약": {act: koSkip},
+		"그리고": {act: koSkip}, "혹시": {act: koSkip}, "좀": {act: koSkip}, "같은": {act: koSkip}, "하면": {act: koSkip},
+		"하려면": {act: koSkip}, "필요": {act: koSkip}, "필요해": {act: koSkip}, "있어": {act: koSkip}, "있을까": {act: koSkip},
+		"수": {act: koSkip}, "지금": {act: koSkip}, "빨리": {act: koSkip}, "제일": {act: koSkip}, "가장": {act: koSkip},
+		"빠른": {act: koSkip}, "중": {act: koSkip}, "중에": {act: koSkip}, "써서": {act: koSkip}, "사용": {act: koSkip},
+		"기준": {act: koSkip}, "계산": {act: koSkip}, "알려줘": {act: koSkip}, "해줘": {act: koSkip}, "주세요": {act: koSkip},
+		"으면": {act: koSkip}, "이면": {act: koSkip}, "면": {act: koSkip}, "에서": {act: koSkip}, "로": {act: koSkip},
+		"에": {act: koSkip}, "를": {act: koSkip}, "을": {act: koSkip}, "이": {act: koSkip}, "가": {act: koSkip},
+		"은": {act: koSkip}, "는": {act: koSkip}, "의": {act: koSkip}, "도": {act: koSkip}, "랑": {act: koSkip},
+		"이랑": {act: koSkip}, "하고": {act: koSkip}, "와": {act: koSkip}, "과": {act: koSkip}, "부터": {act: koSkip},
+	}
+})
 
 // koStems are the lexicon's keys, longest first, for prefix matching.
 var koStems = sync.OnceValue(func() []string {
 	var s []string
-	for k := range koLexicon {
+	for k := range koLexicon() {
 		s = append(s, k)
 	}
 	sort.Slice(s, func(i, j int) bool {
@@ -161,19 +166,22 @@ var koParticles = []string{"에서는", "에서도", "에서", "으로는", "으
 // koStem finds the lexicon entry a Hangul word starts with: the word
 // itself, the word less a particle, or its longest known prefix.
 func koStem(w string) (string, koEntry, bool) {
-	if e, ok := koLexicon[w]; ok {
+	if !strings.ContainsFunc(w, isHangul) {
+		return "", koEntry{}, false // every stem is Hangul
+	}
+	if e, ok := koLexicon()[w]; ok {
 		return w, e, true
 	}
 	for _, p := range koParticles {
 		if s := strings.TrimSuffix(w, p); s != w && s != "" {
-			if e, ok := koLexicon[s]; ok {
+			if e, ok := koLexicon()[s]; ok {
 				return s, e, true
 			}
 		}
 	}
 	for _, s := range koStems() {
 		if len(s) > 3 && strings.HasPrefix(w, s) || len(s) == 3 && strings.HasPrefix(w, s) && koOneSyllablePrefix(s) && koGrammarRest(w[len(s):]) {
-			return s, koLexicon[s], true
+			return s, koLexicon()[s], true
 		}
 	}
 	return "", koEntry{}, false
@@ -192,7 +200,7 @@ func koGrammarRest(rest string) bool {
 			return true
 		}
 	}
-	if e, ok := koLexicon[rest]; ok {
+	if e, ok := koLexicon()[rest]; ok {
 		return e.act == koCounter || e.act == koScale || e.act == koWord
 	}
 	for _, k := range []string{"개", "장", "대", "쌍", "건", "스텝", "토큰", "샘플", "에폭", "시간", "분", "일", "천", "백", "만", "억"} {
@@ -251,7 +259,7 @@ func (c *canonizer) korean1(i int) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
-	if rest := w[len(stem):]; rest != "" && e.act == koWord && (!koGrammarRest(rest) || koLexicon[rest].act == koWord) {
+	if rest := w[len(stem):]; rest != "" && e.act == koWord && (!koGrammarRest(rest) || koLexicon()[rest].act == koWord) {
 		if s2, e2, ok := koStem(rest); ok && e2.act == koWord && s2 != "" && strings.HasPrefix(rest, s2) {
 			// "버트라지", "라마큐로라": two words written together
 			c.emit(e.word, i, i+1)
@@ -287,7 +295,7 @@ func (c *canonizer) korean1(i int) int {
 // koTimeUnit reads 시간/일/분 after a number: "24시간 안에" is a deadline,
 // "385시간 걸렸는데" a measured run, otherwise a plain unit.
 func (c *canonizer) koTimeUnit(i int, unit string) int {
-	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon[next].act == koWithin ||
+	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon()[next].act == koWithin ||
 		strings.HasSuffix(c.w(i), "안에") || strings.HasSuffix(c.w(i), "이내") || strings.HasSuffix(c.w(i), "내에") {
 		if len(c.out) > 0 {
 			if n, u, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && u == "" {
@@ -298,7 +306,7 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 				c.deadline = 0
 				c.setDeadline(durScale(n.v, d), i, i+1)
 				c.deadlineWord = c.text[start:c.in[i].end]
-				if koLexicon[next].act == koWithin {
+				if koLexicon()[next].act == koWithin {
 					c.deadlineWord = c.text[start:c.in[i+1].end]
 					return i + 2
 				}
@@ -581,7 +589,7 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
-	if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon[stem].act == koWord {
+	if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon()[stem].act == koWord {
 		c.skip(i, i+2) // "추론 말고 학습": not that
 		return i + 2
 	}
@@ -772,7 +780,7 @@ func (c *canonizer) koWithinAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
-	if next, _, ok := koStem(c.w(i + 1)); ok && (koLexicon[next].act == koWithin) {
+	if next, _, ok := koStem(c.w(i + 1)); ok && (koLexicon()[next].act == koWithin) {
 		c.setDeadline(durHours(e.dur), i, i+2)
 		return i + 2
 	}
@@ -781,7 +789,7 @@ func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
-	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon[next].act == koUntil {
+	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon()[next].act == koUntil {
 		if d, ok := c.dayDeadline(stem); ok {
 			c.setDeadline(d, i, i+2)
 			return i + 2

@@ -44,97 +44,90 @@ type reqKeyword struct {
 	val  string
 }
 
-func reqKws(kind reqKwKind, val string, words ...string) map[string]reqKeyword {
-	m := map[string]reqKeyword{}
-	for _, w := range words {
-		m[w] = reqKeyword{kind, val}
-	}
-	return m
-}
-
 // reqKeywords maps every word the language knows (other than model and
 // GPU names, units and numbers) to what it does.
 var reqKeywords = func() map[string]reqKeyword {
-	all := map[string]reqKeyword{}
-	for _, m := range []map[string]reqKeyword{
-		reqKws(reqKwWorkload, string(planner.Pretrain), "pretrain", "pre-train", "pretraining", "pre-training"),
-		reqKws(reqKwWorkload, string(planner.Finetune), "finetune", "fine-tune", "ft", "finetuning", "fine-tuning", "sft",
-			"full-ft", "full-finetune", "full-fine-tune", "fft", "instruction-tuning", "instruction-tune", "sft-tune"),
-		reqKws(reqKwWorkload, string(planner.LoRA), "lora", "lora-tune", "lora-tuning", "lora-finetune", "lora-ft"),
-		reqKws(reqKwWorkload, string(planner.QLoRA), "qlora", "q-lora", "qlora-tune", "qlora-tuning", "qlora-finetune", "qlora-ft"),
-		reqKws(reqKwWorkload, string(planner.Inference), "inference", "infer", "serve", "serving", "inf", "served",
-			"deploy", "deployment", "serve-only"),
-		reqKws(reqKwPrecision, string(planner.FP32), "fp32", "float32", "32bit", "32-bit"),
-		reqKws(reqKwPrecision, string(planner.TF32), "tf32"),
-		reqKws(reqKwPrecision, string(planner.FP16), "fp16", "float16", "half"),
-		reqKws(reqKwPrecision, string(planner.BF16), "bf16", "bfloat16"),
-		reqKws(reqKwPrecision, string(planner.FP8), "fp8"),
-		reqKws(reqKwPrecision, string(planner.INT8), "int8", "8bit", "8-bit"),
-		reqKws(reqKwPrecision, string(planner.INT4), "int4", "nf4", "4bit", "4-bit"),
-		reqKws(reqKwPrecision, "amp", "amp"),
-		reqKws(reqKwPrecision, "mixed", "mixed", "mixed-precision", "16bit", "16-bit"),
-		reqKws(reqKwCkpt, "", "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc",
-			"activation-checkpointing", "act-ckpt", "recompute", "recomputation"),
-		reqKws(reqKwCkptPrefix, "", "gradient", "grad", "activation"),
-		reqKws(reqKwAttention, string(planner.Flash), "flash", "flash-attn", "flash-attention", "flashattention",
-			"flashattn", "flash-attn2", "fa", "fa2", "fa3", "sdpa"),
-		reqKws(reqKwAttention, string(planner.Eager), "eager"),
-		reqKws(reqKwStrategy, string(planner.DDP), "ddp"),
-		reqKws(reqKwStrategy, string(planner.ZeRO1), "zero1", "zero-1"),
-		reqKws(reqKwStrategy, string(planner.ZeRO2), "zero2", "zero-2"),
-		reqKws(reqKwStrategy, string(planner.ZeRO3), "zero3", "zero-3"),
-		reqKws(reqKwStrategy, string(planner.FSDP), "fsdp"),
-		reqKws(reqKwZero, "", "zero"),
-		reqKws(reqKwDeepspeed, "", "deepspeed"),
-		reqKws(reqKwOptimizer, string(planner.AdamW), "adamw", "adam"),
-		reqKws(reqKwOptimizer, string(planner.Adam8bit), "adam8bit", "8bit-adam", "adamw8bit", "adamw-8bit", "adam-8bit",
-			"bnb-adam", "8bit-adamw", "8-bit-adam"),
-		reqKws(reqKwOptimizer, string(planner.PagedAdamW), "paged-adamw"),
-		reqKws(reqKwOptimizer, string(planner.PagedAdam8bit), "paged-adam8bit", "paged-adamw8bit"),
-		reqKws(reqKwOptimizer, string(planner.SGD), "sgd"),
-		reqKws(reqKwOptimizer, string(planner.Lion), "lion"),
-		reqKws(reqKwStack, string(planner.HF), "hf", "huggingface", "hugging-face", "transformers", "eager-pytorch", "pytorch"),
-		reqKws(reqKwStack, string(planner.Tuned), "tuned", "megatron", "megatron-lm", "fused", "nemo"),
-		reqKws(reqKwInterconnect, string(planner.NVLink), "nvlink", "nvswitch"),
-		reqKws(reqKwInterconnect, string(planner.PCIe), "pcie"),
-		reqKws(reqKwInterconnect, string(planner.IB), "ib", "infiniband", "roce"),
-		reqKws(reqKwKey, "seq", "seq", "seqlen", "seq-len", "seq-length", "sequence-length", "context", "context-length",
-			"ctx", "ctx-len", "max-len", "max-length", "max-seq-len"),
-		reqKws(reqKwKey, "batch", "batch", "bs", "global-batch", "batch-size", "batchsize", "global-batch-size", "gbs"),
-		reqKws(reqKwKey, "micro", "micro", "micro-batch", "microbatch", "mbs", "micro-batch-size", "per-gpu", "per-device",
-			"per-gpu-batch"),
-		reqKws(reqKwKey, "rank", "rank", "lora-r", "lora-rank", "r"),
-		reqKws(reqKwKey, "gen", "gen", "generate", "output", "max-new-tokens", "new-tokens", "gen-tokens", "output-tokens"),
-		reqKws(reqKwKey, "layers", "layers", "n-layers", "num-layers", "n-layer"),
-		reqKws(reqKwKey, "hidden", "hidden", "hidden-size", "d-model", "dmodel", "dim"),
-		reqKws(reqKwKey, "heads", "heads", "n-heads", "num-heads", "attention-heads"),
-		reqKws(reqKwKey, "kv", "kv", "kv-heads", "num-kv-heads", "kv-head", "n-kv-heads"),
-		reqKws(reqKwKey, "ffn", "ffn", "ffn-dim", "intermediate", "intermediate-size", "mlp"),
-		reqKws(reqKwKey, "vocab", "vocab", "vocab-size"),
-		reqKws(reqKwKey, "params", "params", "parameters", "param"),
-		reqKws(reqKwKey, "epochs", "epochs", "epoch", "ep"),
-		reqKws(reqKwKey, "steps", "steps"),
-		reqKws(reqKwKey, "precision", "precision", "dtype"),
-		reqKws(reqKwModelKind, string(planner.Encoder), "encoder", "encoder-only"),
-		reqKws(reqKwModelKind, string(planner.Decoder), "decoder", "decoder-only"),
-		reqKws(reqKwOn, "", "on"),
-		reqKws(reqKwCompare, "", "compare"),
-		reqKws(reqKwBaseline, "", "baseline", "measured", "took"),
-		reqKws(reqKwOf, "", "of", "dataset", "data"),
-		reqKws(reqKwPer, "", "per"),
-		reqKws(reqKwOffload, string(planner.OffloadOptimizer), "offload", "cpu-offload", "offload-optimizer", "optimizer-offload",
-			"zero-offload", "offloading", "오프로드", "오프로딩"),
-		reqKws(reqKwOffload, string(planner.OffloadFull), "offload-params", "offload-all", "full-offload", "param-offload",
-			"zero-infinity"),
-		reqKws(reqKwInBackward, "", "optimizer-in-backward", "optim-in-backward", "optimizer-in-bwd", "opt-in-bwd",
-			"optim-in-bwd", "in-backward"),
-		reqKws(reqKwPureBF16, "", "pure-bf16", "bf16-pure", "pure-bfloat16"),
-		reqKws(reqKwKey, "cp", "cp", "context-parallel", "context-parallelism", "cp-size"),
-	} {
-		for k, v := range m {
-			all[k] = v
+	// One map, sized once: it is built in every process that links the
+	// reader, so no per-group maps are made and merged.
+	all := make(map[string]reqKeyword, 256)
+	reqKws := func(kind reqKwKind, val string, words ...string) {
+		for _, w := range words {
+			all[w] = reqKeyword{kind, val}
 		}
 	}
+	reqKws(reqKwWorkload, string(planner.Pretrain), "pretrain", "pre-train", "pretraining", "pre-training")
+	reqKws(reqKwWorkload, string(planner.Finetune), "finetune", "fine-tune", "ft", "finetuning", "fine-tuning", "sft",
+		"full-ft", "full-finetune", "full-fine-tune", "fft", "instruction-tuning", "instruction-tune", "sft-tune")
+	reqKws(reqKwWorkload, string(planner.LoRA), "lora", "lora-tune", "lora-tuning", "lora-finetune", "lora-ft")
+	reqKws(reqKwWorkload, string(planner.QLoRA), "qlora", "q-lora", "qlora-tune", "qlora-tuning", "qlora-finetune", "qlora-ft")
+	reqKws(reqKwWorkload, string(planner.Inference), "inference", "infer", "serve", "serving", "inf", "served",
+		"deploy", "deployment", "serve-only")
+	reqKws(reqKwPrecision, string(planner.FP32), "fp32", "float32", "32bit", "32-bit")
+	reqKws(reqKwPrecision, string(planner.TF32), "tf32")
+	reqKws(reqKwPrecision, string(planner.FP16), "fp16", "float16", "half")
+	reqKws(reqKwPrecision, string(planner.BF16), "bf16", "bfloat16")
+	reqKws(reqKwPrecision, string(planner.FP8), "fp8")
+	reqKws(reqKwPrecision, string(planner.INT8), "int8", "8bit", "8-bit")
+	reqKws(reqKwPrecision, string(planner.INT4), "int4", "nf4", "4bit", "4-bit")
+	reqKws(reqKwPrecision, "amp", "amp")
+	reqKws(reqKwPrecision, "mixed", "mixed", "mixed-precision", "16bit", "16-bit")
+	reqKws(reqKwCkpt, "", "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc",
+		"activation-checkpointing", "act-ckpt", "recompute", "recomputation")
+	reqKws(reqKwCkptPrefix, "", "gradient", "grad", "activation")
+	reqKws(reqKwAttention, string(planner.Flash), "flash", "flash-attn", "flash-attention", "flashattention",
+		"flashattn", "flash-attn2", "fa", "fa2", "fa3", "sdpa")
+	reqKws(reqKwAttention, string(planner.Eager), "eager")
+	reqKws(reqKwStrategy, string(planner.DDP), "ddp")
+	reqKws(reqKwStrategy, string(planner.ZeRO1), "zero1", "zero-1")
+	reqKws(reqKwStrategy, string(planner.ZeRO2), "zero2", "zero-2")
+	reqKws(reqKwStrategy, string(planner.ZeRO3), "zero3", "zero-3")
+	reqKws(reqKwStrategy, string(planner.FSDP), "fsdp")
+	reqKws(reqKwZero, "", "zero")
+	reqKws(reqKwDeepspeed, "", "deepspeed")
+	reqKws(reqKwOptimizer, string(planner.AdamW), "adamw", "adam")
+	reqKws(reqKwOptimizer, string(planner.Adam8bit), "adam8bit", "8bit-adam", "adamw8bit", "adamw-8bit", "adam-8bit",
+		"bnb-adam", "8bit-adamw", "8-bit-adam")
+	reqKws(reqKwOptimizer, string(planner.PagedAdamW), "paged-adamw")
+	reqKws(reqKwOptimizer, string(planner.PagedAdam8bit), "paged-adam8bit", "paged-adamw8bit")
+	reqKws(reqKwOptimizer, string(planner.SGD), "sgd")
+	reqKws(reqKwOptimizer, string(planner.Lion), "lion")
+	reqKws(reqKwStack, string(planner.HF), "hf", "huggingface", "hugging-face", "transformers", "eager-pytorch", "pytorch")
+	reqKws(reqKwStack, string(planner.Tuned), "tuned", "megatron", "megatron-lm", "fused", "nemo")
+	reqKws(reqKwInterconnect, string(planner.NVLink), "nvlink", "nvswitch")
+	reqKws(reqKwInterconnect, string(planner.PCIe), "pcie")
+	reqKws(reqKwInterconnect, string(planner.IB), "ib", "infiniband", "roce")
+	reqKws(reqKwKey, "seq", "seq", "seqlen", "seq-len", "seq-length", "sequence-length", "context", "context-length",
+		"ctx", "ctx-len", "max-len", "max-length", "max-seq-len")
+	reqKws(reqKwKey, "batch", "batch", "bs", "global-batch", "batch-size", "batchsize", "global-batch-size", "gbs")
+	reqKws(reqKwKey, "micro", "micro", "micro-batch", "microbatch", "mbs", "micro-batch-size", "per-gpu", "per-device",
+		"per-gpu-batch")
+	reqKws(reqKwKey, "rank", "rank", "lora-r", "lora-rank", "r")
+	reqKws(reqKwKey, "gen", "gen", "generate", "output", "max-new-tokens", "new-tokens", "gen-tokens", "output-tokens")
+	reqKws(reqKwKey, "layers", "layers", "n-layers", "num-layers", "n-layer")
+	reqKws(reqKwKey, "hidden", "hidden", "hidden-size", "d-model", "dmodel", "dim")
+	reqKws(reqKwKey, "heads", "heads", "n-heads", "num-heads", "attention-heads")
+	reqKws(reqKwKey, "kv", "kv", "kv-heads", "num-kv-heads", "kv-head", "n-kv-heads")
+	reqKws(reqKwKey, "ffn", "ffn", "ffn-dim", "intermediate", "intermediate-size", "mlp")
+	reqKws(reqKwKey, "vocab", "vocab", "vocab-size")
+	reqKws(reqKwKey, "params", "params", "parameters", "param")
+	reqKws(reqKwKey, "epochs", "epochs", "epoch", "ep")
+	reqKws(reqKwKey, "steps", "steps")
+	reqKws(reqKwKey, "precision", "precision", "dtype")
+	reqKws(reqKwModelKind, string(planner.Encoder), "encoder", "encoder-only")
+	reqKws(reqKwModelKind, string(planner.Decoder), "decoder", "decoder-only")
+	reqKws(reqKwOn, "", "on")
+	reqKws(reqKwCompare, "", "compare")
+	reqKws(reqKwBaseline, "", "baseline", "measured", "took")
+	reqKws(reqKwOf, "", "of", "dataset", "data")
+	reqKws(reqKwPer, "", "per")
+	reqKws(reqKwOffload, string(planner.OffloadOptimizer), "offload", "cpu-offload", "offload-optimizer", "optimizer-offload",
+		"zero-offload", "offloading", "오프로드", "오프로딩")
+	reqKws(reqKwOffload, string(planner.OffloadFull), "offload-params", "offload-all", "full-offload", "param-offload",
+		"zero-infinity")
+	reqKws(reqKwInBackward, "", "optimizer-in-backward", "optim-in-backward", "optimizer-in-bwd", "opt-in-bwd",
+		"optim-in-bwd", "in-backward")
+	reqKws(reqKwPureBF16, "", "pure-bf16", "bf16-pure", "pure-bfloat16")
+	reqKws(reqKwKey, "cp", "cp", "context-parallel", "context-parallelism", "cp-size")
 	return all
 }()
 
