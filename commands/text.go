@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+	"unicode"
+
+	"golang.org/x/text/width"
 
 	"github.com/gpuplan/gpuplan/i18n"
 )
@@ -18,7 +20,7 @@ func RenderText(w io.Writer, r *Reply) error {
 	var b strings.Builder
 	if r.Title != "" {
 		b.WriteString(r.Title + "\n")
-		b.WriteString(strings.Repeat("=", min(textWidth(r.Title), 100)) + "\n")
+		b.WriteString(strings.Repeat("=", min(displayWidth(r.Title), 100)) + "\n")
 	}
 	if r.ReadAs != "" {
 		b.WriteString(p.T("Read as:") + " " + plain(r.ReadAs) + "\n")
@@ -33,7 +35,7 @@ func RenderText(w io.Writer, r *Reply) error {
 			if s.Kind == Warning {
 				h = "! " + h
 			}
-			b.WriteString(h + "\n" + strings.Repeat("-", min(textWidth(h), 100)) + "\n")
+			b.WriteString(h + "\n" + strings.Repeat("-", min(displayWidth(h), 100)) + "\n")
 		}
 		if s.Text != "" {
 			prefix := ""
@@ -48,10 +50,10 @@ func RenderText(w io.Writer, r *Reply) error {
 		if len(s.Fields) > 0 {
 			width := 0
 			for _, f := range s.Fields {
-				width = max(width, textWidth(f.Label))
+				width = max(width, displayWidth(f.Label))
 			}
 			for _, f := range s.Fields {
-				fmt.Fprintf(&b, "  %s%s  %s\n", f.Label, strings.Repeat(" ", width-textWidth(f.Label)), plain(f.Value))
+				fmt.Fprintf(&b, "  %s%s  %s\n", f.Label, strings.Repeat(" ", width-displayWidth(f.Label)), plain(f.Value))
 			}
 		}
 		if s.Table != nil {
@@ -149,10 +151,11 @@ func textTable(t *Table) string {
 	return b.String()
 }
 
-// wrap folds text at width, prefixing the first line with prefix and the
-// rest with as many spaces.
+// wrap folds text at width terminal columns (displayWidth: a Hangul
+// syllable is two), prefixing the first line with prefix and the rest with
+// as many spaces.
 func wrap(s string, width int, prefix string) string {
-	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	indent := strings.Repeat(" ", displayWidth(prefix))
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		words := strings.Fields(para)
@@ -160,10 +163,10 @@ func wrap(s string, width int, prefix string) string {
 		if len(out) > 0 {
 			line = indent
 		}
-		n := utf8.RuneCountInString(line)
+		n := displayWidth(line)
 		start := n
 		for _, w := range words {
-			wl := utf8.RuneCountInString(w)
+			wl := displayWidth(w)
 			if n > start && n+1+wl > width {
 				out = append(out, line)
 				line, n = indent, len(indent)
@@ -179,4 +182,40 @@ func wrap(s string, width int, prefix string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// displayWidth is how many columns s takes in a terminal, or in Slack's
+// code blocks, whose monospace font draws Hangul at about two columns too:
+// East Asian Wide and Fullwidth characters (Hangul syllables, CJK,
+// fullwidth forms, emoji such as ✅) take two, combining marks and
+// invisible format characters none, everything else one. Ambiguous
+// characters (×, —, ≥) are one column, as Western and Korean terminal
+// fonts that gpuplan's users run draw them.
+//
+// The widths come from golang.org/x/text/width, Unicode's East Asian Width
+// property kept by the Go team and already a dependency (i18n's catalogue
+// is x/text's). github.com/mattn/go-runewidth would be a new module for
+// the same table plus ambiguous-width and emoji-sequence switches we have
+// no use for.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		case isWide(r):
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// isWide reports whether r takes two columns.
+func isWide(r rune) bool {
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return true
+	}
+	return false
 }
