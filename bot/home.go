@@ -43,7 +43,7 @@ func homeView(r *commands.Reply, banner []slack.Block) slack.HomeTabViewRequest 
 			blocks = append(append([]slack.Block{}, banner...), blocks...)
 		}
 	}
-	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, CallbackID: homeCallbackID, Blocks: slack.Blocks{BlockSet: fitBlocks(blocks, maxViewBlocks)}}
+	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, CallbackID: homeCallbackID, Blocks: slack.Blocks{BlockSet: fitBlocks(i18n.For(r.Lang), blocks, maxViewBlocks)}}
 }
 
 // homeErrorView is the Home when it could not be built: what went wrong

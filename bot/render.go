@@ -119,19 +119,21 @@ type Message struct {
 
 // renderReply turns a Reply into a message of at most limit blocks.
 func renderReply(r *commands.Reply, limit int) Message {
-	return Message{Text: fallbackText(r), Blocks: fitBlocks(replyBlocks(r, nil), limit)}
+	return Message{Text: fallbackText(r), Blocks: fitBlocks(i18n.For(r.Lang), replyBlocks(r, nil), limit)}
 }
 
 // replyBlocks lays a reply out: header, summary, the lead buttons (the
 // App Home's quick actions; nil in messages), each section followed by its
-// own buttons, then the reply's buttons.
+// own buttons, then the reply's buttons. Its own words (the table's cut,
+// the gauge's overflow) are in the reply's language.
 func replyBlocks(r *commands.Reply, lead []commands.Action) []slack.Block {
+	p := i18n.For(r.Lang)
 	var blocks []slack.Block
 	if r.Title != "" {
 		blocks = append(blocks, slack.NewHeaderBlock(plainText(r.Title, maxHeaderText)))
 	}
 	if r.ReadAs != "" {
-		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_"+i18n.For(r.Lang).T("Read as:")+"_ "+escape(commands.Untrusted(r.ReadAs)))))
+		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_"+p.T("Read as:")+"_ "+escape(commands.Untrusted(r.ReadAs)))))
 	}
 	if r.Summary != "" {
 		blocks = append(blocks, slack.NewSectionBlock(mrkdwn("*"+escape(r.Summary)+"*"), nil, nil))
@@ -140,7 +142,7 @@ func replyBlocks(r *commands.Reply, lead []commands.Action) []slack.Block {
 		blocks = append(blocks, act)
 	}
 	for i, s := range r.Sections {
-		blocks = append(blocks, renderSection(s)...)
+		blocks = append(blocks, renderSection(p, s)...)
 		// Block ids are unique within a message or view.
 		if act := renderActions(fmt.Sprintf("actions.%d", i), s.Actions); act != nil {
 			blocks = append(blocks, act)
@@ -153,12 +155,12 @@ func replyBlocks(r *commands.Reply, lead []commands.Action) []slack.Block {
 }
 
 // fitBlocks cuts blocks to limit, keeping the head and a final row of
-// buttons and saying what was cut.
-func fitBlocks(blocks []slack.Block, limit int) []slack.Block {
+// buttons and saying what was cut, in p's language.
+func fitBlocks(p *i18n.Printer, blocks []slack.Block, limit int) []slack.Block {
 	if len(blocks) > limit {
 		// Keep the head and the buttons; say what was cut.
 		keep := blocks[:limit-2]
-		note := slack.NewContextBlock("", mrkdwn(fmt.Sprintf("_%d more blocks left out: run the same request in a terminal (`gpuplan …`) for the whole report._", len(blocks)-limit+2)))
+		note := slack.NewContextBlock("", mrkdwn(p.Tf("_%d more blocks left out: run the same request in a terminal (`gpuplan …`) for the whole report._", len(blocks)-limit+2)))
 		last := blocks[len(blocks)-1]
 		blocks = append(append(keep[:len(keep):len(keep)], note), last)
 		if ab, ok := last.(*slack.ActionBlock); !ok || ab.BlockID != "actions" {
@@ -185,7 +187,7 @@ func fallbackText(r *commands.Reply) string {
 	return truncate(escape(strings.ReplaceAll(strings.Join(parts, " — "), "`", "")), maxFallbackText)
 }
 
-func renderSection(s commands.Section) []slack.Block {
+func renderSection(p *i18n.Printer, s commands.Section) []slack.Block {
 	var out []slack.Block
 	prefix := ""
 	if s.Kind == commands.Warning {
@@ -203,7 +205,7 @@ func renderSection(s commands.Section) []slack.Block {
 		lines = append(lines, prefix+escape(s.Text))
 	}
 	if s.Bar != nil {
-		lines = append(lines, renderBar(s.Bar))
+		lines = append(lines, renderBar(p, s.Bar))
 	}
 	if len(lines) > 0 {
 		out = append(out, textSections(strings.Join(lines, "\n"))...)
@@ -217,7 +219,7 @@ func renderSection(s commands.Section) []slack.Block {
 		out = append(out, slack.NewSectionBlock(nil, fs, nil))
 	}
 	if s.Table != nil {
-		out = append(out, textSections(renderTable(s.Table))...)
+		out = append(out, textSections(renderTable(p, s.Table))...)
 	}
 	if len(s.Bullets) > 0 {
 		var b []string
@@ -292,26 +294,27 @@ func renderContext(s commands.Section) []slack.Block {
 }
 
 // renderBar draws a memory gauge with block characters.
-func renderBar(b *commands.Bar) string {
+func renderBar(p *i18n.Printer, b *commands.Bar) string {
 	const width = 20
 	frac, filled := b.Fill(width)
 	over := ""
 	if frac > 1 {
-		over = " *over capacity*"
+		over = p.T(" *over capacity*")
 	}
 	return fmt.Sprintf("`%s%s` %.1f / %.1f %s (%.0f%%)%s", strings.Repeat("█", filled), strings.Repeat("░", width-filled),
 		b.Used, b.Total, escape(b.Unit), frac*100, over)
 }
 
 // renderTable draws a table as a monospaced block (Slack's table block is
-// not accepted everywhere a message goes), cut to fit one section.
-func renderTable(t *commands.Table) string {
+// not accepted everywhere a message goes), cut to fit one section; the
+// cut is said in p's language.
+func renderTable(p *i18n.Printer, t *commands.Table) string {
 	rows := t.Lines(false)
 	var kept []string
 	size := 8
 	for i, r := range rows {
 		if size+utf8.RuneCountInString(r)+1 > maxSectionText-40 {
-			kept = append(kept, fmt.Sprintf("… %d more rows", len(rows)-i))
+			kept = append(kept, p.Tf("… %d more rows", len(rows)-i))
 			break
 		}
 		kept = append(kept, r)

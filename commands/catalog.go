@@ -19,8 +19,10 @@ func gpusCommand() Command {
 		Usage:    "gpus [filter]",
 		Summary:  msg.T("The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price."),
 		Examples: []string{"gpus", "gpus h100"},
-		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
-			t := &Table{Columns: []string{"id", "memory", "bandwidth", "bf16/fp16", "fp8", "tf32", "nvlink", "tdp", "$/h"}}
+		run: func(_ context.Context, s *Set, req Request, args string) (*Reply, error) {
+			p := req.printer()
+			// Precisions, NVLink, TDP and $/h read the same in every language.
+			t := &Table{Columns: []string{"id", p.T("memory"), p.T("bandwidth"), "bf16/fp16", "fp8", "tf32", "nvlink", "tdp", "$/h"}}
 			var shown []planner.GPU
 			for _, g := range s.deps.Catalog.GPUs {
 				if args != "" && !strings.Contains(g.ID, strings.ToLower(args)) && !strings.Contains(strings.ToLower(g.Name), strings.ToLower(args)) {
@@ -35,14 +37,14 @@ func gpusCommand() Command {
 					tf(half), tf(peak(g, planner.FP8)), tf(peak(g, planner.TF32)), nvl(g), fmt.Sprintf("%.0f W", g.TDPW), fmt.Sprintf("%.2f", g.PriceUSD)})
 			}
 			if len(shown) == 0 {
-				return nil, userErrorf("try `gpus` for all of them", "no GPU matches `%s`", truncateRunes(args, echoMax))
+				return nil, &UserError{Msg: p.Tf("no GPU matches `%s`", truncateRunes(args, echoMax)), Hint: p.T("try `gpus` for all of them")}
 			}
 			return &Reply{
-				Title:   "GPU catalogue",
-				Summary: fmt.Sprintf("%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)", len(shown)),
+				Title:   p.T("GPU catalogue"),
+				Summary: p.Tf("%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)", len(shown)),
 				Sections: []Section{
 					{Table: t},
-					{Kind: Context, Text: "Peaks are dense (datasheet numbers marked * are 2:4-sparse, twice the dense rate). GeForce fp16/bf16 is the fp32-accumulate rate training uses. Prices are defaults: override them in the config."},
+					{Kind: Context, Text: p.T("Peaks are dense (datasheet numbers marked * are 2:4-sparse, twice the dense rate). GeForce fp16/bf16 is the fp32-accumulate rate training uses. Prices are defaults: override them in the config.")},
 				},
 				Data: gpuData(shown),
 			}, nil
@@ -101,8 +103,9 @@ func modelsCommand() Command {
 		Usage:    "models [filter]",
 		Summary:  msg.T("The model catalogue: layers, hidden size, heads, vocabulary, parameters."),
 		Examples: []string{"models", "models llama"},
-		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
-			t := &Table{Columns: []string{"id", "type", "params", "layers", "hidden", "heads (kv)", "vocab", "context"}}
+		run: func(_ context.Context, s *Set, req Request, args string) (*Reply, error) {
+			p := req.printer()
+			t := &Table{Columns: []string{"id", p.T("type"), p.T("params"), p.T("layers"), p.T("hidden"), p.T("heads (kv)"), p.T("vocab"), p.T("context")}}
 			var ids []string
 			for _, m := range s.deps.Catalog.Models {
 				if args != "" && !strings.Contains(m.ID, strings.ToLower(args)) && !strings.Contains(strings.ToLower(m.Family), strings.ToLower(args)) {
@@ -115,17 +118,18 @@ func modelsCommand() Command {
 				}
 				params := paramsText(i18n.For(i18n.EN), m.Params()) // a catalogue listing: the English figures it trims
 				if m.ActiveB > 0 {
-					params += fmt.Sprintf(", %s active", strings.TrimSuffix(paramsText(i18n.For(i18n.EN), m.ActiveParams()), " params"))
+					params += p.Tf(", %s active", strings.TrimSuffix(paramsText(i18n.For(i18n.EN), m.ActiveParams()), " params"))
 				}
 				t.Rows = append(t.Rows, []string{m.ID, string(m.Kind), strings.TrimSuffix(params, " params"), dash(m.Layers), dash(m.Hidden), heads, dash(m.Vocab), dash(m.MaxCtx)})
 			}
 			if len(ids) == 0 {
-				return nil, userErrorf("try `models` for all of them, or give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)", "no model matches `%s`", truncateRunes(args, echoMax))
+				return nil, &UserError{Msg: p.Tf("no model matches `%s`", truncateRunes(args, echoMax)),
+					Hint: p.T("try `models` for all of them, or give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)")}
 			}
 			return &Reply{
-				Title:    "Model catalogue",
-				Summary:  fmt.Sprintf("%d models; any other by size (`7b params`) or architecture (`layers 24 hidden 2048 heads 16 vocab 50k`)", len(ids)),
-				Sections: []Section{{Table: t}, {Kind: Context, Text: "Names resolve forgivingly: `llama3-8b` = `llama-3-8b`, `bert-base` = `bert-base-uncased`."}},
+				Title:    p.T("Model catalogue"),
+				Summary:  p.Tf("%d models; any other by size (`7b params`) or architecture (`layers 24 hidden 2048 heads 16 vocab 50k`)", len(ids)),
+				Sections: []Section{{Table: t}, {Kind: Context, Text: p.T("Names resolve forgivingly: `llama3-8b` = `llama-3-8b`, `bert-base` = `bert-base-uncased`.")}},
 				Data:     ids,
 			}, nil
 		},
@@ -145,34 +149,38 @@ func buildCommand() Command {
 		Usage:    "build <n>x <gpu>",
 		Summary:  msg.T("Size a server for a GPU configuration: power supply, circuits, host memory, CPU and PCIe lanes, P2P, cooling."),
 		Examples: []string{"build 4x rtx-4090", "build 8x a100-pcie", "build 2x rtx-a6000"},
-		run: func(_ context.Context, s *Set, _ Request, args string) (*Reply, error) {
-			hw, err := parseHardwareOnly(s.deps.Catalog, args)
+		run: func(_ context.Context, s *Set, req Request, args string) (*Reply, error) {
+			p := req.printer()
+			hw, err := parseHardwareOnly(p, s.deps.Catalog, args)
 			if err != nil {
 				return nil, err
 			}
-			b, err := s.deps.Catalog.Build(hw)
+			// BuildIn writes the sizing's sentences (circuits, platform,
+			// P2P, cooling, notes) and its refusal in the reply's language;
+			// the JSON's text fields follow it, as --json's "lang" says.
+			b, err := s.deps.Catalog.BuildIn(hw, p)
 			if err != nil {
-				return nil, &UserError{Msg: err.Error(), Hint: "try: `build 4x rtx-4090`"}
+				return nil, &UserError{Msg: err.Error(), Hint: p.T("try: `build 4x rtx-4090`")}
 			}
 			fields := []Field{
-				{"Power supply", fmt.Sprintf("%s W (GPUs %s W × %.2f for transients + CPU/board)", thousands(b.PSUWatts), thousands(b.GPUWatts), b.TransientFactor)},
-				{"Sustained draw", fmt.Sprintf("%s W", thousands(b.SystemWatts))},
-				{"Mains", b.Circuits},
-				{"Host memory", fmt.Sprintf("%d GB (2× the %.0f GB of GPU memory)", b.HostMemoryGB, b.TotalGPUMemGB)},
-				{"CPU", fmt.Sprintf("≥ %d cores (4 data-loader workers per GPU)", b.CPUCores)},
-				{"PCIe", fmt.Sprintf("%d lanes: %s", b.PCIeLanes, b.Platform)},
-				{"GPU-to-GPU", b.PeerToPeer},
+				{p.T("Power supply"), p.Tf("%s W (GPUs %s W × %.2f for transients + CPU/board)", thousands(b.PSUWatts), thousands(b.GPUWatts), b.TransientFactor)},
+				{p.T("Sustained draw"), fmt.Sprintf("%s W", thousands(b.SystemWatts))},
+				{p.T("Mains"), b.Circuits},
+				{p.T("Host memory"), p.Tf("%d GB (2× the %.0f GB of GPU memory)", b.HostMemoryGB, b.TotalGPUMemGB)},
+				{"CPU", p.Tf("≥ %d cores (4 data-loader workers per GPU)", b.CPUCores)},
+				{"PCIe", p.Tf("%d lanes: %s", b.PCIeLanes, b.Platform)},
+				{p.T("GPU-to-GPU"), b.PeerToPeer},
 			}
 			if b.AllReduceGBs > 0 {
-				fields = append(fields, Field{"All-reduce", fmt.Sprintf("~%.0f GB/s bus bandwidth (%s)", b.AllReduceGBs, b.AllReduceRoute)})
+				fields = append(fields, Field{"All-reduce", p.Tf("~%.0f GB/s bus bandwidth (%s)", b.AllReduceGBs, b.AllReduceRoute)})
 			}
-			secs := []Section{{Fields: fields}, {Heading: "Cooling", Bullets: b.Cooling}}
+			secs := []Section{{Fields: fields}, {Heading: p.T("Cooling"), Bullets: b.Cooling}}
 			if len(b.Notes) > 0 {
-				secs = append(secs, Section{Heading: "Notes", Bullets: b.Notes})
+				secs = append(secs, Section{Heading: p.T("Notes"), Bullets: b.Notes})
 			}
 			return &Reply{
-				Title:    fmt.Sprintf("Server for %d× %s", b.GPUs, b.GPUName),
-				Summary:  fmt.Sprintf("%d× %s: %s W PSU, %d GB RAM, %d PCIe lanes", b.GPUs, b.GPUName, thousands(b.PSUWatts), b.HostMemoryGB, b.PCIeLanes),
+				Title:    p.Tf("Server for %d× %s", b.GPUs, b.GPUName),
+				Summary:  p.Tf("%d× %s: %s W PSU, %d GB RAM, %d PCIe lanes", b.GPUs, b.GPUName, thousands(b.PSUWatts), b.HostMemoryGB, b.PCIeLanes),
 				Sections: secs,
 				Data:     b,
 			}, nil
@@ -180,21 +188,25 @@ func buildCommand() Command {
 	}
 }
 
-// parseHardwareOnly reads "4x rtx-4090" (any hardware form plan accepts).
-func parseHardwareOnly(cat *planner.Catalog, args string) (planner.Hardware, error) {
-	hint := "try: `build 4x rtx-4090` or `build 8x a100-pcie`"
+// parseHardwareOnly reads "4x rtx-4090" (any hardware form plan accepts);
+// its refusals are in p's language.
+func parseHardwareOnly(p *i18n.Printer, cat *planner.Catalog, args string) (planner.Hardware, error) {
+	hint := p.T("try: `build 4x rtx-4090` or `build 8x a100-pcie`")
 	if strings.TrimSpace(args) == "" {
-		return planner.Hardware{}, userErrorf(hint, "build for which GPUs?")
+		return planner.Hardware{}, &UserError{Msg: p.T("build for which GPUs?"), Hint: hint}
 	}
 	req, err := lang.ParsePlan(cat, "gpt2 on "+strings.TrimPrefix(strings.TrimSpace(args), "on "))
 	if err != nil {
 		if ue, ok := err.(*UserError); ok {
-			return planner.Hardware{}, &UserError{Msg: ue.Msg, Hint: hint}
+			// The reader's own refusal, kept whole so ExplainIn can say
+			// it in the reply's language; the hint is build's.
+			ue.Hint = hint
+			return planner.Hardware{}, ue
 		}
 		return planner.Hardware{}, err
 	}
 	if len(req.Targets) != 1 {
-		return planner.Hardware{}, userErrorf(hint, "build one configuration at a time")
+		return planner.Hardware{}, &UserError{Msg: p.T("build one configuration at a time"), Hint: hint}
 	}
 	return req.Targets[0], nil
 }
@@ -205,12 +217,15 @@ func backtestCommand() Command {
 		Usage:    "backtest",
 		Summary:  msg.T("Run every published measurement the planner can express and show its error (median and worst)."),
 		Examples: []string{"backtest"},
-		run: func(_ context.Context, s *Set, _ Request, _ string) (*Reply, error) {
+		run: func(_ context.Context, s *Set, req Request, _ string) (*Reply, error) {
+			p := req.printer()
 			bt, err := RunBackTest(s.deps.Catalog)
 			if err != nil {
 				return nil, err
 			}
-			t := &Table{Columns: []string{"id", "metric", "measured", "predicted", "error", "what"}}
+			// The rows' metrics, notes and reasons are the measurement
+			// file's words, shown as published.
+			t := &Table{Columns: []string{"id", p.T("metric"), p.T("measured"), p.T("predicted"), p.T("error"), p.T("what")}}
 			for _, r := range bt.Rows {
 				t.Rows = append(t.Rows, []string{r.ID, r.Metric, sig(r.Measured), sig(r.Predicted), fmt.Sprintf("%+.0f%%", r.Error*100), r.Note})
 			}
@@ -221,34 +236,34 @@ func backtestCommand() Command {
 			}
 			sections := []Section{{Table: t}}
 			if l := bt.LOSO; l != nil {
-				sections = append(sections, Section{Heading: "Fitted vs held out", Bullets: []string{
-					fmt.Sprintf("in-sample (constants fitted to all %d rows): median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
+				sections = append(sections, Section{Heading: p.T("Fitted vs held out"), Bullets: []string{
+					p.Tf("in-sample (constants fitted to all %d rows): median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
 						l.InSample.N, l.InSample.Median*100, l.InSample.P90*100, l.InSample.WorstRatio, l.InSample.WorstID),
-					fmt.Sprintf("leave-one-source-out (each of %d publishers predicted by constants fitted without its rows): median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
+					p.Tf("leave-one-source-out (each of %d publishers predicted by constants fitted without its rows): median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
 						l.Publishers, l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio, l.LOSO.WorstID),
 				}})
 			}
 			if l := bt.LOSO; l != nil {
-				pt := &Table{Columns: []string{"publisher", "rows", "in-sample median", "held-out median", "held-out worst"}}
+				pt := &Table{Columns: []string{p.T("publisher"), p.T("rows"), p.T("in-sample median"), p.T("held-out median"), p.T("held-out worst")}}
 				for _, p := range l.ByPublisher() {
 					pt.Rows = append(pt.Rows, []string{p.Publisher, fmt.Sprint(p.LOSO.N), fmt.Sprintf("%.1f%%", p.InSample.Median*100),
 						fmt.Sprintf("%.1f%%", p.LOSO.Median*100), fmt.Sprintf("%.2fx (%s)", p.LOSO.WorstRatio, p.LOSO.WorstID)})
 				}
-				sections = append(sections, Section{Heading: "Each publisher held out", Table: pt})
+				sections = append(sections, Section{Heading: p.T("Each publisher held out"), Table: pt})
 			}
 			if len(bt.Stale) > 0 {
-				sections = append(sections, Section{Heading: "Stale fit data", Kind: Context, Bullets: []string{
-					"these rows parse differently from planner/data/backtest-cases.jsonl, which the fit replays: run `go generate ./planner` (" +
-						strings.Join(bt.Stale, ", ") + ")"}})
+				sections = append(sections, Section{Heading: p.T("Stale fit data"), Kind: Context, Bullets: []string{
+					p.Tf("these rows parse differently from planner/data/backtest-cases.jsonl, which the fit replays: run `go generate ./planner` (%s)",
+						strings.Join(bt.Stale, ", "))}})
 			}
-			sections = append(sections, Section{Heading: "Not expressible", Kind: Context, Bullets: skipped})
-			summary := fmt.Sprintf("%d rows: median error %.1f%%, p90 %.0f%%, worst %.0f%% (%s, %.2fx)",
+			sections = append(sections, Section{Heading: p.T("Not expressible"), Kind: Context, Bullets: skipped})
+			summary := p.Tf("%d rows: median error %.1f%%, p90 %.0f%%, worst %.0f%% (%s, %.2fx)",
 				st.N, st.Median*100, st.P90*100, st.Worst*100, st.WorstID, st.WorstRatio)
 			if l := bt.LOSO; l != nil {
-				summary += fmt.Sprintf("; leave-one-source-out median %.1f%%, p90 %.0f%%, worst %.2fx", l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio)
+				summary += p.Tf("; leave-one-source-out median %.1f%%, p90 %.0f%%, worst %.2fx", l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio)
 			}
 			return &Reply{
-				Title:    "Back-test against published measurements",
+				Title:    p.T("Back-test against published measurements"),
 				Summary:  summary,
 				Sections: sections,
 				Data:     bt,

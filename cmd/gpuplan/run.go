@@ -129,16 +129,17 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	}
 	// A change whose reply was lost is looked up (one more store timeout):
 	// the terminal says so meanwhile.
-	ctx = commands.WithOutcomeCheck(ctx, func() { fmt.Fprintln(stderr, "gpuplan: "+commands.CheckingText) })
+	p := i18n.For(lang.lang())
+	ctx = commands.WithOutcomeCheck(ctx, func() { fmt.Fprintln(stderr, "gpuplan: "+checkingText(p)) })
 	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text, ID: rid, Lang: lang.lang()})
 	if err != nil {
-		if ue := commands.ExplainIn(i18n.For(lang.lang()), err); ue != nil {
+		if ue := commands.ExplainIn(p, err); ue != nil {
 			fmt.Fprintln(stderr, "gpuplan: "+strings.ReplaceAll(ue.Msg, "`", ""))
 			code := exitForError(err)
 			if code == exitUnknown {
 				// A new run would be a new request; this id makes the
 				// retry apply at most once.
-				fmt.Fprintf(stderr, "check with gpuplan mine; to retry safely, run the same command with --request-id %s (it applies at most once)\n", rid)
+				fmt.Fprintln(stderr, p.Tf("check with gpuplan mine; to retry safely, run the same command with --request-id %s (it applies at most once)", rid))
 			} else if ue.Hint != "" {
 				fmt.Fprintln(stderr, strings.ReplaceAll(ue.Hint, "`", ""))
 			}
@@ -170,6 +171,13 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 		return exitRefused
 	}
 	return exitOK
+}
+
+// checkingText is commands.CheckingText in p's language (a test keeps the
+// English the same): the terminal's line while the store looks up a change
+// whose reply was lost.
+func checkingText(p *i18n.Printer) string {
+	return p.T("The reservation store did not answer; checking whether the change was made…")
 }
 
 // runWithStore runs a command with the reservation store and inventory.
