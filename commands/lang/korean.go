@@ -688,6 +688,12 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
+	switch stem {
+	case "학습", "훈련", "트레이닝":
+		// "training", read as English "train" is: not listed as skipped
+		// (the workload is said by the other words, or shown as assumed).
+		return i + 1
+	}
 	if !slices.Contains(koParticles, w) {
 		c.skip(i, i+1) // particles alone are grammar, not words to list
 	}
