@@ -68,6 +68,16 @@ func Choose(slackLocale string, requestKorean bool) Lang {
 type Printer struct {
 	lang Lang
 	p    *message.Printer // nil for English: fmt formats the key itself
+	// marked are the Korean texts whose particles follow an argument,
+	// with those arguments marked (particle.go), by key.
+	marked map[string]markedText
+}
+
+// markedText is a catalogue text with marks around the arguments a
+// particle follows, and how many it marks.
+type markedText struct {
+	text  string
+	marks int
 }
 
 // english prints the keys themselves; it needs no catalogue.
@@ -78,12 +88,16 @@ var english = &Printer{lang: EN}
 // plan in an English terminal) should not pay at start-up.
 var koreanPrinter = sync.OnceValue(func() *Printer {
 	b := catalog.NewBuilder(catalog.Fallback(language.English))
+	marked := map[string]markedText{}
 	for k, v := range korean() {
 		if err := b.SetString(language.Korean, k, v); err != nil {
 			panic(fmt.Sprintf("i18n: Korean text for %q: %v", k, err))
 		}
+		if m, n := markParticles(v); n > 0 {
+			marked[k] = markedText{m, n}
+		}
 	}
-	return &Printer{lang: KO, p: message.NewPrinter(language.Korean, message.Catalog(b))}
+	return &Printer{lang: KO, p: message.NewPrinter(language.Korean, message.Catalog(b)), marked: marked}
 })
 
 // For is the printer for l (English for an unknown language).
@@ -113,10 +127,19 @@ func (p *Printer) T(key string) string {
 	return p.p.Sprintf(key)
 }
 
-// Tf is a message with arguments; key is its English format string.
+// Tf is a message with arguments; key is its English format string. In
+// Korean, a particle right after an argument takes the form the
+// argument's last sound asks for (`model`은, `GPU`는; particle.go).
 func (p *Printer) Tf(key string, args ...any) string {
 	if p == nil || p.p == nil {
 		return fmt.Sprintf(key, args...)
+	}
+	if m, ok := p.marked[key]; ok {
+		// The marked text is no key of the catalogue, so the printer
+		// formats it as it is, numbers the Korean way as before.
+		if s, ok := fixParticles(p.p.Sprintf(m.text, args...), m.marks); ok {
+			return s
+		}
 	}
 	return p.p.Sprintf(key, args...)
 }
