@@ -159,6 +159,11 @@ func storeError(err error, op string) error {
 // replaces it.
 const CheckingText = "The reservation store did not answer; checking whether the change was made…"
 
+// CheckingIn is CheckingText in p's language.
+func CheckingIn(p *i18n.Printer) string {
+	return p.T("The reservation store did not answer; checking whether the change was made…")
+}
+
 // WithOutcomeCheck returns ctx under which a change whose reply the store
 // lost calls notify before the store looks its request id up, which can
 // take one more store timeout (store.WithChecking): an adapter that can

@@ -130,7 +130,7 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	// A change whose reply was lost is looked up (one more store timeout):
 	// the terminal says so meanwhile.
 	p := i18n.For(lang.lang())
-	ctx = commands.WithOutcomeCheck(ctx, func() { fmt.Fprintln(stderr, "gpuplan: "+checkingText(p)) })
+	ctx = commands.WithOutcomeCheck(ctx, func() { fmt.Fprintln(stderr, "gpuplan: "+commands.CheckingIn(p)) })
 	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text, ID: rid, Lang: lang.lang()})
 	if err != nil {
 		if ue := commands.ExplainIn(p, err); ue != nil {
@@ -171,13 +171,6 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 		return exitRefused
 	}
 	return exitOK
-}
-
-// checkingText is commands.CheckingText in p's language (a test keeps the
-// English the same): the terminal's line while the store looks up a change
-// whose reply was lost.
-func checkingText(p *i18n.Printer) string {
-	return p.T("The reservation store did not answer; checking whether the change was made…")
 }
 
 // runWithStore runs a command with the reservation store and inventory.

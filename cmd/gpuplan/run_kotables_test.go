@@ -42,10 +42,10 @@ func TestCatalogueCommandsTakeLang(t *testing.T) {
 // The terminal's line while a lost change is looked up is the commands'
 // CheckingText in English.
 func TestCheckingTextIsCommands(t *testing.T) {
-	if got := checkingText(i18n.For(i18n.EN)); got != commands.CheckingText {
-		t.Errorf("checkingText(en) = %q, commands.CheckingText = %q", got, commands.CheckingText)
+	if got := commands.CheckingIn(i18n.For(i18n.EN)); got != commands.CheckingText {
+		t.Errorf("commands.CheckingIn(en) = %q, commands.CheckingText = %q", got, commands.CheckingText)
 	}
-	if got := checkingText(i18n.For(i18n.KO)); got == commands.CheckingText {
-		t.Errorf("checkingText(ko) is English: %q", got)
+	if got := commands.CheckingIn(i18n.For(i18n.KO)); got == commands.CheckingText {
+		t.Errorf("commands.CheckingIn(ko) is English: %q", got)
 	}
 }
