@@ -179,7 +179,7 @@ func TestKoreanTimes(t *testing.T) {
 func TestKoreanTableLinesUp(t *testing.T) {
 	tb := &Table{Columns: []string{"선택", "hardware"}, Rows: [][]string{{"가장 빠름", "x"}, {"balanced", "y"}}}
 	lines := tb.Lines(false)
-	if got := []string{lines[1][:strings.Index(lines[1], "x")], lines[2][:strings.Index(lines[2], "y")]}; textWidth(got[0]) != textWidth(got[1]) {
+	if got := []string{lines[1][:strings.Index(lines[1], "x")], lines[2][:strings.Index(lines[2], "y")]}; displayWidth(got[0]) != displayWidth(got[1]) {
 		t.Errorf("columns do not line up:\n%s", strings.Join(lines, "\n"))
 	}
 }

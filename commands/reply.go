@@ -137,12 +137,12 @@ func (b *Bar) Fill(width int) (frac float64, filled int) {
 func (t *Table) Lines(sep bool) []string {
 	widths := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
-		widths[i] = textWidth(c)
+		widths[i] = displayWidth(c)
 	}
 	for _, row := range t.Rows {
 		for i, c := range row {
 			if i < len(widths) {
-				widths[i] = max(widths[i], textWidth(plain(c)))
+				widths[i] = max(widths[i], displayWidth(plain(c)))
 			}
 		}
 	}
@@ -153,7 +153,7 @@ func (t *Table) Lines(sep bool) []string {
 			if i < len(cells) {
 				c = plain(cells[i])
 			}
-			b.WriteString(c + strings.Repeat(" ", widths[i]-textWidth(c)) + "  ")
+			b.WriteString(c + strings.Repeat(" ", widths[i]-displayWidth(c)) + "  ")
 		}
 		return strings.TrimRight(b.String(), " ")
 	}
@@ -169,27 +169,6 @@ func (t *Table) Lines(sep bool) []string {
 		out = append(out, line(r))
 	}
 	return out
-}
-
-// textWidth is how many columns s takes in a monospace font: Hangul and
-// CJK ideographs take two (a Korean card's table lines up), everything
-// else one.
-func textWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if wide(r) {
-			n++
-		}
-	}
-	return n
-}
-
-func wide(r rune) bool {
-	return r >= 0x1100 && r <= 0x115f || // Hangul Jamo
-		r >= 0x3130 && r <= 0x318f || // Hangul compatibility Jamo
-		r >= 0xac00 && r <= 0xd7a3 || // Hangul syllables
-		r >= 0x4e00 && r <= 0x9fff // CJK ideographs
 }
 
 // StripMentions drops leading <@U…> mentions (how Slack delivers
