@@ -136,10 +136,20 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 		bytes := trainable * gradBytes / mpShare
 		ring := 2 * float64(dp-1) / float64(dp)
 		tAR := ring * bytes / (busGBs * 1e9)
-		if (l.strategy == ZeRO3 || l.strategy == FSDP) && j.Workload != LoRA && j.Workload != QLoRA {
-			// parameters gathered forward and backward every micro-batch,
-			// gradients reduce-scattered: 1.5x the all-reduce volume, per micro-batch
-			gather := float64(dp-1) / float64(dp) * trainable * 2 / mpShare / (busGBs * 1e9)
+		if l.strategy == ZeRO3 || l.strategy == FSDP {
+			// Every held parameter is all-gathered for the forward and
+			// again for the backward, every micro-batch, in the format
+			// it is stored in (16-bit under mixed precision, fp32 in an
+			// fp32 run; a LoRA job's frozen base too: FSDP and ZeRO-3
+			// shard it and gather it like any weight, NF4 for QLoRA);
+			// only the trainable parameters' gradients are
+			// reduce-scattered (half the all-reduce's volume). A full
+			// fine-tune moves 1.5x the all-reduce volume per micro-batch.
+			wb := activationBytes(l.precision) * held
+			if j.Workload == LoRA || j.Workload == QLoRA {
+				wb = frozenBaseBytes(*j, l.precision, held)
+			}
+			gather := float64(dp-1) / float64(dp) * wb / mpShare / (busGBs * 1e9)
 			perMicro := 2*gather + tAR/2
 			exposed = float64(ga) * math.Max(minExposedComm*perMicro, perMicro-0.8*tMicro)
 		} else {

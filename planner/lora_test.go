@@ -68,3 +68,30 @@ func TestLoRAMemoryMatchesTorchtune(t *testing.T) {
 		t.Errorf("PEFT/torchtune adapter bytes ratio %.2f, want 2", r)
 	}
 }
+
+// FSDP shards a LoRA job's frozen base like any weight, so every
+// micro-batch all-gathers it for the forward and again for the backward
+// (in its stored format: bf16 for LoRA, NF4 for QLoRA); only the adapter
+// gradients are reduce-scattered. Over PCIe the gathers cannot hide
+// behind the compute, so the step is at least their time.
+func TestFSDPLoRAGathersTheFrozenBase(t *testing.T) {
+	c := DefaultCatalog()
+	for _, w := range []Workload{LoRA, QLoRA} {
+		hw := mustGPU(t, c, "a100-80gb", 8)
+		hw.Interconnect = PCIe
+		j := Job{Model: mustModel(t, c, "llama-3.1-70b"), Workload: w, SeqLen: 2048, MicroBatch: 2, GlobalBatch: 16,
+			Checkpointing: true, Stack: Tuned, Strategy: FSDP}
+		e := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{hw}, Job: j}).Plans[0]
+		bus, _ := linkGBs(c.params(), hw.GPU, 8, 8, PCIe)
+		mp := float64(max(1, e.TensorParallel) * max(1, e.PipelineParallel))
+		dp := 8 / mp
+		base := frozenBaseBytes(j, e.Precision, j.Model.Params()) / mp
+		gathers := 2 * (dp - 1) / dp * base / (bus * 1e9)
+		if dp < 2 {
+			t.Fatalf("%s: planned %v, want FSDP over at least 2 ranks", w, e.Strategy)
+		}
+		if e.Time.StepS < gathers {
+			t.Errorf("%s FSDP over PCIe: step %.1f s, under the %.1f s its two all-gathers of the frozen base take", w, e.Time.StepS, gathers)
+		}
+	}
+}

@@ -191,6 +191,29 @@ func largestMatrixParams(m Model) float64 {
 // blocks, ~4.127 bits per weight.
 const nf4BytesPerParam = 4.127 / 8
 
+// frozenBaseBytes is what the frozen base of a LoRA/QLoRA job weighs in
+// the format it is stored (and, under FSDP/ZeRO-3, gathered) in, for p of
+// its parameters: 16-bit (fp32 in an fp32 run) for LoRA; for QLoRA NF4 on
+// the linear weights while embeddings and norms stay 16-bit — PEFT's
+// prepare_model_for_kbit_training casts every non-quantised parameter
+// (embeddings, LM head, norms) to fp32, tuned stacks (torchtune) keep them
+// in bf16.
+func frozenBaseBytes(j Job, prec Precision, p float64) float64 {
+	if j.Workload != QLoRA {
+		return p * activationBytes(prec)
+	}
+	m := j.Model
+	emb := float64(m.Vocab) * float64(m.Hidden)
+	if !m.Tied {
+		emb *= 2
+	}
+	embBytes := 2.0
+	if j.Stack != Tuned {
+		embBytes = 4
+	}
+	return (p-emb)*nf4BytesPerParam + emb*embBytes
+}
+
 // adapterStateBytes is what one trainable LoRA parameter holds: weight,
 // gradient and two AdamW moments. Tuned stacks (torchtune, llm-foundry)
 // keep them in bf16 like the rest of the model (8 bytes); PEFT with
@@ -315,24 +338,8 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	switch j.Workload {
 	case LoRA, QLoRA:
 		trainable = loraParams(m, j.LoRARank)
-		base := p * 2 // frozen base in 16-bit
-		if l.precision == FP32 || l.precision == TF32 {
-			base = p * 4
-		}
+		base := frozenBaseBytes(j, l.precision, p)
 		if j.Workload == QLoRA {
-			// NF4 on the linear weights; embeddings and norms stay 16-bit.
-			emb := float64(m.Vocab) * float64(m.Hidden)
-			if !m.Tied {
-				emb *= 2
-			}
-			// PEFT's prepare_model_for_kbit_training casts every
-			// non-quantised parameter (embeddings, LM head, norms) to fp32;
-			// tuned stacks (torchtune) keep them in bf16.
-			embBytes := 2.0
-			if j.Stack != Tuned {
-				embBytes = 4
-			}
-			base = (p-emb)*nf4BytesPerParam + emb*embBytes
 			// The kernel dequantises one matrix at a time to bf16 and
 			// frees it after the matmul.
 			workspace = largestMatrixParams(m) * 2 / float64(l.tp)
