@@ -106,7 +106,8 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			addCloud(p, reply, c.res, recHead)
 		}
 	}
-	readAs := lang.ReadAs(s.deps.Catalog, rd)
+	// In the reply's language, in --json too: its "lang" says which.
+	readAs := lang.ReadAsIn(p, s.deps.Catalog, rd)
 	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs
 	if answer == "" {

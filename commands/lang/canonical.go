@@ -2,10 +2,12 @@ package lang
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -195,27 +197,52 @@ func Num(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// askWords say the question back.
-var askWords = map[Ask]string{
-	AskFit: "will it fit?", AskTime: "how long?", AskCount: "how many GPUs?", AskWhichGPU: "which GPU?",
-	AskWhichServer: "which of our servers?", AskCost: "what does it cost?",
+// askWords says the question back: "how many GPUs?", "GPU 몇 장?".
+func askWords(p *i18n.Printer, a Ask) string {
+	switch a {
+	case AskFit:
+		return p.T("will it fit?")
+	case AskTime:
+		return p.T("how long?")
+	case AskCount:
+		return p.T("how many GPUs?")
+	case AskWhichGPU:
+		return p.T("which GPU?")
+	case AskWhichServer:
+		return p.T("which of our servers?")
+	case AskCost:
+		return p.T("what does it cost?")
+	}
+	return ""
 }
 
 // ReadAs restates a reading in canonical words — what was understood, the
 // question, and the words skipped — for the "Read as:" line of a plan.
-func ReadAs(cat *planner.Catalog, r Reading) string {
+// Read parses it back to the same request.
+func ReadAs(cat *planner.Catalog, r Reading) string { return ReadAsIn(nil, cat, r) }
+
+// ReadAsIn is ReadAs in p's language. In English (p nil or English) it is
+// the canonical words; in Korean it says the same parts the way the card
+// does — 파인튜닝 (가정) · 10 에폭 × 250만 샘플 · h100-sxm5-80gb 2장 · 얼마나
+// 걸려요? — with model and GPU ids, precisions and options as typed.
+// The Korean line is for reading; only the English one parses back.
+func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	if cat == nil {
 		cat = planner.DefaultCatalog()
 	}
 	f := Canonical(cat, r.Request)
+	if p.Korean() {
+		f = koreanFields(p, cat, r.Request, f)
+	}
 	var parts []string
 	add := func(s string) {
 		if s = strings.TrimSpace(s); s != "" {
 			parts = append(parts, s)
 		}
 	}
+	j := r.Request.Job
 	if r.StandIn {
-		add("model not named (" + f.Model + " stands in)")
+		add(p.Tf("model not named (%s stands in)", f.Model))
 	} else {
 		add(f.Model)
 	}
@@ -223,9 +250,11 @@ func ReadAs(cat *planner.Catalog, r Reading) string {
 	case "":
 		add(f.Workload)
 	case "not said":
-		add(string(AssumedWorkload(r.Request.Job)) + " (assumed)")
+		add(p.Tf("%s (assumed)", workloadWords(p, AssumedWorkload(j))))
+	case weightsAssumed(j.Precision):
+		add(p.Tf("%s (assumed from %s; say qlora to train)", f.Workload, string(j.Precision)))
 	default:
-		add(f.Workload + " (assumed " + r.WorkloadAssumed + ")")
+		add(p.Tf("%s (assumed %s)", f.Workload, r.WorkloadAssumed))
 	}
 	amount := f.Amount
 	if r.Dataset != "" {
@@ -236,42 +265,262 @@ func ReadAs(cat *planner.Catalog, r Reading) string {
 	add(f.Precision)
 	add(f.Options)
 	if f.Hardware != "" {
-		hw := "on " + f.Hardware
+		hw := p.Tf("on %s", f.Hardware)
 		if r.CountOpen {
-			hw = "on " + r.Request.Targets[0].GPU.ID + " × ?"
+			hw = p.Tf("on %s × ?", r.Request.Targets[0].GPU.ID)
 		}
 		if r.Request.Compare {
-			hw = "compare " + f.Hardware
+			hw = p.Tf("compare %s", f.Hardware)
 		}
 		add(hw)
 	}
-	if q := askWords[r.Ask]; q != "" {
+	if q := askWords(p, r.Ask); q != "" {
 		if r.Deadline > 0 {
-			q = strings.TrimSuffix(q, "?") + " to finish within " + DurationWords(r.Deadline) + "?"
+			q = p.Tf("%s to finish within %s?", strings.TrimSuffix(q, "?"), DurationWordsIn(p, r.Deadline))
 		}
 		add(q)
 	} else if r.Deadline > 0 {
-		add("finish within " + DurationWords(r.Deadline))
+		add(p.Tf("finish within %s", DurationWordsIn(p, r.Deadline)))
 	}
 	s := strings.Join(parts, " · ")
 	if len(r.Corrected) > 0 {
-		s += " (read " + strings.Join(r.Corrected, ", ") + ")"
+		said := r.Corrected
+		if p.Korean() {
+			said = make([]string, len(r.Corrected))
+			for i, c := range r.Corrected {
+				said[i] = correctedIn(p, c)
+			}
+		}
+		s += p.Tf(" (read %s)", strings.Join(said, ", "))
 	}
 	if len(r.Skipped) > 0 {
-		s += " (skipped: " + strings.Join(r.Skipped, ", ") + ")"
+		s += p.Tf(" (skipped: %s)", strings.Join(r.Skipped, ", "))
 	}
 	return s
 }
 
+// weightsAssumed is why a request naming only an inference weight format
+// is planned as inference (weightOnlyInference says it so).
+func weightsAssumed(prec planner.Precision) string {
+	return "from " + string(prec) + "; say qlora to train"
+}
+
+// workloadWords names a workload in p's language: the planner's word in
+// English, the card's in Korean (파인튜닝); lora and qlora as engineers
+// say them.
+func workloadWords(p *i18n.Printer, w planner.Workload) string {
+	if !p.Korean() {
+		return string(w)
+	}
+	switch w {
+	case planner.Pretrain:
+		return p.T("pretrain")
+	case planner.Finetune:
+		return p.T("finetune")
+	case planner.Inference:
+		return p.T("inference")
+	}
+	return string(w)
+}
+
+// The English notes a correction carries (canon and weights write them),
+// which a Korean reading says in Korean.
+const (
+	cheapestNote = " (the cheapest card of that size)"
+	int8Note     = " → int8 (priced as 8-bit, the safe side)"
+)
+
+// correctedIn is a correction ("finetnue → finetune", "24gb: rtx-4090
+// (the cheapest card of that size)") said in p's language.
+func correctedIn(p *i18n.Printer, c string) string {
+	switch {
+	case strings.HasSuffix(c, cheapestNote):
+		return p.Tf("%s (the cheapest card of that size)", strings.TrimSuffix(c, cheapestNote))
+	case strings.HasSuffix(c, int8Note):
+		return p.Tf("%s → int8 (priced as 8-bit, the safe side)", strings.TrimSuffix(c, int8Note))
+	}
+	return c
+}
+
+// koreanFields are f's parts said in Korean where they are words: the
+// workload (파인튜닝), the amount (10 에폭 × 250만 샘플), the shape
+// (시퀀스 길이 512, 배치 128) and the hardware (h100-sxm5-80gb 2장); a
+// model size, and a measured run's hardware. Model and GPU ids,
+// precisions and options stay as they are.
+func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f Fields) Fields {
+	j := req.Job
+	if j.Model.Origin == "size" {
+		f.Model = p.Tf("%s params", Num(j.Model.Params()))
+	}
+	f.Workload = workloadWords(p, j.Workload)
+	f.Amount = koreanAmount(p, j)
+	f.Shape = koreanShape(p, j)
+	var hw []string
+	for _, h := range req.Targets {
+		hw = append(hw, koreanHardware(p, h))
+	}
+	f.Hardware = strings.Join(hw, ", ")
+	if b := req.Baseline; b != nil {
+		noBase := req
+		noBase.Baseline = nil
+		run := koreanMeasure(p, b.Value, b.Unit)
+		if b.Precision != "" {
+			run += " " + string(b.Precision)
+		}
+		f.Options = strings.TrimSpace(Canonical(cat, noBase).Options + " " + p.Tf("baseline %s, measured on %s", run, koreanHardware(p, b.Hardware)))
+	}
+	return f
+}
+
+// koreanMeasure is a measured run's value in its unit, said in Korean
+// (에폭당 5.67시간, 420 샘플/s) to three figures: 40 min/epoch is 에폭당
+// 0.667시간, not 0.6666666666666666.
+func koreanMeasure(p *i18n.Printer, v float64, u planner.BaselineUnit) string {
+	n := strconv.FormatFloat(v, 'g', 3, 64)
+	if v >= 100 {
+		n = koreanNum(p, math.Round(v))
+	}
+	switch u {
+	case planner.SamplesPerS:
+		return p.Tf("%s samples/s", n)
+	case planner.TokensPerS:
+		return p.Tf("%s tokens/s", n)
+	case planner.SecPerStep:
+		return p.Tf("%s s/step", n)
+	case planner.HoursPerEpoch:
+		return p.Tf("%s h/epoch", n)
+	case planner.Hours:
+		return p.Tf("%s h", n)
+	}
+	return n + " " + string(u)
+}
+
+// koreanAmount is AmountWords in Korean: 에폭당 100 스텝, 10 에폭 × 250만 샘플.
+func koreanAmount(p *i18n.Printer, j planner.Job) string {
+	var w []string
+	if j.StepsPerEpoch > 0 {
+		w = append(w, p.Tf("%s steps/epoch", koreanNum(p, j.StepsPerEpoch)))
+	}
+	epochs := Num(j.Epochs)
+	switch {
+	case j.Epochs == 1 && j.DatasetSamples > 0:
+		w = append(w, p.Tf("1 epoch of %s samples", koreanNum(p, j.DatasetSamples)))
+	case j.Epochs == 1 && j.DatasetTokens > 0:
+		w = append(w, p.Tf("1 epoch of %s tokens", koreanNum(p, j.DatasetTokens)))
+	case j.Epochs == 1:
+		w = append(w, p.T("1 epoch"))
+	case j.Epochs > 0 && j.DatasetSamples > 0:
+		w = append(w, p.Tf("%s epochs of %s samples", epochs, koreanNum(p, j.DatasetSamples)))
+	case j.Epochs > 0 && j.DatasetTokens > 0:
+		w = append(w, p.Tf("%s epochs of %s tokens", epochs, koreanNum(p, j.DatasetTokens)))
+	case j.Epochs > 0:
+		w = append(w, p.Tf("%s epochs", epochs))
+	case j.DatasetSamples > 0:
+		w = append(w, p.Tf("of %s samples", koreanNum(p, j.DatasetSamples)))
+	case j.DatasetTokens > 0:
+		w = append(w, p.Tf("of %s tokens", koreanNum(p, j.DatasetTokens)))
+	}
+	switch {
+	case j.Tokens > 0:
+		w = append(w, p.Tf("%s tokens", koreanNum(p, j.Tokens)))
+	case j.Samples > 0:
+		w = append(w, p.Tf("%s samples", koreanNum(p, j.Samples)))
+	case j.Steps > 0:
+		w = append(w, p.Tf("%s training steps", koreanNum(p, j.Steps)))
+	}
+	return strings.Join(w, ", ")
+}
+
+// koreanShape is the sequence and batch in Korean: 시퀀스 길이 512, 배치 128.
+func koreanShape(p *i18n.Printer, j planner.Job) string {
+	var w []string
+	if j.SeqLen > 0 {
+		w = append(w, p.Tf("seq %d", j.SeqLen))
+	}
+	switch {
+	case j.GlobalBatch > 0:
+		w = append(w, p.Tf("batch %d", j.GlobalBatch))
+	case j.GlobalBatchTokens > 0:
+		w = append(w, p.Tf("batch %s tokens", koreanNum(p, float64(j.GlobalBatchTokens))))
+	}
+	if j.MicroBatch > 0 {
+		w = append(w, p.Tf("micro %d", j.MicroBatch))
+	}
+	if j.GenTokens > 0 {
+		w = append(w, p.Tf("gen %d", j.GenTokens))
+	}
+	if j.LoRARank > 0 {
+		w = append(w, p.Tf("rank %d", j.LoRARank))
+	}
+	return strings.Join(w, ", ")
+}
+
+// koreanHardware is HardwareWords in Korean: h100-sxm5-80gb 2장, server-h
+// 2장, h100-sxm5-80gb 8장 × 노드 2개.
+func koreanHardware(p *i18n.Printer, h planner.Hardware) string {
+	if h.Server != "" {
+		return p.Tf("%s, %d GPUs", h.Server, h.Count)
+	}
+	s := p.Tf("%s, %d GPUs", h.GPU.ID, h.Count)
+	if h.GPUsPerNode > 0 && h.Count > h.GPUsPerNode {
+		s = p.Tf("%s, %d GPUs a node, %d nodes", h.GPU.ID, h.GPUsPerNode, h.Count/h.GPUsPerNode)
+	}
+	if h.Interconnect != "" && !(h.GPUsPerNode > 0 && h.Interconnect == planner.IB) {
+		s += " " + string(h.Interconnect)
+	}
+	return s
+}
+
+// koreanNum writes a count the Korean way where that is exact (250만,
+// 1.2억), else as digits (2,464,256); small numbers as they are.
+func koreanNum(p *i18n.Printer, v float64) string {
+	if v < 1e4 {
+		return Num(v)
+	}
+	if c := p.Count(v); countValue(c) == v {
+		return c
+	}
+	if v == math.Trunc(v) && v < 1e15 {
+		return groupDigits(strconv.FormatFloat(v, 'f', 0, 64))
+	}
+	return Num(v)
+}
+
+// countValue is the value of a Korean count (250만, 1.2억), or -1.
+func countValue(c string) float64 {
+	for _, u := range []struct {
+		name string
+		v    float64
+	}{{"조", 1e12}, {"억", 1e8}, {"만", 1e4}} {
+		if n, ok := strings.CutSuffix(c, u.name); ok {
+			if f, err := strconv.ParseFloat(n, 64); err == nil {
+				return math.Round(f*u.v*1000) / 1000
+			}
+		}
+	}
+	return -1
+}
+
+// groupDigits puts commas between thousands: 2464256 → 2,464,256.
+func groupDigits(d string) string {
+	for i := len(d) - 3; i > 0; i -= 3 {
+		d = d[:i] + "," + d[i:]
+	}
+	return d
+}
+
 // DurationWords writes a deadline the way people say it: "36 h", "2 days".
-func DurationWords(d time.Duration) string {
+func DurationWords(d time.Duration) string { return DurationWordsIn(nil, d) }
+
+// DurationWordsIn is DurationWords in p's language: "36시간", "2일".
+func DurationWordsIn(p *i18n.Printer, d time.Duration) string {
 	h := d.Hours()
 	switch {
 	case h >= 48:
-		return strconv.FormatFloat(float64(int(h/24*10+0.5))/10, 'f', -1, 64) + " days"
+		return p.Tf("%s days", strconv.FormatFloat(float64(int(h/24*10+0.5))/10, 'f', -1, 64))
 	case h >= 1:
-		return strconv.FormatFloat(float64(int(h*10+0.5))/10, 'f', -1, 64) + " h"
+		return p.Tf("%s h", strconv.FormatFloat(float64(int(h*10+0.5))/10, 'f', -1, 64))
 	default:
-		return strconv.Itoa(int(d.Minutes()+0.5)) + " min"
+		return p.Tf("%s min", strconv.Itoa(int(d.Minutes()+0.5)))
 	}
 }
