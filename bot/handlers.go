@@ -225,7 +225,7 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		default:
 		}
 	})
-	notice := slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: " + commands.CheckingText}
+	notice := slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: " + commands.CheckingIn(b.ackPrinter(cmd.UserID, text))}
 	// finish waits for the outcome after the ack went out; a checking
 	// notice meanwhile is posted on response_url (by this goroutine, so it
 	// always precedes the answer, which replaces it).
@@ -254,10 +254,9 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		finish()
 		return
 	}
-	defer b.spawn("tz", log, func() { b.lookupLocation(ctx, cmd.UserID) }) // warm the cache for next time
 	budget := b.ackBudget()
 	b.spawn("slash.run", log, func() {
-		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Lang: b.cachedLang(cmd.UserID)})
+		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Lang: b.slashLang(ctx, cmd.UserID, log)})
 		done <- outcome{r, err}
 	})
 	timer := time.NewTimer(budget)
@@ -278,6 +277,27 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		b.ack(client, envelopeID, slashPayload{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: " + b.ackPrinter(cmd.UserID, text).T("Working on it…")}, received, log)
 		w.replace = true
 		finish()
+	}
+}
+
+// slashLang is the language a slash command is answered in: the user's
+// Slack language. A user not seen within the hour is looked up first,
+// within a third of the ack budget: a slow users.info makes the answer
+// late, never the ack, and one that fails or is late leaves the request's
+// own language to decide (the look-up still fills the cache for next time).
+func (b *Bot) slashLang(ctx context.Context, user string, log *zap.Logger) i18n.Lang {
+	if e, known := b.cached(user); known {
+		return e.lang
+	}
+	looked := make(chan i18n.Lang, 1)
+	b.spawn("users.info", log, func() { looked <- b.lookupLang(ctx, user) })
+	wait := time.NewTimer(b.cfg.AckBudget / 3)
+	defer wait.Stop()
+	select {
+	case l := <-looked:
+		return l
+	case <-wait.C:
+		return ""
 	}
 }
 

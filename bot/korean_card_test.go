@@ -103,18 +103,13 @@ func TestKoreanCardsGolden(t *testing.T) {
 }
 
 // A user whose Slack is set to Korean asks for a plan in English words
-// with /gpuplan: once gpuplan knows their locale (users.info, asked after
-// the first ack), the card, its buttons and its fallback text are Korean.
-// An English user asking the same gets the English card.
+// with /gpuplan, as their first command: gpuplan asks users.info for their
+// locale within the ack budget, so even that first card, its buttons and
+// its fallback text are Korean. An English user asking the same gets the
+// English card.
 func TestKoreanLocaleGetsAKoreanPlanCard(t *testing.T) {
 	h := start(t)
 	h.fake.SetLocale("U0001", "ko-KR")
-	h.ackPayload(h.fake.Push(h.fake.SlashCommand("help", "U0001", "C0001")))
-	h.fake.WaitCalls(t, "users.info", 1, 5*time.Second)
-	deadline := time.Now().Add(5 * time.Second)
-	for h.bot.cachedLang("U0001") == "" && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
 	const plan = "bert-base 10 epochs of 2.5M samples on h100x2"
 	p := h.ackPayload(h.fake.Push(h.fake.SlashCommand(plan, "U0001", "C0001")))
 	js := blocksJSON(p["blocks"])

@@ -12,8 +12,10 @@
 // 1.2억). A key with no Korean text is a test failure (TestEveryKeyHasKorean
 // scans the tree for T and Tf calls), never a silent English fallback.
 //
-// The language is chosen per user: Slack's locale (users.info), else the
-// language the request was written in, else English; in the terminal,
+// The language is chosen per user: Korean when Slack's locale
+// (users.info) is Korean or the request is written in Korean, else
+// English (an en-US locale is Slack's default and does not outvote a
+// Korean request); in the terminal,
 // --lang, else LC_ALL / LC_MESSAGES / LANG. JSON keeps English field names
 // and says which language its text fields use.
 //

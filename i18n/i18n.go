@@ -51,14 +51,13 @@ func FromEnv(getenv func(string) string) Lang {
 	return EN
 }
 
-// Choose is a Slack user's reply language: their Slack locale when it is
-// one gpuplan speaks, else Korean for a request written in Korean, else
-// English.
+// Choose is a Slack user's reply language: Korean when their Slack locale
+// is Korean or the request is written in Korean, else English. An English
+// locale does not outvote a Korean request: it is Slack's default, which
+// many Korean users never change, while a request typed in Korean says
+// plainly what its writer reads.
 func Choose(slackLocale string, requestKorean bool) Lang {
-	if l, ok := Parse(slackLocale); ok {
-		return l
-	}
-	if requestKorean {
+	if l, ok := Parse(slackLocale); ok && l == KO || requestKorean {
 		return KO
 	}
 	return EN

@@ -42,8 +42,14 @@ func TestFromEnvAndChoose(t *testing.T) {
 	if l := Choose("ko-KR", false); l != KO {
 		t.Errorf("Slack ko-KR: %q", l)
 	}
-	if l := Choose("en-US", true); l != EN {
-		t.Errorf("Slack en-US wins over a Korean request: %q", l)
+	if l := Choose("en-US", true); l != KO {
+		t.Errorf("a Korean request from a Slack left at en-US: %q", l)
+	}
+	if l := Choose("ko-KR", false); l != KO {
+		t.Errorf("an English request from a Korean Slack: %q", l)
+	}
+	if l := Choose("en-GB", false); l != EN {
+		t.Errorf("Slack en-GB, English request: %q", l)
 	}
 	if l := Choose("", true); l != KO {
 		t.Errorf("no locale, Korean request: %q", l)
