@@ -64,7 +64,7 @@ func TestKoreanHomeKeepAndDigestAnswers(t *testing.T) {
 	clock.Advance(30 * time.Minute)
 	wantIn(t, "Korean keep", inKorean(t, s, "U0ADMIN", "keep "+rv.ID),
 		[]string{"계속 쓰기로 했습니다", rv.ID + ": 오늘 13:00까지 계속 쓰실 수 있습니다", "1시간 동안은 유휴 알림을 보내지 않습니다"},
-		[]string{"stays yours", "today", "1h"})
+		[]string{"stays yours", "today", "next 1h"}) // not "1h" alone: the random reservation id may hold it
 
 	wantIn(t, "Korean digest list", inKorean(t, s, "U1", "digest list"),
 		[]string{"다이제스트 일정", "다이제스트 받는 채널 1개", "채널", "범위", "직전 1주", "매주 월 09:00 Asia/Seoul", "11월 23일 (월) 09:00 KST"},

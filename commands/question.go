@@ -16,7 +16,8 @@ import (
 // PlanData is a plan's --json form: the planner's result with what was read
 // and, for a question, its answer in one line.
 type PlanData struct {
-	// ReadAs restates the request in canonical words (the "Read as:" line).
+	// ReadAs restates the request (the "Read as:" line), in the reply's
+	// language (Lang): canonical words in English.
 	ReadAs string `json:"read_as"`
 	// Question is the question asked ("fit", "time", "count", "which_gpu",
 	// "which_server", "cost"), empty for a plain request.

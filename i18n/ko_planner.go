@@ -174,7 +174,7 @@ func koPlanner() map[string]string {
 		"1 epoch of %s samples":              "1 에폭 × %s 샘플",
 		"%s tokens":                          "%s 토큰",
 		"%s samples":                         "%s 샘플",
-		"%s steps":                           "%s step",
+		"%s steps":                           "%s 스텝",
 		"%s steps of %d samples":             "%s step × %d 샘플",
 		" — add a dataset size (`of 2.5M samples` or `of 1B tokens`) for totals; times below are per epoch of 1M samples": " — 총 소요 시간을 보려면 데이터셋 크기(`of 2.5M samples` 또는 `of 1B tokens`)를 추가하세요. 아래 시간은 100만 샘플 1 에폭 기준이에요",
 
@@ -249,7 +249,7 @@ func koPlanner() map[string]string {
 		"multi-GPU training works (NCCL falls back to shared memory), but data-parallel scaling is limited: prefer fewer, larger GPUs for models that need sharding":                                 "멀티 GPU 학습은 되지만(NCCL이 shared memory로 fallback) data-parallel 스케일링이 제한적이에요: 샤딩이 필요한 모델이면 더 크고 적은 GPU가 나아요",
 		"%.0f GB per GPU limits full fine-tuning to ~1B-parameter models; LoRA/QLoRA for larger":                                                                                                     "GPU당 %.0f GB면 full fine-tuning은 ~1B 파라미터 모델까지예요. 더 크면 LoRA/QLoRA",
 		"network for one server: the GPUs talk over %s; the network only brings data in and checkpoints out — a dual-port 25-100 GbE NIC to your storage, with the dataset on local NVMe, is enough": "서버 한 대면: GPU끼리는 %s로 통신하고 네트워크는 데이터 입력과 체크포인트 저장용이에요 — 스토리지용 듀얼 포트 25-100 GbE NIC와 로컬 NVMe의 데이터셋이면 충분해요",
-		"several servers: GeForce cards have no GPUDirect RDMA, so gradients between boxes go through host memory; 100 GbE with RoCE is the most that helps, and data-parallel scaling across boxes stays poor — prefer one box with more memory per GPU":                                                                                                          "서버 여러 대: GeForce 카드는 GPUDirect RDMA가 없어서 서버 간 gradient가 호스트 메모리를 거쳐요. RoCE 100 GbE 이상은 도움이 안 되고 서버 간 data-parallel 스케일링은 계속 나빠요 — GPU당 메모리가 큰 서버 한 대가 나아요",
+		"several servers: GeForce cards have no GPUDirect RDMA, so gradients between boxes go through host memory; 100 GbE with RoCE is the most that helps, and data-parallel scaling across boxes stays poor — prefer one box with more memory per GPU":                                                                                                          "서버 여러 대: GeForce 카드는 GPUDirect RDMA가 없어서 서버 간 gradient가 호스트 메모리를 거쳐요. RoCE를 쓴 100 GbE 정도가 최선이고, 그래도 서버 간 data-parallel 스케일링은 나빠요 — GPU당 메모리가 큰 서버 한 대가 나아요",
 		"several servers for one job: one %d Gb/s NIC per GPU (%d for this box; %s) on the GPU's own PCIe switch for GPUDirect RDMA, a non-blocking rail-optimised switch fabric, and for RoCE a lossless Ethernet (PFC/ECN); plain TCP Ethernet makes the gradient all-reduce across boxes the bottleneck. Plus a separate 25-100 GbE storage/management network": "한 작업에 서버 여러 대: GPUDirect RDMA용으로 GPU당 %d Gb/s NIC 하나(이 서버는 %d개; %s)를 GPU와 같은 PCIe 스위치에 달고, non-blocking rail-optimised 스위치 패브릭, RoCE라면 lossless Ethernet(PFC/ECN)이 필요해요. 일반 TCP Ethernet이면 서버 간 gradient all-reduce가 병목이 돼요. 스토리지/관리용 25-100 GbE 네트워크는 따로 두세요",
 	}
 }
