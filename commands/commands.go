@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -133,8 +134,9 @@ type Set struct {
 	cmds  []Command
 	index map[string]*Command
 	sweep sweeper
-	// holder names this process in the store's claims.
-	holder string
+	// holder names this process in the store's claims; drawn on first
+	// use (crypto/rand's first read costs a terminal plan ~50 µs).
+	holder func() string
 }
 
 // New builds the command table. A duplicate name or a missing field is a
@@ -146,7 +148,7 @@ func New(deps Deps) *Set {
 	if deps.Inventory == nil {
 		deps.Inventory = inventory.Default(deps.Catalog)
 	}
-	s := &Set{deps: deps, index: map[string]*Command{}, holder: newHolder()}
+	s := &Set{deps: deps, index: map[string]*Command{}, holder: sync.OnceValue(newHolder)}
 	s.cmds = []Command{
 		needing(planCommand(), Needs{Form: FormPlan}),
 		statusCommand(),

@@ -80,7 +80,7 @@ func (s *Set) nudges(ctx context.Context, srv inventory.Server, resv []store.Res
 		}
 		k := int64(now.Sub(rv.Start) / every)
 		job := nudgeJob(rv.ID, k)
-		first, err := w.Claim(ctx, job, s.holder, time.Minute)
+		first, err := w.Claim(ctx, job, s.holder(), time.Minute)
 		if err != nil {
 			return out, err
 		}

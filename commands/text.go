@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/width"
 
@@ -198,6 +199,13 @@ func wrap(s string, width int, prefix string) string {
 // the same table plus ambiguous-width and emoji-sequence switches we have
 // no use for.
 func displayWidth(s string) int {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+	}
+	if ascii {
+		return len(s) // one column a byte: most of every card
+	}
 	n := 0
 	for _, r := range s {
 		switch {

@@ -3,6 +3,7 @@ package i18n
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -81,8 +82,9 @@ type particleToken struct {
 }
 
 // particleTokens are every written form, longest first, so 이에요 is read
-// before 이 and 으로는 before 으로.
-var particleTokens = func() []particleToken {
+// before 이 and 으로는 before 으로. Built on first use: only the Korean
+// printer reads them, and an English process should not pay for them.
+var particleTokens = sync.OnceValue(func() []particleToken {
 	var ts []particleToken
 	for _, p := range particles {
 		ts = append(ts, particleToken{p.batchim, p}, particleToken{p.vowel, p})
@@ -98,7 +100,7 @@ var particleTokens = func() []particleToken {
 	}
 	sort.SliceStable(ts, func(i, j int) bool { return len(ts[i].text) > len(ts[j].text) })
 	return ts
-}()
+})
 
 // closers may stand between an argument and its particle: `%s`는, "%s"를.
 const closers = "`'\"”’」』*_~"
@@ -106,7 +108,7 @@ const closers = "`'\"”’」』*_~"
 // particleAt is the particle s starts with, if any: a written form not
 // followed by another Hangul syllable (%d가지 is no particle).
 func particleAt(s string) (particleToken, bool) {
-	for _, t := range particleTokens {
+	for _, t := range particleTokens() {
 		if !strings.HasPrefix(s, t.text) {
 			continue
 		}
@@ -235,7 +237,7 @@ func fixParticles(s string, want int) (string, bool) {
 // "가". A particle it does not know, or a word whose sound it cannot tell,
 // is returned as given.
 func Particle(word, particle string) string {
-	for _, t := range particleTokens {
+	for _, t := range particleTokens() {
 		if t.text == particle {
 			return t.form(lastSound(word))
 		}

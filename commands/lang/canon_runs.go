@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Measured runs and slips in the reading pass.
@@ -25,7 +26,11 @@ func (c *canonizer) typo(w string) (string, bool) {
 		return "", false
 	}
 	found := ""
+	n := utf8.RuneCountInString(w)
 	for _, k := range typoVocabulary {
+		if d := n - utf8.RuneCountInString(k); d > 1 || d < -1 {
+			continue // one edit cannot bridge two runes of length
+		}
 		if osa(w, k) == 1 {
 			same := found != "" && reqUnitClass(found) > reqUUnknown && reqUnitClass(found) == reqUnitClass(k)
 			if found != "" && found != k && !same {
