@@ -398,7 +398,7 @@ func (s *Set) help(p *i18n.Printer, name string) *Reply {
 	if len(c.Aliases) > 0 {
 		secs = append(secs, Section{Kind: Context, Text: p.T("Also:") + " " + strings.Join(c.Aliases, ", ")})
 	}
-	return &Reply{Title: "help: " + c.Name, Summary: c.Usage + " — " + tr(p, c.Summary), Sections: secs}
+	return &Reply{Title: p.Tf("help: %s", c.Name), Summary: c.Usage + " — " + tr(p, c.Summary), Sections: secs}
 }
 
 func (s *Set) cmdNames() []string {

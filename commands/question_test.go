@@ -101,7 +101,7 @@ func TestCommandsInSentences(t *testing.T) {
 		t.Errorf("Korean digest schedule (answered in Korean): %s", txt)
 	}
 	r = mustDo(t, s, "U1", "예약 어떻게 해?")
-	if txt := textOf(t, r); !strings.Contains(txt, "help: reserve") {
+	if txt := textOf(t, r); !strings.Contains(txt, "도움말: reserve") {
 		t.Errorf("Korean help question: %.200s", txt)
 	}
 	r = mustDo(t, s, "U1", "반납할게요 server-a")
