@@ -5,7 +5,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -133,6 +135,10 @@ type Catalog struct {
 	indexOnce sync.Once
 	modelNorm map[string]int // norm(id) → index into Models
 	gpuNorm   []string       // norm(GPUs[i].ID)
+	// gpuPrefixes are the GPU families and their aliases, longest first
+	// (families before aliases of the same length, in catalogue order):
+	// the first that prefixes a query is the family it names.
+	gpuPrefixes []gpuPrefix
 }
 
 // index builds the normalised-name lookups once; the parser asks about
@@ -146,9 +152,20 @@ func (c *Catalog) index() {
 		c.gpuNorm = make([]string, len(c.GPUs))
 		for i, g := range c.GPUs {
 			c.gpuNorm[i] = norm(g.ID)
+			if !slices.ContainsFunc(c.gpuPrefixes, func(p gpuPrefix) bool { return p.text == g.family }) {
+				c.gpuPrefixes = append(c.gpuPrefixes, gpuPrefix{g.family, g.family})
+			}
 		}
+		aliases := slices.Sorted(maps.Keys(gpuAliases))
+		for _, a := range aliases {
+			c.gpuPrefixes = append(c.gpuPrefixes, gpuPrefix{a, gpuAliases[a]})
+		}
+		slices.SortStableFunc(c.gpuPrefixes, func(a, b gpuPrefix) int { return len(b.text) - len(a.text) })
 	})
 }
+
+// gpuPrefix is a word a GPU query may start with and the family it names.
+type gpuPrefix struct{ text, family string }
 
 //go:generate go run ./internal/gencat/cmd/gencat
 
@@ -502,15 +519,12 @@ func (c *Catalog) IsGPUName(name string) bool {
 // splitGPUQuery reads a normalised query as a family ("h100", "4090") and
 // qualifiers ("pcie", "sxm", "80gb"). Anything it cannot read makes ok false.
 func (c *Catalog) splitGPUQuery(q string) (fam string, quals []string, ok bool) {
+	c.index()
 	best := ""
-	for _, g := range c.GPUs {
-		if strings.HasPrefix(q, g.family) && len(g.family) > len(best) {
-			best, fam = g.family, g.family
-		}
-	}
-	for alias, f := range gpuAliases {
-		if strings.HasPrefix(q, alias) && len(alias) > len(best) {
-			best, fam = alias, f
+	for _, p := range c.gpuPrefixes {
+		if p.text != "" && strings.HasPrefix(q, p.text) {
+			best, fam = p.text, p.family
+			break
 		}
 	}
 	if best == "" {

@@ -16,6 +16,37 @@ type nameIndex struct {
 	parts [][]string
 	inner map[string]bool // parts after the family ("nemo" in mistral-nemo-12b)
 	words map[string]bool // every part that is not a size, families included
+	ngpu  int             // len(cat.GPUs) when built
+
+	vocabOnce sync.Once
+	vocab     vocabulary
+}
+
+// vocabulary is what the "did you mean" readers compare a word with: the
+// keywords, every model and GPU name, and the names as sets. Read-only once
+// built, so every request on the catalogue shares it.
+type vocabulary struct {
+	all                            []string
+	modelNames, gpuSet, modelNorms map[string]bool
+}
+
+// vocabulary builds ix's vocabulary on first use.
+func (ix *nameIndex) vocabulary(cat *planner.Catalog) *vocabulary {
+	ix.vocabOnce.Do(func() {
+		v := &ix.vocab
+		v.modelNames, v.gpuSet, v.modelNorms = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		v.all = append(v.all, reqSuggest...)
+		for _, n := range ix.names {
+			v.modelNames[n] = true
+			v.modelNorms[reqNorm(n)] = true
+			v.all = append(v.all, n)
+		}
+		for _, n := range cat.GPUNames() {
+			v.gpuSet[n] = true
+			v.all = append(v.all, n)
+		}
+	})
+	return &ix.vocab
 }
 
 var nameIndexes sync.Map // *planner.Catalog → *nameIndex
@@ -25,11 +56,11 @@ var nameIndexes sync.Map // *planner.Catalog → *nameIndex
 func modelNameIndex(cat *planner.Catalog) *nameIndex {
 	key, last := catalogKey(cat)
 	if v, ok := nameIndexes.Load(cat); ok {
-		if ix := v.(*nameIndex); ix.n == key && ix.last == last {
+		if ix := v.(*nameIndex); ix.n == key && ix.last == last && ix.ngpu == len(cat.GPUs) {
 			return ix
 		}
 	}
-	ix := &nameIndex{n: key, last: last, names: cat.ModelNames(), inner: map[string]bool{}, words: map[string]bool{}}
+	ix := &nameIndex{n: key, last: last, ngpu: len(cat.GPUs), names: cat.ModelNames(), inner: map[string]bool{}, words: map[string]bool{}}
 	ix.parts = make([][]string, len(ix.names))
 	for i, n := range ix.names {
 		ps := nameParts(n)

@@ -288,17 +288,8 @@ func (p *reqParser) loadVocab() {
 	if p.vocab != nil {
 		return
 	}
-	p.modelNames, p.gpuSet, p.modelNorms = map[string]bool{}, map[string]bool{}, map[string]bool{}
-	p.vocab = append(p.vocab, reqSuggest...)
-	for _, n := range p.cat.ModelNames() {
-		p.modelNames[n] = true
-		p.modelNorms[reqNorm(n)] = true
-		p.vocab = append(p.vocab, n)
-	}
-	for _, n := range p.cat.GPUNames() {
-		p.gpuSet[n] = true
-		p.vocab = append(p.vocab, n)
-	}
+	v := modelNameIndex(p.cat).vocabulary(p.cat)
+	p.vocab, p.modelNames, p.gpuSet, p.modelNorms = v.all, v.modelNames, v.gpuSet, v.modelNorms
 }
 
 // gpuFamilies lists the short GPU names, for hints.
