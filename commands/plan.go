@@ -171,7 +171,7 @@ func addCloud(p *i18n.Printer, reply *Reply, cres *planner.Result, recHead strin
 func planReply(p *i18n.Printer, text string, res *planner.Result) *Reply {
 	r := &Reply{Data: res}
 	job := res.Job
-	r.Title = fmt.Sprintf("%s · %s · %s", res.Model.ID, workloadText(p, job.Workload), paramsText(p, res.Model.Params))
+	r.Title = fmt.Sprintf("%s · %s · %s", res.Model.ID, lang.WorkloadWords(p, job.Workload), paramsText(p, res.Model.Params))
 	if res.Model.ActiveParams != res.Model.Params {
 		r.Title += p.Tf(" (%s active)", paramsText(p, res.Model.ActiveParams))
 	}
@@ -306,19 +306,6 @@ func timeText(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo) string 
 		return planner.FormatHoursIn(p, *e.Time.TotalHours)
 	}
 	return p.Tf("%s per 1M samples", planner.FormatHoursIn(p, e.Time.HoursPerMillionSamples))
-}
-
-// workloadText is a workload as the card's title names it.
-func workloadText(p *i18n.Printer, w planner.Workload) string {
-	switch w {
-	case planner.Pretrain:
-		return p.T("pretrain")
-	case planner.Finetune:
-		return p.T("finetune")
-	case planner.Inference:
-		return p.T("inference")
-	}
-	return string(w) // lora, qlora: the names engineers use
 }
 
 func estimateSections(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo) []Section {

@@ -250,7 +250,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	case "":
 		add(f.Workload)
 	case "not said":
-		add(p.Tf("%s (assumed)", workloadWords(p, AssumedWorkload(j))))
+		add(p.Tf("%s (assumed)", WorkloadWords(p, AssumedWorkload(j))))
 	case weightsAssumed(j.Precision):
 		add(p.Tf("%s (assumed from %s; say qlora to train)", f.Workload, string(j.Precision)))
 	default:
@@ -305,10 +305,10 @@ func weightsAssumed(prec planner.Precision) string {
 	return "from " + string(prec) + "; say qlora to train"
 }
 
-// workloadWords names a workload in p's language: the planner's word in
-// English, the card's in Korean (파인튜닝); lora and qlora as engineers
-// say them.
-func workloadWords(p *i18n.Printer, w planner.Workload) string {
+// WorkloadWords names a workload in p's language, as the Read as line and
+// the card's title say it: the planner's word in English, 파인튜닝 in
+// Korean; lora and qlora as engineers say them.
+func WorkloadWords(p *i18n.Printer, w planner.Workload) string {
 	if !p.Korean() {
 		return string(w)
 	}
@@ -352,7 +352,7 @@ func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f 
 	if j.Model.Origin == "size" {
 		f.Model = p.Tf("%s params", Num(j.Model.Params()))
 	}
-	f.Workload = workloadWords(p, j.Workload)
+	f.Workload = WorkloadWords(p, j.Workload)
 	f.Amount = koreanAmount(p, j)
 	f.Shape = koreanShape(p, j)
 	var hw []string
