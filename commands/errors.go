@@ -15,11 +15,6 @@ import (
 // the grammar and one from a command read the same everywhere.
 type UserError = lang.UserError
 
-// userErrorf builds a UserError with a hint.
-func userErrorf(hint, format string, args ...any) *UserError {
-	return &UserError{Msg: fmt.Sprintf(format, args...), Hint: hint}
-}
-
 // Kind says what sort of failure an error is, in the manner of upspin's
 // errors.Kind: code that fails says the kind, Explain chooses the words
 // by it, and nothing reads an error's text to decide what it was.
