@@ -7,6 +7,12 @@ package i18n
 // refusal.
 func koLang() map[string]string {
 	return map[string]string{
+		"the Hugging Face Hub cannot be reached from here, so its config.json was not read: run once with network access to cache it, set HF_ENDPOINT to a reachable mirror, or give the path of a local config.json": "여기서는 Hugging Face Hub에 접속할 수 없어서 config.json을 읽지 못했어요. 네트워크가 되는 곳에서 한 번 실행해 캐시해 두거나, HF_ENDPOINT를 접속되는 미러로 설정하거나, 로컬 config.json 경로를 알려 주세요",
+		"it is gated or private: accept its licence on huggingface.co and set HF_TOKEN": "gated 또는 비공개 모델이에요. huggingface.co에서 라이선스에 동의하고 HF_TOKEN을 설정해 주세요",
+		"the Hub has no model by that name (check the org/name spelling)":               "Hub에 그런 이름의 모델이 없어요 (org/name 철자를 확인해 주세요)",
+		"its config.json could not be read as a model config":                           "config.json을 모델 설정으로 읽지 못했어요",
+		"it is a model type gpuplan cannot size yet":                                    "gpuplan이 아직 크기를 계산하지 못하는 모델 종류예요",
+		"that is not a Hugging Face model id (org/name)":                                "Hugging Face 모델 id(org/name) 형식이 아니에요",
 		"unknown server `%s`": "`%s`라는 서버는 없어요",
 		"%s":                  "%s",
 		"`%s` is not a list of GPU ids (use 0-3 or 0,2)":                       "`%s`는 GPU id 목록이 아니에요 (0-3이나 0,2처럼 써 주세요)",

@@ -41,8 +41,8 @@ func (t text) String() string {
 func (t text) in(p *i18n.Printer) string {
 	args := make([]any, len(t.args))
 	for i, a := range t.args {
-		if at, ok := a.(text); ok {
-			a = at.in(p)
+		if at, ok := a.(interface{ in(*i18n.Printer) string }); ok {
+			a = at.in(p) // a text, or a hubReason
 		}
 		args[i] = a
 	}

@@ -2,6 +2,8 @@ package lang
 
 import (
 	"errors"
+	"github.com/gpuplan/gpuplan/hub"
+	"github.com/gpuplan/gpuplan/i18n"
 	"strings"
 	"testing"
 
@@ -65,5 +67,34 @@ func TestHubModels(t *testing.T) {
 	// Without a resolver the catalogue answers alone.
 	if r, err := Read(Env{Catalog: cat}, "mistralai/mistral-7b-v0.1 lora on 4090"); err != nil || r.Request.Job.Model.ID != "mistral-7b-v0.1" {
 		t.Errorf("no resolver: %v %v", r.Request.Job.Model.ID, err)
+	}
+}
+
+// A Hub refusal is said by its kind in Korean, with what to do; in English
+// the client's own message (URL, cause) stays as it was.
+func TestHubRefusalsInKorean(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, tc := range []struct {
+		kind   error
+		ko, en string
+	}{
+		{hub.ErrOffline, "Hub에 접속할 수 없어서", "cannot reach"},
+		{hub.ErrGated, "HF_TOKEN을 설정해", "gated"},
+		{hub.ErrNotFound, "철자를 확인해", "not found"},
+		{hub.ErrMalformed, "모델 설정으로 읽지 못했어요", "malformed"},
+	} {
+		resolve := func(ref string) (planner.Model, error) {
+			return planner.Model{}, &hub.Error{Kind: tc.kind, ID: ref, Msg: "client says: " + tc.en}
+		}
+		env := Env{Catalog: cat, Resolve: resolve}
+		_, err := Read(env, "someorg/zzqx-custom lora 1B tokens on h100")
+		var ue *UserError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "client says: "+tc.en) {
+			t.Fatalf("%v, English: %v", tc.kind, err)
+		}
+		_, err = Read(env, "someorg/zzqx-custom lora 1B tokens on h100")
+		if !errors.As(Localize(i18n.For(i18n.KO), err), &ue) || !strings.Contains(ue.Msg, tc.ko) || strings.Contains(ue.Msg, "client says") {
+			t.Errorf("%v, Korean: %q", tc.kind, ue.Msg)
+		}
 	}
 }

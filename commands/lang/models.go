@@ -3,6 +3,8 @@ package lang
 import (
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/hub"
+	"github.com/gpuplan/gpuplan/i18n"
 	"strconv"
 	"strings"
 
@@ -285,7 +287,7 @@ func (p *reqParser) hubModel(ref string) error {
 	}
 	msg := en.Tf("model `%s` is not in the catalogue, and reading it from the Hugging Face Hub needs the Hub", reqShort(ref))
 	if err != nil {
-		msg = en.Tf("model `%s`: %s", reqShort(ref), err.Error())
+		msg = en.Tf("model `%s`: %s", reqShort(ref), hubReason{err})
 	}
 	hint := "try a catalogue name (`gpuplan models` lists them)"
 	if near := hubNearest(name, p.cat.ModelNames(), 3); len(near) > 0 {
@@ -367,4 +369,32 @@ func partMatch(w, h string) bool {
 // model's name ("nemo" in mistral-nemo-12b).
 func (p *reqParser) modelPartWord(w string) bool {
 	return modelNameIndex(p.cat).inner[w]
+}
+
+// hubReason is why the Hub could not give a model: the client's message
+// in English (it names the URL and the cause), a sentence by its kind in
+// another language, with what to do.
+type hubReason struct{ err error }
+
+func (h hubReason) String() string { return h.err.Error() }
+
+func (h hubReason) in(p *i18n.Printer) string {
+	if !p.Korean() {
+		return h.err.Error()
+	}
+	switch {
+	case errors.Is(h.err, hub.ErrOffline):
+		return p.T("the Hugging Face Hub cannot be reached from here, so its config.json was not read: run once with network access to cache it, set HF_ENDPOINT to a reachable mirror, or give the path of a local config.json")
+	case errors.Is(h.err, hub.ErrGated):
+		return p.T("it is gated or private: accept its licence on huggingface.co and set HF_TOKEN")
+	case errors.Is(h.err, hub.ErrNotFound):
+		return p.T("the Hub has no model by that name (check the org/name spelling)")
+	case errors.Is(h.err, hub.ErrMalformed):
+		return p.T("its config.json could not be read as a model config")
+	case errors.Is(h.err, hub.ErrUnsupported):
+		return p.T("it is a model type gpuplan cannot size yet")
+	case errors.Is(h.err, hub.ErrInvalidID):
+		return p.T("that is not a Hugging Face model id (org/name)")
+	}
+	return h.err.Error()
 }
