@@ -56,6 +56,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, err
 	}
 	rd.Request.Printer = p
+	rd.Request.Job.Notes = rd.NotesIn(p) // the reader's assumptions, in the reply's language
 	req, answer, err := s.answerQuestion(p, rd)
 	if err != nil {
 		return nil, err

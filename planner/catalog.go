@@ -355,6 +355,10 @@ var modelAliases = map[string]string{
 // the user ("h100" became the SXM part).
 type Resolution struct {
 	Note string
+	// Name, As and Others say the note's parts ("`Name` read as As
+	// (others: …)"), so a reply in another language can say it.
+	Name, As string
+	Others   []string
 }
 
 // Model resolves a model name forgivingly. The error lists the nearest
@@ -370,7 +374,7 @@ func (c *Catalog) Model(name string) (Model, Resolution, error) {
 	}
 	if id, ok := modelAliases[q]; ok {
 		m := c.Models[c.modelNorm[norm(id)]]
-		return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID)}, nil
+		return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID), Name: name, As: m.ID}, nil
 	}
 	var cands []Model
 	for n, i := range c.modelNorm {
@@ -380,7 +384,7 @@ func (c *Catalog) Model(name string) (Model, Resolution, error) {
 	}
 	sort.Slice(cands, func(a, b int) bool { return c.modelNorm[norm(cands[a].ID)] < c.modelNorm[norm(cands[b].ID)] })
 	if len(cands) == 1 {
-		return cands[0], Resolution{Note: fmt.Sprintf("`%s` read as %s", name, cands[0].ID)}, nil
+		return cands[0], Resolution{Note: fmt.Sprintf("`%s` read as %s", name, cands[0].ID), Name: name, As: cands[0].ID}, nil
 	}
 	err := &NotFoundError{Kind: "model", Name: name}
 	if len(cands) > 1 {
@@ -489,13 +493,12 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].defaultScore > cands[j].defaultScore })
 	g := cands[0]
-	res := Resolution{Note: fmt.Sprintf("`%s` read as %s", name, g.Name)}
+	res := Resolution{Note: fmt.Sprintf("`%s` read as %s", name, g.Name), Name: name, As: g.Name}
 	if len(cands) > 1 {
-		var others []string
 		for _, o := range cands[1:] {
-			others = append(others, o.ID)
+			res.Others = append(res.Others, o.ID)
 		}
-		res.Note += " (others: " + strings.Join(others, ", ") + ")"
+		res.Note += " (others: " + strings.Join(res.Others, ", ") + ")"
 	}
 	return g, res, nil
 }

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -511,7 +510,7 @@ func (p *reqParser) finishServing() error {
 		if out == 0 {
 			out = 256
 			j.GenTokens = out
-			p.note("output length not given: 256 generated tokens per request (say `out N`)")
+			p.note(en.T("output length not given: 256 generated tokens per request (say `out N`)"))
 		}
 		if p.seq.set && p.seq.v != sv.input.v+out {
 			return said(en.Tf("`%s` and `%s` disagree: the context is the prompt plus the output (%d)", p.seq.word, sv.input.word, sv.input.v+out), &UserError{Hint: p.tryWithout(p.seq.word)})
@@ -523,7 +522,7 @@ func (p *reqParser) finishServing() error {
 	j.GPULayers = sv.gpuLayers.v
 	if j.Quant == planner.GGUF && j.GGUFType == "" {
 		j.GGUFType = "Q4_K_M"
-		p.note("`gguf` without a type read as Q4_K_M (4.84 bits per weight, the usual download); name it (`q8_0`, `q5_k_m`) to change it")
+		p.note(en.T("`gguf` without a type read as Q4_K_M (4.84 bits per weight, the usual download); name it (`q8_0`, `q5_k_m`) to change it"))
 	}
 	if j.GGUFType != "" && j.Engine != "" && !j.Engine.Local() {
 		return said(en.Tf("`%s` is a llama.cpp format; %s serves GPTQ/AWQ/fp8 weights", strings.ToLower(j.GGUFType), j.Engine), &UserError{Hint: p.tryWithout(sv.engine.word)})
@@ -532,7 +531,7 @@ func (p *reqParser) finishServing() error {
 	case planner.GPTQ, planner.AWQ, planner.BNB:
 		if j.Precision == "" {
 			j.Precision = planner.INT4
-			p.note(fmt.Sprintf("`%s` read as 4-bit weights (say `int8` for 8-bit)", sv.quantWord))
+			p.note(en.Tf("`%s` read as 4-bit weights (say `int8` for 8-bit)", sv.quantWord))
 		}
 		if j.Precision != planner.INT4 && j.Precision != planner.INT8 {
 			return said(en.Tf("`%s` quantises to 4 or 8 bits, not %s", sv.quantWord, j.Precision), &UserError{Hint: p.tryWithout(p.precision.word)})

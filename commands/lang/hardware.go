@@ -214,7 +214,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 			count, p.span(a, max(m.next, countTok+1))), &UserError{
 			Hint: p.try(a, p.i, m.name)})
 	}
-	p.note(m.res.Note)
+	p.noteRes(m.res)
 	return hw, true, nil
 }
 

@@ -69,7 +69,7 @@ func (p *reqParser) setModel(m planner.Model, res planner.Resolution, a, b int) 
 		return err
 	}
 	p.catModel = m
-	p.note(res.Note)
+	p.noteRes(res)
 	p.i = b
 	return nil
 }
@@ -274,16 +274,19 @@ func (p *reqParser) hubModel(ref string) error {
 	if p.resolve != nil {
 		var m planner.Model
 		if m, err = p.resolve(ref); err == nil {
-			return p.setModel(m, planner.Resolution{Note: "`" + ref + "` read from its config.json"}, a, a+1)
+			p.note(en.Tf("`%s` read from its config.json", ref))
+			return p.setModel(m, planner.Resolution{}, a, a+1)
 		}
 	}
 	name := ref[strings.LastIndexByte(ref, '/')+1:]
 	if m, _, cerr := p.cat.Model(name); cerr == nil {
-		why := "the Hub was not asked"
+		why := en.T("the Hub was not asked")
 		if err != nil {
-			why = err.Error()
+			p.note(en.Tf("`%s`: %s; planned as the catalogue's %s", ref, hubReason{err}, m.ID))
+		} else {
+			p.note(en.Tf("`%s`: %s; planned as the catalogue's %s", ref, why, m.ID))
 		}
-		return p.setModel(m, planner.Resolution{Note: fmt.Sprintf("`%s`: %s; planned as the catalogue's %s", ref, why, m.ID)}, a, a+1)
+		return p.setModel(m, planner.Resolution{}, a, a+1)
 	}
 	msg := en.Tf("model `%s` is not in the catalogue, and reading it from the Hugging Face Hub needs the Hub", reqShort(ref))
 	if err != nil {
@@ -346,7 +349,7 @@ func (p *reqParser) readAsNote(a, b int, m planner.Model) planner.Resolution {
 	if strings.EqualFold(words, m.ID) {
 		return planner.Resolution{}
 	}
-	return planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", words, m.ID)}
+	return planner.Resolution{Note: fmt.Sprintf("`%s` read as %s", words, m.ID), Name: words, As: m.ID}
 }
 
 // partMatch reports whether a typed name part is a catalogue name part:

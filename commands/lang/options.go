@@ -215,7 +215,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		}
 		// "w/ deepspeed" with no stage: ZeRO-2, DeepSpeed's usual
 		// training config, said in the reading
-		p.note("`" + t.raw + "` without a stage read as ZeRO-2 (say zero1, zero2 or zero3)")
+		p.note(en.Tf("`%s` without a stage read as ZeRO-2 (say zero1, zero2 or zero3)", t.raw))
 		return reqSet(p, &p.strategy, planner.ZeRO2, a, p.i, "sharding strategies")
 	case reqKwZero:
 		for p.tok(p.i).w == "=" || p.tok(p.i).w == "stage" || p.tok(p.i).w == "-" {

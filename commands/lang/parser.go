@@ -29,11 +29,12 @@ type reqBatch struct {
 }
 
 type reqParser struct {
-	cat  *planner.Catalog
-	text string
-	toks []reqToken
-	i    int
-	req  planner.Request
+	notes []text // the sentences of req.Job.Notes, in order
+	cat   *planner.Catalog
+	text  string
+	toks  []reqToken
+	i     int
+	req   planner.Request
 
 	// model
 	model     reqSlot[string] // "cat:<id>" or "params:<n>"
@@ -124,9 +125,25 @@ func reqSet[T comparable](p *reqParser, s *reqSlot[T], v T, a, b int, plural str
 	return nil
 }
 
-func (p *reqParser) note(s string) {
-	if s != "" && !slices.Contains(p.req.Job.Notes, s) {
+// note adds an assumption the reader made to the job's notes, in English,
+// keeping its sentence so a reply in another language can say it
+// (Reading.NotesIn).
+func (p *reqParser) note(t text) {
+	if s := t.String(); s != "" && !slices.Contains(p.req.Job.Notes, s) {
 		p.req.Job.Notes = append(p.req.Job.Notes, s)
+		p.notes = append(p.notes, t)
+	}
+}
+
+// noteRes notes how the catalogue resolved a name.
+func (p *reqParser) noteRes(res planner.Resolution) {
+	switch {
+	case res.Name != "" && len(res.Others) > 0:
+		p.note(en.Tf("`%s` read as %s (others: %s)", res.Name, res.As, strings.Join(res.Others, ", ")))
+	case res.Name != "":
+		p.note(en.Tf("`%s` read as %s", res.Name, res.As))
+	case res.Note != "":
+		p.note(text{key: res.Note, plain: true})
 	}
 }
 
@@ -383,7 +400,7 @@ func (p *reqParser) finish() error {
 		case p.amp:
 			j.Precision = planner.FP16
 		case p.mixed:
-			p.note("`mixed` read as mixed precision: the best 16-bit format the GPU supports (bf16, else fp16)")
+			p.note(en.T("`mixed` read as mixed precision: the best 16-bit format the GPU supports (bf16, else fp16)"))
 		}
 	}
 	j.Attention, j.Strategy, j.Optimizer, j.Stack = p.attention.v, p.strategy.v, p.optimizer.v, p.stack.v
@@ -470,7 +487,7 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 		}
 		m = base
 		p.standIn = true
-		p.note(fmt.Sprintf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
+		p.note(en.Tf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
 	default:
 		// an example with a model, labelled as one: the model is not the
 		// user's to be slipped into their request

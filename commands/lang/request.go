@@ -12,6 +12,7 @@ package lang
 // it stopped at and, where one is close, the word that was probably meant.
 
 import (
+	"github.com/gpuplan/gpuplan/i18n"
 	"math"
 	"strings"
 	"time"
@@ -68,6 +69,7 @@ type Reading struct {
 	// said" when the planner's default applies (AssumedWorkload). The Read
 	// as line shows the workload then, marked as assumed.
 	WorkloadAssumed string
+	notes           []text // Request.Job.Notes as sentences (NotesIn)
 }
 
 // ParsePlan reads a plan request ("bert-base 10 epochs of 2.5M samples on
@@ -122,7 +124,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
@@ -250,4 +252,17 @@ func allServers(hs []planner.Hardware) bool {
 		}
 	}
 	return len(hs) > 0
+}
+
+// NotesIn is the reader's notes on the request (Request.Job.Notes) in p's
+// language: the assumptions it made and how it resolved names.
+func (r Reading) NotesIn(p *i18n.Printer) []string {
+	if !p.Korean() || len(r.notes) != len(r.Request.Job.Notes) {
+		return r.Request.Job.Notes
+	}
+	out := make([]string, len(r.notes))
+	for i, t := range r.notes {
+		out[i] = t.in(p)
+	}
+	return out
 }

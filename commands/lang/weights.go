@@ -107,7 +107,7 @@ func (p *reqParser) weightOnlyInference(trained bool, container string) {
 	j := &p.req.Job
 	if container != "" && j.Precision == "" {
 		j.Precision = planner.INT4
-		p.note("`" + container + "` with no level: weights read as 4-bit (Q4_K_M, llama.cpp's usual); say `q8_0` for 8-bit")
+		p.note(en.Tf("`%s` with no level: weights read as 4-bit (Q4_K_M, llama.cpp's usual); say `q8_0` for 8-bit", container))
 	}
 	if j.Workload != "" || j.Precision != planner.INT4 && j.Precision != planner.INT8 {
 		return
@@ -119,7 +119,7 @@ func (p *reqParser) weightOnlyInference(trained bool, container string) {
 	}
 	j.Workload = planner.Inference
 	p.workloadAssumed = "from " + string(j.Precision) + "; say qlora to train"
-	p.note(string(j.Precision) + " weights and no training word: planned as inference (say `qlora` to train on a 4-bit base)")
+	p.note(en.Tf("%s weights and no training word: planned as inference (say `qlora` to train on a 4-bit base)", string(j.Precision)))
 }
 
 // AssumedWorkload is the workload a job that does not say one is planned
