@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/gpuplan/gpuplan/bot/slackfake"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,4 +122,23 @@ func TestKoreanLocaleGetsAKoreanPlanCard(t *testing.T) {
 	}
 	p = h.ackPayload(h.fake.Push(h.fake.SlashCommand(plan, "U0002", "C0001")))
 	wantAll(t, "English plan card", blocksJSON(p["blocks"]), []string{"Total time", "Share", "Read as"}, []string{"총 소요 시간", "공유"})
+}
+
+// users.info refused (a workspace that did not grant users:read): the
+// first command is answered in its own language, and the failure is
+// remembered, so later commands neither ask again nor wait for it.
+func TestFailedUserLookupIsRememberedNotWaitedOn(t *testing.T) {
+	h := start(t)
+	h.fake.Inject("users.info", slackfake.Fault{SlackError: "missing_scope", Times: 100})
+	p := h.ackPayload(h.fake.Push(h.fake.SlashCommand("bert-base 10 에폭 250만 샘플 h100 2장", "U0001", "C0001")))
+	if js := blocksJSON(p["blocks"]); !strings.Contains(js, "총 소요 시간") {
+		t.Errorf("Korean request, users.info refused: %.300s", js)
+	}
+	h.fake.WaitCalls(t, "users.info", 1, 5*time.Second)
+	for range 3 {
+		h.ackPayload(h.fake.Push(h.fake.SlashCommand("bert-base 10 epochs of 2.5M samples on h100x2", "U0001", "C0001")))
+	}
+	if n := len(h.fake.Calls("users.info")); n != 1 {
+		t.Errorf("users.info asked %d times after it failed, want 1 (remembered)", n)
+	}
 }

@@ -70,17 +70,24 @@ type tzCache struct {
 }
 
 type tzEntry struct {
-	loc  *time.Location // nil: Slack has no zone gpuplan can load
-	lang i18n.Lang      // "": a locale gpuplan does not speak
-	at   time.Time
+	loc    *time.Location // nil: Slack has no zone gpuplan can load
+	lang   i18n.Lang      // "": a locale gpuplan does not speak
+	at     time.Time
+	failed bool // users.info failed: asked again after failedUserTTL
 }
+
+// failedUserTTL is how long a failed users.info (a missing users:read
+// scope, Slack down) is remembered: meanwhile commands go on with the
+// default zone and the request's language instead of each waiting on a
+// look-up that fails again.
+const failedUserTTL = 5 * time.Minute
 
 // cached returns what is known of a user without the Web API.
 func (b *Bot) cached(user string) (tzEntry, bool) {
 	b.tz.mu.Lock()
 	defer b.tz.mu.Unlock()
 	e, ok := b.tz.m[user]
-	if !ok || b.now().Sub(e.at) >= time.Hour {
+	if !ok || b.now().Sub(e.at) >= time.Hour || e.failed && b.now().Sub(e.at) >= failedUserTTL {
 		return tzEntry{}, false
 	}
 	return e, true
@@ -115,7 +122,7 @@ func (b *Bot) lookupLang(ctx context.Context, user string) i18n.Lang {
 }
 
 // lookupUser asks users.info once an hour per user, only ever after the
-// envelope was acked. A failed look-up is not cached.
+// envelope was acked. A failed look-up is remembered for failedUserTTL.
 func (b *Bot) lookupUser(ctx context.Context, user string) tzEntry {
 	if e, ok := b.cached(user); ok {
 		return e
@@ -125,6 +132,7 @@ func (b *Bot) lookupUser(ctx context.Context, user string) tzEntry {
 	u, err := b.api.GetUserInfoContext(ctx, user)
 	if err != nil {
 		b.log.Debug("users.info failed; using the default time zone and the request's language", zap.String("user", user), zap.Error(err))
+		b.remember(user, tzEntry{at: b.now(), failed: true})
 		return tzEntry{}
 	}
 	e := tzEntry{at: b.now()}
@@ -134,13 +142,17 @@ func (b *Bot) lookupUser(ctx context.Context, user string) tzEntry {
 	if loc, err := time.LoadLocation(u.TZ); err == nil && u.TZ != "" {
 		e.loc = loc
 	}
+	b.remember(user, e)
+	return e
+}
+
+func (b *Bot) remember(user string, e tzEntry) {
 	b.tz.mu.Lock()
 	defer b.tz.mu.Unlock()
 	if b.tz.m == nil {
 		b.tz.m = map[string]tzEntry{}
 	}
 	b.tz.m[user] = e
-	return e
 }
 
 // userLang is the language of a notice's reader: their Slack locale, else
