@@ -285,20 +285,46 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 // within a third of the ack budget: a slow users.info makes the answer
 // late, never the ack, and one that fails or is late leaves the request's
 // own language to decide (the look-up still fills the cache for next time).
+// Commands that arrive while the user's look-up is out wait for that one.
 func (b *Bot) slashLang(ctx context.Context, user string, log *zap.Logger) i18n.Lang {
 	if e, known := b.cached(user); known {
 		return e.lang
 	}
-	looked := make(chan i18n.Lang, 1)
-	b.spawn("users.info", log, func() { looked <- b.lookupLang(ctx, user) })
+	done := b.lookupOnce(ctx, user, log)
 	wait := time.NewTimer(b.cfg.AckBudget / 3)
 	defer wait.Stop()
 	select {
-	case l := <-looked:
-		return l
+	case <-done:
+		e, _ := b.cached(user)
+		return e.lang
 	case <-wait.C:
 		return ""
 	}
+}
+
+// lookupOnce asks users.info for user unless a look-up is already out,
+// and returns a channel closed when the one out has finished.
+func (b *Bot) lookupOnce(ctx context.Context, user string, log *zap.Logger) <-chan struct{} {
+	b.tz.mu.Lock()
+	defer b.tz.mu.Unlock()
+	if ch, out := b.tz.inflight[user]; out {
+		return ch
+	}
+	if b.tz.inflight == nil {
+		b.tz.inflight = map[string]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	b.tz.inflight[user] = ch
+	b.spawn("users.info", log, func() {
+		defer func() {
+			b.tz.mu.Lock()
+			delete(b.tz.inflight, user)
+			b.tz.mu.Unlock()
+			close(ch)
+		}()
+		b.lookupUser(ctx, user)
+	})
+	return ch
 }
 
 // ackBudget is how long a slash command may compute before its ack goes

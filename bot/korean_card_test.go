@@ -142,3 +142,23 @@ func TestFailedUserLookupIsRememberedNotWaitedOn(t *testing.T) {
 		t.Errorf("users.info asked %d times after it failed, want 1 (remembered)", n)
 	}
 }
+
+// Commands that arrive while a user's users.info is out wait for that
+// look-up instead of asking again: a burst from one new user asks once.
+func TestOneUserLookupForABurst(t *testing.T) {
+	h := start(t)
+	h.fake.SetLocale("U0001", "ko-KR")
+	h.fake.Inject("users.info", slackfake.Fault{Delay: 200 * time.Millisecond})
+	var ids []string
+	for range 5 {
+		ids = append(ids, h.fake.Push(h.fake.SlashCommand("bert-base 10 epochs of 2.5M samples on h100x2", "U0001", "C0001")))
+	}
+	for _, id := range ids {
+		if js := blocksJSON(h.ackPayload(id)["blocks"]); !strings.Contains(js, "총 소요 시간") {
+			t.Errorf("a ko-KR user's command in the burst: %.200s", js)
+		}
+	}
+	if n := len(h.fake.Calls("users.info")); n != 1 {
+		t.Errorf("users.info asked %d times for one user's burst, want 1", n)
+	}
+}

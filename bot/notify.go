@@ -65,8 +65,9 @@ func (b *Bot) RunSweeps(ctx context.Context, s Sweeper, every time.Duration) {
 // tzCache keeps what users.info says of a user for an hour: their time
 // zone and the language they read (Slack's locale).
 type tzCache struct {
-	mu sync.Mutex
-	m  map[string]tzEntry
+	mu       sync.Mutex
+	m        map[string]tzEntry
+	inflight map[string]chan struct{} // users.info asked and not yet answered
 }
 
 type tzEntry struct {
