@@ -7,6 +7,7 @@ package i18n
 // refusal.
 func koLang() map[string]string {
 	return map[string]string{
+		"say %s (1 ÷ it/s, if each iteration is one optimizer step) or %s": "이렇게 써 주세요: %s (iteration 하나가 optimizer step 하나라면 1 ÷ it/s) 또는 %s",
 		"`%s` read as %s":                         "`%s`는 %s로 읽었어요",
 		"`%s` read as %s (others: %s)":            "`%s`는 %s로 읽었어요 (다른 후보: %s)",
 		"`%s` read from its config.json":          "`%s`는 config.json에서 읽었어요",

@@ -108,6 +108,9 @@ func hintIn(p *i18n.Printer, h string) string {
 		return p.Tf("servers: %s", rest)
 	}
 	if rest, ok := strings.CutPrefix(h, "say "); ok {
+		if a, b, ok := strings.Cut(rest, itsHintMiddle); ok {
+			return p.Tf("say %s (1 ÷ it/s, if each iteration is one optimizer step) or %s", a, b)
+		}
 		return p.Tf("say %s", rest)
 	}
 	for _, tail := range []string{whenExample, durationExample} {
@@ -230,3 +233,6 @@ func pluralText(plural string) any {
 	}
 	return plural
 }
+
+// itsHintMiddle joins the two examples of the it/s refusal's hint.
+const itsHintMiddle = " (1 ÷ it/s, if each iteration is one optimizer step) or "

@@ -55,3 +55,18 @@ func containsAll(s string, subs ...string) bool {
 	}
 	return true
 }
+
+// The it/s refusal's hint is Korean around its two examples, which stay as
+// typed; in English it is unchanged.
+func TestItPerSecondHintInKorean(t *testing.T) {
+	_, err := ParsePlan(nil, "bert-base baseline 4 it/s on 1x v100")
+	var ue *UserError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Hint, "(1 ÷ it/s, if each iteration is one optimizer step) or `baseline <it/s × batch> samples/s`") {
+		t.Fatalf("English hint: %v", err)
+	}
+	english := ue.Hint
+	if !errors.As(Localize(i18n.For(i18n.KO), err), &ue) || strings.Contains(ue.Hint, "if each iteration") ||
+		!containsAll(ue.Hint, "`baseline 0.25 s/step`", "`baseline <it/s × batch> samples/s`", "optimizer step 하나라면") {
+		t.Errorf("Korean hint: %q (English: %q)", ue.Hint, english)
+	}
+}

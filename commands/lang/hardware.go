@@ -454,8 +454,7 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 	switch {
 	case nu == "it" && de == "s":
 		return said(en.Tf("`%s` counts loop iterations, which depend on batch and accumulation; give seconds per optimizer step or samples per second", p.span(v0, end)), &UserError{
-			Hint: fmt.Sprintf("say `baseline %s s/step` (1 ÷ it/s, if each iteration is one optimizer step) or `baseline <it/s × batch> samples/s`",
-				strconv.FormatFloat(1/v, 'g', 3, 64)),
+			Hint: "say `baseline " + strconv.FormatFloat(1/v, 'g', 3, 64) + " s/step`" + itsHintMiddle + "`baseline <it/s × batch> samples/s`",
 		})
 	case nu == "samples" && de == "s":
 		b.Unit = planner.SamplesPerS
