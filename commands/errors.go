@@ -109,7 +109,12 @@ func ExplainIn(p *i18n.Printer, err error) *UserError {
 	case Invalid:
 		var inv *store.InvalidError
 		if errors.As(err, &inv) {
-			return &UserError{Msg: inv.Reason, Hint: p.Tf("`help %s` shows the words and examples", op), Field: inv.Field}
+			msg := inv.Reason
+			if inv.Format != "" && p.Korean() {
+				sayf := p.Tf // the store's format is the key (i18n's test reads it at invalidIn / invalidf)
+				msg = sayf(inv.Format, inv.Args...)
+			}
+			return &UserError{Msg: msg, Hint: p.Tf("`help %s` shows the words and examples", op), Field: inv.Field}
 		}
 		return &UserError{Msg: p.T("that request cannot be used as typed"), Hint: p.Tf("`help %s` shows the words and examples", op)}
 	case NotFound:

@@ -183,3 +183,28 @@ func TestKoreanTableLinesUp(t *testing.T) {
 		t.Errorf("columns do not line up:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// The store's and the inventory's refusals read in Korean for a Korean
+// reply, and as before in English.
+func TestKoreanStoreRefusals(t *testing.T) {
+	s, _ := newReservations(t)
+	ctx := context.Background()
+	for _, tc := range []struct{ text, ko, en string }{
+		{"reserve 9 on server-a for 2h", "GPU가 4개뿐인데 9개를 요청했어요", "server-a has 4 GPUs; 9 asked"},
+		{"reserve 2 on server-a for 200h", "최대 72h보다 길어요", "200h is longer than the 72h maximum on server-a"},
+		{"reserve gpus 7 on server-a for 2h", "server-a에 없어요", "GPU 7 does not exist on server-a"},
+		{"reserve 2 on server-z for 2h", "server-z`라는 서버는 없어요", "unknown server `server-z`"},
+	} {
+		for _, l := range []i18n.Lang{i18n.KO, i18n.EN} {
+			_, err := s.Dispatch(ctx, Request{User: "U0001", Channel: "C1", Text: tc.text, Lang: l})
+			ue := ExplainIn(i18n.For(l), err)
+			want := tc.ko
+			if l == i18n.EN {
+				want = tc.en
+			}
+			if ue == nil || !strings.Contains(ue.Msg, want) {
+				t.Errorf("%q in %s: %v, want %q", tc.text, l, err, want)
+			}
+		}
+	}
+}

@@ -151,6 +151,22 @@ func scanKeys(t *testing.T, root string) map[string]string {
 			if !ok || len(call.Args) == 0 {
 				return true
 			}
+			// The store's refusals (invalidf(format, …), invalidIn(field,
+			// format, …)) are said through their format too.
+			if id, ok := call.Fun.(*ast.Ident); ok && (id.Name == "invalidf" || id.Name == "invalidIn") {
+				at := 0
+				if id.Name == "invalidIn" {
+					at = 1
+				}
+				if lit, ok := call.Args[at].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if k, err := strconv.Unquote(lit.Value); err == nil {
+						if _, seen := keys[k]; !seen {
+							keys[k] = fset.Position(lit.Pos()).String()
+						}
+					}
+				}
+				return true
+			}
 			sel, ok := call.Fun.(*ast.SelectorExpr)
 			if !ok || (sel.Sel.Name != "T" && sel.Sel.Name != "Tf") {
 				return true

@@ -13,7 +13,7 @@ import (
 // It is built on first use, like the printer: English answers never pay
 // for it.
 var korean = sync.OnceValue(func() map[string]string {
-	return merge(koCommands(), koReservations(), koPlanner(), koDigest(), koHome(), koLang())
+	return merge(koCommands(), koReservations(), koPlanner(), koDigest(), koHome(), koLang(), koStore())
 })
 
 func merge(parts ...map[string]string) map[string]string {

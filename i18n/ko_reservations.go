@@ -5,6 +5,11 @@ package i18n
 // koReservations is long on purpose: it is a catalogue, one message a line.
 func koReservations() map[string]string {
 	return map[string]string{
+		"no GPU servers are configured":                                                                         "설정된 GPU 서버가 없어요",
+		"which server?":                                                                                         "어느 서버요?",
+		"`%s` matches several servers: %s — say which":                                                          "`%s`에 맞는 서버가 여러 대예요: %s — 하나를 골라 주세요",
+		"unknown server `%s` — did you mean `%s`?":                                                              "`%s`라는 서버는 없어요 — `%s` 말씀이세요?",
+		"an admin lists them in the servers file (see deploy/servers.example.yaml)":                             "관리자가 서버 파일에 적어 두면 돼요 (deploy/servers.example.yaml 참고)",
 		"Who holds which GPUs on the team's servers, until when, the next free slot, the queue.":                "팀 서버의 GPU를 누가 언제까지 쓰는지, 다음 빈 시간, 대기열.",
 		"Hold GPUs on a team server for a time; announced in the channel with Extend and Release buttons.":      "팀 서버 GPU를 일정 시간 예약합니다. 채널에 연장·반납 버튼과 함께 알려요.",
 		"End your reservations now (admins: --force, the owner is told).":                                       "내 예약을 지금 끝냅니다 (관리자는 --force, 예약한 사람에게 알림).",

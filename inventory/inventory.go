@@ -156,11 +156,11 @@ func (inv *Inventory) Server(name string) (Server, error) {
 	}
 	q := strings.ToLower(strings.Trim(strings.TrimSpace(name), "`'\"#*_"))
 	if len(servers) == 0 {
-		return Server{}, &lang.UserError{Msg: "no GPU servers are configured", Hint: "an admin lists them in the servers file (see deploy/servers.example.yaml)"}
+		return Server{}, lang.Said(lang.En.T("no GPU servers are configured"), &lang.UserError{Hint: "an admin lists them in the servers file (see deploy/servers.example.yaml)"})
 	}
 	hint := "servers: " + inv.serverList()
 	if q == "" {
-		return Server{}, &lang.UserError{Msg: "which server?", Hint: hint}
+		return Server{}, lang.Said(lang.En.T("which server?"), &lang.UserError{Hint: hint})
 	}
 	qKey := invKey(q)
 	qTok := invTokens(q)
@@ -190,18 +190,17 @@ func (inv *Inventory) Server(name string) (Server, error) {
 			for i, h := range hits {
 				names[i] = "`" + h.Name + "`"
 			}
-			return Server{}, &lang.UserError{Msg: fmt.Sprintf("`%s` matches several servers: %s — say which", name, strings.Join(names, ", ")), Hint: hint}
+			return Server{}, lang.Said(lang.En.Tf("`%s` matches several servers: %s — say which", name, strings.Join(names, ", ")), &lang.UserError{Hint: hint})
 		}
 	}
 	names := make([]string, len(servers))
 	for i, s := range servers {
 		names[i] = s.Name
 	}
-	msg := fmt.Sprintf("unknown server `%s`", strings.TrimSpace(name))
 	if sug := planner.Nearest(q, names, 1); len(sug) > 0 {
-		msg += fmt.Sprintf(" — did you mean `%s`?", sug[0])
+		return Server{}, lang.Said(lang.En.Tf("unknown server `%s` — did you mean `%s`?", strings.TrimSpace(name), sug[0]), &lang.UserError{Hint: hint})
 	}
-	return Server{}, &lang.UserError{Msg: msg, Hint: hint}
+	return Server{}, lang.Said(lang.En.Tf("unknown server `%s`", strings.TrimSpace(name)), &lang.UserError{Hint: hint})
 }
 
 // serverList names the servers with their GPUs for hints.

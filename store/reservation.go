@@ -109,6 +109,12 @@ type InvalidError struct {
 	// Field is the argument the rule refused: "server", "count", "start",
 	// "duration" or "note"; "" for the request as a whole.
 	Field string
+	// Format and Args are Reason before formatting, so a reply in another
+	// language can say it (its words are message keys; i18n's test reads
+	// every invalidf / invalidIn format and requires its Korean). Empty
+	// for a reason that came back from Redis as text.
+	Format string
+	Args   []any
 }
 
 func (e *InvalidError) Error() string { return e.Reason }
@@ -116,10 +122,10 @@ func (e *InvalidError) Error() string { return e.Reason }
 func (e *InvalidError) Unwrap() error { return ErrInvalid }
 
 func invalidf(format string, args ...any) error {
-	return &InvalidError{Reason: fmt.Sprintf(format, args...)}
+	return &InvalidError{Reason: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // invalidIn is invalidf for a refusal of one argument.
 func invalidIn(field, format string, args ...any) error {
-	return &InvalidError{Reason: fmt.Sprintf(format, args...), Field: field}
+	return &InvalidError{Reason: fmt.Sprintf(format, args...), Field: field, Format: format, Args: args}
 }

@@ -25,6 +25,14 @@ type english struct{}
 
 var en english
 
+// En writes a refusal sentence for code outside the reader (inventory):
+// En.Tf("unknown server `%s`", name), given to Said, is said in the
+// reply's language by Localize like the reader's own.
+var En = en
+
+// Said is a UserError whose Msg is t: what En.T / En.Tf wrote.
+func Said(t text, ue *UserError) *UserError { return said(t, ue) }
+
 func (english) T(key string) text               { return text{key: key, plain: true} }
 func (english) Tf(key string, args ...any) text { return text{key: key, args: args} }
 
@@ -130,6 +138,8 @@ func hintSentence(p *i18n.Printer, h string) (string, bool) {
 	switch h {
 	case "try a catalogue name (`gpuplan models` lists them)":
 		return p.T("try a catalogue name (`gpuplan models` lists them)"), true
+	case "an admin lists them in the servers file (see deploy/servers.example.yaml)": // inventory's
+		return p.T("an admin lists them in the servers file (see deploy/servers.example.yaml)"), true
 	case reqKinds:
 		return p.T("I read: a model (bert-base, 7b params, layers 24 hidden 2048 heads 16), the work (10 epochs of 2.5M samples, 1.2B tokens, 5000 steps), seq 512, batch 128, micro 32, a precision (bf16, fp16, int4), options (lora, qlora, inference, ckpt, flash, zero2, fsdp, adam8bit, tuned), hardware (on h100x2, on 2 nodes of 8x h100, compare h200x4, a100x4) and a measurement (baseline 5.67 h/epoch on 4x v100)"), true
 	case reqExample:
