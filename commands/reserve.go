@@ -94,12 +94,15 @@ func waitCommand() Command {
 	}
 }
 
-var errNoStore = &UserError{Msg: "reservations are not set up here: gpuplan runs without a reservation store",
-	Hint: "run `gpuplan serve` or `gpuplan run` with REDIS_URL, or with the embedded store (the default), to use status/reserve/release"}
+// errNoStore is a new error each time: Localize rewrites the one it says.
+func errNoStore() error {
+	return lang.Said(lang.En.T("reservations are not set up here: gpuplan runs without a reservation store"),
+		&UserError{Hint: "run `gpuplan serve` or `gpuplan run` with REDIS_URL, or with the embedded store (the default), to use status/reserve/release"})
+}
 
 func (s *Set) store() (store.Store, error) {
 	if s.deps.Reservations == nil {
-		return nil, errNoStore
+		return nil, errNoStore()
 	}
 	return s.deps.Reservations, nil
 }

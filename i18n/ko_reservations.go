@@ -5,6 +5,8 @@ package i18n
 // koReservations is long on purpose: it is a catalogue, one message a line.
 func koReservations() map[string]string {
 	return map[string]string{
+		"reservations are not set up here: gpuplan runs without a reservation store":                                                   "여기서는 예약을 쓸 수 없어요: gpuplan이 예약 저장소 없이 실행 중이에요",
+		"run `gpuplan serve` or `gpuplan run` with REDIS_URL, or with the embedded store (the default), to use status/reserve/release": "status/reserve/release를 쓰려면 `gpuplan serve`나 `gpuplan run`을 REDIS_URL과 함께, 또는 내장 저장소(기본값)로 실행해 주세요",
 		"no GPU servers are configured":                                                                         "설정된 GPU 서버가 없어요",
 		"which server?":                                                                                         "어느 서버요?",
 		"`%s` matches several servers: %s — say which":                                                          "`%s`에 맞는 서버가 여러 대예요: %s — 하나를 골라 주세요",

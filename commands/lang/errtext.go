@@ -140,6 +140,8 @@ func hintSentence(p *i18n.Printer, h string) (string, bool) {
 		return p.T("try a catalogue name (`gpuplan models` lists them)"), true
 	case "an admin lists them in the servers file (see deploy/servers.example.yaml)": // inventory's
 		return p.T("an admin lists them in the servers file (see deploy/servers.example.yaml)"), true
+	case "run `gpuplan serve` or `gpuplan run` with REDIS_URL, or with the embedded store (the default), to use status/reserve/release": // commands'
+		return p.T("run `gpuplan serve` or `gpuplan run` with REDIS_URL, or with the embedded store (the default), to use status/reserve/release"), true
 	case reqKinds:
 		return p.T("I read: a model (bert-base, 7b params, layers 24 hidden 2048 heads 16), the work (10 epochs of 2.5M samples, 1.2B tokens, 5000 steps), seq 512, batch 128, micro 32, a precision (bf16, fp16, int4), options (lora, qlora, inference, ckpt, flash, zero2, fsdp, adam8bit, tuned), hardware (on h100x2, on 2 nodes of 8x h100, compare h200x4, a100x4) and a measurement (baseline 5.67 h/epoch on 4x v100)"), true
 	case reqExample:
