@@ -21,6 +21,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},
 		{"will llama-3-70b fit on a single 4090 for inference?", "fit", []string{"No — on 1× GeForce RTX 4090"}},
 		{"qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?", "time", []string{"약 ", "시간 걸려요", "8× H100"}},
+		// a measured run and a target, asked as "what about there?": how long, an epoch of the measured run
+		{"v100 1장에서 에폭당 2시간 걸렸는데 h100이면?", "time", []string{"에폭당 약", "H100"}},
+		{"bert-base took 2 h/epoch on 1x v100. on an h100?", "time", []string{"an epoch on 1× H100"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)

@@ -172,6 +172,9 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if r.Ask == AskNone && r.Request.Compare {
 		r.Ask = AskWhichGPU // "l40s vs a100 for …?"
 	}
+	if question && r.Ask == AskNone && len(r.Request.Targets) > 0 && r.Request.Baseline != nil {
+		r.Ask = AskTime // "v100에서 에폭당 2시간 걸렸는데 h100이면?": a measured run asks how long there
+	}
 	if question && r.Ask == AskNone && len(r.Request.Targets) > 0 {
 		r.Ask = AskFit // "13b lora on a 3090?" asks whether it works there
 	}
