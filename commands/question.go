@@ -162,6 +162,16 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 		return ""
 	}
+	if rd.Prefer != "" && len(res.Plans) == 0 && (rd.Ask == lang.AskNone || rd.Ask == lang.AskWhichGPU || rd.Ask == lang.AskCost || rd.Ask == lang.AskFit) {
+		// "the cheapest way to …", "제일 빠른 구성": that pick, not the balanced one
+		rec := res.Recommendations
+		switch {
+		case rd.Prefer == "cheapest" && rec.Cheapest != nil:
+			return p.Tf("cheapest: %s", estimateSummary(p, rec.Cheapest, res.Job))
+		case rd.Prefer == "fastest" && rec.Fastest != nil:
+			return p.Tf("fastest: %s", estimateSummary(p, rec.Fastest, res.Job))
+		}
+	}
 	hw := hwText(p, e)
 	hours := ""
 	if e.Time.TotalHours != nil {

@@ -24,6 +24,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a measured run and a target, asked as "what about there?": how long, an epoch of the measured run
 		{"v100 1장에서 에폭당 2시간 걸렸는데 h100이면?", "time", []string{"에폭당 약", "H100"}},
 		{"bert-base took 2 h/epoch on 1x v100. on an h100?", "time", []string{"an epoch on 1× H100"}},
+		// "the cheapest way", "제일 빠르게": that pick from the search, not the balanced one
+		{"what's the cheapest way to pretrain a 350m model on 50B tokens?", "", []string{"cheapest: server-h: 1× H200"}},
+		{"bert-base 3에폭 100만 샘플 제일 빠르게 돌리려면?", "fit", []string{"가장 빠른 구성: server-h: 4× H200"}},
+		{"fastest setup for llama3 8b lora on 1B tokens?", "which_gpu", []string{"fastest: server-h: 4× H200"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)

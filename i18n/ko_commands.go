@@ -5,6 +5,8 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
+		"cheapest: %s":             "가장 저렴한 구성: %s",
+		"fastest: %s":              "가장 빠른 구성: %s",
 		"About %s an epoch on %s.": "에폭당 약 %s 걸려요 (%s).",
 		"help: %s":                 "도움말: %s",
 		"The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price.":                                       "GPU 카탈로그: 메모리, 대역폭, dense TFLOPS, NVLink, TDP, 가격.",

@@ -60,7 +60,8 @@ type canonizer struct {
 	dsToks       []reqToken
 	moved        map[int]bool // input words read out of order (measured … for MODEL on HW)
 	costWord     bool
-	gpuWord      bool // "gpu" said: a question is about GPUs, not servers
+	prefer       string // "cheapest" or "fastest": the pick the request asked for
+	gpuWord      bool   // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -238,6 +239,7 @@ func (c *canonizer) step(i int) int {
 		return i + 1
 	}
 	if englishFillers[t.w] && !c.keep(i) {
+		c.notePreference(t.w)
 		c.skip(i, i+1)
 		return i + 1
 	}
@@ -386,6 +388,7 @@ func (c *canonizer) phrase(i int) int {
 		return n
 	case c.w(i) == "cheapest" || c.w(i) == "best" || c.w(i) == "recommend" || c.w(i) == "recommended":
 		if isGPUWord(c.w(i+1)) || c.w(i+1) == "option" || c.w(i+1) == "setup" {
+			c.notePreference(c.w(i))
 			c.setAsk(AskWhichGPU)
 			c.skip(i, i+2)
 			return i + 2
@@ -409,6 +412,7 @@ func (c *canonizer) phrase(i int) int {
 		c.skip(i, i+1)
 		return i + 1
 	case c.w(i) == "faster" || c.w(i) == "quicker" || c.w(i) == "fastest":
+		c.notePreference(c.w(i))
 		return c.which(i, 1)
 	case (c.w(i) == "no" || c.w(i) == "nope" || c.w(i) == "아니" || c.w(i) == "아니고") && (c.w(i+1) == "=" || c.w(i+1) == "," || c.w(i+1) == "i" && c.w(i+2) == "mean"):
 		// "gpt2 small? no: gpt2-large": the model said first is taken back
@@ -561,4 +565,16 @@ func (c *canonizer) ofDrops(i int) bool {
 func pagedOptimizerWord(w string) bool {
 	return strings.HasPrefix(w, "adam") || w == "optimizer" || w == "optimizers" || w == "optim" ||
 		w == "8bit" || w == "8-bit" || w == "32bit" || w == "32-bit"
+}
+
+// notePreference remembers a word that asks for one of the picks: "the
+// cheapest way to …", "제일 싼", "fastest".
+func (c *canonizer) notePreference(w string) {
+	switch {
+	case w == "cheapest" || w == "cheaper" || w == "cheap" || w == "싼" || strings.HasPrefix(w, "싸게") || strings.HasPrefix(w, "저렴"):
+		c.prefer = "cheapest"
+	case w == "fastest" || w == "faster" || w == "quickest" || strings.HasPrefix(w, "빠르") || strings.HasPrefix(w, "빠른") ||
+		strings.HasPrefix(w, "빨라") || strings.HasPrefix(w, "빨리") || strings.HasPrefix(w, "빠름") || strings.HasPrefix(w, "빠를"):
+		c.prefer = "fastest"
+	}
 }

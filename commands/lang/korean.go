@@ -256,6 +256,7 @@ func (c *canonizer) korean1(i int) int {
 	}
 	stem, e, ok := koStem(w)
 	if !ok {
+		c.notePreference(w) // "싸게", "저렴하게"
 		c.skip(i, i+1)
 		return i + 1
 	}
@@ -663,6 +664,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
 	}
 	c.setAsk(ask)
+	c.notePreference(stem)
 	c.skip(i, i+1)
 	if e.ask == AskCount {
 		// "몇 시간", "몇 분", "몇 일": how long, not how many GPUs
@@ -688,6 +690,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
+	c.notePreference(stem) // "제일 싸게"
 	switch stem {
 	case "학습", "훈련", "트레이닝":
 		// "training", read as English "train" is: not listed as skipped

@@ -70,6 +70,9 @@ type Reading struct {
 	// as line shows the workload then, marked as assumed.
 	WorkloadAssumed string
 	notes           []text // Request.Job.Notes as sentences (NotesIn)
+	// Prefer is the pick the request asked for when it named no hardware:
+	// "cheapest" or "fastest" ("the cheapest way to …"); "" for none.
+	Prefer string
 }
 
 // ParsePlan reads a plan request ("bert-base 10 epochs of 2.5M samples on
@@ -124,7 +127,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
