@@ -28,9 +28,12 @@ var commandVerbs = []struct {
 	{"extend", []string{"extend", "연장"}},
 	{"release", []string{"release", "releasing", "반납", "해제", "풀어", "풀게", "다 썼", "다썼"}},
 	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
+	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
+	// "내 예약 반납" were taken by extend and release above.
+	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings", "my reservation", "my booking"}},
 	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
-	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings"}},
-	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "현황", "상태", "누가", "남는", "비어", "빈 ", "사용중", "사용 중", "쓰고 있"}},
+	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "anything free", "what's free", "whats free",
+		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "빈 ", "사용중", "사용 중", "쓰고 있"}},
 	{"help", []string{"help", "도움말", "사용법", "how do i use", "what can you do", "명령어", "어떻게 해", "어떻게 하", "how do i", "how to use"}},
 }
 
