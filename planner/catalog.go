@@ -361,6 +361,24 @@ type Resolution struct {
 	Others   []string
 }
 
+// tunedVariantBase cuts an instruct/chat tune's suffix off a model name
+// ("-instruct", "-chat", "-it", "-hf", with a trailing "-v0.2"): false when
+// the name has none.
+func tunedVariantBase(name string) (string, bool) {
+	low := strings.ToLower(name)
+	for _, suf := range []string{"-instruct", "-chat", "-it", "-hf", "_instruct", " instruct", " chat"} {
+		i := strings.LastIndex(low, suf)
+		if i <= 0 {
+			continue
+		}
+		rest := strings.TrimLeft(low[i+len(suf):], "-_. v0123456789")
+		if rest == "" || rest == "hf" || rest == "-hf" {
+			return name[:i], true
+		}
+	}
+	return "", false
+}
+
 // Model resolves a model name forgivingly. The error lists the nearest
 // names when nothing matches.
 func (c *Catalog) Model(name string) (Model, Resolution, error) {
@@ -375,6 +393,13 @@ func (c *Catalog) Model(name string) (Model, Resolution, error) {
 	if id, ok := modelAliases[q]; ok {
 		m := c.Models[c.modelNorm[norm(id)]]
 		return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID), Name: name, As: m.ID}, nil
+	}
+	if base, ok := tunedVariantBase(name); ok {
+		// "llama-3-70b-instruct", "gemma-2-9b-it", "mistral-7b-instruct-v0.2":
+		// a chat or instruct tune has its base model's shape
+		if m, _, err := c.Model(base); err == nil {
+			return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID), Name: name, As: m.ID}, nil
+		}
 	}
 	var cands []Model
 	for n, i := range c.modelNorm {

@@ -39,6 +39,8 @@ type canonizer struct {
 	modelKnown func(string) bool
 	// modelID is the one model a word names, "" for none or several.
 	modelID func(string) string
+	// modelParams is a catalogue model's parameter count, 0 if none.
+	modelParams func(string) float64
 	// familyLike reports whether a word is a model family or a typo of
 	// one ("lamma", "deepsek").
 	familyLike func(string) bool

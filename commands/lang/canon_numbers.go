@@ -221,7 +221,7 @@ func (c *canonizer) size(i int) int {
 	}
 	if c.anyModel() {
 		if prev := lastW(c.out); prev != "" && c.modelID != nil && c.modelID(prev) != "" && !c.gpu(prev) &&
-			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) {
+			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) && c.ownSize(prev, n) {
 			c.skip(i, i+1) // "gpt2 124M", "deepseek-r1 671b": the model's own size, already named
 			return i + 1
 		}
@@ -329,4 +329,16 @@ func (c *canonizer) amountAfterEpochs() {
 		out = append(out, reqToken{raw: "samples", w: "samples", start: t.end, end: t.end})
 	}
 	c.out = out
+}
+
+// ownSize reports whether size n is model w's own ("gpt2 124M"), within a
+// fifth: "deepseek-coder 6.7b" names another size of the family, which the
+// model reader takes (familySize), not a repeat to skip.
+func (c *canonizer) ownSize(w string, n reqNumber) bool {
+	if c.modelParams == nil {
+		return true
+	}
+	have := c.modelParams(w)
+	said := n.v // the multiplier applied
+	return have == 0 || said == 0 || math.Abs(said-have) <= 0.2*have
 }

@@ -1,6 +1,9 @@
 package lang
 
 import (
+	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -26,4 +29,42 @@ func TestCommandWordsThatMeet(t *testing.T) {
 			t.Errorf("%q: read as %q (%v), want %q", text, cr.Name, ok, want)
 		}
 	}
+}
+
+// A family with a size the catalogue does not hold under the version said
+// takes another version of that size, or plans a model of that size —
+// never another size of the family.
+func TestFamilyWithAnotherSize(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]string{
+		"llama 3 405b inference on 8x h200":     "llama-3.1-405b",
+		"deepseek-coder 6.7b lora on l40s":      "6.7B",
+		"mistral 22b lora on a100":              "22B",
+		"qwen 3b lora 1B tokens on a100":        "qwen2.5-3b",
+		"gpt2 124M pretrain 10B tokens on h100": "gpt2",
+	} {
+		r, err := ParsePlan(cat, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		got := r.Job.Model.ID
+		if strings.HasSuffix(want, "B") {
+			if p := r.Job.Model.Params(); math.Abs(p/1e9-mustFloat(strings.TrimSuffix(want, "B"))) > 0.05*p/1e9 {
+				t.Errorf("%q: %s with %.3gB params, want a %s model", text, got, p/1e9, want)
+			}
+			continue
+		}
+		if got != want {
+			t.Errorf("%q: %s, want %s", text, got, want)
+		}
+	}
+}
+
+func mustFloat(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

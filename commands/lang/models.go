@@ -19,6 +19,9 @@ import (
 // catalogue name ("llama 3 8b", "bert base").
 func (p *reqParser) catalogModel() (bool, error) {
 	p.loadVocab()
+	if ok, err := p.familySize(); ok {
+		return true, err
+	}
 	fm, fn, fok := p.fuzzyModel()
 	if fok && fn >= 3 {
 		return true, p.setModel(fm, p.readAsNote(p.i, p.i+fn, fm), p.i, p.i+fn)
@@ -210,6 +213,116 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 		return m, n, true
 	}
 	return planner.Model{}, 0, false
+}
+
+// familySize reads a family the catalogue knows with a size it does not
+// hold under the version said ("llama 3 405b", "deepseek-coder 6.7b",
+// "mistral 22b"). Another version of the family with that size is taken
+// and shown ("llama 3 405b" is llama-3.1-405b); failing that, the size is
+// planned as a model of that many parameters, said in the notes — never a
+// different size of the family.
+func (p *reqParser) familySize() (bool, error) {
+	ix := modelNameIndex(p.cat)
+	for n := min(4, len(p.toks)-p.i); n >= 1; n-- {
+		var words []string
+		for _, t := range p.toks[p.i : p.i+n] {
+			if t.w == "," || reqKeywords[t.w].kind != 0 && !p.modelPartWord(t.w) {
+				words = nil
+				break
+			}
+			words = append(words, nameParts(t.w)...)
+		}
+		if len(words) < 2 {
+			continue
+		}
+		size, ok := paramSize(words[len(words)-1])
+		if next := p.tok(p.i + n).w; !ok || size < 10e6 || reqUnitClass(next) > reqUUnknown || next == "params" || next == "parameters" {
+			continue // "gpt2 1.2B tokens", "bert-base 7b params": an amount, or a size said as its own model
+		}
+		rest := words[1 : len(words)-1]
+		familyKnown, exact := false, false
+		var relaxed []string // ids whose version starts with the one said
+		for i, ps := range ix.parts {
+			if len(ps) == 0 || ps[0] != words[0] {
+				continue
+			}
+			if partsSubset(words[1:], ps[1:]) {
+				exact = true
+				break
+			}
+			if partsSubset(rest, ps[1:]) {
+				familyKnown = true
+			}
+			if versionPrefixed(rest, ps[1:]) && partsSubset(words[len(words)-1:], ps[1:]) {
+				relaxed = append(relaxed, ix.names[i])
+			}
+		}
+		switch {
+		case exact:
+			return false, nil // the catalogue has it: the usual readers take it
+		case len(relaxed) > 0:
+			m, _, err := p.cat.Model(relaxed[0])
+			if err != nil {
+				return false, nil
+			}
+			return true, p.setModel(m, p.readAsNote(p.i, p.i+n, m), p.i, p.i+n)
+		case familyKnown:
+			a := p.i
+			if err := p.setParams(size, a, a+n); err != nil {
+				return true, err
+			}
+			p.note(en.Tf("`%s` is not in the catalogue: planned as a %s-parameter model of the usual shape", p.span(a, a+n), reqParamsText(size)))
+			p.i = a + n
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// paramSize reads a model size part ("6.7b", "405b", "350m").
+func paramSize(w string) (float64, bool) {
+	mult := 0.0
+	switch {
+	case strings.HasSuffix(w, "b"):
+		mult = 1e9
+	case strings.HasSuffix(w, "m"):
+		mult = 1e6
+	default:
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(w[:len(w)-1], 64)
+	if err != nil || v <= 0 {
+		return 0, false
+	}
+	return v * mult, true
+}
+
+// versionPrefixed reports whether the words said match have's parts with
+// a version said short ("3" for "3.1"): every said word is a part, or a
+// version the part starts with.
+func versionPrefixed(said, have []string) bool {
+	used := make([]bool, len(have))
+	for _, w := range said {
+		found := false
+		for k, h := range have {
+			if used[k] {
+				continue
+			}
+			if partMatch(w, h) || isVersion(w) && isVersion(h) && strings.HasPrefix(h, w+".") {
+				used[k], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func isVersion(w string) bool {
+	_, err := strconv.ParseFloat(w, 64)
+	return err == nil
 }
 
 // partsSubset reports whether every part of want is among have (each used

@@ -152,6 +152,13 @@ func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[str
 			}
 			return m.ID
 		},
+		modelParams: func(w string) float64 {
+			m, _, err := cat.Model(w)
+			if err != nil {
+				return 0
+			}
+			return m.Params()
+		},
 		familyLike: func(w string) bool { return familyLike(cat, w) },
 		gpuByMem:   func(gb float64) string { return gpuByMemory(cat, gb) },
 		modelPart:  modelParts(cat)}
