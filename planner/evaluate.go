@@ -323,6 +323,11 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	if h.Count > 1 {
 		e.Strategy = pc.pr.Tf("tensor parallel ×%d", h.Count)
 	}
+	// A measured run's factor (rebase) carries to decode and prefill here
+	// as in the serving engines' path: what the model does not know about
+	// this job's code is in both.
+	perToken /= pc.jobFactor
+	prefill /= pc.jobFactor
 	e.InferencePath = "decode"
 	e.Time.PrefillS = prefill
 	e.Time.PerTokenS = perToken

@@ -40,3 +40,23 @@ func TestBaselinePerEpochWithoutDatasetSize(t *testing.T) {
 		t.Errorf("no epochs given: %v samples in all, %v an epoch; want one epoch", res.Job.TotalSamples, res.Job.EpochSamples)
 	}
 }
+
+// A measured decode rate rebases decode: the run on the measured card
+// reproduces it, and the target carries the same factor (the plain decode
+// path ignored it, so the factor ran to its bound and changed nothing).
+func TestBaselineTokensPerSecondRebasesDecode(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3-8b"), Workload: Inference, Precision: INT4}
+	t4 := mustGPU(t, c, "t4", 1)
+	l4 := mustGPU(t, c, "l4", 1)
+	plain := mustPlan(t, c, Request{Job: job, NoSearch: true, Compare: true, Targets: []Hardware{l4, t4}})
+	res := mustPlan(t, c, Request{Job: job, NoSearch: true, Compare: true, Targets: []Hardware{l4, t4},
+		Baseline: &Baseline{Value: 20, Unit: TokensPerS, Hardware: t4}})
+	if got := res.Plans[1].Throughput.TokensPerS; math.Abs(got/20-1) > 0.03 {
+		t.Errorf("1x T4: %.1f tokens/s, want the measured 20", got)
+	}
+	want := plain.Plans[0].Throughput.TokensPerS * 20 / plain.Plans[1].Throughput.TokensPerS
+	if got := res.Plans[0].Throughput.TokensPerS; math.Abs(got/want-1) > 0.05 {
+		t.Errorf("1x L4: %.1f tokens/s, want the modelled ratio applied: %.1f", got, want)
+	}
+}
