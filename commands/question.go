@@ -198,6 +198,10 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if !e.Memory.Fits {
 			return p.Tf("It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 		}
+		if (rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference) && e.Throughput.TokensPerS > 0 {
+			// "tokens per second?": the throughput (decode for inference)
+			return p.Tf("About %.0f tokens/s on %s.", e.Throughput.TokensPerS, hw)
+		}
 		if b := rd.Request.Baseline; hours != "" && b != nil && b.Unit == planner.HoursPerEpoch && rd.Request.Job.Epochs == 0 {
 			return p.Tf("About %s an epoch on %s.", hours, hw) // the measured run's epoch, the only work said
 		}

@@ -5,10 +5,11 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
-		"cheapest: %s":             "가장 저렴한 구성: %s",
-		"fastest: %s":              "가장 빠른 구성: %s",
-		"About %s an epoch on %s.": "에폭당 약 %s 걸려요 (%s).",
-		"help: %s":                 "도움말: %s",
+		"About %.0f tokens/s on %s.": "약 %.0f 토큰/s예요 (%s).",
+		"cheapest: %s":               "가장 저렴한 구성: %s",
+		"fastest: %s":                "가장 빠른 구성: %s",
+		"About %s an epoch on %s.":   "에폭당 약 %s 걸려요 (%s).",
+		"help: %s":                   "도움말: %s",
 		"The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price.":                                       "GPU 카탈로그: 메모리, 대역폭, dense TFLOPS, NVLink, TDP, 가격.",
 		"The model catalogue: layers, hidden size, heads, vocabulary, parameters.":                                      "모델 카탈로그: 레이어 수, hidden size, head 수, vocab, 파라미터 수.",
 		"Size a server for a GPU configuration: power supply, circuits, host memory, CPU and PCIe lanes, P2P, cooling.": "GPU 구성에 맞는 서버 사양: 파워, 전기 회로, 호스트 메모리, CPU와 PCIe 레인, P2P, 냉각.",

@@ -63,6 +63,7 @@ type canonizer struct {
 	moved        map[int]bool // input words read out of order (measured … for MODEL on HW)
 	costWord     bool
 	prefer       string // "cheapest" or "fastest": the pick the request asked for
+	rate         bool   // asked how fast as a rate ("tokens per second?")
 	gpuWord      bool   // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
@@ -269,6 +270,18 @@ func (c *canonizer) keep(i int) bool {
 // splitting would hide.
 func (c *canonizer) phrase(i int) int {
 	switch {
+	case rateQuestion(c.w(i), c.w(i+1), c.w(i+2)) > 0 && (i == 0 || !reqStartsNumber(c.w(i-1)) || c.gpu(c.w(i-1))):
+		// "tokens per second?", "how many tok/s", "images/sec": asks how
+		// fast, with no measurement said (a number before it would be one)
+		n := i + rateQuestion(c.w(i), c.w(i+1), c.w(i+2))
+		if c.ask == AskCount && i >= 2 && c.w(i-2) == "how" && (c.w(i-1) == "many" || c.w(i-1) == "much") {
+			c.ask = AskNone // "how many tokens/s": a rate, not a GPU count
+		}
+		c.setAsk(AskTime)
+		c.rate = true
+		c.runWord = true // a rate asked of a model is how fast it runs
+		c.skip(i, n)
+		return n
 	case c.words(i, "from", "scratch"):
 		c.emit("pretrain", i, i+2)
 		return i + 2
@@ -579,4 +592,24 @@ func (c *canonizer) notePreference(w string) {
 		strings.HasPrefix(w, "빨라") || strings.HasPrefix(w, "빨리") || strings.HasPrefix(w, "빠름") || strings.HasPrefix(w, "빠를"):
 		c.prefer = "fastest"
 	}
+}
+
+// rateQuestion is how many words at a, b, c say a rate unit with no
+// number: "tokens per second", "tokens/s", "tok/s", "it/s", "samples per
+// sec", "images a second"; 0 for none.
+func rateQuestion(a, b, c string) int {
+	switch a {
+	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs":
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "requests/s", "req/s", "throughput":
+		return 1
+	default:
+		return 0
+	}
+	switch {
+	case (b == "per" || b == "a" || b == "/") && (c == "second" || c == "sec" || c == "s"):
+		return 3
+	case b == "/s" || b == "/sec":
+		return 2
+	}
+	return 0
 }

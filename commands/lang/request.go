@@ -73,6 +73,9 @@ type Reading struct {
 	// Prefer is the pick the request asked for when it named no hardware:
 	// "cheapest" or "fastest" ("the cheapest way to …"); "" for none.
 	Prefer string
+	// Rate: the question asked how fast as a rate ("tokens per second?"),
+	// so the answer gives the throughput, not a time.
+	Rate bool
 }
 
 // ParsePlan reads a plan request ("bert-base 10 epochs of 2.5M samples on
@@ -127,7 +130,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
