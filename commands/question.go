@@ -188,6 +188,13 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost) {
 		return compareSummary(p, res) // "how long on 1, 2, 4, 8 H100s?": every column
 	}
+	if rd.Memory {
+		// "how much vram for …": the peak per GPU where it was planned
+		if e.GPUs > 1 {
+			return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
+		}
+		return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB)
+	}
 	switch rd.Ask {
 	case lang.AskFit:
 		if e.Memory.Fits {

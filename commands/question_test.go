@@ -28,6 +28,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"what's the cheapest way to pretrain a 350m model on 50B tokens?", "", []string{"cheapest: server-h: 1× H200"}},
 		{"bert-base 3에폭 100만 샘플 제일 빠르게 돌리려면?", "fit", []string{"가장 빠른 구성: server-h: 4× H200"}},
 		{"fastest setup for llama3 8b lora on 1B tokens?", "which_gpu", []string{"fastest: server-h: 4× H200"}},
+		// how much memory: the least the job needs (micro-batch 1, checkpointing), not a cost
+		{"how much vram for llama3 8b lora on a 4090?", "fit", []string{"It needs about", "GiB per GPU on 1× GeForce RTX 4090"}},
+		{"llama3 70b qlora 메모리 얼마나 필요해?", "fit", []string{"GPU당 약", "GiB가 필요해요"}},
 		// a rate asked, or measured, in either language
 		{"llama3 8b lora on 4090 tokens per second?", "time", []string{"tokens/s on 1× GeForce RTX 4090"}},
 		{"llama3 8b lora 4090 초당 토큰 몇 개?", "time", []string{"토큰/s예요", "RTX 4090"}},

@@ -64,6 +64,7 @@ type canonizer struct {
 	costWord     bool
 	prefer       string // "cheapest" or "fastest": the pick the request asked for
 	rate         bool   // asked how fast as a rate ("tokens per second?")
+	memory       bool   // asked how much memory ("how much vram", "메모리 얼마나")
 	gpuWord      bool   // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
@@ -483,6 +484,12 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskCount)
 		c.skip(i, i+2)
 		return i + 2
+	case c.words(i, "how", "much") && memoryWord(c.w(i+2)):
+		// "how much vram for …", "how much memory does mixtral need"
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+3)
+		return i + 3
 	case c.words(i, "how", "much"), c.words(i, "what", "would", "it", "cost"), c.words(i, "cost"), c.words(i, "price"):
 		c.setAsk(AskCost)
 		n := i + 1
@@ -612,4 +619,13 @@ func rateQuestion(a, b, c string) int {
 		return 2
 	}
 	return 0
+}
+
+// memoryWord names GPU memory: "vram", "memory", "gpu memory", "메모리".
+func memoryWord(w string) bool {
+	switch w {
+	case "vram", "memory", "mem", "gpu-memory", "hbm", "ram", "gpu":
+		return true
+	}
+	return strings.HasPrefix(w, "메모리") || strings.HasPrefix(w, "vram") || strings.HasPrefix(w, "램")
 }

@@ -234,6 +234,9 @@ func (c *canonizer) korean1(i int) int {
 	if n := c.koRateQuestion(i); n > i {
 		return n
 	}
+	if n := c.koPeople(i); n > i {
+		return n
+	}
 	if n := c.koNumber(i); n > i {
 		return n
 	}
@@ -679,6 +682,10 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요")) {
 		ask = AskTime // "얼마 걸려" is how long, not how much
 	}
+	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(c.w(i-1)) || ask == AskCost && memoryWord(next) {
+		ask = AskFit // "메모리 얼마나 필요해", "vram 얼마": how much memory
+		c.memory = true
+	}
 	if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {
 		ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
 	}
@@ -890,4 +897,38 @@ func (c *canonizer) koRateQuestion(i int) int {
 	c.runWord = true
 	c.skip(i, n)
 	return n
+}
+
+// koPeople reads "100명" (people: users of a served model, "동시 접속 100명")
+// as "100 users", never as a GPU count.
+func (c *canonizer) koPeople(i int) int {
+	w := c.w(i)
+	if w == "명" || strings.HasPrefix(w, "명") && slices.Contains(koParticles, strings.TrimPrefix(w, "명")) {
+		// "100 명", "100명" cut by the tokenizer: the number is out already
+		if last := lastW(c.out); last != "" {
+			if _, unit, ok := reqScanNumber(last); ok && unit == "" {
+				c.emit("users", i, i+1)
+				return i + 1
+			}
+		}
+		return i
+	}
+	num, ok := strings.CutSuffix(w, "명")
+	if !ok {
+		for _, p := range koParticles {
+			if s, cut := strings.CutSuffix(w, "명"+p); cut {
+				num, ok = s, true
+				break
+			}
+		}
+	}
+	if !ok || num == "" || !reqStartsNumber(num) {
+		return i
+	}
+	if _, unit, ok := reqScanNumber(num); !ok || unit != "" {
+		return i
+	}
+	c.emit(num, i, i+1)
+	c.emit("users", i, i+1)
+	return i + 1
 }
