@@ -68,3 +68,17 @@ func mustFloat(s string) float64 {
 	}
 	return v
 }
+
+// People are not GPUs: "동시 접속 100명" is a served model's concurrency.
+func TestKoreanPeopleAreUsers(t *testing.T) {
+	r, err := Read(Env{Catalog: planner.DefaultCatalog()}, "mistral 7b 서빙 vllm 동시 접속 100명 l40s 몇 장?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Request.Targets) != 1 || r.Request.Targets[0].Count == 100 || r.Ask != AskCount {
+		t.Errorf("targets %+v, ask %q", r.Request.Targets, r.Ask)
+	}
+	if !strings.Contains(ReadAs(nil, r), "concurrency 100") {
+		t.Errorf("read as %q", ReadAs(nil, r))
+	}
+}
