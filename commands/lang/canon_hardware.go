@@ -234,7 +234,7 @@ func (c *canonizer) gpuWords(i int) int {
 		c.emit(w[:len(w)-1], i, i+1)
 		return i + 1
 	}
-	if isMemWord(w) && !c.gpu(next) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out))) {
+	if isMemWord(w) && !c.gpu(next) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out)) || plainCount(lastW(c.out))) {
 		// "is 24GB enough for …", "24기가로": a card of that size stands in,
 		// the cheapest the catalogue has, and the reading says so
 		if v, _, _ := reqScanNumber(w); v.v > 0 {
@@ -365,4 +365,11 @@ func (c *canonizer) anyGPU(a, b int) bool {
 		}
 	}
 	return false
+}
+
+// plainCount reports whether w is a bare count of cards ("a single 48gb
+// card" reads "1" before the size), not a size or an amount ("7b").
+func plainCount(w string) bool {
+	n, rest, ok := reqScanInt(w)
+	return ok && rest == "" && n >= 1 && n <= 64
 }

@@ -82,3 +82,15 @@ func TestKoreanPeopleAreUsers(t *testing.T) {
 		t.Errorf("read as %q", ReadAs(nil, r))
 	}
 }
+
+// A card named by its memory after a count ("a single 48gb card", "2 24gb
+// cards") stands in as the cheapest card of that size.
+func TestCountedCardsByMemory(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]int{"qlora 65b on a single 48gb card?": 1, "llama 65b qlora on 2 24gb cards": 2} {
+		r, err := ParsePlan(cat, text)
+		if err != nil || len(r.Targets) != 1 || r.Targets[0].Count != want {
+			t.Errorf("%q: %+v %v", text, r.Targets, err)
+		}
+	}
+}
