@@ -61,13 +61,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	if err != nil {
 		return nil, err
 	}
-	if rd.Memory && req.Job.MicroBatch == 0 && req.Job.Workload != planner.Inference {
-		// "how much vram for …": the least the job needs, not what a
-		// batch sized to fill the card takes
-		req.Job.MicroBatch = 1
-		req.Job.Checkpointing = true
-		req.Job.Notes = append(req.Job.Notes, p.T("sized at micro-batch 1 with activation checkpointing: the least memory the job needs (a larger batch, or no checkpointing, uses more and runs faster)"))
-	}
+	leastMemory(p, rd, &req)
 	// The team's servers come first: the recommendations search them (so
 	// "far beyond this job" compares with the team's smaller boxes), and
 	// the catalogue's cloud options follow, labelled.
@@ -590,4 +584,16 @@ func allDash(cells []string) bool {
 		}
 	}
 	return len(cells) > 0
+}
+
+// leastMemory sizes a "how much vram for …" question at the least the job
+// needs (micro-batch 1, activation checkpointing), not at a batch sized to
+// fill the card, and says so.
+func leastMemory(p *i18n.Printer, rd lang.Reading, req *planner.Request) {
+	if !rd.Memory || req.Job.MicroBatch != 0 || req.Job.Workload == planner.Inference {
+		return
+	}
+	req.Job.MicroBatch = 1
+	req.Job.Checkpointing = true
+	req.Job.Notes = append(req.Job.Notes, p.T("sized at micro-batch 1 with activation checkpointing: the least memory the job needs (a larger batch, or no checkpointing, uses more and runs faster)"))
 }

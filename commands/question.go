@@ -148,6 +148,9 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 
 // answerLine answers a question in one line from the plan: whether it
 // fits, how long, what it costs, or which team server finishes first.
+//
+// answerLine is long on purpose: one switch over the kinds of question,
+// each answer beside its kind.
 func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	var e *planner.Estimate
 	switch {
@@ -162,15 +165,8 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 		return ""
 	}
-	if rd.Prefer != "" && len(res.Plans) == 0 && (rd.Ask == lang.AskNone || rd.Ask == lang.AskWhichGPU || rd.Ask == lang.AskCost || rd.Ask == lang.AskFit) {
-		// "the cheapest way to …", "제일 빠른 구성": that pick, not the balanced one
-		rec := res.Recommendations
-		switch {
-		case rd.Prefer == "cheapest" && rec.Cheapest != nil:
-			return p.Tf("cheapest: %s", estimateSummary(p, rec.Cheapest, res.Job))
-		case rd.Prefer == "fastest" && rec.Fastest != nil:
-			return p.Tf("fastest: %s", estimateSummary(p, rec.Fastest, res.Job))
-		}
+	if s := preferredPick(p, rd, res); s != "" {
+		return s
 	}
 	hw := hwText(p, e)
 	hours := ""
@@ -189,11 +185,7 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		return compareSummary(p, res) // "how long on 1, 2, 4, 8 H100s?": every column
 	}
 	if rd.Memory {
-		// "how much vram for …": the peak per GPU where it was planned
-		if e.GPUs > 1 {
-			return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
-		}
-		return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB)
+		return memoryAnswer(p, e, hw)
 	}
 	switch rd.Ask {
 	case lang.AskFit:
@@ -266,4 +258,30 @@ func (s *Set) teamPool() []planner.Hardware {
 		pool = append(pool, full)
 	}
 	return pool
+}
+
+// preferredPick answers "the cheapest way to …", "제일 빠른 구성" with that
+// pick of the search, not the balanced one; "" when the request named its
+// hardware or asked no such thing.
+func preferredPick(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
+	if rd.Prefer == "" || len(res.Plans) > 0 || !(rd.Ask == lang.AskNone || rd.Ask == lang.AskWhichGPU || rd.Ask == lang.AskCost || rd.Ask == lang.AskFit) {
+		return ""
+	}
+	rec := res.Recommendations
+	switch {
+	case rd.Prefer == "cheapest" && rec.Cheapest != nil:
+		return p.Tf("cheapest: %s", estimateSummary(p, rec.Cheapest, res.Job))
+	case rd.Prefer == "fastest" && rec.Fastest != nil:
+		return p.Tf("fastest: %s", estimateSummary(p, rec.Fastest, res.Job))
+	}
+	return ""
+}
+
+// memoryAnswer answers "how much vram for …": the peak per GPU where it
+// was planned, and in all when it is spread over several.
+func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
+	if e.GPUs > 1 {
+		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
+	}
+	return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB)
 }

@@ -283,6 +283,19 @@ func (c *canonizer) phrase(i int) int {
 		c.runWord = true // a rate asked of a model is how fast it runs
 		c.skip(i, n)
 		return n
+	case audioHours(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3)) > 0:
+		// "100 hours of audio": Whisper-class models read 30-second windows,
+		// so an hour is 120 samples
+		v, _, _ := reqScanNumber(c.w(i))
+		n := i + audioHours(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3))
+		if lastW(c.out) == "on" {
+			c.out = c.out[:len(c.out)-1] // "finetune on 100 hours of audio": the data, not hardware
+		}
+		samples := reqTrimNum(v.v * 120)
+		c.corrected = append(c.corrected, c.text[c.in[i].start:c.in[n-1].end]+" → "+samples+" samples (30 s windows)")
+		c.emit(samples, i, n)
+		c.emit("samples", i, n)
+		return n
 	case c.words(i, "from", "scratch"):
 		c.emit("pretrain", i, i+2)
 		return i + 2
@@ -628,4 +641,42 @@ func memoryWord(w string) bool {
 		return true
 	}
 	return strings.HasPrefix(w, "메모리") || strings.HasPrefix(w, "vram") || strings.HasPrefix(w, "램")
+}
+
+// audioHours is how many words at a… say hours of audio with a number:
+// "100 hours of audio", "100h audio", "100 hrs of speech"; 0 for none.
+func audioHours(a, b, c, d string) int {
+	v, unit, ok := reqScanNumber(a)
+	if !ok || v.v <= 0 {
+		return 0
+	}
+	audio := func(w string) bool {
+		switch w {
+		case "audio", "speech", "recordings", "recording", "voice", "오디오", "음성", "녹음":
+			return true
+		}
+		return false
+	}
+	k := 1
+	if unit == "" {
+		switch b {
+		case "hours", "hour", "hrs", "hr", "h", "시간":
+			k = 2
+		default:
+			return 0
+		}
+	} else if unit != "h" && unit != "hours" && unit != "hrs" {
+		return 0
+	}
+	next, after := b, c
+	if k == 2 {
+		next, after = c, d
+	}
+	switch {
+	case audio(next):
+		return k + 1
+	case (next == "of" || next == "의") && audio(after):
+		return k + 2
+	}
+	return 0
 }

@@ -94,3 +94,20 @@ func TestCountedCardsByMemory(t *testing.T) {
 		}
 	}
 }
+
+// Hours of audio are 30-second windows: the amount a Whisper-class model
+// reads, in either word order.
+func TestAudioHoursAreSamples(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"whisper large-v3 finetune on 100 hours of audio, a100",
+		"whisper-large-v3 finetune 100h audio on a100",
+		"whisper-large-v3 파인튜닝 음성 100시간 a100 1장",
+		"whisper-large-v3 파인튜닝 100시간 음성 a100 1장",
+	} {
+		r, err := ParsePlan(cat, text)
+		if err != nil || r.Job.Samples != 12000 || len(r.Targets) != 1 || r.Targets[0].GPU.ID != "a100-sxm4-80gb" {
+			t.Errorf("%q: samples %v targets %+v %v", text, r.Job.Samples, r.Targets, err)
+		}
+	}
+}

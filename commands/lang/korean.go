@@ -237,6 +237,9 @@ func (c *canonizer) korean1(i int) int {
 	if n := c.koPeople(i); n > i {
 		return n
 	}
+	if n := c.koAudioHours(i); n > i {
+		return n
+	}
 	if n := c.koNumber(i); n > i {
 		return n
 	}
@@ -352,93 +355,6 @@ func (c *canonizer) koDeadline(i int, act koAction) {
 			c.deadlineWord = c.text[start:c.in[i].end]
 		}
 	}
-}
-
-// koTook reads a measured run: "A6000 1장에서 385시간 걸렸는데", "4x V100에서
-// 에폭당 5.67시간 걸렸는데". The hours (per epoch when 에폭당 was said) and
-// the hardware before them become "baseline 385 h on 1x a6000".
-func (c *canonizer) koTook(i int) {
-	c.skip(i, i+1)
-	// a rate: the last "<number> tokens/s|samples/s" ("초당 40토큰 나왔는데")
-	for k := len(c.out) - 1; k >= 1 && k >= len(c.out)-8; k-- {
-		if w := c.out[k].w; w == "tokens/s" || w == "samples/s" {
-			if v, u, ok := reqScanNumber(c.out[k-1].w); ok && u == "" {
-				c.tookAt(k-1, k, v.v, w)
-				return
-			}
-		}
-	}
-	// the time: the last "<number> h|d|min|s" read so far
-	hAt := -1
-	toHours := map[string]float64{"h": 1, "d": 24, "min": 1.0 / 60, "s": 1.0 / 3600}
-	for k := len(c.out) - 1; k >= 1 && k >= len(c.out)-8; k-- {
-		if _, isTime := toHours[c.out[k].w]; isTime {
-			if _, u, ok := reqScanNumber(c.out[k-1].w); ok && u == "" {
-				hAt = k
-				break
-			}
-		}
-	}
-	if hAt < 0 {
-		return
-	}
-	v, _, _ := reqScanNumber(c.out[hAt-1].w)
-	unit := "h"
-	if c.out[hAt].w == "s" && hAt >= 2 && c.out[hAt-2].w == "/step" {
-		// "스텝당 1.8초": seconds a step
-		unit = "s/step"
-		c.out = append(c.out[:hAt-2], c.out[hAt-1:]...)
-		hAt--
-	} else {
-		v.v *= toHours[c.out[hAt].w]
-	}
-	valAt := hAt - 1
-	if valAt > 0 && unit == "h" && (c.out[valAt-1].w == "/epoch" || c.out[valAt-1].w == "/step") {
-		unit += c.out[valAt-1].w
-		valAt--
-	}
-	c.tookAt(valAt, hAt, v.v, unit)
-}
-
-// tookAt rewrites a measured run read in Korean order — the value at
-// c.out[valAt], its unit ending at hAt, the hardware before or right after
-// — as the readers' "baseline <v> <unit> on <hardware>".
-func (c *canonizer) tookAt(valAt, hAt int, value float64, unit string) {
-	isHW := func(w string) bool { return c.gpu(w) || c.servers[w] }
-	// the hardware: the last GPU or server before the hours ("A6000 1장에서
-	// 385시간"), else the one right after them ("5.67시간 (V100 4장) 나왔는데")
-	var hw []reqToken
-	var rest []reqToken
-	for k := valAt - 1; k >= 0 && k >= valAt-6; k-- {
-		if isHW(c.out[k].w) {
-			start := k
-			if k > 0 {
-				if _, r, ok := reqScanInt(c.out[k-1].w); ok && (r == "x" || r == "") {
-					start = k - 1
-				} else if c.out[k-1].w == "x" && k > 1 {
-					start = k - 2
-				}
-			}
-			hw = append([]reqToken(nil), c.out[start:valAt]...)
-			rest = append(append([]reqToken(nil), c.out[:start]...), c.out[hAt+1:]...)
-			break
-		}
-	}
-	if hw == nil && hAt+1 < len(c.out) && isHW(c.out[hAt+1].w) {
-		hw = append([]reqToken(nil), c.out[hAt+1:]...)
-		rest = append([]reqToken(nil), c.out[:valAt]...)
-	}
-	if hw == nil {
-		return
-	}
-	at := hw[0].start
-	if c.out[valAt].start < at {
-		at = c.out[valAt].start
-	}
-	zero := func(w string) reqToken { return reqToken{raw: w, w: w, start: at, end: at} }
-	// Spans must stay in order: the rewritten words stand where the
-	// measured run begins, the hardware keeps its own span.
-	c.out = append(append(rest, zero("baseline"), zero(reqTrimNum(value)), zero(unit), zero("on")), hw...)
 }
 
 func durHours(h float64) time.Duration { return durScale(h, time.Hour) }
@@ -842,93 +758,5 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 
 func (c *canonizer) koTookAt(i int, w, stem string, e koEntry) int {
 	c.koTook(i)
-	return i + 1
-}
-
-// koRateQuestion reads "초당 토큰 몇 개", "초당 몇 토큰", "초당토큰": how fast,
-// asked as a rate with no number (a measured rate is "초당 40토큰").
-func (c *canonizer) koRateQuestion(i int) int {
-	w := c.w(i)
-	if !strings.HasPrefix(w, "초당") {
-		return i
-	}
-	unit := strings.TrimPrefix(w, "초당")
-	n := i + 1
-	if unit == "" && reqStartsNumber(c.w(n)) {
-		// "초당 40토큰", "초당 40 토큰": a measured rate, for the took-words
-		num, rest := c.w(n), ""
-		k := 0
-		for k < len(num) && (num[k] >= '0' && num[k] <= '9' || num[k] == '.') {
-			k++
-		}
-		num, rest = num[:k], num[k:]
-		m := n + 1
-		if rest == "" {
-			rest = c.w(m)
-			m++
-		}
-		for _, u := range []struct{ ko, en string }{{"토큰", "tokens/s"}, {"샘플", "samples/s"}, {"이미지", "samples/s"}} {
-			if strings.HasPrefix(rest, u.ko) && num != "" {
-				c.emit(num, n, n+1)
-				c.emit(u.en, n, m)
-				c.skip(i, i+1)
-				return m
-			}
-		}
-		return i
-	}
-	if unit == "" || unit == "몇" {
-		if c.w(n) == "몇" {
-			n++
-		}
-		unit = c.w(n)
-		n++
-	}
-	switch {
-	case strings.HasPrefix(unit, "토큰"), strings.HasPrefix(unit, "샘플"), strings.HasPrefix(unit, "이미지"), strings.HasPrefix(unit, "요청"):
-	default:
-		return i
-	}
-	for c.w(n) == "몇" || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "정도") {
-		n++
-	}
-	c.setAsk(AskTime)
-	c.rate = true
-	c.runWord = true
-	c.skip(i, n)
-	return n
-}
-
-// koPeople reads "100명" (people: users of a served model, "동시 접속 100명")
-// as "100 users", never as a GPU count.
-func (c *canonizer) koPeople(i int) int {
-	w := c.w(i)
-	if w == "명" || strings.HasPrefix(w, "명") && slices.Contains(koParticles, strings.TrimPrefix(w, "명")) {
-		// "100 명", "100명" cut by the tokenizer: the number is out already
-		if last := lastW(c.out); last != "" {
-			if _, unit, ok := reqScanNumber(last); ok && unit == "" {
-				c.emit("users", i, i+1)
-				return i + 1
-			}
-		}
-		return i
-	}
-	num, ok := strings.CutSuffix(w, "명")
-	if !ok {
-		for _, p := range koParticles {
-			if s, cut := strings.CutSuffix(w, "명"+p); cut {
-				num, ok = s, true
-				break
-			}
-		}
-	}
-	if !ok || num == "" || !reqStartsNumber(num) {
-		return i
-	}
-	if _, unit, ok := reqScanNumber(num); !ok || unit != "" {
-		return i
-	}
-	c.emit(num, i, i+1)
-	c.emit("users", i, i+1)
 	return i + 1
 }
