@@ -36,6 +36,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama3 8b lora 4090 초당 토큰 몇 개?", "time", []string{"토큰/s예요", "RTX 4090"}},
 		{"llama3 8b on 4090, how many tokens/s?", "time", []string{"RTX 4090", "tokens/s"}},
 		{"llama3 8b 추론 t4에서 초당 40토큰 나왔는데 l4면?", "time", []string{"1× L4", "토큰/s"}},
+		{"bert base 분류 모델 추론 배치 32 t4 초당 몇 개 처리?", "time", []string{"초당 약", "개예요", "T4"}},
+		{"resnet50 inference on t4 images per second?", "time", []string{"samples/s on 1× Tesla T4"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)

@@ -5,6 +5,7 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
+		"About %.0f samples/s on %s.": "초당 약 %.0f개예요 (%s).",
 		"It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).":                                                                      "GPU당 약 %.0f GiB가 필요해요 (%s, 모두 %.0f GiB, GPU 메모리 %.0f GiB).",
 		"sized at micro-batch 1 with activation checkpointing: the least memory the job needs (a larger batch, or no checkpointing, uses more and runs faster)": "micro-batch 1, activation checkpointing 기준: 이 작업에 필요한 최소 메모리예요 (batch를 키우거나 checkpointing을 끄면 메모리를 더 쓰고 더 빨라요)",
 		"It needs about %.0f GiB per GPU on %s (%.0f GiB there).":                                                                                               "GPU당 약 %.0f GiB가 필요해요 (%s, GPU 메모리 %.0f GiB).",

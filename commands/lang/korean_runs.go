@@ -135,9 +135,13 @@ func (c *canonizer) koRateQuestion(i int) int {
 		n++
 	}
 	switch {
-	case strings.HasPrefix(unit, "토큰"), strings.HasPrefix(unit, "샘플"), strings.HasPrefix(unit, "이미지"), strings.HasPrefix(unit, "요청"):
+	case strings.HasPrefix(unit, "토큰"), strings.HasPrefix(unit, "샘플"), strings.HasPrefix(unit, "이미지"), strings.HasPrefix(unit, "요청"),
+		strings.HasPrefix(unit, "개"), strings.HasPrefix(unit, "처리"): // "초당 몇 개 처리", "초당 처리량"
 	default:
 		return i
+	}
+	if strings.HasPrefix(c.w(n), "처리") {
+		n++
 	}
 	for c.w(n) == "몇" || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "정도") {
 		n++
