@@ -187,6 +187,9 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	if rd.Memory {
 		return memoryAnswer(p, e, hw)
 	}
+	if rd.MaxBatch && e.Memory.Fits && e.Memory.MaxMicroBatch > 0 {
+		return p.Tf("The largest micro-batch that fits on %s is %d per GPU (planned at %d).", hw, e.Memory.MaxMicroBatch, e.MicroBatch)
+	}
 	switch rd.Ask {
 	case lang.AskFit:
 		if e.Memory.Fits {

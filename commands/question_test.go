@@ -38,6 +38,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama3 8b 추론 t4에서 초당 40토큰 나왔는데 l4면?", "time", []string{"1× L4", "토큰/s"}},
 		{"bert base 분류 모델 추론 배치 32 t4 초당 몇 개 처리?", "time", []string{"초당 약", "개예요", "T4"}},
 		{"resnet50 inference on t4 images per second?", "time", []string{"samples/s on 1× Tesla T4"}},
+		{"quick q: max batch size for bert-base on a t4 at seq 512?", "fit", []string{"The largest micro-batch that fits on 1× Tesla T4 is"}},
+		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)

@@ -65,6 +65,7 @@ type canonizer struct {
 	prefer       string // "cheapest" or "fastest": the pick the request asked for
 	rate         bool   // asked how fast as a rate ("tokens per second?")
 	memory       bool   // asked how much memory ("how much vram", "메모리 얼마나")
+	maxBatch     bool   // asked the largest batch that fits ("max batch size", "최대 배치")
 	gpuWord      bool   // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
@@ -295,6 +296,18 @@ func (c *canonizer) phrase(i int) int {
 		c.corrected = append(c.corrected, c.text[c.in[i].start:c.in[n-1].end]+" → "+samples+" samples (30 s windows)")
 		c.emit(samples, i, n)
 		c.emit("samples", i, n)
+		return n
+	case (c.w(i) == "max" || c.w(i) == "maximum" || c.w(i) == "largest" || c.w(i) == "biggest") &&
+		(c.w(i+1) == "batch" || c.w(i+1) == "micro-batch" || c.w(i+1) == "microbatch" || c.w(i+1) == "bs") &&
+		!reqStartsNumber(c.w(i+2)):
+		// "max batch size for …": the largest micro-batch that fits
+		n := i + 2
+		if c.w(n) == "size" {
+			n++
+		}
+		c.setAsk(AskFit)
+		c.maxBatch = true
+		c.skip(i, n)
 		return n
 	case c.words(i, "from", "scratch"):
 		c.emit("pretrain", i, i+2)

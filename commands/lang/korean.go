@@ -240,6 +240,9 @@ func (c *canonizer) korean1(i int) int {
 	if n := c.koAudioHours(i); n > i {
 		return n
 	}
+	if n := c.koMaxBatch(i); n > i {
+		return n
+	}
 	if n := c.koNumber(i); n > i {
 		return n
 	}

@@ -217,3 +217,19 @@ func (c *canonizer) koAudioHours(i int) int {
 	c.emit("samples", i, n)
 	return n
 }
+
+// koMaxBatch reads "최대 배치 크기", "최대 배치가 얼마": the largest
+// micro-batch that fits.
+func (c *canonizer) koMaxBatch(i int) int {
+	if c.w(i) != "최대" || !strings.HasPrefix(c.w(i+1), "배치") || reqStartsNumber(c.w(i+2)) {
+		return i
+	}
+	n := i + 2
+	if strings.HasPrefix(c.w(n), "크기") || strings.HasPrefix(c.w(n), "사이즈") {
+		n++
+	}
+	c.setAsk(AskFit)
+	c.maxBatch = true
+	c.skip(i, n)
+	return n
+}
