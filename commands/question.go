@@ -272,6 +272,9 @@ func (s *Set) teamPool() []planner.Hardware {
 // pick of the search, not the balanced one; "" when the request named its
 // hardware or asked no such thing.
 func preferredPick(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
+	if rd.Budget > 0 && len(res.Plans) == 0 {
+		return withinBudget(p, rd.Budget, res)
+	}
 	if rd.Prefer == "" || len(res.Plans) > 0 || !(rd.Ask == lang.AskNone || rd.Ask == lang.AskWhichGPU || rd.Ask == lang.AskCost || rd.Ask == lang.AskFit) {
 		return ""
 	}
@@ -292,4 +295,19 @@ func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
 		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
 	}
 	return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB)
+}
+
+// withinBudget answers a request with a cost ceiling: the fastest of the
+// search's picks that keeps under it, else the cheapest and what it costs.
+func withinBudget(p *i18n.Printer, budget float64, res *planner.Result) string {
+	rec := res.Recommendations
+	for _, e := range []*planner.Estimate{rec.Fastest, rec.Balanced, rec.Cheapest} {
+		if e != nil && e.CostUSD != nil && *e.CostUSD <= budget {
+			return p.Tf("within %s: %s", planner.FormatUSDIn(p, budget), estimateSummary(p, e, res.Job))
+		}
+	}
+	if c := rec.Cheapest; c != nil && c.CostUSD != nil {
+		return p.Tf("nothing searched stays within %s; the cheapest: %s", planner.FormatUSDIn(p, budget), estimateSummary(p, c, res.Job))
+	}
+	return ""
 }

@@ -40,6 +40,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"resnet50 inference on t4 images per second?", "time", []string{"samples/s on 1× Tesla T4"}},
 		{"quick q: max batch size for bert-base on a t4 at seq 512?", "fit", []string{"The largest micro-batch that fits on 1× Tesla T4 is"}},
 		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},
+		// a cost ceiling: the fastest pick under it, else the cheapest and its cost
+		{"train a 3b model from scratch on 100b tokens, budget $20k, what hardware?", "which_gpu", []string{"within $20,000: server-h: 4× H200"}},
+		{"train a 3b model from scratch on 100b tokens under $5k", "", []string{"nothing searched stays within $5,000; the cheapest"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)

@@ -5,6 +5,8 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
+		"within %s: %s": "%s 안에서: %s",
+		"nothing searched stays within %s; the cheapest: %s":                               "찾아본 구성 중 %s 안에 드는 게 없어요. 가장 저렴한 구성: %s",
 		"The largest micro-batch that fits on %s is %d per GPU (planned at %d).":           "%s에 들어가는 가장 큰 micro-batch는 GPU당 %d예요 (플랜은 %d).",
 		"About %.0f samples/s on %s.":                                                      "초당 약 %.0f개예요 (%s).",
 		"It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).": "GPU당 약 %.0f GiB가 필요해요 (%s, 모두 %.0f GiB, GPU 메모리 %.0f GiB).",

@@ -62,11 +62,12 @@ type canonizer struct {
 	dsToks       []reqToken
 	moved        map[int]bool // input words read out of order (measured … for MODEL on HW)
 	costWord     bool
-	prefer       string // "cheapest" or "fastest": the pick the request asked for
-	rate         bool   // asked how fast as a rate ("tokens per second?")
-	memory       bool   // asked how much memory ("how much vram", "메모리 얼마나")
-	maxBatch     bool   // asked the largest batch that fits ("max batch size", "최대 배치")
-	gpuWord      bool   // "gpu" said: a question is about GPUs, not servers
+	prefer       string  // "cheapest" or "fastest": the pick the request asked for
+	rate         bool    // asked how fast as a rate ("tokens per second?")
+	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
+	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
+	budget       float64 // a cost ceiling in USD ("budget $20k", "under $500")
+	gpuWord      bool    // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -309,6 +310,18 @@ func (c *canonizer) phrase(i int) int {
 		c.maxBatch = true
 		c.skip(i, n)
 		return n
+	case dollars(c.w(i)) > 0 || (c.w(i) == "budget" || c.w(i) == "under" || c.w(i) == "within") && dollars(c.w(i+1)) > 0:
+		// "budget $20k", "under $500", "$2k budget": a ceiling on the cost
+		n := i
+		if dollars(c.w(n)) == 0 {
+			n++
+		}
+		c.budget = dollars(c.w(n))
+		n++
+		if c.w(n) == "budget" {
+			n++
+		}
+		return n // said back in the reading ("budget $20000"), not skipped
 	case c.words(i, "from", "scratch"):
 		c.emit("pretrain", i, i+2)
 		return i + 2
@@ -692,4 +705,21 @@ func audioHours(a, b, c, d string) int {
 		return k + 2
 	}
 	return 0
+}
+
+// dollars reads a sum of money as people write it: "$20k", "$1,500",
+// "$2.5M", "500$"; 0 for anything else.
+func dollars(w string) float64 {
+	s, ok := strings.CutPrefix(w, "$")
+	if !ok {
+		if s, ok = strings.CutSuffix(w, "$"); !ok {
+			return 0
+		}
+	}
+	s = strings.ReplaceAll(s, ",", "")
+	v, unit, ok := reqScanNumber(s)
+	if !ok || unit != "" || v.v <= 0 {
+		return 0
+	}
+	return v.v
 }

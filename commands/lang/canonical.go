@@ -282,6 +282,9 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	} else if r.Deadline > 0 {
 		add(p.Tf("finish within %s", DurationWordsIn(p, r.Deadline)))
 	}
+	if r.Budget > 0 {
+		add(p.Tf("budget $%s", strconv.FormatFloat(r.Budget, 'f', -1, 64)))
+	}
 	s := strings.Join(parts, " · ")
 	if len(r.Corrected) > 0 {
 		said := r.Corrected
