@@ -111,3 +111,18 @@ func TestAudioHoursAreSamples(t *testing.T) {
 		}
 	}
 }
+
+// A served request's lengths said label first in Korean ("입력 2000 출력
+// 500", "입력 토큰 1000") are the serving readers' input and output.
+func TestKoreanInputOutputLengths(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string][2]int{
+		"llama3 70b vllm 서빙 h100 2장 동시 50명 입력 2000 출력 500":      {2500, 500},
+		"qwen2.5 7b vllm l4 1장 입력 토큰 1000 출력 토큰 200 동시 사용자 20명": {1200, 200},
+	} {
+		r, err := ParsePlan(cat, text)
+		if err != nil || r.Job.SeqLen != want[0] || r.Job.GenTokens != want[1] {
+			t.Errorf("%q: seq %d gen %d (%v), want %v", text, r.Job.SeqLen, r.Job.GenTokens, err, want)
+		}
+	}
+}

@@ -223,6 +223,13 @@ func koOneSyllablePrefix(s string) bool {
 }
 
 // korean1 reads the Hangul word at i.
+// koPhrases read Korean phrases of several words before the numbers and
+// the lexicon do: rates, people, hours of audio, the largest batch, a
+// served request's lengths.
+var koPhrases = []func(*canonizer, int) int{
+	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
+}
+
 func (c *canonizer) korean1(i int) int {
 	w := c.w(i)
 	// "우리 서버 중" — which of our servers
@@ -231,17 +238,10 @@ func (c *canonizer) korean1(i int) int {
 		c.skip(i, i+2)
 		return i + 2
 	}
-	if n := c.koRateQuestion(i); n > i {
-		return n
-	}
-	if n := c.koPeople(i); n > i {
-		return n
-	}
-	if n := c.koAudioHours(i); n > i {
-		return n
-	}
-	if n := c.koMaxBatch(i); n > i {
-		return n
+	for _, read := range koPhrases {
+		if n := read(c, i); n > i {
+			return n
+		}
 	}
 	if n := c.koNumber(i); n > i {
 		return n

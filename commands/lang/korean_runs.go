@@ -233,3 +233,36 @@ func (c *canonizer) koMaxBatch(i int) int {
 	c.skip(i, n)
 	return n
 }
+
+// koInOut reads a served request's lengths said label first: "입력 2000
+// 출력 500", "입력 토큰 2000", "프롬프트 1k": the serving readers' "input N"
+// and "out N".
+func (c *canonizer) koInOut(i int) int {
+	word := ""
+	switch strings.TrimRight(c.w(i), "은는이가") {
+	case "입력", "프롬프트", "입력토큰":
+		word = "input"
+	case "출력", "생성", "출력토큰", "생성토큰":
+		word = "out"
+	default:
+		return i
+	}
+	n := i + 1
+	if strings.HasPrefix(c.w(n), "토큰") || c.w(n) == "길이" {
+		n++
+	}
+	v := c.w(n)
+	if num, ok := strings.CutSuffix(v, "토큰"); ok {
+		v = num
+	}
+	if _, unit, ok := reqScanNumber(v); !ok || unit != "" && unit != "k" {
+		return i
+	}
+	c.emit(word, i, i+1)
+	c.emit(v, n, n+1)
+	n++
+	if strings.HasPrefix(c.w(n), "토큰") || c.w(n) == "개" {
+		n++
+	}
+	return n
+}
