@@ -29,23 +29,30 @@
 //	request   = { phrase | filler } .
 //	phrase    = model | workload | amount | shape | precision | option
 //	          | hardware | baseline | question | deadline .
-//	model     = catalogue-name | family {part} size | number ("B"|"M") ["params"|"model"]
-//	          | "layers" n "hidden" n ["heads" n] … .
+//	model     = catalogue-name [("-instruct"|"-chat"|"-it"|"-hf")] | family {part} size
+//	          | number ("B"|"M") ["params"|"model"] | "layers" n "hidden" n ["heads" n] … .
+//	          (a family with a size the catalogue lacks is planned at that size)
 //	workload  = "pretrain" | "finetune" | "lora" | "qlora" | "inference"
 //	          | "from scratch" | "fine tune" | "serve" | 사전학습 | 파인튜닝 | 추론 | … .
-//	amount    = number ("epochs"|"samples"|"tokens"|"steps") ["of" amount] | dataset .
+//	amount    = number ("epochs"|"samples"|"tokens"|"steps") ["of" amount] | dataset
+//	          | number "hours of audio" | 음성 number 시간 .          (30-second samples)
 //	shape     = ("seq"|"batch"|"micro"|"rank"|"gen"|…) number .
 //	hardware  = ["on"|"using"|"with"] gpu-count { ("," | "vs" | "or") gpu-count }
 //	          | ["on"] server [count] | "compare" hardware .
 //	gpu-count = gpu ["x"] count | count ["x"] gpu | gpu count ("장"|"개"|"대")
 //	          | count ("gpus"|"cards") gpu | "N nodes of" gpu-count .
 //	baseline  = ["baseline"|"took"] number unit ["per epoch"] "on" gpu-count
-//	          | gpu-count number "시간" ["에폭당"] ("걸렸는데"|"나왔는데") .
+//	          | gpu-count (number "시간" ["에폭당"] | 초당 number 토큰) ("걸렸는데"|"나왔는데") .
 //	question  = "how long" | "how many" | "will it fit" | "which gpu" | "which of our servers"
-//	          | "how much" | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU | 우리 서버 중 | 비용 | … .
+//	          | "how much" | "how much vram" | "tokens per second" | "max batch size"
+//	          | "cheapest" | "fastest" | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU
+//	          | 우리 서버 중 | 비용 | 메모리 얼마나 | 초당 토큰 몇 개 | 최대 배치 | 제일 싸게 | … .
+//	budget    = ["budget"|"under"|"within"] "$" number ["budget"] .
+//	serving   = ("input"|"prompt") n | "out" n | n ("concurrent"|"users") | 입력 n | 출력 n | n 명 .
 //	deadline  = ("in"|"within"|"by") (number unit | day) | (number unit | day) ("안에"|"까지") .
 //	number    = digits ["." digits] ["k"|"M"|"B"|"T"] | number ("만"|"억"|"천"|"million"|…)
 //	          | "one" … "twelve" | "a single" | "a pair of" | "dozen" | 한 | 두 | 세 | … .
+//	gpu       = catalogue-gpu | [count] number "gb" ("card"|"gpu")   (the cheapest card of that size)
 //
 // A word outside the grammar is skipped and named in the reading ("Read
 // as: … (skipped: lol)") unless it is close to a word the language knows:
