@@ -191,11 +191,21 @@ func sentinelFailover(t *testing.T, lag bool, waitReplicas int) {
 	close(stop)
 	wg.Wait()
 
-	// Where is the master now?
+	// Where is the master now? The Sentinel that led the failover may not
+	// be the one asked: the others learn the new configuration from its
+	// hello messages a moment later, so ask until they agree.
 	sc := redis.NewSentinelClient(&redis.Options{Addr: sentinels[0]})
 	defer sc.Close()
-	addr, err := sc.GetMasterAddrByName(ctx, foMaster).Result()
-	if err != nil || net.JoinHostPort(addr[0], addr[1]) != replica.Addr {
+	var addr []string
+	var err error
+	named := func() bool {
+		addr, err = sc.GetMasterAddrByName(ctx, foMaster).Result()
+		return err == nil && net.JoinHostPort(addr[0], addr[1]) == replica.Addr
+	}
+	for deadline := time.Now().Add(10 * time.Second); !named() && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !named() {
 		t.Fatalf("after the failover Sentinel names %v (%v) as master; want the replica %s", addr, err, replica.Addr)
 	}
 
