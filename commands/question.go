@@ -200,12 +200,13 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if !e.Memory.Fits {
 			return p.Tf("It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 		}
-		if k := rd.Request.Job.Model.Kind; (rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference) &&
-			(k == planner.Encoder || k == planner.VisionConv) && e.Throughput.SamplesPerS > 0 {
+		// "tokens per second?", or how fast a served model runs: its rate
+		rate := rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference
+		if k := rd.Request.Job.Model.Kind; rate && (k == planner.Encoder || k == planner.VisionConv) && e.Throughput.SamplesPerS > 0 {
 			// an encoder's or a CNN's rate is in sequences or images
 			return p.Tf("About %.0f samples/s on %s.", e.Throughput.SamplesPerS, hw)
 		}
-		if (rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference) && e.Throughput.TokensPerS > 0 {
+		if rate && e.Throughput.TokensPerS > 0 {
 			// "tokens per second?": the throughput (decode for inference)
 			return p.Tf("About %.0f tokens/s on %s.", e.Throughput.TokensPerS, hw)
 		}

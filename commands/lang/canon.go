@@ -293,10 +293,7 @@ func (c *canonizer) phrase(i int) int {
 		if lastW(c.out) == "on" {
 			c.out = c.out[:len(c.out)-1] // "finetune on 100 hours of audio": the data, not hardware
 		}
-		samples := reqTrimNum(v.v * 120)
-		c.corrected = append(c.corrected, c.text[c.in[i].start:c.in[n-1].end]+" → "+samples+" samples (30 s windows)")
-		c.emit(samples, i, n)
-		c.emit("samples", i, n)
+		c.emitAudioHours(v.v, i, n)
 		return n
 	case (c.w(i) == "max" || c.w(i) == "maximum" || c.w(i) == "largest" || c.w(i) == "biggest") &&
 		(c.w(i+1) == "batch" || c.w(i+1) == "micro-batch" || c.w(i+1) == "microbatch" || c.w(i+1) == "bs") &&
@@ -722,4 +719,13 @@ func dollars(w string) float64 {
 		return 0
 	}
 	return v.v
+}
+
+// emitAudioHours says hours of audio (input words [a, b)) as the samples a
+// Whisper-class model reads: 30-second windows, 120 an hour.
+func (c *canonizer) emitAudioHours(hours float64, a, b int) {
+	samples := reqTrimNum(hours * 120)
+	c.corrected = append(c.corrected, c.text[c.in[a].start:c.in[b-1].end]+" → "+samples+" samples (30 s windows)")
+	c.emit(samples, a, b)
+	c.emit("samples", a, b)
 }

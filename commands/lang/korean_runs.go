@@ -211,10 +211,7 @@ func (c *canonizer) koAudioHours(i int) int {
 	if strings.HasPrefix(c.w(n), "분량") {
 		n++
 	}
-	samples := reqTrimNum(v.v * 120)
-	c.corrected = append(c.corrected, c.text[c.in[i].start:c.in[n-1].end]+" → "+samples+" samples (30 s windows)")
-	c.emit(samples, i, n)
-	c.emit("samples", i, n)
+	c.emitAudioHours(v.v, i, n)
 	return n
 }
 
