@@ -246,7 +246,8 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		// The user's time zone decides what "tomorrow 9:00" means: ack
 		// first, then ask Slack for it, then answer.
 		b.ack(client, envelopeID, nil, received, log)
-		loc := b.lookupLocation(ctx, cmd.UserID)
+		<-b.lookupOnce(ctx, cmd.UserID, log) // one users.info per user at a time, as for the language
+		loc := b.cachedLocation(cmd.UserID)
 		b.spawn("slash.run", log, func() {
 			r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Location: loc, Lang: b.cachedLang(cmd.UserID)})
 			done <- outcome{r, err}
