@@ -221,11 +221,30 @@ func (r *race) tooBig(l *layout, giB float64) {
 // search. That depends on the count, precision and layout, not on the GPU
 // (its memory only decides whether it fits), so a layout too big for one
 // GPU type is not sized again for another with as little memory.
+// It is 16 bytes (the strategy as a code, not its name): a search keeps
+// 64 per GPU count and precision.
 type probeEntry struct {
 	set, ckpt bool
 	tp, pp    int16
-	strategy  Strategy
+	strategy  uint8 // strategyCode
 	giB       float64
+}
+
+// strategyCode numbers a strategy for probeEntry.
+func strategyCode(s Strategy) uint8 {
+	switch s {
+	case DDP:
+		return 1
+	case ZeRO1:
+		return 2
+	case ZeRO2:
+		return 3
+	case ZeRO3:
+		return 4
+	case FSDP:
+		return 5
+	}
+	return 0
 }
 
 // memoSlot is entry k of memo, or nil.
@@ -238,14 +257,14 @@ func memoSlot(memo []probeEntry, k int) *probeEntry {
 
 // tooBig reports whether the entry holds l and l is too big for its GPU.
 func (e *probeEntry) tooBig(l *layout) bool {
-	return e != nil && e.set && int(e.tp) == l.tp && int(e.pp) == l.pp && e.ckpt == l.ckpt && e.strategy == l.strategy &&
+	return e != nil && e.set && int(e.tp) == l.tp && int(e.pp) == l.pp && e.ckpt == l.ckpt && e.strategy == strategyCode(l.strategy) &&
 		e.giB > l.gpu.MemoryGB*usableFraction
 }
 
 // record keeps what l, sized as s, needs at micro-batch 1.
 func (e *probeEntry) record(l *layout, s *sizedLayout) {
 	if e != nil {
-		*e = probeEntry{set: true, tp: int16(l.tp), pp: int16(l.pp), ckpt: l.ckpt, strategy: l.strategy, giB: s.probeGiB}
+		*e = probeEntry{set: true, tp: int16(l.tp), pp: int16(l.pp), ckpt: l.ckpt, strategy: strategyCode(l.strategy), giB: s.probeGiB}
 	}
 }
 

@@ -255,14 +255,13 @@ type optionSet struct {
 }
 
 // optionState is one option of the set: its floors, and once timed, its
-// keys.
+// keys. It is 48 bytes (its precision is the GPU's, pickPrecision, not
+// kept): the catalogue search holds one per GPU and count.
 type optionState struct {
-	src                   int
-	prec                  Precision
 	floorHours, floorCost float64
-	state                 optionTiming
-	gpus                  int
 	hours, cost           float64
+	src, gpus             int32
+	state                 optionTiming
 }
 
 // floorKey is an option's floor and its index in the set.
@@ -298,7 +297,7 @@ func (s *optionSet) add(src int, h *Hardware) {
 			s.fgOf = -1
 		}
 	}
-	o := optionState{src: src, prec: s.fg.prec}
+	o := optionState{src: int32(src)}
 	if f := pc.floorPerSample(h, &s.fj, &s.fg, nil); f > 0 {
 		o.floorHours = pc.rankHours(h.Count, 1/f)
 		o.floorCost = o.floorHours * float64(h.Count) * h.GPU.PriceUSD
@@ -320,18 +319,18 @@ func (s *optionSet) time(k int) *optionState {
 	if o.state != notTimed && o.state != fitsNotTimed {
 		return o
 	}
-	h, _ := s.sp.at(o.src)
-	mc := s.memoFor(o.src, o.prec)
+	h, _ := s.sp.at(int(o.src))
+	fg := s.pc.floorGPU(&h.GPU)
+	mc := s.memoFor(int(o.src), fg.prec)
 	o.state = doesNotFit
 	if mc.nothingFits(h) {
 		return o
 	}
-	fg := s.pc.floorGPU(&h.GPU)
 	var floors layoutFloors
 	s.pc.floorPerSample(&h, &s.fj, &fg, &floors)
-	switch b := s.pc.best(h, o.prec, false, mc, &floors); {
+	switch b := s.pc.best(h, fg.prec, false, mc, &floors); {
 	case b.fits:
-		o.state, o.gpus, o.hours, o.cost = timedFits, b.gpus, b.hours, b.cost
+		o.state, o.gpus, o.hours, o.cost = timedFits, int32(b.gpus), b.hours, b.cost
 	case b.tooBig:
 		mc.noteNothingFits(h)
 	}
@@ -461,15 +460,16 @@ func (s *optionSet) ranked() (feasible []ranked, fit int) {
 	for k := range s.opts {
 		o := &s.opts[k]
 		if o.state == notTimed {
-			h, _ := s.sp.at(o.src)
+			h, _ := s.sp.at(int(o.src))
+			prec, _ := pickPrecision(s.pc.job, h.GPU)
 			o.state = doesNotFit
-			if s.pc.fitsAny(h, o.prec, s.memoFor(o.src, o.prec)) {
+			if s.pc.fitsAny(h, prec, s.memoFor(int(o.src), prec)) {
 				o.state = fitsNotTimed
 			}
 		}
 		switch o.state {
 		case timedFits:
-			feasible = append(feasible, ranked{src: o.src, gpus: o.gpus, hours: o.hours, cost: o.cost})
+			feasible = append(feasible, ranked{src: int(o.src), gpus: int(o.gpus), hours: o.hours, cost: o.cost})
 			fit++
 		case fitsNotTimed:
 			fit++
