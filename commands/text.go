@@ -157,32 +157,34 @@ func textTable(t *Table) string {
 // as many spaces.
 func wrap(s string, width int, prefix string) string {
 	indent := strings.Repeat(" ", displayWidth(prefix))
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		words := strings.Fields(para)
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/width*(len(indent)+1) + len(prefix))
+	for pi, para := range strings.Split(s, "\n") {
 		line := prefix
-		if len(out) > 0 {
+		if pi > 0 {
+			b.WriteByte('\n')
 			line = indent
 		}
+		b.WriteString(line)
 		n := displayWidth(line)
 		start := n
-		for _, w := range words {
+		for _, w := range strings.Fields(para) {
 			wl := displayWidth(w)
 			if n > start && n+1+wl > width {
-				out = append(out, line)
-				line, n = indent, len(indent)
+				b.WriteByte('\n')
+				b.WriteString(indent)
+				n = len(indent)
 				start = n
 			}
 			if n > start {
-				line += " "
+				b.WriteByte(' ')
 				n++
 			}
-			line += w
+			b.WriteString(w)
 			n += wl
 		}
-		out = append(out, line)
 	}
-	return strings.Join(out, "\n")
+	return b.String()
 }
 
 // displayWidth is how many columns s takes in a terminal, or in Slack's
