@@ -18,7 +18,9 @@ import (
 // or, spelled with spaces, two or three that together are exactly a
 // catalogue name ("llama 3 8b", "bert base").
 func (p *reqParser) catalogModel() (bool, error) {
-	p.loadVocab()
+	if p.modelNorms == nil {
+		p.modelNorms = modelNameIndex(p.cat).modelNorms()
+	}
 	if ok, err := p.familySize(); ok {
 		return true, err
 	}
@@ -348,28 +350,44 @@ func partsSubset(want, have []string) bool {
 // substitutions and adjacent transpositions each cost 1 ("finetnue" is one
 // from "finetune").
 func osa(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
+	// Three rows of the distance table (the transposition looks two rows
+	// back), on the stack for words as people type them: the readers call
+	// it for every unknown word against every keyword of its length.
+	var ab, bb [32]rune
+	var rows [3][33]int
+	ra, rb := appendRunes(ab[:0], a), appendRunes(bb[:0], b)
+	var pp, prev, cur []int
+	if len(rb) < len(rows[0]) {
+		pp, prev, cur = rows[0][:len(rb)+1], rows[1][:len(rb)+1], rows[2][:len(rb)+1]
+	} else {
+		pp, prev, cur = make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)
 	}
-	for j := range d[0] {
-		d[0][j] = j
+	for j := range prev {
+		prev[j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				cur[j] = min(cur[j], pp[j-2]+1)
 			}
 		}
+		pp, prev, cur = prev, cur, pp
 	}
-	return d[len(ra)][len(rb)]
+	return prev[len(rb)]
+}
+
+// appendRunes appends s's runes to buf.
+func appendRunes(buf []rune, s string) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
 }
 
 // hubMark starts the canonical word for a model named by its Hub id or a
