@@ -20,6 +20,8 @@ type nameIndex struct {
 
 	vocabOnce sync.Once
 	vocab     vocabulary
+	normsOnce sync.Once
+	norms     map[string]bool // reqNorm of every model name
 }
 
 // vocabulary is what the "did you mean" readers compare a word with: the
@@ -34,11 +36,10 @@ type vocabulary struct {
 func (ix *nameIndex) vocabulary(cat *planner.Catalog) *vocabulary {
 	ix.vocabOnce.Do(func() {
 		v := &ix.vocab
-		v.modelNames, v.gpuSet, v.modelNorms = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		v.modelNames, v.gpuSet, v.modelNorms = map[string]bool{}, map[string]bool{}, ix.modelNorms()
 		v.all = append(v.all, reqSuggest...)
 		for _, n := range ix.names {
 			v.modelNames[n] = true
-			v.modelNorms[reqNorm(n)] = true
 			v.all = append(v.all, n)
 		}
 		for _, n := range cat.GPUNames() {
@@ -47,6 +48,20 @@ func (ix *nameIndex) vocabulary(cat *planner.Catalog) *vocabulary {
 		}
 	})
 	return &ix.vocab
+}
+
+// modelNorms is the set of the models' normalised names, built on first
+// use: every request that names a model asks it, while the rest of the
+// vocabulary (every keyword and name, for "did you mean") is built only
+// for a word nothing else reads.
+func (ix *nameIndex) modelNorms() map[string]bool {
+	ix.normsOnce.Do(func() {
+		ix.norms = make(map[string]bool, len(ix.names))
+		for _, n := range ix.names {
+			ix.norms[reqNorm(n)] = true
+		}
+	})
+	return ix.norms
 }
 
 var nameIndexes sync.Map // *planner.Catalog → *nameIndex
