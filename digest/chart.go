@@ -87,13 +87,15 @@ const (
 	chartLevels = 256 - pxLevel0
 )
 
-var chartPalette = func() color.Palette {
+// chartPalette is built on first use: 256 boxed colours would be 17 kB
+// and 265 allocations in the start-up of every gpuplan process.
+var chartPalette = sync.OnceValue(func() color.Palette {
 	p := color.Palette{chartBackground, chartText, chartAxis, chartNoData, chartBookedIdle, chartSeparator}
 	for i := range chartLevels {
 		p = append(p, viridis(float64(i)/float64(chartLevels-1)))
 	}
 	return p
-}()
+})
 
 func viridis(v float64) color.RGBA {
 	v = math.Min(math.Max(v, 0), 1)
@@ -265,7 +267,7 @@ func (h HeatMap) cellAt(l chartLayout, r, c int) heatCell {
 }
 
 func (h HeatMap) render(l chartLayout) *image.Paletted {
-	img := image.NewPaletted(image.Rect(0, 0, l.w, l.h), chartPalette) // all pxBackground
+	img := image.NewPaletted(image.Rect(0, 0, l.w, l.h), chartPalette()) // all pxBackground
 	drawText(img, chartMargin, chartMargin+glyphAscent, l.title, pxText)
 
 	// Cells, with a one-pixel gap when they are large enough to afford it.

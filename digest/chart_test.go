@@ -101,7 +101,7 @@ func TestHeatMapColours(t *testing.T) {
 		{0, 1, chartNoData, "NaN: no data"},
 		{0, 2, chartNoData, "negative: no data"},
 		{1, 0, chartBookedIdle, "booked and idle"},
-		{1, 1, chartPalette[utilLevel(0.5)].(color.RGBA), "half utilization"},
+		{1, 1, chartPalette()[utilLevel(0.5)].(color.RGBA), "half utilization"},
 		{1, 2, viridis(0), "idle, not booked"},
 	} {
 		if got := centre(img, l, tc.r, tc.c); got != tc.want {
