@@ -467,6 +467,17 @@ var gpuAliases = map[string]string{
 	"rtxpro6000":  "pro6000",
 	"mi300":       "mi300x",
 	"mi325":       "mi325x",
+	// a family whose id carries a dash after the model number ("3080-12gb",
+	// "4000-ada") is reached only through an alias, as a normalised query
+	// has no dash; "rtx 4000" and "rtx 5000" name the Ada cards as
+	// "rtx 6000" does
+	"308012gb": "3080-12gb",
+	"4000ada":  "4000-ada",
+	"rtx4000":  "4000-ada",
+	"5000ada":  "5000-ada",
+	"rtx5000":  "5000-ada",
+	"rtxa4000": "a4000",
+	"rtxa5000": "a5000",
 }
 
 // GPU resolves a GPU name forgivingly: "h100" finds the SXM part and says

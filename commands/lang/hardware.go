@@ -82,7 +82,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 		return planner.Hardware{}, false, p.unknownServer(p.i) // "on server-x"
 	}
 	if productNumber(t.w) && !p.isGPU(t.w) && !p.isGPU(p.tok(p.i+1).w) && p.tok(p.i+1).w != "x" {
-		// "on a 3060": a card the catalogue lacks, not a count
+		// "on a 1660": a card the catalogue lacks, not a count
 		return planner.Hardware{}, false, p.notInCatalogue(t.raw)
 	}
 	// "2 nodes of 8x h100"
@@ -155,7 +155,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 	m, ok := p.gpuName(firstTok, first)
 	if !ok {
 		if first == p.tok(firstTok).w && (productNumber(first) || gpuVendors[first] && modelNumber(p.tok(firstTok+1).w)) {
-			// "2 3060s", "rtx 4080": a card the catalogue lacks; its
+			// "2 1660s", "gtx 1660": a card the catalogue lacks; its
 			// model number is part of its name, not a count
 			return planner.Hardware{}, false, p.unknownGPU(firstTok, first, count)
 		}
@@ -334,14 +334,14 @@ func (p *reqParser) unknownGPU(i int, name string, count int) error {
 		return said(en.Tf("which GPU? `%s` does not say — name it, like `on 8x h100`", reqShort(t.raw)), &UserError{Hint: p.gpuFamilies()})
 	}
 	if gpuVendors[name] && name == t.w {
-		return p.vendorGPU(i) // "rtx 4080", "tpu v4"
+		return p.vendorGPU(i) // "gtx 1660", "tpu v4"
 	}
 	shown := name
 	if name == t.w {
 		shown = t.raw
 	}
 	if productNumber(name) {
-		return p.notInCatalogue(shown) // "3060" is a card, not a slip of another
+		return p.notInCatalogue(shown) // "1660" is a card, not a slip of another
 	}
 	sug := p.nearestGPU(name)
 	if sug == "" {

@@ -158,7 +158,7 @@ func (p *reqParser) settle(env Env, err error) error {
 // ---------------------------------------------------------------------------
 // Words that are not a GPU the catalogue has
 
-// gpuVendors start a GPU's name ("rtx 4080", "tpu v4"): an unknown name is
+// gpuVendors start a GPU's name ("gtx 1660", "tpu v4"): an unknown name is
 // quoted with the model number after it, which is never read as a count.
 var gpuVendors = map[string]bool{
 	"rtx": true, "gtx": true, "geforce": true, "nvidia": true, "tesla": true, "quadro": true, "amd": true,
@@ -199,7 +199,7 @@ func (p *reqParser) notInCatalogue(shown string) error {
 }
 
 // vendorGPU is the error for a vendor word and the model number after it
-// ("rtx 4080", "tpu v4") that name no catalogue GPU.
+// ("gtx 1660", "tpu v4") that name no catalogue GPU.
 func (p *reqParser) vendorGPU(i int) error {
 	shown := p.tok(i).raw
 	if n := p.tok(i + 1).w; modelNumber(n) {

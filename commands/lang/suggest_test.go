@@ -37,7 +37,7 @@ func mutations(text string) []string {
 // badRequests are requests people type that the language refuses: slips,
 // cards the catalogue lacks, half-said phrases, conflicts.
 var badRequests = []string{
-	"124M epochs on h100", "bert-bse 10 epochs on h1000", "llama3 8b lora on rtx 4080", "gemma 2 9b on tpu v4",
+	"124M epochs on h100", "bert-bse 10 epochs on h1000", "llama3 8b lora on gtx 1660", "gemma 2 9b on tpu v4",
 	"bert-base can I run it on h100", "lol", "bert-base on a", "bert-base on", "bert-base seq", "bert-base of",
 	"bert-base two and four a100s", "bert-base 10 on h100", "bert-base 36h on h100", "bert-base 3 bit",
 	"bert-base zero", "bert-base precision", "bert-base compare h100x2", "bert-base nvlink", "bert-base on h100x0",
@@ -47,7 +47,7 @@ var badRequests = []string{
 	"bert-base baseline 5 furlongs on v100", "bert-base baseline 5.67 h/epoch", "bert-base baseline on 4x v100",
 	"qwen3-235b-a22b inference — which of the three servers can hold it?", "bert-base 10epocs on h100x2",
 	"bert-base 10 epochs on h100x2 with flsh", "bert-base -3 epochs", "llama3-8b inference ctx 512 gen 1024",
-	"meta-llama/Llama-3.2-3Bx", "llama3 8b lora on 2 rtx 4080s", "mistral 7b on a radeon 7900",
+	"meta-llama/Llama-3.2-3Bx", "llama3 8b lora on 2 gtx 1660s", "mistral 7b on a radeon 7900",
 }
 
 // suggestionCorpus is every request the property below is checked over:
