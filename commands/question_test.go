@@ -42,7 +42,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},
 		// a cost ceiling: the fastest pick under it, else the cheapest and its cost
 		{"train a 3b model from scratch on 100b tokens, budget $20k, what hardware?", "which_gpu", []string{"within $20,000: server-h: 4× H200"}},
-		{"train a 3b model from scratch on 100b tokens under $5k", "", []string{"nothing searched stays within $5,000; the cheapest"}},
+		{"train a 3b model from scratch on 100b tokens under $1k", "", []string{"nothing searched stays within $1,000; the cheapest"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)

@@ -287,7 +287,11 @@ func (pc *planContext) resolveJob() error {
 	}
 	if j.Stack == "" {
 		j.Stack = HF
-		if j.Workload != Inference {
+		switch {
+		case pretrainsAtScale(j.Workload, m):
+			j.Stack = Tuned
+			pc.assume(pc.pr.T("stack: Megatron-class (tuned): language models of a billion parameters and more are pretrained on Megatron, NeMo, torchtitan or llm-foundry, not an eager Trainer (say `hf` to plan eager PyTorch)"))
+		case j.Workload != Inference:
 			pc.assume(pc.pr.T("stack: Hugging Face Trainer / eager PyTorch (say `tuned` for fused kernels, FlashAttention, Megatron-class)"))
 		}
 	}
@@ -547,3 +551,14 @@ const (
 	// gradient copies hide behind (prefetch on a side stream).
 	offloadOverlap = 0.5
 )
+
+// pretrainsAtScale reports whether a job is the pretraining of a language
+// model of a billion parameters or more: runs that are made on
+// Megatron-class stacks (fused kernels, FlashAttention, tensor and pipeline
+// parallelism), so that is what the plan assumes when the request names no
+// stack. An eager Trainer there would be planned several times slower than
+// any published run of that kind (Llama 3 405B on 16,384 H100s: 284 days
+// eager against the 30.8M GPU-hours Meta reports, 82 days tuned).
+func pretrainsAtScale(w Workload, m Model) bool {
+	return w == Pretrain && (m.Kind == Decoder || m.Kind == MoE) && m.ParamsB >= 1
+}
