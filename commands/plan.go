@@ -22,7 +22,7 @@ func planCommand() Command {
 			"amount: `10 epochs of 2.5M samples` (or `of 1.2B tokens`), `1.2B tokens`, `2.5M samples`, `5000 steps`, `19,252 steps/epoch`; numbers like `2.5M`, `1.2B`, `15T`, `100k`, `2,464,256`",
 			"shape: `seq 512`, `batch 128` (global, samples) or `batch 4M tokens`, `batch 128 = 4x32`, `micro 32` (per GPU)",
 			"precision: `fp32` `tf32` `fp16`/`amp` `bf16` `fp8`; inference weights `int8` `int4`",
-			"options: `ckpt` (gradient checkpointing), `flash` | `eager`, `ddp` `zero1` `zero2` `zero3` `fsdp`, `adamw` `adam8bit` `paged adamw 8bit` `sgd` `lion`, `hf` | `tuned` (default hf: Hugging Face Trainer / eager PyTorch), `rank 16`, `gen 256`",
+			"options: `ckpt` (gradient checkpointing), `flash` | `eager`, `ddp` `zero1` `zero2` `zero3` `fsdp`, `adamw` `adam8bit` `paged adamw 8bit` `sgd` `lion`, `hf` | `tuned` (default hf: Hugging Face Trainer / eager PyTorch; tuned for pretraining a language model of 1B+), `rank 16`, `gen 256`",
 			"saving memory: `offload` (optimizer to CPU) | `offload params` (everything, FSDP cpu_offload), `optimizer in backward`, `pure bf16` (no fp32 master), `paged 8-bit optimizers` (states page to host), `context parallel 8`",
 			"hardware: `on h100x2`, `on 2x h100`, `on 8x a100-sxm4-80gb`, `on 2 nodes of 8x h100`, with `nvlink` | `pcie` | `ib` — see `gpus`",
 			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
