@@ -192,7 +192,7 @@ func (p *reqParser) step() error {
 		return p.unknownServer(p.i) // "server-x": not one of the team's
 	}
 	if gpuOnlyWords[t.w] {
-		return p.vendorGPU(p.i) // "rtx 4080", "tpu v4": a GPU the catalogue lacks
+		return p.vendorGPU(p.i) // "gtx 1660", "tpu v4": a GPU the catalogue lacks
 	}
 	if p.skippable(p.i) {
 		p.skipped = append(p.skipped, t.raw)
