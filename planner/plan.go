@@ -286,14 +286,7 @@ func (pc *planContext) resolveJob() error {
 		}
 	}
 	if j.Stack == "" {
-		j.Stack = HF
-		switch {
-		case pretrainsAtScale(j.Workload, m):
-			j.Stack = Tuned
-			pc.assume(pc.pr.T("stack: Megatron-class (tuned): language models of a billion parameters and more are pretrained on Megatron, NeMo, torchtitan or llm-foundry, not an eager Trainer (say `hf` to plan eager PyTorch)"))
-		case j.Workload != Inference:
-			pc.assume(pc.pr.T("stack: Hugging Face Trainer / eager PyTorch (say `tuned` for fused kernels, FlashAttention, Megatron-class)"))
-		}
+		pc.defaultStack(j, m)
 	}
 	if j.Optimizer == "" {
 		j.Optimizer = AdamW
@@ -551,6 +544,18 @@ const (
 	// gradient copies hide behind (prefetch on a side stream).
 	offloadOverlap = 0.5
 )
+
+// defaultStack sets the stack of a request that names none, and says so.
+func (pc *planContext) defaultStack(j *Job, m Model) {
+	j.Stack = HF
+	switch {
+	case pretrainsAtScale(j.Workload, m):
+		j.Stack = Tuned
+		pc.assume(pc.pr.T("stack: Megatron-class (tuned): language models of a billion parameters and more are pretrained on Megatron, NeMo, torchtitan or llm-foundry, not an eager Trainer (say `hf` to plan eager PyTorch)"))
+	case j.Workload != Inference:
+		pc.assume(pc.pr.T("stack: Hugging Face Trainer / eager PyTorch (say `tuned` for fused kernels, FlashAttention, Megatron-class)"))
+	}
+}
 
 // pretrainsAtScale reports whether a job is the pretraining of a language
 // model of a billion parameters or more: runs that are made on
