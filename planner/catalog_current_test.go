@@ -141,3 +141,21 @@ func TestCurrentCataloguePlans(t *testing.T) {
 		}
 	}
 }
+
+// A vision transformer's forward pass is two FLOPs per parameter per
+// token, plus attention: a catalogue figure near half of that is GMACs
+// written as GFLOPs (the timm cards print GMACs), which plans the model
+// twice as fast as it runs.
+func TestVisionTransformerGFLOPsAreFLOPs(t *testing.T) {
+	c := DefaultCatalog()
+	for _, m := range c.Models {
+		if m.Kind != VisionViT || m.FwdGFLOPs == 0 {
+			continue
+		}
+		tokens := float64(m.MaxCtx)
+		want := 2*m.ParamsB*1e9*tokens + 4*float64(m.Layers)*tokens*tokens*float64(m.Hidden)
+		if r := m.FwdGFLOPs * 1e9 / want; r < 0.85 || r > 1.15 {
+			t.Errorf("%s: %.1f forward GFLOPs in the catalogue, %.1f from its parameters and %d tokens (%.2fx)", m.ID, m.FwdGFLOPs, want/1e9, m.MaxCtx, r)
+		}
+	}
+}
