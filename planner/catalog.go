@@ -58,7 +58,7 @@ type GPU struct {
 	FormFactor   string
 	MemoryGB     float64 // label capacity in GB (10^9 bytes)
 	MemBWGBs     float64 // HBM/GDDR bandwidth, GB/s
-	peak         map[Precision]float64
+	peak         peakTable
 	NVLinkGBs    float64 // bidirectional NVLink/fabric bandwidth per GPU; 0 = none
 	PCIeGen      int
 	TDPW         float64
@@ -73,11 +73,50 @@ type GPU struct {
 	defaultScore int // higher wins when a short name matches several parts
 }
 
+// peakTable is a GPU's dense peak TFLOPS by precision, indexed by pk*: an
+// array, not a map, so the generated catalogue is static data and no
+// process builds a map per GPU at start-up.
+type peakTable [pkCount]float64
+
+// Indices of peakTable.
+const (
+	pkFP32 = iota
+	pkTF32
+	pkBF16
+	pkFP16
+	pkFP8
+	pkINT8
+	pkCount
+)
+
+// peakIndex is p's index in a peakTable; INT4 and unknown precisions have none.
+func peakIndex(p Precision) (int, bool) {
+	switch p {
+	case FP32:
+		return pkFP32, true
+	case TF32:
+		return pkTF32, true
+	case BF16:
+		return pkBF16, true
+	case FP16:
+		return pkFP16, true
+	case FP8:
+		return pkFP8, true
+	case INT8:
+		return pkINT8, true
+	}
+	return 0, false
+}
+
 // Peak returns the dense peak TFLOPS for p, and whether the GPU has
 // hardware support for it.
 func (g GPU) Peak(p Precision) (float64, bool) {
-	v, ok := g.peak[p]
-	return v, ok && v > 0
+	i, ok := peakIndex(p)
+	if !ok {
+		return 0, false
+	}
+	v := g.peak[i]
+	return v, v > 0
 }
 
 // Supports reports whether p runs natively on g.

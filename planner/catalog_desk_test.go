@@ -85,7 +85,7 @@ func TestDeskGPURows(t *testing.T) {
 	for id, fp16 := range map[string]float64{"rtx-2080ti": 56.9, "titan-rtx": 130.5} {
 		g := mustGPU(t, c, id, 1).GPU
 		got, _ := g.Peak(FP16)
-		if raw := g.peak[BF16]; raw != 0 || got != fp16 || g.Generation != Turing || g.NVLinkGBs != 100 {
+		if raw := g.peak[pkBF16]; raw != 0 || got != fp16 || g.Generation != Turing || g.NVLinkGBs != 100 {
 			t.Errorf("%s: fp16 %.1f, bf16 %.1f, %s, nvlink %.0f", id, got, raw, g.Generation, g.NVLinkGBs)
 		}
 	}

@@ -219,10 +219,10 @@ var generations = []struct{ prefix, ident string }{
 	{"Blackwell", "Blackwell"}, {"CDNA 2", "CDNA2"}, {"CDNA 3", "CDNA3"}, {"Ada", "Ada"},
 }
 
-// peaks are the throughput columns, by planner's Precision constant.
+// peaks are the throughput columns, by planner's peakTable index.
 var peaks = []struct{ ident, column string }{
-	{"FP32", "fp32_tflops"}, {"TF32", "tf32_tflops_dense"}, {"BF16", "bf16_tflops_dense"},
-	{"FP16", "fp16_tflops_dense"}, {"FP8", "fp8_tflops_dense"}, {"INT8", "int8_tops_dense"},
+	{"pkFP32", "fp32_tflops"}, {"pkTF32", "tf32_tflops_dense"}, {"pkBF16", "bf16_tflops_dense"},
+	{"pkFP16", "fp16_tflops_dense"}, {"pkFP8", "fp8_tflops_dense"}, {"pkINT8", "int8_tops_dense"},
 }
 
 type gpu struct {
@@ -260,7 +260,7 @@ func gpuFromRow(r row) (*gpu, error) {
 	for _, p := range peaks {
 		pk = append(pk, p.ident+": "+floatLit(r.f(p.column), &f.err, p.column))
 	}
-	f.raw("peak", "map[Precision]float64{"+strings.Join(pk, ", ")+"}")
+	f.raw("peak", "peakTable{"+strings.Join(pk, ", ")+"}")
 	f.float("NVLinkGBs", r.f("nvlink_gbs_bidir"))
 	host := r.s("host_link")
 	switch {

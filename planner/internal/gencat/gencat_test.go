@@ -34,7 +34,7 @@ func TestGenerateRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`{ID: "h100-sxm", Name: "H100 SXM5 80GB", Vendor: "NVIDIA", Generation: Hopper, FormFactor: "SXM5", MemoryGB: 80, MemBWGBs: 3350, peak: map[Precision]float64{FP32: 67, TF32: 494.5, BF16: 989.5, FP16: 989.5, FP8: 1979, INT8: 1979}, NVLinkGBs: 900, PCIeGen: 5, TDPW: 700, SXM: true, PriceUSD: 2.5, PriceSource: "estimate, 2026", Source: "https://example.test/h100", Confidence: "high", family: "h100", defaultScore: 1080},`,
+		`{ID: "h100-sxm", Name: "H100 SXM5 80GB", Vendor: "NVIDIA", Generation: Hopper, FormFactor: "SXM5", MemoryGB: 80, MemBWGBs: 3350, peak: peakTable{pkFP32: 67, pkTF32: 494.5, pkBF16: 989.5, pkFP16: 989.5, pkFP8: 1979, pkINT8: 1979}, NVLinkGBs: 900, PCIeGen: 5, TDPW: 700, SXM: true, PriceUSD: 2.5, PriceSource: "estimate, 2026", Source: "https://example.test/h100", Confidence: "high", family: "h100", defaultScore: 1080},`,
 		`{ID: "bert-base-uncased", Family: "BERT", Kind: Encoder, Layers: 12, Hidden: 768, Heads: 12, KVHeads: 12, HeadDim: 64, FFN: 3072, Vocab: 30522, MaxCtx: 512, Tied: true, Learned: true, ParamsB: 0.11, Source: "https://example.test/bert", Notes: "incl. pooler", Origin: "catalogue"},`,
 		`Kind: MoE, Layers: 61,`, `Gated: true, ParamsB: 671, ActiveB: 37, Experts: 256, TopK: 8,`,
 		`{ID: "resnet-50", Family: "ResNet", Kind: VisionConv, Layers: 50, MaxCtx: 224, ParamsB: 0.0256, FwdGFLOPs: 4.1,`,
