@@ -84,51 +84,49 @@ func (p *reqParser) setModel(m planner.Model, res planner.Resolution, a, b int) 
 // qwen 2.5). A size keeps its letter ("8b", "4k"); a version may carry a
 // "v" ("v3" → 3).
 func nameParts(s string) []string {
+	// The parts are substrings of the lowered name: names are ASCII, and a
+	// byte of a multi-byte rune is neither a letter nor a digit here.
 	s = strings.ToLower(s)
-	var parts []string
-	var cur []rune
-	kind := 0 // 1 letters, 2 digits
-	flush := func() {
-		if len(cur) > 0 {
-			parts = append(parts, string(cur))
-			cur = cur[:0]
+	parts := make([]string, 0, 4)
+	start, kind := -1, 0 // the current part's first byte (-1: none); 1 letters, 2 digits
+	flush := func(i int) {
+		if start >= 0 && i > start {
+			parts = append(parts, s[start:i])
 		}
-		kind = 0
+		start, kind = -1, 0
 	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case r >= 'a' && r <= 'z':
+	letter := func(i int) bool { return i < len(s) && s[i] >= 'a' && s[i] <= 'z' }
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case letter(i):
 			// a size letter right after digits stays with them: "8b", "4k", "32k"
-			if kind == 2 && (i+1 == len(rs) || !(rs[i+1] >= 'a' && rs[i+1] <= 'z')) {
-				cur = append(cur, r)
+			if kind == 2 && !letter(i+1) {
 				continue
 			}
 			if kind != 1 {
-				flush()
+				flush(i)
+				start = i
 			}
 			kind = 1
-			cur = append(cur, r)
-		case r >= '0' && r <= '9' || r == '.' && kind == 2:
+		case b >= '0' && b <= '9' || b == '.' && kind == 2:
 			if kind != 2 {
 				// "v3", "r1" are names as typed: keep "r1" whole, drop the "v"
-				if kind == 1 && (string(cur) == "r" || string(cur) == "v" && len(parts) > 0) {
-					if string(cur) == "v" {
-						cur = cur[:0]
+				if cur := s[max(start, 0):i]; kind == 1 && (cur == "r" || cur == "v" && len(parts) > 0) {
+					if cur == "v" {
+						start = i
 					}
 					kind = 2
-					cur = append(cur, r)
 					continue
 				}
-				flush()
+				flush(i)
+				start = i
 			}
 			kind = 2
-			cur = append(cur, r)
 		default:
-			flush()
+			flush(i)
 		}
 	}
-	flush()
+	flush(len(s))
 	return parts
 }
 
