@@ -336,12 +336,23 @@ func archParams(m Model) float64 {
 // norm folds a name to the characters that carry meaning: "Llama3-8B",
 // "llama-3-8b" and "llama_3 8b" all become "llama38b".
 func norm(s string) string {
+	// Most names asked are already normal ("h100", "llama3"): those are
+	// returned as they are, without building a copy.
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+	}
+	if plain {
+		return s
+	}
 	var b strings.Builder
+	b.Grow(len(s))
 	for _, r := range strings.ToLower(s) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' {
 			if r == '.' {
 				// keep dots only between digits ("3.1", "2.5") so "llama3.1" != "llama31"
-				b.WriteRune('p')
+				b.WriteByte('p')
 				continue
 			}
 			b.WriteRune(r)
