@@ -624,9 +624,11 @@ func vitTower(d *deriv, c conf, defaults map[string]int, patchBias bool) (params
 	}
 	layer := 2*h + 4*h*h + 4*h + 2*h + h*f + f + f*h + h
 	params = patch + h + tokens*h + L*layer + 2*h
-	// The catalogue's per-image forward GFLOPs (ViT/DeiT papers) count
-	// multiply-adds: the GEMMs over every token plus the s² attention
-	// scores and their weighted sum, and the patch projection.
+	// Multiply-adds of the forward pass: the GEMMs over every token plus
+	// the s² attention scores and their weighted sum, and the patch
+	// projection (what the ViT/DeiT papers and the timm cards print as
+	// "GFLOPs" or GMACs). The catalogue and the planner count FLOPs, two
+	// per multiply-add.
 	macs = L*(tokens*(4*h*h+2*h*f)+2*tokens*tokens*h) + n*ch*p*p*h
 	if d.m.Layers == 0 {
 		d.m.Layers, d.m.Hidden, d.m.Heads, d.m.FFN = int(L), int(h), heads, int(f)
@@ -656,8 +658,8 @@ func vit(d *deriv) error {
 		head = "the pooler"
 	}
 	d.total = params
-	d.m.FwdGFLOPs = macs / 1e9
-	note := fmt.Sprintf("%v tokens per image (patches + class token); %.1f GFLOPs forward (multiply-adds, the catalogue's convention)", tokens, d.m.FwdGFLOPs)
+	d.m.FwdGFLOPs = 2 * macs / 1e9
+	note := fmt.Sprintf("%v tokens per image (patches + class token); %.1f GFLOPs forward (%.1f G multiply-adds)", tokens, d.m.FwdGFLOPs, macs/1e9)
 	if head != "" {
 		note += ", including " + head
 	}
@@ -694,9 +696,9 @@ func clip(d *deriv) error {
 	proj := float64(d.opt(c, 512, "projection_dim"))
 	d.total = vision + text + float64(d.m.Hidden)*proj + th*proj + 1 // projections, logit_scale
 	tmacs := tl * (tp*(4*th*th+2*th*tf) + 2*tp*tp*th)
-	d.m.FwdGFLOPs = (vmacs + tmacs) / 1e9
-	d.notes = append(d.notes, fmt.Sprintf("vision tower %s + text tower %s parameters; a sample is one image and one %v-token caption (%.1f GFLOPs forward, multiply-adds)",
-		humanCount(vision), humanCount(text), tp, d.m.FwdGFLOPs))
+	d.m.FwdGFLOPs = 2 * (vmacs + tmacs) / 1e9
+	d.notes = append(d.notes, fmt.Sprintf("vision tower %s + text tower %s parameters; a sample is one image and one %v-token caption (%.1f GFLOPs forward, %.1f G multiply-adds)",
+		humanCount(vision), humanCount(text), tp, d.m.FwdGFLOPs, (vmacs+tmacs)/1e9))
 	return nil
 }
 
