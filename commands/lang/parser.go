@@ -202,6 +202,29 @@ func (p *reqParser) step() error {
 	return p.unknown(p.i, nil)
 }
 
+// withModelFor is text with the first of the skipped words replaced by a
+// catalogue model and the other skipped words left out.
+func withModelFor(text string, skipped []string) string {
+	left := slices.Clone(skipped)
+	var out []string
+	model := "bert-base"
+	for _, f := range strings.Fields(text) {
+		if k := slices.Index(left, strings.Trim(f, ",.?!")); k >= 0 {
+			left = slices.Delete(left, k, k+1)
+			if model != "" {
+				out = append(out, model)
+				model = ""
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	if model != "" {
+		out = append([]string{model}, out...)
+	}
+	return strings.Join(out, " ")
+}
+
 // skippable reports whether the word at i can be passed over as filler: a
 // word of letters only that is close to nothing the language reads. A
 // word with digits may be a size or a GPU and is never skipped; a typo of
@@ -491,6 +514,13 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 	default:
 		// an example with a model, labelled as one: the model is not the
 		// user's to be slipped into their request
+		if len(p.skipped) > 0 && utf8.RuneCountInString(p.text) <= 300 {
+			// "sdxl 학습 4090": the word that names the model is one
+			// the catalogue lacks, so say that rather than ask for one,
+			// and show a model in its place
+			return m, said(en.Tf("which model? I do not know `%s` — name a catalogue model (`bert-base`, `llama3-8b`), give its size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)",
+				reqShort(strings.Join(p.skipped, " "))), &UserError{Hint: "e.g. with a model: gpuplan plan " + withModelFor(p.text, p.skipped)})
+		}
 		hint := "e.g. with a model: gpuplan plan bert-base " + p.text
 		if p.text == "" || utf8.RuneCountInString(p.text) > 300 {
 			hint = reqExample

@@ -499,6 +499,10 @@ func TestParsePlanErrors(t *testing.T) {
 			"e.g. with a model: gpuplan plan bert-base 10 epochs on h100x2"},
 		{"", "which model? name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)",
 			reqExample},
+		// the word that names the model is one the catalogue lacks: say so
+		{"sdxl finetune on 4090",
+			"which model? I do not know `sdxl` — name a catalogue model (`bert-base`, `llama3-8b`), give its size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)",
+			"e.g. with a model: gpuplan plan bert-base finetune on 4090"},
 		{"bert-base on h100x0",
 			"GPU count 0 in `h100x0` is out of range — a plan takes 1 to 100,000 GPUs",
 			"try: gpuplan plan bert-base on h100"},
