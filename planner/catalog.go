@@ -429,6 +429,26 @@ func tunedVariantBase(name string) (string, bool) {
 	return "", false
 }
 
+// sameShapeVariants are the domain tunes published with their base
+// model's architecture: Qwen2.5-Coder and Qwen2.5-Math at every size have
+// Qwen2.5's layers, widths, heads and vocabulary (their config.json files
+// on the Hub).
+var sameShapeVariants = []struct{ family, tag string }{
+	{"qwen2.5", "-coder"}, {"qwen2.5", "-math"},
+}
+
+// sameShapeVariant is the base model name of a same-architecture variant
+// ("qwen2.5-coder-32b-instruct" → "qwen2.5-32b-instruct").
+func sameShapeVariant(name string) (string, bool) {
+	low := strings.ToLower(name)
+	for _, v := range sameShapeVariants {
+		if rest, ok := strings.CutPrefix(low, v.family+v.tag); ok && strings.HasPrefix(rest, "-") {
+			return v.family + rest, true
+		}
+	}
+	return "", false
+}
+
 // Model resolves a model name forgivingly. The error lists the nearest
 // names when nothing matches.
 func (c *Catalog) Model(name string) (Model, Resolution, error) {
@@ -449,6 +469,11 @@ func (c *Catalog) Model(name string) (Model, Resolution, error) {
 		// a chat or instruct tune has its base model's shape
 		if m, _, err := c.Model(base); err == nil {
 			return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID), Name: name, As: m.ID}, nil
+		}
+	}
+	if base, ok := sameShapeVariant(name); ok {
+		if m, _, err := c.Model(base); err == nil {
+			return m, Resolution{Note: fmt.Sprintf("`%s` read as %s (the same architecture)", name, m.ID), Name: name, As: m.ID}, nil
 		}
 	}
 	var cands []Model
@@ -505,7 +530,11 @@ func (c *Catalog) GPUNames() []string {
 
 // gpuAliases map other spellings of a family to the catalogue family.
 var gpuAliases = map[string]string{
-	"rtxa6000":    "a6000",
+	"rtxa6000": "a6000",
+	// "A6000 Ada" is what many call the RTX 6000 Ada (the Ampere card is
+	// the RTX A6000)
+	"a6000ada":    "6000ada",
+	"rtxa6000ada": "6000ada",
 	"rtx4090":     "4090",
 	"geforce4090": "4090",
 	"rtx3090":     "3090",

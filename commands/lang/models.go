@@ -45,6 +45,13 @@ func (p *reqParser) catalogModel() (bool, error) {
 		}
 	}
 	t := p.toks[p.i]
+	if next := p.tok(p.i + 1).w; isParamSize(next) && !strings.Contains(t.w, next) {
+		// "qwen2.5-coder 32b": a name the catalogue reads only with its
+		// size joined on (a same-architecture variant)
+		if m, res, err := p.cat.Model(t.w + "-" + next); err == nil && res.As != "" {
+			return true, p.setModel(m, res, p.i, p.i+2)
+		}
+	}
 	if m, n, ok := p.fuzzyModel(); ok && (n > 1 || len(nameParts(t.w)) >= 3) {
 		// several words, or one word of several parts ("vit-base/16",
 		// "r1-distill-llama-70b")
@@ -529,4 +536,11 @@ func (h hubReason) in(p *i18n.Printer) string {
 		return p.T("that is not a Hugging Face model id (org/name)")
 	}
 	return h.err.Error()
+}
+
+// isParamSize reports whether w is a model size ("32b", "350m") and not
+// an amount said with it ("32b tokens" reads the size and its unit apart).
+func isParamSize(w string) bool {
+	size, ok := paramSize(w)
+	return ok && size >= 10e6
 }
