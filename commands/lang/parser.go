@@ -194,12 +194,44 @@ func (p *reqParser) step() error {
 	if gpuOnlyWords[t.w] {
 		return p.vendorGPU(p.i) // "gtx 1660", "tpu v4": a GPU the catalogue lacks
 	}
+	if k := p.nameBeforeSize(p.i); k > 0 {
+		// "internlm2 20b", "exaone 3.5 7.8b": a model the catalogue
+		// lacks, planned by the size said after its name
+		for range k {
+			p.skipped = append(p.skipped, p.tok(p.i).raw)
+			p.i++
+		}
+		return nil
+	}
 	if p.skippable(p.i) {
 		p.skipped = append(p.skipped, t.raw)
 		p.i++
 		return nil
 	}
 	return p.unknown(p.i, nil)
+}
+
+// nameBeforeSize is how many tokens at i name a model the catalogue lacks
+// right before its size: a word close to nothing the language reads
+// ("internlm2 20b"), with a version number after it ("exaone 3.5 7.8b");
+// 0 when the size does not follow.
+func (p *reqParser) nameBeforeSize(i int) int {
+	w := p.tok(i).w
+	if !strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz") || p.suggest(w, nil) != "" {
+		return 0
+	}
+	// the canonizer marks a size it read as the model's ("20b-params")
+	size := func(w string) bool {
+		s, ok := strings.CutSuffix(w, "-params")
+		return ok && isParamSize(s)
+	}
+	if size(p.tok(i + 1).w) {
+		return 1
+	}
+	if n, unit, ok := reqScanNumber(p.tok(i + 1).w); ok && unit == "" && n.v < 100 && size(p.tok(i+2).w) {
+		return 2
+	}
+	return 0
 }
 
 // withModelFor is text with the first of the skipped words replaced by a
