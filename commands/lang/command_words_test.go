@@ -83,6 +83,25 @@ func TestKoreanPeopleAreUsers(t *testing.T) {
 	}
 }
 
+// Concurrent requests said in Korean ("동시 요청 64개", "동시요청 32") are the
+// served model's concurrency, read and not listed as skipped.
+func TestKoreanConcurrentRequests(t *testing.T) {
+	for text, want := range map[string]string{
+		"qwen2.5 7b 서빙 동시 요청 64개 l4":       "concurrency 64",
+		"qwen3 8b 추론 vllm 동시요청 32 l40s 2장": "concurrency 32",
+		"llama3 8b 서빙 동시 접속 50 a100":       "concurrency 50",
+	} {
+		r, err := Read(Env{Catalog: planner.DefaultCatalog()}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if ra := ReadAs(nil, r); !strings.Contains(ra, want) || strings.Contains(ra, "skipped") {
+			t.Errorf("%q read as %q, want %q and nothing skipped", text, ra, want)
+		}
+	}
+}
+
 // A card named by its memory after a count ("a single 48gb card", "2 24gb
 // cards") stands in as the cheapest card of that size.
 func TestCountedCardsByMemory(t *testing.T) {

@@ -187,6 +187,45 @@ func (c *canonizer) koPeople(i int) int {
 	return i + 1
 }
 
+// koConcurrent reads "동시 요청 32", "동시요청 32개", "동시 접속 50" (a
+// served model's concurrent requests or users) as "32 users".
+func (c *canonizer) koConcurrent(i int) int {
+	w := strings.TrimRight(c.w(i), "은는이가을를의")
+	j := i + 1
+	switch w {
+	case "동시요청", "동시접속", "동시사용자", "동시처리":
+	case "동시":
+		switch strings.TrimRight(c.w(j), "은는이가을를의") {
+		case "요청", "접속", "사용자", "처리":
+			j++
+		default:
+			return i
+		}
+	default:
+		return i
+	}
+	num := c.w(j)
+	for _, k := range []string{"개", "건", "명"} {
+		if s, ok := strings.CutSuffix(num, k); ok {
+			num = s
+			break
+		}
+	}
+	if !reqStartsNumber(num) {
+		return i
+	}
+	if _, unit, ok := reqScanNumber(num); !ok || unit != "" {
+		return i
+	}
+	end := j + 1
+	if k := strings.TrimRight(c.w(end), "은는이가을를의씩"); k == "개" || k == "건" || k == "명" {
+		end++ // "64 개": the tokenizer cut the counter off
+	}
+	c.emit(num, i, end) // the words are read, not skipped
+	c.emit("users", j, end)
+	return end
+}
+
 // koAudioHours reads "음성 1000시간", "오디오 100시간 분량": hours of audio
 // said audio first, as 30-second samples (audioHours reads the number-first
 // order).
