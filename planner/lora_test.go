@@ -95,3 +95,21 @@ func TestFSDPLoRAGathersTheFrozenBase(t *testing.T) {
 		}
 	}
 }
+
+// "qlora 4bit" says QLoRA's 4-bit base twice: it plans as QLoRA, and a
+// 4-bit full fine-tune is still refused.
+func TestQLoRASaidWithItsFourBits(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3-8b"), Workload: QLoRA, SeqLen: 2048, GlobalBatch: 4}
+	hw := []Hardware{mustGPU(t, c, "4090", 1)}
+	plain := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw}).Plans[0]
+	job.Precision = INT4
+	said := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw}).Plans[0]
+	if said.Memory.PerGPUGiB != plain.Memory.PerGPUGiB || said.Time.StepS != plain.Time.StepS {
+		t.Errorf("qlora int4: %.2f GiB %.4g s/step, qlora: %.2f GiB %.4g s/step", said.Memory.PerGPUGiB, said.Time.StepS, plain.Memory.PerGPUGiB, plain.Time.StepS)
+	}
+	job.Workload = Pretrain
+	if _, err := c.Plan(Request{NoSearch: true, Job: job, Targets: hw}); err == nil {
+		t.Error("a 4-bit pretrain was planned; it should be refused")
+	}
+}

@@ -277,7 +277,9 @@ func (pc *planContext) resolveJob() error {
 		pc.assume(pc.pr.Tf("workload not given: planned as %s (say `pretrain`, `finetune`, `lora`, `qlora` or `inference`)", j.Workload))
 	}
 	if (j.Precision == INT8 || j.Precision == INT4) && j.Workload != Inference {
-		if j.Precision == INT4 && (j.Workload == LoRA || j.Workload == Finetune) {
+		if j.Precision == INT4 && j.Workload == QLoRA {
+			j.Precision = "" // "qlora 4bit": the 4-bit base is what QLoRA is; it computes in bf16
+		} else if j.Precision == INT4 && (j.Workload == LoRA || j.Workload == Finetune) {
 			j.Workload = QLoRA
 			j.Precision = ""
 			pc.assume(pc.pr.T("4-bit training read as QLoRA (NF4 base, bf16 compute)"))
