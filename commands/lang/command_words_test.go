@@ -102,6 +102,26 @@ func TestKoreanConcurrentRequests(t *testing.T) {
 	}
 }
 
+// Hours said after a speech model are hours of audio ("whisper small 파인튜닝
+// 300시간"), unless the request says the run took them.
+func TestSpeechModelHoursAreAudio(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]float64{
+		"whisper small 한국어 파인튜닝 300시간":                   36000,
+		"whisper large v3 finetune 500 hours on 4x a100": 60000,
+	} {
+		r, err := ParsePlan(cat, text)
+		if err != nil || r.Job.Samples != want {
+			t.Errorf("%q: %v samples, %v", text, r.Job.Samples, err)
+		}
+	}
+	for _, text := range []string{"whisper small 파인튜닝 300시간 걸렸는데 h100이면?", "bert-base finetune 300 hours"} {
+		if _, err := ParsePlan(cat, text); err == nil {
+			t.Errorf("%q: planned; a duration there is a measurement, not data", text)
+		}
+	}
+}
+
 // A card named by its memory after a count ("a single 48gb card", "2 24gb
 // cards") stands in as the cheapest card of that size.
 func TestCountedCardsByMemory(t *testing.T) {

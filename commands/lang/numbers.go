@@ -233,6 +233,12 @@ func (p *reqParser) number() error {
 	case reqUHeads:
 		return p.setArch("heads", q.n.v, a, b)
 	case reqUTime:
+		if h, ok := speechDataHours(p.catModel, q); ok && !saysTook(p.text) {
+			// "whisper small 파인튜닝 300시간": hours of data for a
+			// speech model are hours of audio, not a measured run
+			p.note(en.Tf("`%s` read as hours of audio: %s samples of 30 seconds", p.span(a, b), reqTrimNum(h*120)))
+			return p.setAmount(reqUSamples, h*120, a, b, false)
+		}
 		return said(en.Tf("`%s` is a measurement; a plan needs the work (`10 epochs`, `5000 steps`) — a measured run goes in a baseline", p.span(a, b)), &UserError{
 			Hint: p.tryOr(a, b, "baseline "+p.span(a, b), reqEg("baseline 5.67 h/epoch on 4x v100")),
 		})
@@ -337,4 +343,32 @@ func (p *reqParser) amountAt(i int) bool {
 	}
 	k := reqUnitClass(unit)
 	return k == reqUSamples || k == reqUTokens
+}
+
+// speechDataHours is q in hours when q is a duration said after a speech model
+// (Whisper reads audio in 30-second windows) with nothing that makes it a
+// measured run.
+func speechDataHours(m planner.Model, q reqQuantity) (float64, bool) {
+	if m.Family != "Whisper" {
+		return 0, false
+	}
+	switch q.unit {
+	case "h", "hr", "hrs", "hour", "hours":
+		return q.n.v, true
+	case "min", "mins", "minute", "minutes":
+		return q.n.v / 60, true
+	}
+	return 0, false
+}
+
+// saysTook reports whether a request says a run took its time ("took",
+// "걸렸는데", "소요됐어"): a duration there is a measured run, whatever the
+// model.
+func saysTook(text string) bool {
+	for _, w := range []string{"took", "걸렸", "소요됐", "소요되었"} {
+		if strings.Contains(strings.ToLower(text), w) {
+			return true
+		}
+	}
+	return false
 }
