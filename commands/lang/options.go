@@ -647,7 +647,9 @@ func (p *reqParser) batchKey(a int) error {
 		j++
 	}
 	f, next, ok := p.factors(j)
-	if !ok {
+	if !ok || j == p.i && p.isGPU(p.tok(j).w) {
+		// "배치 16 4090 2장": a GPU named after the batch is hardware,
+		// not the batch's factors
 		return reqSet(p, &p.batch, reqBatch{n: int(n.v), tokens: tokens}, a, p.i, "batch sizes")
 	}
 	if tokens {
