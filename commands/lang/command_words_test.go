@@ -122,6 +122,16 @@ func TestSpeechModelHoursAreAudio(t *testing.T) {
 	}
 }
 
+// "몇 기가" asks how much memory, not how many GPUs.
+func TestKoreanHowManyGigabytes(t *testing.T) {
+	for _, text := range []string{"lora로 llama2 13b 튜닝할 때 vram 몇 기가?", "llama3 8b 추론 몇 GB 필요해?"} {
+		r, err := Read(Env{Catalog: planner.DefaultCatalog()}, text)
+		if err != nil || !r.Memory || r.Ask != AskFit {
+			t.Errorf("%q: memory %v, ask %q, %v", text, r.Memory, r.Ask, err)
+		}
+	}
+}
+
 // A card named by its memory after a count ("a single 48gb card", "2 24gb
 // cards") stands in as the cheapest card of that size.
 func TestCountedCardsByMemory(t *testing.T) {

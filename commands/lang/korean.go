@@ -612,6 +612,14 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	c.notePreference(stem)
 	c.skip(i, i+1)
 	if e.ask == AskCount {
+		// "몇 기가", "몇 GB": how much memory, not how many GPUs
+		if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && e2.word == "gb" && s != "" || strings.HasPrefix(c.w(i+1), "gb") {
+			c.ask = AskNone
+			c.setAsk(AskFit)
+			c.memory = true
+			c.skip(i+1, i+2)
+			return i + 2
+		}
 		// "몇 시간", "몇 분", "몇 일": how long, not how many GPUs
 		if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && (e2.word == "h" || e2.word == "min" || e2.word == "d") && s != "" {
 			c.ask = AskNone
