@@ -103,6 +103,7 @@ func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
 func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
 	base := req.Targets[0]
 	var best, fastest *planner.Estimate
+	noTotal := false // a deadline asked of work with no total ("10 epochs" of no dataset)
 	for _, n := range countLadder {
 		hw := base
 		hw.Count = n
@@ -115,7 +116,11 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 		if fastest == nil || e.Time.TotalHours != nil && fastest.Time.TotalHours != nil && *e.Time.TotalHours < *fastest.Time.TotalHours {
 			fastest = e
 		}
-		if rd.Deadline > 0 && (e.Time.TotalHours == nil || time.Duration(*e.Time.TotalHours*float64(time.Hour)) > rd.Deadline) {
+		if rd.Deadline > 0 && e.Time.TotalHours == nil {
+			best, noTotal = e, true // the deadline cannot be checked: the fewest that fit
+			break
+		}
+		if rd.Deadline > 0 && time.Duration(*e.Time.TotalHours*float64(time.Hour)) > rd.Deadline {
 			continue
 		}
 		best = e
@@ -127,6 +132,9 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 		req.Targets[0].Count = best.GPUs
 		req.Targets[0].GPUsPerNode = 0
 		line := fmt.Sprintf("%d× %s", best.GPUs, name)
+		if noTotal {
+			return req, line + p.Tf(" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`", durationWords(p, rd.Deadline)), nil
+		}
 		if rd.Deadline > 0 && best.Time.TotalHours != nil {
 			line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
 		} else {

@@ -140,3 +140,14 @@ func textOf(t *testing.T, r *Reply) string {
 	}
 	return b.String()
 }
+
+// A deadline asked of work with no total ("10 epochs" of no dataset) gets
+// the fewest GPUs that fit and what to add — it crashed the command.
+func TestDeadlineWithoutATotal(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "plan bert-base 10 epochs in a week on a100")
+	pd, ok := r.Data.(*PlanData)
+	if !ok || !strings.Contains(pd.Answer, "the fewest that fit; to see whether it finishes within 7 days") {
+		t.Errorf("answer %+v", r.Data)
+	}
+}
