@@ -1,0 +1,85 @@
+package commands
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEveryPhraseRuns sends every plan sentence of the request language's
+// test sets (the phrasebook, the English styles and the held-out sets)
+// through the whole plan command, not only the reader: each must end in an
+// answer or a user error, never a crash or an internal error. A deadline
+// asked of work with no total once crashed the command after the reader
+// had read it well.
+func TestEveryPhraseRuns(t *testing.T) {
+	files, err := filepath.Glob("lang/testdata/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no phrase files: %v", err)
+	}
+	s, _ := newReservationsOn(t, phrasebookServers)
+	n := 0
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var p struct {
+				Text   string         `json:"text"`
+				Expect map[string]any `json:"expect"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if c, _ := p.Expect["command"].(string); c != "" && c != "plan" {
+				continue // reserve, extend, status …: their own tests run them
+			}
+			n++
+			text := p.Text
+			if !strings.HasPrefix(text, "plan ") {
+				text = "plan " + text
+			}
+			if err := runsCleanly(t, s, text); err != nil {
+				t.Errorf("%s: %q: %v", filepath.Base(file), p.Text, err)
+			}
+		}
+		f.Close()
+	}
+	if n < 500 {
+		t.Errorf("only %d plan sentences found", n)
+	}
+	// and requests typed while probing the reader, which reached the
+	// commands past it in ways the sets above do not
+	for _, text := range []string{
+		"bert-base 10 epochs in a week on a100", "bert-base 10 epochs 일주일 안에 a100 몇 장?",
+		"we have 2 servers with 8 a100s each, can we pretrain a 13b model on 300b tokens in a month?",
+		"llama3 70b를 4bit로 양자화하면 몇 기가 필요해?", "mixtral 8x22b 추론 h200 4장 fp8", "sdxl lora 학습 시간 a100",
+		"whisper small 한국어 파인튜닝 300시간", "qwen3 30b a3b 추론 l40s 2장 vllm 동시요청 32", "gemma 3 12b qlora 4bit rtx 4090 24gb 가능?",
+		"deepseek-r1 671b fp8 h200 몇 장?", "phi-3 mini 3.8b inference cpu offload on 8gb gpu", "exaone 3.5 7.8b 파인튜닝 a100 4장",
+	} {
+		if err := runsCleanly(t, s, "plan "+text); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}
+
+// runsCleanly dispatches text and reports a panic or an error that is not
+// the user's.
+func runsCleanly(t *testing.T, s *Set, text string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	_, err = do(t, s, "U0001", text)
+	if err != nil && KindOf(err) != Internal {
+		return nil
+	}
+	return err
+}
