@@ -262,8 +262,18 @@ func (c *canonizer) keep(i int) bool {
 	if c.w(i) == "it" || c.w(i) == "its" {
 		return len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w)
 	}
+	if nodeWords[c.w(i)] {
+		// "2 servers with 8 a100s each": machines counted are nodes
+		if _, unit, ok := reqScanNumber(lastW(c.out)); ok && unit == "" {
+			return true
+		}
+	}
 	return false
 }
+
+// nodeWords are the everyday words for a node when counted ("2 servers
+// with 8 a100s each"); otherwise they are filler ("our servers").
+var nodeWords = map[string]bool{"servers": true, "server": true, "machines": true, "machine": true, "boxes": true, "box": true, "hosts": true}
 
 // phrase matches the multi-word English phrases: questions, deadlines,
 // "from scratch".
@@ -546,6 +556,9 @@ func (c *canonizer) phrase(i int) int {
 		return n
 	case c.words(i, "our", "servers"), c.words(i, "our", "server"), c.words(i, "our", "machines"), c.words(i, "our", "boxes"):
 		c.setAsk(AskWhichServer)
+		if n := len(c.out); n > 0 && (c.out[n-1].w == "on" || c.out[n-1].w == "using") {
+			c.out = c.out[:n-1] // "bert-base on our servers": the team's servers, which the plan ranks
+		}
 		c.skip(i, i+2)
 		return i + 2
 	case (c.w(i) == "which" || c.w(i) == "what") && isGPUWord(c.w(i+1)):

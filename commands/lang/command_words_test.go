@@ -132,6 +132,20 @@ func TestKoreanHowManyGigabytes(t *testing.T) {
 	}
 }
 
+// "on our servers" names the team's servers (which of them), and "2
+// servers with 8 a100s each" counts nodes.
+func TestServersSaidInEnglish(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	r, err := Read(Env{Catalog: cat}, "bert-base on our servers")
+	if err != nil || r.Ask != AskWhichServer {
+		t.Errorf("on our servers: ask %q, %v", r.Ask, err)
+	}
+	req, err := ParsePlan(cat, "we have 2 servers with 8 a100s each, can we pretrain a 13b model on 300b tokens")
+	if err != nil || len(req.Targets) != 1 || req.Targets[0].Count != 16 || req.Targets[0].GPUsPerNode != 8 {
+		t.Errorf("2 servers with 8 a100s each: %+v, %v", req.Targets, err)
+	}
+}
+
 // A card named by its memory after a count ("a single 48gb card", "2 24gb
 // cards") stands in as the cheapest card of that size.
 func TestCountedCardsByMemory(t *testing.T) {
