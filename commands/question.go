@@ -185,9 +185,9 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		// "… on server-a in under a week": does it make the deadline?
 		took := time.Duration(*e.Time.TotalHours * float64(time.Hour))
 		if took <= rd.Deadline {
-			return p.Tf("Yes — %s on %s, within %s.", hours, hw, rd.DeadlineWords)
+			return p.Tf("Yes — %s on %s, within %s.", hours, hw, durationWords(p, rd.Deadline))
 		}
-		return p.Tf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, rd.DeadlineWords)
+		return p.Tf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, durationWords(p, rd.Deadline))
 	}
 	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost) {
 		return compareSummary(p, res) // "how long on 1, 2, 4, 8 H100s?": every column

@@ -69,6 +69,8 @@ func deadlineUnit(w string) (time.Duration, bool) {
 		return 7 * 24 * time.Hour, true
 	case "min", "mins", "minute", "minutes", "분":
 		return time.Minute, true
+	case "month", "months", "mo", "달", "개월":
+		return 30 * 24 * time.Hour, true // "in a month": thirty days
 	}
 	return 0, false
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -143,6 +144,24 @@ func TestServersSaidInEnglish(t *testing.T) {
 	req, err := ParsePlan(cat, "we have 2 servers with 8 a100s each, can we pretrain a 13b model on 300b tokens")
 	if err != nil || len(req.Targets) != 1 || req.Targets[0].Count != 16 || req.Targets[0].GPUsPerNode != 8 {
 		t.Errorf("2 servers with 8 a100s each: %+v, %v", req.Targets, err)
+	}
+}
+
+// Deadlines said with native Korean numbers and in months: "두 시간 안에",
+// "한 달 안에", "2개월 안에", "in a month".
+func TestDeadlinesInWordsAndMonths(t *testing.T) {
+	day := 24 * time.Hour
+	for text, want := range map[string]time.Duration{
+		"bert-base 3 에폭 250만 샘플 두 시간 안에":                 2 * time.Hour,
+		"llama 7b pretrain 100b tokens 한 달 안에 h100 몇 장?": 30 * day,
+		"llama 7b pretrain 100b tokens 2개월 안에 h100 몇 장?": 60 * day,
+		"llama 7b pretrain 100b tokens in a month":       30 * day,
+		"llama 7b pretrain 100b tokens within 3 months":  90 * day,
+	} {
+		r, err := Read(Env{Catalog: planner.DefaultCatalog()}, text)
+		if err != nil || r.Deadline != want {
+			t.Errorf("%q: deadline %v, want %v (%v)", text, r.Deadline, want, err)
+		}
 	}
 }
 

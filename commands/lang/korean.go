@@ -102,7 +102,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"오늘": {act: koDay}, "내일": {act: koDay}, "모레": {act: koDay}, "월요일": {act: koDay}, "화요일": {act: koDay},
 		"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
 		"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},
-		"초":  {act: koWord, word: "s"},
+		"초": {act: koWord, word: "s"}, "달": {act: koWord, word: "month"}, "개월": {act: koWord, word: "month"},
 		"걸렸": {act: koTook}, "걸렸는데": {act: koTook}, "걸렸어": {act: koTook}, "걸렸음": {act: koTook},
 		"돌리면": {act: koSkip}, "돌려서": {act: koSkip}, "돌려볼": {act: koSkip}, "돌리는": {act: koSkip},
 		"돼요": {act: koAsk, ask: AskFit}, "되요": {act: koAsk, ask: AskFit}, "들어감": {act: koAsk, ask: AskFit},
@@ -376,6 +376,15 @@ func durScale(n float64, d time.Duration) time.Duration {
 var koNumbers = map[string]int{"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "석": 3, "네": 4, "넷": 4,
 	"다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "열두": 12, "열여섯": 16, "스무": 20}
 
+// isDurationUnit reports whether a lexicon word is a unit of time.
+func isDurationUnit(w string) bool {
+	switch w {
+	case "h", "d", "min", "w", "s", "month":
+		return true
+	}
+	return false
+}
+
 // koNumber reads a native Korean number, alone ("두 장") or glued to its
 // counter ("한장", "두대").
 func (c *canonizer) koNumber(i int) int {
@@ -398,8 +407,8 @@ func (c *canonizer) koNumber(i int) int {
 			if s, e, ok := koStem(c.w(i + 1)); ok && e.act == koCounter && s != "" {
 				counterNext = true
 			}
-			if _, e, ok := koStem(c.w(i + 1)); ok && e.act == koWord && (e.word == "epochs" || e.word == "steps") {
-				// "한 에폭에": one epoch
+			if _, e, ok := koStem(c.w(i + 1)); ok && e.act == koWord && (e.word == "epochs" || e.word == "steps" || isDurationUnit(e.word)) {
+				// "한 에폭에": one epoch; "두 시간 안에", "한 달": a duration
 				c.out = append(c.out, reqToken{raw: n, w: strconv.Itoa(koNumbers[n]), start: c.in[i].start, end: c.in[i].end})
 				return i + 1
 			}
@@ -518,7 +527,7 @@ func (c *canonizer) koCompound(f float64) {
 }
 
 func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
-	if e.word == "h" || e.word == "d" || e.word == "min" || e.word == "w" || e.word == "s" {
+	if isDurationUnit(e.word) {
 		return c.koTimeUnit(i, e.word)
 	}
 	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !reqStartsNumber(lastW(c.out)) {
