@@ -302,7 +302,7 @@ func timeText(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo) string 
 		case "forward":
 			return p.Tf("%s sequences/s", sig(e.Throughput.SamplesPerS))
 		}
-		return p.Tf("%.0f tokens/s", e.Throughput.TokensPerS)
+		return p.Tf("%s tokens/s", sig(e.Throughput.TokensPerS)) // "0.31 tokens/s", not "0"
 	}
 	if e.Time.TotalHours != nil {
 		return planner.FormatHoursIn(p, *e.Time.TotalHours)

@@ -75,7 +75,6 @@ func koCommands() map[string]string {
 		"%s: %s (%.0f of %.0f GiB per GPU)":  "%s: %s (GPU당 %.0f / %.0f GiB)",
 		"%s images/s":                        "%s 이미지/s",
 		"%s sequences/s":                     "%s 시퀀스/s",
-		"%.0f tokens/s":                      "%.0f 토큰/s",
 		"pretrain":                           "사전학습",
 		"finetune":                           "파인튜닝",
 		"inference":                          "추론",

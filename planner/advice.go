@@ -213,6 +213,9 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 func hoursText(pr Printer, e *Estimate) string {
 	switch {
 	case e.Time.PerTokenS > 0:
+		if e.Throughput.TokensPerS < 10 {
+			return fmt.Sprintf("%.2g tokens/s", e.Throughput.TokensPerS) // "0.31 tokens/s", not "0"
+		}
 		return fmt.Sprintf("%.0f tokens/s", e.Throughput.TokensPerS)
 	case e.Time.TotalHours != nil:
 		return "≈ " + FormatHoursIn(pr, *e.Time.TotalHours)

@@ -290,6 +290,7 @@ func (pc *planContext) resolveJob() error {
 	if j.Stack == "" {
 		pc.defaultStack(j, m)
 	}
+	pc.inferenceOffload(j)
 	if j.Optimizer == "" {
 		j.Optimizer = AdamW
 	}
@@ -557,6 +558,21 @@ func (pc *planContext) defaultStack(j *Job, m Model) {
 	case j.Workload != Inference:
 		pc.assume(pc.pr.T("stack: Hugging Face Trainer / eager PyTorch (say `tuned` for fused kernels, FlashAttention, Megatron-class)"))
 	}
+}
+
+// inferenceOffload reads CPU offload in an inference plan the way local
+// engines do it: llama.cpp keeps as many layers on the GPU as fit and runs
+// the rest on the CPU ("phi-3 mini inference cpu offload on an 8gb gpu").
+// A server engine named with it keeps the error describeTechniques gives.
+func (pc *planContext) inferenceOffload(j *Job) {
+	if j.Workload != Inference || j.Offload == OffloadNone || (j.Engine != "" && !j.Engine.Local()) {
+		return
+	}
+	j.Offload = OffloadNone
+	if j.Engine == "" {
+		j.Engine = EngineLlamaCpp
+	}
+	pc.assume(pc.pr.Tf("CPU offload for inference: %s keeps as many layers on the GPU as fit and runs the rest on the CPU", j.Engine))
 }
 
 // pretrainsAtScale reports whether a job is the pretraining of a language

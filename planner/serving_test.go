@@ -188,3 +188,19 @@ func TestLocalLayerPlacement(t *testing.T) {
 		t.Errorf("strategy %q", all.Strategy)
 	}
 }
+
+// CPU offload in an inference plan is llama.cpp's: as many layers on the
+// GPU as fit, the rest on the CPU — not the training technique's error.
+func TestInferenceCPUOffloadIsLayerSplit(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3-70b"), Workload: Inference, Offload: OffloadOptimizer}
+	res := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "4090", 1)}})
+	e := res.Plans[0]
+	if e.Serving == nil || e.Serving.CPULayers == 0 || e.Serving.GPULayers == 0 || !e.Memory.Fits {
+		t.Fatalf("serving %+v, fits %v", e.Serving, e.Memory.Fits)
+	}
+	job.Engine = EngineVLLM // a server engine has no such offload here
+	if _, err := c.Plan(Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "4090", 1)}}); err == nil {
+		t.Error("vLLM with offload was planned; it should be refused")
+	}
+}
