@@ -344,6 +344,12 @@ func (c *canonizer) phrase(i int) int {
 	case c.words(i, "context", "parallel"), c.words(i, "context", "parallelism"):
 		c.emit("cp", i, i+2)
 		return i + 2
+	case c.words(i, "tensor", "parallel"), c.words(i, "tensor", "parallelism"):
+		c.emit("tp", i, i+2) // not "parallel 2", a serving concurrency
+		return i + 2
+	case c.words(i, "pipeline", "parallel"), c.words(i, "pipeline", "parallelism"):
+		c.emit("pp", i, i+2)
+		return i + 2
 	case c.w(i) == "paged" && pagedOptimizerWord(c.w(i+1)):
 		// bitsandbytes' paged optimizers: "paged adamw 8bit", "paged 8-bit
 		// optimizers", "paged adamw" (32-bit states)

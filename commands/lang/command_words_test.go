@@ -165,6 +165,18 @@ func TestDeadlinesInWordsAndMonths(t *testing.T) {
 	}
 }
 
+// "tp 2", "tensor parallel 2", "pp 4" are layouts the plan picks itself:
+// read and noted, never a serving concurrency or an amount without a unit.
+func TestParallelDegreesAreNoted(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{"llama3.1 70b 추론 h100 2장 tp=2", "llama3.1 70b inference on 2 h100 tensor parallel 2", "llama3.1 70b pretrain 1T tokens tp 8 pp 4 on 64 h100"} {
+		req, err := ParsePlan(cat, text)
+		if err != nil || req.Job.Concurrency != 0 || !strings.Contains(strings.Join(req.Job.Notes, "\n"), "the plan picks the tensor and pipeline layout itself") {
+			t.Errorf("%q: concurrency %d, notes %q, %v", text, req.Job.Concurrency, req.Job.Notes, err)
+		}
+	}
+}
+
 // A card named by its memory after a count ("a single 48gb card", "2 24gb
 // cards") stands in as the cheapest card of that size.
 func TestCountedCardsByMemory(t *testing.T) {

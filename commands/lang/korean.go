@@ -61,7 +61,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"추론": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
 		"배포":   {act: koWord, word: "inference"},
 		"파인튜닝": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
-		"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},
+		"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "풀튜닝": {act: koWord, word: "finetune"}, "전체튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},
 		"사전학습": {act: koWord, word: "pretrain"}, "프리트레이닝": {act: koWord, word: "pretrain"}, "프리트레인": {act: koWord, word: "pretrain"},
 		"처음부터": {act: koWord, word: "pretrain"}, "스크래치": {act: koWord, word: "pretrain"},
 		"학습": {act: koSkip}, "훈련": {act: koSkip}, "트레이닝": {act: koSkip}, "풀": {act: koSkip}, "전체": {act: koSkip},

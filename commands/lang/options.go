@@ -128,6 +128,8 @@ var reqKeywords = func() map[string]reqKeyword {
 		"optim-in-bwd", "in-backward")
 	reqKws(reqKwPureBF16, "", "pure-bf16", "bf16-pure", "pure-bfloat16")
 	reqKws(reqKwKey, "cp", "cp", "context-parallel", "context-parallelism", "cp-size")
+	reqKws(reqKwKey, "tp", "tp", "tensor-parallel", "tensor-parallelism", "tp-size", "tensor-parallel-size", "tensor_parallel_size")
+	reqKws(reqKwKey, "pp", "pp", "pipeline-parallel", "pipeline-parallelism", "pp-size", "pipeline-parallel-size")
 	return all
 }()
 
@@ -455,6 +457,18 @@ func (p *reqParser) key(key string, a int) error {
 			return err
 		}
 		p.req.Job.ContextParallel = int(n.v)
+		return nil
+	case "tp", "pp":
+		// the search picks the layout (and vLLM splits a model over the
+		// GPUs it is given): the degree said is noted, not imposed
+		n, err := p.plainValue(key, a, "size", "degree")
+		if err != nil {
+			return err
+		}
+		if err := p.check(n.v, a, p.i, 1, 1024, "1024", true); err != nil {
+			return err
+		}
+		p.note(en.Tf("`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup", p.span(a, p.i)))
 		return nil
 	case "rank":
 		n, err := p.plainValue(key, a, "r", "rank")
