@@ -71,6 +71,18 @@ func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
 // emitDataset writes the dataset's size where its name stood: "of 1281167
 // samples", so "90 epochs of imagenet" is 90 epochs of 1.28M images.
 func (c *canonizer) emitDataset(d Dataset, a, b int) {
+	if n := len(c.out); n > 0 {
+		if _, unit, ok := reqScanNumber(c.out[n-1].w); ok && unit == "" {
+			// "1 epoch of 52k alpaca": the size said before the name, in
+			// the dataset's unit
+			unit := "samples"
+			if d.Tokens > 0 {
+				unit = "tokens"
+			}
+			c.out = append(c.out, reqToken{raw: c.in[a].raw, w: unit, start: c.in[a].start, end: c.in[b-1].end})
+			return
+		}
+	}
 	if len(c.out) > 0 && (c.out[len(c.out)-1].w == "of" || c.out[len(c.out)-1].w == "on") {
 		c.out = c.out[:len(c.out)-1]
 	}

@@ -300,6 +300,8 @@ func TestParsePlan(t *testing.T) {
 		{"mixtral 8x7b qlora on 2 a6000 ada", "model=mixtral-8x7b wl=qlora on=rtx-6000-adax2"},
 		{"qwen2.5-coder 32b on 2x a100", "model=qwen2.5-32b on=a100-sxm4-80gbx2"},
 		{"llama 2 7b 배치 16 4090 2장", "model=llama-2-7b gb=16 on=rtx-4090x2"},
+		{"llama3-8b lora, 1 epoch of 52k alpaca, 4090", "model=llama-3-8b wl=lora ep=1 ds=52000 on=rtx-4090x1"},
+		{"can I fine tune mistral 7b on a free colab t4", "model=mistral-7b-v0.1 wl=finetune on=t4x1"},
 		// a model the catalogue lacks, named before its size: planned by the size
 		{"internlm2 20b lora on 8x a800", "model=20B-params wl=lora on=a800-sxm4-80gbx8"},
 		{"exaone 3.5 7.8b finetune on 4x a100", "model=7.8B-params wl=finetune on=a100-sxm4-80gbx4"},
