@@ -536,6 +536,14 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskCount)
 		c.skip(i, i+2)
 		return i + 2
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (i+1 == len(c.in) || c.w(i+1) == "?" || strings.HasSuffix(c.in[i].raw, "?")) &&
+		(len(c.out) == 0 || !strings.HasSuffix(lastW(c.out), "gb") && !reqStartsNumber(lastW(c.out))):
+		// "gemma2 27b 추론 vram?", "llama3 8b memory?": the request ends
+		// asking about memory (not "24gb vram", a card's size)
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+1)
+		return i + 1
 	case c.words(i, "how", "much") && memoryWord(c.w(i+2)):
 		// "how much vram for …", "how much memory does mixtral need"
 		c.setAsk(AskFit)

@@ -123,9 +123,10 @@ func TestSpeechModelHoursAreAudio(t *testing.T) {
 	}
 }
 
-// "몇 기가" asks how much memory, not how many GPUs.
+// "몇 기가" asks how much memory, not how many GPUs; so does a request
+// that ends on the word ("vram?").
 func TestKoreanHowManyGigabytes(t *testing.T) {
-	for _, text := range []string{"lora로 llama2 13b 튜닝할 때 vram 몇 기가?", "llama3 8b 추론 몇 GB 필요해?"} {
+	for _, text := range []string{"lora로 llama2 13b 튜닝할 때 vram 몇 기가?", "llama3 8b 추론 몇 GB 필요해?", "gemma2 27b 추론 vram?", "llama3 8b lora memory?"} {
 		r, err := Read(Env{Catalog: planner.DefaultCatalog()}, text)
 		if err != nil || !r.Memory || r.Ask != AskFit {
 			t.Errorf("%q: memory %v, ask %q, %v", text, r.Memory, r.Ask, err)
