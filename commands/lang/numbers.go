@@ -265,6 +265,10 @@ func (p *reqParser) number() error {
 		}
 		return said(en.Tf("I don't understand `%s`", reqShort(t.raw)), &UserError{Hint: reqKinds})
 	}
+	if w := p.tok(a + 1).w; w == "gpus" || w == "gpu" || w == "cards" || w == "card" {
+		// "with 8 gpus": a count with no GPU named
+		return p.unknownGPU(a+1, w, int(q.n.v))
+	}
 	if a+1 < len(p.toks) && !p.known(a+1) {
 		return p.unknown(a+1, reqUnitSuggest)
 	}

@@ -577,6 +577,7 @@ func TestParsePlanErrors(t *testing.T) {
 		{"llama3 8b lora gtx 1660", "unknown GPU `gtx 1660`: it is not in the GPU catalogue", ""},
 		{"llama3 8b int4 on a 1660", "unknown GPU `1660`: it is not in the GPU catalogue", ""},
 		{"bert-base on 2 1660s", "unknown GPU `1660s`: it is not in the GPU catalogue", ""},
+		{"train gpt2 on openwebtext with 8 gpus", "which GPU? `gpus` does not say — name it, like `on 8x h100`", ""},
 		// a variant the catalogue lacks is another card, not the base card with a word skipped
 		{"bert-base on a 3060 ti", "unknown GPU `3060 ti`: it is not in the GPU catalogue", ""},
 		{"bert-base on 2x rtx 4070 super", "unknown GPU `rtx 4070 super`: it is not in the GPU catalogue", ""},
