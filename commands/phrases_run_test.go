@@ -24,19 +24,7 @@ func TestEveryPhraseRuns(t *testing.T) {
 	s, _ := newReservationsOn(t, phrasebookServers)
 	n := 0
 	for _, file := range files {
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			var p struct {
-				Text   string         `json:"text"`
-				Expect map[string]any `json:"expect"`
-			}
-			if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
+		for _, p := range readPhrases(t, file) {
 			if c, _ := p.Expect["command"].(string); c != "" && c != "plan" {
 				continue // reserve, extend, status …: their own tests run them
 			}
@@ -49,7 +37,6 @@ func TestEveryPhraseRuns(t *testing.T) {
 				t.Errorf("%s: %q: %v", filepath.Base(file), p.Text, err)
 			}
 		}
-		f.Close()
 	}
 	if n < 500 {
 		t.Errorf("only %d plan sentences found", n)
@@ -67,6 +54,33 @@ func TestEveryPhraseRuns(t *testing.T) {
 			t.Errorf("%q: %v", text, err)
 		}
 	}
+}
+
+// phrase is one sentence of the request language's test sets and what
+// it should read as.
+type phrase struct {
+	Text   string         `json:"text"`
+	Expect map[string]any `json:"expect"`
+}
+
+// readPhrases reads a JSON-lines phrase file.
+func readPhrases(t *testing.T, path string) []phrase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []phrase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var p phrase
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // runsCleanly dispatches text and reports a panic or an error that is not

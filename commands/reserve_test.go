@@ -1,11 +1,8 @@
 package commands
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -329,22 +326,9 @@ const phrasebookServers = testServers + `
 // a sentence is not enough, the command must do what it read. An id in a
 // sentence ("server-h-3") is replaced by the id the store gave.
 func TestPhrasebookExtendsRun(t *testing.T) {
-	f, err := os.Open("lang/testdata/phrasebook.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	seoul, _ := time.LoadLocation("Asia/Seoul")
 	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var p struct {
-			Text   string         `json:"text"`
-			Expect map[string]any `json:"expect"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range readPhrases(t, "lang/testdata/phrasebook.jsonl") {
 		if p.Expect["command"] != "extend" {
 			continue
 		}
