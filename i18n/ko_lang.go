@@ -157,6 +157,7 @@ func koLang() map[string]string {
 		"two models: `%s` and `%s` — give a size or an architecture, not both":                                         "모델이 두 개예요: `%s`와 `%s` — 크기나 아키텍처 중 하나만 써 주세요",
 		"`%s` read as hours of audio: %s samples of 30 seconds":                                                        "`%s`는 음성 시간으로 읽었어요: 30초짜리 샘플 %s개",
 		"`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup":                          "`%s`: 텐서·파이프라인 병렬 배치는 플랜이 직접 고르고 구성 항목에 보여 줘요",
+		"`%s` is not in the catalogue: planned as a model of %s parameters, the size in its name":                      "`%s`는 카탈로그에 없어요: 이름에 있는 크기대로 파라미터 %s 모델로 계획했어요",
 		"which model? I do not know `%s` — name a catalogue model (`bert-base`, `llama3-8b`), give its size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)": "어떤 모델이요? `%s`는 모르는 모델이에요 — 카탈로그 모델 이름(`bert-base`, `llama3-8b`)이나 크기(`7b params`), 또는 아키텍처(`layers 24 hidden 2048 heads 16`)를 알려 주세요",
 		"which model? name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)":                                      "어떤 모델이요? 이름(`bert-base`, `llama3-8b`)이나 크기(`7b params`), 또는 아키텍처(`layers 24 hidden 2048 heads 16`)를 알려 주세요",
 		"`%s`: %s": "`%s`: %s",

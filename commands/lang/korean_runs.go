@@ -136,7 +136,7 @@ func (c *canonizer) koRateQuestion(i int) int {
 	}
 	switch {
 	case strings.HasPrefix(unit, "토큰"), strings.HasPrefix(unit, "샘플"), strings.HasPrefix(unit, "이미지"), strings.HasPrefix(unit, "요청"),
-		strings.HasPrefix(unit, "개"), strings.HasPrefix(unit, "처리"): // "초당 몇 개 처리", "초당 처리량"
+		strings.HasPrefix(unit, "개"), strings.HasPrefix(unit, "건"), strings.HasPrefix(unit, "장"), strings.HasPrefix(unit, "문장"), strings.HasPrefix(unit, "처리"): // "초당 몇 개 처리", "초당 몇 건", "초당 처리량"
 	default:
 		return i
 	}

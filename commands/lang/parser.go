@@ -194,6 +194,16 @@ func (p *reqParser) step() error {
 	if gpuOnlyWords[t.w] {
 		return p.vendorGPU(p.i) // "gtx 1660", "tpu v4": a GPU the catalogue lacks
 	}
+	if size, ok := sizeInName(t.w); ok && p.suggest(t.w, nil) == "" {
+		// "llama-3.2-11b-vision", "gpt-neox-20b": an id the catalogue
+		// lacks that carries its size
+		if err := p.setParams(size, p.i, p.i+1); err != nil {
+			return err
+		}
+		p.note(en.Tf("`%s` is not in the catalogue: planned as a model of %s parameters, the size in its name", t.raw, reqTrimNum(size/1e9)+"B"))
+		p.i++
+		return nil
+	}
 	if k := p.nameBeforeSize(p.i); k > 0 {
 		// "internlm2 20b", "exaone 3.5 7.8b": a model the catalogue
 		// lacks, planned by the size said after its name
@@ -209,6 +219,21 @@ func (p *reqParser) step() error {
 		return nil
 	}
 	return p.unknown(p.i, nil)
+}
+
+// sizeInName is the parameter count a model id carries among its parts
+// ("llama-3.2-11b-vision" → 11e9); the id must have letters besides it.
+func sizeInName(w string) (float64, bool) {
+	parts := nameParts(w)
+	if len(parts) < 2 {
+		return 0, false
+	}
+	for _, part := range parts {
+		if size, ok := paramSize(part); ok && size >= 100e6 && strings.HasSuffix(part, "b") {
+			return size, true
+		}
+	}
+	return 0, false
 }
 
 // nameBeforeSize is how many tokens at i name a model the catalogue lacks
