@@ -166,6 +166,21 @@ func TestDeadlinesInWordsAndMonths(t *testing.T) {
 	}
 }
 
+// "tensor parallel" without a degree and "한 달" that is no deadline (a
+// month of serving) are read past, not refused.
+func TestLayoutAndMonthWordsWithoutNumbers(t *testing.T) {
+	for _, text := range []string{
+		"Does Gemma 2 27B bf16 inference fit on one h100, or do we need tensor parallel?",
+		"qwen2.5 7b 추론 비용 l4 한 장 한 달이면?",
+		"deepseek-r1-distill-llama-70b 서빙 한 달 비용 h100 4장 기준으로 알려주세요",
+	} {
+		r, err := Read(Env{Catalog: planner.DefaultCatalog()}, text)
+		if err != nil || r.Deadline != 0 {
+			t.Errorf("%q: deadline %v, %v", text, r.Deadline, err)
+		}
+	}
+}
+
 // "tp 2", "tensor parallel 2", "pp 4" are layouts the plan picks itself:
 // read and noted, never a serving concurrency or an amount without a unit.
 func TestParallelDegreesAreNoted(t *testing.T) {

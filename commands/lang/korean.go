@@ -376,6 +376,17 @@ func durScale(n float64, d time.Duration) time.Duration {
 var koNumbers = map[string]int{"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "석": 3, "네": 4, "넷": 4,
 	"다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "열두": 12, "열여섯": 16, "스무": 20}
 
+// koDeadlineAt reports whether the time word at i ends a deadline ("3일
+// 안에", "한 달 이내", "2개월 내에").
+func (c *canonizer) koDeadlineAt(i int) bool {
+	w := c.w(i)
+	if strings.HasSuffix(w, "안에") || strings.HasSuffix(w, "이내") || strings.HasSuffix(w, "내에") {
+		return true
+	}
+	next, _, ok := koStem(c.w(i + 1))
+	return ok && koLexicon()[next].act == koWithin
+}
+
 // isDurationUnit reports whether a lexicon word is a unit of time.
 func isDurationUnit(w string) bool {
 	switch w {
@@ -407,7 +418,7 @@ func (c *canonizer) koNumber(i int) int {
 			if s, e, ok := koStem(c.w(i + 1)); ok && e.act == koCounter && s != "" {
 				counterNext = true
 			}
-			if _, e, ok := koStem(c.w(i + 1)); ok && e.act == koWord && (e.word == "epochs" || e.word == "steps" || isDurationUnit(e.word)) {
+			if _, e, ok := koStem(c.w(i + 1)); ok && e.act == koWord && (e.word == "epochs" || e.word == "steps" || isDurationUnit(e.word) && (e.word != "month" || c.koDeadlineAt(i+1))) {
 				// "한 에폭에": one epoch; "두 시간 안에", "한 달": a duration
 				c.out = append(c.out, reqToken{raw: n, w: strconv.Itoa(koNumbers[n]), start: c.in[i].start, end: c.in[i].end})
 				return i + 1
@@ -527,6 +538,10 @@ func (c *canonizer) koCompound(f float64) {
 }
 
 func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
+	if e.word == "month" && !c.koDeadlineAt(i) {
+		c.skip(i, i+1) // "한 달 비용": a month of serving, not a deadline
+		return i + 1
+	}
 	if isDurationUnit(e.word) {
 		return c.koTimeUnit(i, e.word)
 	}

@@ -461,6 +461,10 @@ func (p *reqParser) key(key string, a int) error {
 	case "tp", "pp":
 		// the search picks the layout (and vLLM splits a model over the
 		// GPUs it is given): the degree said is noted, not imposed
+		if w := p.tok(p.i).w; w != "=" && !reqStartsNumber(w) {
+			p.note(en.Tf("`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup", p.span(a, p.i)))
+			return nil // "or do we need tensor parallel?"
+		}
 		n, err := p.plainValue(key, a, "size", "degree")
 		if err != nil {
 			return err
