@@ -71,10 +71,10 @@ func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
 // emitDataset writes the dataset's size where its name stood: "of 1281167
 // samples", so "90 epochs of imagenet" is 90 epochs of 1.28M images.
 func (c *canonizer) emitDataset(d Dataset, a, b int) {
-	if n := len(c.out); n > 0 {
+	if n := len(c.out); n > 1 && c.out[n-2].w == "of" {
 		if _, unit, ok := reqScanNumber(c.out[n-1].w); ok && unit == "" {
 			// "1 epoch of 52k alpaca": the size said before the name, in
-			// the dataset's unit
+			// the dataset's unit (not "batch 256 imagenet": a value)
 			unit := "samples"
 			if d.Tokens > 0 {
 				unit = "tokens"
