@@ -62,6 +62,9 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		}
 	}
 	switch {
+	case g.Generation == Pascal:
+		add("precision", pc.pr.Tf("%s has no bf16 and no tensor cores: fp16 AMP (`--fp16`, `GradScaler`) runs at twice its fp32 rate (%.1f vs %.1f TFLOPS) and halves activation memory.",
+			g.Name, peakOf(g, FP16), peakOf(g, FP32)))
 	case g.Generation == Volta || g.Generation == Turing:
 		add("precision", pc.pr.Tf("%s has no bf16: use fp16 AMP (`torch.autocast(dtype=torch.float16)` + `GradScaler`, or `--fp16`). AMP runs the matmuls on tensor cores: %.0f vs %.1f TFLOPS in fp32.",
 			g.Name, peakOf(g, FP16), peakOf(g, FP32)))

@@ -145,7 +145,7 @@ func networkAdvice(pr Printer, g GPU, n int) []string {
 	if g.Generation == Hopper || g.Generation == Blackwell {
 		gbps, fabric = 400, "NDR InfiniBand (ConnectX-7) or 400 GbE RoCE v2"
 	}
-	if g.Generation == Volta || g.Generation == Turing {
+	if g.Generation == Pascal || g.Generation == Volta || g.Generation == Turing {
 		gbps, fabric = 100, "EDR InfiniBand or 100 GbE RoCE v2"
 	}
 	return append(out, pr.Tf("several servers for one job: one %d Gb/s NIC per GPU (%d for this box; %s) on the GPU's own PCIe switch for GPUDirect RDMA, a non-blocking rail-optimised switch fabric, and for RoCE a lossless Ethernet (PFC/ECN); plain TCP Ethernet makes the gradient all-reduce across boxes the bottleneck. Plus a separate 25-100 GbE storage/management network",

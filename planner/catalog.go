@@ -38,6 +38,7 @@ type Generation string
 
 // Generations in the catalogue.
 const (
+	Pascal    Generation = "Pascal" // no tensor cores: fp16 at twice the fp32 rate
 	Volta     Generation = "Volta"
 	Turing    Generation = "Turing"
 	Ampere    Generation = "Ampere"

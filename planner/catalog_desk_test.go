@@ -23,7 +23,7 @@ func TestDeskGPUNamesResolve(t *testing.T) {
 		{"a4000", "rtx-a4000"}, {"rtx a4000", "rtx-a4000"}, {"a5000", "rtx-a5000"}, {"rtx a5000", "rtx-a5000"}, {"rtxa5000", "rtx-a5000"},
 		{"rtx 4000 ada", "rtx-4000-ada"}, {"rtx4000", "rtx-4000-ada"}, {"4000ada", "rtx-4000-ada"},
 		{"rtx 5000 ada", "rtx-5000-ada"}, {"5000 ada", "rtx-5000-ada"},
-		{"a30", "a30"}, {"A30", "a30"}, {"mi210", "mi210"},
+		{"a30", "a30"}, {"A30", "a30"}, {"mi210", "mi210"}, {"p100", "p100-pcie-16gb"}, {"P100", "p100-pcie-16gb"},
 		// unchanged readings
 		{"rtx 6000", "rtx-6000-ada"}, {"a6000", "rtx-a6000"}, {"a10", "a10"}, {"4090", "rtx-4090"},
 	} {
@@ -32,7 +32,7 @@ func TestDeskGPUNamesResolve(t *testing.T) {
 			t.Errorf("GPU(%q) = %q, %v; want %q", tc.in, g.ID, err, tc.want)
 		}
 	}
-	for _, in := range []string{"1660", "gtx 1660", "1660s", "3060ti", "3060 8gb", "4060", "4060ti 8gb", "4070 super", "3080 20gb", "2080", "a2", "p100"} {
+	for _, in := range []string{"1660", "gtx 1660", "1660s", "3060ti", "3060 8gb", "4060", "4060ti 8gb", "4070 super", "3080 20gb", "2080", "a2", "p40"} {
 		if g, _, err := c.GPU(in); err == nil {
 			t.Errorf("GPU(%q) = %q; want unknown", in, g.ID)
 		}

@@ -215,7 +215,7 @@ func readRows(f io.Reader) ([]row, error) {
 // generations maps an architecture cell's prefix to planner's Generation
 // constant; the last prefix that matches wins ("Ada" is tried last).
 var generations = []struct{ prefix, ident string }{
-	{"Volta", "Volta"}, {"Turing", "Turing"}, {"Ampere", "Ampere"}, {"Hopper", "Hopper"},
+	{"Pascal", "Pascal"}, {"Volta", "Volta"}, {"Turing", "Turing"}, {"Ampere", "Ampere"}, {"Hopper", "Hopper"},
 	{"Blackwell", "Blackwell"}, {"CDNA 2", "CDNA2"}, {"CDNA 3", "CDNA3"}, {"Ada", "Ada"},
 }
 
