@@ -262,7 +262,7 @@ func (c *canonizer) keep(i int) bool {
 	if c.w(i) == "it" || c.w(i) == "its" {
 		return len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w)
 	}
-	if nodeWords[c.w(i)] {
+	if reqUnitClass(c.w(i)) == reqUNodes {
 		// "2 servers with 8 a100s each": machines counted are nodes
 		if _, unit, ok := reqScanNumber(lastW(c.out)); ok && unit == "" {
 			return true
@@ -270,10 +270,6 @@ func (c *canonizer) keep(i int) bool {
 	}
 	return false
 }
-
-// nodeWords are the everyday words for a node when counted ("2 servers
-// with 8 a100s each"); otherwise they are filler ("our servers").
-var nodeWords = map[string]bool{"servers": true, "server": true, "machines": true, "machine": true, "boxes": true, "box": true, "hosts": true}
 
 // phrase matches the multi-word English phrases: questions, deadlines,
 // "from scratch".

@@ -164,7 +164,7 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 		}
 		return planner.Hardware{}, false, p.unknownGPU(firstTok, first, count)
 	}
-	if v := p.tok(m.next).w; cardVariants[v] {
+	if v := p.tok(m.next).w; v == "ti" || v == "super" {
 		// "3060 ti", "4070 super": a variant the catalogue lacks is
 		// another card (the 3060 Ti has 8 GB to the 3060's 12), not the
 		// base card with a word skipped
@@ -326,11 +326,6 @@ func (p *reqParser) gpuName(i int, first string) (reqGPUMatch, bool) {
 	m.next = j + 1
 	return m, true
 }
-
-// cardVariants are the words after a card's number that make it another
-// card ("rtx 3090 ti", "4080 super"); the catalogue names those it has
-// with the word joined ("rtx-3090ti"), so gpuName reads them as qualifiers.
-var cardVariants = map[string]bool{"ti": true, "super": true}
 
 // unknownGPU is the error for a word where a GPU name should be.
 func (p *reqParser) unknownGPU(i int, name string, count int) error {

@@ -370,8 +370,9 @@ func speechDataHours(m planner.Model, q reqQuantity) (float64, bool) {
 // "걸렸는데", "소요됐어"): a duration there is a measured run, whatever the
 // model.
 func saysTook(text string) bool {
+	text = strings.ToLower(text)
 	for _, w := range []string{"took", "걸렸", "소요됐", "소요되었"} {
-		if strings.Contains(strings.ToLower(text), w) {
+		if strings.Contains(text, w) {
 			return true
 		}
 	}

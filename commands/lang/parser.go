@@ -241,22 +241,26 @@ func sizeInName(w string) (float64, bool) {
 // ("internlm2 20b"), with a version number after it ("exaone 3.5 7.8b");
 // 0 when the size does not follow.
 func (p *reqParser) nameBeforeSize(i int) int {
-	w := p.tok(i).w
-	if !strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz") || p.suggest(w, nil) != "" {
-		return 0
-	}
 	// the canonizer marks a size it read as the model's ("20b-params")
 	size := func(w string) bool {
 		s, ok := strings.CutSuffix(w, "-params")
 		return ok && isParamSize(s)
 	}
-	if size(p.tok(i + 1).w) {
-		return 1
+	k := 0
+	switch {
+	case size(p.tok(i + 1).w):
+		k = 1
+	default:
+		if n, unit, ok := reqScanNumber(p.tok(i + 1).w); ok && unit == "" && n.v < 100 && size(p.tok(i+2).w) {
+			k = 2
+		}
 	}
-	if n, unit, ok := reqScanNumber(p.tok(i + 1).w); ok && unit == "" && n.v < 100 && size(p.tok(i+2).w) {
-		return 2
+	// the suggestion search last: skippable asks it again for every
+	// other unknown word
+	if w := p.tok(i).w; k == 0 || !strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz") || p.suggest(w, nil) != "" {
+		return 0
 	}
-	return 0
+	return k
 }
 
 // withModelFor is text with the first of the skipped words replaced by a
