@@ -127,7 +127,7 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 	if !e.Memory.Fits {
 		out = append(out, pc.oomAdvice(e)...)
 	}
-	if j.Model.Kind == Decoder && j.Stack != Tuned && e.Memory.Fits {
+	if j.Model.Kind == Decoder && !j.Stack.Fused() && e.Memory.Fits {
 		if lg := memItem(e.Memory, "logits + loss"); lg > 0.15*e.Memory.PerGPUGiB {
 			add("memory", pc.pr.Tf("logits and the loss take %.1f GiB (vocabulary %d): a fused/chunked cross-entropy (Liger kernel, `torch.compile`) removes most of it.", lg, j.Model.Vocab))
 		}

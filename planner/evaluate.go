@@ -117,6 +117,14 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + tAttn) / mpShare / cpShare
 	tMicro += qloraDequantS(pc.prm, *j, *l) / pc.jobFactor
 	tCompute := tMicro * float64(ga)
+	var exposed float64
+	if j.ActivationOffload {
+		// saved activations out over PCIe in forward and back in
+		// backward, on a side stream behind the micro-batch's compute
+		stored, _, _ := activationPerSample(pc.prm, j.Model, j.Workload, *l, j.SeqLen, j.Stack)
+		copyS := 2 * stored * float64(micro) / pcieBytesPerS(pc.prm, *g)
+		exposed = float64(ga) * math.Max(0, copyS-offloadOverlap*tMicro)
+	}
 
 	n := h.Count
 	perNode := gpusPerNode(*h)
@@ -127,10 +135,9 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	if j.Workload == LoRA || j.Workload == QLoRA {
 		trainable = loraParams(j.Model, j.LoRARank)
 	}
-	var exposed float64
 	if dp > 1 {
 		gradBytes := 4.0
-		if j.Stack == Tuned && l.precision != FP32 && l.precision != TF32 {
+		if j.Stack.Fused() && l.precision != FP32 && l.precision != TF32 {
 			gradBytes = 2
 		}
 		bytes := trainable * gradBytes / mpShare
@@ -151,9 +158,9 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 			}
 			gather := float64(dp-1) / float64(dp) * wb / mpShare / (busGBs * 1e9)
 			perMicro := 2*gather + tAR/2
-			exposed = float64(ga) * math.Max(minExposedComm*perMicro, perMicro-0.8*tMicro)
+			exposed += float64(ga) * math.Max(minExposedComm*perMicro, perMicro-0.8*tMicro)
 		} else {
-			exposed = math.Max(minExposedComm*tAR, tAR-pc.prm.Overlap*tMicro*2/3)
+			exposed += math.Max(minExposedComm*tAR, tAR-pc.prm.Overlap*tMicro*2/3)
 		}
 	}
 	if cp := l.cpDeg(); cp > 1 {
@@ -440,10 +447,18 @@ func (pc *planContext) offloadTime(j Job, h Hardware, l layout, shardParams, hel
 func (pc *planContext) describeTechniques() error {
 	j := &pc.job
 	if j.Workload == Inference {
-		if j.Offload != OffloadNone || j.OptimizerInBackward || j.PureBF16 || j.ContextParallel > 1 {
+		if j.Offload != OffloadNone || j.OptimizerInBackward || j.PureBF16 || j.ContextParallel > 1 || j.ActivationOffload {
 			return userError(pc.pr.T("offload, optimizer-in-backward, pure bf16 and context parallel are training techniques; this is an inference plan"))
 		}
 		return nil
+	}
+	if j.Stack == Unsloth {
+		// use_gradient_checkpointing="unsloth", the default of its
+		// notebooks and docs
+		j.Checkpointing, j.ActivationOffload = true, true
+		pc.assume(pc.pr.T("Unsloth: its own gradient checkpointing (the default) keeps each layer's input in host memory, and its cross-entropy never builds the logits"))
+	} else if j.ActivationOffload {
+		pc.assume(pc.pr.T("activation offloading: the activations saved for backward wait in host memory and stream back over PCIe behind the compute"))
 	}
 	switch j.Offload {
 	case OffloadNone:

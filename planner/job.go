@@ -44,7 +44,17 @@ type Stack string
 const (
 	HF    Stack = "hf"
 	Tuned Stack = "tuned" // fused kernels, FlashAttention, Megatron/NeMo/llm-foundry class
+	// Unsloth is tuned kernels (Triton LoRA, RoPE, norms) plus two memory
+	// mechanisms of its own: the cross-entropy never materialises the
+	// logits (Cut Cross-Entropy, Unsloth 2024.12 on), and its default
+	// gradient checkpointing keeps the checkpoints in host memory.
+	Unsloth Stack = "unsloth"
 )
+
+// Fused reports whether the stack runs fused kernels (FlashAttention,
+// fused norms and activations, a chunked or fused loss) rather than eager
+// PyTorch's one kernel per elementwise op.
+func (s Stack) Fused() bool { return s == Tuned || s == Unsloth }
 
 // Interconnect is how the GPUs of one job talk to each other.
 type Interconnect string
@@ -116,6 +126,12 @@ type Job struct {
 	// ContextParallel splits every sequence over this many GPUs (ring
 	// attention, Megatron/NeMo context parallelism); 0 or 1 = off.
 	ContextParallel int
+	// ActivationOffload keeps the activations saved for backward (the
+	// layer inputs under checkpointing) in host memory: torchtune's
+	// enable_activation_offloading, Unsloth's checkpointing, DeepSpeed's
+	// cpu_checkpointing. They stream out during forward and back during
+	// backward on a side stream.
+	ActivationOffload bool `json:",omitempty"`
 
 	// Inference: GlobalBatch concurrent sequences of SeqLen context
 	// (prompt + generated tokens); GenTokens is the generated part.

@@ -208,7 +208,7 @@ func frozenBaseBytes(j Job, prec Precision, p float64) float64 {
 		emb *= 2
 	}
 	embBytes := 2.0
-	if j.Stack != Tuned {
+	if !j.Stack.Fused() {
 		embBytes = 4
 	}
 	return (p-emb)*nf4BytesPerParam + emb*embBytes
@@ -219,7 +219,7 @@ func frozenBaseBytes(j Job, prec Precision, p float64) float64 {
 // keep them in bf16 like the rest of the model (8 bytes); PEFT with
 // mixed precision keeps adapters and their states in fp32 (16 bytes).
 func adapterStateBytes(stack Stack) float64 {
-	if stack == Tuned {
+	if stack.Fused() {
 		return 8
 	}
 	return 16
@@ -234,7 +234,7 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 	// stream, norms, softmax): the share the time model fits as
 	// EagerAMPBytes applies to the stored bytes as well.
 	fp32Share := 0.0
-	if ab == 2 && stack != Tuned {
+	if ab == 2 && !stack.Fused() {
 		fp32Share = (prm.EagerAMPBytes - 2) / 2
 	}
 	if m.Kind == VisionConv {
@@ -292,11 +292,16 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 		if ab == 2 {
 			per = 14
 		}
-		if stack == Tuned {
+		switch stack {
+		case Tuned:
 			per = 4 // fused / chunked cross-entropy keeps one fp32 buffer
 			if m.Kind == Encoder {
 				per *= 0.15 // MLM head on masked positions only
 			}
+		case Unsloth:
+			// Cut Cross-Entropy computes the scores block by block in
+			// on-chip memory and keeps one log-sum-exp per token
+			per = 4 / float64(m.Vocab)
 		}
 		logits = s * float64(m.Vocab) * per / tp
 	}
@@ -414,6 +419,12 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 
 	stored, transient, logits := activationPerSample(prm, m, j.Workload, l, j.SeqLen, j.Stack)
 	b := float64(l.micro)
+	if j.ActivationOffload && m.Layers > 0 {
+		// What backward needs waits in host memory: on the GPU only the
+		// layer being written out (forward) or read back (backward) and
+		// the one prefetched behind it.
+		stored = math.Min(stored, 2*stored/float64(m.Layers))
+	}
 	acts := stored * b
 	if l.pp > 1 {
 		acts = acts / float64(l.pp) * float64(l.pp) // first stage: pp micro-batches of L/pp layers

@@ -62,7 +62,7 @@ func computeParams(m Model, w Workload, stack Stack) float64 {
 		switch {
 		case w != Pretrain:
 			n -= emb // classification/QA heads are tiny
-		case stack == Tuned:
+		case stack.Fused():
 			n -= 0.85 * emb // MLM head on masked positions only
 		}
 	}
@@ -117,7 +117,7 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	// CNNs run cuDNN convolutions and batch norm in eager PyTorch on every
 	// stack (NVIDIA's own ResNet-50 numbers are eager PyTorch), so they
 	// carry no stack penalty.
-	if j.Stack != Tuned && j.Model.Kind != VisionConv {
+	if !j.Stack.Fused() && j.Model.Kind != VisionConv {
 		k = p.StackHF
 		if act == 2 {
 			// Eager autocast keeps the residual stream, layer norms and

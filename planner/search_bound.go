@@ -76,7 +76,7 @@ func (pc *planContext) floorGPU(g *GPU) floorGPU {
 	prec, _ := pickPrecision(*j, *g)
 	fg := floorGPU{prec: prec, peak: effectivePeak(*g, prec) * 1e12, gradBytes: 4}
 	fg.uMax = hfu(pc.prm, *j, layout{gpu: *g, precision: prec}, 0) * pc.jobFactor
-	if j.Stack == Tuned && prec != FP32 && prec != TF32 {
+	if j.Stack.Fused() && prec != FP32 && prec != TF32 {
 		fg.gradBytes = 2
 	}
 	sb := jobStateBytes(*j, prec)

@@ -151,3 +151,69 @@ func TestOptimizerOffloadKeeps16BitGradients(t *testing.T) {
 		t.Errorf("fp32 training with the optimizer offloaded keeps fp32 gradients: %.1f GiB", g)
 	}
 }
+
+// Activation offloading keeps what backward needs in host memory: the GPU
+// holds two layers' worth, and the copies cost time only when PCIe cannot
+// keep up with the compute.
+func TestActivationOffload(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-3.2-3b")
+	a100 := mustGPU(t, c, "a100-sxm4-80gb", 1)
+	plan := func(j Job) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{a100}, Job: j}).Plans[0]
+	}
+	base := Job{Model: m, Workload: LoRA, SeqLen: 4096, MicroBatch: 2, GlobalBatch: 2, Checkpointing: true, Stack: Tuned, Samples: 1e4}
+	kept := plan(base)
+	off := base
+	off.ActivationOffload = true
+	o := plan(off)
+	if a, k := breakdown(o, "activations"), breakdown(kept, "activations"); a >= k || a <= 0 {
+		t.Errorf("offloaded checkpoints: activations %.2f GiB on the GPU, kept %.2f", a, k)
+	}
+	if o.Time.StepS > kept.Time.StepS*1.01 {
+		t.Errorf("checkpoint copies hide behind compute: %.3f s vs %.3f", o.Time.StepS, kept.Time.StepS)
+	}
+	// Without checkpointing every activation crosses PCIe twice: more
+	// bytes than the compute can hide.
+	full := off
+	full.Checkpointing = false
+	nockpt := base
+	nockpt.Checkpointing = false
+	if f, k := plan(full), plan(nockpt); f.Time.StepS <= k.Time.StepS {
+		t.Errorf("offloading all activations should be PCIe-bound: %.3f s vs %.3f kept", f.Time.StepS, k.Time.StepS)
+	}
+	inf := Job{Model: m, Workload: Inference, SeqLen: 1024, GlobalBatch: 1, ActivationOffload: true}
+	if _, err := c.Plan(Request{NoSearch: true, Targets: []Hardware{a100}, Job: inf}); err == nil {
+		t.Error("activation offloading in an inference plan: want an error")
+	}
+}
+
+// Unsloth: tuned kernels, its offloaded checkpointing on by default, and a
+// cross-entropy that never builds the logits, so a long context fits
+// where a tuned stack that keeps its checkpoints and logits does not.
+func TestUnslothStack(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-3.1-8b")
+	a100 := mustGPU(t, c, "a100-sxm4-40gb", 1)
+	j := Job{Model: m, Workload: QLoRA, LoRARank: 32, SeqLen: 150_000, MicroBatch: 1, GlobalBatch: 1, Stack: Unsloth, Samples: 100}
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{a100}, Job: j})
+	u := res.Plans[0]
+	if !u.Checkpointing || !u.Memory.Fits || breakdown(u, "logits + loss") > 0.01 {
+		t.Errorf("unsloth at 150k tokens: ckpt %v, fits %v (%.1f GiB), logits %.2f GiB", u.Checkpointing, u.Memory.Fits, u.Memory.PerGPUGiB, breakdown(u, "logits + loss"))
+	}
+	if !strings.Contains(strings.Join(res.Assumptions, " "), "Unsloth") {
+		t.Errorf("the stack's defaults are not stated: %q", res.Assumptions)
+	}
+	j.Stack, j.Checkpointing = Tuned, true
+	if tu := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{a100}, Job: j}).Plans[0]; tu.Memory.Fits {
+		t.Errorf("tuned with its checkpoints and logits on the GPU fits 150k tokens in 40 GB (%.1f GiB)", tu.Memory.PerGPUGiB)
+	}
+	// Same kernels: at a short context the two stacks run at one speed.
+	j.SeqLen, j.MicroBatch = 2048, 2
+	tuned := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{a100}, Job: j}).Plans[0]
+	j.Stack = Unsloth
+	uns := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{a100}, Job: j}).Plans[0]
+	if r := uns.Time.StepS / tuned.Time.StepS; r < 0.99 || r > 1.1 {
+		t.Errorf("unsloth / tuned step time at 2k tokens = %.3f, want about 1", r)
+	}
+}

@@ -331,6 +331,16 @@ func (c *canonizer) phrase(i int) int {
 	case c.words(i, "pure", "bf16"), c.words(i, "pure", "bfloat16"):
 		c.emit("pure-bf16", i, i+2)
 		return i + 2
+	case actOffloadPhrase(c.w(i), c.w(i+1), c.w(i+2)) > 0:
+		// "activation offloading", "offload activations", "offloaded
+		// gradient checkpointing": the saved activations in host memory
+		n := i + actOffloadPhrase(c.w(i), c.w(i+1), c.w(i+2))
+		if w := c.w(n - 1); w == "checkpointing" || w == "checkpoints" || w == "ckpt" {
+			c.emit("offloaded-checkpointing", i, n)
+			return n
+		}
+		c.emit("activation-offload", i, n)
+		return n
 	case c.words(i, "cpu", "offload"), c.words(i, "cpu", "offloading"):
 		c.emit("offload", i, i+2)
 		return i + 2
@@ -751,4 +761,20 @@ func (c *canonizer) emitAudioHours(hours float64, a, b int) {
 	c.corrected = append(c.corrected, c.text[c.in[a].start:c.in[b-1].end]+" → "+samples+" samples (30 s windows)")
 	c.emit(samples, a, b)
 	c.emit("samples", a, b)
+}
+
+// actOffloadPhrase returns how many words at a, b, c say activation
+// offloading (torchtune's enable_activation_offloading, Unsloth's
+// offloaded gradient checkpointing), or 0.
+func actOffloadPhrase(a, b, c string) int {
+	acts := func(w string) bool { return w == "activation" || w == "activations" || w == "act" || w == "acts" }
+	offl := func(w string) bool { return w == "offload" || w == "offloading" || w == "offloaded" }
+	ckpt := func(w string) bool { return w == "checkpointing" || w == "checkpoints" || w == "ckpt" }
+	switch {
+	case a == "cpu" && acts(b) && offl(c), offl(a) && (b == "gradient" || b == "grad") && ckpt(c):
+		return 3
+	case acts(a) && offl(b), offl(a) && acts(b), offl(a) && ckpt(b):
+		return 2
+	}
+	return 0
 }

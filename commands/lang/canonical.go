@@ -78,6 +78,9 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 	if j.PureBF16 {
 		opts = append(opts, "pure-bf16")
 	}
+	if j.ActivationOffload {
+		opts = append(opts, "activation-offload")
+	}
 	if j.ContextParallel > 1 {
 		opts = append(opts, "cp "+strconv.Itoa(j.ContextParallel))
 	}

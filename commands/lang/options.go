@@ -37,7 +37,12 @@ const (
 	reqKwOffload    // offload (optimizer) | full offload
 	reqKwInBackward // optimizer-in-backward
 	reqKwPureBF16   // pure bf16: no fp32 master weights
+	reqKwActOffload // activation offloading: saved activations in host memory
 )
+
+// reqKernels is the stack keyword of kernel libraries (torch.compile,
+// Liger): tuned on any framework.
+const reqKernels = "kernels"
 
 type reqKeyword struct {
 	kind reqKwKind
@@ -91,8 +96,19 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwOptimizer, string(planner.PagedAdam8bit), "paged-adam8bit", "paged-adamw8bit")
 	reqKws(reqKwOptimizer, string(planner.SGD), "sgd")
 	reqKws(reqKwOptimizer, string(planner.Lion), "lion")
-	reqKws(reqKwStack, string(planner.HF), "hf", "huggingface", "hugging-face", "transformers", "eager-pytorch", "pytorch")
-	reqKws(reqKwStack, string(planner.Tuned), "tuned", "megatron", "megatron-lm", "fused", "nemo")
+	// Stacks by the name of the software: the trainers built on Hugging
+	// Face run its eager modules; the pre-training and recipe libraries
+	// below ship fused kernels (FlashAttention, fused norms and loss).
+	reqKws(reqKwStack, string(planner.HF), "hf", "huggingface", "hugging-face", "transformers", "eager-pytorch", "pytorch",
+		"trainer", "hf-trainer", "trl", "sfttrainer", "sft-trainer", "peft", "axolotl", "llama-factory", "llamafactory",
+		"plain-pytorch", "vanilla-pytorch")
+	reqKws(reqKwStack, string(planner.Tuned), "tuned", "megatron", "megatron-lm", "fused", "nemo", "torchtitan", "torchtune",
+		"llm-foundry", "llmfoundry", "composer", "nanotron", "maxtext", "levanter", "megatron-core", "mcore",
+		"megatron-deepspeed", "transformer-engine", "llm.c")
+	reqKws(reqKwStack, string(planner.Unsloth), "unsloth")
+	// Kernels named on their own make whatever framework runs them fused.
+	reqKws(reqKwStack, reqKernels, "torch.compile", "torch-compile", "torch_compile", "compile", "compiled", "liger",
+		"liger-kernel", "liger-kernels")
 	reqKws(reqKwInterconnect, string(planner.NVLink), "nvlink", "nvswitch")
 	reqKws(reqKwInterconnect, string(planner.PCIe), "pcie")
 	reqKws(reqKwInterconnect, string(planner.IB), "ib", "infiniband", "roce")
@@ -127,6 +143,9 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwInBackward, "", "optimizer-in-backward", "optim-in-backward", "optimizer-in-bwd", "opt-in-bwd",
 		"optim-in-bwd", "in-backward")
 	reqKws(reqKwPureBF16, "", "pure-bf16", "bf16-pure", "pure-bfloat16")
+	reqKws(reqKwActOffload, "", "activation-offload", "activation-offloading", "offload-activations", "act-offload",
+		"activation-offloading=true", "enable-activation-offloading")
+	reqKws(reqKwActOffload, "ckpt", "offloaded-checkpointing", "cpu-checkpointing")
 	reqKws(reqKwKey, "cp", "cp", "context-parallel", "context-parallelism", "cp-size")
 	reqKws(reqKwKey, "tp", "tp", "tensor-parallel", "tensor-parallelism", "tp-size", "tensor-parallel-size", "tensor_parallel_size")
 	reqKws(reqKwKey, "pp", "pp", "pipeline-parallel", "pipeline-parallelism", "pp-size", "pipeline-parallel-size")
@@ -152,7 +171,7 @@ var reqSuggest = []string{
 	"encoder", "decoder", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "nf4", "mixed", "ckpt",
 	"checkpointing", "flash", "eager", "ddp", "zero1", "zero2", "zero3", "fsdp", "adamw", "adam8bit", "sgd", "lion",
 	"huggingface", "tuned", "megatron", "nvlink", "pcie", "infiniband", "roce", "compare", "baseline", "nodes",
-	"offload", "pure-bf16", "optimizer-in-backward", "context-parallel",
+	"offload", "pure-bf16", "optimizer-in-backward", "context-parallel", "activation-offloading",
 	"dataset", "precision",
 }
 
@@ -236,6 +255,19 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		}
 		return reqSet(p, &p.optimizer, planner.Optimizer(kw.val), a, p.i, "optimizers")
 	case reqKwStack:
+		switch {
+		case kw.val == reqKernels:
+			// "hf trainer with torch.compile", "trl + liger": the
+			// framework's modules run as fused kernels
+			p.kernels = true
+			if p.stack.set && p.stack.v != planner.HF {
+				return nil
+			}
+			p.stack = reqSlot[planner.Stack]{v: planner.Tuned, word: p.span(a, p.i), set: true}
+			return nil
+		case kw.val == string(planner.HF) && p.kernels:
+			return nil
+		}
 		return reqSet(p, &p.stack, planner.Stack(kw.val), a, p.i, "stacks")
 	case reqKwInterconnect:
 		return reqSet(p, &p.interconnect, planner.Interconnect(kw.val), a, p.i, "interconnects")
@@ -277,6 +309,9 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		p.req.Job.OptimizerInBackward = true
 	case reqKwPureBF16:
 		p.req.Job.PureBF16 = true
+	case reqKwActOffload:
+		p.req.Job.ActivationOffload = true
+		p.req.Job.Checkpointing = p.req.Job.Checkpointing || kw.val == "ckpt"
 	case reqKwOn:
 		j := p.i
 		for w := p.tok(j).w; w == "a" || w == "the" || w == "my"; w = p.tok(j).w {

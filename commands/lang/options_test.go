@@ -25,6 +25,11 @@ func TestMemorySavingWords(t *testing.T) {
 		{"llama-3.1-8b full finetune with paged 8-bit optimizers on a 4090", func(j planner.Job) bool { return j.Optimizer == planner.PagedAdam8bit }},
 		{"llama-3.1-8b finetune paged_adamw_32bit on a 4090", func(j planner.Job) bool { return j.Optimizer == planner.PagedAdamW }},
 		{"llama-3-8b lora 오프로드 4090 1장", func(j planner.Job) bool { return j.Offload == planner.OffloadOptimizer }},
+		{"llama-3.2-3b lora seq 4096 with activation offloading on a100", func(j planner.Job) bool {
+			return j.ActivationOffload && !j.Checkpointing && j.Offload == planner.OffloadNone
+		}},
+		{"llama-3.2-3b lora offload activations on a100", func(j planner.Job) bool { return j.ActivationOffload && j.Offload == planner.OffloadNone }},
+		{"llama-3.1-8b qlora with offloaded gradient checkpointing on a 4090", func(j planner.Job) bool { return j.ActivationOffload && j.Checkpointing }},
 	} {
 		r, err := Read(Env{Catalog: cat}, tc.in)
 		if err != nil {
@@ -39,5 +44,43 @@ func TestMemorySavingWords(t *testing.T) {
 		if err == nil && !tc.check(back.Request.Job) {
 			t.Errorf("%q: read as %q, which reads back differently", tc.in, ReadAs(cat, r))
 		}
+	}
+}
+
+// The software people name: trainers built on Hugging Face run eager
+// modules, pre-training and recipe libraries ship fused kernels, Unsloth
+// is its own stack, and torch.compile or Liger fuse whatever runs them.
+func TestStackNames(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, tc := range []struct {
+		in   string
+		want planner.Stack
+	}{
+		{"llama 3.1 8b pretrain with torchtitan on 8x h100 seq 8192", planner.Tuned},
+		{"llama 3.1 8b lora with torchtune on a 4090", planner.Tuned},
+		{"mpt-7b pretrain llm-foundry on 8x a100", planner.Tuned},
+		{"llama 3.1 8b qlora with unsloth on a t4", planner.Unsloth},
+		{"llama 3.1 8b lora with axolotl on a 4090", planner.HF},
+		{"llama 3.1 8b finetune with trl on a100", planner.HF},
+		{"llama 3.1 8b lora hf trainer with torch.compile on a 4090", planner.Tuned},
+		{"llama 3.1 8b lora trl + liger on a 4090", planner.Tuned},
+		{"llama 3.1 8b lora liger with trl on a 4090", planner.Tuned},
+		{"llama 3.1 8b qlora unsloth torch.compile on a 4090", planner.Unsloth},
+	} {
+		r, err := Read(Env{Catalog: cat}, tc.in)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if got := r.Request.Job.Stack; got != tc.want {
+			t.Errorf("%q: stack %q, want %q (skipped %q)", tc.in, got, tc.want, r.Skipped)
+		}
+		back, err := Read(Env{Catalog: cat}, ReadAs(cat, r))
+		if err != nil || back.Request.Job.Stack != tc.want {
+			t.Errorf("%q: read as %q, which reads back as %v (%v)", tc.in, ReadAs(cat, r), back, err)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "llama 3.1 8b lora unsloth with torchtitan on a 4090"); err == nil {
+		t.Error("two stacks named: want a question")
 	}
 }

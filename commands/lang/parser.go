@@ -57,6 +57,7 @@ type reqParser struct {
 	strategy                           reqSlot[planner.Strategy]
 	optimizer                          reqSlot[planner.Optimizer]
 	stack                              reqSlot[planner.Stack]
+	kernels                            bool // torch.compile or Liger named: fused kernels on any framework
 	interconnect                       reqSlot[planner.Interconnect]
 	compare                            bool
 	compareWord                        string
