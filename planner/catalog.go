@@ -571,6 +571,37 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 		}
 	}
 	notFound := &NotFoundError{Kind: "GPU", Name: name, vocabulary: c.GPUNames}
+	g, res, ok := c.gpuByFamily(name, q)
+	if !ok {
+		// "nvidia-a100-80gb", "geforce-rtx-4090", "rtx-4060-ti-16gb": the
+		// brand words carry nothing the model number does not
+		if bare := stripGPUBrand(q); bare != q && bare != "" {
+			g, res, ok = c.gpuByFamily(name, bare)
+		}
+	}
+	if !ok {
+		return GPU{}, Resolution{}, notFound
+	}
+	return g, res, nil
+}
+
+// stripGPUBrand drops the vendor and brand words a normalised GPU query may
+// start with.
+func stripGPUBrand(q string) string {
+	for {
+		n := q
+		for _, b := range []string{"nvidia", "geforce", "tesla", "quadro", "rtx", "amd", "instinct"} {
+			n = strings.TrimPrefix(n, b)
+		}
+		if n == q {
+			return q
+		}
+		q = n
+	}
+}
+
+// gpuByFamily resolves a normalised query by family and qualifiers.
+func (c *Catalog) gpuByFamily(name, q string) (GPU, Resolution, bool) {
 	// "DGX B200", "HGX B300": the system comes first in speech, last in the
 	// ids; a system no row of the family names is the same GPU ("dgx b300").
 	for _, sys := range []string{"dgx", "hgx"} {
@@ -583,7 +614,7 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 		quals = quals[:n-1]
 	}
 	if !ok {
-		return GPU{}, Resolution{}, notFound
+		return GPU{}, Resolution{}, false
 	}
 	var cands []GPU
 	for gi, g := range c.GPUs {
@@ -605,7 +636,7 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 		}
 	}
 	if len(cands) == 0 {
-		return GPU{}, Resolution{}, notFound
+		return GPU{}, Resolution{}, false
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].defaultScore > cands[j].defaultScore })
 	g := cands[0]
@@ -616,7 +647,7 @@ func (c *Catalog) GPU(name string) (GPU, Resolution, error) {
 		}
 		res.Note += " (others: " + strings.Join(res.Others, ", ") + ")"
 	}
-	return g, res, nil
+	return g, res, true
 }
 
 // familyHas reports whether a GPU of family fam has word in its id.

@@ -24,6 +24,9 @@ func TestDeskGPUNamesResolve(t *testing.T) {
 		{"rtx 4000 ada", "rtx-4000-ada"}, {"rtx4000", "rtx-4000-ada"}, {"4000ada", "rtx-4000-ada"},
 		{"rtx 5000 ada", "rtx-5000-ada"}, {"5000 ada", "rtx-5000-ada"},
 		{"a30", "a30"}, {"A30", "a30"}, {"mi210", "mi210"}, {"p100", "p100-pcie-16gb"}, {"P100", "p100-pcie-16gb"},
+		// hyphenated and with the brand words people paste from a spec sheet
+		{"rtx-4060-ti-16gb", "rtx-4060ti"}, {"rtx-3080-10gb", "rtx-3080"}, {"geforce-rtx-4090", "rtx-4090"},
+		{"nvidia-a100-80gb", "a100-sxm4-80gb"}, {"tesla-t4", "t4"}, {"NVIDIA H100", "h100-sxm5-80gb"}, {"amd-instinct-mi300x", "mi300x"},
 		// unchanged readings
 		{"rtx 6000", "rtx-6000-ada"}, {"a6000", "rtx-a6000"}, {"a10", "a10"}, {"4090", "rtx-4090"},
 	} {
@@ -32,7 +35,8 @@ func TestDeskGPUNamesResolve(t *testing.T) {
 			t.Errorf("GPU(%q) = %q, %v; want %q", tc.in, g.ID, err, tc.want)
 		}
 	}
-	for _, in := range []string{"1660", "gtx 1660", "1660s", "3060ti", "3060 8gb", "4060", "4060ti 8gb", "4070 super", "3080 20gb", "2080", "a2", "p40"} {
+	for _, in := range []string{"1660", "gtx 1660", "1660s", "3060ti", "3060 8gb", "4060", "4060ti 8gb", "4070 super", "3080 20gb", "2080", "a2", "p40",
+		"rtx-3060-ti", "geforce-rtx-4070-super", "nvidia"} {
 		if g, _, err := c.GPU(in); err == nil {
 			t.Errorf("GPU(%q) = %q; want unknown", in, g.ID)
 		}
