@@ -43,6 +43,8 @@ func TestCurrentModelNamesResolve(t *testing.T) {
 		{"clip vit-l/14", "clip-vit-large-patch14"}, {"deepseek coder 1.3b", "deepseek-coder-1.3b"},
 		{"whisper-large-v3", "whisper-large-v3"}, {"whisper large v3", "whisper-large-v3"},
 		{"whisper-small", "whisper-small"}, {"whisper small", "whisper-small"},
+		{"flan-t5-xl", "flan-t5-xl"}, {"flan t5 xxl", "flan-t5-xxl"}, {"flan-t5-base", "flan-t5-base"},
+		{"FLAN-T5-Large", "flan-t5-large"}, {"mt0-xxl", "mt0-xxl"},
 		// unchanged readings
 		{"llama-3-70b", "llama-3-70b"}, {"mistral", "mistral-7b-v0.1"}, {"bert-base", "bert-base-uncased"},
 	} {
@@ -131,6 +133,7 @@ func TestCurrentCataloguePlans(t *testing.T) {
 		{"vit-huge-patch14-224", "h800 pcie", 1, Inference},
 		{"llama-3.1-8b", "mi250x", 8, Finetune}, {"llama-3.1-405b", "b300", 8, Inference}, {"llama-3.1-70b", "dgx b200", 8, LoRA},
 		{"whisper-large-v3", "rtx-4090", 1, Finetune}, {"whisper-small", "t4", 1, Inference},
+		{"flan-t5-xl", "rtx-4090", 1, LoRA}, {"flan-t5-xxl", "a100-sxm4-80gb", 8, Finetune}, {"mt0-xxl", "a100-sxm4-80gb", 1, LoRA},
 	} {
 		j := Job{Model: mustModel(t, c, tc.model), Workload: tc.w, Precision: BF16, Stack: Tuned, GlobalBatch: 8, Steps: 100}
 		res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, tc.gpu, tc.n)}, Job: j})
@@ -156,6 +159,22 @@ func TestVisionTransformerGFLOPsAreFLOPs(t *testing.T) {
 		want := 2*m.ParamsB*1e9*tokens + 4*float64(m.Layers)*tokens*tokens*float64(m.Hidden)
 		if r := m.FwdGFLOPs * 1e9 / want; r < 0.85 || r > 1.15 {
 			t.Errorf("%s: %.1f forward GFLOPs in the catalogue, %.1f from its parameters and %d tokens (%.2fx)", m.ID, m.FwdGFLOPs, want/1e9, m.MaxCtx, r)
+		}
+	}
+}
+
+// FLAN-T5 and mT0 are T5 v1.1: gated-GELU MLPs, an untied LM head and a
+// decoder with cross-attention. Counted from the architecture columns
+// their parameters land on the published sizes.
+func TestT5V11RowsCountTheirParameters(t *testing.T) {
+	c := DefaultCatalog()
+	for _, id := range []string{"flan-t5-small", "flan-t5-base", "flan-t5-large", "flan-t5-xl", "flan-t5-xxl", "mt0-xxl"} {
+		m := mustModel(t, c, id)
+		h, f, a := float64(m.Hidden), float64(m.FFN), float64(m.Heads*m.headDim())
+		per := float64(m.Layers) / 2
+		n := per*(4*h*a+3*h*f) + per*(8*h*a+3*h*f) + 2*float64(m.Vocab)*h
+		if !m.Gated || m.Tied || m.Kind != EncDec || math.Abs(n/1e9/m.ParamsB-1) > 0.02 {
+			t.Errorf("%s: gated %v tied %v kind %s, %.3fB from the shape vs %.3fB listed", id, m.Gated, m.Tied, m.Kind, n/1e9, m.ParamsB)
 		}
 	}
 }
