@@ -341,6 +341,13 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.emit("activation-offload", i, n)
 		return n
+	case c.words(i, "torch", "compile"), c.words(i, "torch", "compiled"), c.words(i, "liger", "kernel"), c.words(i, "liger", "kernels"):
+		w := "compile"
+		if c.w(i) == "liger" {
+			w = "liger"
+		}
+		c.emit(w, i, i+2)
+		return i + 2
 	case c.words(i, "cpu", "offload"), c.words(i, "cpu", "offloading"):
 		c.emit("offload", i, i+2)
 		return i + 2

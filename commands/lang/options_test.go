@@ -65,6 +65,7 @@ func TestStackNames(t *testing.T) {
 		{"llama 3.1 8b lora hf trainer with torch.compile on a 4090", planner.Tuned},
 		{"llama 3.1 8b lora trl + liger on a 4090", planner.Tuned},
 		{"llama 3.1 8b lora liger with trl on a 4090", planner.Tuned},
+		{"llama 3.1 8b lora torch compile on a 4090", planner.Tuned}, {"llama 3.1 8b lora with liger kernels + trl on a 4090", planner.Tuned},
 		{"llama 3.1 8b qlora unsloth torch.compile on a 4090", planner.Unsloth},
 	} {
 		r, err := Read(Env{Catalog: cat}, tc.in)
