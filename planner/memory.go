@@ -294,14 +294,19 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 		}
 		switch stack {
 		case Tuned:
-			per = 4 // fused / chunked cross-entropy keeps one fp32 buffer
+			// chunked cross-entropy (torchtune, llm-foundry): the 16-bit
+			// logits of every chunk stay for backward and one chunk at a
+			// time is upcast to fp32 (8 chunks: 2 + 4/8 bytes per score)
+			per = 2.5
 			if m.Kind == Encoder {
 				per *= 0.15 // MLM head on masked positions only
 			}
 		case Unsloth:
 			// Cut Cross-Entropy computes the scores block by block in
-			// on-chip memory and keeps one log-sum-exp per token
-			per = 4 / float64(m.Vocab)
+			// on-chip memory: what remains per token is the final hidden
+			// state it saves for backward, that state's gradient (16-bit
+			// each) and one fp32 log-sum-exp
+			per = (4*h + 4) / float64(m.Vocab)
 		}
 		logits = s * float64(m.Vocab) * per / tp
 	}

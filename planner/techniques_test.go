@@ -198,7 +198,9 @@ func TestUnslothStack(t *testing.T) {
 	j := Job{Model: m, Workload: QLoRA, LoRARank: 32, SeqLen: 150_000, MicroBatch: 1, GlobalBatch: 1, Stack: Unsloth, Samples: 100}
 	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{a100}, Job: j})
 	u := res.Plans[0]
-	if !u.Checkpointing || !u.Memory.Fits || breakdown(u, "logits + loss") > 0.01 {
+	// Cut Cross-Entropy keeps the final hidden state and its gradient
+	// (4·h bytes a token), not the V scores a token the tuned stack does
+	if !u.Checkpointing || !u.Memory.Fits || breakdown(u, "logits + loss") > 150_000*(4*4096+4)*1.01/(1<<30) {
 		t.Errorf("unsloth at 150k tokens: ckpt %v, fits %v (%.1f GiB), logits %.2f GiB", u.Checkpointing, u.Memory.Fits, u.Memory.PerGPUGiB, breakdown(u, "logits + loss"))
 	}
 	if !strings.Contains(strings.Join(res.Assumptions, " "), "Unsloth") {
