@@ -448,9 +448,12 @@ func (pc *planContext) describeTechniques() error {
 	j := &pc.job
 	if j.Workload == Inference {
 		if j.Offload != OffloadNone || j.OptimizerInBackward || j.PureBF16 || j.ContextParallel > 1 || j.ActivationOffload {
-			return userError(pc.pr.T("offload, optimizer-in-backward, pure bf16 and context parallel are training techniques; this is an inference plan"))
+			return userError(pc.pr.T("offload, activation offloading, optimizer-in-backward, pure bf16 and context parallel are training techniques; this is an inference plan"))
 		}
 		return nil
+	}
+	if j.Stack == Unsloth && !j.Model.IsTransformer() {
+		return userError(pc.pr.Tf("Unsloth trains transformers; %s is not one: say `tuned` or `hf`", j.Model.ID))
 	}
 	if j.Stack == Unsloth {
 		// use_gradient_checkpointing="unsloth", the default of its

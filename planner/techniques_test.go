@@ -218,4 +218,8 @@ func TestUnslothStack(t *testing.T) {
 	if r := uns.Time.StepS / tuned.Time.StepS; r < 0.99 || r > 1.1 {
 		t.Errorf("unsloth / tuned step time at 2k tokens = %.3f, want about 1", r)
 	}
+	cnn := Job{Model: mustModel(t, c, "resnet-50"), Workload: Finetune, Stack: Unsloth, Samples: 1e5}
+	if _, err := c.Plan(Request{NoSearch: true, Targets: []Hardware{a100}, Job: cnn}); err == nil || !strings.Contains(err.Error(), "transformers") {
+		t.Errorf("unsloth on a CNN: want a refusal naming what it trains, got %v", err)
+	}
 }
