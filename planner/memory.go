@@ -284,33 +284,39 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 	// Logits: decoder LMs and MLM pre-training compute V scores per token;
 	// classification fine-tuning of encoders does not.
 	if m.Vocab > 0 && !(m.Kind == Encoder && w != Pretrain) && m.Kind != VisionViT {
-		// Eager cross-entropy (Hugging Face): the logits, their fp32
-		// upcast (16-bit runs), the log-softmax kept for backward and its
-		// fp32 gradient are alive together at the start of backward:
-		// 2+4+4+4 bytes per score in mixed precision, 4+4+4 in fp32.
-		per := 12.0
-		if ab == 2 {
-			per = 14
-		}
-		switch stack {
-		case Tuned:
-			// chunked cross-entropy (torchtune, llm-foundry): the 16-bit
-			// logits of every chunk stay for backward and one chunk at a
-			// time is upcast to fp32 (8 chunks: 2 + 4/8 bytes per score)
-			per = 2.5
-			if m.Kind == Encoder {
-				per *= 0.15 // MLM head on masked positions only
-			}
-		case Unsloth:
-			// Cut Cross-Entropy computes the scores block by block in
-			// on-chip memory: what remains per token is the final hidden
-			// state it saves for backward, that state's gradient (16-bit
-			// each) and one fp32 log-sum-exp
-			per = (4*h + 4) / float64(m.Vocab)
-		}
-		logits = s * float64(m.Vocab) * per / tp
+		logits = s * float64(m.Vocab) * lossBytesPerScore(m, ab, stack) / tp
 	}
 	return stored, transient, logits
+}
+
+// lossBytesPerScore is what the loss keeps alive per logit (vocabulary
+// score) of one token at the start of backward, by stack; ab is the
+// activation bytes of the run's precision.
+func lossBytesPerScore(m Model, ab float64, stack Stack) float64 {
+	switch stack {
+	case Tuned:
+		// chunked cross-entropy (torchtune, llm-foundry): the 16-bit
+		// logits of every chunk stay for backward and one chunk at a time
+		// is upcast to fp32 (8 chunks: 2 + 4/8 bytes per score)
+		if m.Kind == Encoder {
+			return 2.5 * 0.15 // MLM head on masked positions only
+		}
+		return 2.5
+	case Unsloth:
+		// Cut Cross-Entropy computes the scores block by block in on-chip
+		// memory: what remains per token is the final hidden state it
+		// saves for backward, that state's gradient (16-bit each) and one
+		// fp32 log-sum-exp
+		return (4*float64(m.Hidden) + 4) / float64(m.Vocab)
+	}
+	// Eager cross-entropy (Hugging Face): the logits, their fp32 upcast
+	// (16-bit runs), the log-softmax kept for backward and its fp32
+	// gradient are alive together at the start of backward: 2+4+4+4 bytes
+	// per score in mixed precision, 4+4+4 in fp32.
+	if ab == 2 {
+		return 14
+	}
+	return 12
 }
 
 // trainingMemory estimates per-GPU memory for training with layout l; the
