@@ -308,9 +308,14 @@ func TestRandomDistributionIsSeeded(t *testing.T) {
 // one that went away; PushedTo says where each went.
 func TestRoundRobin(t *testing.T) {
 	s := slackfake.New(t, slackfake.WithRoundRobin())
-	cs := []*client{dial(t, s), dial(t, s), dial(t, s)}
-	for _, c := range cs {
+	// One at a time: the fake numbers a connection after the upgrade and
+	// before its hello, so waiting for each hello fixes the numbering
+	// (dialled together, two upgrades could be numbered in either order).
+	var cs []*client
+	for range 3 {
+		c := dial(t, s)
 		c.next(t)
+		cs = append(cs, c)
 	}
 	s.WaitConnections(t, 3, time.Second)
 	recv := func() int {
