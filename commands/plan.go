@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -28,7 +29,7 @@ func planCommand() Command {
 			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
 			"side by side: `compare on h200x4, a100x4, v100x4`",
 			"the team's servers are hardware: `on server-h`, `on server h`, `server-v에서`, `server-h 2장` (two of its GPUs); `which of our servers …` ranks them",
-			"ask the way you talk, in English or Korean: `how long would it take to …`, `can I run mixtral on 2x a100 80gb?`, `how many h100s do I need to … in a day`, `qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?`, `4090 몇 장 필요해?`, `how much vram for llama3 8b lora?`, `the cheapest way to pretrain a 350m model on 50B tokens`, `… budget $20k`, `초당 토큰 몇 개?`, `v100에서 에폭당 2시간 걸렸는데 h100이면?`; question words are skipped and listed, and every answer starts with a Read as: line",
+			"ask the way you talk, in English or Korean: `how long would it take to …`, `can I run mixtral on 2x a100 80gb?`, `how many h100s do I need to … in a day`, `qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?`, `4090 몇 장 필요해?`, `how much vram for llama3 8b lora?`, `the cheapest way to pretrain a 350m model on 50B tokens`, `… budget $20k`, `under $2/hr` (a ceiling on one GPU's hourly price for the cloud options; `시간당 2달러 이하`), `초당 토큰 몇 개?`, `v100에서 에폭당 2시간 걸렸는데 h100이면?`; question words are skipped and listed, and every answer starts with a Read as: line",
 			"everyday numbers: `a single 4090`, `a pair of a100s`, `2.5 million samples`, `400k`, `10만`, `250만`, `1억 토큰`, `h100 2장`; datasets by name: `90 epochs of imagenet`, `on squad`, `c4`",
 			"without hardware, or in addition to it, the plan recommends the fastest, cheapest and balanced choice on the team's servers, then from the catalogue (labelled cloud)",
 		},
@@ -62,16 +63,11 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, err
 	}
 	leastMemory(p, rd, &req)
-	// The team's servers come first: the recommendations search them (so
-	// "far beyond this job" compares with the team's smaller boxes), and
-	// the catalogue's cloud options follow, labelled.
-	var cloud *planner.Request
-	if team := s.teamPool(); len(team) > 0 && len(req.Pool) == 0 && !req.NoSearch {
-		c := req
-		c.Targets, c.Compare = nil, false
-		cloud = &c
-		req.Pool = team
+	cloudPool, err := s.priceCapped(p, rd, &req)
+	if err != nil {
+		return nil, err
 	}
+	cloud := s.splitSearch(&req, cloudPool)
 	// The cloud search is independent of the team's: it runs beside it,
 	// so a plan takes one search's time on a machine with a spare core.
 	type planned struct {
@@ -122,6 +118,54 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
 	return reply, nil
 }
+
+// splitSearch points req's recommendation search at the team's servers
+// and returns the separate cloud search over cloudPool (nil: the whole
+// catalogue), or nil when the team has no servers. The team's servers come
+// first: the recommendations search them (so "far beyond this job"
+// compares with the team's smaller boxes), and the catalogue's cloud
+// options follow, labelled.
+func (s *Set) splitSearch(req *planner.Request, cloudPool []planner.Hardware) *planner.Request {
+	if team := s.teamPool(); len(team) > 0 && len(req.Pool) == 0 && !req.NoSearch {
+		c := *req
+		c.Targets, c.Compare = nil, false
+		c.Pool = cloudPool
+		req.Pool = team
+		return &c
+	}
+	if len(req.Pool) == 0 {
+		req.Pool = cloudPool
+	}
+	return nil
+}
+
+// priceCapped is the cloud search's pool under a ceiling on one GPU's
+// hourly price ("under $2/hr"), or nil for the whole catalogue. The team's
+// servers are the team's own: the ceiling does not apply to them.
+func (s *Set) priceCapped(p *i18n.Printer, rd lang.Reading, req *planner.Request) ([]planner.Hardware, error) {
+	limit := rd.MaxGPUHourUSD
+	if limit <= 0 || req.NoSearch {
+		return nil, nil
+	}
+	cp := max(1, req.Job.ContextParallel)
+	pool := s.deps.Catalog.SearchPool(func(h planner.Hardware) bool {
+		return h.GPU.PriceUSD <= limit && h.Count%cp == 0
+	})
+	if len(pool) == 0 {
+		cheapest := s.deps.Catalog.GPUs[0]
+		for _, g := range s.deps.Catalog.GPUs {
+			if g.PriceUSD < cheapest.PriceUSD {
+				cheapest = g
+			}
+		}
+		return nil, &UserError{Msg: p.Tf("no GPU in the catalogue rents for $%s an hour or less; the cheapest is %s at %s", trimUSD(limit), cheapest.Name, planner.FormatUSDIn(p, cheapest.PriceUSD)),
+			Hint: p.T("raise the ceiling, or set a price you pay with `--price GPU=USD`")}
+	}
+	req.Job.Notes = append(req.Job.Notes, p.Tf("cloud options: GPUs priced at $%s an hour or less (catalogue prices; `--price` sets yours)", trimUSD(limit)))
+	return pool, nil
+}
+
+func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // addTeam adds when the team's servers could run the job, and a button
 // that reserves the earliest finish, before the recommendations (headed

@@ -151,3 +151,44 @@ func TestDeadlineWithoutATotal(t *testing.T) {
 		t.Errorf("answer %+v", r.Data)
 	}
 }
+
+// "Under $1/hr" caps one GPU's hourly price: the cloud search keeps the
+// GPUs the catalogue prices at or under it (the team's own servers are
+// not rented, so they stay), the card says so, and a ceiling no GPU meets
+// is refused with the cheapest one.
+func TestHourlyPriceCap(t *testing.T) {
+	s, _ := newReservations(t)
+	const limit = 1.0
+	for _, text := range []string{"llama3 8b lora 3 epochs of 50k samples under $1/hr", "llama3 8b lora 5만 샘플 3에폭 시간당 1달러 이하"} {
+		r := mustDo(t, s, "U1", text)
+		var cloud *Section
+		for i := range r.Sections {
+			if h := strings.ToLower(r.Sections[i].Heading); r.Sections[i].Table != nil && (strings.Contains(h, "cloud") || strings.Contains(h, "클라우드")) {
+				cloud = &r.Sections[i]
+			}
+		}
+		if cloud == nil || cloud.Table == nil || len(cloud.Table.Rows) == 0 {
+			t.Fatalf("%q: no cloud options", text)
+		}
+		for _, row := range cloud.Table.Rows {
+			found := false
+			for _, g := range s.deps.Catalog.GPUs {
+				if strings.Contains(row[1], g.Name+" (") {
+					found = true
+					if g.PriceUSD > limit {
+						t.Errorf("%q: %s at $%.2f/h is over the $1 ceiling", text, g.Name, g.PriceUSD)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%q: no catalogue GPU in %q", text, row[1])
+			}
+		}
+		if pd := r.Data.(*PlanData); !strings.Contains(pd.ReadAs, "$1") {
+			t.Errorf("%q: the reading %q does not say the ceiling", text, pd.ReadAs)
+		}
+	}
+	if _, err := do(t, s, "U1", "llama3 8b lora under $0.01/hr"); err == nil || !strings.Contains(err.Error(), "cheapest") {
+		t.Errorf("a ceiling no GPU meets: want the cheapest named, got %v", err)
+	}
+}

@@ -5,6 +5,9 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
+		"no GPU in the catalogue rents for $%s an hour or less; the cheapest is %s at %s":            "카탈로그에 시간당 $%s 이하인 GPU가 없어요. 가장 싼 건 %s (%s)예요",
+		"raise the ceiling, or set a price you pay with `--price GPU=USD`":                           "상한을 올리거나, 실제로 내는 가격을 `--price GPU=USD`로 알려 주세요",
+		"cloud options: GPUs priced at $%s an hour or less (catalogue prices; `--price` sets yours)": "클라우드 옵션: 시간당 $%s 이하인 GPU만 (카탈로그 가격, `--price`로 바꿀 수 있어요)",
 		"within %s: %s": "%s 안에서: %s",
 		"nothing searched stays within %s; the cheapest: %s":                               "찾아본 구성 중 %s 안에 드는 게 없어요. 가장 저렴한 구성: %s",
 		"The largest micro-batch that fits on %s is %d per GPU (planned at %d).":           "%s에 들어가는 가장 큰 micro-batch는 GPU당 %d예요 (플랜은 %d).",

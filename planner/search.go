@@ -528,6 +528,21 @@ func (s searchSpace) at(i int) (Hardware, bool) {
 	return Hardware{GPU: *g, Count: n}, true
 }
 
+// SearchPool lists the options the recommendation search tries when it is
+// given no pool (every catalogue GPU at each searched count, multi-node
+// counts on SXM parts only), keeping those keep accepts: a request that
+// caps the hourly price searches the GPUs under it.
+func (c *Catalog) SearchPool(keep func(Hardware) bool) []Hardware {
+	sp := searchSpace{gpus: c.GPUs}
+	var out []Hardware
+	for i := range sp.len() {
+		if h, ok := sp.at(i); ok && keep(h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // ranked is a feasible option as the search ranks it: which one, and its
 // keys.
 type ranked struct {

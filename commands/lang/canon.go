@@ -67,6 +67,7 @@ type canonizer struct {
 	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
 	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
 	budget       float64 // a cost ceiling in USD ("budget $20k", "under $500")
+	hourly       float64 // a ceiling on one GPU's hourly price in USD ("under $2/hr", "시간당 2달러")
 	gpuWord      bool    // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
@@ -159,6 +160,14 @@ func (c *canonizer) step(i int) int {
 	t := c.in[i]
 	if isHangulWord(t.w) {
 		c.korean = true
+		if v, n := hourlyPrice(c.ws(i, 5)); v > 0 {
+			c.hourly = v // "시간당 2달러 이하"
+			return i + n
+		}
+		if t.w == "시간당" {
+			c.skip(i, i+1) // "시간당 얼마?": the card gives the hourly price
+			return i + 1
+		}
 		if n := c.server(i); n > i && strings.HasPrefix(t.w, "서버") {
 			return n // "서버 h", "서버-x"
 		}
@@ -313,6 +322,12 @@ func (c *canonizer) phrase(i int) int {
 		c.maxBatch = true
 		c.skip(i, n)
 		return n
+	case hourlyPriceAt(c.ws(i, 5)) > 0:
+		// "under $2/hr", "$2 an hour", "max $2/gpu-hour", "시간당 2달러":
+		// the most one GPU may cost an hour
+		v, n := hourlyPrice(c.ws(i, 5))
+		c.hourly = v
+		return i + n // said back in the reading ("max $2/gpu-hour"), not skipped
 	case dollars(c.w(i)) > 0 || (c.w(i) == "budget" || c.w(i) == "under" || c.w(i) == "within") && dollars(c.w(i+1)) > 0:
 		// "budget $20k", "under $500", "$2k budget": a ceiling on the cost
 		n := i
@@ -784,4 +799,77 @@ func actOffloadPhrase(a, b, c string) int {
 		return 2
 	}
 	return 0
+}
+
+// ws returns the n words from i (empty past the end).
+func (c *canonizer) ws(i, n int) []string {
+	out := make([]string, n)
+	for k := range out {
+		out[k] = c.w(i + k)
+	}
+	return out
+}
+
+// hourlyPrice reads a ceiling on a GPU's hourly price at the start of w:
+// "$2/hr", "$2/gpu-hour", "$2 per hour", "$2 an hour", "under $2/h",
+// "시간당 2달러", "시간당 $2". It returns the price and how many words
+// said it, or 0.
+func hourlyPrice(w []string) (float64, int) {
+	at := 0
+	if w[0] == "under" || w[0] == "below" || w[0] == "max" || w[0] == "<=" || w[0] == "<" || w[0] == "upto" {
+		at = 1
+	}
+	if w[0] == "시간당" || w[0] == "시간" && w[1] == "당" {
+		// the Korean reader may have split the word: "시간" "당"
+		k := 1
+		if w[0] == "시간" {
+			k = 2
+		}
+		v, n := dollars(w[k]), k+1
+		for _, unit := range []string{"달러", "불"} {
+			if s, ok := strings.CutSuffix(w[k], unit); ok && s != "" && v == 0 {
+				v = dollars("$" + s)
+			} else if w[k+1] == unit && v == 0 {
+				v, n = dollars("$"+w[k]), k+2
+			}
+		}
+		if v > 0 && n < len(w) && (strings.HasPrefix(w[n], "이하") || strings.HasPrefix(w[n], "이내") || w[n] == "까지") {
+			n++ // "2달러 이하": at most
+		}
+		if v == 0 {
+			return 0, 0
+		}
+		return v, n
+	}
+	tok := w[at]
+	for _, unit := range []string{"/gpu-hour", "/gpu-hr", "/gpu/hr", "/gpu/hour", "/gpuh", "/hour", "/hr", "/h"} {
+		if s, ok := strings.CutSuffix(tok, unit); ok {
+			if v := dollars(s); v > 0 {
+				return v, at + 1
+			}
+		}
+	}
+	v := dollars(tok)
+	if v == 0 {
+		return 0, 0
+	}
+	switch rest := w[at+1:]; {
+	case (rest[0] == "per" || rest[0] == "an" || rest[0] == "a" || rest[0] == "/") && hourWord(rest[1]):
+		return v, at + 3
+	case rest[0] == "per" && (rest[1] == "gpu" || rest[1] == "gpus") && hourWord(rest[2]):
+		return v, at + 4
+	case rest[0] == "/hr" || rest[0] == "/h" || rest[0] == "/hour" || rest[0] == "/gpu-hour":
+		return v, at + 2
+	}
+	return 0, 0
+}
+
+// hourlyPriceAt is hourlyPrice's price alone.
+func hourlyPriceAt(w []string) float64 {
+	v, _ := hourlyPrice(w)
+	return v
+}
+
+func hourWord(w string) bool {
+	return w == "hour" || w == "hr" || w == "h" || w == "gpu-hour" || w == "gpu-hr" || w == "hours"
 }

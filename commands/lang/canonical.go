@@ -288,6 +288,9 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	if r.Budget > 0 {
 		add(p.Tf("budget $%s", strconv.FormatFloat(r.Budget, 'f', -1, 64)))
 	}
+	if r.MaxGPUHourUSD > 0 {
+		add(p.Tf("max $%s/gpu-hour", strconv.FormatFloat(r.MaxGPUHourUSD, 'f', -1, 64)))
+	}
 	s := strings.Join(parts, " · ")
 	if len(r.Corrected) > 0 {
 		said := r.Corrected

@@ -85,3 +85,35 @@ func TestStackNames(t *testing.T) {
 		t.Error("two stacks named: want a question")
 	}
 }
+
+// A ceiling on one GPU's hourly price, in the ways people write it, is
+// read as that ceiling (not as a budget for the whole job) and said back
+// in a form that reads the same.
+func TestHourlyPriceWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, tc := range []struct {
+		in   string
+		want float64
+	}{
+		{"llama 3 8b lora under $2/hr", 2}, {"llama 3 8b lora $2 an hour", 2}, {"llama 3 8b lora with gpus under $2 per hour", 2},
+		{"llama 3 8b lora max $1.5/gpu-hour", 1.5}, {"llama 3 8b lora at $0.8/h", 0.8}, {"llama 3 8b lora $3 per gpu hour", 3},
+		{"llama 3 8b lora 시간당 2달러 이하", 2}, {"llama 3 8b lora 시간당 $2", 2}, {"시간당 2 달러 이하로 llama 3 8b lora", 2},
+	} {
+		r, err := Read(Env{Catalog: cat}, tc.in)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if r.MaxGPUHourUSD != tc.want || r.Budget != 0 {
+			t.Errorf("%q: hourly ceiling %v, budget %v; want %v and no budget", tc.in, r.MaxGPUHourUSD, r.Budget, tc.want)
+		}
+		back, err := Read(Env{Catalog: cat}, ReadAs(cat, r))
+		if err != nil || back.MaxGPUHourUSD != tc.want {
+			t.Errorf("%q: read as %q, which reads back as %v (%v)", tc.in, ReadAs(cat, r), back.MaxGPUHourUSD, err)
+		}
+	}
+	// a budget is still a budget
+	if r, err := Read(Env{Catalog: cat}, "llama 3 8b lora under $500"); err != nil || r.Budget != 500 || r.MaxGPUHourUSD != 0 {
+		t.Errorf("under $500: budget %v, hourly %v, %v", r.Budget, r.MaxGPUHourUSD, err)
+	}
+}

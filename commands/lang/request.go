@@ -82,6 +82,10 @@ type Reading struct {
 	MaxBatch bool
 	// Budget is a ceiling on the cost in USD the request said, 0 for none.
 	Budget float64
+	// MaxGPUHourUSD is a ceiling on one GPU's hourly price the request
+	// said ("under $2/hr"), 0 for none: the cloud search keeps the GPUs
+	// the catalogue prices at or under it.
+	MaxGPUHourUSD float64
 }
 
 // ParsePlan reads a plan request ("bert-base 10 epochs of 2.5M samples on
@@ -136,7 +140,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Memory: c.memory, MaxBatch: c.maxBatch, Budget: c.budget, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Memory: c.memory, MaxBatch: c.maxBatch, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
