@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,7 @@ func planCommand() Command {
 			"precision: `fp32` `tf32` `fp16`/`amp` `bf16` `fp8`; inference weights `int8` `int4`",
 			"options: `ckpt` (gradient checkpointing), `flash` | `eager`, `ddp` `zero1` `zero2` `zero3` `fsdp`, `adamw` `adam8bit` `paged adamw 8bit` `sgd` `lion`, `hf` | `tuned` | `unsloth`, or the software's name (`trl`, `axolotl` → hf; `torchtitan`, `torchtune`, `llm-foundry`, `torch.compile`, `liger` → tuned) (default hf: Hugging Face Trainer / eager PyTorch; tuned for pretraining a language model of 1B+), `rank 16`, `gen 256`",
 			"saving memory: `offload` (optimizer to CPU) | `offload params` (everything, FSDP cpu_offload), `optimizer in backward`, `pure bf16` (no fp32 master), `paged 8-bit optimizers` (states page to host), `activation offloading` (saved activations to host), `context parallel 8`",
-			"hardware: `on h100x2`, `on 2x h100`, `on 8x a100-sxm4-80gb`, `on 2 nodes of 8x h100`, with `nvlink` | `pcie` | `ib` — see `gpus`",
+			"hardware: `on h100x2`, `on 2x h100`, `on 8x a100-sxm4-80gb`, `on 2 nodes of 8x h100`, with `nvlink` | `pcie` | `ib` — see `gpus`; `on 8 gpus` (`gpu 8장`) keeps the count and finds the GPU",
 			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
 			"side by side: `compare on h200x4, a100x4, v100x4`",
 			"the team's servers are hardware: `on server-h`, `on server h`, `server-v에서`, `server-h 2장` (two of its GPUs); `which of our servers …` ranks them",
@@ -63,11 +64,11 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, err
 	}
 	leastMemory(p, rd, &req)
-	cloudPool, err := s.priceCapped(p, rd, &req)
+	team, cloudPool, err := s.searchPools(p, rd, &req)
 	if err != nil {
 		return nil, err
 	}
-	cloud := s.splitSearch(&req, cloudPool)
+	cloud := splitSearch(&req, team, cloudPool)
 	// The cloud search is independent of the team's: it runs beside it,
 	// so a plan takes one search's time on a machine with a spare core.
 	type planned struct {
@@ -121,12 +122,12 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 
 // splitSearch points req's recommendation search at the team's servers
 // and returns the separate cloud search over cloudPool (nil: the whole
-// catalogue), or nil when the team has no servers. The team's servers come
+// catalogue), or nil when there is no team pool. The team's servers come
 // first: the recommendations search them (so "far beyond this job"
 // compares with the team's smaller boxes), and the catalogue's cloud
 // options follow, labelled.
-func (s *Set) splitSearch(req *planner.Request, cloudPool []planner.Hardware) *planner.Request {
-	if team := s.teamPool(); len(team) > 0 && len(req.Pool) == 0 && !req.NoSearch {
+func splitSearch(req *planner.Request, team, cloudPool []planner.Hardware) *planner.Request {
+	if len(team) > 0 && len(req.Pool) == 0 && !req.NoSearch {
 		c := *req
 		c.Targets, c.Compare = nil, false
 		c.Pool = cloudPool
@@ -139,30 +140,44 @@ func (s *Set) splitSearch(req *planner.Request, cloudPool []planner.Hardware) *p
 	return nil
 }
 
-// priceCapped is the cloud search's pool under a ceiling on one GPU's
-// hourly price ("under $2/hr"), or nil for the whole catalogue. The team's
-// servers are the team's own: the ceiling does not apply to them.
-func (s *Set) priceCapped(p *i18n.Printer, rd lang.Reading, req *planner.Request) ([]planner.Hardware, error) {
+// searchPools are the team's and the cloud's search pools for what rd
+// said: a GPU count with no GPU named ("on 8 gpus") keeps that count in
+// both; a ceiling on one GPU's hourly price ("under $2/hr") keeps the
+// cloud's GPUs priced under it (the team's servers are the team's own:
+// the ceiling does not apply to them). A nil cloud pool is the whole
+// catalogue.
+func (s *Set) searchPools(p *i18n.Printer, rd lang.Reading, req *planner.Request) (team, cloud []planner.Hardware, err error) {
+	team = s.teamPool()
+	if n := rd.GPUCount; n > 0 && len(req.Targets) == 0 {
+		cloud, req.Pool = req.Pool, nil // the reader's pool: every GPU at n
+		had := len(team) > 0
+		team = slices.DeleteFunc(team, func(h planner.Hardware) bool { return h.Count != n })
+		req.Job.Notes = append(req.Job.Notes, p.Tf("GPU count: %d, as asked; the search picks the GPU", n))
+		if had && len(team) == 0 {
+			req.Job.Notes = append(req.Job.Notes, p.Tf("none of the team's servers has %d GPUs: the options below are cloud GPUs", n))
+		}
+	}
 	limit := rd.MaxGPUHourUSD
 	if limit <= 0 || req.NoSearch {
-		return nil, nil
+		return team, cloud, nil
+	}
+	if cloud == nil {
+		cloud = s.deps.Catalog.SearchPool(func(planner.Hardware) bool { return true })
 	}
 	cp := max(1, req.Job.ContextParallel)
-	pool := s.deps.Catalog.SearchPool(func(h planner.Hardware) bool {
-		return h.GPU.PriceUSD <= limit && h.Count%cp == 0
-	})
-	if len(pool) == 0 {
+	cloud = slices.DeleteFunc(cloud, func(h planner.Hardware) bool { return h.GPU.PriceUSD > limit || h.Count%cp != 0 })
+	if len(cloud) == 0 {
 		cheapest := s.deps.Catalog.GPUs[0]
 		for _, g := range s.deps.Catalog.GPUs {
 			if g.PriceUSD < cheapest.PriceUSD {
 				cheapest = g
 			}
 		}
-		return nil, &UserError{Msg: p.Tf("no GPU in the catalogue rents for $%s an hour or less; the cheapest is %s at %s", trimUSD(limit), cheapest.Name, planner.FormatUSDIn(p, cheapest.PriceUSD)),
+		return nil, nil, &UserError{Msg: p.Tf("no GPU in the catalogue rents for $%s an hour or less; the cheapest is %s at %s", trimUSD(limit), cheapest.Name, planner.FormatUSDIn(p, cheapest.PriceUSD)),
 			Hint: p.T("raise the ceiling, or set a price you pay with `--price GPU=USD`")}
 	}
 	req.Job.Notes = append(req.Job.Notes, p.Tf("cloud options: GPUs priced at $%s an hour or less (catalogue prices; `--price` sets yours)", trimUSD(limit)))
-	return pool, nil
+	return team, cloud, nil
 }
 
 func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -192,3 +192,31 @@ func TestHourlyPriceCap(t *testing.T) {
 		t.Errorf("a ceiling no GPU meets: want the cheapest named, got %v", err)
 	}
 }
+
+// "On 8 gpus" keeps the count and asks which GPU: every option searched,
+// on the team's servers and in the cloud, is 8 GPUs.
+func TestGPUCountSaidGPUAsked(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, text := range []string{"llama3 8b lora 3 epochs of 50k samples on 8 gpus", "llama3 8b lora 5만 샘플 3에폭 gpu 4장으로 얼마나 걸려?"} {
+		want := "8× "
+		if strings.Contains(text, "4장") {
+			want = "4× "
+		}
+		r := mustDo(t, s, "U1", text)
+		rows := 0
+		for _, sec := range r.Sections {
+			if sec.Table == nil || len(sec.Table.Columns) < 2 || sec.Table.Columns[1] != "hardware" && sec.Table.Columns[1] != "하드웨어" {
+				continue
+			}
+			for _, row := range sec.Table.Rows {
+				rows++
+				if !strings.Contains(row[1], want) {
+					t.Errorf("%q: option %q is not %s", text, row[1], want)
+				}
+			}
+		}
+		if rows == 0 {
+			t.Errorf("%q: no options searched", text)
+		}
+	}
+}

@@ -5,6 +5,8 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
+		"GPU count: %d, as asked; the search picks the GPU":                                          "GPU 개수: 말씀하신 %d장으로 고정하고 GPU 종류를 골랐어요",
+		"none of the team's servers has %d GPUs: the options below are cloud GPUs":                   "팀 서버 중 GPU %d장짜리가 없어서 아래는 클라우드 GPU예요",
 		"no GPU in the catalogue rents for $%s an hour or less; the cheapest is %s at %s":            "카탈로그에 시간당 $%s 이하인 GPU가 없어요. 가장 싼 건 %s (%s)예요",
 		"raise the ceiling, or set a price you pay with `--price GPU=USD`":                           "상한을 올리거나, 실제로 내는 가격을 `--price GPU=USD`로 알려 주세요",
 		"cloud options: GPUs priced at $%s an hour or less (catalogue prices; `--price` sets yours)": "클라우드 옵션: 시간당 $%s 이하인 GPU만 (카탈로그 가격, `--price`로 바꿀 수 있어요)",

@@ -543,6 +543,19 @@ func (c *Catalog) SearchPool(keep func(Hardware) bool) []Hardware {
 	return out
 }
 
+// CountPool is every catalogue GPU at n of them (above 8, SXM parts only,
+// as the search plans multi-node runs): the search for "on 8 gpus", where
+// the count is said and the GPU is asked.
+func (c *Catalog) CountPool(n int) []Hardware {
+	var out []Hardware
+	for _, g := range c.GPUs {
+		if n <= 8 || g.SXM {
+			out = append(out, Hardware{GPU: g, Count: n})
+		}
+	}
+	return out
+}
+
 // ranked is a feasible option as the search ranks it: which one, and its
 // keys.
 type ranked struct {

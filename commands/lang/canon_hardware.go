@@ -158,6 +158,9 @@ func (c *canonizer) attachCounts() {
 		if !isHangulWord(t.raw) {
 			// "on 8 gpus" names no GPU: the readers say so
 			out = append(out, reqToken{raw: t.raw, w: strings.ToLower(t.raw), start: t.start, end: t.end})
+		} else {
+			// "gpu 8장으로": cards counted, none named
+			out = append(out, reqToken{raw: t.raw, w: "gpus", start: t.start, end: t.end})
 		}
 	}
 	c.out = c.placePending(out, toks)

@@ -276,6 +276,8 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 			hw = p.Tf("compare %s", f.Hardware)
 		}
 		add(hw)
+	} else if r.GPUCount > 0 {
+		add(p.Tf("on %d gpus", r.GPUCount))
 	}
 	if q := askWords(p, r.Ask); q != "" {
 		if r.Deadline > 0 {

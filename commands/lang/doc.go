@@ -48,6 +48,7 @@
 //	          | "cheapest" | "fastest" | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU
 //	          | 우리 서버 중 | 비용 | 메모리 얼마나 | 초당 토큰 몇 개 | 최대 배치 | 제일 싸게 | … .
 //	budget    = ["budget"|"under"|"within"] "$" number ["budget"] .
+//	open      = ["on"|"with"] count ("gpus"|"gpu"|"cards") | "gpu" count ("장"|"개")   (no GPU named: the count is kept, the GPU asked) .
 //	hourly    = ["under"|"max"|"at"] "$" number ("/hr"|"/h"|"/gpu-hour"|"an hour"|"per hour"|"per gpu hour")
 //	          | 시간당 ("$" number | number "달러") ["이하"]   (a ceiling on one GPU's hourly price) .
 //	serving   = ("input"|"prompt") n | "out" n | n ("concurrent"|"users") | 입력 n | 출력 n | n 명 .

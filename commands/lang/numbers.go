@@ -265,8 +265,13 @@ func (p *reqParser) number() error {
 		}
 		return said(en.Tf("I don't understand `%s`", reqShort(t.raw)), &UserError{Hint: reqKinds})
 	}
-	if w := p.tok(a + 1).w; w == "gpus" || w == "gpu" || w == "cards" || w == "card" {
-		// "with 8 gpus": a count with no GPU named
+	if w := p.tok(a + 1).w; gpuWord(w) {
+		// "with 8 gpus", "gpu 8장": a count with no GPU named; the search
+		// keeps the count and finds the GPU
+		if n := int(q.n.v); float64(n) == q.n.v && n >= 1 && n <= reqMaxGPUs {
+			p.openCount, p.i = n, a+2
+			return nil
+		}
 		return p.unknownGPU(a+1, w, int(q.n.v))
 	}
 	if a+1 < len(p.toks) && !p.known(a+1) {
@@ -378,3 +383,6 @@ func saysTook(text string) bool {
 	}
 	return false
 }
+
+// gpuWord reports whether w says "GPU" without naming one.
+func gpuWord(w string) bool { return w == "gpus" || w == "gpu" || w == "cards" || w == "card" }

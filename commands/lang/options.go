@@ -325,6 +325,10 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 			p.i = j // "on 2.5M samples" is the data, as "of 2.5M samples" is
 			return p.dataset(a)
 		}
+		if n, rest, ok := reqScanInt(p.tok(j).w); ok && rest == "" && n >= 1 && n <= reqMaxGPUs && gpuWord(p.tok(j+1).w) {
+			p.openCount, p.i = n, j+2 // "on 8 gpus": the count, not the GPU
+			return nil
+		}
 		p.i = j // "on a t4", "on the h100s"
 		if p.i >= len(p.toks) {
 			return said(en.T("`on` needs hardware after it, like `on h100x2`"), &UserError{Hint: p.drop(a, p.i, reqEg("on h100x2"))})

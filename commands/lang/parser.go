@@ -58,6 +58,7 @@ type reqParser struct {
 	optimizer                          reqSlot[planner.Optimizer]
 	stack                              reqSlot[planner.Stack]
 	kernels                            bool // torch.compile or Liger named: fused kernels on any framework
+	openCount                          int  // a GPU count said with no GPU named ("on 8 gpus")
 	interconnect                       reqSlot[planner.Interconnect]
 	compare                            bool
 	compareWord                        string

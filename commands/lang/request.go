@@ -82,6 +82,9 @@ type Reading struct {
 	MaxBatch bool
 	// Budget is a ceiling on the cost in USD the request said, 0 for none.
 	Budget float64
+	// GPUCount is a GPU count said with no GPU named ("on 8 gpus", "gpu
+	// 8장"): the search keeps that count and finds the GPU. 0 for none.
+	GPUCount int
 	// MaxGPUHourUSD is a ceiling on one GPU's hourly price the request
 	// said ("under $2/hr"), 0 for none: the cloud search keeps the GPUs
 	// the catalogue prices at or under it.
@@ -142,6 +145,14 @@ func Read(env Env, text string) (Reading, error) {
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Memory: c.memory, MaxBatch: c.maxBatch, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
+	if p.openCount > 0 && len(r.Request.Targets) == 0 {
+		n := p.openCount
+		r.GPUCount = n
+		r.Request.Pool = cat.CountPool(n)
+		if r.Ask == AskNone {
+			r.Ask = AskWhichGPU
+		}
+	}
 	if c.standInGPU != "" {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}

@@ -581,7 +581,6 @@ func TestParsePlanErrors(t *testing.T) {
 		{"llama3 8b lora gtx 1660", "unknown GPU `gtx 1660`: it is not in the GPU catalogue", ""},
 		{"llama3 8b int4 on a 1660", "unknown GPU `1660`: it is not in the GPU catalogue", ""},
 		{"bert-base on 2 1660s", "unknown GPU `1660s`: it is not in the GPU catalogue", ""},
-		{"train gpt2 on openwebtext with 8 gpus", "which GPU? `gpus` does not say — name it, like `on 8x h100`", ""},
 		// a variant the catalogue lacks is another card, not the base card with a word skipped
 		{"bert-base on a 3060 ti", "unknown GPU `3060 ti`: it is not in the GPU catalogue", ""},
 		{"bert-base on 2x rtx 4070 super", "unknown GPU `rtx 4070 super`: it is not in the GPU catalogue", ""},
@@ -592,7 +591,6 @@ func TestParsePlanErrors(t *testing.T) {
 			"model `llama` matches several: `llama-2-7b`, `llama-2-13b`, `llama-2-70b`, `llama-3-8b`, `llama-3.1-8b` and 6 more — say which", ""},
 		{"bert-base on", "`on` needs hardware after it, like `on h100x2`", "try: gpuplan plan bert-base"},
 		{"bert-base on a", "`on` needs hardware after it, like `on h100x2`", "try: gpuplan plan bert-base"},
-		{"bert-base on 8 gpus", "which GPU? `gpus` does not say — name it, like `on 8x h100`", ""},
 		{"bert-base on 2", "which GPU? `2` names none, like `on 2x h100`", ""},
 		{"bert-base 10 on h100",
 			"`10` needs a unit: `10 epochs`, `10 samples`, `10 tokens`, `10 steps` or `10 params`?",
@@ -686,5 +684,40 @@ func TestKeywordSlipsAreRead(t *testing.T) {
 		if got := strings.Join(r.Corrected, ", "); !strings.Contains(got, want) {
 			t.Errorf("%q: corrected %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A GPU count with no GPU named ("on 8 gpus", "gpu 8장") keeps the count
+// and asks which GPU: the reading says it, reads back the same, and the
+// request searches only that count.
+func TestGPUCountWithoutGPU(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, in := range []string{"train gpt2 on openwebtext with 8 gpus", "bert-base on 8 gpus", "llama 3 8b lora gpu 8장",
+		"llama 3 8b lora GPU 8개로 얼마나 걸려?", "llama 3 8b lora 8 gpu", "which gpu for llama 3 8b lora with 8 gpus"} {
+		r, err := Read(Env{Catalog: cat}, in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if r.GPUCount != 8 || len(r.Request.Targets) != 0 || r.Ask == AskNone {
+			t.Errorf("%q: count %d, targets %d, ask %q", in, r.GPUCount, len(r.Request.Targets), r.Ask)
+		}
+		if len(r.Request.Pool) == 0 {
+			t.Errorf("%q: no search pool", in)
+		}
+		for _, h := range r.Request.Pool {
+			if h.Count != 8 {
+				t.Errorf("%q: the pool holds %dx %s", in, h.Count, h.GPU.ID)
+				break
+			}
+		}
+		back, err := Read(Env{Catalog: cat}, ReadAs(cat, r))
+		if err != nil || back.GPUCount != 8 {
+			t.Errorf("%q: read as %q, which reads back with count %d (%v)", in, ReadAs(cat, r), back.GPUCount, err)
+		}
+	}
+	// a GPU named anywhere takes the count
+	if r, err := Read(Env{Catalog: cat}, "llama 3 8b lora h100 with 8 gpus"); err != nil || r.GPUCount != 0 || len(r.Request.Targets) != 1 || r.Request.Targets[0].Count != 8 {
+		t.Errorf("h100 with 8 gpus: %+v, %v", r.Request.Targets, err)
 	}
 }
