@@ -107,13 +107,13 @@ func runsCleanly(t *testing.T, s *Set, text string) (err error) {
 func TestCombinedPhrasesRun(t *testing.T) {
 	s, _ := newReservationsOn(t, phrasebookServers)
 	parts := [][]string{
-		{"bert-base", "llama3 8b", "mixtral 8x7b", "resnet50", "whisper small", "7b model", "gpt-neox-20b", "qwen2.5-coder 32b", "vit-base", "deepseek v3", "t5-large", "clip vit-l/14", ""},
+		{"bert-base", "llama3 8b", "mixtral 8x7b", "resnet50", "whisper small", "7b model", "gpt-neox-20b", "qwen2.5-coder 32b", "vit-base", "deepseek v3", "t5-large", "clip vit-l/14", "flan-t5-xl", ""},
 		{"lora", "qlora", "finetune", "pretrain", "inference", "추론", "파인튜닝", "serving vllm", "qlora 4bit", ""},
 		{"10 epochs", "of 2.5M samples", "1B tokens", "3 epochs of 52k alpaca", "5000 steps", "300시간", "10에폭 250만 샘플", ""},
-		{"on h100x2", "on 8 a100", "a100 4장", "on server-h", "on our servers", "4090 두장", "on a free colab t4", "with 8 gpus", "on 2 servers with 8 a100s each", "compare on h200x4, a100x4", "on rtx 3060", ""},
+		{"on h100x2", "on 8 a100", "a100 4장", "on server-h", "on our servers", "4090 두장", "on a free colab t4", "with 8 gpus", "on 2 servers with 8 a100s each", "compare on h200x4, a100x4", "on rtx 3060", "gpu 8장으로", "on rtx-4060-ti-16gb", ""},
 		{"in a week", "한 달 안에", "두 시간 안에", "within 3 days", "by friday", ""},
-		{"how long?", "몇 장?", "vram?", "얼마?", "fits?", "cost?", "초당 몇 토큰?", "tp=2", "cpu offload", "budget $500", "cheapest", "max batch size", ""},
-		{"ckpt", "fp8", "int4", "bf16", "zero3", "tuned", "seq 8192", "batch 64", "동시 요청 32", ""},
+		{"how long?", "몇 장?", "vram?", "얼마?", "fits?", "cost?", "초당 몇 토큰?", "tp=2", "cpu offload", "budget $500", "cheapest", "max batch size", "under $2/hr", "시간당 1달러 이하", ""},
+		{"ckpt", "fp8", "int4", "bf16", "zero3", "tuned", "seq 8192", "batch 64", "동시 요청 32", "with unsloth", "torchtitan", "activation offloading", "hf trainer + torch compile", ""},
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
