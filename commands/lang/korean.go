@@ -68,6 +68,9 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"로라": {act: koWord, word: "lora"}, "큐로라": {act: koWord, word: "qlora"},
 		"혼합정밀도": {act: koWord, word: "mixed"}, "체크포인팅": {act: koWord, word: "ckpt"},
 		"비트": {act: koWord, word: "bit"}, "오프로드": {act: koWord, word: "offload"}, "오프로딩": {act: koWord, word: "offload"},
+		// the software, as it is spelled in Hangul
+		"언슬로스": {act: koWord, word: "unsloth"}, "토치튠": {act: koWord, word: "torchtune"}, "토치타이탄": {act: koWord, word: "torchtitan"},
+		"메가트론": {act: koWord, word: "megatron"}, "허깅페이스": {act: koWord, word: "huggingface"}, "액솔로틀": {act: koWord, word: "axolotl"},
 		// counts and scales
 		"장": {act: koCounter}, "개": {act: koCounter}, "대": {act: koCounter}, "카드": {act: koCounter}, "짜리": {act: koSkip},
 		"만": {act: koScale}, "억": {act: koScale}, "천": {act: koScale}, "백만": {act: koScale}, "천만": {act: koScale},

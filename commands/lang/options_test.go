@@ -67,6 +67,8 @@ func TestStackNames(t *testing.T) {
 		{"llama 3.1 8b lora liger with trl on a 4090", planner.Tuned},
 		{"llama 3.1 8b lora torch compile on a 4090", planner.Tuned}, {"llama 3.1 8b lora with liger kernels + trl on a 4090", planner.Tuned},
 		{"llama 3.1 8b qlora unsloth torch.compile on a 4090", planner.Unsloth},
+		{"언슬로스로 llama 3.1 8b qlora 4090 1장", planner.Unsloth}, {"토치튠으로 llama 3.1 8b lora 4090", planner.Tuned},
+		{"허깅페이스로 bert-base 파인튜닝 t4", planner.HF},
 	} {
 		r, err := Read(Env{Catalog: cat}, tc.in)
 		if err != nil {
