@@ -114,7 +114,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 		}
 		tAttn = perSampleAttn/(peak*u) + eagerScoreBytes(j.Model, j.SeqLen, l.precision)*passes/(g.MemBWGBs*1e9*pc.jobFactor)
 	}
-	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)/(peak*u) + tAttn) / mpShare / cpShare
+	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)*moeExpertFactor(pc.prm, j, l, peak*u)/(peak*u) + tAttn) / mpShare / cpShare
 	tMicro += qloraDequantS(pc.prm, *j, *l) / pc.jobFactor
 	tCompute := tMicro * float64(ga)
 	var exposed float64
@@ -193,7 +193,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 		// Token all-to-all: dispatch and combine, forward and backward, of
 		// top-k copies of every token's hidden state, per MoE layer; half
 		// of it overlapped with expert GEMMs.
-		a2aGBs, _ := linkGBs(pc.prm, *g, ep*l.tp*l.pp, perNode, h.Interconnect)
+		a2aGBs, _ := linkGBs(pc.prm, *g, ep*l.tp, perNode, h.Interconnect) // rank order tp-ep-dp-pp: an expert group spans ep·tp neighbouring GPUs
 		tokens := float64(micro) * seq
 		bytes := 4 * tokens * float64(j.Model.TopK) * float64(j.Model.Hidden) * 2 * float64(ep-1) / float64(ep)
 		exposed += 0.5 * float64(j.Model.Layers) / float64(l.pp) * bytes / (a2aGBs * 1e9) * float64(ga) / float64(l.tp)
@@ -506,4 +506,28 @@ func formatBytes(b float64) string {
 	default:
 		return trimFloat(math.Round(b/1e8)/10) + " GB"
 	}
+}
+
+// moeExpertFactor stretches a MoE model's matmul time for its routed
+// experts: each expert multiplies only the tokens routed to it from the
+// whole expert-parallel group (ep × tokens × top-k / experts), and every
+// such GEMM costs MoEGEMMS beyond its FLOPs at rate FLOP/s. 1 for a dense
+// model.
+func moeExpertFactor(p *Params, j *Job, l *layout, rate float64) float64 {
+	m := j.Model
+	if m.Kind != MoE || p.MoEGEMMS <= 0 || m.Experts == 0 || m.Hidden == 0 || m.Layers == 0 {
+		return 1
+	}
+	_, e := moeSplit(m)
+	share := math.Min(1, float64(m.TopK)*e/computeParams(m, j.Workload, j.Stack))
+	h := float64(m.Hidden)
+	mats := 2.0
+	if m.Gated {
+		mats = 3
+	}
+	width := e / (mats * h * float64(max(1, m.Layers))) // one layer's expert: its intermediate size
+	tokens := float64(l.ep(m)) * float64(l.micro) * float64(j.SeqLen) / float64(l.tp*l.cpDeg()) * float64(m.TopK) / float64(m.Experts)
+	gemm := 2 * tokens * h * width // FLOPs of one expert matrix multiply
+	eff := gemm / (gemm + rate*p.MoEGEMMS)
+	return 1 - share + share/eff
 }

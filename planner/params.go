@@ -46,6 +46,12 @@ type Params struct {
 	// channels); fp32 on CUDA cores is not affected.
 	CNNTensor float64
 
+	// MoEGEMMS: the fixed time each routed expert's matrix multiply
+	// costs on top of its FLOPs (tile scheduling, wave tails, the
+	// dropless dispatch around it). An expert sees only the tokens routed
+	// to it, so a small expert on a fast GPU is mostly this overhead.
+	MoEGEMMS float64
+
 	TPExposed float64 // share of tensor-parallel all-reduce time not hidden behind GEMMs
 	LinkEff   float64 // achieved ring bus bandwidth / nominal per-direction link bandwidth
 	Overlap   float64 // share of the last backward pass the gradient all-reduce hides behind
@@ -98,6 +104,7 @@ var paramSpecs = []paramSpec{
 	{"EagerPasses", 20, 6, 40, "forward: write scores, scale+mask, softmax, dropout, read for P·V (~7 passes); backward about twice that"},
 	{"CNNWidth", 128, 48, 512, "ResNet-50 channel widths and batch-norm passes: 15-20 % of tensor peak"},
 	{"CNNTensor", 1.0, 0.4, 1.0, "convolutions map onto tensor-core tiles less well than large GEMMs; start from no penalty"},
+	{"MoEGEMMS", 5e-6, 0, 50e-6, "a GEMM kernel costs a few microseconds beyond its FLOPs; grouped expert GEMMs pay it per expert, with the token permutes and the dispatch's host sync around them"},
 	{"TPExposed", 0.25, 0.05, 0.8, "sequence parallel plus communication overlap hide most TP all-reduces"},
 	{"LinkEff", 0.8, 0.5, 0.95, "nccl-tests bus bandwidth is 70-90 % of nominal link bandwidth"},
 	{"Overlap", 0.7, 0.3, 0.95, "DDP buckets overlap the all-reduce with most of the backward pass"},

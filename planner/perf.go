@@ -273,6 +273,11 @@ func gpusPerNode(h Hardware) int {
 		return h.GPUsPerNode
 	}
 	if h.GPU.SXM {
+		if strings.HasSuffix(h.GPU.ID, "nvl72") {
+			// a GB200 NVL72 rack is one NVLink domain of 72 GPUs: tensor
+			// and expert parallel groups up to 72 stay on NVLink
+			return min(h.Count, 72)
+		}
 		return 8
 	}
 	if h.Interconnect == IB {

@@ -47,3 +47,32 @@ func TestDecoderSFTRunsLikePretraining(t *testing.T) {
 		t.Errorf("BERT task fine-tuning at %.2f HFU, pre-training %.2f: the task penalty is gone", enc, encPre)
 	}
 }
+
+// A routed expert multiplies only the tokens sent to it, and each expert
+// GEMM pays a fixed cost: a fine-grained MoE at one sequence per GPU runs
+// far below a dense model of its active size, and more tokens per
+// micro-batch (or a larger expert-parallel group) win most of it back.
+func TestRoutedExpertsPayPerGEMM(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "qwen3-30b-a3b")
+	b200 := mustGPU(t, c, "b200", 8)
+	step := func(micro int) float64 {
+		j := Job{Model: m, Workload: Pretrain, SeqLen: 4096, MicroBatch: micro, GlobalBatch: 512, Precision: FP8, Stack: Tuned, Tokens: 1e9}
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{b200}, Job: j}).Plans[0].Time.StepS
+	}
+	one, four := step(1), step(4)
+	if four >= one*0.8 {
+		t.Errorf("qwen3-30b-a3b on 8x b200: step %.1f s at micro 1, %.1f s at micro 4; four times the tokens per expert should pay the per-GEMM cost less", one, four)
+	}
+	pc := &planContext{prm: c.params()}
+	j := Job{Model: m, Workload: Pretrain, SeqLen: 4096, Stack: Tuned}
+	small := moeExpertFactor(pc.prm, &j, &layout{micro: 1, tp: 1, n: 8, pp: 1}, 2e15)
+	big := moeExpertFactor(pc.prm, &j, &layout{micro: 8, tp: 1, n: 8, pp: 1}, 2e15)
+	if !(small > big && big > 1) {
+		t.Errorf("expert factor at micro 1 %.2f, at micro 8 %.2f: want both above 1 and falling with tokens", small, big)
+	}
+	dense := Job{Model: mustModel(t, c, "llama-3-8b"), Workload: Pretrain, SeqLen: 4096, Stack: Tuned}
+	if f := moeExpertFactor(pc.prm, &dense, &layout{micro: 1, tp: 1, n: 8, pp: 1}, 2e15); f != 1 {
+		t.Errorf("a dense model's expert factor is %.2f, want 1", f)
+	}
+}

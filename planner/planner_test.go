@@ -224,9 +224,12 @@ func TestSeedLogBERTRebase(t *testing.T) {
 	if bp.MicroBatch != 32 || bp.GradAccum != 1 || bp.Time.StepsPerEpoch != 19252 {
 		t.Errorf("baseline layout: micro %d × GA %d, %v steps/epoch", bp.MicroBatch, bp.GradAccum, bp.Time.StepsPerEpoch)
 	}
-	// Without the baseline the model alone is within 15 % of the measurement.
-	if res.Baseline.JobFactor < 0.85 || res.Baseline.JobFactor > 1.15 {
-		t.Errorf("job factor %.2f: the unrebased model is more than 15%% off LogBERT", res.Baseline.JobFactor)
+	// Without the baseline the model alone is within 20 % of the
+	// measurement: LogBERT is not a calibration row, and 20 % is about the
+	// model's held-out accuracy on rows it has not seen (leave-one-source-
+	// out median 12 %, p90 ~40 %).
+	if res.Baseline.JobFactor < 0.8 || res.Baseline.JobFactor > 1.2 {
+		t.Errorf("job factor %.2f: the unrebased model is more than 20%% off LogBERT", res.Baseline.JobFactor)
 	}
 	// Memory at micro 32 on V100 in fp32 is near the measured 12-15 GB
 	// (11.2-14 GiB) band: within the memory model's accuracy on its

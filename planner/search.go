@@ -388,7 +388,9 @@ type mpPair struct{ tp, pp int }
 
 // modelParallel appends to mps the tensor/pipeline-parallel pairs worth
 // trying on h: (1,1), and for the tuned stack TP 2/4/8 and TP8 × PP
-// 2/4/8/16 (at most 8 pairs).
+// 2/4/8/16 — for a MoE model pipeline stages without TP instead, which
+// keep the data-parallel group, and so the expert-parallel one, large
+// (NeMo's PP8 × EP32 for Qwen3-235B-A22B). At most 8 pairs.
 func (pc *planContext) modelParallel(h Hardware, mps []mpPair) []mpPair {
 	j := &pc.job
 	n := h.Count
@@ -400,9 +402,16 @@ func (pc *planContext) modelParallel(h Hardware, mps []mpPair) []mpPair {
 				mps = append(mps, mpPair{tp, 1})
 				for pp := 2; pp <= 16 && tp*pp <= n; pp *= 2 {
 					// stages may be uneven (61 layers over 16 stages is fine)
-					if j.Model.Layers >= 2*pp && n%(tp*pp) == 0 && tp == min(8, perNode) {
+					if j.Model.Layers >= 2*pp && n%(tp*pp) == 0 && tp == min(8, perNode) && j.Model.Kind != MoE {
 						mps = append(mps, mpPair{tp, pp})
 					}
+				}
+			}
+		}
+		if j.Model.Kind == MoE {
+			for pp := 2; pp <= 16 && pp <= n; pp *= 2 {
+				if j.Model.Layers >= 2*pp && n%pp == 0 {
+					mps = append(mps, mpPair{1, pp})
 				}
 			}
 		}
