@@ -147,9 +147,13 @@ type Model struct {
 	Experts   int     // MoE: routed experts per layer
 	TopK      int     // MoE: experts each token is routed to
 	FwdGFLOPs float64 // vision/CNN: forward GFLOPs per sample at native size
-	Source    string
-	Notes     string
-	Origin    string // "catalogue", "size", "architecture"
+	// Shipped is the weight format the published checkpoint comes in when
+	// it is not 16-bit (DeepSeek-V3's FP8, GPT-OSS's MXFP4 experts read
+	// as 4-bit): an inference plan that names no precision serves it so.
+	Shipped Precision `json:",omitempty"`
+	Source  string
+	Notes   string
+	Origin  string // "catalogue", "size", "architecture"
 }
 
 // ModelKind separates what changes the formulas.

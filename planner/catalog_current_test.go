@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -176,5 +177,35 @@ func TestT5V11RowsCountTheirParameters(t *testing.T) {
 		if !m.Gated || m.Tied || m.Kind != EncDec || math.Abs(n/1e9/m.ParamsB-1) > 0.02 {
 			t.Errorf("%s: gated %v tied %v kind %s, %.3fB from the shape vs %.3fB listed", id, m.Gated, m.Tied, m.Kind, n/1e9, m.ParamsB)
 		}
+	}
+}
+
+// A checkpoint that ships quantised is served as shipped when the request
+// names no precision: GPT-OSS-120B's MXFP4 experts fit one 80 GB H100 (as
+// OpenAI publishes), DeepSeek-V3's FP8 weights fit 8x H200; said bf16,
+// they do not.
+func TestShippedWeightsServeAsShipped(t *testing.T) {
+	c := DefaultCatalog()
+	for _, tc := range []struct {
+		model, gpu string
+		n          int
+		want       Precision
+	}{{"gpt-oss-120b", "h100", 1, INT4}, {"gpt-oss-20b", "rtx-4090", 1, INT4}, {"deepseek-v3", "h200", 8, FP8}, {"deepseek-r1", "h200", 8, FP8}} {
+		m := mustModel(t, c, tc.model)
+		if m.Shipped != tc.want {
+			t.Errorf("%s ships %q, want %q", tc.model, m.Shipped, tc.want)
+		}
+		hw := mustGPU(t, c, tc.gpu, tc.n)
+		res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{hw}, Job: Job{Model: m, Workload: Inference, SeqLen: 4096, GlobalBatch: 1}})
+		if e := res.Plans[0]; !e.Memory.Fits || !strings.Contains(strings.Join(res.Assumptions, " "), "as the checkpoint ships") {
+			t.Errorf("%s on %dx %s: fits %v (%.0f GiB), assumptions %q", tc.model, tc.n, tc.gpu, e.Memory.Fits, e.Memory.PerGPUGiB, res.Assumptions)
+		}
+		bf := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{hw}, Job: Job{Model: m, Workload: Inference, SeqLen: 4096, GlobalBatch: 1, Precision: BF16}})
+		if bf.Plans[0].Memory.Fits {
+			t.Errorf("%s in bf16 on %dx %s fits (%.0f GiB); the unquantised model should not", tc.model, tc.n, tc.gpu, bf.Plans[0].Memory.PerGPUGiB)
+		}
+	}
+	if m := mustModel(t, c, "llama-3.1-8b"); m.Shipped != "" {
+		t.Errorf("llama-3.1-8b ships %q; 16-bit checkpoints ship nothing special", m.Shipped)
 	}
 }

@@ -287,6 +287,12 @@ func (pc *planContext) resolveJob() error {
 			return userError(pc.pr.Tf("%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8", j.Precision))
 		}
 	}
+	if j.Workload == Inference && j.Precision == "" && m.Shipped != "" {
+		// serve the checkpoint as published: DeepSeek-V3's FP8 weights,
+		// GPT-OSS's MXFP4 experts
+		j.Precision = m.Shipped
+		pc.assume(pc.pr.Tf("weights: %s as the checkpoint ships them (%s); say bf16 to plan the unquantised model", m.ID, m.Shipped))
+	}
 	if j.Stack == "" {
 		pc.defaultStack(j, m)
 	}

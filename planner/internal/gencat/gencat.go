@@ -364,6 +364,9 @@ func modelFromRow(r row) (*fields, error) {
 	f.int("Experts", experts)
 	f.int("TopK", topK)
 	f.float("FwdGFLOPs", gflops)
+	if sh := shippedFormat(notes); sh != "" {
+		f.raw("Shipped", sh)
+	}
 	f.str("Source", r.s("source"))
 	f.str("Notes", notes)
 	f.str("Origin", "catalogue")
@@ -423,4 +426,17 @@ func parseGFLOPs(s string) float64 {
 	}
 	v, _ := strconv.ParseFloat(s[k+1:j+1], 64)
 	return v
+}
+
+// shippedFormat reads the weight format a model's checkpoint ships in from
+// its notes ("experts ship in MXFP4", "weights ship in FP8"): the planner
+// constant's name, or "" for 16-bit.
+func shippedFormat(notes string) string {
+	switch n := strings.ToLower(notes); {
+	case strings.Contains(n, "ship in mxfp4"), strings.Contains(n, "ship in int4"):
+		return "INT4"
+	case strings.Contains(n, "ship in fp8"):
+		return "FP8"
+	}
+	return ""
 }

@@ -66,3 +66,16 @@ func TestGenerateRefuses(t *testing.T) {
 		}
 	}
 }
+
+// The weight format a checkpoint ships in is read from the notes.
+func TestShippedFormat(t *testing.T) {
+	for notes, want := range map[string]string{
+		"experts ship in MXFP4 (~60.8 GiB checkpoint)": "INT4",
+		"trained FP8; weights ship in FP8 (e4m3)":      "FP8",
+		"tied embeddings; model card 3.21B":            "",
+	} {
+		if got := shippedFormat(notes); got != want {
+			t.Errorf("shippedFormat(%q) = %q, want %q", notes, got, want)
+		}
+	}
+}
