@@ -118,6 +118,14 @@ func ModelFromConfig(id string, cfg []byte) (planner.Model, error) {
 	}
 	m := &d.m
 	m.ParamsB = d.total / 1e9
+	if q, ok := c.sub("quantization_config"); ok {
+		// the checkpoint's own weight format: an inference plan that
+		// names no precision serves it as shipped
+		m.Shipped = shippedFormat(q)
+		if m.Shipped != "" {
+			d.notes = append(d.notes, fmt.Sprintf("weights ship in %s (%s)", m.Shipped, q.str("quant_method")))
+		}
+	}
 	if m.Kind == planner.MoE {
 		m.ActiveB = d.active / 1e9
 	}
@@ -720,4 +728,31 @@ func humanCount(v float64) string {
 		s = fmt.Sprintf("%.0f", v)
 	}
 	return s + unit
+}
+
+// shippedFormat maps a config.json quantization_config to the precision
+// its weights are stored in: FP8 block-scaled checkpoints (DeepSeek-V3,
+// Kimi K2, Qwen3 -FP8), 4-bit MXFP4/GPTQ/AWQ/bitsandbytes NF4 and 8-bit
+// GPTQ/bitsandbytes; "" for a method the planner has no format for.
+func shippedFormat(q conf) planner.Precision {
+	bits, _ := q.num("bits", "w_bit")
+	switch strings.ToLower(q.str("quant_method")) {
+	case "fp8", "fbgemm_fp8":
+		return planner.FP8
+	case "mxfp4":
+		return planner.INT4
+	case "gptq", "awq":
+		if bits == 8 {
+			return planner.INT8
+		}
+		return planner.INT4
+	case "bitsandbytes":
+		if q.flag("load_in_8bit", false) {
+			return planner.INT8
+		}
+		if q.flag("load_in_4bit", false) {
+			return planner.INT4
+		}
+	}
+	return ""
 }

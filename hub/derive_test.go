@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -257,6 +258,43 @@ func TestSupportedTypesCoverTheFamilies(t *testing.T) {
 		"qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt2", "bert", "roberta", "modernbert", "t5", "vit", "clip", "whisper"} {
 		if !strings.Contains(","+got+",", ","+mt+",") {
 			t.Errorf("%s not supported: %s", mt, got)
+		}
+	}
+}
+
+// A config.json's quantization_config says how the checkpoint's weights
+// ship: DeepSeek-R1's and Kimi K2's recorded files are FP8; a plain
+// config has none; the common methods map to their bits.
+func TestShippedWeightFormat(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want planner.Precision
+	}{{"deepseek-ai_DeepSeek-R1.json", planner.FP8}, {"moonshotai_Kimi-K2-Instruct.json", planner.FP8}, {"meta-llama_Llama-3.1-8B.json", ""}} {
+		raw, err := os.ReadFile(filepath.Join("testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ModelFromConfig(strings.TrimSuffix(tc.file, ".json"), raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Shipped != tc.want {
+			t.Errorf("%s ships %q, want %q", tc.file, m.Shipped, tc.want)
+		}
+	}
+	for q, want := range map[string]planner.Precision{
+		`{"quant_method": "mxfp4"}`:                              planner.INT4,
+		`{"quant_method": "gptq", "bits": 4}`:                    planner.INT4,
+		`{"quant_method": "awq", "bits": 8}`:                     planner.INT8,
+		`{"quant_method": "bitsandbytes", "load_in_8bit": true}`: planner.INT8,
+		`{"quant_method": "compressed-tensors"}`:                 "",
+	} {
+		var c map[string]any
+		if err := json.Unmarshal([]byte(q), &c); err != nil {
+			t.Fatal(err)
+		}
+		if got := shippedFormat(conf(c)); got != want {
+			t.Errorf("%s: %q, want %q", q, got, want)
 		}
 	}
 }
