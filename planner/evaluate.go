@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
@@ -27,6 +28,9 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: t.scaling,
 	}
 	e.Strategy = strategyName(l)
+	if ep := l.ep(pc.job.Model); ep > 1 {
+		e.Strategy += fmt.Sprintf(" + EP%d", ep) // the experts split over the data-parallel GPUs
+	}
 	sps := t.samplesPerS(&s)
 	e.Throughput.SamplesPerS = sps
 	if t.perToken {
