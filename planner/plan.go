@@ -287,12 +287,7 @@ func (pc *planContext) resolveJob() error {
 			return userError(pc.pr.Tf("%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8", j.Precision))
 		}
 	}
-	if j.Workload == Inference && j.Precision == "" && m.Shipped != "" {
-		// serve the checkpoint as published: DeepSeek-V3's FP8 weights,
-		// GPT-OSS's MXFP4 experts
-		j.Precision = m.Shipped
-		pc.assume(pc.pr.Tf("weights: %s as the checkpoint ships them (%s); say bf16 to plan the unquantised model", m.ID, m.Shipped))
-	}
+	pc.shippedWeights(j, m)
 	if j.Stack == "" {
 		pc.defaultStack(j, m)
 	}
@@ -553,6 +548,16 @@ const (
 	// gradient copies hide behind (prefetch on a side stream).
 	offloadOverlap = 0.5
 )
+
+// shippedWeights serves a checkpoint that ships quantised as published
+// (DeepSeek-V3's FP8 weights, GPT-OSS's MXFP4 experts) when an inference
+// request names no precision, and says so.
+func (pc *planContext) shippedWeights(j *Job, m Model) {
+	if j.Workload == Inference && j.Precision == "" && m.Shipped != "" {
+		j.Precision = m.Shipped
+		pc.assume(pc.pr.Tf("weights: %s as the checkpoint ships them (%s); say bf16 to plan the unquantised model", m.ID, m.Shipped))
+	}
+}
 
 // defaultStack sets the stack of a request that names none, and says so.
 func (pc *planContext) defaultStack(j *Job, m Model) {
