@@ -47,7 +47,7 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 	}
 	if j.Workload == Inference {
 		add("serving", pc.pr.Tf("Weights take %.1f GiB per GPU and each sequence of %d tokens adds %.2f GiB of KV cache; up to %d concurrent sequences fit. Use a paged-KV server (vLLM, TGI, TensorRT-LLM) to keep that capacity.",
-			memItem(e.Memory, "weights"), j.SeqLen, kvBytesPerToken(j.Model)*float64(j.SeqLen)/float64(e.GPUs)/gib, e.Memory.MaxMicroBatch))
+			memItem(e.Memory, "weights"), j.SeqLen, kvBytesPerToken(j.Model)*j.Model.attnSpan(float64(j.SeqLen))*float64(j.SeqLen)/float64(e.GPUs)/gib, e.Memory.MaxMicroBatch))
 		if !e.Memory.Fits {
 			out = append(out, pc.oomAdvice(e)...)
 		}

@@ -151,9 +151,16 @@ type Model struct {
 	// it is not 16-bit (DeepSeek-V3's FP8, GPT-OSS's MXFP4 experts read
 	// as 4-bit): an inference plan that names no precision serves it so.
 	Shipped Precision `json:",omitempty"`
-	Source  string
-	Notes   string
-	Origin  string // "catalogue", "size", "architecture"
+	// Window is the span of a sliding-window (local) attention layer in
+	// tokens and LocalShare the share of layers that are local (Gemma 3:
+	// 5 of 6 at 1024; Gemma 2 and GPT-OSS: every other; Mistral 7B v0.1:
+	// all at 4096). A local layer attends to, and caches, at most Window
+	// tokens. 0: every layer attends to the whole context.
+	Window     int     `json:",omitempty"`
+	LocalShare float64 `json:",omitempty"`
+	Source     string
+	Notes      string
+	Origin     string // "catalogue", "size", "architecture"
 }
 
 // ModelKind separates what changes the formulas.
@@ -290,6 +297,16 @@ func (m Model) ActiveParams() float64 {
 		return m.ActiveB * 1e9
 	}
 	return m.Params()
+}
+
+// attnSpan is the share of full-context attention the model's layers do
+// at ctx tokens of context: local layers see at most Window of them. It
+// scales attention FLOPs and the KV cache; 1 without sliding windows.
+func (m Model) attnSpan(ctx float64) float64 {
+	if m.Window <= 0 || m.LocalShare <= 0 || ctx <= float64(m.Window) {
+		return 1
+	}
+	return 1 - m.LocalShare + m.LocalShare*float64(m.Window)/ctx
 }
 
 // headDim returns the attention head width.

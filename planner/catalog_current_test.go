@@ -209,3 +209,36 @@ func TestShippedWeightsServeAsShipped(t *testing.T) {
 		t.Errorf("llama-3.1-8b ships %q; 16-bit checkpoints ship nothing special", m.Shipped)
 	}
 }
+
+// Sliding-window layers cache at most their window: Gemma 3 27B at 128k
+// tokens fits one H100 in bf16 (5 of its 6 layers keep 1024 tokens), the
+// same model with every layer global does not; below the window nothing
+// changes, and training counts attention in full.
+func TestSlidingWindowKVCache(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "gemma-3-27b")
+	if m.Window != 1024 || math.Abs(m.LocalShare-5.0/6) > 1e-9 {
+		t.Fatalf("gemma-3-27b window %d, local share %.3f; want 1024 and 5/6", m.Window, m.LocalShare)
+	}
+	h100 := mustGPU(t, c, "h100", 1)
+	plan := func(m Model, seq int) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{h100}, Job: Job{Model: m, Workload: Inference, SeqLen: seq, GlobalBatch: 1, Precision: BF16}}).Plans[0]
+	}
+	global := m
+	global.Window, global.LocalShare = 0, 0
+	if w, g := plan(m, 131072), plan(global, 131072); !w.Memory.Fits || g.Memory.Fits {
+		t.Errorf("128k context on 1x H100: windowed %.1f GiB (fits %v), all-global %.1f GiB (fits %v)", w.Memory.PerGPUGiB, w.Memory.Fits, g.Memory.PerGPUGiB, g.Memory.Fits)
+	}
+	if w, g := plan(m, 1000), plan(global, 1000); math.Abs(w.Memory.PerGPUGiB-g.Memory.PerGPUGiB) > 1e-9 {
+		t.Errorf("under the window the cache is the same: %.3f vs %.3f GiB", w.Memory.PerGPUGiB, g.Memory.PerGPUGiB)
+	}
+	if got := m.attnSpan(8192); math.Abs(got-(1.0/6+5.0/6*1024/8192)) > 1e-12 {
+		t.Errorf("attnSpan(8192) = %.4f", got)
+	}
+	tj := Job{Model: m, Workload: Pretrain, SeqLen: 8192}
+	tg := tj
+	tg.Model = global
+	if a, b := trainingFlops(tj, layout{}), trainingFlops(tg, layout{}); a.attn != b.attn {
+		t.Errorf("training attention FLOPs %.3g with windows, %.3g without: training counts them in full", a.attn, b.attn)
+	}
+}

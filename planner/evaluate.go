@@ -297,7 +297,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 		weights = m.ActiveParams() * weightBytesInference(l.precision) / n * 1.5 // routed experts touched per step
 	}
 	avgCtx := float64(j.SeqLen-j.GenTokens) + float64(j.GenTokens)/2
-	kv := kvBytesPerToken(m) / n * avgCtx * b
+	kv := kvBytesPerToken(m) * m.attnSpan(avgCtx) / n * avgCtx * b
 	peakP := l.precision
 	if peakP == INT8 || peakP == INT4 {
 		peakP = FP16 // weight-only quantisation computes in 16-bit
@@ -323,7 +323,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 		pl.precision = FP16
 	}
 	uPre := pc.prm.InferCompute * hfu(pc.prm, j, pl, prompt*b/n)
-	attnPre := 4 * float64(m.Layers) * prompt / 2 * float64(m.Heads*m.headDim()) // causal: half the score matrix
+	attnPre := 4 * float64(m.Layers) * m.attnSpan(prompt) * prompt / 2 * float64(m.Heads*m.headDim()) // causal: half the score matrix
 	prefill := (2*m.ActiveParams() + attnPre/pc.prm.AttnFlash) * prompt * b / (n * peak * uPre)
 	e := Estimate{
 		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: linkDesc,

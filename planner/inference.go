@@ -20,7 +20,7 @@ func forwardFlops(m Model, seq int) (total, attn float64) {
 	}
 	s := float64(seq)
 	n := computeParams(m, Inference, HF)
-	attn = 4 * float64(m.Layers) * s * float64(m.Heads*m.headDim()) * s
+	attn = 4 * float64(m.Layers) * m.attnSpan(s) * s * float64(m.Heads*m.headDim()) * s
 	return 2*n*s + attn, attn
 }
 

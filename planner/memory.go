@@ -542,7 +542,7 @@ func inferenceMemory(prm *Params, j Job, l layout) Memory {
 	kvTok := kvBytesPerToken(m) / tp
 	ctx := float64(j.SeqLen)
 	b := float64(l.micro)
-	kv := kvTok * ctx * b
+	kv := kvTok * m.attnSpan(ctx) * ctx * b // local layers cache at most their window
 	work := 0.0
 	if m.IsTransformer() {
 		chunk := math.Min(ctx*b, 8192) // prefill is chunked (vLLM default 8192 tokens)

@@ -80,6 +80,11 @@ func trainingFlops(j Job, l layout) flops {
 		return flops{model: per, hardware: hw}
 	}
 	n := computeParams(m, j.Workload, j.Stack)
+	// Training counts every layer's attention over the whole sequence,
+	// sliding-window layers too: NeMo's GPT-OSS rows, the only windowed
+	// models in the calibration set, run slower than full attention would
+	// predict, so the window's saving is not assumed (inference does take
+	// it, for the KV cache and prefill).
 	attnFwd := 4 * float64(m.Layers) * float64(j.SeqLen) * float64(m.Heads*m.headDim())
 	var f flops
 	f.perToken = true

@@ -228,7 +228,8 @@ func (pc *planContext) servingSetup(h Hardware, l layout) servingSetup {
 	s := servingSetup{out: float64(j.GenTokens)}
 	s.in = float64(j.SeqLen - j.GenTokens)
 	s.weights, s.dequant = servingWeightBytes(j, l.precision)
-	s.kvTok = kvBytesPerToken(m) / 2 * kvElemBytes(j.KVPrecision)
+	// per token of a request's context, local layers caching at most their window
+	s.kvTok = kvBytesPerToken(m) * m.attnSpan(float64(j.SeqLen)) / 2 * kvElemBytes(j.KVPrecision)
 	s.kvPrec = "16-bit"
 	if j.KVPrecision != "" {
 		s.kvPrec = string(j.KVPrecision)
@@ -254,7 +255,7 @@ func (pc *planContext) servingSetup(h Hardware, l layout) servingSetup {
 	pl.precision = cp
 	chunk := math.Max(1, math.Min(s.in, prefillChunk))
 	uPre := pc.prm.InferCompute * hfu(pc.prm, jt, pl, chunk) * pc.jobFactor
-	attn := 4 * float64(m.Layers) * s.in / 2 * float64(m.Heads*m.headDim()) / pc.prm.AttnFlash
+	attn := 4 * float64(m.Layers) * m.attnSpan(s.in) * s.in / 2 * float64(m.Heads*m.headDim()) / pc.prm.AttnFlash
 	s.prefillTokS = (2*m.ActiveParams() + attn) / (s.peak * uPre)
 	return s
 }

@@ -20,6 +20,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -367,6 +368,10 @@ func modelFromRow(r row) (*fields, error) {
 	if sh := shippedFormat(notes); sh != "" {
 		f.raw("Shipped", sh)
 	}
+	if w, share := slidingWindow(r.s("position"), notes); w > 0 {
+		f.int("Window", w)
+		f.float("LocalShare", share)
+	}
 	f.str("Source", r.s("source"))
 	f.str("Notes", notes)
 	f.str("Origin", "catalogue")
@@ -439,4 +444,38 @@ func shippedFormat(notes string) string {
 		return "FP8"
 	}
 	return ""
+}
+
+var (
+	localGlobal = regexp.MustCompile(`(\d+) local \((\d+) window\) : (\d+) global`)
+	alternating = regexp.MustCompile(`alternating (?:full / )?(\d+)[- ](?:token )?sliding[- ]window`)
+	everyLayer  = regexp.MustCompile(`sliding window (\d+)`)
+)
+
+// slidingWindow reads a model's sliding-window attention from its position
+// and notes columns: "5 local (1024 window) : 1 global" (Gemma 3),
+// "alternating 4096 sliding window" (Gemma 2), "alternating full /
+// 128-token sliding-window" (GPT-OSS), "sliding window 4096" on every
+// layer (Mistral 7B v0.1). It returns the window in tokens and the share of
+// layers that use it, or 0 for none.
+func slidingWindow(position, notes string) (window int, share float64) {
+	if m := localGlobal.FindStringSubmatch(position); m != nil {
+		local, _ := strconv.Atoi(m[1])
+		w, _ := strconv.Atoi(m[2])
+		global, _ := strconv.Atoi(m[3])
+		return w, float64(local) / float64(local+global)
+	}
+	for _, s := range []string{position, notes} {
+		if m := alternating.FindStringSubmatch(s); m != nil {
+			w, _ := strconv.Atoi(m[1])
+			return w, 0.5
+		}
+	}
+	for _, s := range []string{position, notes} {
+		if m := everyLayer.FindStringSubmatch(s); m != nil {
+			w, _ := strconv.Atoi(m[1])
+			return w, 1
+		}
+	}
+	return 0, 0
 }

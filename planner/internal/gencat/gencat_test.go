@@ -79,3 +79,23 @@ func TestShippedFormat(t *testing.T) {
 		}
 	}
 }
+
+// Sliding-window attention is read from the position and notes columns.
+func TestSlidingWindow(t *testing.T) {
+	for _, tc := range []struct {
+		position, notes string
+		window          int
+		share           float64
+	}{
+		{"rope; 5 local (1024 window) : 1 global", "", 1024, 5.0 / 6},
+		{"rope; alternating 4096 sliding window", "", 4096, 0.5},
+		{"rope(yarn factor 32); alternating full / 128-token sliding-window attention with sinks", "", 128, 0.5},
+		{"rope", "sliding window 4096 (v0.1)", 4096, 1},
+		{"rope", "", 0, 0},
+	} {
+		w, s := slidingWindow(tc.position, tc.notes)
+		if w != tc.window || s != tc.share {
+			t.Errorf("slidingWindow(%q, %q) = %d, %.3f; want %d, %.3f", tc.position, tc.notes, w, s, tc.window, tc.share)
+		}
+	}
+}
