@@ -118,6 +118,10 @@ func ModelFromConfig(id string, cfg []byte) (planner.Model, error) {
 	}
 	m := &d.m
 	m.ParamsB = d.total / 1e9
+	m.Window, m.LocalShare = slidingWindow(mt, c)
+	if m.Window > 0 {
+		d.notes = append(d.notes, fmt.Sprintf("sliding window %d tokens on %.0f%% of the layers", m.Window, m.LocalShare*100))
+	}
 	if q, ok := c.sub("quantization_config"); ok {
 		// the checkpoint's own weight format: an inference plan that
 		// names no precision serves it as shipped
@@ -755,4 +759,43 @@ func shippedFormat(q conf) planner.Precision {
 		}
 	}
 	return ""
+}
+
+// slidingWindow reads a config's sliding-window attention: the window in
+// tokens and the share of layers that use it. layer_types, where given,
+// says which layers are local (GPT-OSS, newer Gemma 3 files); Gemma 3
+// otherwise has one global layer in sliding_window_pattern (6), Gemma 2
+// alternates, and Mistral applies its window to every layer. Qwen's
+// configs carry a sliding_window they do not use unless use_sliding_window
+// is set, so a window counts only where the family uses it.
+func slidingWindow(mt string, c conf) (int, float64) {
+	w, ok := c.num("sliding_window")
+	if !ok || w <= 0 {
+		return 0, 0
+	}
+	if types, ok := c["layer_types"].([]any); ok && len(types) > 0 {
+		local := 0
+		for _, t := range types {
+			if s, _ := t.(string); s == "sliding_attention" {
+				local++
+			}
+		}
+		return int(w), float64(local) / float64(len(types))
+	}
+	switch mt {
+	case "gemma3_text", "gemma3":
+		p, ok := c.num("sliding_window_pattern")
+		if !ok || p < 2 {
+			p = 6
+		}
+		return int(w), (p - 1) / p
+	case "gemma2":
+		return int(w), 0.5
+	case "mistral", "mixtral":
+		return int(w), 1
+	}
+	if c.flag("use_sliding_window", false) {
+		return int(w), 1
+	}
+	return 0, 0
 }

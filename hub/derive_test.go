@@ -298,3 +298,37 @@ func TestShippedWeightFormat(t *testing.T) {
 		}
 	}
 }
+
+// Sliding windows are read where the family uses them: layer_types names
+// the local layers, Gemma 3 has one global layer in its pattern, Gemma 2
+// alternates, Mistral windows every layer, and Qwen's unused
+// sliding_window (use_sliding_window false) counts for nothing.
+func TestSlidingWindowFromConfig(t *testing.T) {
+	for _, tc := range []struct {
+		mt, cfg string
+		window  int
+		share   float64
+	}{
+		{"gemma3_text", `{"sliding_window": 1024, "sliding_window_pattern": 6}`, 1024, 5.0 / 6},
+		{"gpt_oss", `{"sliding_window": 128, "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]}`, 128, 0.5},
+		{"gemma2", `{"sliding_window": 4096}`, 4096, 0.5},
+		{"mistral", `{"sliding_window": 4096}`, 4096, 1},
+		{"mistral", `{"sliding_window": null}`, 0, 0},
+		{"qwen2", `{"sliding_window": 131072, "use_sliding_window": false}`, 0, 0},
+	} {
+		var c map[string]any
+		if err := json.Unmarshal([]byte(tc.cfg), &c); err != nil {
+			t.Fatal(err)
+		}
+		if w, s := slidingWindow(tc.mt, conf(c)); w != tc.window || math.Abs(s-tc.share) > 1e-9 {
+			t.Errorf("%s %s: window %d share %.3f, want %d %.3f", tc.mt, tc.cfg, w, s, tc.window, tc.share)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "Qwen_Qwen2.5-7B.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ModelFromConfig("Qwen/Qwen2.5-7B", raw); err != nil || m.Window != 0 {
+		t.Errorf("Qwen2.5-7B: window %d (%v); its config's sliding_window is unused", m.Window, err)
+	}
+}
