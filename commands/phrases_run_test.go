@@ -112,7 +112,7 @@ func TestCombinedPhrasesRun(t *testing.T) {
 		{"10 epochs", "of 2.5M samples", "1B tokens", "3 epochs of 52k alpaca", "5000 steps", "300시간", "10에폭 250만 샘플", ""},
 		{"on h100x2", "on 8 a100", "a100 4장", "on server-h", "on our servers", "4090 두장", "on a free colab t4", "with 8 gpus", "on 2 servers with 8 a100s each", "compare on h200x4, a100x4", "on rtx 3060", "gpu 8장으로", "on rtx-4060-ti-16gb", ""},
 		{"in a week", "한 달 안에", "두 시간 안에", "within 3 days", "by friday", ""},
-		{"how long?", "몇 장?", "vram?", "얼마?", "fits?", "cost?", "초당 몇 토큰?", "tp=2", "cpu offload", "budget $500", "cheapest", "max batch size", "under $2/hr", "시간당 1달러 이하", ""},
+		{"how long?", "몇 장?", "vram?", "얼마?", "fits?", "cost?", "초당 몇 토큰?", "tp=2", "cpu offload", "budget $500", "cheapest", "max batch size", "under $2/hr", "시간당 1달러 이하", "max context", "최대 컨텍스트 길이?", ""},
 		{"ckpt", "fp8", "int4", "bf16", "zero3", "tuned", "seq 8192", "batch 64", "동시 요청 32", "with unsloth", "torchtitan", "activation offloading", "hf trainer + torch compile", ""},
 	}
 	r := rand.New(rand.NewPCG(3, 4))

@@ -30,7 +30,7 @@ func planCommand() Command {
 			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
 			"side by side: `compare on h200x4, a100x4, v100x4`",
 			"the team's servers are hardware: `on server-h`, `on server h`, `server-v에서`, `server-h 2장` (two of its GPUs); `which of our servers …` ranks them",
-			"ask the way you talk, in English or Korean: `how long would it take to …`, `can I run mixtral on 2x a100 80gb?`, `how many h100s do I need to … in a day`, `qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?`, `4090 몇 장 필요해?`, `how much vram for llama3 8b lora?`, `the cheapest way to pretrain a 350m model on 50B tokens`, `… budget $20k`, `under $2/hr` (a ceiling on one GPU's hourly price for the cloud options; `시간당 2달러 이하`), `초당 토큰 몇 개?`, `v100에서 에폭당 2시간 걸렸는데 h100이면?`; question words are skipped and listed, and every answer starts with a Read as: line",
+			"ask the way you talk, in English or Korean: `how long would it take to …`, `can I run mixtral on 2x a100 80gb?`, `how many h100s do I need to … in a day`, `qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?`, `4090 몇 장 필요해?`, `how much vram for llama3 8b lora?`, `the cheapest way to pretrain a 350m model on 50B tokens`, `… budget $20k`, `under $2/hr` (a ceiling on one GPU's hourly price for the cloud options; `시간당 2달러 이하`), `초당 토큰 몇 개?`, `max context on a 4090` (`최대 컨텍스트 길이`: the longest sequence that fits at micro-batch 1), `v100에서 에폭당 2시간 걸렸는데 h100이면?`; question words are skipped and listed, and every answer starts with a Read as: line",
 			"everyday numbers: `a single 4090`, `a pair of a100s`, `2.5 million samples`, `400k`, `10만`, `250만`, `1억 토큰`, `h100 2장`; datasets by name: `90 epochs of imagenet`, `on squad`, `c4`",
 			"without hardware, or in addition to it, the plan recommends the fastest, cheapest and balanced choice on the team's servers, then from the catalogue (labelled cloud)",
 		},
@@ -109,6 +109,9 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	readAs := lang.ReadAsIn(p, s.deps.Catalog, rd)
 	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs
+	if answer == "" && rd.MaxSeq {
+		answer = s.longestContext(p, req, res)
+	}
 	if answer == "" {
 		answer = answerLine(p, rd, res)
 	}

@@ -320,3 +320,55 @@ func withinBudget(p *i18n.Printer, budget float64, res *planner.Result) string {
 	}
 	return ""
 }
+
+// longestContext answers "max context on a 4090": the longest sequence
+// that fits the plan's hardware at micro-batch 1, found by halving the
+// range between a context that fits and one that does not (to 1 %).
+func (s *Set) longestContext(p *i18n.Printer, req planner.Request, res *planner.Result) string {
+	var e *planner.Estimate
+	switch {
+	case len(res.Plans) > 0:
+		e = res.Plans[0]
+	case res.Recommendations.Balanced != nil:
+		e = res.Recommendations.Balanced
+	default:
+		return ""
+	}
+	h := planner.Hardware{Count: e.GPUs}
+	if len(req.Targets) > 0 {
+		h = req.Targets[0]
+	} else if g, _, err := s.deps.Catalog.GPU(e.GPU); err == nil {
+		h.GPU = g
+	} else {
+		return ""
+	}
+	req.Job.MicroBatch, req.Job.GlobalBatch, req.Job.GlobalBatchTokens = 1, 1, 0
+	fits := func(seq int) bool {
+		r := req
+		r.Job.SeqLen, r.NoSearch, r.Targets, r.Compare, r.Baseline = seq, true, []planner.Hardware{h}, false, nil
+		out, err := s.deps.Catalog.Plan(r)
+		return err == nil && len(out.Plans) > 0 && out.Plans[0].Memory.Fits
+	}
+	hw := hwText(p, e)
+	limit := req.Job.Model.MaxCtx
+	if limit <= 0 {
+		limit = 1 << 20
+	}
+	if fits(limit) {
+		return p.Tf("All of the model's %s-token context fits on %s at micro-batch 1.", thousands(float64(limit)), hw)
+	}
+	lo, hi := 0, limit
+	if !fits(128) {
+		return p.Tf("Not even 128 tokens fit on %s at micro-batch 1; see what to change below.", hw)
+	}
+	lo = 128
+	for hi-lo > max(64, lo/100) {
+		mid := lo + (hi-lo)/2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return p.Tf("The longest context that fits on %s at micro-batch 1 is about %s tokens (the model reads up to %s).", hw, thousands(float64(lo)), thousands(float64(limit)))
+}

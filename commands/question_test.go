@@ -1,6 +1,9 @@
 package commands
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -218,5 +221,43 @@ func TestGPUCountSaidGPUAsked(t *testing.T) {
 		if rows == 0 {
 			t.Errorf("%q: no options searched", text)
 		}
+	}
+}
+
+// "Max context on a 4090" is answered with the longest sequence that fits
+// at micro-batch 1: planned at that length the job fits, 5 % longer it
+// does not; Unsloth's offloaded checkpoints and fused loss reach further
+// than an HF run; the model's own limit caps it; Korean asks, Korean
+// answers.
+func TestLongestContext(t *testing.T) {
+	s, _ := newReservations(t)
+	num := regexp.MustCompile(`about ([0-9,]+) tokens`)
+	longest := func(text string) int {
+		t.Helper()
+		ans := mustDo(t, s, "U1", text).Data.(*PlanData).Answer
+		m := num.FindStringSubmatch(ans)
+		if m == nil {
+			t.Fatalf("%q: answer %q names no length", text, ans)
+		}
+		n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+		return n
+	}
+	hf := longest("llama-3.1-8b qlora max context on a 4090")
+	uns := longest("llama-3.1-8b qlora unsloth max context on a 4090")
+	if uns <= 2*hf {
+		t.Errorf("longest context on a 4090: unsloth %d, hf %d; offloaded checkpoints and no logits should reach much further", uns, hf)
+	}
+	fits := func(seq int) bool {
+		r := mustDo(t, s, "U1", fmt.Sprintf("llama-3.1-8b qlora seq %d micro 1 batch 1 on a 4090", seq))
+		return r.Data.(*PlanData).Result.Plans[0].Memory.Fits
+	}
+	if !fits(hf) || fits(hf*105/100) {
+		t.Errorf("hf's longest context %d: fits %v; 5%% longer fits %v", hf, fits(hf), fits(hf*105/100))
+	}
+	if ans := mustDo(t, s, "U1", "gemma-3-27b inference max context on h100").Data.(*PlanData).Answer; !strings.Contains(ans, "131,072") {
+		t.Errorf("gemma 3 27b on an h100: %q; all of its 128k context fits", ans)
+	}
+	if ans := mustDo(t, s, "U1", "llama 3.1 8b qlora 4090에서 최대 컨텍스트 길이?").Data.(*PlanData).Answer; !strings.Contains(ans, "가장 긴 컨텍스트") {
+		t.Errorf("asked in Korean, answered %q", ans)
 	}
 }

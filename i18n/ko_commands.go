@@ -5,11 +5,14 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
-		"GPU count: %d, as asked; the search picks the GPU":                                          "GPU 개수: 말씀하신 %d장으로 고정하고 GPU 종류를 골랐어요",
-		"none of the team's servers has %d GPUs: the options below are cloud GPUs":                   "팀 서버 중 GPU %d장짜리가 없어서 아래는 클라우드 GPU예요",
-		"no GPU in the catalogue rents for $%s an hour or less; the cheapest is %s at %s":            "카탈로그에 시간당 $%s 이하인 GPU가 없어요. 가장 싼 건 %s (%s)예요",
-		"raise the ceiling, or set a price you pay with `--price GPU=USD`":                           "상한을 올리거나, 실제로 내는 가격을 `--price GPU=USD`로 알려 주세요",
-		"cloud options: GPUs priced at $%s an hour or less (catalogue prices; `--price` sets yours)": "클라우드 옵션: 시간당 $%s 이하인 GPU만 (카탈로그 가격, `--price`로 바꿀 수 있어요)",
+		"All of the model's %s-token context fits on %s at micro-batch 1.":                                    "모델의 컨텍스트 %s 토큰 전부가 %s에 들어가요 (micro-batch 1).",
+		"Not even 128 tokens fit on %s at micro-batch 1; see what to change below.":                           "%s에는 micro-batch 1로 128 토큰도 들어가지 않아요. 아래에서 바꿀 점을 보세요.",
+		"The longest context that fits on %s at micro-batch 1 is about %s tokens (the model reads up to %s).": "%s에 들어가는 가장 긴 컨텍스트는 micro-batch 1에서 약 %s 토큰이에요 (모델 최대 %s).",
+		"GPU count: %d, as asked; the search picks the GPU":                                                   "GPU 개수: 말씀하신 %d장으로 고정하고 GPU 종류를 골랐어요",
+		"none of the team's servers has %d GPUs: the options below are cloud GPUs":                            "팀 서버 중 GPU %d장짜리가 없어서 아래는 클라우드 GPU예요",
+		"no GPU in the catalogue rents for $%s an hour or less; the cheapest is %s at %s":                     "카탈로그에 시간당 $%s 이하인 GPU가 없어요. 가장 싼 건 %s (%s)예요",
+		"raise the ceiling, or set a price you pay with `--price GPU=USD`":                                    "상한을 올리거나, 실제로 내는 가격을 `--price GPU=USD`로 알려 주세요",
+		"cloud options: GPUs priced at $%s an hour or less (catalogue prices; `--price` sets yours)":          "클라우드 옵션: 시간당 $%s 이하인 GPU만 (카탈로그 가격, `--price`로 바꿀 수 있어요)",
 		"within %s: %s": "%s 안에서: %s",
 		"nothing searched stays within %s; the cheapest: %s":                               "찾아본 구성 중 %s 안에 드는 게 없어요. 가장 저렴한 구성: %s",
 		"The largest micro-batch that fits on %s is %d per GPU (planned at %d).":           "%s에 들어가는 가장 큰 micro-batch는 GPU당 %d예요 (플랜은 %d).",

@@ -66,6 +66,7 @@ type canonizer struct {
 	rate         bool    // asked how fast as a rate ("tokens per second?")
 	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
 	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
+	maxSeq       bool    // asked the longest context that fits ("max context", "최대 컨텍스트")
 	budget       float64 // a cost ceiling in USD ("budget $20k", "under $500")
 	hourly       float64 // a ceiling on one GPU's hourly price in USD ("under $2/hr", "시간당 2달러")
 	gpuWord      bool    // "gpu" said: a question is about GPUs, not servers
@@ -320,6 +321,18 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.setAsk(AskFit)
 		c.maxBatch = true
+		c.skip(i, n)
+		return n
+	case (c.w(i) == "max" || c.w(i) == "maximum" || c.w(i) == "longest" || c.w(i) == "largest") && seqWord(c.w(i+1)) &&
+		!reqStartsNumber(c.w(i+2)):
+		// "max context on a 4090", "longest sequence that fits": the
+		// longest context that fits at micro-batch 1
+		n := i + 2
+		if c.w(n) == "length" || c.w(n) == "len" || c.w(n) == "size" {
+			n++
+		}
+		c.setAsk(AskFit)
+		c.maxSeq = true
 		c.skip(i, n)
 		return n
 	case hourlyPriceAt(c.ws(i, 5)) > 0:
@@ -872,4 +885,13 @@ func hourlyPriceAt(w []string) float64 {
 
 func hourWord(w string) bool {
 	return w == "hour" || w == "hr" || w == "h" || w == "gpu-hour" || w == "gpu-hr" || w == "hours"
+}
+
+// seqWord reports whether w names the sequence length ("context", "seq").
+func seqWord(w string) bool {
+	switch w {
+	case "context", "seq", "sequence", "seqlen", "seq-len", "context-length", "ctx", "context-window", "sequence-length":
+		return true
+	}
+	return false
 }

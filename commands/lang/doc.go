@@ -45,7 +45,7 @@
 //	          | gpu-count (number "시간" ["에폭당"] | 초당 number 토큰) ("걸렸는데"|"나왔는데") .
 //	question  = "how long" | "how many" | "will it fit" | "which gpu" | "which of our servers"
 //	          | "how much" | "how much vram" | "tokens per second" | "max batch size"
-//	          | "cheapest" | "fastest" | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU
+//	          | "cheapest" | "fastest" | "max context" | 최대 컨텍스트 | 얼마나 걸려 | 몇 장 | 돌릴 수 있어 | 어떤 GPU
 //	          | 우리 서버 중 | 비용 | 메모리 얼마나 | 초당 토큰 몇 개 | 최대 배치 | 제일 싸게 | … .
 //	budget    = ["budget"|"under"|"within"] "$" number ["budget"] .
 //	open      = ["on"|"with"] count ("gpus"|"gpu"|"cards") | "gpu" count ("장"|"개")   (no GPU named: the count is kept, the GPU asked) .

@@ -255,8 +255,19 @@ func (c *canonizer) koAudioHours(i int) int {
 }
 
 // koMaxBatch reads "최대 배치 크기", "최대 배치가 얼마": the largest
-// micro-batch that fits.
+// micro-batch that fits; "최대 컨텍스트 길이", "최대 시퀀스": the longest
+// context.
 func (c *canonizer) koMaxBatch(i int) int {
+	if c.w(i) == "최대" && koSeqWord(c.w(i+1)) && !reqStartsNumber(c.w(i+2)) {
+		n := i + 2
+		if strings.HasPrefix(c.w(n), "길이") || strings.HasPrefix(c.w(n), "length") {
+			n++
+		}
+		c.setAsk(AskFit)
+		c.maxSeq = true
+		c.skip(i, n)
+		return n
+	}
 	if c.w(i) != "최대" || !strings.HasPrefix(c.w(i+1), "배치") || reqStartsNumber(c.w(i+2)) {
 		return i
 	}
@@ -301,4 +312,15 @@ func (c *canonizer) koInOut(i int) int {
 		n++
 	}
 	return n
+}
+
+// koSeqWord reports whether w (with its particle) names the context
+// length: 컨텍스트, 시퀀스, 문맥, 입력 길이, or the English words.
+func koSeqWord(w string) bool {
+	for _, p := range []string{"컨텍스트", "시퀀스", "문맥", "context", "seq"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -80,6 +80,8 @@ type Reading struct {
 	Memory bool
 	// MaxBatch: the question asked the largest batch that fits.
 	MaxBatch bool
+	// MaxSeq: the question asked the longest context that fits.
+	MaxSeq bool
 	// Budget is a ceiling on the cost in USD the request said, 0 for none.
 	Budget float64
 	// GPUCount is a GPU count said with no GPU named ("on 8 gpus", "gpu
@@ -143,7 +145,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Memory: c.memory, MaxBatch: c.maxBatch, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Memory: c.memory, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
