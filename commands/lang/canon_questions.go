@@ -160,7 +160,8 @@ func isContextWord(w string) bool {
 	case "context", "ctx", "seq", "seqlen", "context-length", "sequence", "tokens-context":
 		return true
 	}
-	return false
+	// "128k 컨텍스트", "32k 문맥에서": the Korean words, particle and all
+	return strings.HasPrefix(w, "컨텍스트") || strings.HasPrefix(w, "문맥") || strings.HasPrefix(w, "시퀀스")
 }
 
 // pastBefore reports whether a past-tense verb of a measured run comes

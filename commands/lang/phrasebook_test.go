@@ -127,7 +127,7 @@ func judge(cat *planner.Catalog, r Reading, exp map[string]any) (core, other []s
 		}
 	}
 	if v, ok := num("count"); ok {
-		found := false
+		found := r.GPUCount == int(v) // "8장으로" with no GPU named: the count is kept
 		for _, h := range targets {
 			found = found || h.Count == int(v)
 		}
