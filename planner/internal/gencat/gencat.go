@@ -450,12 +450,14 @@ var (
 	localGlobal = regexp.MustCompile(`(\d+) local \((\d+) window\) : (\d+) global`)
 	alternating = regexp.MustCompile(`alternating (?:full / )?(\d+)[- ](?:token )?sliding[- ]window`)
 	everyLayer  = regexp.MustCompile(`sliding window (\d+)`)
+	globalEvery = regexp.MustCompile(`global attention every (\d+)(?:st|nd|rd|th) layer, (\d+)-token local window`)
 )
 
 // slidingWindow reads a model's sliding-window attention from its position
 // and notes columns: "5 local (1024 window) : 1 global" (Gemma 3),
 // "alternating 4096 sliding window" (Gemma 2), "alternating full /
-// 128-token sliding-window" (GPT-OSS), "sliding window 4096" on every
+// 128-token sliding-window" (GPT-OSS), "global attention every 3rd layer,
+// 128-token local window otherwise" (ModernBERT), "sliding window 4096" on every
 // layer (Mistral 7B v0.1). It returns the window in tokens and the share of
 // layers that use it, or 0 for none.
 func slidingWindow(position, notes string) (window int, share float64) {
@@ -464,6 +466,11 @@ func slidingWindow(position, notes string) (window int, share float64) {
 		w, _ := strconv.Atoi(m[2])
 		global, _ := strconv.Atoi(m[3])
 		return w, float64(local) / float64(local+global)
+	}
+	if m := globalEvery.FindStringSubmatch(position); m != nil {
+		every, _ := strconv.Atoi(m[1])
+		w, _ := strconv.Atoi(m[2])
+		return w, float64(every-1) / float64(every)
 	}
 	for _, s := range []string{position, notes} {
 		if m := alternating.FindStringSubmatch(s); m != nil {

@@ -91,6 +91,7 @@ func TestSlidingWindow(t *testing.T) {
 		{"rope; alternating 4096 sliding window", "", 4096, 0.5},
 		{"rope(yarn factor 32); alternating full / 128-token sliding-window attention with sinks", "", 128, 0.5},
 		{"rope", "sliding window 4096 (v0.1)", 4096, 1},
+		{"rope; global attention every 3rd layer, 128-token local window otherwise", "", 128, 2.0 / 3},
 		{"rope", "", 0, 0},
 	} {
 		w, s := slidingWindow(tc.position, tc.notes)
