@@ -160,13 +160,7 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 // answerLine is long on purpose: one switch over the kinds of question,
 // each answer beside its kind.
 func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
-	var e *planner.Estimate
-	switch {
-	case len(res.Plans) > 0:
-		e = res.Plans[0]
-	case res.Recommendations.Balanced != nil:
-		e = res.Recommendations.Balanced
-	}
+	e := firstEstimate(res)
 	if e == nil {
 		if rd.Ask == lang.AskFit {
 			return p.T("No — nothing searched holds this job; see what to change below.")
@@ -325,13 +319,8 @@ func withinBudget(p *i18n.Printer, budget float64, res *planner.Result) string {
 // that fits the plan's hardware at micro-batch 1, found by halving the
 // range between a context that fits and one that does not (to 1 %).
 func (s *Set) longestContext(p *i18n.Printer, req planner.Request, res *planner.Result) string {
-	var e *planner.Estimate
-	switch {
-	case len(res.Plans) > 0:
-		e = res.Plans[0]
-	case res.Recommendations.Balanced != nil:
-		e = res.Recommendations.Balanced
-	default:
+	e := firstEstimate(res)
+	if e == nil {
 		return ""
 	}
 	h := planner.Hardware{Count: e.GPUs}

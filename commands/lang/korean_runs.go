@@ -258,25 +258,28 @@ func (c *canonizer) koAudioHours(i int) int {
 // micro-batch that fits; "최대 컨텍스트 길이", "최대 시퀀스": the longest
 // context.
 func (c *canonizer) koMaxBatch(i int) int {
-	if c.w(i) == "최대" && koSeqWord(c.w(i+1)) && !reqStartsNumber(c.w(i+2)) {
-		n := i + 2
-		if strings.HasPrefix(c.w(n), "길이") || strings.HasPrefix(c.w(n), "length") {
-			n++
-		}
-		c.setAsk(AskFit)
-		c.maxSeq = true
-		c.skip(i, n)
-		return n
+	if c.w(i) != "최대" || reqStartsNumber(c.w(i+2)) {
+		return i
 	}
-	if c.w(i) != "최대" || !strings.HasPrefix(c.w(i+1), "배치") || reqStartsNumber(c.w(i+2)) {
+	var asked *bool
+	var sizes []string
+	switch {
+	case koSeqWord(c.w(i + 1)):
+		asked, sizes = &c.maxSeq, []string{"길이", "length"}
+	case strings.HasPrefix(c.w(i+1), "배치"):
+		asked, sizes = &c.maxBatch, []string{"크기", "사이즈"}
+	default:
 		return i
 	}
 	n := i + 2
-	if strings.HasPrefix(c.w(n), "크기") || strings.HasPrefix(c.w(n), "사이즈") {
-		n++
+	for _, w := range sizes {
+		if strings.HasPrefix(c.w(n), w) {
+			n++
+			break
+		}
 	}
 	c.setAsk(AskFit)
-	c.maxBatch = true
+	*asked = true
 	c.skip(i, n)
 	return n
 }
