@@ -161,7 +161,7 @@ func (c *canonizer) step(i int) int {
 	t := c.in[i]
 	if isHangulWord(t.w) {
 		c.korean = true
-		if v, n := hourlyPrice(c.ws(i, 5)); v > 0 {
+		if v, n := hourlyPrice(c.ws(i, 6)); v > 0 {
 			c.hourly = v // "시간당 2달러 이하"
 			return i + n
 		}
@@ -335,10 +335,10 @@ func (c *canonizer) phrase(i int) int {
 		c.maxSeq = true
 		c.skip(i, n)
 		return n
-	case hourlyPriceAt(c.ws(i, 5)) > 0:
+	case hourlyPriceAt(c.ws(i, 6)) > 0:
 		// "under $2/hr", "$2 an hour", "max $2/gpu-hour", "시간당 2달러":
 		// the most one GPU may cost an hour
-		v, n := hourlyPrice(c.ws(i, 5))
+		v, n := hourlyPrice(c.ws(i, 6))
 		c.hourly = v
 		return i + n // said back in the reading ("max $2/gpu-hour"), not skipped
 	case dollars(c.w(i)) > 0 || (c.w(i) == "budget" || c.w(i) == "under" || c.w(i) == "within") && dollars(c.w(i+1)) > 0:
@@ -855,6 +855,17 @@ func hourlyPrice(w []string) (float64, int) {
 		return v, n
 	}
 	tok := w[at]
+	if v, _, ok := reqScanNumber(tok); ok && v.v > 0 && (w[at+1] == "dollars" || w[at+1] == "dollar" || w[at+1] == "usd" || w[at+1] == "bucks") {
+		// "under 2 dollars an hour", "1.5 usd per gpu hour"
+		rest := w[at+2:]
+		switch {
+		case (rest[0] == "per" || rest[0] == "an" || rest[0] == "a" || rest[0] == "/") && hourWord(rest[1]):
+			return v.v, at + 4
+		case rest[0] == "per" && (rest[1] == "gpu" || rest[1] == "gpus") && hourWord(rest[2]):
+			return v.v, at + 5
+		}
+		return 0, 0
+	}
 	for _, unit := range []string{"/gpu-hour", "/gpu-hr", "/gpu/hr", "/gpu/hour", "/gpuh", "/hour", "/hr", "/h"} {
 		if s, ok := strings.CutSuffix(tok, unit); ok {
 			if v := dollars(s); v > 0 {

@@ -257,6 +257,10 @@ func (p *reqParser) number() error {
 	}
 	p.i = a
 	t := p.toks[a]
+	if n := int(q.n.v); q.fused && gpuWord(strings.TrimLeft(q.unit, "-")) && float64(n) == q.n.v && n >= 1 && n <= reqMaxGPUs {
+		p.openCount, p.i = n, a+1 // "8gpu": the count, no GPU named
+		return nil
+	}
 	if q.fused && q.class == reqUUnknown {
 		u := strings.TrimLeft(q.unit, "-")
 		if sug := p.suggest(u, reqUnitSuggest); sug != "" {

@@ -100,6 +100,7 @@ func TestHourlyPriceWords(t *testing.T) {
 		{"llama 3 8b lora under $2/hr", 2}, {"llama 3 8b lora $2 an hour", 2}, {"llama 3 8b lora with gpus under $2 per hour", 2},
 		{"llama 3 8b lora max $1.5/gpu-hour", 1.5}, {"llama 3 8b lora at $0.8/h", 0.8}, {"llama 3 8b lora $3 per gpu hour", 3},
 		{"llama 3 8b lora 시간당 2달러 이하", 2}, {"llama 3 8b lora 시간당 $2", 2}, {"시간당 2 달러 이하로 llama 3 8b lora", 2},
+		{"llama 3 8b lora under 2 dollars an hour", 2}, {"llama 3 8b lora 1.5 usd per gpu hour", 1.5},
 	} {
 		r, err := Read(Env{Catalog: cat}, tc.in)
 		if err != nil {

@@ -693,7 +693,7 @@ func TestKeywordSlipsAreRead(t *testing.T) {
 func TestGPUCountWithoutGPU(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	for _, in := range []string{"train gpt2 on openwebtext with 8 gpus", "bert-base on 8 gpus", "llama 3 8b lora gpu 8장",
-		"llama 3 8b lora GPU 8개로 얼마나 걸려?", "llama 3 8b lora 8 gpu", "which gpu for llama 3 8b lora with 8 gpus"} {
+		"llama 3 8b lora GPU 8개로 얼마나 걸려?", "llama 3 8b lora 8 gpu", "which gpu for llama 3 8b lora with 8 gpus", "llama 3 8b lora 8gpu"} {
 		r, err := Read(Env{Catalog: cat}, in)
 		if err != nil {
 			t.Errorf("%q: %v", in, err)
