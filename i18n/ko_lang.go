@@ -9,7 +9,8 @@ func koLang() map[string]string {
 	return map[string]string{
 		"budget $%s":       "예산 $%s",
 		"max $%s/gpu-hour": "GPU 시간당 최대 $%s",
-		"on %d gpus":       "GPU %d장",
+		"`%s` read as optimizer steps per second, the steps the work is counted in": "`%s`를 작업량을 센 스텝과 같은 optimizer step/초로 읽었어요",
+		"on %d gpus": "GPU %d장",
 		"`%s` is not in the catalogue: planned as a %s-parameter model of the usual shape": "`%s`는 카탈로그에 없어요: 파라미터 %s짜리 일반적인 구조의 모델로 계획했어요",
 		"say %s (1 ÷ it/s, if each iteration is one optimizer step) or %s":                 "이렇게 써 주세요: %s (iteration 하나가 optimizer step 하나라면 1 ÷ it/s) 또는 %s",
 		"`%s` read as %s":                         "`%s`는 %s로 읽었어요",

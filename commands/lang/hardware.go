@@ -459,9 +459,15 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 	}
 	switch {
 	case nu == "it" && de == "s":
-		return said(en.Tf("`%s` counts loop iterations, which depend on batch and accumulation; give seconds per optimizer step or samples per second", p.span(v0, end)), &UserError{
+		// iterations: the same loop the request counts its steps in
+		// ("2.3 it/s … 50k steps") cancels what an iteration holds;
+		// finish refuses it when the work is not in steps
+		p.its.span = p.span(v0, end)
+		p.its.err = said(en.Tf("`%s` counts loop iterations, which depend on batch and accumulation; give seconds per optimizer step or samples per second", p.its.span), &UserError{
 			Hint: "say `baseline " + strconv.FormatFloat(1/v, 'g', 3, 64) + " s/step`" + itsHintMiddle + "`baseline <it/s × batch> samples/s`",
 		})
+		b.Unit = planner.SecPerStep // s/step to four digits, as the reading says it back
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(1/v, 'g', 4, 64), 64)
 	case nu == "samples" && de == "s":
 		b.Unit = planner.SamplesPerS
 	case nu == "tokens" && de == "s":

@@ -59,11 +59,17 @@ type reqParser struct {
 	stack                              reqSlot[planner.Stack]
 	kernels                            bool // torch.compile or Liger named: fused kernels on any framework
 	openCount                          int  // a GPU count said with no GPU named ("on 8 gpus")
-	interconnect                       reqSlot[planner.Interconnect]
-	compare                            bool
-	compareWord                        string
-	vocab                              []string
-	modelNames, modelNorms, gpuSet     map[string]bool
+	// its is a measured run given in iterations per second: usable only
+	// when the work is counted in the same steps (its refusal otherwise).
+	its struct {
+		span string
+		err  error
+	}
+	interconnect                   reqSlot[planner.Interconnect]
+	compare                        bool
+	compareWord                    string
+	vocab                          []string
+	modelNames, modelNorms, gpuSet map[string]bool
 
 	// servers are the team's servers by name; skipped the words read as
 	// filler; counted marks targets whose count was written.
@@ -454,6 +460,12 @@ func (p *reqParser) finish() error {
 		return err
 	}
 	j.Epochs, j.Samples, j.Tokens, j.Steps = p.epochs.v, p.samples.v, p.tokens.v, p.steps.v
+	if p.its.err != nil {
+		if j.Steps == 0 {
+			return p.its.err
+		}
+		p.note(en.Tf("`%s` read as optimizer steps per second, the steps the work is counted in", p.its.span))
+	}
 	j.DatasetSamples, j.DatasetTokens, j.StepsPerEpoch = p.dsSamples.v, p.dsTokens.v, p.stepsPerEpoch.v
 
 	// shape

@@ -3,6 +3,7 @@ package lang
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -719,5 +720,31 @@ func TestGPUCountWithoutGPU(t *testing.T) {
 	// a GPU named anywhere takes the count
 	if r, err := Read(Env{Catalog: cat}, "llama 3 8b lora h100 with 8 gpus"); err != nil || r.GPUCount != 0 || len(r.Request.Targets) != 1 || r.Request.Targets[0].Count != 8 {
 		t.Errorf("h100 with 8 gpus: %+v, %v", r.Request.Targets, err)
+	}
+}
+
+// A measured run in it/s is usable when the work is counted in steps of
+// the same loop: "2.3 it/s … 50k steps" reads as 1/2.3 s a step, whatever
+// an iteration holds. Without steps it is refused as before.
+func TestIterationsPerSecondWithSteps(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, in := range []string{"2.3 it/s on a 4090 for our gemma-2-2b ft, 50k steps. how long on 2x h100?",
+		"we get 2.3 it/s on a 4090 for gemma-2-2b finetune. how long would 50000 steps take on 2x h100?"} {
+		r, err := Read(Env{Catalog: cat}, in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		b := r.Request.Baseline
+		if b == nil || b.Unit != planner.SecPerStep || math.Abs(b.Value-1/2.3) > 1e-3 || r.Request.Job.Steps != 50000 {
+			t.Errorf("%q: baseline %+v, steps %v", in, b, r.Request.Job.Steps)
+		}
+		back, err := Read(Env{Catalog: cat}, ReadAs(cat, r))
+		if err != nil || back.Request.Baseline == nil || back.Request.Baseline.Value != b.Value {
+			t.Errorf("%q: read as %q, which reads back as %v (%v)", in, ReadAs(cat, r), back.Request.Baseline, err)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "gemma-2-2b finetune 3 epochs of 50k samples baseline 2.3 it/s on a 4090 on 2x h100"); err == nil || !strings.Contains(err.Error(), "loop iterations") {
+		t.Errorf("it/s with the work in epochs: want the refusal, got %v", err)
 	}
 }
