@@ -1,0 +1,116 @@
+package lang
+
+import "strings"
+
+// The words of this file's readers are small lexicons the canonizer's
+// phrase switch (canon.go) asks: activation offloading, an hourly price
+// ceiling, the sequence length.
+
+// actOffloadPhrase returns how many words at a, b, c say activation
+// offloading (torchtune's enable_activation_offloading, Unsloth's
+// offloaded gradient checkpointing), or 0.
+func actOffloadPhrase(a, b, c string) int {
+	acts := func(w string) bool { return w == "activation" || w == "activations" || w == "act" || w == "acts" }
+	offl := func(w string) bool { return w == "offload" || w == "offloading" || w == "offloaded" }
+	ckpt := func(w string) bool { return w == "checkpointing" || w == "checkpoints" || w == "ckpt" }
+	switch {
+	case a == "cpu" && acts(b) && offl(c), offl(a) && (b == "gradient" || b == "grad") && ckpt(c):
+		return 3
+	case acts(a) && offl(b), offl(a) && acts(b), offl(a) && ckpt(b):
+		return 2
+	}
+	return 0
+}
+
+// ws returns the n words from i (empty past the end).
+func (c *canonizer) ws(i, n int) []string {
+	out := make([]string, n)
+	for k := range out {
+		out[k] = c.w(i + k)
+	}
+	return out
+}
+
+// hourlyPrice reads a ceiling on a GPU's hourly price at the start of w:
+// "$2/hr", "$2/gpu-hour", "$2 per hour", "$2 an hour", "under $2/h",
+// "시간당 2달러", "시간당 $2". It returns the price and how many words
+// said it, or 0.
+func hourlyPrice(w []string) (float64, int) {
+	at := 0
+	if w[0] == "under" || w[0] == "below" || w[0] == "max" || w[0] == "<=" || w[0] == "<" || w[0] == "upto" {
+		at = 1
+	}
+	if w[0] == "시간당" || w[0] == "시간" && w[1] == "당" {
+		// the Korean reader may have split the word: "시간" "당"
+		k := 1
+		if w[0] == "시간" {
+			k = 2
+		}
+		v, n := dollars(w[k]), k+1
+		for _, unit := range []string{"달러", "불"} {
+			if s, ok := strings.CutSuffix(w[k], unit); ok && s != "" && v == 0 {
+				v = dollars("$" + s)
+			} else if w[k+1] == unit && v == 0 {
+				v, n = dollars("$"+w[k]), k+2
+			}
+		}
+		if v > 0 && n < len(w) && (strings.HasPrefix(w[n], "이하") || strings.HasPrefix(w[n], "이내") || w[n] == "까지") {
+			n++ // "2달러 이하": at most
+		}
+		if v == 0 {
+			return 0, 0
+		}
+		return v, n
+	}
+	tok := w[at]
+	if v, _, ok := reqScanNumber(tok); ok && v.v > 0 && (w[at+1] == "dollars" || w[at+1] == "dollar" || w[at+1] == "usd" || w[at+1] == "bucks") {
+		// "under 2 dollars an hour", "1.5 usd per gpu hour"
+		rest := w[at+2:]
+		switch {
+		case (rest[0] == "per" || rest[0] == "an" || rest[0] == "a" || rest[0] == "/") && hourWord(rest[1]):
+			return v.v, at + 4
+		case rest[0] == "per" && (rest[1] == "gpu" || rest[1] == "gpus") && hourWord(rest[2]):
+			return v.v, at + 5
+		}
+		return 0, 0
+	}
+	for _, unit := range []string{"/gpu-hour", "/gpu-hr", "/gpu/hr", "/gpu/hour", "/gpuh", "/hour", "/hr", "/h"} {
+		if s, ok := strings.CutSuffix(tok, unit); ok {
+			if v := dollars(s); v > 0 {
+				return v, at + 1
+			}
+		}
+	}
+	v := dollars(tok)
+	if v == 0 {
+		return 0, 0
+	}
+	switch rest := w[at+1:]; {
+	case (rest[0] == "per" || rest[0] == "an" || rest[0] == "a" || rest[0] == "/") && hourWord(rest[1]):
+		return v, at + 3
+	case rest[0] == "per" && (rest[1] == "gpu" || rest[1] == "gpus") && hourWord(rest[2]):
+		return v, at + 4
+	case rest[0] == "/hr" || rest[0] == "/h" || rest[0] == "/hour" || rest[0] == "/gpu-hour":
+		return v, at + 2
+	}
+	return 0, 0
+}
+
+// hourlyPriceAt is hourlyPrice's price alone.
+func hourlyPriceAt(w []string) float64 {
+	v, _ := hourlyPrice(w)
+	return v
+}
+
+func hourWord(w string) bool {
+	return w == "hour" || w == "hr" || w == "h" || w == "gpu-hour" || w == "gpu-hr" || w == "hours"
+}
+
+// seqWord reports whether w names the sequence length ("context", "seq").
+func seqWord(w string) bool {
+	switch w {
+	case "context", "seq", "sequence", "seqlen", "seq-len", "context-length", "ctx", "context-window", "sequence-length":
+		return true
+	}
+	return false
+}
