@@ -9,6 +9,8 @@ func koLang() map[string]string {
 	return map[string]string{
 		"budget $%s":       "예산 $%s",
 		"max $%s/gpu-hour": "GPU 시간당 최대 $%s",
+		"the per-GPU rate is taken across all %d GPUs it was measured on":           "GPU당 속도를 측정한 GPU %d장 전체의 속도로 계산했어요",
+		"`%s` is per GPU; per-GPU measurements are rates (samples/s, tokens/s)":     "`%s`는 GPU당 값이에요. GPU당 측정값은 속도(samples/s, tokens/s)여야 해요",
 		"`%s` read as optimizer steps per second, the steps the work is counted in": "`%s`를 작업량을 센 스텝과 같은 optimizer step/초로 읽었어요",
 		"on %d gpus": "GPU %d장",
 		"`%s` is not in the catalogue: planned as a %s-parameter model of the usual shape": "`%s`는 카탈로그에 없어요: 파라미터 %s짜리 일반적인 구조의 모델로 계획했어요",

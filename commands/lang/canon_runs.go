@@ -57,6 +57,7 @@ func (c *canonizer) measurement(i int) bool {
 		unit = c.w(j)
 		j++
 	}
+	unit = strings.TrimSuffix(unit, "/gpu") // "950 tokens/s/gpu": a per-GPU rate is a rate
 	switch unit {
 	case "h", "hr", "hrs", "hour", "hours", "min", "mins", "minutes", "s", "sec", "secs", "seconds", "d", "day", "days",
 		"h/epoch", "h/ep", "s/step", "s/it", "min/epoch":

@@ -412,6 +412,15 @@ func (p *reqParser) baseline(a int) error {
 	case !haveHW:
 		return said(en.Tf("`%s` needs the hardware it was measured on, like `on 4x v100`", p.span(a, p.i)), &UserError{Hint: reqEg(p.span(a, p.i) + " on 4x v100")})
 	}
+	if p.perGPU {
+		if b.Unit != planner.SamplesPerS && b.Unit != planner.TokensPerS {
+			return said(en.Tf("`%s` is per GPU; per-GPU measurements are rates (samples/s, tokens/s)", p.span(a, p.i)), &UserError{Hint: reqEg("baseline 1500 tokens/s per gpu on 8x a100")})
+		}
+		if n := b.Hardware.Count; n > 1 {
+			b.Value *= float64(n)
+			p.note(en.Tf("the per-GPU rate is taken across all %d GPUs it was measured on", n))
+		}
+	}
 	p.req.Baseline = b
 	return nil
 }
@@ -449,6 +458,17 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 			unit += w
 			p.i++
 		}
+	}
+	// "tokens/s/gpu", "1,500 tokens/s per GPU": a per-GPU rate, which
+	// baseline multiplies by the GPUs it was measured on
+	if d, ok := strings.CutSuffix(unit, "/gpu"); ok {
+		unit, p.perGPU = d, true
+	} else if w := p.tok(p.i).w; (w == "per" || w == "/" || w == "a") && (p.tok(p.i+1).w == "gpu" || p.tok(p.i+1).w == "device") {
+		p.i += 2
+		p.perGPU = true
+	} else if w == "/gpu" {
+		p.i++
+		p.perGPU = true
 	}
 	end := p.i
 	num, den, _ := strings.Cut(unit, "/")

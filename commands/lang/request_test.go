@@ -748,3 +748,33 @@ func TestIterationsPerSecondWithSteps(t *testing.T) {
 		t.Errorf("it/s with the work in epochs: want the refusal, got %v", err)
 	}
 }
+
+// A rate said per GPU is the run's rate over all the GPUs it ran on:
+// "950 tokens/s/gpu on 4x v100" is 3,800 tokens/s on the four; on GPUs
+// named without a count it is one GPU's rate.
+func TestPerGPURate(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, tc := range []struct {
+		in    string
+		value float64
+		n     int
+	}{
+		{"llama-2-7b lora 1B tokens baseline 950 tokens/s/gpu on 4x v100 on 4x h100", 3800, 4},
+		{"llama-2-7b lora 1B tokens baseline 950 tokens/s per gpu on 4x v100 on 4x h100", 3800, 4},
+		{"we got 1,500 tokens/s per GPU on A100s pretraining llama 2 7b. how long for 20B tokens on 2x h100?", 1500, 1},
+		{"we did 950 tokens/s/gpu on V100s with llama-2-7b lora; how long for 1e9 tokens on 4x H100?", 950, 1},
+	} {
+		r, err := Read(Env{Catalog: cat}, tc.in)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		b := r.Request.Baseline
+		if b == nil || b.Unit != planner.TokensPerS || b.Value != tc.value || b.Hardware.Count != tc.n {
+			t.Errorf("%q: baseline %+v, want %v tokens/s on %d", tc.in, b, tc.value, tc.n)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "llama-2-7b lora 1B tokens baseline 5 h/epoch per gpu on 4x v100 on 4x h100"); err == nil {
+		t.Error("a duration per GPU: want a refusal")
+	}
+}
