@@ -120,3 +120,18 @@ func TestHourlyPriceWords(t *testing.T) {
 		t.Errorf("under $500: budget %v, hourly %v, %v", r.Budget, r.MaxGPUHourUSD, err)
 	}
 }
+
+// A request that opens "can I …" or "can my 3090 …" and names hardware
+// asks whether the job fits there.
+func TestModalQuestionAsksFit(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, in := range []string{"can i serve llama 3 70b on two h100s", "can we do 13b qlora on one a6000", "can my 3090 take llama 3 8b q4_k_m gguf", "could we finetune mistral 7b on a single 4090"} {
+		r, err := Read(Env{Catalog: cat}, in)
+		if err != nil || r.Ask != AskFit {
+			t.Errorf("%q: ask %q (%v), want fit", in, r.Ask, err)
+		}
+	}
+	if r, err := Read(Env{Catalog: cat}, "can i get a plan for bert-base 3 epochs of 1M samples"); err != nil || r.Ask == AskFit {
+		t.Errorf("no hardware named: ask %q (%v), want no fit question", r.Ask, err)
+	}
+}

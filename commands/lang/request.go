@@ -208,6 +208,9 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if r.Ask == AskNone && r.Request.Compare {
 		r.Ask = AskWhichGPU // "l40s vs a100 for …?"
 	}
+	if r.Ask == AskNone && len(r.Request.Targets) > 0 && modalStart(c) {
+		r.Ask = AskFit // "can i serve llama 3 70b on two h100s", "can my 3090 take …": does it fit there
+	}
 	if question && r.Ask == AskNone && len(r.Request.Targets) > 0 && r.Request.Baseline != nil {
 		r.Ask = AskTime // "v100에서 에폭당 2시간 걸렸는데 h100이면?": a measured run asks how long there
 	}
@@ -304,4 +307,17 @@ func (r Reading) NotesIn(p *i18n.Printer) []string {
 		out[i] = t.in(p)
 	}
 	return out
+}
+
+// modalStart reports whether the request opens as a yes/no question about
+// its own hardware: "can I …", "could we …", "can my 3090 …".
+func modalStart(c *canonizer) bool {
+	if len(c.in) < 2 || (c.in[0].w != "can" && c.in[0].w != "could") {
+		return false
+	}
+	switch c.in[1].w {
+	case "i", "we", "you", "my", "our", "it", "this", "a", "one":
+		return true
+	}
+	return c.gpu(c.in[1].w)
 }
