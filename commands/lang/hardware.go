@@ -457,6 +457,9 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 		} else if strings.HasPrefix(w, "/") && reqRateDen(w[1:]) != "" {
 			unit += w
 			p.i++
+		} else if d := reqRateDen(w); (d == "epoch" || d == "step") && reqSeconds[reqRateNum(unit)] > 0 {
+			unit += "/" + w // "6.5 hours an epoch": the reader dropped the article
+			p.i++
 		}
 	}
 	// "tokens/s/gpu", "1,500 tokens/s per GPU": a per-GPU rate, which

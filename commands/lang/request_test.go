@@ -778,3 +778,14 @@ func TestPerGPURate(t *testing.T) {
 		t.Error("a duration per GPU: want a refusal")
 	}
 }
+
+// "6.5 hours an epoch" is a time per epoch, the article dropped or not.
+func TestHoursAnEpoch(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, in := range []string{"bert-large took 6.5 hours an epoch on 4 v100s, what about 4 h100?", "bert-large baseline 6.5 hours per epoch on 4x v100 on 4x h100"} {
+		r, err := Read(Env{Catalog: cat}, in)
+		if err != nil || r.Request.Baseline == nil || r.Request.Baseline.Unit != planner.HoursPerEpoch || r.Request.Baseline.Value != 6.5 {
+			t.Errorf("%q: baseline %+v (%v), want 6.5 h/epoch", in, r.Request.Baseline, err)
+		}
+	}
+}
