@@ -50,6 +50,7 @@ type canonizer struct {
 
 	ask          Ask
 	deadline     time.Duration
+	deadlineAsk  bool // the deadline is the question: how many GPUs, or does it make it (settleAsk)
 	deadlineWord string
 	dataset      string
 	skipped      []string

@@ -108,7 +108,7 @@ func (c *canonizer) setDeadline(d time.Duration, a, b int) {
 	c.deadline = d
 	c.deadlineWord = strings.TrimSpace(c.text[c.in[a].start:c.in[b-1].end])
 	if c.ask == AskNone {
-		c.setAsk(AskCount)
+		c.deadlineAsk = true // settleAsk decides: a count, or whether it finishes in time
 	}
 }
 

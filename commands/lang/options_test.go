@@ -135,3 +135,21 @@ func TestModalQuestionAsksFit(t *testing.T) {
 		t.Errorf("no hardware named: ask %q (%v), want no fit question", r.Ask, err)
 	}
 }
+
+// A deadline with the hardware's count said asks whether the job makes
+// it there; without a count, how many GPUs it takes.
+func TestDeadlineAsksFeasibilityOnCountedHardware(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for in, want := range map[string]Ask{
+		"Fine-tune llama-3.1-8b, 1.2M samples, 2 epochs, 4 H100s, within 3 days — feasible?": AskTime,
+		"pretrain a 1B model on 100B tokens on 8x h100 in 2 days":                            AskTime,
+		"pretrain a 1B model on 100B tokens on h100 in 2 days":                               AskCount,
+		"pretrain a 1B model on 100B tokens in 2 days":                                       AskCount,
+		"how many h100s to pretrain a 1B model on 100B tokens in 2 days":                     AskCount,
+	} {
+		r, err := Read(Env{Catalog: cat}, in)
+		if err != nil || r.Ask != want {
+			t.Errorf("%q: ask %q (%v), want %q", in, r.Ask, err, want)
+		}
+	}
+}

@@ -226,6 +226,15 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if r.Request.Compare && c.costWord {
 		r.Ask = AskCost // "which is cheaper", "비용 비교", "가성비"
 	}
+	if c.deadlineAsk && (r.Ask == AskNone || r.Ask == AskFit) {
+		// "… on 4 H100s by Friday — feasible?", "finish on the V100 server
+		// within 48 hours?": hardware with its count said asks whether it
+		// makes it; without one, how many GPUs it takes
+		r.Ask = AskCount
+		if len(r.Request.Targets) > 0 && !p.countOpen() && !r.Request.Compare {
+			r.Ask = AskTime
+		}
+	}
 	if r.Ask == AskCount || r.Deadline > 0 {
 		r.CountOpen = p.countOpen()
 	}
