@@ -198,7 +198,13 @@ func (c *canonizer) modalBefore(i int) bool {
 	for k := 0; k < i && k < 3; k++ {
 		switch c.w(k) {
 		case "can", "could", "will", "would", "does", "do", "is":
-			c.setAsk(AskFit)
+			switch c.w(0) {
+			case "what", "how", "which", "when", "where", "why":
+				// "what would it cost to run …", "how would mixtral run":
+				// the wh-word asks, "run" is still the verb
+			default:
+				c.setAsk(AskFit)
+			}
 			return true
 		}
 	}

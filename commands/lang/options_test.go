@@ -153,3 +153,13 @@ func TestDeadlineAsksFeasibilityOnCountedHardware(t *testing.T) {
 		}
 	}
 }
+
+// A wh-question keeps its own question: "what would be the cost of
+// running …" asks the cost, not whether it fits.
+func TestWhQuestionKeepsItsQuestion(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	r, err := Read(Env{Catalog: cat}, "What would be the cost of running llama-3-70b inference on 4x h100 for a week?")
+	if err != nil || r.Ask != AskCost || r.Request.Job.Workload != planner.Inference {
+		t.Errorf("ask %q, workload %q (%v); want cost of inference", r.Ask, r.Request.Job.Workload, err)
+	}
+}
