@@ -236,3 +236,27 @@ func TestKoreanInputOutputLengths(t *testing.T) {
 		}
 	}
 }
+
+// A team server named beside its own GPU type is that many of the
+// server's GPUs, one setup, not two to compare.
+func TestServerNamedWithItsOwnGPU(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	for text, want := range map[string]struct {
+		server string
+		count  int
+	}{
+		"서버 V에 있는 V100 32GB 한 장으로 bert-base 3 에폭 100만 샘플 얼마나 걸려?": {"server-v", 1},
+		"bert-base 3 epochs 1m samples on server-a a100 x4":                 {"server-a", 4},
+	} {
+		r, err := Read(env, text)
+		if err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].Server != want.server || r.Request.Targets[0].Count != want.count {
+			t.Errorf("%q: targets %+v, %v; want %s × %d", text, r.Request.Targets, err, want.server, want.count)
+		}
+	}
+	// Two different servers stay two setups.
+	r, err := Read(env, "compare bert-base 3 epochs 1m samples on server-a and server-v")
+	if err != nil || len(r.Request.Targets) != 2 {
+		t.Errorf("two servers: %+v, %v", r.Request.Targets, err)
+	}
+}

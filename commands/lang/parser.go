@@ -520,6 +520,9 @@ func (p *reqParser) finish() error {
 			}
 		}
 	}
+	if !p.compare {
+		p.req.Targets, p.counted = ownGPUsOfServer(p.req.Targets, p.counted)
+	}
 	if p.compare && len(p.req.Targets) < 2 {
 		return said(en.Tf("`%s` needs at least two setups, like `compare h200x4, a100x4`", p.compareWord), &UserError{Hint: reqEg("compare h200x4, a100x4")})
 	}
@@ -633,4 +636,31 @@ func reqParamsText(v float64) string {
 	default:
 		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
 	}
+}
+
+// ownGPUsOfServer reads a team server named beside its own GPU type as
+// that many of the server's GPUs: "서버 V에 있는 V100 32GB 한 장", "에이
+// 서버 A100 네 장" name one setup (server-v × 1, server-a × 4), not two to
+// compare.
+func ownGPUsOfServer(targets []planner.Hardware, counted []bool) ([]planner.Hardware, []bool) {
+	if len(targets) != 2 {
+		return targets, counted
+	}
+	for _, k := range [][2]int{{0, 1}, {1, 0}} {
+		srv, g := targets[k[0]], targets[k[1]]
+		if srv.Server == "" || g.Server != "" || g.GPU.ID != srv.GPU.ID || g.Count < 1 || g.Count > srv.Count {
+			continue
+		}
+		part := srv
+		part.Count = g.Count
+		if len(part.IDs) > g.Count {
+			part.IDs = part.IDs[:g.Count]
+		}
+		wasCounted := true
+		if k[1] < len(counted) {
+			wasCounted = counted[k[1]]
+		}
+		return []planner.Hardware{part}, []bool{wasCounted}
+	}
+	return targets, counted
 }
