@@ -247,7 +247,7 @@ func TestServerNamedWithItsOwnGPU(t *testing.T) {
 		count  int
 	}{
 		"서버 V에 있는 V100 32GB 한 장으로 bert-base 3 에폭 100만 샘플 얼마나 걸려?": {"server-v", 1},
-		"bert-base 3 epochs 1m samples on server-a a100 x4":                 {"server-a", 4},
+		"bert-base 3 epochs 1m samples on server-a a100 x4":       {"server-a", 4},
 	} {
 		r, err := Read(env, text)
 		if err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].Server != want.server || r.Request.Targets[0].Count != want.count {
