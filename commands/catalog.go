@@ -294,6 +294,9 @@ type BackTestOutcome struct {
 	Predicted float64 `json:"predicted"`
 	Error     float64 `json:"error"` // predicted/measured - 1
 	Note      string  `json:"note"`
+	// HostBound marks a prediction the host's kernel issue sets, not
+	// the GPU (planner.Estimate.HostBound).
+	HostBound bool `json:"host_bound,omitempty"`
 }
 
 // RunBackTest parses every back-test request with the same grammar users
@@ -332,7 +335,7 @@ func RunBackTest(cat *planner.Catalog) (*BackTestResult, error) {
 			return nil, fmt.Errorf("back-test %s: predicted %v", r.ID, v)
 		}
 		out.Rows = append(out.Rows, BackTestOutcome{ID: r.ID, Request: r.Request, Metric: r.Metric, Measured: r.Measured,
-			Predicted: v, Error: v/r.Measured - 1, Note: r.Note})
+			Predicted: v, Error: v/r.Measured - 1, Note: r.Note, HostBound: res.Plans[0].HostBound})
 		ids = append(ids, r.ID)
 		pred = append(pred, v)
 		meas = append(meas, r.Measured)

@@ -39,6 +39,9 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		}
 		add("serving", pc.pr.Tf("One forward pass per request, no KV cache: each GPU runs its own copy of the model (%.2f GiB of weights) and batches of up to %d %s fit. Throughput comes from batching: %s/s at batch %d, %.1f ms per batch. An inference engine (TensorRT, ONNX Runtime, torch.compile) fuses the layers for more.",
 			memItem(e.Memory, "weights"), e.Memory.MaxMicroBatch, unit, sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000))
+		if e.HostBound {
+			add("speed", pc.hostBoundAdvice())
+		}
 		if !e.Memory.Fits {
 			out = append(out, pc.oomAdvice(e)...)
 		}
@@ -121,6 +124,9 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 			add("interconnect", pc.pr.Tf("%s limits scaling to %.0f%%: gradient accumulation (fewer all-reduces per sample) or fewer, larger GPUs help.", e.Interconnect, e.ScalingEfficiency*100))
 		}
 	}
+	if e.HostBound {
+		add("speed", pc.hostBoundAdvice())
+	}
 	if e.Checkpointing {
 		add("checkpointing", pc.pr.Tf("gradient checkpointing is on: ~33%% more compute in exchange for storing only each layer's input (`--gradient_checkpointing`)."))
 	}
@@ -134,6 +140,12 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 	}
 	add("launch", e.Launch)
 	return out
+}
+
+// hostBoundAdvice is the advice for an estimate the host's kernel issue
+// paces (Estimate.HostBound).
+func (pc *planContext) hostBoundAdvice() string {
+	return pc.pr.T("at this batch the host sets the pace, not the GPU: Python issues PyTorch's kernels one by one more slowly than the GPU runs them, so a faster GPU will not help. A larger batch costs little extra time; `torch.compile(mode=\"reduce-overhead\")` (CUDA graphs) or an inference engine removes most of the issue time.")
 }
 
 func batchKeepNote(pr Printer, j Job, e *Estimate) string {

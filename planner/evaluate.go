@@ -25,7 +25,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 		GPU: g.ID, GPUName: g.Name, GPUs: n, Nodes: max(1, (n+perNode-1)/perNode), Server: h.Server,
 		Interconnect: t.linkDesc, Precision: l.precision, TensorParallel: l.tp, PipelineParallel: l.pp,
 		Checkpointing: l.ckpt, MicroBatch: l.micro, GradAccum: s.ga, GlobalBatch: s.global, Memory: s.mem,
-		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: t.scaling,
+		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: t.scaling, HostBound: t.hostBound,
 	}
 	e.Strategy = strategyName(l)
 	if ep := l.ep(pc.job.Model); ep > 1 {
@@ -77,7 +77,7 @@ func (pc *planContext) size(l layout) sizedLayout {
 type timedStep struct {
 	step, scaling                     float64
 	perSampleModel, perSampleHW, peak float64
-	perToken                          bool
+	perToken, hostBound               bool
 	linkDesc                          string
 }
 
@@ -120,6 +120,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	}
 	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)*moeExpertFactor(pc.prm, j, l, peak*u)/(peak*u) + tAttn) / mpShare / cpShare
 	tMicro += qloraDequantS(pc.prm, *j, *l) / pc.jobFactor
+	tMicro, hostBound := withTrainLaunchFloor(pc.prm, j.Model, l.ckpt, l.pp, tMicro)
 	tCompute := tMicro * float64(ga)
 	var exposed float64
 	if j.ActivationOffload {
@@ -231,7 +232,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 		scaling = (tCompute) / (step - tOpt)
 	}
 	return timedStep{step: step, scaling: scaling, perSampleModel: perSampleModel, perSampleHW: perSampleHW,
-		peak: peak, perToken: f.perToken, linkDesc: linkDesc}
+		peak: peak, perToken: f.perToken, hostBound: hostBound, linkDesc: linkDesc}
 }
 
 // fillTime turns throughput into epoch/total hours, GPU-hours and cost.
@@ -396,6 +397,10 @@ func (pc *planContext) describe(e *Estimate) {
 			}
 			e.Assumptions = append(e.Assumptions, pc.pr.Tf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))
 		default:
+			if e.HostBound {
+				e.Assumptions = append(e.Assumptions, pc.pr.Tf("one forward pass per sample, bound at batch %d by the host issuing ~%.0f eager kernels at %.0f µs each; each GPU runs its own replica", e.MicroBatch, forwardKernels(pc.job.Model), pc.prm.LaunchS*1e6))
+				break
+			}
 			e.Assumptions = append(e.Assumptions, pc.pr.Tf("one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica", e.HFU*100))
 		}
 	}

@@ -55,7 +55,7 @@ func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
 	}
 	compute := b * ((F-attn)/(peak*u) + tAttn)
 	weights := m.Params() * weightBytesInference(l.precision)
-	batch := withLaunchFloor(pc.prm, m, math.Max(compute, weights/(g.MemBWGBs*1e9*pc.prm.DecodeBW)))
+	batch, hostBound := withLaunchFloor(pc.prm, m, math.Max(compute, weights/(g.MemBWGBs*1e9*pc.prm.DecodeBW)))
 
 	e := Estimate{
 		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: "none (independent replicas)",
@@ -66,6 +66,7 @@ func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
 	if h.Count > 1 {
 		e.Strategy = pc.pr.Tf("%d replicas (one per GPU)", h.Count)
 	}
+	e.HostBound = hostBound
 	e.InferencePath = "forward"
 	if !m.IsTransformer() || m.Kind == VisionViT {
 		e.InferencePath = "images"

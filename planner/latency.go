@@ -9,29 +9,53 @@ import "math"
 // batch 8 on a V100, within 3 % of each other on a T4, whose compute is a
 // quarter of the V100's).
 
-// forwardKernels is the number of kernels one eager forward pass issues:
-// a CNN "layer" is a convolution, its batch norm and its activation; a
-// transformer layer is its projections, the attention's matmuls, scale,
-// mask and softmax, two residual adds with layer norms and the MLP
-// (about 16 with the reshapes that copy).
+// forwardKernels is the number of kernels one eager forward pass issues,
+// counted with torch.profiler (PyTorch 2.11, fp16, batch 1; the script
+// and counts are in docs/device): torchvision's ResNet-50 issues 280 for
+// its 50 layers (a convolution can take two kernels in channels-last fp16,
+// then its batch norm, activation and the blocks' residual adds), so 5.6
+// per CNN layer; a transformer layer issues 11-12 (its projections, fused
+// attention, two residual adds with layer norms and the MLP), and the
+// embeddings, mask and head add a handful to a few dozen: ViT-B/16 138
+// (12 layers) and ViT-L/16 270 (24), BERT-base 177 (12) and BERT-large
+// 321 (24).
 func forwardKernels(m Model) float64 {
 	if m.Layers <= 0 {
 		return 0
 	}
 	if m.Kind == VisionConv || !m.IsTransformer() {
-		return 3 * float64(m.Layers)
+		return 5.6 * float64(m.Layers)
 	}
-	return 16 * float64(m.Layers)
+	return 12*float64(m.Layers) + 20
 }
 
 // withLaunchFloor returns the time of a forward pass whose GPU work takes
 // compute seconds, once the host's kernel issue is counted: the two
 // overlap, imperfectly (p.LaunchBlend).
-func withLaunchFloor(p *Params, m Model, compute float64) float64 {
-	issue := forwardKernels(m) * p.LaunchS
+func withLaunchFloor(p *Params, m Model, compute float64) (t float64, hostBound bool) {
+	return blendIssue(p, forwardKernels(m)*p.LaunchS, compute)
+}
+
+// withTrainLaunchFloor is withLaunchFloor for one training micro-batch on
+// one GPU: the backward pass issues about twice the forward's kernels, a
+// checkpointed forward runs twice, and a pipeline stage issues only its
+// own layers. Small models at small micro-batches are host-bound: BERT-
+// large fine-tuning at micro-batch 8 issues ~1,300 kernels a step on an
+// H200 and takes 53 ms, about what the host needs to issue them.
+func withTrainLaunchFloor(p *Params, m Model, ckpt bool, pp int, compute float64) (t float64, hostBound bool) {
+	passes := 3.0
+	if ckpt {
+		passes++
+	}
+	return blendIssue(p, forwardKernels(m)*passes*p.LaunchS/float64(max(pp, 1)), compute)
+}
+
+// blendIssue is the smooth max of the host's issue time and the GPU's,
+// and whether the host's is the larger.
+func blendIssue(p *Params, issue, compute float64) (float64, bool) {
 	if issue == 0 {
-		return compute
+		return compute, false
 	}
 	k := p.LaunchBlend
-	return math.Pow(math.Pow(issue, k)+math.Pow(compute, k), 1/k)
+	return math.Pow(math.Pow(issue, k)+math.Pow(compute, k), 1/k), issue > compute
 }

@@ -16,7 +16,11 @@ func TestSmallBatchInferenceHasALatencyFloor(t *testing.T) {
 			Job: Job{Model: rn, Workload: Inference, Precision: p, GlobalBatch: batch, Stack: Tuned}}).Plans[0]
 	}
 	// NVIDIA DeepLearningExamples, ResNet-50 v1.5 inference tables
-	// (pytorch-21.03): images/s at batch 1, 4 and 256.
+	// (pytorch-21.03): images/s at batch 1, 4 and 256. The floor is the
+	// host's, and hosts differ: the same 280 kernels take 12.8 ms on
+	// NVIDIA's V100 host and 3.2 ms on the 2026 H200 host of docs/device.
+	// The launch-bound rows (batch 4 and below) are held within 2x, the
+	// compute-bound ones within 0.7-1.4.
 	for _, k := range []struct {
 		gpu      string
 		p        Precision
@@ -27,13 +31,21 @@ func TestSmallBatchInferenceHasALatencyFloor(t *testing.T) {
 		{"v100-16gb", FP32, 1, 96}, {"t4", FP32, 4, 325}, {"t4", FP16, 256, 1198},
 	} {
 		e := at(k.gpu, k.p, k.batch)
-		if r := e.Throughput.SamplesPerS / k.measured; r < 0.7 || r > 1.4 {
+		lo, hi := 0.7, 1.4
+		if k.batch <= 4 {
+			lo, hi = 0.5, 2
+		}
+		if r := e.Throughput.SamplesPerS / k.measured; r < lo || r > hi {
 			t.Errorf("%s %s batch %d: %.0f images/s, measured %.0f", k.gpu, k.p, k.batch, e.Throughput.SamplesPerS, k.measured)
 		}
 	}
 	b1, b8 := at("t4", FP16, 1), at("t4", FP16, 8)
 	if r := b8.Time.BatchLatencyS / b1.Time.BatchLatencyS; r > 1.3 {
 		t.Errorf("T4 batch 8 takes %.2fx batch 1: small batches should be launch-bound", r)
+	}
+	// The floor lies between the slowest and the fastest host measured.
+	if ms := b1.Time.BatchLatencyS * 1e3; ms < 3.2 || ms > 12.8 {
+		t.Errorf("batch-1 floor %.1f ms, outside the 3.2-12.8 ms the hosts measured", ms)
 	}
 	h1 := at("h100", FP16, 1)
 	if r := h1.Time.BatchLatencyS / b1.Time.BatchLatencyS; r < 0.7 {

@@ -124,9 +124,11 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	// carry no stack penalty.
 	if !j.Stack.Fused() && j.Model.Kind != VisionConv {
 		k = p.StackHF
-		if act == 2 {
+		if act == 2 && j.Workload != Inference {
 			// Eager autocast keeps the residual stream, layer norms and
 			// softmax in fp32: its activations are not all 16-bit.
+			// Inference loads the model in 16 bits (from_pretrained's
+			// torch_dtype, model.half()) and runs no autocast.
 			act = p.EagerAMPBytes
 		}
 	}
@@ -192,7 +194,7 @@ func containsFold(s, sub string) bool {
 // serving its task.
 func taskFinetune(j Job) bool {
 	decoder := j.Model.Kind == Decoder || j.Model.Kind == MoE || j.Model.Kind == ""
-	return (j.Workload == Finetune && !decoder) || (j.Workload == Inference && j.Model.Kind == Encoder)
+	return j.Workload == Finetune && !decoder
 }
 
 // qloraDequantS is the time one micro-batch spends dequantising the frozen
@@ -292,10 +294,11 @@ func gpusPerNode(h Hardware) int {
 }
 
 // goodput is the share of wall-clock time that advances training for a
-// run of the given steady-state hours on n GPUs.
+// run of the given steady-state hours on n GPUs. Evaluation and
+// checkpoint saves grow in from nothing for a short run to their full
+// share at a day: a cliff at 24 h made a 39 h run on 4 GPUs take more
+// than twice an 19 h run on 8.
 func goodput(n int, hours float64) float64 {
-	if hours < 24 {
-		return 1 / (1 + float64(n)*failuresPerGPUHour*lostHoursPerFailure)
-	}
-	return (1 - evalCkptOverhead) / (1 + float64(n)*failuresPerGPUHour*lostHoursPerFailure)
+	overhead := evalCkptOverhead * math.Min(1, hours/24)
+	return (1 - overhead) / (1 + float64(n)*failuresPerGPUHour*lostHoursPerFailure)
 }

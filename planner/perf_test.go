@@ -31,18 +31,20 @@ func TestQLoRADequantTime(t *testing.T) {
 // encoder keeps its penalty.
 func TestDecoderSFTRunsLikePretraining(t *testing.T) {
 	c := DefaultCatalog()
-	hfuOf := func(model string, w Workload, seq int) float64 {
+	hfuOf := func(model string, w Workload, seq, micro int) float64 {
 		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100-80gb", 1)}, Job: Job{Model: mustModel(t, c, model),
-			Workload: w, SeqLen: seq, MicroBatch: 2, GlobalBatch: 2, Checkpointing: true, Stack: Tuned, PureBF16: w == Finetune}}).Plans[0].HFU
+			Workload: w, SeqLen: seq, MicroBatch: micro, GlobalBatch: micro, Checkpointing: true, Stack: Tuned, PureBF16: w == Finetune}}).Plans[0].HFU
 	}
-	full, pre := hfuOf("llama-3.2-3b", Finetune, 4096), hfuOf("llama-3.2-3b", Pretrain, 4096)
+	full, pre := hfuOf("llama-3.2-3b", Finetune, 4096, 2), hfuOf("llama-3.2-3b", Pretrain, 4096, 2)
 	if full < 0.95*pre {
 		t.Errorf("decoder SFT at %.2f HFU, pre-training at %.2f: SFT carries a task penalty it should not", full, pre)
 	}
 	if full < 0.55 {
 		t.Errorf("decoder SFT at %.2f HFU; torchtune's 3B full fine-tune reaches ~0.7 on an A100", full)
 	}
-	enc, encPre := hfuOf("bert-large", Finetune, 384), hfuOf("bert-large", Pretrain, 384)
+	// BERT at 32 sequences a micro-batch: at 2 both are bound by the
+	// host's kernel issue, which hides the penalty.
+	enc, encPre := hfuOf("bert-large", Finetune, 384, 32), hfuOf("bert-large", Pretrain, 384, 32)
 	if enc > 0.9*encPre {
 		t.Errorf("BERT task fine-tuning at %.2f HFU, pre-training %.2f: the task penalty is gone", enc, encPre)
 	}

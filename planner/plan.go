@@ -59,6 +59,11 @@ type Estimate struct {
 	Notes             []string   `json:"notes"`
 	Assumptions       []string   `json:"assumptions"`
 	Launch            string     `json:"launch"`
+	// HostBound marks an estimate whose pace the host sets: issuing the
+	// eager kernels of a step (or of a forward pass) takes longer than
+	// the GPU needs to run them, so a faster GPU does not help and a
+	// larger batch costs little.
+	HostBound bool `json:"host_bound,omitempty"`
 	// InferencePath is how an inference estimate was computed: "decode"
 	// (prefill + token-by-token generation, tokens/s), "forward" (one
 	// compute-bound forward pass per sample: encoders, samples/s) or

@@ -70,6 +70,8 @@ func TopicLabel(pr Printer, topic string) string {
 		return pr.T("checkpointing")
 	case "memory":
 		return pr.T("memory")
+	case "speed":
+		return pr.T("speed")
 	case "launch":
 		return pr.T("launch")
 	case "out of memory":
