@@ -138,20 +138,27 @@ func loraParams(m Model, r int) float64 {
 	if r <= 0 {
 		r = defaultLoRARank
 	}
+	in, out := loraDims(m)
+	return float64(r) * (in + out) * float64(m.Layers)
+}
+
+// loraDims sums the input and output widths of the linear layers one
+// transformer layer adapts (q, k, v, o and the MLP; attention only for a
+// MoE, whose experts keep no adapters).
+func loraDims(m Model) (in, out float64) {
 	h := float64(m.Hidden)
 	ad := float64(m.Heads * m.headDim())
 	kv := float64(m.kvHeads() * m.headDim())
 	f := float64(m.FFN)
-	perLayer := (h + ad) + 2*(h+kv) + (ad + h) // q, k, v, o
-	if m.Gated {
-		perLayer += 3 * (h + f)
-	} else {
-		perLayer += 2 * (h + f)
+	in, out = 3*h+ad, ad+2*kv+h // q, k, v read h; o reads ad
+	switch {
+	case m.Kind == MoE:
+	case m.Gated:
+		in, out = in+2*h+f, out+2*f+h // gate, up, down
+	default:
+		in, out = in+h+f, out+f+h // up, down
 	}
-	if m.Kind == MoE {
-		perLayer = (h + ad) + 2*(h+kv) + (ad + h) // attention only for MoE
-	}
-	return float64(r) * perLayer * float64(m.Layers)
+	return in, out
 }
 
 // largestLayerParams approximates the biggest unit FSDP/ZeRO-3 gathers at
@@ -309,13 +316,11 @@ func lossBytesPerScore(m Model, ab float64, stack Stack) float64 {
 		// fp32 log-sum-exp
 		return (4*float64(m.Hidden) + 4) / float64(m.Vocab)
 	}
-	// Eager cross-entropy (Hugging Face): the logits, their fp32 upcast
-	// (16-bit runs), the log-softmax kept for backward and its fp32
-	// gradient are alive together at the start of backward: 2+4+4+4 bytes
-	// per score in mixed precision, 4+4+4 in fp32.
-	if ab == 2 {
-		return 14
-	}
+	// Eager cross-entropy (Hugging Face): the fp32 log-softmax kept for
+	// backward, the loss's gradient and the log-softmax's input gradient
+	// are alive together in backward, 4+4+4 bytes per score. The 16-bit
+	// logits and their fp32 upcast are gone by then: the trainer keeps
+	// only the loss, and log-softmax saves its output, not its input.
 	return 12
 }
 
@@ -456,6 +461,14 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	for _, it := range parts {
 		sum += it.GiB / gib
 	}
+	if gradsFreedBetweenSteps(l) && grads > 0 {
+		// zero_grad(set_to_none=True), PyTorch 2's default, frees the
+		// gradients after each step: the next backward allocates them
+		// layer by layer as it frees the activations, so the peak is the
+		// larger of the two, not their sum (torchtune's optimizer-in-
+		// backward row and its plain one differ by the gradients alone).
+		sum -= math.Min(grads, acts+trans+logit) / gib
+	}
 	// Fragmentation and temporaries come from what is allocated and freed
 	// step after step; weights are allocated once at load.
 	headroom := (sum - weights/gib) * prm.AllocHeadroom
@@ -486,6 +499,14 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 		mem.MaxMicroBatch = max(mem.MaxMicroBatch, 0)
 	}
 	return mem
+}
+
+// gradsFreedBetweenSteps reports whether the gradients are ordinary
+// tensors that zero_grad frees (one GPU, or FSDP's sharded gradients)
+// rather than persistent buffers: DDP's buckets, ZeRO's partitions and
+// Megatron's contiguous gradient buffers stay allocated.
+func gradsFreedBetweenSteps(l layout) bool {
+	return l.n == 1 || l.strategy == FSDP
 }
 
 func finishMemory(items []MemItem, g GPU) Memory {

@@ -197,6 +197,30 @@ func taskFinetune(j Job) bool {
 	return j.Workload == Finetune && !decoder
 }
 
+// loraAdapterS is the time one micro-batch spends on the adapters' own
+// memory traffic on an eager stack. PEFT runs each adapted linear's
+// low-rank path as separate kernels: A re-reads the layer's input, B
+// writes a full-width output, which is scaled and added to the base
+// output (2 bytes an element: 2·in + 12·out bytes a token forward);
+// backward reads and writes about as much for the input gradient it adds
+// to the base's (10·in + 8·out). The rank-16 GEMMs do next to no
+// arithmetic, so the bytes set their time, at the streaming share of the
+// bandwidth (DecodeBW). Fused stacks (Unsloth's kernels, compiled
+// recipes) fold this into the base GEMMs.
+func loraAdapterS(p *Params, j Job, l layout, tokens float64) float64 {
+	if (j.Workload != LoRA && j.Workload != QLoRA) || j.Stack.Fused() || !j.Model.IsTransformer() {
+		return 0
+	}
+	in, out := loraDims(j.Model)
+	fwd := 2*in + 12*out
+	bytes := fwd + 10*in + 8*out
+	if l.ckpt {
+		bytes += fwd // the checkpointed forward runs again
+	}
+	layers := float64(j.Model.Layers) / float64(l.pp)
+	return tokens / float64(l.tp*l.cpDeg()) * bytes * layers / (l.gpu.MemBWGBs * 1e9 * p.DecodeBW)
+}
+
 // qloraDequantS is the time one micro-batch spends dequantising the frozen
 // NF4 base of a QLoRA job. Every pass over a layer (forward, its recompute
 // under checkpointing, backward for the input gradients) dequantises each
