@@ -461,13 +461,17 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	for _, it := range parts {
 		sum += it.GiB / gib
 	}
+	// The loss's buffers are freed once the head's backward has run,
+	// before backward reaches the last layer and rebuilds it: the rebuilt
+	// layer and the logits are never alive together.
+	sum -= math.Min(trans, logit) / gib
 	if gradsFreedBetweenSteps(l) && grads > 0 {
 		// zero_grad(set_to_none=True), PyTorch 2's default, frees the
 		// gradients after each step: the next backward allocates them
 		// layer by layer as it frees the activations, so the peak is the
 		// larger of the two, not their sum (torchtune's optimizer-in-
 		// backward row and its plain one differ by the gradients alone).
-		sum -= math.Min(grads, acts+trans+logit) / gib
+		sum -= math.Min(grads, acts+math.Max(trans, logit)) / gib
 	}
 	// Fragmentation and temporaries come from what is allocated and freed
 	// step after step; weights are allocated once at load.
@@ -492,7 +496,7 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	}
 
 	// Everything but the per-sample terms is fixed; solve for the micro-batch.
-	perSample := (stored + transient + logits) * (1 + prm.AllocHeadroom) / gib
+	perSample := (stored + math.Max(transient, logits)) * (1 + prm.AllocHeadroom) / gib
 	fixed := mem.PerGPUGiB - perSample*b
 	if perSample > 0 {
 		mem.MaxMicroBatch = int(math.Floor((mem.CapacityGiB - fixed) / perSample))
