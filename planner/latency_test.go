@@ -1,6 +1,9 @@
 package planner
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A forward pass at a small batch is bound by the host issuing its
 // kernels, not by the GPU: batch 1 and batch 8 take about as long, the
@@ -54,5 +57,43 @@ func TestSmallBatchInferenceHasALatencyFloor(t *testing.T) {
 	// At a large batch the floor is hidden behind the compute.
 	if b256 := at("t4", FP16, 256); b256.Time.BatchLatencyS < 10*b1.Time.BatchLatencyS {
 		t.Errorf("batch 256 %.1f ms vs batch 1 %.1f ms", b256.Time.BatchLatencyS*1e3, b1.Time.BatchLatencyS*1e3)
+	}
+}
+
+// An estimate the host paces says so, in the flag and in the advice; one
+// the GPU paces does not. Training has the same floor: BERT-base at
+// micro-batch 8 on an H200 is host-bound, Llama 3 8B at 2 x 2048 tokens is
+// not.
+func TestHostBoundIsMarked(t *testing.T) {
+	c := DefaultCatalog()
+	infer := func(batch int) *Result {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100", 1)},
+			Job: Job{Model: mustModel(t, c, "resnet-50"), Workload: Inference, Precision: FP16, GlobalBatch: batch}})
+	}
+	speedAdvice := func(r *Result) bool {
+		for _, a := range r.Advice {
+			if a.Topic == "speed" && strings.Contains(a.Text, "host sets the pace") {
+				return true
+			}
+		}
+		return false
+	}
+	b1, b256 := infer(1), infer(256)
+	if !b1.Plans[0].HostBound || !speedAdvice(b1) {
+		t.Errorf("ResNet-50 batch 1: host-bound %v, advice %v", b1.Plans[0].HostBound, speedAdvice(b1))
+	}
+	if b256.Plans[0].HostBound || speedAdvice(b256) {
+		t.Errorf("ResNet-50 batch 256 is the GPU's: host-bound %v", b256.Plans[0].HostBound)
+	}
+	train := func(model string, seq, micro int) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h200", 1)},
+			Job: Job{Model: mustModel(t, c, model), Workload: Finetune, Precision: BF16, SeqLen: seq,
+				MicroBatch: micro, GlobalBatch: micro, Samples: 1e5}}).Plans[0]
+	}
+	if e := train("bert-base", 128, 8); !e.HostBound {
+		t.Errorf("BERT-base fine-tuning at micro-batch 8 should be host-bound")
+	}
+	if e := train("llama-3.1-8b", 2048, 2); e.HostBound {
+		t.Errorf("Llama 3.1 8B at 2 x 2048 tokens should not be host-bound")
 	}
 }
