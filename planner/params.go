@@ -114,7 +114,7 @@ var paramSpecs = []paramSpec{
 	{"InferCompute", 1.0, 0.5, 2.0, "a forward pass runs the same GEMMs as training at the same efficiency; backward kernels (dgrad/wgrad) are often less efficient, so it may exceed 1"},
 	{"LaunchS", 40e-6, 5e-6, 150e-6, "eager PyTorch issues a kernel every 10-80 µs (dispatcher, autograd-off checks, Python module calls)"},
 	{"LaunchBlend", 6, 4, 8, "launches are asynchronous: while the GPU is busy the host runs ahead, so issue and execution overlap almost fully (a smooth max); below 4 the host time would add to a GPU-bound batch of 1024, which no asynchronous issue does"},
-	{"AllocHeadroom", 0.12, 0.03, 0.30, "measured peaks sit 10-15 % above the component sum"},
+	{"AllocHeadroom", 0.12, 0.03, 0.20, "measured peaks sit 10-15 % above the component sum; PyTorch's caching allocator reserves 5-20 % over what it has allocated, so no more than 20 %"},
 }
 
 // priorParams returns the starting point of the fit.
