@@ -437,7 +437,7 @@ func estimateSections(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo)
 	head.Fields = fields
 	var bd []string
 	for _, it := range e.Memory.Breakdown {
-		if it.GiB >= 0.005 {
+		if math.Abs(it.GiB) >= 0.005 {
 			bd = append(bd, fmt.Sprintf("%s %.2f GiB", it.Name, it.GiB))
 		}
 	}

@@ -94,6 +94,7 @@ func koPlanner() map[string]string {
 		"activations":                           "activation",
 		"logits + loss":                         "logits + loss",
 		"allocator headroom":                    "allocator 여유분",
+		"not alive at the peak (freed before)":  "peak 시점엔 이미 해제됨",
 		"CUDA context":                          "CUDA context",
 		"NCCL buffers":                          "NCCL 버퍼",
 		"KV cache":                              "KV cache",

@@ -172,3 +172,35 @@ func TestGradientsAreNotAtTheSingleGPUPeak(t *testing.T) {
 		t.Errorf("1B full fine-tune at micro-batch 4: %.1f GiB allocated, measured 43.8", alloc)
 	}
 }
+
+// The card's memory line adds up: what is never alive together at the
+// peak (gradients freed between steps, the rebuilt layer beside the
+// logits) is a line of its own, taken off.
+func TestMemoryBreakdownAddsUpToTheTotal(t *testing.T) {
+	c := DefaultCatalog()
+	for _, tc := range []struct {
+		model string
+		gpus  int
+		j     Job
+	}{
+		{"llama-3.2-1b", 1, Job{Workload: Finetune, Precision: BF16, SeqLen: 2048, MicroBatch: 8, GlobalBatch: 8, Checkpointing: true, Stack: HF}},
+		{"llama-3.1-8b", 1, Job{Workload: QLoRA, SeqLen: 2048, MicroBatch: 2, GlobalBatch: 2, Checkpointing: true, Stack: Tuned}},
+		{"bert-base", 2, Job{Workload: Finetune, Precision: BF16, SeqLen: 512, MicroBatch: 32, GlobalBatch: 64}},
+		{"llama-3-70b", 8, Job{Workload: LoRA, SeqLen: 4096, MicroBatch: 1, GlobalBatch: 8, Strategy: FSDP, Checkpointing: true}},
+	} {
+		j := tc.j
+		j.Model = mustModel(t, c, tc.model)
+		e := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100", tc.gpus)}, Job: j}).Plans[0]
+		sum, off := 0.0, false
+		for _, it := range e.Memory.Breakdown {
+			sum += it.GiB
+			off = off || it.GiB < 0
+		}
+		if math.Abs(sum-e.Memory.PerGPUGiB) > 0.01 {
+			t.Errorf("%s on %d GPU(s): the breakdown adds up to %.2f GiB, the total is %.2f", tc.model, tc.gpus, sum, e.Memory.PerGPUGiB)
+		}
+		if tc.gpus == 1 && !off {
+			t.Errorf("%s on one GPU: no line for what is not alive at the peak", tc.model)
+		}
+	}
+}

@@ -464,15 +464,16 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	// The loss's buffers are freed once the head's backward has run,
 	// before backward reaches the last layer and rebuilds it: the rebuilt
 	// layer and the logits are never alive together.
-	sum -= math.Min(trans, logit) / gib
+	notTogether := math.Min(trans, logit)
 	if gradsFreedBetweenSteps(l) && grads > 0 {
 		// zero_grad(set_to_none=True), PyTorch 2's default, frees the
 		// gradients after each step: the next backward allocates them
 		// layer by layer as it frees the activations, so the peak is the
 		// larger of the two, not their sum (torchtune's optimizer-in-
 		// backward row and its plain one differ by the gradients alone).
-		sum -= math.Min(grads, acts+math.Max(trans, logit)) / gib
+		notTogether += math.Min(grads, acts+math.Max(trans, logit))
 	}
+	sum -= notTogether / gib
 	// Fragmentation and temporaries come from what is allocated and freed
 	// step after step; weights are allocated once at load.
 	headroom := (sum - weights/gib) * prm.AllocHeadroom
@@ -488,6 +489,11 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 			if it.GiB > 0 || it.Name == "weights" || it.Name == "activations" {
 				mem.Breakdown = append(mem.Breakdown, MemItem{it.Name, it.GiB / gib})
 			}
+		}
+		if notTogether > 0 {
+			// the parts above that are never alive at the same moment:
+			// the listed items then add up to the total
+			mem.Breakdown = append(mem.Breakdown, MemItem{notAtPeakName, -notTogether / gib})
 		}
 		mem.Breakdown = append(mem.Breakdown, MemItem{"allocator headroom", headroom}, MemItem{"CUDA context", cudaContextGiB})
 		if l.n > 1 {
@@ -512,6 +518,11 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 func gradsFreedBetweenSteps(l layout) bool {
 	return l.n == 1 || l.strategy == FSDP
 }
+
+// notAtPeakName is the breakdown line that takes off what the parts above
+// it count twice: gradients freed between steps and the rebuilt layer are
+// never alive together with the activations and the logits.
+const notAtPeakName = "not alive at the peak (freed before)"
 
 func finishMemory(items []MemItem, g GPU) Memory {
 	total := 0.0

@@ -98,6 +98,8 @@ func memLabel(pr Printer, name string) string {
 		return pr.T("activations")
 	case "logits + loss":
 		return pr.T("logits + loss")
+	case notAtPeakName:
+		return pr.T("not alive at the peak (freed before)")
 	case "allocator headroom":
 		return pr.T("allocator headroom")
 	case "CUDA context":
