@@ -452,7 +452,8 @@ func (c *canonizer) phrase(i int) int {
 		c.skip(i, i+1)
 		return i + 1
 	case (c.w(i) == "timeline" || c.w(i) == "wall-clock" || c.w(i) == "wallclock" || c.w(i) == "gpu-hours" || c.w(i) == "hrs" ||
-		c.w(i) == "est" || c.w(i) == "estimate" || c.w(i) == "expect" || c.w(i) == "per-epoch" || c.w(i) == "runtime") &&
+		c.w(i) == "est" || c.w(i) == "estimate" || c.w(i) == "expect" || c.w(i) == "per-epoch" || c.w(i) == "runtime" ||
+		c.w(i) == "latency" || c.w(i) == "latencies") &&
 		(i == 0 || !reqStartsNumber(c.w(i-1))):
 		c.setAsk(AskTime)
 		c.skip(i, i+1)

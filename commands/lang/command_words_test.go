@@ -260,3 +260,42 @@ func TestServerNamedWithItsOwnGPU(t *testing.T) {
 		t.Errorf("two servers: %+v, %v", r.Request.Targets, err)
 	}
 }
+
+// A token count beside a sample count, with no sequence length said, is
+// each sample's length ("5만 샘플 2048 토큰"); a count no sequence has
+// stays a second amount of work and is asked about.
+func TestTokensBesideSamplesAreTheSequenceLength(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, seq := range map[string]int{
+		"llama 3.1 8b lora peft로 h100에서 5만 샘플 2048 토큰 얼마나 걸려?": 2048,
+		"llama 3 8b lora 3 에폭 5만 샘플 4096 토큰 a100":              4096,
+		"qwen2.5 7b qlora 20k samples, 1024 tokens, on a 4090": 1024,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.SeqLen != seq || r.Request.Job.Tokens != 0 {
+			t.Errorf("%q: seq %d, tokens %v, %v; want seq %d", text, r.Request.Job.SeqLen, r.Request.Job.Tokens, err, seq)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "bert-base 1M samples 1B tokens"); err == nil {
+		t.Errorf("1M samples and 1B tokens should still ask which amount")
+	}
+	if r, err := Read(Env{Catalog: cat}, "llama 3 8b lora 50k samples seq 1024 2048 tokens"); err == nil && r.Request.Job.SeqLen != 1024 {
+		t.Errorf("a sequence length said keeps its value: %d", r.Request.Job.SeqLen)
+	}
+}
+
+// Latency asked of an inference ("latency at batch 1", "지연시간",
+// "레이턴시") is how long it takes, not whether it fits.
+func TestLatencyIsATimeQuestion(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"vit-base inference latency at batch 1 on an a100?",
+		"resnet50 배치 1 추론 지연시간 t4",
+		"bert-base 추론 레이턴시 배치 1 l4",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Ask != AskTime {
+			t.Errorf("%q: ask %q, %v", text, r.Ask, err)
+		}
+	}
+}

@@ -442,6 +442,7 @@ func (p *reqParser) finish() error {
 	}
 	j.Model = m
 
+	p.tokensAsSeqLen()
 	// amounts: bare samples/tokens are the dataset when epochs are given
 	if p.epochs.set {
 		for _, mv := range []struct{ from, to *reqSlot[float64] }{{&p.samples, &p.dsSamples}, {&p.tokens, &p.dsTokens}} {
@@ -664,3 +665,21 @@ func ownGPUsOfServer(targets []planner.Hardware, counted []bool) ([]planner.Hard
 	}
 	return targets, counted
 }
+
+// tokensAsSeqLen reads a token count said beside a sample count as each
+// sample's length when no sequence length is given and the count is one
+// a sequence can have ("5만 샘플 2048 토큰", "50k samples, 4096 tokens"):
+// two amounts of work that would otherwise be refused as a conflict.
+func (p *reqParser) tokensAsSeqLen() {
+	t := p.tokens.v
+	if !p.samples.set || !p.tokens.set || p.seq.set || t < 16 || t > maxSeqAsTokens || t != float64(int(t)) {
+		return
+	}
+	p.seq = reqSlot[int]{v: int(t), word: p.tokens.word, set: true}
+	p.note(en.Tf("`%s` beside `%s` read as each sample's length", p.tokens.word, p.samples.word))
+	p.tokens = reqSlot[float64]{}
+}
+
+// maxSeqAsTokens is the longest token count read as a sequence length
+// beside a sample count (the longest contexts the catalogue's models have).
+const maxSeqAsTokens = 1 << 20
