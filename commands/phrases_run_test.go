@@ -50,6 +50,8 @@ func TestEveryPhraseRuns(t *testing.T) {
 		"llama3 70b를 4bit로 양자화하면 몇 기가 필요해?", "mixtral 8x22b 추론 h200 4장 fp8", "sdxl lora 학습 시간 a100",
 		"whisper small 한국어 파인튜닝 300시간", "qwen3 30b a3b 추론 l40s 2장 vllm 동시요청 32", "gemma 3 12b qlora 4bit rtx 4090 24gb 가능?",
 		"deepseek-r1 671b fp8 h200 몇 장?", "phi-3 mini 3.8b inference cpu offload on 8gb gpu", "exaone 3.5 7.8b 파인튜닝 a100 4장",
+		"llama 3.1 8b lora peft로 h100에서 5만 샘플 2048 토큰 얼마나 걸려?", "resnet50 배치 1 추론 지연시간 t4",
+		"vit-base inference latency at batch 1 on an a100?", "bert-base finetune micro 8 seq 128 on h200 100k samples",
 	} {
 		if err := runsCleanly(t, s, "plan "+text); err != nil {
 			t.Errorf("%q: %v", text, err)
