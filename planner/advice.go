@@ -148,6 +148,9 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 // hostBoundAdvice is the advice for an estimate the host's kernel issue
 // paces (Estimate.HostBound).
 func (pc *planContext) hostBoundAdvice() string {
+	if pc.job.Workload != Inference {
+		return pc.pr.T("at this micro-batch the host sets the pace, not the GPU: Python issues the forward's and backward's kernels one by one more slowly than the GPU runs them, so a faster GPU will not help. A larger micro-batch (with fewer accumulation steps) costs little extra time per step; `torch.compile` fuses the small kernels and cuts their number.")
+	}
 	return pc.pr.T("at this batch the host sets the pace, not the GPU: Python issues PyTorch's kernels one by one more slowly than the GPU runs them, so a faster GPU will not help. A larger batch costs little extra time; `torch.compile(mode=\"reduce-overhead\")` (CUDA graphs) or an inference engine removes most of the issue time.")
 }
 

@@ -72,7 +72,7 @@ func TestHostBoundIsMarked(t *testing.T) {
 	}
 	speedAdvice := func(r *Result) bool {
 		for _, a := range r.Advice {
-			if a.Topic == "speed" && strings.Contains(a.Text, "host sets the pace") {
+			if a.Topic == "speed" && strings.Contains(a.Text, "the host sets the pace") {
 				return true
 			}
 		}
@@ -92,6 +92,17 @@ func TestHostBoundIsMarked(t *testing.T) {
 	}
 	if e := train("bert-base", 128, 8); !e.HostBound {
 		t.Errorf("BERT-base fine-tuning at micro-batch 8 should be host-bound")
+	}
+	tr := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h200", 1)},
+		Job: Job{Model: mustModel(t, c, "bert-base"), Workload: Finetune, Precision: BF16, SeqLen: 128, MicroBatch: 8, GlobalBatch: 8, Samples: 1e5}})
+	var speed string
+	for _, a := range tr.Advice {
+		if a.Topic == "speed" {
+			speed = a.Text
+		}
+	}
+	if !strings.Contains(speed, "micro-batch") || strings.Contains(speed, "inference engine") {
+		t.Errorf("host-bound training advice should speak of the micro-batch, not an inference engine: %q", speed)
 	}
 	if e := train("llama-3.1-8b", 2048, 2); e.HostBound {
 		t.Errorf("Llama 3.1 8B at 2 x 2048 tokens should not be host-bound")
