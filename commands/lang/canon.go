@@ -52,6 +52,8 @@ type canonizer struct {
 	deadline     time.Duration
 	deadlineAsk  bool // the deadline is the question: how many GPUs, or does it make it (settleAsk)
 	deadlineWord string
+	nextWeek     bool // "다음 주" before a weekday: that day of next week
+	thisWeek     bool // "이번 주" before a weekday: today's weekday is today
 	dataset      string
 	skipped      []string
 	korean       bool

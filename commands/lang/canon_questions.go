@@ -93,8 +93,13 @@ func (c *canonizer) dayDeadline(w string) (time.Duration, bool) {
 	}
 	if wd, ok := whenWeekdays[w]; ok {
 		days := (int(wd) - int(now.Weekday()) + 7) % 7
-		if days == 0 {
+		if days == 0 && !c.thisWeek {
 			days = 7
+		}
+		if c.nextWeek {
+			// the day in the week after this one (weeks start on Monday)
+			iso := func(d time.Weekday) int { return (int(d)+6)%7 + 1 }
+			days = 8 - iso(now.Weekday()) + iso(wd) - 1
 		}
 		return end(days), true
 	}
@@ -107,8 +112,10 @@ func (c *canonizer) setDeadline(d time.Duration, a, b int) {
 	}
 	c.deadline = d
 	c.deadlineWord = strings.TrimSpace(c.text[c.in[a].start:c.in[b-1].end])
-	if c.ask == AskNone {
-		c.deadlineAsk = true // settleAsk decides: a count, or whether it finishes in time
+	if c.ask == AskNone || c.ask == AskFit {
+		// settleAsk decides: a count, or whether it finishes in time ("is
+		// server-h enough for … in a month?" asks the time, not the fit)
+		c.deadlineAsk = true
 	}
 }
 
@@ -209,4 +216,27 @@ func (c *canonizer) modalBefore(i int) bool {
 		}
 	}
 	return false
+}
+
+// koWeekRef reads "다음 주" / "다음주" / "이번 주" as the week a day is in
+// ("다음 주 월요일까지"), not as a duration asked about: the words are
+// skipped, and "다음" moves the weekday that follows to next week.
+func (c *canonizer) koWeekRef(i int) int {
+	n, next := 0, false
+	switch w, w2 := c.w(i), c.w(i+1); {
+	case w == "다음주" || w == "담주":
+		n, next = 1, true
+	case w == "이번주":
+		n = 1
+	case (w == "다음" || w == "담") && (w2 == "주" || w2 == "주에"):
+		n, next = 2, true
+	case w == "이번" && (w2 == "주" || w2 == "주에"):
+		n = 2
+	}
+	if n == 0 {
+		return i
+	}
+	c.nextWeek, c.thisWeek = next, !next
+	c.skip(i, i+n)
+	return i + n
 }

@@ -299,3 +299,45 @@ func TestLatencyIsATimeQuestion(t *testing.T) {
 		}
 	}
 }
+
+// Korean how-long questions that read as something else: 몇 before a unit
+// of time, a run verb that says what is planned, a weekday of next week,
+// and a feasibility word beside a deadline.
+func TestKoreanHowLongAndNextWeek(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	fri := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: fri}
+	for text, want := range map[string]Ask{
+		"qwen2.5-1.5b lora 100만 샘플 2에폭 서버 A에서 2장 쓰면 몇 시간이에요?":                       AskTime,
+		"3B 모델 사전학습 토큰 600억 개면 서버a 4장으로 몇 주 걸려요?":                                   AskTime,
+		"bert-base 10 epochs a100 돌릴 건데 얼마나 걸려?":                                    AskTime,
+		"a100에서 llama 3 8b lora 5만 샘플 돌리려고 하는데 얼마나 걸려?":                             AskTime,
+		"llama 3 8b a100 한 장에 돌릴 수 있어?":                                             AskFit,
+		"bert-base 10 epochs a100 몇 장?":                                             AskCount,
+		"is server-h enough for pretraining a 30B model on 100B tokens in a month?": AskTime,
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.Ask != want {
+			t.Errorf("%q: ask %q, %v; want %q", text, r.Ask, err, want)
+		}
+	}
+	day := func(d int) time.Duration {
+		y, m, dd := fri.AddDate(0, 0, d).Date()
+		return time.Date(y, m, dd, 23, 59, 0, 0, time.UTC).Sub(fri)
+	}
+	for text, want := range map[string]time.Duration{
+		"다음 주 월요일까지 qwen2.5-7b lora a6000 한 장으로 돼?": day(3), // Monday, Nov 30
+		"다음주 금요일까지 bert-base 10 epochs a100 몇 장?":   day(7), // Friday, Dec 4
+		"이번 주 금요일까지 bert-base 10 epochs a100 몇 장?":  day(0), // today
+		"금요일까지 bert-base 10 epochs a100 몇 장?":       day(7), // the next Friday
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.Deadline != want {
+			t.Errorf("%q: deadline %v, %v; want %v", text, r.Deadline, err, want)
+		}
+	}
+	tue := Env{Catalog: cat, Now: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)}
+	if r, err := Read(tue, "다음 주 금요일까지 bert-base 10 epochs a100 몇 장?"); err != nil || r.Deadline.Hours() < 24*10 || r.Deadline.Hours() > 24*11 {
+		t.Errorf("next week's Friday from a Tuesday: %v, %v; want 10-11 days", r.Deadline, err)
+	}
+}

@@ -233,6 +233,7 @@ func koOneSyllablePrefix(s string) bool {
 // served request's lengths.
 var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
+	(*canonizer).koWeekRef,
 }
 
 func (c *canonizer) korean1(i int) int {
@@ -627,6 +628,12 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	ask := e.ask
 	next := c.w(i + 1)
+	if ask == AskFit && strings.HasPrefix(stem, "돌") && koIntent(w, next) {
+		// "돌릴 건데 얼마나 걸려", "돌리려고 하는데": running is what
+		// is planned, not the question
+		c.skip(i, i+1)
+		return i + 1
+	}
 	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요")) {
 		ask = AskTime // "얼마 걸려" is how long, not how much
 	}
@@ -649,8 +656,8 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 			c.skip(i+1, i+2)
 			return i + 2
 		}
-		// "몇 시간", "몇 분", "몇 일": how long, not how many GPUs
-		if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && (e2.word == "h" || e2.word == "min" || e2.word == "d") && s != "" {
+		// "몇 시간", "몇 분", "몇 일", "몇 주": how long, not how many GPUs
+		if koTimeUnitWord(c.w(i + 1)) {
 			c.ask = AskNone
 			c.setAsk(AskTime)
 			c.skip(i+1, i+2)
@@ -799,4 +806,32 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 func (c *canonizer) koTookAt(i int, w, stem string, e koEntry) int {
 	c.koTook(i)
 	return i + 1
+}
+
+// koTimeUnitWord reports whether w is a unit of time after 몇 ("몇 시간이에요",
+// "몇 주 걸려요", "몇 분", "몇 일", "몇 달"): the question is how long.
+func koTimeUnitWord(w string) bool {
+	if s, e, ok := koStem(w); ok && s != "" && e.act == koWord && (e.word == "h" || e.word == "min" || e.word == "d" || e.word == "w") {
+		return true
+	}
+	for _, u := range []string{"시간", "개월", "달", "주", "일", "분"} {
+		if strings.HasPrefix(w, u) && !strings.HasPrefix(w, "일요일") && !strings.HasPrefix(w, "주말") {
+			return true
+		}
+	}
+	return false
+}
+
+// koIntent reports whether a run verb says what is planned ("돌릴 건데",
+// "돌리려고", "돌릴 예정인데") rather than asks whether it can run.
+func koIntent(w, next string) bool {
+	if strings.Contains(w, "려고") || strings.Contains(w, "려는") || strings.Contains(w, "건데") {
+		return true
+	}
+	for _, p := range []string{"건데", "거", "예정", "계획"} {
+		if strings.HasPrefix(next, p) {
+			return true
+		}
+	}
+	return false
 }
