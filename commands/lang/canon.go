@@ -507,10 +507,16 @@ func (c *canonizer) phrase(i int) int {
 			return i + 2
 		}
 	case (c.w(i) == "time" || c.w(i) == "hours" || c.w(i) == "days" || c.w(i) == "duration" || c.w(i) == "runtime") &&
-		(i == 0 || !reqStartsNumber(c.w(i-1))):
+		(i == 0 || !reqStartsNumber(c.w(i-1)) || c.w(i) == "time" && i == len(c.in)-1):
+		// "… seq 2048 time?": a last "time" asks it, after a number too
 		c.setAsk(AskTime)
 		c.skip(i, i+1)
 		return i + 1
+	case (c.w(i) == "possible" || c.w(i) == "doable" || c.w(i) == "feasible" || c.w(i) == "realistic") &&
+		(c.w(i+1) == "timeline" || c.w(i+1) == "time" || c.w(i+1) == "timeframe" || c.w(i+1) == "schedule"):
+		c.setAsk(AskTime) // "feasible timeline?": the time is asked
+		c.skip(i, i+2)
+		return i + 2
 	case c.w(i) == "possible" || c.w(i) == "doable" || c.w(i) == "feasible" || c.w(i) == "handle" || c.w(i) == "load" ||
 		c.w(i) == "ok" && i == len(c.in)-1:
 		c.setAsk(AskFit)

@@ -341,3 +341,20 @@ func TestKoreanHowLongAndNextWeek(t *testing.T) {
 		t.Errorf("next week's Friday from a Tuesday: %v, %v; want 10-11 days", r.Deadline, err)
 	}
 }
+
+// "time?" at the end, after a number too, and "feasible timeline?" ask how
+// long; "feasible?" alone still asks whether it fits.
+func TestTimeAskedAtTheEnd(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]Ask{
+		"deepseek-r1-distill-qwen-7b lora, 250k examples, 3 epochs, two 3090s. time?":        AskTime,
+		"llama-2-13b full ft 8xa100 80g 1 epoch 500k samples seq 2048 time?":                 AskTime,
+		"Train GPT-2 medium from scratch on 900M tokens with one A6000 — feasible timeline?": AskTime,
+		"bert-base 10 epochs on a100 feasible?":                                              AskFit,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Ask != want {
+			t.Errorf("%q: ask %q, %v; want %q", text, r.Ask, err, want)
+		}
+	}
+}
