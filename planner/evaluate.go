@@ -121,7 +121,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)*moeExpertFactor(pc.prm, j, l, peak*u)/(peak*u) + tAttn) / mpShare / cpShare
 	tMicro += qloraDequantS(pc.prm, *j, *l) / pc.jobFactor
 	tMicro += loraAdapterS(pc.prm, *j, *l, tokensPerMicro) / pc.jobFactor
-	tMicro, hostBound := withTrainLaunchFloor(pc.prm, j.Model, l.ckpt, l.pp, tMicro)
+	tMicro, hostBound := withTrainLaunchFloor(pc.prm, *g, j.Model, l.ckpt, l.pp, tMicro)
 	tCompute := tMicro * float64(ga)
 	var exposed float64
 	if j.ActivationOffload {
@@ -399,7 +399,7 @@ func (pc *planContext) describe(e *Estimate) {
 			e.Assumptions = append(e.Assumptions, pc.pr.Tf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))
 		default:
 			if e.HostBound {
-				e.Assumptions = append(e.Assumptions, pc.pr.Tf("one forward pass per sample, bound at batch %d by the host issuing ~%.0f eager kernels at %.0f µs each; each GPU runs its own replica", e.MicroBatch, forwardKernels(pc.job.Model), pc.prm.LaunchS*1e6))
+				e.Assumptions = append(e.Assumptions, pc.pr.Tf("one forward pass per sample, bound at batch %d by the host running ~%.0f eager PyTorch operators at %.1f µs each; each GPU runs its own replica", e.MicroBatch, forwardOps(pc.job.Model), opS(pc.prm, e.hw.GPU)*1e6))
 				break
 			}
 			e.Assumptions = append(e.Assumptions, pc.pr.Tf("one forward pass per sample, compute-bound at batch: %.0f%% of dense peak; each GPU runs its own replica", e.HFU*100))

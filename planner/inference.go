@@ -55,7 +55,7 @@ func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
 	}
 	compute := b * ((F-attn)/(peak*u) + tAttn)
 	weights := m.Params() * weightBytesInference(l.precision)
-	batch, hostBound := withLaunchFloor(pc.prm, m, math.Max(compute, weights/(g.MemBWGBs*1e9*pc.prm.DecodeBW)))
+	batch, hostBound := withLaunchFloor(pc.prm, g, m, math.Max(compute, weights/(g.MemBWGBs*1e9*pc.prm.DecodeBW)))
 
 	e := Estimate{
 		GPU: g.ID, GPUName: g.Name, GPUs: h.Count, Nodes: 1, Server: h.Server, Interconnect: "none (independent replicas)",

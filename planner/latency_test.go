@@ -50,9 +50,16 @@ func TestSmallBatchInferenceHasALatencyFloor(t *testing.T) {
 	if ms := b1.Time.BatchLatencyS * 1e3; ms < 3.2 || ms > 12.8 {
 		t.Errorf("batch-1 floor %.1f ms, outside the 3.2-12.8 ms the hosts measured", ms)
 	}
-	h1 := at("h100", FP16, 1)
-	if r := h1.Time.BatchLatencyS / b1.Time.BatchLatencyS; r < 0.7 {
-		t.Errorf("batch 1 on an H100 takes %.2fx a T4's: the floor is the host's, not the GPU's", r)
+	// A V100 has twice a T4's fp16 compute but sits on the same
+	// generation of host: batch 1 takes as long. An H100's host is two
+	// platform generations newer: its floor is the T4's over HostGen²,
+	// however much more compute it has (15x).
+	if r := at("v100-16gb", FP16, 1).Time.BatchLatencyS / b1.Time.BatchLatencyS; r < 0.9 || r > 1.1 {
+		t.Errorf("batch 1 on a V100 takes %.2fx a T4's: the floor is the host's, not the GPU's", r)
+	}
+	hg := fittedParams.HostGen
+	if r := at("h100", FP16, 1).Time.BatchLatencyS / b1.Time.BatchLatencyS; r < 0.9/(hg*hg) || r > 1.1/(hg*hg) {
+		t.Errorf("batch 1 on an H100 takes %.2fx a T4's, want the host generations' %.2fx", r, 1/(hg*hg))
 	}
 	// At a large batch the floor is hidden behind the compute.
 	if b256 := at("t4", FP16, 256); b256.Time.BatchLatencyS < 10*b1.Time.BatchLatencyS {

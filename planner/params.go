@@ -63,10 +63,18 @@ type Params struct {
 	// GEMV loop and reach this share of the 16-bit kernels' bandwidth.
 	DequantDecode float64
 	InferCompute  float64 // share of dense peak a batched forward pass (prefill, encoder, CNN) reaches, before the traffic term
-	// LaunchS: host time to issue one kernel of an eager forward pass
-	// (Python, dispatcher, launch). A forward pass cannot finish before
-	// its kernels are issued, so small batches are latency-bound.
+	// LaunchS: host time to run one ATen operator of an eager forward
+	// pass (Python, dispatcher, launch) on a PCIe Gen4 host. A forward
+	// pass cannot finish before its kernels are issued, so small batches
+	// are latency-bound.
 	LaunchS float64
+	// HostGen: how much slower each older host platform runs an operator,
+	// per PCIe generation below Gen4 (and faster per generation above).
+	// The GPU says which servers it comes in: V100s sit beside 2016-18
+	// Xeons on PCIe Gen3, A100s beside 2019-21 EPYCs and Xeons on Gen4,
+	// H100s and later beside 2023+ CPUs on Gen5, each with the PyTorch
+	// and CUDA of its years.
+	HostGen float64
 	// LaunchBlend: how kernel issue and GPU execution overlap. A batch
 	// takes (issue^k + compute^k)^(1/k): k = 1 is no overlap (their sum),
 	// a large k full overlap (the larger of the two).
@@ -112,7 +120,8 @@ var paramSpecs = []paramSpec{
 	{"DecodeBW", 0.75, 0.4, 0.95, "decode kernels stream weights at 60-90 % of HBM bandwidth"},
 	{"DequantDecode", 0.8, 0.4, 1.0, "dequantising weights inside the GEMV loop costs bandwidth efficiency"},
 	{"InferCompute", 1.0, 0.5, 2.0, "a forward pass runs the same GEMMs as training at the same efficiency; backward kernels (dgrad/wgrad) are often less efficient, so it may exceed 1"},
-	{"LaunchS", 40e-6, 5e-6, 150e-6, "eager PyTorch issues a kernel every 10-80 µs (dispatcher, autograd-off checks, Python module calls)"},
+	{"LaunchS", 10e-6, 1e-6, 50e-6, "an eager forward runs 3-6 ATen operators per kernel it launches, which issues every 10-80 µs (dispatcher, autograd-off checks, Python module calls)"},
+	{"HostGen", 1.4, 1.0, 2.5, "a server CPU generation runs Python and dispatcher work ~1.2-1.5x faster than the one before (single-thread gains, Broadwell to Ice Lake to Sapphire Rapids), and each era's PyTorch and CUDA launch paths are leaner than the last's"},
 	{"LaunchBlend", 6, 4, 8, "launches are asynchronous: while the GPU is busy the host runs ahead, so issue and execution overlap almost fully (a smooth max); below 4 the host time would add to a GPU-bound batch of 1024, which no asynchronous issue does"},
 	{"AllocHeadroom", 0.12, 0.03, 0.20, "measured peaks sit 10-15 % above the component sum; PyTorch's caching allocator reserves 5-20 % over what it has allocated, so no more than 20 %"},
 }
