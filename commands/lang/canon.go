@@ -51,6 +51,7 @@ type canonizer struct {
 	ask          Ask
 	deadline     time.Duration
 	deadlineAsk  bool // the deadline is the question: how many GPUs, or does it make it (settleAsk)
+	fitWord      bool // "fit", "fits", "oom" said: memory is the question even beside a deadline
 	deadlineWord string
 	nextWeek     bool // "다음 주" before a weekday: that day of next week
 	thisWeek     bool // "이번 주" before a weekday: today's weekday is today
@@ -601,6 +602,22 @@ func (c *canonizer) phrase(i int) int {
 		c.memory = true
 		c.skip(i, i+3)
 		return i + 3
+	case c.words(i, "how", "much") && (c.w(i+2) == "time" || c.w(i+2) == "longer"):
+		c.setAsk(AskTime) // "how much time will it take"
+		c.skip(i, i+3)
+		return i + 3
+	case c.w(i) == "cost-wise" || c.w(i) == "costwise" || c.w(i) == "price-wise" || c.w(i) == "money-wise":
+		c.setAsk(AskCost) // "3090 vs 4090, cost-wise?"
+		c.skip(i, i+1)
+		return i + 1
+	case (c.w(i) == "which" || c.w(i) == "what") && c.words(i+1, "of", "the") && serverNoun(c.w(i+3), c.w(i+4)):
+		c.setAsk(AskWhichServer) // "which of the three servers can hold it"
+		n := i + 4
+		if !serverNoun(c.w(i+3), "") {
+			n++
+		}
+		c.skip(i, n)
+		return n
 	case c.words(i, "how", "much"), c.words(i, "what", "would", "it", "cost"), c.words(i, "cost"), c.words(i, "price"):
 		c.setAsk(AskCost)
 		n := i + 1
@@ -632,6 +649,7 @@ func (c *canonizer) phrase(i int) int {
 		return i + 2
 	case c.w(i) == "fit" || c.w(i) == "fits" || c.w(i) == "enough" || c.w(i) == "oom":
 		c.setAsk(AskFit)
+		c.fitWord = c.w(i) != "enough"
 		c.skip(i, i+1)
 		return i + 1
 	}
@@ -806,4 +824,24 @@ func (c *canonizer) emitAudioHours(hours float64, a, b int) {
 	c.corrected = append(c.corrected, c.text[c.in[a].start:c.in[b-1].end]+" → "+samples+" samples (30 s windows)")
 	c.emit(samples, a, b)
 	c.emit("samples", a, b)
+}
+
+// serverNoun reports whether w, or w2 after a count word w ("three
+// servers"), names the team's machines.
+func serverNoun(w, w2 string) bool {
+	isNoun := func(x string) bool {
+		switch x {
+		case "servers", "server", "boxes", "box", "machines", "machine", "nodes":
+			return true
+		}
+		return false
+	}
+	if isNoun(w) {
+		return true
+	}
+	switch w {
+	case "two", "three", "four", "five", "2", "3", "4", "5":
+		return isNoun(w2)
+	}
+	return false
 }

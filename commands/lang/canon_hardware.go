@@ -36,6 +36,13 @@ func (c *canonizer) serverName(w string) string {
 	}
 	if l, ok := koLetters[w]; ok {
 		w = l
+	} else {
+		for _, p := range koParticles {
+			if l, ok := koLetters[strings.TrimSuffix(w, p)]; ok && strings.HasSuffix(w, p) {
+				w = l // "서버 에이로", "에이치에서"
+				break
+			}
+		}
 	}
 	for _, pre := range []string{"server-", "server", "srv-", "srv", ""} {
 		if rest, ok := strings.CutPrefix(w, pre); ok && rest != "" && c.servers["server-"+rest] {

@@ -202,7 +202,7 @@ func (c *canonizer) size(i int) int {
 		if prev := c.out[len(c.out)-1].w; prev == "params" || prev == "=" || prev == "parameters" {
 			return i // "params 7b" is the readers' own
 		}
-		if prev := lastW(c.out); c.modelPart != nil && c.modelPart(prev) || c.modelKnown != nil && c.modelKnown(prev) && c.modelID(prev) == "" {
+		if prev := lastW(c.out); !sizeAdjective(prev) && (c.modelPart != nil && c.modelPart(prev) || c.modelKnown != nil && c.modelKnown(prev) && c.modelID(prev) == "") {
 			return i // "qwen2.5 14b", "r1 distill 14b": the size picks the family's model
 		}
 	}
@@ -210,7 +210,16 @@ func (c *canonizer) size(i int) int {
 	switch next {
 	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe",
 		"gpt", "gpt-style", "lm", "language", "언어": // "a 124M gpt", "a 1B language model": generic words, no catalogue name
+		if k := len(c.out); k > 0 && (c.out[k-1].w == "on" || c.out[k-1].w == "of") {
+			c.out = c.out[:k-1] // "qlora on a 32B model": the model, not hardware or a dataset
+		}
 		c.emit(c.w(i)+"-params", i, i+2)
+		return i + 2
+	}
+	if c.modelKnown != nil && c.modelKnown(next) && c.modelID(next) == "" && !sizeAdjective(next) && !c.gpu(next) {
+		// "8b llama3": the size said before its family reads as "llama3 8b"
+		c.emit(next, i, i+2) // both stand for the two words: the spans stay in order
+		c.emit(c.w(i), i, i+2)
 		return i + 2
 	}
 	if reqUnitClass(next) > reqUUnknown {
@@ -341,4 +350,14 @@ func (c *canonizer) ownSize(w string, n reqNumber) bool {
 	have := c.modelParams(w)
 	said := n.v // the multiplier applied
 	return have == 0 || said == 0 || math.Abs(said-have) <= 0.2*have
+}
+
+// sizeAdjective reports whether w sizes a model in words ("small",
+// "base"): a variant's name, not a family a number picks from.
+func sizeAdjective(w string) bool {
+	switch w {
+	case "small", "tiny", "mini", "base", "medium", "large", "big", "little", "huge":
+		return true
+	}
+	return false
 }

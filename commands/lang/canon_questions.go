@@ -12,6 +12,19 @@ import (
 // friday", "by tomorrow": how soon the job must be done.
 func (c *canonizer) englishDeadline(i int) (int, bool) {
 	w := c.w(i)
+	if w == "on" || w == "due" || w == "deadline" {
+		// "the deadline on Friday", "due tomorrow", "deadline is friday"
+		j := i + 1
+		for c.w(j) == "is" || c.w(j) == "by" || c.w(j) == "on" {
+			j++
+		}
+		if d, ok := c.dayDeadline(c.w(j)); ok {
+			early, n := englishTimeOfDay(c.w(j + 1))
+			c.setDeadline(d-early, i, j+1+n)
+			return j + 1 + n, true
+		}
+		return i, false
+	}
 	if w != "in" && w != "within" && w != "by" && w != "under" && w != "before" {
 		return i, false
 	}
@@ -24,8 +37,9 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 	}
 	if w == "by" || w == "before" {
 		if d, ok := c.dayDeadline(c.w(j)); ok {
-			c.setDeadline(d, i, j+1)
-			return j + 1, true
+			early, n := englishTimeOfDay(c.w(j + 1))
+			c.setDeadline(d-early, i, j+1+n)
+			return j + 1 + n, true
 		}
 		return i, false
 	}
@@ -57,6 +71,21 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 	}
 	c.setDeadline(time.Duration(n*float64(d)), i, j+1)
 	return j + 1, true
+}
+
+// englishTimeOfDay reads a part of the day after a day's name ("tomorrow
+// morning", "friday evening"): how long before the day's end it falls,
+// and how many words it took.
+func englishTimeOfDay(w string) (time.Duration, int) {
+	switch w {
+	case "morning", "am", "noon", "lunch", "lunchtime", "midday":
+		return 12 * time.Hour, 1
+	case "afternoon", "evening", "eod", "pm":
+		return 5 * time.Hour, 1
+	case "night", "midnight":
+		return 0, 1
+	}
+	return 0, 0
 }
 
 func deadlineUnit(w string) (time.Duration, bool) {

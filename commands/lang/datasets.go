@@ -34,6 +34,8 @@ var datasets = []Dataset{
 	{Name: "the-pile", Tokens: 300e9, Source: "Biderman et al. 2023, Pythia (the Pile: ~300B tokens, one epoch)"},
 	{Name: "openwebtext", Tokens: 9e9, Source: "https://github.com/karpathy/nanoGPT (OpenWebText train: ~9B GPT-2 tokens)"},
 	{Name: "wikipedia", Tokens: 2.5e9, Source: "Devlin et al. 2019, BERT §3.1 (English Wikipedia: 2,500M words, read as tokens)"},
+	{Name: "wikitext-103", Tokens: 103227021, Source: "Merity et al. 2016, Pointer Sentinel Mixture Models, Table 1 (WikiText-103 train: 103,227,021 tokens)"},
+	{Name: "wikitext-2", Tokens: 2088628, Source: "Merity et al. 2016, Pointer Sentinel Mixture Models, Table 1 (WikiText-2 train: 2,088,628 tokens)"},
 	{Name: "fineweb-edu", Tokens: 1.3e12, Source: "https://huggingface.co/datasets/HuggingFaceFW/fineweb-edu (1.3T tokens)"},
 }
 
@@ -50,6 +52,8 @@ var datasetAliases = map[string]string{
 	"c4": "c4", "pile": "the-pile", "the-pile": "the-pile", "thepile": "the-pile", "openwebtext": "openwebtext",
 	"owt": "openwebtext", "wikipedia": "wikipedia", "wiki": "wikipedia", "enwiki": "wikipedia", "위키피디아": "wikipedia",
 	"위키": "wikipedia", "fineweb-edu": "fineweb-edu", "fineweb": "fineweb-edu",
+	"wikitext-103": "wikitext-103", "wikitext103": "wikitext-103", "wt103": "wikitext-103", "wikitext-2": "wikitext-2",
+	"wikitext2": "wikitext-2",
 }
 
 func lookupDataset(w string) (Dataset, bool) {
@@ -147,6 +151,10 @@ func (c *canonizer) placeDataset() {
 // hasAmountAfter reports whether a dataset size follows ("imagenet (1.28M
 // images)").
 func (c *canonizer) hasAmountAfter(i int) bool {
+	switch c.w(i) {
+	case "about", "around", "approx", "roughly", "~", "약", "대략":
+		i++ // "wikitext-103 (about 100M tokens)"
+	}
 	n, unit, ok := reqScanNumber(c.w(i))
 	if !ok || n.v <= 0 {
 		return false

@@ -85,8 +85,8 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"몇시간": {act: koAsk, ask: AskTime}, "시간이": {act: koAsk, ask: AskTime}, "언제": {act: koAsk, ask: AskTime},
 		"끝나": {act: koAsk, ask: AskTime}, "끝날": {act: koAsk, ask: AskTime},
 		"지연시간": {act: koAsk, ask: AskTime}, "지연": {act: koAsk, ask: AskTime}, "레이턴시": {act: koAsk, ask: AskTime},
-		"응답시간": {act: koAsk, ask: AskTime},
-		"돌릴":   {act: koAsk, ask: AskFit}, "돌려": {act: koAsk, ask: AskFit}, "돌아가": {act: koAsk, ask: AskFit},
+		"응답시간": {act: koAsk, ask: AskTime}, "기간": {act: koAsk, ask: AskTime}, "학습기간": {act: koAsk, ask: AskTime},
+		"돌릴": {act: koAsk, ask: AskFit}, "돌려": {act: koAsk, ask: AskFit}, "돌아가": {act: koAsk, ask: AskFit},
 		"돌리": {act: koAsk, ask: AskFit}, "돌아": {act: koAsk, ask: AskFit},
 		"올라가": {act: koAsk, ask: AskFit}, "올라": {act: koAsk, ask: AskFit}, "올릴": {act: koAsk, ask: AskFit},
 		"올려": {act: koAsk, ask: AskFit}, "들어가": {act: koAsk, ask: AskFit}, "들어갈": {act: koAsk, ask: AskFit},
@@ -186,6 +186,11 @@ func koStem(w string) (string, koEntry, bool) {
 	}
 	for _, s := range koStems() {
 		if len(s) > 3 && strings.HasPrefix(w, s) || len(s) == 3 && strings.HasPrefix(w, s) && koOneSyllablePrefix(s) && koGrammarRest(w[len(s):]) {
+			if short, ok := strings.CutSuffix(s, "이"); ok && strings.HasPrefix(w[len(s):], "었") {
+				if e, ok := koLexicon()[short]; ok {
+					return short, e, true // "2시간이었어요": 시간 + past copula, not the question "시간이"
+				}
+			}
 			return s, koLexicon()[s], true
 		}
 	}
@@ -552,14 +557,7 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 		return c.koTimeUnit(i, e.word)
 	}
 	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !reqStartsNumber(lastW(c.out)) {
-		// "토큰 150억", "샘플 5만개": the unit before its number; the
-		// reading pass moves it after the number ("이미지 분류" has none)
-		if reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1)) {
-			c.out = append(c.out, reqToken{raw: c.in[i].raw, w: unitMark + e.word, start: c.in[i].start, end: c.in[i].end})
-			return i + 1
-		}
-		c.skip(i, i+1)
-		return i + 1
+		return c.koUnitFirst(i, e.word)
 	}
 	if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon()[stem].act == koWord {
 		c.skip(i, i+2) // "추론 말고 학습": not that
@@ -631,6 +629,10 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	if ask == AskFit && strings.HasPrefix(stem, "돌") && koIntent(w, next) {
 		// "돌릴 건데 얼마나 걸려", "돌리려고 하는데": running is what
 		// is planned, not the question
+		c.skip(i, i+1)
+		return i + 1
+	}
+	if ask == AskFit && (koAuxiliaryFit(stem, c.w(i-1), c.ask) || strings.HasPrefix(stem, "들어") && c.koIntoOther(i-1)) {
 		c.skip(i, i+1)
 		return i + 1
 	}
@@ -799,6 +801,23 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 			return i + 1
 		}
 	}
+	next := c.w(i + 1)
+	if early, ok := koTimeOfDay(next); ok {
+		// "모레 오전까지": that day's morning, not its end
+		if d, ok := c.dayDeadline(stem); ok {
+			c.setDeadline(d-early, i, i+2)
+			return i + 2
+		}
+	}
+	if strings.HasPrefix(next, "데드라인") || strings.HasPrefix(next, "마감") ||
+		strings.HasPrefix(c.w(i-1), "데드라인") || strings.HasPrefix(c.w(i-1), "마감") {
+		// "금요일 데드라인인데", "마감이 금요일이라"
+		if d, ok := c.dayDeadline(stem); ok {
+			c.setDeadline(d, i, i+1)
+			c.skip(i, i+1)
+			return i + 1
+		}
+	}
 	c.skip(i, i+1)
 	return i + 1
 }
@@ -806,32 +825,4 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 func (c *canonizer) koTookAt(i int, w, stem string, e koEntry) int {
 	c.koTook(i)
 	return i + 1
-}
-
-// koTimeUnitWord reports whether w is a unit of time after 몇 ("몇 시간이에요",
-// "몇 주 걸려요", "몇 분", "몇 일", "몇 달"): the question is how long.
-func koTimeUnitWord(w string) bool {
-	if s, e, ok := koStem(w); ok && s != "" && e.act == koWord && (e.word == "h" || e.word == "min" || e.word == "d" || e.word == "w") {
-		return true
-	}
-	for _, u := range []string{"시간", "개월", "달", "주", "일", "분"} {
-		if strings.HasPrefix(w, u) && !strings.HasPrefix(w, "일요일") && !strings.HasPrefix(w, "주말") {
-			return true
-		}
-	}
-	return false
-}
-
-// koIntent reports whether a run verb says what is planned ("돌릴 건데",
-// "돌리려고", "돌릴 예정인데") rather than asks whether it can run.
-func koIntent(w, next string) bool {
-	if strings.Contains(w, "려고") || strings.Contains(w, "려는") || strings.Contains(w, "건데") {
-		return true
-	}
-	for _, p := range []string{"건데", "거", "예정", "계획"} {
-		if strings.HasPrefix(next, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -428,7 +428,15 @@ func (p *reqParser) check(v float64, a, b int, lo, hi float64, hiText string, wh
 	return nil
 }
 
-func reqTrimNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+// reqTrimNum writes v in plain digits, rounded to 12 significant digits
+// so arithmetic on a typed value (2.4 days as 57.6 h) reads back as typed.
+func reqTrimNum(v float64) string {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+	if err != nil {
+		r = v
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
 
 // reqSeqValue turns a context length as typed into tokens. "8k" is 8192, not
 // 8000: contexts are powers of two, and people write 4k/8k/32k/128k for

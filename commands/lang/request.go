@@ -226,7 +226,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if r.Request.Compare && c.costWord {
 		r.Ask = AskCost // "which is cheaper", "비용 비교", "가성비"
 	}
-	if c.deadlineAsk && (r.Ask == AskNone || r.Ask == AskFit) {
+	if c.deadlineAsk && (r.Ask == AskNone || r.Ask == AskFit && !c.fitWord) {
 		// "… on 4 H100s by Friday — feasible?", "finish on the V100 server
 		// within 48 hours?": hardware with its count said asks whether it
 		// makes it; without one, how many GPUs it takes

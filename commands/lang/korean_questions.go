@@ -1,0 +1,118 @@
+package lang
+
+import (
+	"strings"
+	"time"
+)
+
+// Korean question words that read as something else unless their
+// neighbours are looked at: 몇 before a unit of time, a run verb that says
+// what is planned, 될까요 as politeness, 들어갈 into something that is no
+// GPU, a part of the day after a day's name, and a unit said before its
+// number with words between.
+
+// koUnitFiller reports whether w may stand between a unit and its number
+// ("토큰 수는 약 30억"): the count's own noun, or about.
+func koUnitFiller(w string) bool {
+	switch w {
+	case "수", "수는", "수가", "수로", "약", "대략", "대충", "총", "거의", "전체", "합쳐서":
+		return true
+	}
+	return false
+}
+
+// koIntoOther reports whether the word at i is a noun with 에 that is no
+// GPU, server, memory or count ("보고서에 들어갈 내용"): what goes into it is
+// not the model.
+func (c *canonizer) koIntoOther(i int) bool {
+	w := c.w(i)
+	noun, ok := strings.CutSuffix(w, "에")
+	if !ok || noun == "" || !isHangulWord(noun) || koNumberWord(noun) {
+		return false
+	}
+	if _, _, known := koStem(noun); known || c.serverName(noun) != "" || strings.HasPrefix(noun, "서버") {
+		return false
+	}
+	return true
+}
+
+// koAuxiliaryFit reports whether 될까/되나/돼 after prev is politeness or
+// grammar, not the question whether the job fits: "여쭤봐도 될까요" (may I
+// ask), and "몇 시간이면 될까요" / "며칠이면 돼" after a time or cost already
+// asked (would that many hours do).
+func koAuxiliaryFit(stem, prev string, asked Ask) bool {
+	if stem != "될까" && stem != "되나" && stem != "돼" {
+		return false
+	}
+	for _, p := range []string{"여쭤", "여쭈", "물어", "질문", "문의", "부탁"} {
+		if strings.HasPrefix(prev, p) && strings.HasSuffix(prev, "도") {
+			return true
+		}
+	}
+	return strings.HasSuffix(prev, "면") && (asked == AskTime || asked == AskCost)
+}
+
+// koTimeOfDay reads a part of the day said with 까지 after a day ("오전까지",
+// "아침까지", "오후까지"): how long before the day's end it falls.
+func koTimeOfDay(w string) (time.Duration, bool) {
+	part, ok := strings.CutSuffix(w, "까지")
+	if !ok {
+		return 0, false
+	}
+	switch part {
+	case "오전", "아침", "점심":
+		return 12 * time.Hour, true
+	case "오후", "저녁":
+		return 5 * time.Hour, true
+	case "밤":
+		return 0, true
+	}
+	return 0, false
+}
+
+// koTimeUnitWord reports whether w is a unit of time after 몇 ("몇 시간이에요",
+// "몇 주 걸려요", "몇 분", "몇 일", "몇 달"): the question is how long.
+func koTimeUnitWord(w string) bool {
+	if s, e, ok := koStem(w); ok && s != "" && e.act == koWord && (e.word == "h" || e.word == "min" || e.word == "d" || e.word == "w") {
+		return true
+	}
+	for _, u := range []string{"시간", "개월", "달", "주", "일", "분"} {
+		if strings.HasPrefix(w, u) && !strings.HasPrefix(w, "일요일") && !strings.HasPrefix(w, "주말") {
+			return true
+		}
+	}
+	return false
+}
+
+// koIntent reports whether a run verb says what is planned ("돌릴 건데",
+// "돌리려고", "돌릴 예정인데") rather than asks whether it can run.
+func koIntent(w, next string) bool {
+	if strings.Contains(w, "려고") || strings.Contains(w, "려는") || strings.Contains(w, "건데") {
+		return true
+	}
+	for _, p := range []string{"건데", "거", "예정", "계획"} {
+		if strings.HasPrefix(next, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// koUnitFirst reads a unit said before its number ("토큰 150억", "샘플
+// 5만개"); the reading pass moves it after the number ("이미지 분류" has
+// none, and is skipped).
+func (c *canonizer) koUnitFirst(i int, unit string) int {
+	j := i + 1
+	for koUnitFiller(c.w(j)) {
+		j++ // "토큰은 대략 100억 개", "토큰 수는 약 30억 개"
+	}
+	if reqStartsNumber(c.w(j)) || koNumberWord(c.w(j)) {
+		c.out = append(c.out, reqToken{raw: c.in[i].raw, w: unitMark + unit, start: c.in[i].start, end: c.in[i].end})
+		if j > i+1 {
+			c.skip(i+1, j)
+		}
+		return j
+	}
+	c.skip(i, i+1)
+	return i + 1
+}

@@ -1,0 +1,89 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Requests as people write them in a channel, each read with what it
+// says: politeness around a question (여쭤봐도 될까요), a unit with words
+// before its number (토큰은 대략 100억 개), a measured run said with a past
+// copula or a GPU count in one word, a Korean server letter with its
+// particle, a model size before its family, a dataset with its size in
+// brackets, "how much time" and "cost-wise".
+func TestQuestionsReadAsMeant(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
+	for _, k := range []struct {
+		text string
+		ask  Ask
+		has  []string
+	}{
+		{"Qwen2.5 7B를 instruction 데이터 약 5만 건으로 full fine-tuning 하면 A100 서버에서 대략 몇 시간 정도 걸릴지 여쭤봐도 될까요?", AskTime, []string{"qwen2.5-7b", "50000 samples", "server-a"}},
+		{"A100 한 장에서 LoRA로 1 epoch 6시간 걸렸는데, llama 3 8b를 H200 서버 4장으로 돌리면 몇 시간이면 될까요?", AskTime, []string{"baseline 6 h on 1x a100", "on 4x server-h"}},
+		{"gemma 2 9B 사전학습, 토큰은 대략 100억 개 정도 준비되어 있고, 서버 에이(A) 전부 쓸 때 예상 기간이 궁금합니다.", AskTime, []string{"10B tokens", "server-a"}},
+		{"GPT-2 small 크기 모델 from scratch 학습, 토큰 수는 약 30억 개이고 V100 4장으로 며칠?", AskTime, []string{"3B tokens", "4x v100"}},
+		{"저희 팀 비용 보고서에 들어갈 내용이라서요, Qwen2.5 14B QLoRA를 A100 두 장으로 2 에폭 하면 비용이 얼마나 나올까요?", AskCost, []string{"qwen2.5-14b", "2x a100"}},
+		{"tinyllama 1조 토큰 사전학습이면 서버 에이로 며칠?", AskTime, []string{"1T tokens", "on 4x server-a"}},
+		{"버트 라지 파인튜닝 서버V 4장에서 에폭당 2시간이었어요. 서버A 두 장 쓰면 5에폭 얼마나 걸릴까요?", AskTime, []string{"baseline 2 h/epoch on 4x server-v", "on 2x server-a", "5 epochs"}},
+		{"버트 베이스 학습 v100x4로 2.4일 걸렸어요. A100 4장이면 얼마나 줄어요?", AskTime, []string{"baseline 57.6 h on 4x v100", "on 4x a100"}},
+		{"Hello, I want to do fine tune of Llama-2-7b with my 30000 samples. How much time it will take on server A?", AskTime, []string{"llama-2-7b", "30000 samples", "server-a"}},
+		{"3090 vs 4090 for gemma-2-9b qlora, cost-wise?", AskCost, []string{"rtx-3090", "rtx-4090"}},
+		{"qwen3-235b-a22b inference — which of the three servers can hold it?", AskWhichServer, []string{"qwen3-235b-a22b"}},
+		{"which GPU for qlora on a 32B model?", AskWhichGPU, []string{"32B params", "qlora"}},
+		{"qlora 8b llama3 on one t4, possible?", AskFit, []string{"llama-3-8b", "1x t4"}},
+		{"i want pretrain small 60M model on wikitext-103 (about 100M tokens), how long on one 3090?", AskTime, []string{"60M params", "100M tokens", "1x rtx-3090"}},
+		{"pretrain gpt2 on wikitext-103 for 10 epochs on one 3090", AskNone, []string{"10 epochs of 103.227021M tokens (wikitext-103)"}},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		got := ReadAs(cat, r)
+		if r.Ask != k.ask {
+			t.Errorf("%q: ask %q, want %q (%s)", k.text, r.Ask, k.ask, got)
+		}
+		for _, h := range k.has {
+			if !strings.Contains(got, h) {
+				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
+			}
+		}
+	}
+}
+
+// Deadlines said with a day and a part of it, or beside the word deadline,
+// in both languages; an explicit "does it fit" stays the question beside
+// one.
+func TestDeadlinesWithDayParts(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	wed := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: wed}
+	at := func(days, hour int) time.Duration {
+		y, m, d := wed.AddDate(0, 0, days).Date()
+		return time.Date(y, m, d, hour, 59, 0, 0, time.UTC).Sub(wed)
+	}
+	for _, k := range []struct {
+		text string
+		want time.Duration
+		ask  Ask
+	}{
+		{"GPT-2 XL 25만 개로 파인튜닝, 모레 오전까지 결과가 필요합니다. 서버 V 네 장으로 시간 안에 가능할까요?", at(2, 11), AskTime},
+		{"금요일 데드라인인데 deepseek-r1-distill-qwen-1.5b 파인튜닝 20만 건 3에폭, 서버v로 가능해?", at(2, 23), AskTime},
+		{"need llama-3.2-3b ft done before the deadline on Friday, 400k samples 2 eps, how many A100s?", at(2, 23), AskCount},
+		{"need mixtral inf up by tmrw morning, does it fit on 2 a100s", at(1, 11), AskFit},
+		{"bert-base 10 epochs on 2 a100s due friday evening", at(2, 18), AskTime},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		if r.Deadline != k.want || r.Ask != k.ask {
+			t.Errorf("%q: deadline %v, ask %q; want %v, %q", k.text, r.Deadline, r.Ask, k.want, k.ask)
+		}
+	}
+}
