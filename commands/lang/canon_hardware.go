@@ -263,6 +263,14 @@ func (c *canonizer) gpuWords(i int) int {
 		return i + 1
 	}
 	if c.gpu(w) && !reqStartsNumber(w) {
+		if n, ok := strings.CutSuffix(next, "x"); ok && digitsOnly(n) && n != "" && !c.gpu(c.w(i+2)) && !isMemWord(c.w(i+2)) {
+			// "h200 8x vs h100 8x": the count after the name, its x on the count
+			c.emit(w, i, i+1)
+			at := c.in[i+1].start
+			c.out = append(c.out, reqToken{raw: "x", w: "x", start: at, end: at})
+			c.emit(n, i+1, i+2)
+			return i + 2
+		}
 		if n, rest, ok := reqScanInt(next); ok && rest == "" && n >= 1 && n <= 4096 && reqUnitClass(c.w(i+2)) <= reqUUnknown &&
 			!isCounterWord(c.w(i+2)) && !(n == 16 || n == 24 || n == 32 || n == 40 || n == 48 || n == 80 || n == 94 || n == 141) {
 			// "h100 8 / …", "a100 4": the count after the name

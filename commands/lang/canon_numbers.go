@@ -295,6 +295,9 @@ func (c *canonizer) adjectives(j int) int {
 		reqKeywords[w].kind != 0 || reqStartsNumber(w) || w == "," {
 		return j
 	}
+	if d, ok := lookupDataset(w); ok {
+		c.dataset = d.Name // "50k alpaca samples": the size is the request's, the name says what it is
+	}
 	c.skip(j, j+1)
 	return j + 1
 }

@@ -152,7 +152,8 @@ func (c *canonizer) setDeadline(d time.Duration, a, b int) {
 // model: inference), not the noun ("our run", "the run").
 func runVerb(prev string) bool {
 	switch prev {
-	case "", "i", "we", "you", "to", "can", "could", "and", "just", "me", "us", "then", "also", "even", "will", "would":
+	case "", "i", "we", "you", "to", "can", "could", "and", "just", "me", "us", "then", "also", "even", "will", "would",
+		"gonna", "wanna", "gotta", "i'll", "we'll", "let's", "lets":
 		return true
 	}
 	return false

@@ -370,7 +370,7 @@ func isCounterWord(w string) bool {
 	}
 	for _, c := range []string{"장", "개", "대"} {
 		if strings.HasPrefix(w, c) && (len(w) == len(c) || !isTimeFollow(w)) {
-			rest := w[len(c):]
+			rest := strings.TrimSuffix(w[len(c):], "요") // "8장으로요": the polite ending after the particle
 			return rest == "" || slicesContains(koParticles, rest) || rest == "만" || rest == "씩"
 		}
 	}

@@ -345,6 +345,10 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 		return i + 1
 	}
 	c.emit(unit, i, i+1)
+	if strings.HasPrefix(c.w(i+1), "걸리는") || strings.HasPrefix(c.w(i+1), "걸리던") {
+		c.koTook(i + 1) // "385시간 걸리는 프리트레이닝": a job that takes that long, measured
+		return i + 2
+	}
 	for _, past := range []string{"이었", "였", "걸렸", "걸림", "나왔", "나옴"} {
 		if strings.Contains(c.w(i), past) {
 			c.koTook(i) // "에폭당 40분이었는데": a measured run
@@ -413,7 +417,7 @@ func (c *canonizer) koNumber(i int) int {
 	w := c.w(i)
 	if i > 0 && strings.HasPrefix(c.w(i-1), "서버") {
 		if _, ok := koNumbers[w]; ok {
-			if s, e, ok := koStem(c.w(i + 1)); ok && e.act == koCounter && s != "" {
+			if s, e, ok := koStem(c.w(i + 1)); ok && e.act == koCounter && s == "대" {
 				c.skip(i, i+2) // "우리 서버 세 대": how many servers, not GPUs
 				return i + 2
 			}
@@ -635,6 +639,10 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	if ask == AskFit && (koAuxiliaryFit(stem, c.w(i-1), c.ask) || strings.HasPrefix(stem, "들어") && c.koIntoOther(i-1)) {
 		c.skip(i, i+1)
 		return i + 1
+	}
+	if stem == "어느" && strings.HasPrefix(next, "정도") {
+		c.skip(i, i+2) // "어느 정도": about, not which
+		return i + 2
 	}
 	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요")) {
 		ask = AskTime // "얼마 걸려" is how long, not how much

@@ -241,10 +241,18 @@ func TestHoldout4(t *testing.T) {
 	readShare(t, loadPhrases(t, "testdata/holdout4.jsonl"), holdout4Floor, 100)
 }
 
-// TestHoldout5 is the fifth held-out set, kept for a final blind figure:
-// it is measured, never tuned on.
+// TestHoldout5 is the fifth held-out set, written to be measured and not
+// tuned on; on 2026-11-27 its misses were looked at with the others', so
+// it is no longer blind.
 func TestHoldout5(t *testing.T) {
 	readShare(t, loadPhrases(t, "testdata/holdout5.jsonl"), holdout5Floor, 100)
+}
+
+// TestHoldout6 is the sixth held-out set (2026-11-27), written blind by a
+// writer who read only the testdata README, the catalogue ids and the
+// seeds: 95.0 % on its first run, before its misses were fixed.
+func TestHoldout6(t *testing.T) {
+	readShare(t, loadPhrases(t, "testdata/holdout6.jsonl"), holdout6Floor, 100)
 }
 
 // TestEnglish is an English-only set in many styles (abbreviations,
@@ -331,6 +339,10 @@ const holdout4Floor = 0.95
 
 // holdout5Floor is the fifth held-out set's share, rounded down.
 const holdout5Floor = 0.9
+
+// holdout6Floor is the sixth held-out set's floor: its blind share,
+// rounded down.
+const holdout6Floor = 0.9
 
 // englishFloor is the English set's share, rounded down.
 const englishFloor = 0.9

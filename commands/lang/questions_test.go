@@ -37,6 +37,14 @@ func TestQuestionsReadAsMeant(t *testing.T) {
 		{"qlora 8b llama3 on one t4, possible?", AskFit, []string{"llama-3-8b", "1x t4"}},
 		{"i want pretrain small 60M model on wikitext-103 (about 100M tokens), how long on one 3090?", AskTime, []string{"60M params", "100M tokens", "1x rtx-3090"}},
 		{"pretrain gpt2 on wikitext-103 for 10 epochs on one 3090", AskNone, []string{"10 epochs of 103.227021M tokens (wikitext-103)"}},
+		// the sixth held-out set's first-run misses
+		{"gpt2-medium 프리트레이닝 10만 스텝 돌리면 비용 얼마 정도 들어요? A100 8장으로요", AskCost, []string{"100000 steps", "on 8x a100"}},
+		{"gonna run mistral small 24b on a 6000 ada, enough vram?", AskFit, []string{"inference", "1x rtx-6000-ada"}},
+		{"h200 8x vs h100 8x for pretraining llama 3.2 1b on 500B tokens", AskWhichGPU, []string{"compare 8x h200", "8x h100"}},
+		{"A6000 1장에서 385시간 걸리는 프리트레이닝인데 H100 몇 장 쓰면 이틀 안에 끝나나요?", AskCount, []string{"baseline 385 h on 1x rtx-a6000"}},
+		{"H 서버 두 장으로 gemma 3 27b lora 돌리면 비용 어느 정도 나올까요?", AskCost, []string{"on 2x server-h"}},
+		{"roberta-large finetune on glue mnli, 3 epochs, one v100 16gb. how long?", AskTime, []string{"(mnli)", "1x v100"}},
+		{"how long would llama 3.1 8b lora take on 50k alpaca samples using 1 h100", AskTime, []string{"50000 samples", "1x h100"}},
 	} {
 		r, err := Read(env, k.text)
 		if err != nil {

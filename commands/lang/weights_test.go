@@ -65,7 +65,8 @@ func TestAssumedWorkloadIsThePlanners(t *testing.T) {
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
 	n := 0
 	for _, path := range []string{"testdata/phrasebook.jsonl", "testdata/english.jsonl", "testdata/holdout.jsonl",
-		"testdata/holdout2.jsonl", "testdata/holdout3.jsonl", "testdata/holdout4.jsonl", "testdata/holdout5.jsonl"} {
+		"testdata/holdout2.jsonl", "testdata/holdout3.jsonl", "testdata/holdout4.jsonl", "testdata/holdout5.jsonl",
+		"testdata/holdout6.jsonl"} {
 		for _, p := range loadPhrases(t, path) {
 			r, err := Read(env, p.Text)
 			if err != nil || r.WorkloadAssumed != "not said" {
