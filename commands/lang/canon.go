@@ -214,22 +214,10 @@ func (c *canonizer) step(i int) int {
 	}
 	if d, ok := lookupDataset(t.w + "-" + c.w(i+1)); ok && t.w == "glue" {
 		// "glue mnli": the benchmark's name, then its task
-		c.dataset = d.Name
-		c.skipTo = 0
-		c.emitDataset(d, i, i+2)
-		if c.skipTo > i {
-			return c.scaleAfter(c.skipTo)
-		}
-		return i + 2
+		return c.readDataset(d, i, i+2)
 	}
 	if d, ok := lookupDataset(t.w); ok {
-		c.dataset = d.Name
-		c.skipTo = 0
-		c.emitDataset(d, i, i+1)
-		if c.skipTo > i {
-			return c.scaleAfter(c.skipTo)
-		}
-		return i + 1
+		return c.readDataset(d, i, i+1)
 	}
 	if (t.w == "/" && !(reqUnitClass(c.w(i+1)) > reqUUnknown && (reqUnitClass(lastW(c.out)) > reqUUnknown || reqStartsNumber(lastW(c.out))))) ||
 		t.w == "->" || t.w == "=>" || t.w == "|" || t.w == "—" || t.w == "--" {

@@ -73,6 +73,19 @@ func lookupDataset(w string) (Dataset, bool) {
 // Datasets lists the datasets known by name.
 func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
 
+// readDataset reads the dataset named by input [a, b): it is the
+// request's dataset, its size goes where the name stood (emitDataset), and
+// reading goes on after the name or after a size said beside it.
+func (c *canonizer) readDataset(d Dataset, a, b int) int {
+	c.dataset = d.Name
+	c.skipTo = 0
+	c.emitDataset(d, a, b)
+	if c.skipTo > a {
+		return c.scaleAfter(c.skipTo)
+	}
+	return b
+}
+
 // emitDataset writes the dataset's size where its name stood: "of 1281167
 // samples", so "90 epochs of imagenet" is 90 epochs of 1.28M images.
 func (c *canonizer) emitDataset(d Dataset, a, b int) {

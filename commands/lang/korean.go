@@ -258,23 +258,11 @@ func (c *canonizer) korean1(i int) int {
 		return n
 	}
 	if d, ok := lookupDataset(w); ok {
-		c.dataset = d.Name
-		c.skipTo = 0
-		c.emitDataset(d, i, i+1)
-		if c.skipTo > i {
-			return c.scaleAfter(c.skipTo)
-		}
-		return i + 1
+		return c.readDataset(d, i, i+1)
 	}
 	for _, p := range koParticles {
 		if d, ok := lookupDataset(strings.TrimSuffix(w, p)); ok && strings.HasSuffix(w, p) {
-			c.dataset = d.Name
-			c.skipTo = 0
-			c.emitDataset(d, i, i+1)
-			if c.skipTo > i {
-				return c.scaleAfter(c.skipTo)
-			}
-			return i + 1
+			return c.readDataset(d, i, i+1)
 		}
 	}
 	stem, e, ok := koStem(w)

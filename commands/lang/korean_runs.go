@@ -63,11 +63,11 @@ func (c *canonizer) tookAt(valAt, hAt int, value float64, unit string) {
 			return true
 		}
 		// "v100x4", "4xa100": a GPU with its count in one word
-		if k := strings.LastIndexByte(w, 'x'); k > 0 && isDigits(w[k+1:]) && c.gpu(w[:k]) {
+		if k := strings.LastIndexByte(w, 'x'); k > 0 && digitsOnly(w[k+1:]) && c.gpu(w[:k]) {
 			return true
 		}
 		k := strings.IndexByte(w, 'x')
-		return k > 0 && isDigits(w[:k]) && c.gpu(w[k+1:])
+		return k > 0 && digitsOnly(w[:k]) && c.gpu(w[k+1:])
 	}
 	// the hardware: the last GPU or server before the hours ("A6000 1장에서
 	// 385시간"), else the one right after them ("5.67시간 (V100 4장) 나왔는데")
@@ -336,17 +336,4 @@ func koSeqWord(w string) bool {
 		}
 	}
 	return false
-}
-
-// isDigits reports whether s is a non-empty run of ASCII digits.
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
