@@ -294,10 +294,8 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	if l.precision == INT8 || l.precision == INT4 {
 		bw *= pc.prm.DequantDecode
 	}
-	weights := m.Params() * weightBytesInference(l.precision) / n
-	if m.Kind == MoE {
-		weights = m.ActiveParams() * weightBytesInference(l.precision) / n * 1.5 // routed experts touched per step
-	}
+	// a mixture of experts reads the experts its batch's tokens are routed to
+	weights := weightsTouched(m, m.Params()*weightBytesInference(l.precision), b) / n
 	avgCtx := float64(j.SeqLen-j.GenTokens) + float64(j.GenTokens)/2
 	kv := kvBytesPerToken(m) * m.attnSpan(avgCtx) / n * avgCtx * b
 	peakP := l.precision
@@ -315,7 +313,7 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	busGBs, linkDesc := linkGBs(pc.prm, g, h.Count, gpusPerNode(h), h.Interconnect)
 	if h.Count > 1 {
 		// two all-reduces of b·h per layer per token; latency-bound at small batch
-		perToken += float64(m.Layers) * 2 * (10e-6 + 2*b*float64(m.Hidden)*2/(busGBs*1e9))
+		perToken += float64(m.Layers) * 2 * (ncclAllReduceLatencyS(h.Count) + 2*b*float64(m.Hidden)*2/(busGBs*1e9))
 	}
 	prompt := float64(j.SeqLen - j.GenTokens)
 	// Prefill is a batched forward pass: compute-bound, at the calibrated
@@ -540,4 +538,18 @@ func moeExpertFactor(p *Params, j *Job, l *layout, rate float64) float64 {
 	gemm := 2 * tokens * h * width // FLOPs of one expert matrix multiply
 	eff := gemm / (gemm + rate*p.MoEGEMMS)
 	return 1 - share + share/eff
+}
+
+// ncclAllReduceLatencyS is the time of one small all-reduce through NCCL
+// across n GPUs of a node: a ring's 2(n − 1) steps, each a few
+// microseconds. Measured on a DGX A100 with nccl-tests (Ring, one channel,
+// 8-128 bytes): 10 µs on 2 GPUs, 16.9 on 4, 33.7 on 8
+// (https://github.com/NVIDIA/nccl-tests/issues/123), 6 µs + 4 µs a GPU
+// after the first. Decode without an engine (gpt-fast, plain PyTorch)
+// pays it twice a layer per token; the serving engines' one-shot custom
+// all-reduce does not grow with n (serving.go). Past 8 GPUs NCCL turns to
+// tree and NVLink SHARP algorithms, whose latency grows with log n, not
+// n: the 8-GPU ring's figure stands in for them.
+func ncclAllReduceLatencyS(n int) float64 {
+	return 6e-6 + 4e-6*float64(min(max(n, 2), 8)-1)
 }

@@ -193,15 +193,20 @@ func servingWeightBytes(j Job, p Precision) (bytes float64, dequant bool) {
 
 // weightsTouched is the bytes one decode step reads for b sequences: all
 // of a dense model; for a mixture of experts, the shared part and the
-// experts the batch's tokens are routed to (1 − (1 − k/E)^b of them).
+// experts the batch's tokens are routed to (E(1 − (1 − k/E)^b) of them:
+// k at a batch of one, all of them at a large batch).
 func weightsTouched(m Model, total float64, b float64) float64 {
 	if m.Kind != MoE || m.ActiveParams() >= m.Params() {
 		return total
 	}
 	perParam := total / m.Params()
-	if m.Experts > 0 && m.TopK > 0 {
+	if m.Experts > m.TopK && m.TopK > 0 {
+		// b tokens each pick k of E experts: E(1 − (1 − k/E)^b) distinct
+		// experts are read, the k a single token reads (in the active
+		// parameters) and a share of the E − k others (the rest)
 		routed := m.Params() - m.ActiveParams() // approximately the idle experts' share
-		frac := 1 - math.Pow(1-float64(m.TopK)/float64(m.Experts), math.Max(b, 1))
+		k, e := float64(m.TopK), float64(m.Experts)
+		frac := math.Max(0, (e*(1-math.Pow(1-k/e, math.Max(b, 1)))-k)/(e-k))
 		touched := m.ActiveParams() + routed*frac
 		return math.Min(total, touched*perParam)
 	}
