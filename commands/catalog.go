@@ -243,6 +243,15 @@ func backtestCommand() Command {
 						l.Publishers, l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio, l.LOSO.WorstID),
 				}})
 			}
+			if h := bt.HeldOut; h != nil && h.Stats.N > 0 {
+				ht := &Table{Columns: []string{"id", p.T("metric"), p.T("measured"), p.T("predicted"), p.T("error"), p.T("request")}}
+				for _, r := range h.Rows {
+					ht.Rows = append(ht.Rows, []string{r.ID, r.Metric, sig(r.Measured), sig(r.Predicted), fmt.Sprintf("%+.0f%%", r.Error*100), r.Request})
+				}
+				sections = append(sections, Section{Heading: p.T("Never fitted (planner/data/heldout.csv)"), Table: ht, Bullets: []string{
+					p.Tf("%d rows from %d publishers, collected after the fit: median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
+						h.Stats.N, h.Publishers, h.Stats.Median*100, h.Stats.P90*100, h.Stats.WorstRatio, h.Stats.WorstID)}})
+			}
 			if l := bt.LOSO; l != nil {
 				pt := &Table{Columns: []string{p.T("publisher"), p.T("rows"), p.T("in-sample median"), p.T("held-out median"), p.T("held-out worst")}}
 				for _, p := range l.ByPublisher() {
@@ -261,6 +270,9 @@ func backtestCommand() Command {
 				st.N, st.Median*100, st.P90*100, st.Worst*100, st.WorstID, st.WorstRatio)
 			if l := bt.LOSO; l != nil {
 				summary += p.Tf("; leave-one-source-out median %.1f%%, p90 %.0f%%, worst %.2fx", l.LOSO.Median*100, l.LOSO.P90*100, l.LOSO.WorstRatio)
+			}
+			if h := bt.HeldOut; h != nil && h.Stats.N > 0 {
+				summary += p.Tf("; never fitted median %.1f%%", h.Stats.Median*100)
 			}
 			return &Reply{
 				Title:    p.T("Back-test against published measurements"),
@@ -283,6 +295,8 @@ type BackTestResult struct {
 	// Stale lists rows whose parse no longer matches the parsed form the
 	// fit replays.
 	Stale []string `json:"stale,omitempty"`
+	// HeldOut is the planner on measurements the fit never saw.
+	HeldOut *HeldOutResult `json:"held_out,omitempty"`
 }
 
 // BackTestOutcome is one row's prediction.
@@ -310,41 +324,81 @@ func RunBackTest(cat *planner.Catalog) (*BackTestResult, error) {
 	var ids []string
 	var pred, meas []float64
 	for _, r := range rows {
-		req, err := lang.ParsePlan(cat, r.Request)
+		o, req, err := predictRow(cat, r)
 		if err != nil {
-			return nil, fmt.Errorf("back-test %s: %q: %w", r.ID, r.Request, err)
+			return nil, fmt.Errorf("back-test %s: %w", r.ID, err)
 		}
-		req.NoSearch = true
 		if enc, err := planner.EncodeBackTestCase(r, req); err == nil {
 			if stored, ok := planner.StoredBackTestCase(r.ID); !ok || !bytes.Equal(enc, stored) {
 				out.Stale = append(out.Stale, r.ID)
 			}
 		}
-		res, err := cat.Plan(req)
-		if err != nil {
-			return nil, fmt.Errorf("back-test %s: %w", r.ID, err)
-		}
-		if len(res.Plans) != 1 {
-			return nil, fmt.Errorf("back-test %s: request must name exactly one hardware target", r.ID)
-		}
-		v, err := planner.Metric(res.Plans[0], r.Metric)
-		if err != nil {
-			return nil, fmt.Errorf("back-test %s: %w", r.ID, err)
-		}
-		if v <= 0 || math.IsNaN(v) {
-			return nil, fmt.Errorf("back-test %s: predicted %v", r.ID, v)
-		}
-		out.Rows = append(out.Rows, BackTestOutcome{ID: r.ID, Request: r.Request, Metric: r.Metric, Measured: r.Measured,
-			Predicted: v, Error: v/r.Measured - 1, Note: r.Note, HostBound: res.Plans[0].HostBound})
+		out.Rows = append(out.Rows, o)
 		ids = append(ids, r.ID)
-		pred = append(pred, v)
+		pred = append(pred, o.Predicted)
 		meas = append(meas, r.Measured)
 	}
 	out.Stats = planner.Summarise(ids, pred, meas)
 	if l, err := planner.StoredLOSO(); err == nil && len(l.Rows) > 0 {
 		out.LOSO = l
 	}
+	held, err := planner.HeldOutRows()
+	if err != nil {
+		return nil, err
+	}
+	ho := &HeldOutResult{}
+	ids, pred, meas = nil, nil, nil
+	pubs := map[string]bool{}
+	for _, r := range held {
+		o, _, err := predictRow(cat, r)
+		if err != nil {
+			return nil, fmt.Errorf("held-out %s: %w", r.ID, err)
+		}
+		ho.Rows = append(ho.Rows, o)
+		ids = append(ids, r.ID)
+		pred = append(pred, o.Predicted)
+		meas = append(meas, r.Measured)
+		pubs[r.Publisher] = true
+	}
+	ho.Stats = planner.Summarise(ids, pred, meas)
+	ho.Publishers = len(pubs)
+	out.HeldOut = ho
 	return out, nil
+}
+
+// predictRow parses one measurement's request with the language users
+// type, plans it on its one hardware target and reads the metric off the
+// estimate.
+func predictRow(cat *planner.Catalog, r planner.BackTestRow) (BackTestOutcome, planner.Request, error) {
+	req, err := lang.ParsePlan(cat, r.Request)
+	if err != nil {
+		return BackTestOutcome{}, req, fmt.Errorf("%q: %w", r.Request, err)
+	}
+	req.NoSearch = true
+	res, err := cat.Plan(req)
+	if err != nil {
+		return BackTestOutcome{}, req, err
+	}
+	if len(res.Plans) != 1 {
+		return BackTestOutcome{}, req, fmt.Errorf("request must name exactly one hardware target")
+	}
+	v, err := planner.Metric(res.Plans[0], r.Metric)
+	if err != nil {
+		return BackTestOutcome{}, req, err
+	}
+	if v <= 0 || math.IsNaN(v) {
+		return BackTestOutcome{}, req, fmt.Errorf("predicted %v", v)
+	}
+	return BackTestOutcome{ID: r.ID, Request: r.Request, Metric: r.Metric, Measured: r.Measured,
+		Predicted: v, Error: v/r.Measured - 1, Note: r.Note, HostBound: res.Plans[0].HostBound}, req, nil
+}
+
+// HeldOutResult is the planner against planner/data/heldout.csv: published
+// measurements collected after the fit, which no constant has seen.
+type HeldOutResult struct {
+	Rows       []BackTestOutcome  `json:"rows"`
+	Stats      planner.ErrorStats `json:"stats"`
+	Publishers int                `json:"publishers"`
 }
 
 func helpCommand() Command {

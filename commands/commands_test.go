@@ -63,6 +63,21 @@ func TestBackTest(t *testing.T) {
 	if st.Median > 0.15 {
 		t.Errorf("median error %.1f%% is over 15%%", st.Median*100)
 	}
+	// The measurements collected after the fit (planner/data/heldout.csv)
+	// are the honest check: the aim is a median of 15 % on data
+	// the planner never saw.
+	h := bt.HeldOut
+	if h == nil || h.Stats.N < 30 {
+		t.Fatalf("held-out rows: %+v", h)
+	}
+	for _, r := range h.Rows {
+		t.Logf("held-out %-5s %-24s measured %12.4g predicted %12.4g  %+6.1f%%  %s", r.ID, r.Metric, r.Measured, r.Predicted, r.Error*100, r.Request)
+	}
+	t.Logf("held-out: %d rows from %d publishers: median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
+		h.Stats.N, h.Publishers, h.Stats.Median*100, h.Stats.P90*100, h.Stats.WorstRatio, h.Stats.WorstID)
+	if h.Stats.Median > 0.15 {
+		t.Errorf("held-out median error %.1f%% is over 15%%", h.Stats.Median*100)
+	}
 }
 
 func TestBareRequestIsAPlan(t *testing.T) {

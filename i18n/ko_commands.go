@@ -255,5 +255,9 @@ func koCommands() map[string]string {
 		"%d rows: median error %.1f%%, p90 %.0f%%, worst %.0f%% (%s, %.2fx)": "%d행: 오차 중앙값 %.1f%%, p90 %.0f%%, 최악 %.0f%% (%s, %.2fx)",
 		"; leave-one-source-out median %.1f%%, p90 %.0f%%, worst %.2fx":      "; leave-one-source-out 중앙값 %.1f%%, p90 %.0f%%, 최악 %.2fx",
 		"Back-test against published measurements":                           "공개 측정값 대비 백테스트",
+		"request": "요청",
+		"Never fitted (planner/data/heldout.csv)":                                                          "fit에 한 번도 안 쓴 측정값 (planner/data/heldout.csv)",
+		"%d rows from %d publishers, collected after the fit: median %.1f%%, p90 %.0f%%, worst %.2fx (%s)": "fit 이후에 모은 %d행 (출처 %d곳): 중앙값 %.1f%%, p90 %.0f%%, 최악 %.2fx (%s)",
+		"; never fitted median %.1f%%":                                                                     "; fit에 안 쓴 측정값 중앙값 %.1f%%",
 	}
 }

@@ -230,3 +230,20 @@ func (s *LOSOSummary) ByPublisher() []PublisherStats {
 	}
 	return out
 }
+
+// HeldOutRows returns the published measurements of data/heldout.csv:
+// rows collected after the fit and never given to it (Fit reads
+// backtest-cases.jsonl only), each with its source and a quote of the
+// number as published. `gpuplan backtest` reports them apart.
+func HeldOutRows() ([]BackTestRow, error) {
+	rows, err := readCSV("data/heldout.csv")
+	if err != nil {
+		return nil, err
+	}
+	var out []BackTestRow
+	for _, r := range rows {
+		out = append(out, BackTestRow{ID: r.s("id"), Request: r.s("request"), Metric: r.s("metric"),
+			Measured: r.f("value"), Note: r.s("quote"), Publisher: r.s("publisher"), Source: r.s("source")})
+	}
+	return out, nil
+}
