@@ -113,6 +113,7 @@ func koCommands() map[string]string {
 		"Efficiency":                         "효율",
 		"Memory per GPU: %s":                 "GPU당 메모리: %s",
 		", grad checkpointing":               ", gradient checkpointing",
+		", selective checkpointing":          ", selective checkpointing",
 		"memory/GPU":                         "GPU당 메모리",
 		"setup":                              "구성",
 		"per epoch":                          "에폭당",

@@ -24,7 +24,7 @@ func (pc *planContext) evaluate(h Hardware, l layout) Estimate {
 	e := Estimate{
 		GPU: g.ID, GPUName: g.Name, GPUs: n, Nodes: max(1, (n+perNode-1)/perNode), Server: h.Server,
 		Interconnect: t.linkDesc, Precision: l.precision, TensorParallel: l.tp, PipelineParallel: l.pp,
-		Checkpointing: l.ckpt, MicroBatch: l.micro, GradAccum: s.ga, GlobalBatch: s.global, Memory: s.mem,
+		Checkpointing: l.ckpt, SelectiveRecompute: l.selective, MicroBatch: l.micro, GradAccum: s.ga, GlobalBatch: s.global, Memory: s.mem,
 		PriceUSDPerGPUH: g.PriceUSD, hw: h, layout: l, ScalingEfficiency: t.scaling, HostBound: t.hostBound,
 	}
 	e.Strategy = strategyName(l)

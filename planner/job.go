@@ -107,11 +107,15 @@ type Job struct {
 
 	Precision     Precision // "" = best the GPU supports
 	Checkpointing bool      // gradient (activation) checkpointing
-	Attention     Attention // "" = default for the stack
-	Strategy      Strategy
-	Optimizer     Optimizer // "" = AdamW
-	Stack         Stack     // "" = HF
-	LoRARank      int       // 0 = 16
+	// SelectiveRecompute: checkpointing that keeps part of each layer
+	// (torchtitan's selective op policy, Megatron's selective recompute)
+	// instead of its input alone; implies Checkpointing.
+	SelectiveRecompute bool
+	Attention          Attention // "" = default for the stack
+	Strategy           Strategy
+	Optimizer          Optimizer // "" = AdamW
+	Stack              Stack     // "" = HF
+	LoRARank           int       // 0 = 16
 
 	// Memory-saving techniques (zero values: off).
 	Offload Offload // states kept in host memory instead of on the GPU

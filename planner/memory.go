@@ -48,6 +48,7 @@ type layout struct {
 	strategy  Strategy
 	micro     int
 	ckpt      bool
+	selective bool // ckpt keeps every other GEMM's output and SDPA's (Job.SelectiveRecompute)
 	attention Attention
 	cp        int // context-parallel degree (0/1: off)
 }
@@ -281,7 +282,23 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 	tp := float64(l.tp * l.cpDeg())
 	perLayer /= tp
 	layers := L
-	if l.ckpt {
+	if l.ckpt && l.selective {
+		// torchtitan's selective op policy: the layer's input, SDPA's
+		// output and every other GEMM's output are kept (q, k, v, o, the
+		// MLP's up/gate and down: 3h + 2·kv + F values a token); what
+		// the rest recomputes is rebuilt one layer at a time
+		kv := float64(m.KVHeads * m.headDim())
+		if kv == 0 {
+			kv = h
+		}
+		mm := 3*h + 2*kv + f
+		if m.Gated {
+			mm += f
+		}
+		keep := math.Min(perLayer, ab*(1+fp32Share)*s*(2*h+mm/2)/tp)
+		stored = layers * keep
+		transient = perLayer - keep
+	} else if l.ckpt {
 		// Only each layer's input is kept; one layer is rebuilt at a time.
 		stored = layers * ab * (1 + fp32Share) * s * h / tp
 		transient = perLayer

@@ -97,7 +97,11 @@ func trainingFlops(j Job, l layout) flops {
 	}
 	f.attn = 3 * attnFwd
 	f.hardware = f.model
-	if l.ckpt {
+	if l.ckpt && l.selective {
+		// every other GEMM's output is kept: half the forward's GEMMs run
+		// again; SDPA's output is kept, so attention does not
+		f.hardware += n
+	} else if l.ckpt {
 		f.hardware += 2*n + attnFwd
 		f.attn += attnFwd
 	}

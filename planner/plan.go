@@ -30,35 +30,38 @@ type Time struct {
 
 // Estimate is the plan for one hardware configuration.
 type Estimate struct {
-	GPU               string     `json:"gpu"`
-	GPUName           string     `json:"gpu_name"`
-	GPUs              int        `json:"gpus"`
-	Nodes             int        `json:"nodes"`
-	Server            string     `json:"server,omitempty"`
-	Interconnect      string     `json:"interconnect"`
-	Precision         Precision  `json:"precision"`
-	Strategy          string     `json:"strategy"`
-	TensorParallel    int        `json:"tensor_parallel"`
-	PipelineParallel  int        `json:"pipeline_parallel"`
-	Checkpointing     bool       `json:"checkpointing"`
-	MicroBatch        int        `json:"micro_batch"`
-	GradAccum         int        `json:"grad_accum"`
-	GlobalBatch       int        `json:"global_batch"`
-	Memory            Memory     `json:"memory"`
-	Throughput        Throughput `json:"throughput"`
-	Time              Time       `json:"time"`
-	GPUHours          *float64   `json:"gpu_hours"`
-	CostUSD           *float64   `json:"cost_usd"`
-	PriceUSDPerGPUH   float64    `json:"price_usd_per_gpu_hour"`
-	MFU               float64    `json:"mfu"`
-	HFU               float64    `json:"hfu"`
-	ModelTFLOPsPerGPU float64    `json:"model_tflops_per_gpu"`
-	HWTFLOPsPerGPU    float64    `json:"hardware_tflops_per_gpu"`
-	ScalingEfficiency float64    `json:"scaling_efficiency"`
-	Goodput           float64    `json:"goodput"`
-	Notes             []string   `json:"notes"`
-	Assumptions       []string   `json:"assumptions"`
-	Launch            string     `json:"launch"`
+	GPU              string    `json:"gpu"`
+	GPUName          string    `json:"gpu_name"`
+	GPUs             int       `json:"gpus"`
+	Nodes            int       `json:"nodes"`
+	Server           string    `json:"server,omitempty"`
+	Interconnect     string    `json:"interconnect"`
+	Precision        Precision `json:"precision"`
+	Strategy         string    `json:"strategy"`
+	TensorParallel   int       `json:"tensor_parallel"`
+	PipelineParallel int       `json:"pipeline_parallel"`
+	Checkpointing    bool      `json:"checkpointing"`
+	// SelectiveRecompute: the checkpointing keeps part of each layer
+	// (Job.SelectiveRecompute).
+	SelectiveRecompute bool       `json:"selective_recompute,omitempty"`
+	MicroBatch         int        `json:"micro_batch"`
+	GradAccum          int        `json:"grad_accum"`
+	GlobalBatch        int        `json:"global_batch"`
+	Memory             Memory     `json:"memory"`
+	Throughput         Throughput `json:"throughput"`
+	Time               Time       `json:"time"`
+	GPUHours           *float64   `json:"gpu_hours"`
+	CostUSD            *float64   `json:"cost_usd"`
+	PriceUSDPerGPUH    float64    `json:"price_usd_per_gpu_hour"`
+	MFU                float64    `json:"mfu"`
+	HFU                float64    `json:"hfu"`
+	ModelTFLOPsPerGPU  float64    `json:"model_tflops_per_gpu"`
+	HWTFLOPsPerGPU     float64    `json:"hardware_tflops_per_gpu"`
+	ScalingEfficiency  float64    `json:"scaling_efficiency"`
+	Goodput            float64    `json:"goodput"`
+	Notes              []string   `json:"notes"`
+	Assumptions        []string   `json:"assumptions"`
+	Launch             string     `json:"launch"`
 	// HostBound marks an estimate whose pace the host sets: issuing the
 	// eager kernels of a step (or of a forward pass) takes longer than
 	// the GPU needs to run them, so a faster GPU does not help and a

@@ -374,6 +374,7 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(int, la
 			for _, ck := range ckpts {
 				l := base
 				l.tp, l.pp, l.strategy, l.ckpt, l.cp = m.tp, m.pp, s, ck, cp
+				l.selective = ck && j.SelectiveRecompute
 				if !yield(k, l) {
 					return
 				}

@@ -33,7 +33,7 @@ func (pc *planContext) floorJob() floorJob {
 		return floorJob{}
 	}
 	fj := floorJob{ok: true, tokens: 256, attnEff: math.Max(1, pc.prm.AttnFlash)}
-	f := trainingFlops(*j, layout{ckpt: j.Checkpointing})
+	f := trainingFlops(*j, layout{ckpt: j.Checkpointing, selective: j.SelectiveRecompute})
 	fj.hw, fj.attn = f.hardware, f.attn
 	if f.perToken {
 		seq := float64(j.SeqLen)

@@ -477,6 +477,11 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, i+1)
 		return i + 1
+	case (c.w(i) == "selective" || strings.HasPrefix(c.w(i), "선택적")) && selectiveCkptWords(c.w(i+1), c.w(i+2)) > 0:
+		// "selective activation checkpointing", "선택적 체크포인팅", "selective recompute"
+		n := i + 1 + selectiveCkptWords(c.w(i+1), c.w(i+2))
+		c.emit("selective-ckpt", i, n)
+		return n
 	case c.words(i, "fine", "tune"), c.words(i, "fine", "tuning"), c.words(i, "fine", "tuned"):
 		c.emit("finetune", i, i+2)
 		return i + 2

@@ -114,3 +114,23 @@ func seqWord(w string) bool {
 	}
 	return false
 }
+
+// selectiveCkptWords is how many of a, b name the checkpointing after
+// "selective" / "선택적": "checkpointing", "activation checkpointing",
+// "recompute", "체크포인팅", "재계산"; 0 for none.
+func selectiveCkptWords(a, b string) int {
+	ck := func(w string) bool {
+		switch w {
+		case "checkpointing", "ckpt", "recompute", "recomputation", "ac", "체크포인팅", "재계산", "리컴퓨트":
+			return true
+		}
+		return strings.HasPrefix(w, "체크포인팅") || strings.HasPrefix(w, "재계산")
+	}
+	switch {
+	case ck(a):
+		return 1
+	case (a == "activation" || a == "gradient" || a == "grad" || a == "액티베이션") && ck(b):
+		return 2
+	}
+	return 0
+}

@@ -51,7 +51,9 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 	}
 	f.Hardware = strings.Join(hw, ", ")
 	var opts []string
-	if j.Checkpointing {
+	if j.SelectiveRecompute {
+		opts = append(opts, "selective ckpt")
+	} else if j.Checkpointing {
 		opts = append(opts, "ckpt")
 	}
 	if j.Attention != "" {

@@ -238,7 +238,7 @@ func koOneSyllablePrefix(s string) bool {
 // served request's lengths.
 var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
-	(*canonizer).koWeekRef,
+	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt,
 }
 
 func (c *canonizer) korean1(i int) int {

@@ -116,3 +116,17 @@ func (c *canonizer) koUnitFirst(i int, unit string) int {
 	c.skip(i, i+1)
 	return i + 1
 }
+
+// koSelectiveCkpt reads "선택적 체크포인팅", "선택적 재계산": checkpointing
+// that keeps part of each layer.
+func (c *canonizer) koSelectiveCkpt(i int) int {
+	if !strings.HasPrefix(c.w(i), "선택적") {
+		return i
+	}
+	n := selectiveCkptWords(c.w(i+1), c.w(i+2))
+	if n == 0 {
+		return i
+	}
+	c.emit("selective-ckpt", i, i+1+n)
+	return i + 1 + n
+}

@@ -79,6 +79,9 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwCkpt, "", "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc",
 		"activation-checkpointing", "act-ckpt", "recompute", "recomputation")
 	reqKws(reqKwCkptPrefix, "", "gradient", "grad", "activation")
+	reqKws(reqKwCkptPrefix, "selective", "selective")
+	reqKws(reqKwCkpt, "selective", "sac", "selective-ckpt", "selective-checkpointing", "selective-recompute",
+		"selective-recomputation", "selective-ac", "selective-activation-checkpointing")
 	reqKws(reqKwAttention, string(planner.Flash), "flash", "flash-attn", "flash-attention", "flashattention",
 		"flashattn", "flash-attn2", "fa", "fa2", "fa3", "sdpa")
 	reqKws(reqKwAttention, string(planner.Eager), "eager")
@@ -210,10 +213,17 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		return p.setPrecision(kw.val, a, p.i)
 	case reqKwCkpt:
 		p.req.Job.Checkpointing = true
+		p.req.Job.SelectiveRecompute = p.req.Job.SelectiveRecompute || kw.val == "selective"
 	case reqKwCkptPrefix:
-		if n := reqKeywords[p.tok(p.i).w]; n.kind == reqKwCkpt {
+		n := reqKeywords[p.tok(p.i).w]
+		if kw.val == "selective" && n.kind == reqKwCkptPrefix && reqKeywords[p.tok(p.i+1).w].kind == reqKwCkpt {
+			p.i++ // "selective activation checkpointing"
+			n = reqKeywords[p.tok(p.i).w]
+		}
+		if n.kind == reqKwCkpt {
 			p.i++
 			p.req.Job.Checkpointing = true
+			p.req.Job.SelectiveRecompute = p.req.Job.SelectiveRecompute || kw.val == "selective" || n.val == "selective"
 			return nil
 		}
 		return said(en.Tf("`%s` what? I know `%s checkpointing`", t.raw, t.w), &UserError{Hint: p.try(a, a+1, "gradient-checkpointing")})

@@ -95,3 +95,28 @@ func TestDeadlinesWithDayParts(t *testing.T) {
 		}
 	}
 }
+
+// Selective checkpointing by its names, in both languages; plain
+// checkpointing stays full, and "selective" alone asks what it means.
+func TestSelectiveCheckpointingWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, selective := range map[string]bool{
+		"llama-3.1-8b pretrain seq 8192 selective activation checkpointing on 8x h200": true,
+		"llama-3.1-8b pretrain seq 8192 selective ckpt on 8x h200":                     true,
+		"llama-3.1-8b pretrain seq 8192 sac fsdp on 8x h200":                           true,
+		"llama-3.1-8b pretrain seq 8192 with selective recompute on 8x h200":           true,
+		"llama-3.1-8b 사전학습 seq 8192 선택적 체크포인팅 h200 8장":                                 true,
+		"llama-3.1-8b 사전학습 선택적 재계산으로 h200 8장":                                          true,
+		"llama-3.1-8b pretrain seq 8192 gradient checkpointing on 8x h200":             false,
+		"llama-3.1-8b 사전학습 체크포인팅 h200 8장":                                              false,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.Request.Job.Checkpointing || r.Request.Job.SelectiveRecompute != selective {
+			t.Errorf("%q: checkpointing %v, selective %v, %v; want selective %v", text,
+				r.Request.Job.Checkpointing, r.Request.Job.SelectiveRecompute, err, selective)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "llama-3.1-8b pretrain selective on 8x h200"); err == nil || !strings.Contains(err.Error(), "selective checkpointing") {
+		t.Errorf("'selective' alone: %v", err)
+	}
+}
