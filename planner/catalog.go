@@ -62,6 +62,7 @@ type GPU struct {
 	peak         peakTable
 	NVLinkGBs    float64 // bidirectional NVLink/fabric bandwidth per GPU; 0 = none
 	PCIeGen      int
+	HostC2CGBs   float64 // NVLink-C2C to the CPU (GB200, GH200), bidirectional GB/s; 0 = PCIe
 	TDPW         float64
 	SXM          bool // socketed board part (HGX/DGX with NVSwitch, or OAM mesh)
 	Consumer     bool // GeForce card (no P2P on 4090, blower/cooling cautions)

@@ -50,3 +50,14 @@ func TestMoEDecodeReadsTheRoutedExperts(t *testing.T) {
 		t.Errorf("batch 4: %.3g bytes, want between the active %.3g and all %.3g", b4, m.ActiveParams()*2, total)
 	}
 }
+
+// A GB200's GPU reaches the Grace CPU over NVLink-C2C (900 GB/s both ways),
+// not PCIe: offloaded activations and states move at nine times an H100's
+// PCIe Gen5 pace.
+func TestGB200HostLinkIsC2C(t *testing.T) {
+	c := DefaultCatalog()
+	gb, h := mustGPU(t, c, "gb200", 1).GPU, mustGPU(t, c, "h100", 1).GPU
+	if r := pcieBytesPerS(&fittedParams, gb) / pcieBytesPerS(&fittedParams, h); math.Abs(r-9) > 1e-9 {
+		t.Errorf("GB200 host link %.1fx an H100's, want 9x (450 vs 50 GB/s each way)", r)
+	}
+}

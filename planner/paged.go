@@ -48,11 +48,13 @@ func pagedSpill(m Memory) float64 {
 // pcieBytesPerS is the host link's achieved bandwidth, one direction.
 func pcieBytesPerS(p *Params, g GPU) float64 {
 	gbs := 12.5
-	switch g.PCIeGen {
-	case 4:
-		gbs = 25
-	case 5:
+	switch {
+	case g.HostC2CGBs > 0:
+		gbs = g.HostC2CGBs / 2 // NVLink-C2C to the Grace CPU, each way
+	case g.PCIeGen == 5:
 		gbs = 50
+	case g.PCIeGen == 4:
+		gbs = 25
 	}
 	return gbs * p.LinkEff * 1e9
 }

@@ -272,6 +272,7 @@ func gpuFromRow(r row) (*gpu, error) {
 	default:
 		f.int("PCIeGen", 3)
 	}
+	f.float("HostC2CGBs", c2cGBs(host))
 	f.float("TDPW", r.f("tdp_w"))
 	ff := strings.ToUpper(formFactor)
 	sxm := strings.HasPrefix(ff, "SXM") || strings.HasPrefix(ff, "OAM")
@@ -279,6 +280,24 @@ func gpuFromRow(r row) (*gpu, error) {
 	f.bool("Consumer", strings.Contains(strings.ToLower(formFactor), "consumer"))
 	g.family, g.score = gpuFamily(g.id, mem, sxm)
 	return g, nil
+}
+
+// c2cGBs is the bidirectional bandwidth of an NVLink-C2C host link
+// ("NVLink-C2C 900 GB/s to the Grace CPU"), 0 for a PCIe host.
+func c2cGBs(host string) float64 {
+	_, rest, ok := strings.Cut(host, "NVLink-C2C")
+	if !ok {
+		return 0
+	}
+	f := strings.Fields(rest)
+	if len(f) < 2 || !strings.HasPrefix(f[1], "GB/s") {
+		return 0
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0
+	}
+	return v
 }
 
 // gpuFamily is the short name people type for a part ("h100", "a100",

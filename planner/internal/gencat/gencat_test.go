@@ -100,3 +100,17 @@ func TestSlidingWindow(t *testing.T) {
 		}
 	}
 }
+
+// An NVLink-C2C host link (GB200, GH200) is read with its bandwidth; a
+// PCIe one is not.
+func TestC2CHostLink(t *testing.T) {
+	for host, want := range map[string]float64{
+		"NVLink-C2C 900 GB/s to the Grace CPU (faster than PCIe Gen5 x16)": 900,
+		"PCIe Gen5 x16 (128 GB/s bidir)":                                   0,
+		"NVLink-C2C":                                                       0,
+	} {
+		if got := c2cGBs(host); got != want {
+			t.Errorf("%q: %v, want %v", host, got, want)
+		}
+	}
+}
