@@ -219,6 +219,9 @@ func (c *canonizer) step(i int) int {
 	if d, ok := lookupDataset(t.w); ok {
 		return c.readDataset(d, i, i+1)
 	}
+	if n := c.slashedGPUs(i); n > i {
+		return n
+	}
 	if (t.w == "/" && !(reqUnitClass(c.w(i+1)) > reqUUnknown && (reqUnitClass(lastW(c.out)) > reqUUnknown || reqStartsNumber(lastW(c.out))))) ||
 		t.w == "->" || t.w == "=>" || t.w == "|" || t.w == "—" || t.w == "--" {
 		// "h100 8 / qwen2.5 72b lora / 1ep 60k": a separator between phrases
@@ -418,7 +421,7 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.emit(opt, i, i+1)
 		return i + 1
-	case c.words(i, "kv", "cache"), c.words(i, "kv-cache"):
+	case c.words(i, "kv", "cache"), c.words(i, "kv-cache"), c.w(i) == "kv" && strings.HasPrefix(c.w(i+1), "캐시"):
 		if n := c.kvCache(i); n > i {
 			return n // engine.go
 		}

@@ -391,3 +391,25 @@ func plainCount(w string) bool {
 	n, rest, ok := reqScanInt(w)
 	return ok && rest == "" && n >= 1 && n <= 64
 }
+
+// slashedGPUs reads GPUs listed with slashes in one word ("h200/a100/v100",
+// "we have h200/a100"): each of them, to compare.
+func (c *canonizer) slashedGPUs(i int) int {
+	w := c.w(i)
+	if !strings.Contains(w, "/") {
+		return i
+	}
+	parts := strings.Split(w, "/")
+	for _, p := range parts {
+		if p == "" || !c.gpu(p) {
+			return i
+		}
+	}
+	for k, p := range parts {
+		if k > 0 {
+			c.emit("or", i, i+1)
+		}
+		c.emit(p, i, i+1)
+	}
+	return i + 1
+}

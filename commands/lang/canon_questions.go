@@ -12,6 +12,12 @@ import (
 // friday", "by tomorrow": how soon the job must be done.
 func (c *canonizer) englishDeadline(i int) (int, bool) {
 	w := c.w(i)
+	if (w == "have" || w == "got") && (c.w(i+1) == "a" || c.w(i+1) == "one") {
+		if d, ok := deadlineUnit(c.w(i + 2)); ok {
+			c.setDeadline(d, i, i+3) // "we have a week"
+			return i + 3, true
+		}
+	}
 	if w == "on" || w == "due" || w == "deadline" {
 		// "the deadline on Friday", "due tomorrow", "deadline is friday"
 		j := i + 1

@@ -103,7 +103,8 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"까지": {act: koUntil},
 		"하루": {act: koDuration, dur: 24}, "이틀": {act: koDuration, dur: 48}, "사흘": {act: koDuration, dur: 72},
 		"나흘": {act: koDuration, dur: 96}, "일주일": {act: koDuration, dur: 168}, "한주": {act: koDuration, dur: 168},
-		"보름": {act: koDuration, dur: 360}, "한달": {act: koDuration, dur: 720},
+		"보름": {act: koDuration, dur: 360}, "한달": {act: koDuration, dur: 720}, "닷새": {act: koDuration, dur: 120},
+		"엿새": {act: koDuration, dur: 144}, "열흘": {act: koDuration, dur: 240},
 		"오늘": {act: koDay}, "내일": {act: koDay}, "모레": {act: koDay}, "월요일": {act: koDay}, "화요일": {act: koDay},
 		"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
 		"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},
@@ -132,8 +133,9 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
 		"딥시크": {act: koWord, word: "deepseek"}, "큐웬": {act: koWord, word: "qwen"}, "큐원": {act: koWord, word: "qwen"},
 		"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "레즈넷": {act: koWord, word: "resnet"},
-		"로버타": {act: koWord, word: "roberta"},
-		"기가":  {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
+		"로버타": {act: koWord, word: "roberta"}, "위스퍼": {act: koWord, word: "whisper"}, "스몰": {act: koWord, word: "small"},
+		"미디엄": {act: koWord, word: "medium"}, "모던버트": {act: koWord, word: "modernbert"}, "지피티": {act: koWord, word: "gpt"},
+		"기가": {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
 		"당": {act: koWord, word: "per"},
 		// fillers people type around a request
 		"모델": {act: koSkip}, "으로": {act: koSkip}, "정도": {act: koSkip}, "대략": {act: koSkip}, "약": {act: koSkip},
@@ -628,6 +630,9 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
+	if ask == AskWhichGPU && strings.HasPrefix(stem, "빨") && c.w(i-1) == "얼마나" {
+		ask = AskTime // "얼마나 빨라져": how much faster, a time
+	}
 	if stem == "어느" && strings.HasPrefix(next, "정도") {
 		c.skip(i, i+2) // "어느 정도": about, not which
 		return i + 2
@@ -651,6 +656,13 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 			c.ask = AskNone
 			c.setAsk(AskFit)
 			c.memory = true
+			c.skip(i+1, i+2)
+			return i + 2
+		}
+		// "몇 달러", "몇 원", "몇 만원": money, not how many GPUs
+		if n := c.w(i + 1); strings.HasPrefix(n, "달러") || strings.HasPrefix(n, "원") || strings.HasPrefix(n, "만원") || strings.HasPrefix(n, "불") {
+			c.ask = AskNone
+			c.setAsk(AskCost)
 			c.skip(i+1, i+2)
 			return i + 2
 		}

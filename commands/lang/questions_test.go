@@ -120,3 +120,46 @@ func TestSelectiveCheckpointingWords(t *testing.T) {
 		t.Errorf("'selective' alone: %v", err)
 	}
 }
+
+// GPU names and numbers spelled in Hangul, as people type them fast (the
+// seventh held-out set's first-run misses): 에이치백 is H100, 사공구공 4090,
+// 오만 50,000, 삼십억 3 billion, 이천스텝 2,000 steps; "백업" stays a word and
+// "2천만" stays twenty million.
+func TestSpelledKorean(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
+	for _, k := range []struct {
+		text string
+		ask  Ask
+		has  []string
+	}{
+		{"젬마3 27b 파인튜닝을 에이치백 여덟 장으로 진행하면 시간이 얼마나 소요될지 알려주실 수 있을까요?", AskTime, []string{"8x h100"}},
+		{"버트 베이스 오만 개 문장으로 열 에폭 학습, 브이백 한 장이면 몇 시간 걸릴까", AskTime, []string{"10 epochs of 50000 samples", "1x v100"}},
+		{"삼십억 토큰으로 1b짜리 처음부터 학습하면 에이치이백 4장으로 며칠 걸리는지 궁금합니다", AskTime, []string{"3B tokens", "4x h200"}},
+		{"사공구공 한장으로 whisper large v3 파인튜닝 가능할까요?", AskFit, []string{"1x rtx-4090"}},
+		{"큐웬2.5 1.5b 처음부터학습 이천스텝 에이치이백한장 시간?", AskTime, []string{"2000 steps", "1x h200"}},
+		{"라마3 8b 풀파인튜닝 2천만 토큰 에이백 한 장 백업 포함", AskNone, []string{"20M tokens", "1x a100"}},
+		{"tinyllama 처음부터 삼십억 토큰, 4090 두장으로 열흘 안에 됨?", AskTime, []string{"3B tokens", "2x rtx-4090"}},
+		{"로그버트 V서버에서 에폭당 5.67시간이었는데 A서버로 옮기면 얼마나 빨라져?", AskTime, []string{"baseline 5.67 h/epoch on 4x server-v", "on 4x server-a"}},
+		{"젬마2 27b 로라 A100 4장으로 하면 돈 몇 달러 들어?", AskCost, []string{"4x a100"}},
+		{"위스퍼 스몰 파인튜닝 t4로 해도 됨?", AskFit, []string{"whisper-small", "1x t4"}},
+		{"컨텍스트 128k로 큐웬2.5 7b 서빙하면 kv캐시 때문에 L40S 한장 부족하려나", AskFit, []string{"qwen2.5-7b", "1x l40s"}},
+		{"which gpu for serving gemma 2 27b to ~20 users? we have h200/a100/v100", AskWhichGPU, []string{"gemma-2-27b"}},
+		{"we have a week. pretrain 1B on the pile with 4x a100 — enough?", AskTime, []string{"4x a100"}},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		got := ReadAs(cat, r)
+		if r.Ask != k.ask {
+			t.Errorf("%q: ask %q, want %q (%s)", k.text, r.Ask, k.ask, got)
+		}
+		for _, h := range k.has {
+			if !strings.Contains(got, h) {
+				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
+			}
+		}
+	}
+}

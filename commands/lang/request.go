@@ -165,7 +165,7 @@ func Read(env Env, text string) (Reading, error) {
 // newCanonizer is the first pass over a request's words, with what it
 // needs to know of the catalogue, the team's servers and the clock.
 func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[string]bool, gpus map[string]string, now time.Time) *canonizer {
-	return &canonizer{text: text, in: reqTokenize(text), servers: names, serverGPU: gpus, now: now,
+	return &canonizer{text: text, in: respellKorean(reqTokenize(text), p.isGPU), servers: names, serverGPU: gpus, now: now,
 		gpu: func(w string) bool { return p.isGPU(w) },
 		modelKnown: func(w string) bool {
 			_, _, err := cat.Model(w)

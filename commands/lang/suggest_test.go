@@ -58,7 +58,7 @@ func suggestionCorpus(t *testing.T) []string {
 	texts = append(texts, badRequests...)
 	for _, path := range []string{"testdata/phrasebook.jsonl", "testdata/english.jsonl", "testdata/holdout.jsonl",
 		"testdata/holdout2.jsonl", "testdata/holdout3.jsonl", "testdata/holdout4.jsonl", "testdata/holdout5.jsonl",
-		"testdata/holdout6.jsonl"} {
+		"testdata/holdout6.jsonl", "testdata/holdout7.jsonl"} {
 		for _, p := range loadPhrases(t, path) {
 			if c, _ := p.Expect["command"].(string); c != "" && c != "plan" {
 				continue

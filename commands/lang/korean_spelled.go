@@ -1,0 +1,183 @@
+package lang
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Numbers and GPU names spelled in Hangul. People in a hurry write
+// "에이치백" for H100, "사공구공" for 4090 and "오만 개", "삼십억 토큰",
+// "이천스텝" for 50,000, 3 billion and 2,000: the same words read aloud.
+// respellKorean rewrites such a word's front as the digits or the GPU name
+// before the reading pass, and keeps what follows it (a counter, a unit, a
+// particle) as a word of its own.
+
+// sinoDigits are the Sino-Korean digits; 공 and 영 are zero, read
+// digit by digit in model numbers ("사공구공").
+var sinoDigits = map[rune]int{'공': 0, '영': 0, '일': 1, '이': 2, '삼': 3, '사': 4, '오': 5, '육': 6, '칠': 7, '팔': 8, '구': 9}
+
+// sinoSmall are the scales inside a group of four digits; sinoLarge the
+// groups' own scales.
+var (
+	sinoSmall = map[rune]int{'십': 10, '백': 100, '천': 1000}
+	sinoLarge = map[rune]float64{'만': 1e4, '억': 1e8, '조': 1e12}
+)
+
+// sinoNumber reads a Sino-Korean numeral at the start of w ("삼십억",
+// "오백억", "이천", "이십만", "백"): its value and how many bytes it took.
+// A numeral needs a scale word (십, 백, 천, 만, 억, 조), so a lone syllable
+// that is also a word ("이", "오") is none.
+func sinoNumber(w string) (float64, int) {
+	total, group, digit := 0.0, 0, -1
+	scaled := false
+	n := 0
+	for k, r := range w {
+		switch {
+		case sinoDigits[r] > 0:
+			if digit >= 0 {
+				return 0, 0 // two digits in a row: not a numeral ("이사")
+			}
+			digit = sinoDigits[r]
+		case sinoSmall[r] > 0:
+			if digit < 0 {
+				digit = 1 // "백" is one hundred
+			}
+			group += digit * sinoSmall[r]
+			digit = -1
+			scaled = true
+		case sinoLarge[r] > 0:
+			if digit >= 0 {
+				group += digit
+			}
+			if group == 0 {
+				group = 1 // "만" is ten thousand
+			}
+			total += float64(group) * sinoLarge[r]
+			group, digit = 0, -1
+			scaled = true
+		default:
+			if !scaled {
+				return 0, 0
+			}
+			n = k
+			if digit >= 0 {
+				group += digit
+			}
+			return total + float64(group), n
+		}
+		n = k + utf8.RuneLen(r)
+	}
+	if !scaled {
+		return 0, 0
+	}
+	if digit >= 0 {
+		group += digit
+	}
+	return total + float64(group), n
+}
+
+// digitByDigit reads three or more Sino-Korean digits read one by one at
+// the start of w ("사공구공" is 4090): the digits and the bytes they took.
+func digitByDigit(w string) (string, int) {
+	var b strings.Builder
+	n := 0
+	for k, r := range w {
+		d, ok := sinoDigits[r]
+		if !ok {
+			break
+		}
+		b.WriteString(strconv.Itoa(d))
+		n = k + utf8.RuneLen(r)
+	}
+	if b.Len() < 3 {
+		return "", 0
+	}
+	return b.String(), n
+}
+
+// koGPULetters are the letters GPU names start with, as read aloud,
+// longest first so "에이치" is H before "에이" is A.
+var koGPULetters = []struct{ ko, en string }{
+	{"에이치", "h"}, {"에이", "a"}, {"브이", "v"}, {"엘", "l"}, {"비", "b"}, {"티", "t"}, {"피", "p"},
+}
+
+// koSpelledGPU reads a GPU name spelled in Hangul at the start of w:
+// "에이치백" (h100), "에이치이백" (h200), "브이백" (v100), "엘사십에스"
+// (l40s), "사공구공" (4090), "에이육천" (a6000). It returns the name and
+// the bytes it took when isGPU knows the name.
+func koSpelledGPU(w string, isGPU func(string) bool) (string, int) {
+	if d, n := digitByDigit(w); n > 0 && isGPU(d) {
+		return d, n // "사공구공", "삼공구공"
+	}
+	for _, l := range koGPULetters {
+		rest, ok := strings.CutPrefix(w, l.ko)
+		if !ok {
+			continue
+		}
+		num, n := "", 0
+		if v, k := sinoNumber(rest); k > 0 {
+			num, n = strconv.Itoa(int(v)), k
+		} else if d, k := digitByDigit(rest); k > 0 {
+			num, n = d, k
+		}
+		if n == 0 {
+			continue
+		}
+		name := l.en + num
+		used := len(l.ko) + n
+		if strings.HasPrefix(w[used:], "에스") && isGPU(name+"s") {
+			return name + "s", used + len("에스") // "엘사십에스": l40s
+		}
+		if isGPU(name) {
+			return name, used
+		}
+	}
+	return "", 0
+}
+
+// koNumberRest reports whether what follows a numeral in one word is a
+// unit, a counter or a particle ("스텝", "개", "토큰이면", "으로"), so
+// "백업" (backup) is no hundred.
+func koNumberRest(rest string) bool {
+	if rest == "" {
+		return true
+	}
+	for _, p := range []string{"스텝", "토큰", "개", "건", "샘플", "문장", "이미지", "장", "에폭", "번", "명", "시간", "일", "분", "주", "달", "개월",
+		"으로", "로", "을", "를", "이", "가", "은", "는", "의", "에", "정도", "쯤", "짜리", "씩"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// respellKorean rewrites Hangul-spelled GPU names and numerals at the
+// front of each word as the Latin name or the digits, splitting off what
+// follows as a word of its own.
+func respellKorean(toks []reqToken, isGPU func(string) bool) []reqToken {
+	var out []reqToken
+	for k, t := range toks {
+		if !isHangulWord(t.w) || t.w != t.raw || k > 0 && (reqStartsNumber(toks[k-1].w) || toks[k-1].end == t.start) {
+			// "2천만", "10 만": a scale after digits is the digits' own;
+			// "inference만": glued to a word, a particle
+			out = append(out, t)
+			continue
+		}
+		front, n := koSpelledGPU(t.w, isGPU)
+		if n == 0 {
+			if v, k := sinoNumber(t.w); k > 0 && koNumberRest(t.w[k:]) {
+				front, n = strconv.FormatFloat(v, 'f', -1, 64), k
+			}
+		}
+		if n == 0 {
+			out = append(out, t)
+			continue
+		}
+		out = append(out, reqToken{raw: t.raw[:n], w: front, start: t.start, end: t.start + n})
+		if n < len(t.w) {
+			out = append(out, reqToken{raw: t.raw[n:], w: t.w[n:], start: t.start + n, end: t.end})
+		}
+	}
+	return out
+}
