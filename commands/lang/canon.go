@@ -52,6 +52,7 @@ type canonizer struct {
 	deadline     time.Duration
 	deadlineAsk  bool // the deadline is the question: how many GPUs, or does it make it (settleAsk)
 	fitWord      bool // "fit", "fits", "oom" said: memory is the question even beside a deadline
+	question     bool // the request had a question mark (normalisation removes it)
 	deadlineWord string
 	nextWeek     bool // "다음 주" before a weekday: that day of next week
 	thisWeek     bool // "이번 주" before a weekday: today's weekday is today
@@ -293,6 +294,9 @@ func (c *canonizer) keep(i int) bool {
 // its cases is their precedence ("how many hours" before "how many"), which
 // splitting would hide.
 func (c *canonizer) phrase(i int) int {
+	if n := c.chatPhrase(i); n > i {
+		return n
+	}
 	switch {
 	case rateQuestion(c.w(i), c.w(i+1), c.w(i+2)) > 0 && (i == 0 || !reqStartsNumber(c.w(i-1)) || c.gpu(c.w(i-1))):
 		// "tokens per second?", "how many tok/s", "images/sec": asks how
@@ -514,7 +518,8 @@ func (c *canonizer) phrase(i int) int {
 			return i + 2
 		}
 	case (c.w(i) == "time" || c.w(i) == "hours" || c.w(i) == "days" || c.w(i) == "duration" || c.w(i) == "runtime") &&
-		(i == 0 || !reqStartsNumber(c.w(i-1)) || c.w(i) == "time" && i == len(c.in)-1):
+		(i == 0 || !reqStartsNumber(c.w(i-1)) || c.w(i) == "time" && i == len(c.in)-1 ||
+			(c.w(i) == "hours" || c.w(i) == "days") && i == len(c.in)-1 && c.question):
 		// "… seq 2048 time?": a last "time" asks it, after a number too
 		c.setAsk(AskTime)
 		c.skip(i, i+1)
@@ -608,7 +613,7 @@ func (c *canonizer) phrase(i int) int {
 		c.memory = true
 		c.skip(i, i+3)
 		return i + 3
-	case c.words(i, "how", "much") && (c.w(i+2) == "time" || c.w(i+2) == "longer"):
+	case c.words(i, "how", "much") && (c.w(i+2) == "time" || c.w(i+2) == "longer" || c.w(i+2) == "hour" || c.w(i+2) == "hours"):
 		c.setAsk(AskTime) // "how much time will it take"
 		c.skip(i, i+3)
 		return i + 3
@@ -684,7 +689,7 @@ var englishFillers = func() map[string]bool {
 		gpu gpus card cards hardware instance accelerator box boxes setup rig
 		vram memory mem without w/o cost price rent rented renting chat instruct ran servers machines gives gave brings bring makes
 		them dreaming am honestly tbh rn gonna wanna lemme kinda idk btw fyi asap
-		cloud aws gcp azure runpod vastai free colab kaggle spare`) {
+		cloud aws gcp azure runpod vastai free colab kaggle spare difference differences napkin math ballpark eta`) {
 		m[w] = true
 	}
 	// "of" and "on" are keywords the readers use; "take"/"took" too where

@@ -76,7 +76,8 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"만": {act: koScale}, "억": {act: koScale}, "천": {act: koScale}, "백만": {act: koScale}, "천만": {act: koScale},
 		"십만": {act: koScale}, "십억": {act: koScale}, "백억": {act: koScale}, "천억": {act: koScale}, "조": {act: koScale},
 		// servers
-		"서버": {act: koServer}, "우리": {act: koSkip}, "팀": {act: koSkip},
+		"서버": {act: koServer}, "우리": {act: koSkip}, "팀": {act: koSkip}, "박스": {act: koServer}, "머신": {act: koServer},
+		"머신러닝": {act: koSkip},
 		// questions
 		"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
 		"몇대": {act: koAsk, ask: AskCount},
@@ -228,7 +229,7 @@ func koGrammarRest(rest string) bool {
 // or before a particle, so "대략" is not "대" + "략".
 func koOneSyllablePrefix(s string) bool {
 	switch s {
-	case "장", "개", "대", "몇", "만", "억", "천", "일", "분", "주", "회":
+	case "장", "개", "대", "몇", "만", "억", "천", "조", "일", "분", "주", "회":
 		return true
 	}
 	return false
@@ -815,6 +816,18 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 		if d, ok := c.dayDeadline(stem); ok {
 			c.setDeadline(d-early, i, i+2)
 			return i + 2
+		}
+	}
+	if before := c.w(i + 2); next == "전에" || next == "전까지" || before == "전에" || before == "전까지" {
+		// "목요일 전에", "목요일 데모 전에": before that day
+		if d, ok := c.dayDeadline(stem); ok {
+			n := i + 2
+			if next != "전에" && next != "전까지" {
+				n = i + 3
+			}
+			c.setDeadline(d-24*time.Hour, i, n)
+			c.skip(i, n)
+			return n
 		}
 	}
 	if strings.HasPrefix(next, "데드라인") || strings.HasPrefix(next, "마감") ||

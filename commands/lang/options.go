@@ -62,6 +62,7 @@ var reqKeywords = func() map[string]reqKeyword {
 	}
 	reqKws(reqKwWorkload, string(planner.Pretrain), "pretrain", "pre-train", "pretraining", "pre-training")
 	reqKws(reqKwWorkload, string(planner.Finetune), "finetune", "fine-tune", "ft", "finetuning", "fine-tuning", "sft",
+		"fine-tuned", "finetuned",
 		"full-ft", "full-finetune", "full-fine-tune", "fft", "instruction-tuning", "instruction-tune", "sft-tune")
 	reqKws(reqKwWorkload, string(planner.LoRA), "lora", "lora-tune", "lora-tuning", "lora-finetune", "lora-ft")
 	reqKws(reqKwWorkload, string(planner.QLoRA), "qlora", "q-lora", "qlora-tune", "qlora-tuning", "qlora-finetune", "qlora-ft")

@@ -133,6 +133,7 @@ func Read(env Env, text string) (Reading, error) {
 		p.serverOrder = append(p.serverOrder, h.Server)
 	}
 	c := newCanonizer(cat, p, text, names, gpus, now)
+	c.question = question
 	c.run()
 	p.toks = c.out
 	if err := p.run(); err != nil {

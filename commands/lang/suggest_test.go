@@ -58,7 +58,8 @@ func suggestionCorpus(t *testing.T) []string {
 	texts = append(texts, badRequests...)
 	for _, path := range []string{"testdata/phrasebook.jsonl", "testdata/english.jsonl", "testdata/holdout.jsonl",
 		"testdata/holdout2.jsonl", "testdata/holdout3.jsonl", "testdata/holdout4.jsonl", "testdata/holdout5.jsonl",
-		"testdata/holdout6.jsonl", "testdata/holdout7.jsonl"} {
+		"testdata/holdout6.jsonl", "testdata/holdout7.jsonl",
+		"testdata/holdout8.jsonl"} {
 		for _, p := range loadPhrases(t, path) {
 			if c, _ := p.Expect["command"].(string); c != "" && c != "plan" {
 				continue
@@ -170,6 +171,11 @@ func keepsWords(cat *planner.Catalog, text, hint string) string {
 		return "it adds words the request did not have: " + strings.Join(inserted, " ")
 	}
 	was := strings.Join(removed, " ")
+	for _, r := range removed {
+		if v, ok := englishNumbers[r]; ok {
+			was += " " + strconv.Itoa(int(v)) // "one" written as 1 is no invented number
+		}
+	}
 	for _, w := range inserted {
 		if slices.ContainsFunc(removed, func(r string) bool { return closeEnough(r, w) }) {
 			continue // a slip fixed ("bf61" → "bf16", "8x1a00" → "8xa100", "128" → "120" from the user's 4x30)

@@ -66,7 +66,8 @@ func TestAssumedWorkloadIsThePlanners(t *testing.T) {
 	n := 0
 	for _, path := range []string{"testdata/phrasebook.jsonl", "testdata/english.jsonl", "testdata/holdout.jsonl",
 		"testdata/holdout2.jsonl", "testdata/holdout3.jsonl", "testdata/holdout4.jsonl", "testdata/holdout5.jsonl",
-		"testdata/holdout6.jsonl", "testdata/holdout7.jsonl"} {
+		"testdata/holdout6.jsonl", "testdata/holdout7.jsonl",
+		"testdata/holdout8.jsonl"} {
 		for _, p := range loadPhrases(t, path) {
 			r, err := Read(env, p.Text)
 			if err != nil || r.WorkloadAssumed != "not said" {

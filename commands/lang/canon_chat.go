@@ -1,0 +1,87 @@
+package lang
+
+import "strings"
+
+// Phrases of chat around a request that name no part of it, or name one
+// in a form the readers do not take: a latency target ("p99 under 1.5s",
+// "TTFT 500ms 안쪽으로": the card reports the latency, no target is
+// planned for), "8-way" for eight GPUs, a "Context:" label, "data is 50K",
+// "batch inference", and "baseline" used as a noun.
+func (c *canonizer) chatPhrase(i int) int {
+	w := c.w(i)
+	switch {
+	case latencyWord(w):
+		j := i + 1
+		for latencyWord(c.w(j)) || latencyComparator(c.w(j)) {
+			j++
+		}
+		v, unit, ok := reqScanNumber(c.w(j))
+		if !ok || v.v <= 0 {
+			return i
+		}
+		j++
+		if unit == "" {
+			if !timeUnitWord(c.w(j)) {
+				return i
+			}
+			j++
+		} else if !timeUnitWord(unit) {
+			return i
+		}
+		for latencyComparator(c.w(j)) || strings.HasPrefix(c.w(j), "이내") || strings.HasPrefix(c.w(j), "안쪽") || strings.HasPrefix(c.w(j), "안으로") {
+			j++
+		}
+		c.skip(i, j)
+		return j
+	case strings.HasSuffix(w, "-way") || strings.HasSuffix(w, "way") && len(w) > 3 && digitsOnly(strings.TrimSuffix(w, "way")):
+		if n := strings.TrimSuffix(strings.TrimSuffix(w, "way"), "-"); digitsOnly(n) {
+			c.emit(n+"x", i, i+1) // "8-way a100 node": eight of them
+			return i + 1
+		}
+	case (w == "a" || w == "one" || w == "single") && reqStartsNumber(c.w(i+1)) && c.gpu(c.w(i+1)) && !c.gpu(c.w(i+2)):
+		c.emit("1x", i, i+1) // "will a 3060 do it": one of that GPU, not 3,060 of something
+		c.emit(c.w(i+1), i+1, i+2)
+		return i + 2
+	case w == "context" && i == 0 && !reqStartsNumber(c.w(i+1)):
+		c.skip(i, i+1) // "Context: we have 2 spare A100s …"
+		return i + 1
+	case (w == "data" || w == "dataset") && (c.w(i+1) == "is" || c.w(i+1) == "are" || c.w(i+1) == "=") && reqStartsNumber(c.w(i+2)):
+		if _, unit, ok := reqScanNumber(c.w(i + 2)); ok && unit == "" && reqUnitClass(c.w(i+3)) <= reqUUnknown {
+			c.skip(i, i+2)
+			c.emit(c.w(i+2), i+2, i+3)
+			c.emit("samples", i+2, i+3) // "data is 50K": that many examples
+			return i + 3
+		}
+	case w == "batch" && (c.w(i+1) == "inference" || c.w(i+1) == "inferencing" || c.w(i+1) == "scoring"):
+		c.skip(i, i+1) // "batch inference": offline, not a batch size
+		return i + 1
+	case w == "baseline" && (c.w(i+1) == "from" || c.w(i+1) == "model" || c.w(i+1) == "pretrain" || c.w(i+1) == "pretraining"):
+		c.skip(i, i+1) // "gpt2 baseline from scratch": the noun
+		return i + 1
+	}
+	return i
+}
+
+func latencyWord(w string) bool {
+	switch w {
+	case "p99", "p95", "p90", "p50", "ttft", "tpot", "itl", "latency", "레이턴시", "지연시간", "지연":
+		return true
+	}
+	return false
+}
+
+func latencyComparator(w string) bool {
+	switch w {
+	case "under", "below", "<", "<=", "within", "less", "than", "max", "at", "most", "of", "target", "slo", "sla", "목표":
+		return true
+	}
+	return false
+}
+
+func timeUnitWord(w string) bool {
+	switch w {
+	case "ms", "s", "sec", "secs", "second", "seconds", "초", "밀리초", "msec":
+		return true
+	}
+	return strings.HasPrefix(w, "초") || strings.HasPrefix(w, "ms")
+}
