@@ -74,7 +74,7 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwPrecision, string(planner.BF16), "bf16", "bfloat16")
 	reqKws(reqKwPrecision, string(planner.FP8), "fp8")
 	reqKws(reqKwPrecision, string(planner.INT8), "int8", "8bit", "8-bit")
-	reqKws(reqKwPrecision, string(planner.INT4), "int4", "nf4", "4bit", "4-bit")
+	reqKws(reqKwPrecision, string(planner.INT4), "int4", "nf4", "4bit", "4-bit", "mxfp4", "nvfp4")
 	reqKws(reqKwPrecision, "amp", "amp")
 	reqKws(reqKwPrecision, "mixed", "mixed", "mixed-precision", "16bit", "16-bit")
 	reqKws(reqKwCkpt, "", "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc",

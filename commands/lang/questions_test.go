@@ -189,6 +189,7 @@ func TestChatAroundTheRequest(t *testing.T) {
 		{"목요일 데모 전에 resnet50 imagenet 90에폭 다시 돌려야 하는데, v100 4장으로 얼마나 걸려요?", AskTime, []string{"4x v100"}},
 		{"llama 3.1 70b 사전학습 토큰 1조개 b200 8장", AskNone, []string{"1T tokens"}},
 		{"napkin math: qwen2.5 72b qlora on one h200, 200K samples, 1 epoch, seq 2048. hours?", AskTime, []string{"1x h200"}},
+		{"gpt-oss 120b 서빙할 건데 h100 80gb 한 장으로 되나요? mxfp4라던데", AskFit, []string{"int4", "1x h100"}},
 	} {
 		r, err := Read(env, k.text)
 		if err != nil {
