@@ -17,11 +17,7 @@ import (
 func TestQuestionsReadAsMeant(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
-	for _, k := range []struct {
-		text string
-		ask  Ask
-		has  []string
-	}{
+	readsAsMeant(t, cat, env, []readCase{
 		{"Qwen2.5 7B를 instruction 데이터 약 5만 건으로 full fine-tuning 하면 A100 서버에서 대략 몇 시간 정도 걸릴지 여쭤봐도 될까요?", AskTime, []string{"qwen2.5-7b", "50000 samples", "server-a"}},
 		{"A100 한 장에서 LoRA로 1 epoch 6시간 걸렸는데, llama 3 8b를 H200 서버 4장으로 돌리면 몇 시간이면 될까요?", AskTime, []string{"baseline 6 h on 1x a100", "on 4x server-h"}},
 		{"gemma 2 9B 사전학습, 토큰은 대략 100억 개 정도 준비되어 있고, 서버 에이(A) 전부 쓸 때 예상 기간이 궁금합니다.", AskTime, []string{"10B tokens", "server-a"}},
@@ -45,22 +41,7 @@ func TestQuestionsReadAsMeant(t *testing.T) {
 		{"H 서버 두 장으로 gemma 3 27b lora 돌리면 비용 어느 정도 나올까요?", AskCost, []string{"on 2x server-h"}},
 		{"roberta-large finetune on glue mnli, 3 epochs, one v100 16gb. how long?", AskTime, []string{"(mnli)", "1x v100"}},
 		{"how long would llama 3.1 8b lora take on 50k alpaca samples using 1 h100", AskTime, []string{"50000 samples", "1x h100"}},
-	} {
-		r, err := Read(env, k.text)
-		if err != nil {
-			t.Errorf("%q: %v", k.text, err)
-			continue
-		}
-		got := ReadAs(cat, r)
-		if r.Ask != k.ask {
-			t.Errorf("%q: ask %q, want %q (%s)", k.text, r.Ask, k.ask, got)
-		}
-		for _, h := range k.has {
-			if !strings.Contains(got, h) {
-				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
-			}
-		}
-	}
+	})
 }
 
 // Deadlines said with a day and a part of it, or beside the word deadline,
@@ -128,11 +109,7 @@ func TestSelectiveCheckpointingWords(t *testing.T) {
 func TestSpelledKorean(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
-	for _, k := range []struct {
-		text string
-		ask  Ask
-		has  []string
-	}{
+	readsAsMeant(t, cat, env, []readCase{
 		{"젬마3 27b 파인튜닝을 에이치백 여덟 장으로 진행하면 시간이 얼마나 소요될지 알려주실 수 있을까요?", AskTime, []string{"8x h100"}},
 		{"버트 베이스 오만 개 문장으로 열 에폭 학습, 브이백 한 장이면 몇 시간 걸릴까", AskTime, []string{"10 epochs of 50000 samples", "1x v100"}},
 		{"삼십억 토큰으로 1b짜리 처음부터 학습하면 에이치이백 4장으로 며칠 걸리는지 궁금합니다", AskTime, []string{"3B tokens", "4x h200"}},
@@ -146,22 +123,7 @@ func TestSpelledKorean(t *testing.T) {
 		{"컨텍스트 128k로 큐웬2.5 7b 서빙하면 kv캐시 때문에 L40S 한장 부족하려나", AskFit, []string{"qwen2.5-7b", "1x l40s"}},
 		{"which gpu for serving gemma 2 27b to ~20 users? we have h200/a100/v100", AskWhichGPU, []string{"gemma-2-27b"}},
 		{"we have a week. pretrain 1B on the pile with 4x a100 — enough?", AskTime, []string{"4x a100"}},
-	} {
-		r, err := Read(env, k.text)
-		if err != nil {
-			t.Errorf("%q: %v", k.text, err)
-			continue
-		}
-		got := ReadAs(cat, r)
-		if r.Ask != k.ask {
-			t.Errorf("%q: ask %q, want %q (%s)", k.text, r.Ask, k.ask, got)
-		}
-		for _, h := range k.has {
-			if !strings.Contains(got, h) {
-				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
-			}
-		}
-	}
+	})
 }
 
 // The eighth held-out set's first-run misses: latency targets are no
@@ -172,11 +134,7 @@ func TestSpelledKorean(t *testing.T) {
 func TestChatAroundTheRequest(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
-	for _, k := range []struct {
-		text string
-		ask  Ask
-		has  []string
-	}{
+	readsAsMeant(t, cat, env, []readCase{
 		{"need to serve qwen3 14b behind an API, ~30 concurrent users, p99 under 1.5s. which GPU should we use?", AskWhichGPU, []string{"qwen3-14b", "inference"}},
 		{"라마 3.3 70b를 awq 4bit로 양자화해서 배포하려고 합니다. p99 latency 2초 이내로 맞추려면 어떤 GPU 써야 할까요?", AskWhichGPU, []string{"llama-3.3-70b"}},
 		{"serving mistral small 24b with gptq 4bit for ~50 concurrent users, TTFT under 300ms. how many l40s?", AskCount, []string{"mistral-small-24b"}},
@@ -190,7 +148,21 @@ func TestChatAroundTheRequest(t *testing.T) {
 		{"llama 3.1 70b 사전학습 토큰 1조개 b200 8장", AskNone, []string{"1T tokens"}},
 		{"napkin math: qwen2.5 72b qlora on one h200, 200K samples, 1 epoch, seq 2048. hours?", AskTime, []string{"1x h200"}},
 		{"gpt-oss 120b 서빙할 건데 h100 80gb 한 장으로 되나요? mxfp4라던데", AskFit, []string{"int4", "1x h100"}},
-	} {
+	})
+}
+
+// readCase is a request, the question it asks and words its reading must
+// contain.
+type readCase struct {
+	text string
+	ask  Ask
+	has  []string
+}
+
+// readsAsMeant reads each case and checks its question and its reading.
+func readsAsMeant(t *testing.T, cat *planner.Catalog, env Env, cases []readCase) {
+	t.Helper()
+	for _, k := range cases {
 		r, err := Read(env, k.text)
 		if err != nil {
 			t.Errorf("%q: %v", k.text, err)
