@@ -75,6 +75,10 @@ type Params struct {
 	// H100s and later beside 2023+ CPUs on Gen5, each with the PyTorch
 	// and CUDA of its years.
 	HostGen float64
+	// EngineKernelS: the least time one kernel of a TensorRT engine takes
+	// on the GPU (launch latency, ramp-up and tail of a tiny grid); a
+	// forward pass of small batches is this times its kernel count.
+	EngineKernelS float64
 	// LaunchBlend: how kernel issue and GPU execution overlap. A batch
 	// takes (issue^k + compute^k)^(1/k): k = 1 is no overlap (their sum),
 	// a large k full overlap (the larger of the two).
@@ -122,6 +126,7 @@ var paramSpecs = []paramSpec{
 	{"InferCompute", 1.0, 0.5, 2.0, "a forward pass runs the same GEMMs as training at the same efficiency; backward kernels (dgrad/wgrad) are often less efficient, so it may exceed 1"},
 	{"LaunchS", 10e-6, 1e-6, 50e-6, "an eager forward runs 3-6 ATen operators per kernel it launches, which issues every 10-80 µs (dispatcher, autograd-off checks, Python module calls)"},
 	{"HostGen", 1.4, 1.0, 2.5, "a server CPU generation runs Python and dispatcher work ~1.2-1.5x faster than the one before (single-thread gains, Broadwell to Ice Lake to Sapphire Rapids), and each era's PyTorch and CUDA launch paths are leaner than the last's"},
+	{"EngineKernelS", 5e-6, 1e-6, 30e-6, "a kernel launched behind another starts 2-5 µs later and a small grid takes a few µs to ramp up and drain (CUDA launch-latency measurements); on a PCIe Gen4 platform, scaled by HostGen like the host's operators"},
 	{"LaunchBlend", 6, 4, 8, "launches are asynchronous: while the GPU is busy the host runs ahead, so issue and execution overlap almost fully (a smooth max); below 4 the host time would add to a GPU-bound batch of 1024, which no asynchronous issue does"},
 	{"AllocHeadroom", 0.12, 0.03, 0.20, "measured peaks sit 10-15 % above the component sum; PyTorch's caching allocator reserves 5-20 % over what it has allocated, so no more than 20 %"},
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"math"
 	"strings"
+	"sync"
 )
 
 // The utilization model's free constants live in Params (params.go),
@@ -108,11 +109,49 @@ func trainingFlops(j Job, l layout) flops {
 	return f
 }
 
-// effectivePeak returns the dense TFLOPS used for p on g and the
-// activation bytes that set R.
+// effectivePeak returns the dense TFLOPS g sustains in p: the datasheet
+// peak, held down by the card's power limit for tensor-core work.
 func effectivePeak(g GPU, p Precision) float64 {
 	v, _ := g.Peak(p)
-	return v
+	if p == FP32 {
+		return v
+	}
+	return v * sustainedShare(g)
+}
+
+// genWattsPerTF is, for each GPU generation, the least board power per
+// dense 16-bit TFLOPS among the catalogue's parts of 250 W or more: what
+// that generation's tensor cores cost at the clocks their peaks are
+// quoted at (Turing: TITAN RTX, 280 W for 130.5 TFLOPS). The least is
+// taken because a large part need not run at its power limit.
+var genWattsPerTF = sync.OnceValue(func() map[Generation]float64 {
+	w := map[Generation]float64{}
+	for _, g := range catalogGPUs {
+		pk := g.peak[pkFP16]
+		if g.TDPW < 250 || pk == 0 {
+			continue
+		}
+		if v, ok := w[g.Generation]; !ok || g.TDPW/pk < v {
+			w[g.Generation] = g.TDPW / pk
+		}
+	}
+	return w
+})
+
+// sustainedShare is the share of its datasheet tensor peak g holds under
+// sustained load. A card given less power than its generation needs per
+// TFLOPS at full clock (a 70 W T4 quotes 65 TFLOPS; a Turing part at
+// full clock needs 2.15 W per TFLOPS, 140 W) lowers its clock until it
+// fits: the T4 holds about half its peak, the L4 about three quarters;
+// every part of 250 W or more, and every other part in the catalogue,
+// holds all of it.
+func sustainedShare(g GPU) float64 {
+	w, ok := genWattsPerTF()[g.Generation]
+	pk := g.peak[pkFP16]
+	if !ok || g.TDPW == 0 || pk == 0 {
+		return 1
+	}
+	return math.Min(1, g.TDPW/(pk*w))
 }
 
 // hfu is the calibrated hardware FLOPs utilization.

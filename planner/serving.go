@@ -27,10 +27,13 @@ type Engine string
 // than the spread of published benchmarks); llama.cpp and Ollama (which
 // runs llama.cpp) share the local one.
 const (
-	EngineAuto     Engine = ""
-	EngineVLLM     Engine = "vllm"
-	EngineTGI      Engine = "tgi"
-	EngineTRTLLM   Engine = "trt-llm"
+	EngineAuto   Engine = ""
+	EngineVLLM   Engine = "vllm"
+	EngineTGI    Engine = "tgi"
+	EngineTRTLLM Engine = "trt-llm"
+	// EngineTensorRT is TensorRT itself, for models served one forward
+	// pass a sample (encoders, vision): a prebuilt engine of fused kernels.
+	EngineTensorRT Engine = "tensorrt"
 	EngineSGLang   Engine = "sglang"
 	EngineLlamaCpp Engine = "llama.cpp"
 	EngineOllama   Engine = "ollama"
@@ -39,6 +42,11 @@ const (
 // Local reports whether e runs one stream from a GGUF file (llama.cpp
 // class) rather than continuous batching.
 func (e Engine) Local() bool { return e == EngineLlamaCpp || e == EngineOllama }
+
+// Compiled reports whether e runs a forward-only model as a prebuilt
+// TensorRT engine: fused kernels enqueued from C++, no Python or ATen
+// dispatcher per operator.
+func (e Engine) Compiled() bool { return e == EngineTensorRT || e == EngineTRTLLM }
 
 // QuantMethod is how the weights were quantised.
 type QuantMethod string

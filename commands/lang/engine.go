@@ -518,6 +518,9 @@ func (p *reqParser) finishServing() error {
 		j.SeqLen = sv.input.v + out
 	}
 	j.Engine, j.Quant, j.GGUFType, j.KVPrecision = sv.engine.v, sv.quant.v, sv.gguf.v, sv.kv.v
+	if j.Engine == planner.EngineTRTLLM && j.Model.Layers > 0 && j.Model.ForwardOnly() {
+		j.Engine = planner.EngineTensorRT // an encoder or vision model is built with TensorRT itself
+	}
 	j.Concurrency, j.RequestRate, j.Split, j.HostMemBWGBs = sv.concurrency.v, sv.rate.v, sv.split.v, sv.hostBW.v
 	j.GPULayers = sv.gpuLayers.v
 	if j.Quant == planner.GGUF && j.GGUFType == "" {

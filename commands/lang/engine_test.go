@@ -51,6 +51,10 @@ func TestServingWords(t *testing.T) {
 		// `kv 8` is still KV heads; `kv int8` is the cache
 		{"layers 32 hidden 4096 heads 32 kv 8 inference kv int8 on h100", want{kv: planner.INT8, kvHeads: 8, workload: planner.Inference}},
 		{"llama-3.1-8b finish in 3 days on h100", want{workload: planner.Finetune}},
+		// TensorRT for an encoder or a CNN is TensorRT itself, not TensorRT-LLM
+		{"bert-large inference seq 384 batch 8 fp16 tensorrt on a100", want{engine: planner.EngineTensorRT, seq: 384, workload: planner.Inference, prec: planner.FP16}},
+		{"resnet-50 trt int8 batch 64 on t4", want{engine: planner.EngineTensorRT, workload: planner.Inference, prec: planner.INT8}},
+		{"llama-3.1-8b tensorrt in 512 out 128 on h100", want{engine: planner.EngineTRTLLM, seq: 640, gen: 128}},
 	}
 	for _, c := range cases {
 		r, err := Read(Env{Catalog: cat}, c.text)

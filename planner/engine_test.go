@@ -1,0 +1,76 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+)
+
+// A TensorRT engine runs an encoder's forward as a few fused kernels
+// enqueued from C++: at batch 1 it is several times faster than eager
+// PyTorch, whose host issues ~75 ATen operators a layer, and the floor it
+// does have is the GPU's, so the estimate is not marked host-bound. At
+// large batches both are compute-bound and close.
+func TestTensorRTEncoderHasNoHostFloor(t *testing.T) {
+	c := DefaultCatalog()
+	plan := func(engine Engine, batch int) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100-sxm4-40gb", 1)},
+			Job: Job{Model: mustModel(t, c, "bert-base"), Workload: Inference, Precision: FP16, SeqLen: 128, GlobalBatch: batch, Engine: engine}}).Plans[0]
+	}
+	eager, trt := plan("", 1), plan(EngineTensorRT, 1)
+	if !eager.HostBound || trt.HostBound {
+		t.Errorf("host-bound: eager %v, TensorRT %v; want true, false", eager.HostBound, trt.HostBound)
+	}
+	if r := trt.Throughput.SamplesPerS / eager.Throughput.SamplesPerS; r < 3 {
+		t.Errorf("batch 1: TensorRT %.0f seq/s, eager %.0f (%.1fx); want several times faster", trt.Throughput.SamplesPerS, eager.Throughput.SamplesPerS, r)
+	}
+	// TensorRT-LLM named for an encoder is TensorRT itself.
+	if llm := plan(EngineTRTLLM, 1); llm.Throughput.SamplesPerS != trt.Throughput.SamplesPerS {
+		t.Errorf("trt-llm %.0f vs tensorrt %.0f seq/s for an encoder", llm.Throughput.SamplesPerS, trt.Throughput.SamplesPerS)
+	}
+	bigEager, bigTRT := plan("", 128), plan(EngineTensorRT, 128)
+	if r := bigTRT.Throughput.SamplesPerS / bigEager.Throughput.SamplesPerS; r < 1 || r > 1.6 {
+		t.Errorf("batch 128: TensorRT %.0f vs eager %.0f seq/s (%.2fx); want both compute-bound", bigTRT.Throughput.SamplesPerS, bigEager.Throughput.SamplesPerS, r)
+	}
+	var said bool
+	for _, a := range mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100-sxm4-40gb", 1)},
+		Job: Job{Model: mustModel(t, c, "bert-base"), Workload: Inference, Precision: FP16, SeqLen: 128, GlobalBatch: 1, Engine: EngineTensorRT}}).Advice {
+		said = said || strings.Contains(a.Text, "TensorRT engine")
+	}
+	if !said {
+		t.Error("no advice says the TensorRT engine's kernels set the small-batch latency")
+	}
+}
+
+// The kernel floor is per kernel: BERT-large has twice BERT-base's layers
+// and so about twice its batch-1 latency under TensorRT.
+func TestTensorRTFloorCountsKernels(t *testing.T) {
+	if b, l := engineKernels(Model{Kind: Encoder, Layers: 12, Hidden: 768, Heads: 12}), engineKernels(Model{Kind: Encoder, Layers: 24, Hidden: 1024, Heads: 16}); b != 87 || l != 171 {
+		t.Errorf("kernels: base %v, large %v; want 87, 171", b, l)
+	}
+	if k := engineKernels(Model{Kind: VisionConv, Layers: 50}); k != 52 {
+		t.Errorf("ResNet-50: %v kernels, want 52", k)
+	}
+}
+
+// Power: a card given less power per TFLOPS than its generation needs at
+// full clock cannot hold its quoted peak. Only the 70 W inference cards
+// are short of it; the datasheet peak is still what the catalogue shows.
+func TestPowerLimitedCardsHoldPartOfTheirPeak(t *testing.T) {
+	c := DefaultCatalog()
+	for id, want := range map[string]float64{"t4": 0.50, "l4": 0.72, "a100-pcie-40gb": 1, "h100-pcie-80gb": 1, "a30": 1, "a10": 1, "rtx-4090": 1, "v100-pcie-16gb": 1} {
+		g := mustGPU(t, c, id, 1).GPU
+		if s := sustainedShare(g); s < want-0.01 || s > want+0.01 {
+			t.Errorf("%s holds %.2f of its peak, want %.2f", id, s, want)
+		}
+	}
+	t4 := mustGPU(t, c, "t4", 1).GPU
+	if v, _ := t4.Peak(FP16); v != 65 {
+		t.Errorf("T4 datasheet fp16 peak %v, want 65", v)
+	}
+	if v := effectivePeak(t4, FP16); v > 33 || v < 32 {
+		t.Errorf("T4 sustained fp16 peak %.1f, want ~32.6", v)
+	}
+	if v := effectivePeak(t4, FP32); v != 8.1 {
+		t.Errorf("T4 fp32 (CUDA cores) %.1f, want the datasheet's 8.1", v)
+	}
+}
