@@ -127,3 +127,21 @@ func TestServingRefusals(t *testing.T) {
 		}
 	}
 }
+
+// Frameworks and servers the planner has no model of are passed over and
+// said so, not refused as a GPU (`triton` is not a mistyped `titan`) or a
+// precision (`tf2` is not `tf32`).
+func TestSoftwareNamesAreSkipped(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, w := range []string{"triton", "tf2", "xla", "onnxruntime", "openvino"} {
+		text := "bert-large inference seq 128 batch 1 fp16 " + w + " on v100"
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if ra := ReadAs(nil, r); !strings.Contains(ra, "skipped: "+w) || !strings.Contains(ra, "v100") {
+			t.Errorf("%q read as %q, want %s skipped and the V100 kept", text, ra, w)
+		}
+	}
+}

@@ -295,12 +295,25 @@ func withModelFor(text string, skipped []string) string {
 	return strings.Join(out, " ")
 }
 
+// reqSoftware are frameworks and servers people name that the planner
+// has no model of: passed over (and said so) even where they look like a
+// GPU (`triton`, `titan`) or a precision (`tf2`, `tf32`).
+var reqSoftware = map[string]bool{
+	"triton": true, "triton-server": true, "tritonserver": true, "tf2": true, "tf1": true, "tensorflow": true,
+	"tensorflow2": true, "xla": true, "jax": true, "flax": true, "onnx": true, "onnxruntime": true,
+	"onnx-runtime": true, "openvino": true, "torchscript": true, "fastertransformer": true, "mxnet": true,
+	"paddle": true, "paddlepaddle": true, "keras": true,
+}
+
 // skippable reports whether the word at i can be passed over as filler: a
 // word of letters only that is close to nothing the language reads. A
 // word with digits may be a size or a GPU and is never skipped; a typo of
 // a known word gets its suggestion instead.
 func (p *reqParser) skippable(i int) bool {
 	t := p.tok(i)
+	if reqSoftware[t.w] {
+		return true
+	}
 	for _, r := range t.w {
 		if r >= '0' && r <= '9' || r == '/' || r == '=' {
 			return false
