@@ -312,8 +312,11 @@ func TestSeedHowManyH100s(t *testing.T) {
 				t.Errorf("%d GPUs: scaling %.3f above %d GPUs' %.3f", n, e.ScalingEfficiency, prev.GPUs, prev.ScalingEfficiency)
 			}
 			speedup := *prev.Time.TotalHours / *e.Time.TotalHours
-			if speedup < 1.5 || speedup > 2.05 {
-				t.Errorf("%d→%d GPUs: %.2fx faster, want 1.5-2x", prev.GPUs, n, speedup)
+			// at most a little over 2x: on 8 GPUs the same global batch
+			// runs as micro 8 × 1 step where 4 GPUs take micro 4 × 4
+			// accumulation steps, and each step's fixed costs are paid once
+			if speedup < 1.5 || speedup > 2.1 {
+				t.Errorf("%d→%d GPUs: %.2fx faster, want 1.5-2.1x", prev.GPUs, n, speedup)
 			}
 			// near flat: within 5 % (at 8 GPUs ZeRO-1's sharded
 			// optimizer leaves room for a larger, more efficient
