@@ -220,6 +220,10 @@ type Baseline struct {
 	// Precision the measured run used, when it differs from the target's
 	// ("baseline 5.67 h/epoch on 4x v100 fp32"); "" means the job's.
 	Precision Precision
+	// Model the measured run trained, when it is not the job's ("we ran
+	// the 8B at 9 h/epoch; now the 70B"); nil means the job's. An epoch
+	// is the same data for both.
+	Model *Model `json:",omitempty"`
 }
 
 // Request is everything a plan needs.

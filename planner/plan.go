@@ -242,6 +242,9 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 			return nil, err
 		}
 		res.Baseline = fit
+		if m := req.Baseline.Model; m != nil && m.ID != pc.job.Model.ID {
+			pc.assume(pc.pr.Tf("the measured run was %s: how far it ran from the model's speed carries to %s on the same data", m.ID, pc.job.Model.ID))
+		}
 	}
 	for _, h := range req.Targets {
 		res.Plans = append(res.Plans, pc.configure(h))

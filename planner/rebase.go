@@ -31,11 +31,7 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	default:
 		return nil, userError(pc.pr.Tf("unknown baseline unit %q: use samples/s, tokens/s, s/step, h/epoch or h", b.Unit))
 	}
-	saved := pc.job.Precision
-	if b.Precision != "" {
-		pc.job.Precision = b.Precision
-	}
-	defer func() { pc.job.Precision = saved }()
+	defer pc.asMeasured(b)()
 
 	// speed returns the predicted value as a rate (higher is faster).
 	predict := func() (float64, *Estimate) {
@@ -92,6 +88,22 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	return fit, nil
 }
 
+// asMeasured sets the job to the measured run's precision and model, where
+// the baseline names its own ("we ran the 8B at 9 h/epoch; now the 70B"),
+// and returns the function that puts the job's back. The run's efficiency
+// against the model carries to the job; its own model and precision are
+// what the model is compared with.
+func (pc *planContext) asMeasured(b Baseline) (restore func()) {
+	saved, savedModel := pc.job.Precision, pc.job.Model
+	if b.Precision != "" {
+		pc.job.Precision = b.Precision
+	}
+	if b.Model != nil {
+		pc.job.Model = *b.Model
+	}
+	return func() { pc.job.Precision, pc.job.Model = saved, savedModel }
+}
+
 // rebaseSameWork plans a measured total ("took 385 h on 1x A6000") whose
 // amount of work was not given. For the same job the amount cancels: each
 // target takes the measured hours × the modelled speed ratio. The amount
@@ -100,12 +112,9 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 // efficiency cannot be calibrated (one measurement, two unknowns), so the
 // job factor stays 1.
 func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
-	saved := pc.job.Precision
-	if b.Precision != "" {
-		pc.job.Precision = b.Precision
-	}
+	restore := pc.asMeasured(b)
 	e := pc.configure(b.Hardware)
-	pc.job.Precision = saved
+	restore()
 	// The measured wall clock includes restarts, evaluation and
 	// checkpoints: only its goodput share advanced training.
 	steady := b.Value * goodput(e.GPUs, b.Value)
@@ -138,12 +147,9 @@ func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
 // the modelled speed ratio, and the run is as many epochs as asked (one
 // when none were).
 func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
-	saved := pc.job.Precision
-	if b.Precision != "" {
-		pc.job.Precision = b.Precision
-	}
+	restore := pc.asMeasured(b)
 	e := pc.configure(b.Hardware)
-	pc.job.Precision = saved
+	restore()
 	epochSamples := b.Value * 3600 * e.Throughput.SamplesPerS
 	epochs := pc.job.Epochs
 	if epochs <= 0 {

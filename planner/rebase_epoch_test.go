@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,39 @@ func TestBaselineTokensPerSecondRebasesDecode(t *testing.T) {
 	want := plain.Plans[0].Throughput.TokensPerS * 20 / plain.Plans[1].Throughput.TokensPerS
 	if got := res.Plans[0].Throughput.TokensPerS; math.Abs(got/want-1) > 0.05 {
 		t.Errorf("1x L4: %.1f tokens/s, want the modelled ratio applied: %.1f", got, want)
+	}
+}
+
+// "We ran the 3B at N samples/s on 2x 3090; now the 7B": the measured run
+// is compared with the model's speed for the 3B, and that factor carries
+// to the 7B. A run exactly at the modelled speed leaves the 7B's plan as
+// the model has it; read as a 7B run it would make the 7B look over twice
+// as fast as modelled.
+func TestBaselineOfAnotherModel(t *testing.T) {
+	c := DefaultCatalog()
+	small, big := mustModel(t, c, "qwen2.5-3b"), mustModel(t, c, "qwen2.5-7b")
+	run, target := mustGPU(t, c, "rtx-3090", 2), mustGPU(t, c, "a100-sxm4-80gb", 4)
+	job := Job{Model: big, Workload: LoRA, SeqLen: 2048, GlobalBatch: 32, Samples: 100000}
+	smallJob := job
+	smallJob.Model = small
+	modelled := mustPlan(t, c, Request{Job: smallJob, NoSearch: true, Targets: []Hardware{run}}).Plans[0].Throughput.SamplesPerS
+	plain := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{target}}).Plans[0]
+	res := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{target},
+		Baseline: &Baseline{Value: modelled, Unit: SamplesPerS, Hardware: run, Model: &small}})
+	if f := res.Baseline.JobFactor; math.Abs(f-1) > 0.02 {
+		t.Errorf("the 3B run at its modelled speed: factor %.3f, want 1", f)
+	}
+	if r := res.Plans[0].Throughput.SamplesPerS / plain.Throughput.SamplesPerS; math.Abs(r-1) > 0.02 {
+		t.Errorf("7B on 4x A100: %.3f of the plain plan's speed, want 1", r)
+	}
+	if res.Model.ID != big.ID {
+		t.Errorf("planned %s, want the 7B", res.Model.ID)
+	}
+	var said bool
+	for _, a := range res.Assumptions {
+		said = said || strings.Contains(a, "the measured run was qwen2.5-3b")
+	}
+	if !said {
+		t.Errorf("assumptions %q do not say the run was the 3B", res.Assumptions)
 	}
 }

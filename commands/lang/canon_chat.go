@@ -10,6 +10,17 @@ import "strings"
 func (c *canonizer) chatPhrase(i int) int {
 	w := c.w(i)
 	switch {
+	case (w == "same" || w == "identical") && (c.w(i+1) == "data" || c.w(i+1) == "dataset" || c.w(i+1) == "datasets"):
+		// "on the same data": the data of the run just mentioned, not
+		// hardware; with no size it says nothing a plan can use
+		if lastW(c.out) == "the" {
+			c.out = c.out[:len(c.out)-1]
+		}
+		if lastW(c.out) == "on" {
+			c.out = c.out[:len(c.out)-1]
+		}
+		c.skip(i, i+2)
+		return i + 2
 	case latencyWord(w):
 		j := i + 1
 		for latencyWord(c.w(j)) || latencyComparator(c.w(j)) {

@@ -92,6 +92,9 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 		if b.Precision != "" {
 			s += " " + string(b.Precision)
 		}
+		if m := b.Model; m != nil && m.ID != j.Model.ID {
+			s = m.ID + " " + s // the run's own model, named before it (pickModel)
+		}
 		opts = append(opts, s)
 	}
 	f.Options = strings.Join(opts, " ")
@@ -379,6 +382,9 @@ func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f 
 		run := koreanMeasure(p, b.Value, b.Unit)
 		if b.Precision != "" {
 			run += " " + string(b.Precision)
+		}
+		if m := b.Model; m != nil && m.ID != j.Model.ID {
+			run = m.ID + " " + run
 		}
 		f.Options = strings.TrimSpace(Canonical(cat, noBase).Options + " " + p.Tf("baseline %s, measured on %s", run, koreanHardware(p, b.Hardware)))
 	}

@@ -86,9 +86,7 @@ func TestServingWords(t *testing.T) {
 			continue
 		}
 		// the reading restates the request in words that read back the same
-		again := ReadAs(cat, r)
-		again = regexp.MustCompile(`\s*\([^)]*\)`).ReplaceAllString(again, "")
-		again = strings.ReplaceAll(again, " · ", " ")
+		again := readingText(cat, r)
 		r2, err := Read(Env{Catalog: cat}, again)
 		if err != nil {
 			t.Errorf("%q: its reading %q does not parse: %v", c.text, again, err)
@@ -144,4 +142,79 @@ func TestSoftwareNamesAreSkipped(t *testing.T) {
 			t.Errorf("%q read as %q, want %s skipped and the V100 kept", text, ra, w)
 		}
 	}
+}
+
+// Two floating-point formats in one message are a choice being made
+// ("bf16 won't run on a V100, so fp16"; "fp8 or bf16, doesn't matter"):
+// the last one named is planned, and the reading says so. A weight format
+// against a compute format is still a question back.
+func TestLastFloatFormatWins(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]planner.Precision{
+		"qwen3 8b lora on v100 32gb? bf16 won't work there so fp16":            planner.FP16,
+		"fp8 or bf16 doesn't matter, does qwen3 32b inference fit on one h100": planner.BF16,
+		"bert-base bf16 fp16 on h100":                                          planner.FP16,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if j := r.Request.Job; j.Precision != want || !strings.Contains(strings.Join(j.Notes, " "), "the last one") {
+			t.Errorf("%q: precision %q, notes %q; want %s and a note", text, j.Precision, j.Notes, want)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "llama-3.1-8b int4 bf16 on h100"); err == nil || !strings.Contains(err.Error(), "two precisions") {
+		t.Errorf("int4 against bf16: %v, want a question back", err)
+	}
+}
+
+// A message that names two models: with a measured run, the model named
+// nearest before it is the run's and the other is planned; without one,
+// the last model named (after a sentence ends) is planned. Two models side
+// by side are still a question back.
+func TestTwoModelsInOneMessage(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	cases := []struct{ text, plan, ran string }{
+		{"we ran qwen2.5 3b lora at 1.8 h/epoch on 2x 3090 last week. for qwen2.5 7b lora on a100, how many GPUs do we need?", "qwen2.5-7b", "qwen2.5-3b"},
+		{"qwen2.5 7b lora on a100: how many GPUs? we ran qwen2.5 3b lora at 1.8 h/epoch on 2x 3090", "qwen2.5-7b", "qwen2.5-3b"},
+		{"We fine-tuned llama 3.1 8b and it took 9 hours per epoch on 2x A100. Now the 70b version on the same data, how many H100s?", "llama-3.1-70b", "llama-3.1-8b"},
+		{"지난 분기에 라마2 7b 파인튜닝 했었는데요. 이번엔 13b로 키우려고 합니다. 20만 건, 3에폭", "llama-2-13b", ""},
+		{"phi-3 medium 로라랑 qwen2.5 14b 로라 중에 고민 중입니다. 일단 qwen2.5 14b로 할게요. a100 두 장", "qwen2.5-14b", ""},
+	}
+	for _, c := range cases {
+		r, err := Read(Env{Catalog: cat}, c.text)
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		req := r.Request
+		if req.Job.Model.ID != c.plan {
+			t.Errorf("%q: planned %s, want %s", c.text, req.Job.Model.ID, c.plan)
+		}
+		switch b := req.Baseline; {
+		case c.ran == "" && b != nil && b.Model != nil:
+			t.Errorf("%q: a measured run's model %s where none was said", c.text, b.Model.ID)
+		case c.ran != "" && (b == nil || b.Model == nil || b.Model.ID != c.ran):
+			t.Errorf("%q: measured run %+v, want one of %s", c.text, b, c.ran)
+		}
+		// the reading restates the run's model and reads back the same
+		text := readingText(cat, r)
+		again, err := Read(Env{Catalog: cat}, text)
+		if err != nil || again.Request.Job.Model.ID != c.plan || (c.ran != "" && (again.Request.Baseline == nil || again.Request.Baseline.Model == nil || again.Request.Baseline.Model.ID != c.ran)) {
+			t.Errorf("%q: its reading %q does not read back: %v", c.text, text, err)
+		}
+	}
+	for _, text := range []string{"bert-base gpt2 on h100", "bert-base compare on bert-large"} {
+		if _, err := Read(Env{Catalog: cat}, text); err == nil || !strings.Contains(err.Error(), "two models") {
+			t.Errorf("%q: %v, want a question back", text, err)
+		}
+	}
+}
+
+// readingText is a reading's restatement as a request: the "Read as" line
+// without its notes in brackets and its separators.
+func readingText(cat *planner.Catalog, r Reading) string {
+	s := regexp.MustCompile(`\s*\([^)]*\)`).ReplaceAllString(ReadAs(cat, r), "")
+	return strings.ReplaceAll(s, " · ", " ")
 }

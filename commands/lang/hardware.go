@@ -367,6 +367,7 @@ func (p *reqParser) baseline(a int) error {
 		return said(en.Tf("a second `%s`: give one measured run", p.toks[a].raw), &UserError{Hint: p.try(a, a+1, "")})
 	}
 	b := &planner.Baseline{}
+	p.baselineAt = a
 	haveValue, haveHW := false, false
 	for {
 		for p.tok(p.i).w == "=" || p.tok(p.i).w == "of" || p.tok(p.i).w == "at" || p.tok(p.i).w == "," {

@@ -77,13 +77,94 @@ func (p *reqParser) catalogModel() (bool, error) {
 }
 
 func (p *reqParser) setModel(m planner.Model, res planner.Resolution, a, b int) error {
+	if p.model.set && p.model.v != "cat:"+m.ID && p.catModel.ID != "" && p.earlier == nil {
+		// a second model: "we ran X at 9 h/epoch; now Y", "X or Y… going
+		// with Y" — both kept, pickModel decides which is planned
+		p.earlier = &namedModel{m: p.catModel, word: p.model.word, at: p.modelAt, end: p.modelEnd}
+		p.secondA, p.secondB = a, b
+		p.model = reqSlot[string]{}
+	}
 	if err := reqSet(p, &p.model, "cat:"+m.ID, a, b, "models"); err != nil {
 		return err
 	}
-	p.catModel = m
+	if p.catModel.ID != m.ID {
+		p.catModel, p.modelAt = m, a
+	}
+	p.modelEnd, p.lastMention = b, a // the last mention: "… 일단 qwen2.5 14b로 할게요"
 	p.noteRes(res)
 	p.i = b
 	return nil
+}
+
+// namedModel is a catalogue model the request named, and where.
+type namedModel struct {
+	m       planner.Model
+	word    string
+	at, end int
+}
+
+// sentenceBetween reports whether a sentence ends between tokens a and b:
+// a full stop, question or exclamation mark, or a line break.
+func (p *reqParser) sentenceBetween(a, b int) bool {
+	if a < 0 || a >= b || b >= len(p.toks) {
+		return false
+	}
+	return strings.ContainsAny(p.text[p.toks[a].end:p.toks[b].start], ".?!\n。")
+}
+
+// pickModel settles a request that names two catalogue models. With a
+// measured run, the model named nearest before it is the run's (so "we ran
+// qwen2.5 3b at 1.8 h/epoch … for qwen2.5 7b" and "for qwen2.5 7b …? we ran
+// qwen2.5 3b at 1.8 h/epoch" both plan the 7B from the 3B's run); without
+// one, the last model named is the one to plan, the first its context.
+//
+// Two models with neither a measured run nor a sentence between them
+// ("bert-base gpt2", "bert-base compare on bert-large") are a question back.
+func (p *reqParser) pickModel() error {
+	if p.earlier == nil {
+		return nil
+	}
+	first, last := *p.earlier, namedModel{m: p.catModel, word: p.model.word, at: p.modelAt, end: p.modelEnd}
+	if p.req.Baseline == nil && !p.sentenceBetween(first.end-1, p.lastMention) {
+		return said(en.Tf("two %s: `%s` and `%s` — which one?", pluralText("models"), first.word, p.span(p.secondA, p.secondB)), &UserError{
+			Hint: p.try(p.secondA, p.secondB, ""),
+		})
+	}
+	plan, ran := last, first
+	if b := p.req.Baseline; b != nil {
+		if p.baselineAt > last.at {
+			plan, ran = first, last
+		}
+		m := ran.m
+		b.Model = &m
+		p.note(en.Tf("`%s` read as the model of your measured run, `%s` as the one to plan", ran.word, plan.word))
+	} else {
+		p.note(en.Tf("`%s` and `%s` both named: planned `%s`, the last one", first.word, last.word, last.word))
+	}
+	p.catModel, p.modelAt = plan.m, plan.at
+	p.model = reqSlot[string]{v: "cat:" + plan.m.ID, word: plan.word, set: true}
+	return nil
+}
+
+// siblingModel is the catalogue model of the same family as the one
+// named, at another size: "llama-2-7b … 이번엔 13b로" is llama-2-13b, "the
+// 70b version" of llama-3.1-8b is llama-3.1-70b.
+func (p *reqParser) siblingModel(size string) (planner.Model, bool) {
+	id := p.catModel.ID
+	if id == "" {
+		return planner.Model{}, false
+	}
+	size = strings.ToLower(size)
+	for _, part := range nameParts(id) {
+		if n := len(part); n < 2 || (part[n-1] != 'b' && part[n-1] != 'm') || part[0] < '0' || part[0] > '9' || part == size {
+			continue
+		}
+		m, _, err := p.cat.Model(strings.Replace(id, part, size, 1))
+		if err == nil && m.ID != id {
+			return m, true
+		}
+	}
+	return planner.Model{}, false
 }
 
 // nameParts cuts a model name into the parts people name it by: letters,

@@ -278,6 +278,12 @@ func (p *reqParser) number() error {
 		}
 		return p.unknownGPU(a+1, w, int(q.n.v))
 	}
+	if reqModelSize(t.w) {
+		// a size alone after a model: "라마2 7b … 이번엔 13b로", "the 70b version"
+		if m, ok := p.siblingModel(t.w); ok {
+			return p.setModel(m, planner.Resolution{}, a, a+1)
+		}
+	}
 	if a+1 < len(p.toks) && !p.known(a+1) {
 		return p.unknown(a+1, reqUnitSuggest)
 	}
@@ -285,6 +291,17 @@ func (p *reqParser) number() error {
 		reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw), reqShort(t.raw)), &UserError{
 		Hint: p.try(a, a+1, t.raw+" epochs"),
 	})
+}
+
+// reqModelSize reports whether w is a model size as people write one
+// alone: digits and a b or m ("13b", "1.5b", "350m").
+func reqModelSize(w string) bool {
+	n := len(w)
+	if n < 2 || (w[n-1] != 'b' && w[n-1] != 'm') {
+		return false
+	}
+	_, err := strconv.ParseFloat(w[:n-1], 64)
+	return err == nil
 }
 
 // needNumber is the error for a unit word with no number before it.

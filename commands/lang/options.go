@@ -161,6 +161,7 @@ var reqFillers = map[string]bool{
 	"for": true, "with": true, "using": true, "and": true, "or": true, "vs": true, "versus": true, "via": true,
 	"a": true, "an": true, "the": true, "in": true, "at": true, "-": true, "+": true, "&": true, "w/": true,
 	"plus": true, "train": true, "training": true, "model": true, "please": true, "global": true, "job": true,
+	"version": true, "variant": true,
 }
 
 // reqListSeps separate entries of a hardware list.
@@ -390,7 +391,26 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 		p.mixed = true
 		return nil
 	}
-	return reqSet(p, &p.precision, planner.Precision(v), a, b, "precisions")
+	pv := planner.Precision(v)
+	if prev := p.precision; prev.set && prev.v != pv && reqFloatFormat(prev.v) && reqFloatFormat(pv) {
+		// "bf16 won't work on a v100, so fp16", "fp8 or bf16, doesn't
+		// matter": people settle on the last format they name
+		p.precision = reqSlot[planner.Precision]{v: pv, word: p.span(a, b), set: true}
+		p.note(en.Tf("`%s` and `%s` both named: planned in %s, the last one", prev.word, p.span(a, b), pv))
+		return nil
+	}
+	return reqSet(p, &p.precision, pv, a, b, "precisions")
+}
+
+// reqFloatFormat reports whether v is a floating-point compute format,
+// one people weigh against another in the same message; integer and
+// 4-bit weight formats are a different choice and still conflict.
+func reqFloatFormat(v planner.Precision) bool {
+	switch v {
+	case planner.FP32, planner.TF32, planner.FP16, planner.BF16, planner.FP8:
+		return true
+	}
+	return false
 }
 
 // ---------------------------------------------------------------------------

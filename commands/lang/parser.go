@@ -37,13 +37,20 @@ type reqParser struct {
 	req   planner.Request
 
 	// model
-	model     reqSlot[string] // "cat:<id>" or "params:<n>"
-	catModel  planner.Model
-	params    float64
-	arch      planner.ArchSpec
-	archWords []string
-	archSlots map[string]*reqSlot[int]
-	kind      reqSlot[planner.ModelKind]
+	model    reqSlot[string] // "cat:<id>" or "params:<n>"
+	catModel planner.Model
+	modelAt  int // the token the catalogue model was named at
+	modelEnd int // the end of its last mention
+	// lastMention: where the model was last named
+	lastMention int
+	// secondA, secondB: where a second catalogue model was first named
+	secondA, secondB int
+	earlier          *namedModel // a first catalogue model, when a second was named (pickModel)
+	params           float64
+	arch             planner.ArchSpec
+	archWords        []string
+	archSlots        map[string]*reqSlot[int]
+	kind             reqSlot[planner.ModelKind]
 
 	// work
 	epochs, samples, tokens, steps     reqSlot[float64]
@@ -79,6 +86,7 @@ type reqParser struct {
 	counted     []bool
 	lastCounted bool
 	standIn     bool
+	baselineAt  int // the token the measured run starts at
 	// alts are the corrections' fallbacks, serverOrder the team's
 	// servers as the servers file lists them (suggest.go).
 	alts        map[string]hintAlt
@@ -449,6 +457,9 @@ func reqNorm(s string) string {
 func (p *reqParser) finish() error {
 	j := &p.req.Job
 	// model
+	if err := p.pickModel(); err != nil {
+		return err
+	}
 	m, err := p.buildModel()
 	if err != nil {
 		return err
