@@ -218,3 +218,29 @@ func readingText(cat *planner.Catalog, r Reading) string {
 	s := regexp.MustCompile(`\s*\([^)]*\)`).ReplaceAllString(ReadAs(cat, r), "")
 	return strings.ReplaceAll(s, " · ", " ")
 }
+
+// One machine and then its GPUs ("one HGX H200 node (8 GPUs)", "노드
+// 하나(A100 8장)") is that many GPUs, not a count given twice; two counts
+// with no machine word between them are still asked about.
+func TestOneMachineThenItsGPUs(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]int{
+		"llama 3.1 405b fp8 serving: does it fit on one HGX H200 node (8 GPUs)?": 8,
+		"phi-3 mini 파인튜닝 10만건, 노드 하나(A100 8장)면 시간 얼마나 걸릴까":                       8,
+		"bert-base on 1 dgx a100 x8": 8,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if ts := r.Request.Targets; len(ts) != 1 || ts[0].Count != want {
+			t.Errorf("%q: targets %+v, want %d GPUs", text, ts, want)
+		}
+	}
+	for _, text := range []string{"bert-base on 1x h100 x8", "bert-base on 2x h100 x2"} {
+		if _, err := Read(Env{Catalog: cat}, text); err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("%q: %v, want the count given twice", text, err)
+		}
+	}
+}

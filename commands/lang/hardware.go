@@ -187,7 +187,9 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 		}
 	}
 	if m.sfxTok >= 0 {
-		if countTok >= 0 {
+		// "one HGX H200 node (8 GPUs)", "노드 하나(A100 8장)": one machine,
+		// then its GPUs; "8 h100s (8 gpus)" says the same count twice
+		if countTok >= 0 && !(count == 1 && m.sfx > 1 && p.machineWordNear(a, p.i)) {
 			return planner.Hardware{}, false, said(en.Tf("`%s` gives the GPU count twice", p.span(a, p.i)), &UserError{
 				Hint: p.try(a, p.i, fmt.Sprintf("%dx %s", count, m.g.ID))})
 		}
@@ -424,6 +426,22 @@ func (p *reqParser) baseline(a int) error {
 	}
 	p.req.Baseline = b
 	return nil
+}
+
+// machineWordNear reports whether a word for one machine (node, server,
+// box, HGX/DGX, 노드, 서버, 대) is among tokens [a-1, b): the count before
+// it counts machines, not GPUs.
+func (p *reqParser) machineWordNear(a, b int) bool {
+	if b > len(p.toks) || a >= b {
+		return false
+	}
+	text := strings.ToLower(p.text[p.toks[max(a-1, 0)].start:p.toks[b-1].end])
+	for _, w := range []string{"node", "server", "box", "machine", "hgx", "dgx", "노드", "서버", "머신", "대"} {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // looksHardware reports whether the words at p.i read as hardware.
