@@ -39,13 +39,16 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		}
 		add("serving", pc.pr.Tf("One forward pass per request, no KV cache: each GPU runs its own copy of the model (%.2f GiB of weights) and batches of up to %d %s fit. Throughput comes from batching: %s/s at batch %d, %.1f ms per batch.",
 			memItem(e.Memory, "weights"), e.Memory.MaxMicroBatch, unit, sig3(e.Throughput.SamplesPerS), e.MicroBatch, e.Time.BatchLatencyS*1000))
-		if j.Engine.Compiled() {
+		switch {
+		case j.Engine.Compiled():
 			add("speed", pc.pr.Tf("as a TensorRT engine the layers run as %.0f fused kernels enqueued from C++, with no Python per operator; at small batches their own minimum times on the GPU set the latency.", engineKernels(j.Model)))
-		} else {
+		case j.Engine == EngineGraph:
+			add("speed", pc.pr.Tf("served as a graph (TensorFlow/XLA, JAX, ONNX Runtime) the forward pass issues about %.0f operators from C++, no Python between them; at small batches their issue sets the latency, and a TensorRT engine, with fewer and larger kernels, cuts it further.", graphOps(pc.prm, j.Model)))
+		default:
 			add("speed", pc.pr.T("an inference engine (TensorRT, ONNX Runtime, torch.compile) fuses the layers and issues them without Python: faster at every batch, and several times faster at small ones."))
-		}
-		if e.HostBound {
-			add("speed", pc.hostBoundAdvice())
+			if e.HostBound {
+				add("speed", pc.hostBoundAdvice())
+			}
 		}
 		if !e.Memory.Fits {
 			out = append(out, pc.oomAdvice(e)...)

@@ -74,3 +74,25 @@ func TestPowerLimitedCardsHoldPartOfTheirPeak(t *testing.T) {
 		t.Errorf("T4 fp32 (CUDA cores) %.1f, want the datasheet's 8.1", v)
 	}
 }
+
+// A graph runtime (TensorFlow with XLA, JAX, ONNX Runtime) issues the
+// forward from C++: at batch 1 it sits between eager PyTorch, whose host
+// runs 75 operators a layer through Python, and a TensorRT engine, whose
+// floor is the GPU's own; its pace is still the host's.
+func TestGraphRuntimeSitsBetweenEagerAndTensorRT(t *testing.T) {
+	c := DefaultCatalog()
+	plan := func(engine Engine) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "v100-sxm2-16gb", 1)},
+			Job: Job{Model: mustModel(t, c, "bert-base"), Workload: Inference, Precision: FP16, SeqLen: 128, GlobalBatch: 1, Engine: engine}}).Plans[0]
+	}
+	eager, graph, trt := plan(""), plan(EngineGraph), plan(EngineTensorRT)
+	if !(eager.Throughput.SamplesPerS < graph.Throughput.SamplesPerS && graph.Throughput.SamplesPerS < trt.Throughput.SamplesPerS) {
+		t.Errorf("batch 1 on a V100: eager %.0f, graph %.0f, TensorRT %.0f seq/s; want them in that order", eager.Throughput.SamplesPerS, graph.Throughput.SamplesPerS, trt.Throughput.SamplesPerS)
+	}
+	if !graph.HostBound {
+		t.Error("a graph runtime at batch 1 is paced by its host's issue")
+	}
+	if g := graphOps(c.params(), mustModel(t, c, "bert-base")); g >= forwardOps(mustModel(t, c, "bert-base")) {
+		t.Errorf("graph operators %.0f, not fewer than eager's", g)
+	}
+}

@@ -88,6 +88,8 @@ func (pc *planContext) evaluateForward(h Hardware, l layout) Estimate {
 		// host's operators do (TensorRT 7 on a V100 runs BERT-base at
 		// batch 1 in 1.37 ms, TensorRT 10 on an A100 in 0.62 ms).
 		batch, _ = blendIssue(pc.prm, engineKernels(m)*pc.prm.EngineKernelS*opS(pc.prm, g)/pc.prm.LaunchS, gpu)
+	} else if j.Engine == EngineGraph {
+		batch, hostBound = blendIssue(pc.prm, graphOps(pc.prm, m)*opS(pc.prm, g), gpu)
 	} else {
 		batch, hostBound = withLaunchFloor(pc.prm, g, m, gpu)
 	}

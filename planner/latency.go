@@ -33,6 +33,14 @@ func forwardOps(m Model) float64 {
 	return 75*float64(m.Layers) + 45
 }
 
+// graphOps is the number of operators a graph runtime issues for one
+// forward pass: p.GraphOps a transformer layer where eager PyTorch runs
+// 75 (XLA fuses the element-wise ones, and no Python runs between them),
+// and a CNN layer in the same proportion.
+func graphOps(p *Params, m Model) float64 {
+	return forwardOps(m) * p.GraphOps / 75
+}
+
 // withLaunchFloor returns the time of a forward pass whose GPU work takes
 // compute seconds, once the host's issue is counted: the two overlap,
 // imperfectly (p.LaunchBlend).

@@ -79,6 +79,10 @@ type Params struct {
 	// on the GPU (launch latency, ramp-up and tail of a tiny grid); a
 	// forward pass of small batches is this times its kernel count.
 	EngineKernelS float64
+	// GraphOps: operators a graph runtime (TensorFlow/XLA, JAX, ONNX
+	// Runtime) issues per transformer layer, each at the host's operator
+	// cost, against eager PyTorch's 75.
+	GraphOps float64
 	// EngineTraffic: the traffic multiplier k of a TensorRT engine's
 	// forward pass against a fused training stack's (1).
 	EngineTraffic float64
@@ -130,6 +134,7 @@ var paramSpecs = []paramSpec{
 	{"LaunchS", 10e-6, 1e-6, 50e-6, "an eager forward runs 3-6 ATen operators per kernel it launches, which issues every 10-80 µs (dispatcher, autograd-off checks, Python module calls)"},
 	{"HostGen", 1.4, 1.0, 2.5, "a server CPU generation runs Python and dispatcher work ~1.2-1.5x faster than the one before (single-thread gains, Broadwell to Ice Lake to Sapphire Rapids), and each era's PyTorch and CUDA launch paths are leaner than the last's"},
 	{"EngineKernelS", 5e-6, 1e-6, 30e-6, "a kernel launched behind another starts 2-5 µs later and a small grid takes a few µs to ramp up and drain (CUDA launch-latency measurements); on a PCIe Gen4 platform, scaled by HostGen like the host's operators"},
+	{"GraphOps", 30, 5, 75, "XLA fuses a layer's element-wise operators into a dozen or two fusions beside its GEMMs, and its executor dispatches each without Python: well under eager PyTorch's 75"},
 	{"EngineTraffic", 1.0, 0.1, 1.0, "start from a fused training stack's traffic; fused epilogues and one attention kernel can only remove some of it"},
 	{"LaunchBlend", 6, 4, 8, "launches are asynchronous: while the GPU is busy the host runs ahead, so issue and execution overlap almost fully (a smooth max); below 4 the host time would add to a GPU-bound batch of 1024, which no asynchronous issue does"},
 	{"AllocHeadroom", 0.12, 0.03, 0.20, "measured peaks sit 10-15 % above the component sum; PyTorch's caching allocator reserves 5-20 % over what it has allocated, so no more than 20 %"},

@@ -173,11 +173,13 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	}
 	if !j.Stack.Fused() && j.Model.Kind != VisionConv {
 		k = p.StackHF
-		if act == 2 && j.Workload != Inference {
+		if act == 2 && (j.Workload != Inference || j.Engine == EngineGraph) {
 			// Eager autocast keeps the residual stream, layer norms and
 			// softmax in fp32: its activations are not all 16-bit.
 			// Inference loads the model in 16 bits (from_pretrained's
-			// torch_dtype, model.half()) and runs no autocast.
+			// torch_dtype, model.half()) and runs no autocast; a graph
+			// runtime's mixed-precision policy (TensorFlow's, JAX's) keeps
+			// the same fp32 parts as autocast.
 			act = p.EagerAMPBytes
 		}
 	}

@@ -34,6 +34,10 @@ const (
 	// EngineTensorRT is TensorRT itself, for models served one forward
 	// pass a sample (encoders, vision): a prebuilt engine of fused kernels.
 	EngineTensorRT Engine = "tensorrt"
+	// EngineGraph is a graph runtime serving a forward-only model
+	// (TensorFlow with XLA, JAX, ONNX Runtime, TorchScript): the graph is
+	// issued from C++, without Python between its operators.
+	EngineGraph    Engine = "graph-runtime"
 	EngineSGLang   Engine = "sglang"
 	EngineLlamaCpp Engine = "llama.cpp"
 	EngineOllama   Engine = "ollama"

@@ -60,7 +60,8 @@ var engineWords = map[string]planner.Engine{
 	"sglang": planner.EngineSGLang, "sg-lang": planner.EngineSGLang,
 	"llama.cpp": planner.EngineLlamaCpp, "llamacpp": planner.EngineLlamaCpp, "llama-cpp": planner.EngineLlamaCpp,
 	"llama-server": planner.EngineLlamaCpp, "llama-cli": planner.EngineLlamaCpp,
-	"ollama": planner.EngineOllama,
+	"ollama":        planner.EngineOllama,
+	"graph-runtime": planner.EngineGraph,
 }
 
 var quantWords = map[string]planner.QuantMethod{
@@ -496,6 +497,11 @@ func (p *reqParser) serveMark(a int) {
 func (p *reqParser) finishServing() error {
 	sv := &p.serve
 	j := &p.req.Job
+	if p.graphWord && !sv.engine.set && j.Workload == planner.Inference && j.Model.Layers > 0 && j.Model.ForwardOnly() {
+		// "bert-large inference … tensorflow xla": served as a graph
+		sv.engine = reqSlot[planner.Engine]{v: planner.EngineGraph, word: string(planner.EngineGraph), set: true}
+		sv.any = true
+	}
 	if !sv.any && !sv.input.set && !sv.quant.set {
 		return nil
 	}

@@ -244,3 +244,29 @@ func TestOneMachineThenItsGPUs(t *testing.T) {
 		}
 	}
 }
+
+// TensorFlow/XLA, JAX or ONNX Runtime named for serving an encoder is a
+// graph runtime; named for training or for a decoder it is passed over.
+func TestGraphRuntimeWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]planner.Engine{
+		"bert-large inference seq 128 batch 1 fp16 tensorflow xla on v100": planner.EngineGraph,
+		"bert-base inference onnxruntime batch 8 on t4":                    planner.EngineGraph,
+		"bert-large finetune tensorflow on v100":                           "",
+		"llama-3.1-8b inference jax on h100":                               "",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if e := r.Request.Job.Engine; e != want {
+			t.Errorf("%q: engine %q, want %q", text, e, want)
+		}
+		if want != "" {
+			if back, err := Read(Env{Catalog: cat}, readingText(cat, r)); err != nil || back.Request.Job.Engine != want {
+				t.Errorf("%q: reading %q reads back as %v (%v)", text, readingText(cat, r), back.Request.Job.Engine, err)
+			}
+		}
+	}
+}

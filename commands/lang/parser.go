@@ -86,7 +86,8 @@ type reqParser struct {
 	counted     []bool
 	lastCounted bool
 	standIn     bool
-	baselineAt  int // the token the measured run starts at
+	baselineAt  int  // the token the measured run starts at
+	graphWord   bool // a graph runtime was named (reqGraphRuntimes)
 	// alts are the corrections' fallbacks, serverOrder the team's
 	// servers as the servers file lists them (suggest.go).
 	alts        map[string]hintAlt
@@ -313,6 +314,14 @@ var reqSoftware = map[string]bool{
 	"paddle": true, "paddlepaddle": true, "keras": true,
 }
 
+// reqGraphRuntimes are the software names that serve a forward-only model
+// as a graph issued from C++ (planner.EngineGraph); named for training,
+// or for a decoder, they are passed over like the rest.
+var reqGraphRuntimes = map[string]bool{
+	"tf2": true, "tf1": true, "tensorflow": true, "tensorflow2": true, "xla": true, "jax": true, "flax": true,
+	"onnx": true, "onnxruntime": true, "onnx-runtime": true, "torchscript": true,
+}
+
 // skippable reports whether the word at i can be passed over as filler: a
 // word of letters only that is close to nothing the language reads. A
 // word with digits may be a size or a GPU and is never skipped; a typo of
@@ -320,6 +329,7 @@ var reqSoftware = map[string]bool{
 func (p *reqParser) skippable(i int) bool {
 	t := p.tok(i)
 	if reqSoftware[t.w] {
+		p.graphWord = p.graphWord || reqGraphRuntimes[t.w]
 		return true
 	}
 	for _, r := range t.w {
