@@ -270,3 +270,30 @@ func TestGraphRuntimeWords(t *testing.T) {
 		}
 	}
 }
+
+// A family and a size that the catalogue has under an id without the size
+// ("deepseek r1 671b") is that model; a size the family lacks is still a
+// model of that size. Two GPUs offered as alternatives to a "will it fit"
+// ask which to use.
+func TestCatalogueSizeAndAlternatives(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]string{
+		"deepseek r1 671b inference fp8 on h200, how many?": "deepseek-r1",
+		"딥시크 R1 671b 서빙하려면 H200 몇 장이 필요해요? fp8로요":           "deepseek-r1",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.Model.ID != want {
+			t.Errorf("%q: %v, %v; want %s", text, r.Request.Job.Model.ID, err, want)
+		}
+	}
+	for text, want := range map[string]Ask{
+		"qwen3 30b a3b inference, is l4 enough or do we need l40s?": AskWhichGPU,
+		"qwen3 30b a3b 서빙이면 L4로도 충분한가요, 아니면 L40S 가야 하나요?":           AskWhichGPU,
+		"does llama 3 8b lora fit on a 4090 vs a 3090?":             AskFit,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Ask != want {
+			t.Errorf("%q: ask %q (%v), want %q", text, r.Ask, err, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/hub"
 	"github.com/gpuplan/gpuplan/i18n"
+	"math"
 	"strconv"
 	"strings"
 
@@ -330,6 +331,7 @@ func (p *reqParser) familySize() (bool, error) {
 		rest := words[1 : len(words)-1]
 		familyKnown, exact := false, false
 		var relaxed []string // ids whose version starts with the one said
+		var family []string  // ids of the family said, at any size
 		for i, ps := range ix.parts {
 			if len(ps) == 0 || ps[0] != words[0] {
 				continue
@@ -340,6 +342,7 @@ func (p *reqParser) familySize() (bool, error) {
 			}
 			if partsSubset(rest, ps[1:]) {
 				familyKnown = true
+				family = append(family, ix.names[i])
 			}
 			if versionPrefixed(rest, ps[1:]) && partsSubset(words[len(words)-1:], ps[1:]) {
 				relaxed = append(relaxed, ix.names[i])
@@ -356,6 +359,13 @@ func (p *reqParser) familySize() (bool, error) {
 			return true, p.setModel(m, p.readAsNote(p.i, p.i+n, m), p.i, p.i+n)
 		case familyKnown:
 			a := p.i
+			for _, id := range family {
+				// "deepseek r1 671b": the catalogue's model is that size,
+				// its id just does not say it
+				if m, _, err := p.cat.Model(id); err == nil && math.Abs(m.Params()/size-1) < 0.03 {
+					return true, p.setModel(m, p.readAsNote(a, a+n, m), a, a+n)
+				}
+			}
 			if err := p.setParams(size, a, a+n); err != nil {
 				return true, err
 			}

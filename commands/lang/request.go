@@ -221,6 +221,9 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if r.Request.Compare && (r.Ask == AskNone || r.Ask == AskWhichGPU || r.Ask == AskFit && !question) {
 		r.Ask = AskWhichGPU // "l40s vs a100 for …"
 	}
+	if r.Request.Compare && r.Ask == AskFit && offersAlternatives(p.text) {
+		r.Ask = AskWhichGPU // "is an L4 enough, or do we need an L40S?", "L4로도 충분한가요, 아니면 L40S?"
+	}
 	if r.Request.Compare && (r.Ask == AskWhichGPU || r.Ask == AskFit) && allServers(r.Request.Targets) {
 		r.Ask = AskWhichServer // "server-a or server-h, which one?"
 	}
@@ -330,4 +333,17 @@ func modalStart(c *canonizer) bool {
 		return true
 	}
 	return c.gpu(c.in[1].w)
+}
+
+// offersAlternatives reports whether text puts its hardware as
+// alternatives ("… or …", "아니면", "또는", "혹은"): asking whether one is
+// enough, or the other is needed, asks which to use.
+func offersAlternatives(text string) bool {
+	t := " " + strings.ToLower(text) + " "
+	for _, w := range []string{" or ", "아니면", "또는", "혹은"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
