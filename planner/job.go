@@ -224,6 +224,10 @@ type Baseline struct {
 	// the 8B at 9 h/epoch; now the 70B"); nil means the job's. An epoch
 	// is the same data for both.
 	Model *Model `json:",omitempty"`
+	// WorkScale: the job's data is this many times the measured run's
+	// ("the dataset is 3x bigger"), for a run given in hours or hours per
+	// epoch without its amount; 0 means the same.
+	WorkScale float64 `json:",omitempty"`
 }
 
 // Request is everything a plan needs.

@@ -88,6 +88,16 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	return fit, nil
 }
 
+// workScale is how many times the measured run's data the job has, and
+// says so among the assumptions when it is not the same.
+func (pc *planContext) workScale(b Baseline) float64 {
+	if b.WorkScale <= 0 || b.WorkScale == 1 {
+		return 1
+	}
+	pc.assume(pc.pr.Tf("the data is %s× your measured run's, so the work is too", trimFloat(b.WorkScale)))
+	return b.WorkScale
+}
+
 // asMeasured sets the job to the measured run's precision and model, where
 // the baseline names its own ("we ran the 8B at 9 h/epoch; now the 70B"),
 // and returns the function that puts the job's back. The run's efficiency
@@ -118,7 +128,7 @@ func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
 	// The measured wall clock includes restarts, evaluation and
 	// checkpoints: only its goodput share advanced training.
 	steady := b.Value * goodput(e.GPUs, b.Value)
-	samples := steady * 3600 * e.Throughput.SamplesPerS
+	samples := steady * 3600 * e.Throughput.SamplesPerS * pc.workScale(b)
 	pc.info.TotalSamples = samples
 	pc.info.AmountKnown = true
 	if pc.job.Model.IsTransformer() && pc.job.Model.Kind != VisionViT {
@@ -126,6 +136,9 @@ func (pc *planContext) rebaseSameWork(b Baseline) *BaselineFit {
 	}
 	hw := fmt.Sprintf("%dx %s", b.Hardware.Count, b.Hardware.GPU.Name)
 	pc.info.Amount = pc.pr.Tf("the work of your measured run (%s h on %s; ~%s samples at the modelled speed)", trimFloat(b.Value), hw, countText(pc.pr, samples))
+	if b.WorkScale > 0 && b.WorkScale != 1 {
+		pc.info.Amount = pc.pr.Tf("%s× %s", trimFloat(b.WorkScale), pc.info.Amount)
+	}
 	pc.assume(pc.pr.Tf("baseline in hours without the amount of work: for the same job the amount cancels, so each target takes %s h × the modelled speed ratio to %s", trimFloat(b.Value), hw))
 	pc.fillTime(e, e.Throughput.SamplesPerS)
 	return &BaselineFit{
@@ -150,7 +163,7 @@ func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
 	restore := pc.asMeasured(b)
 	e := pc.configure(b.Hardware)
 	restore()
-	epochSamples := b.Value * 3600 * e.Throughput.SamplesPerS
+	epochSamples := b.Value * 3600 * e.Throughput.SamplesPerS * pc.workScale(b)
 	epochs := pc.job.Epochs
 	if epochs <= 0 {
 		epochs = 1

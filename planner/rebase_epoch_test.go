@@ -95,3 +95,20 @@ func TestBaselineOfAnotherModel(t *testing.T) {
 		t.Errorf("assumptions %q do not say the run was the 3B", res.Assumptions)
 	}
 }
+
+// Three times the data of a run given in hours takes three times as long
+// on the same hardware, whatever the model's speed.
+func TestBaselineWorkScale(t *testing.T) {
+	c := DefaultCatalog()
+	a100 := mustGPU(t, c, "a100-sxm4-80gb", 1)
+	job := Job{Model: mustModel(t, c, "llama-2-7b"), Workload: LoRA, SeqLen: 2048}
+	plan := func(scale float64) float64 {
+		res := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{a100},
+			Baseline: &Baseline{Value: 6.5, Unit: Hours, Hardware: a100, WorkScale: scale}})
+		return *res.Plans[0].Time.TotalHours
+	}
+	same, triple := plan(0), plan(3)
+	if r := triple / same; math.Abs(r-3) > 0.15 {
+		t.Errorf("3x the data: %.2f h against %.2f h (%.2fx), want 3x", triple, same, r)
+	}
+}

@@ -21,6 +21,15 @@ func (c *canonizer) chatPhrase(i int) int {
 		}
 		c.skip(i, i+2)
 		return i + 2
+	case reqStartsNumber(w) && strings.HasPrefix(c.w(i+1), "배") && !strings.HasPrefix(c.w(i+1), "배치") &&
+		(lastW(c.out) == "data" || lastW(c.out) == "dataset" || strings.HasPrefix(c.w(i-1), "데이터")):
+		// "데이터가 3배예요": the data is three times the measured run's
+		if lw := lastW(c.out); lw != "data" && lw != "dataset" {
+			c.emit("dataset", i, i+1)
+		}
+		c.emit(w+"x", i, i+1)
+		c.emit("bigger", i+1, i+2)
+		return i + 2
 	case latencyWord(w):
 		j := i + 1
 		for latencyWord(c.w(j)) || latencyComparator(c.w(j)) {

@@ -95,6 +95,9 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 		if m := b.Model; m != nil && m.ID != j.Model.ID {
 			s = m.ID + " " + s // the run's own model, named before it (pickModel)
 		}
+		if b.WorkScale > 0 && b.WorkScale != 1 {
+			s += ", dataset " + Num(b.WorkScale) + "x bigger"
+		}
 		opts = append(opts, s)
 	}
 	f.Options = strings.Join(opts, " ")
@@ -385,6 +388,9 @@ func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f 
 		}
 		if m := b.Model; m != nil && m.ID != j.Model.ID {
 			run = m.ID + " " + run
+		}
+		if b.WorkScale > 0 && b.WorkScale != 1 {
+			run += ", 데이터 " + Num(b.WorkScale) + "배"
 		}
 		f.Options = strings.TrimSpace(Canonical(cat, noBase).Options + " " + p.Tf("baseline %s, measured on %s", run, koreanHardware(p, b.Hardware)))
 	}

@@ -297,3 +297,30 @@ func TestCatalogueSizeAndAlternatives(t *testing.T) {
 		}
 	}
 }
+
+// "The dataset is 3x bigger" than a measured run given in hours scales
+// the run's work; with no such run it asks for one.
+func TestDataTimesBiggerThanTheRun(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]float64{
+		"Last month: llama 2 7b lora, 6.5 hours on 1x A100 80GB. This month the dataset is 3x bigger. H200 one card, how long?": 3,
+		"llama 2 7b lora 6.5 hours on 1x A100 80GB, the data is twice as big, on h200?":                                         2,
+		"지난달 라마2 7b lora a100 한 장에서 6.5시간 걸렸는데 이번엔 데이터가 3배예요. h200 한 장이면 얼마나?":                                                  3,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if b := r.Request.Baseline; b == nil || b.WorkScale != want {
+			t.Errorf("%q: measured run %+v, want its data × %v", text, b, want)
+			continue
+		}
+		if back, err := Read(Env{Catalog: cat}, readingText(cat, r)); err != nil || back.Request.Baseline == nil || back.Request.Baseline.WorkScale != want {
+			t.Errorf("%q: reading %q does not read back (%v)", text, readingText(cat, r), err)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "llama 2 7b lora 3 epochs of 50k samples, dataset 3x bigger on h200"); err == nil || !strings.Contains(err.Error(), "scales a measured run") {
+		t.Errorf("a scale with no measured run: %v", err)
+	}
+}

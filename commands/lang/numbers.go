@@ -304,6 +304,64 @@ func reqModelSize(w string) bool {
 	return err == nil
 }
 
+// timesBigger reads "3x bigger", "2 times larger", "twice as big",
+// "double" at i: a factor on the data of a measured run, and where it ends.
+func (p *reqParser) timesBigger(i int) (float64, int, bool) {
+	w := p.tok(i).w
+	f, j := 0.0, i+1
+	switch {
+	case w == "twice" || w == "double" || w == "doubled":
+		f = 2
+	case w == "triple" || w == "tripled":
+		f = 3
+	default:
+		n, rest, ok := reqScanNumber(w)
+		if !ok || n.v <= 0 {
+			return 0, 0, false
+		}
+		switch {
+		case rest == "x" || rest == "times":
+		case rest == "" && (p.tok(j).w == "x" || p.tok(j).w == "times"):
+			j++
+		default:
+			return 0, 0, false
+		}
+		f = n.v
+	}
+	for p.tok(j).w == "as" || p.tok(j).w == "the" {
+		j++
+	}
+	switch p.tok(j).w {
+	case "bigger", "larger", "more", "big", "large", "much", "size":
+		j++
+	default:
+		if w != "doubled" && w != "tripled" {
+			return 0, 0, false
+		}
+	}
+	if f < 0.01 || f > 1000 {
+		return 0, 0, false
+	}
+	return f, j, true
+}
+
+// scaleWork puts "the dataset is 3x bigger" on the measured run it
+// compares with: a run in hours or hours per epoch whose amount the
+// request does not give.
+func (p *reqParser) scaleWork() error {
+	if p.workScale == 0 {
+		return nil
+	}
+	b := p.req.Baseline
+	amount := p.samples.set || p.tokens.set || p.steps.set || p.dsSamples.set || p.dsTokens.set
+	if b == nil || (b.Unit != planner.Hours && b.Unit != planner.HoursPerEpoch) || amount {
+		return said(en.Tf("`%s` scales a measured run's data: say the run in hours (`it took 6.5 hours on 1x a100`), or give the dataset size", p.workScaleWords), &UserError{
+			Hint: reqEg("baseline 6.5 h on 1x a100, dataset 3x bigger", "of 2.5M samples")})
+	}
+	b.WorkScale = p.workScale
+	return nil
+}
+
 // needNumber is the error for a unit word with no number before it.
 func (p *reqParser) needNumber(i int, c reqUnitKind) error {
 	ex := map[reqUnitKind]string{reqUEpochs: "10 epochs", reqUSamples: "2.5M samples", reqUTokens: "1.2B tokens",
@@ -314,8 +372,14 @@ func (p *reqParser) needNumber(i int, c reqUnitKind) error {
 
 // dataset reads "of 2.5M samples" / "of 1.2B tokens" after `of` at a.
 func (p *reqParser) dataset(a int) error {
-	for w := p.tok(p.i).w; w == "of" || w == "=" || w == "size" || w == "is"; w = p.tok(p.i).w {
+	for w := p.tok(p.i).w; w == "of" || w == "=" || w == "size" || w == "is" || w == "now"; w = p.tok(p.i).w {
 		p.i++
+	}
+	if f, n, ok := p.timesBigger(p.i); ok {
+		// "the dataset is 3x bigger": the measured run's data, scaled
+		p.workScale, p.workScaleWords = f, p.span(a, n)
+		p.i = n
+		return nil
 	}
 	if reqStartsNumber(p.tok(p.i).w) {
 		q, err := p.readQuantity()

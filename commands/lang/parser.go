@@ -88,6 +88,9 @@ type reqParser struct {
 	standIn     bool
 	baselineAt  int  // the token the measured run starts at
 	graphWord   bool // a graph runtime was named (reqGraphRuntimes)
+	// workScale: "the dataset is 3x bigger" than the measured run's
+	workScale      float64
+	workScaleWords string
 	// alts are the corrections' fallbacks, serverOrder the team's
 	// servers as the servers file lists them (suggest.go).
 	alts        map[string]hintAlt
@@ -468,6 +471,9 @@ func (p *reqParser) finish() error {
 	j := &p.req.Job
 	// model
 	if err := p.pickModel(); err != nil {
+		return err
+	}
+	if err := p.scaleWork(); err != nil {
 		return err
 	}
 	m, err := p.buildModel()
