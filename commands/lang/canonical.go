@@ -88,17 +88,7 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 	}
 	opts = append(opts, servingWords(j)...)
 	if b := req.Baseline; b != nil {
-		s := fmt.Sprintf("baseline %s %s on %s", Num(b.Value), b.Unit, HardwareWords(b.Hardware))
-		if b.Precision != "" {
-			s += " " + string(b.Precision)
-		}
-		if m := b.Model; m != nil && m.ID != j.Model.ID {
-			s = m.ID + " " + s // the run's own model, named before it (pickModel)
-		}
-		if b.WorkScale > 0 && b.WorkScale != 1 {
-			s += ", dataset " + Num(b.WorkScale) + "x bigger"
-		}
-		opts = append(opts, s)
+		opts = append(opts, baselineWords(j, *b))
 	}
 	f.Options = strings.Join(opts, " ")
 	return f
@@ -395,6 +385,23 @@ func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f 
 		f.Options = strings.TrimSpace(Canonical(cat, noBase).Options + " " + p.Tf("baseline %s, measured on %s", run, koreanHardware(p, b.Hardware)))
 	}
 	return f
+}
+
+// baselineWords restates a measured run: the run's own model when it is
+// not the job's (named before it, as pickModel reads it), its value, unit,
+// hardware and precision, and how much more data the job has.
+func baselineWords(j planner.Job, b planner.Baseline) string {
+	s := fmt.Sprintf("baseline %s %s on %s", Num(b.Value), b.Unit, HardwareWords(b.Hardware))
+	if b.Precision != "" {
+		s += " " + string(b.Precision)
+	}
+	if m := b.Model; m != nil && m.ID != j.Model.ID {
+		s = m.ID + " " + s
+	}
+	if b.WorkScale > 0 && b.WorkScale != 1 {
+		s += ", dataset " + Num(b.WorkScale) + "x bigger"
+	}
+	return s
 }
 
 // koreanMeasure is a measured run's value in its unit, said in Korean
