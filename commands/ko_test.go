@@ -208,3 +208,22 @@ func TestKoreanStoreRefusals(t *testing.T) {
 		}
 	}
 }
+
+// An inference card in Korean says its rates in Korean units, as its
+// summary line does: 시퀀스/s, 이미지/s, 토큰/s, not the English words.
+func TestKoreanInferenceRates(t *testing.T) {
+	for text, want := range map[string]string{
+		"bert-large 추론 seq 128 배치 8 fp16 tensorrt a100 한 장": "시퀀스/s (",
+		"resnet-50 추론 배치 64 t4 한 장":                         "이미지/s (",
+		"라마3 8b 추론 h100 한 장":                                "토큰/s (",
+	} {
+		r, err := New(Deps{}).Dispatch(context.Background(), Request{User: "U1", Text: text})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		out := render(t, r)
+		if !strings.Contains(out, want) || strings.Contains(out, "sequences/s") || strings.Contains(out, "images/s") || strings.Contains(out, " tokens/s") {
+			t.Errorf("%q: the card does not say its rate in Korean (%s):\n%s", text, want, out)
+		}
+	}
+}

@@ -155,9 +155,9 @@ func koPlanner() map[string]string {
 		"context parallel %d: each sequence is split over %d GPUs (ring attention), dividing activations by %d":                                                                            "context parallel %d: 시퀀스마다 GPU %d장에 나눠서(ring attention) activation이 1/%d로 줄어요",
 
 		// inference.go
-		"%s images/s at batch %d per GPU (%.1f ms per batch)":                  "%s images/s (GPU당 batch %d, batch당 %.1f ms)",
-		"%s sequences/s (%s tokens/s) at batch %d per GPU (%.1f ms per batch)": "%s sequences/s (%s tokens/s, GPU당 batch %d, batch당 %.1f ms)",
-		"%s tokens/s over %d sequences (%.1f ms per token each)":               "%s tokens/s (시퀀스 %d개, 각 토큰당 %.1f ms)",
+		"%s images/s at batch %d per GPU (%.1f ms per batch)":                  "%s 이미지/s (GPU당 batch %d, batch당 %.1f ms)",
+		"%s sequences/s (%s tokens/s) at batch %d per GPU (%.1f ms per batch)": "%s 시퀀스/s (%s 토큰/s, GPU당 batch %d, batch당 %.1f ms)",
+		"%s tokens/s over %d sequences (%.1f ms per token each)":               "%s 토큰/s (시퀀스 %d개, 각 토큰당 %.1f ms)",
 		"%d replicas (one per GPU)":                                            "replica %d개 (GPU당 하나)",
 
 		// plan.go: refusals
