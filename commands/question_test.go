@@ -98,8 +98,10 @@ func TestTeamServerIsHardware(t *testing.T) {
 	if p := r.Data.(*PlanData).Plans[0]; p.GPUs != 2 || p.Server != "server-h" {
 		t.Errorf("server-h 2장: %d GPUs on %q", p.GPUs, p.Server)
 	}
-	if _, err := do(t, s, "U1", "bert-base 10 epochs on server-h x 8"); err == nil || !strings.Contains(err.Error(), "has 4 GPUs") {
-		t.Errorf("8 of server-h's 4 GPUs: %v", err)
+	// More than it holds: that many of its GPU, off the server, said so.
+	r = mustDo(t, s, "U1", "bert-base 10 epochs on server-h x 8")
+	if p := r.Data.(*PlanData).Plans[0]; p.GPUs != 8 || p.Server != "" || !strings.Contains(p.GPU, "h200") || !strings.Contains(render(t, r), "has 4 GPUs") {
+		t.Errorf("8 of server-h's 4 GPUs: %d GPUs on %q (%s)", p.GPUs, p.Server, p.GPU)
 	}
 }
 

@@ -27,6 +27,7 @@ func koLang() map[string]string {
 		"`%s` and `%s` both named: planned `%s`, the last one":                                                                     "`%s`와 `%s`가 둘 다 나와서 마지막에 말한 `%s`로 계획했어요",
 		"`%s` and `%s` both named: planned in %s, the last one":                                                                    "`%s`와 `%s`가 둘 다 나와서 마지막에 말한 %s로 계획했어요",
 		"`%s` scales a measured run's data: say the run in hours (`it took 6.5 hours on 1x a100`), or give the dataset size":       "`%s`는 측정한 run의 데이터를 몇 배로 늘리는 말이에요: run을 시간으로 알려 주시거나(`a100 한 장에서 6.5시간 걸렸어요`), 데이터셋 크기를 알려 주세요",
+		"`%s` has %d GPUs: planned %d of its %s as asked, more than it holds":                                                      "`%s`에는 GPU가 %d장뿐이지만, 말씀하신 대로 %d장(%s)으로 계획했어요",
 		"`%s` read as 4-bit weights (say `int8` for 8-bit)":                                                                        "`%s`는 4비트 가중치로 읽었어요 (8비트는 `int8`)",
 		"`%s` without a stage read as ZeRO-2 (say zero1, zero2 or zero3)":                                                          "단계 없는 `%s`는 ZeRO-2로 읽었어요 (zero1, zero2, zero3 중 하나로 써 주세요)",
 		"`mixed` read as mixed precision: the best 16-bit format the GPU supports (bf16, else fp16)":                               "`mixed`는 mixed precision으로 읽었어요: GPU가 지원하는 가장 좋은 16비트 포맷 (bf16, 안 되면 fp16)",

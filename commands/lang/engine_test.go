@@ -324,3 +324,25 @@ func TestDataTimesBiggerThanTheRun(t *testing.T) {
 		t.Errorf("a scale with no measured run: %v", err)
 	}
 }
+
+// More GPUs than a team server holds ("bump to 8 gpus on server-a", "8-way
+// a100 node" where server-a has 4 A100s) is that many of its GPU, planned
+// off the server and said so, not refused.
+func TestMoreGPUsThanTheServerHolds(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	r, err := Read(env, "if we bump to 8 gpus on server-a, how long for llama-3-8b full ft 2B tokens?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := r.Request.Targets
+	if len(ts) != 1 || ts[0].Count != 8 || ts[0].Server != "" || !strings.HasPrefix(ts[0].GPU.ID, "a100") {
+		t.Errorf("targets %+v, want 8 of server-a's A100s, off the server", ts)
+	}
+	if !strings.Contains(strings.Join(r.Request.Job.Notes, " "), "more than it holds") {
+		t.Errorf("notes %q do not say the server holds fewer", r.Request.Job.Notes)
+	}
+	if _, err := Read(env, "bert-base on 3x server-a"); err != nil {
+		t.Errorf("3 of server-a's 4: %v", err)
+	}
+}

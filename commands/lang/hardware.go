@@ -581,9 +581,15 @@ func reqRateDen(w string) string {
 // serverPart is n GPUs of a team server (all of them when n is its size).
 func (p *reqParser) serverPart(srv planner.Hardware, n, a int) (planner.Hardware, bool, error) {
 	p.lastCounted = true
-	if n < 1 || n > srv.Count {
+	if n < 1 || n > reqMaxGPUs {
 		return srv, false, said(en.Tf("`%s` has %d GPUs; `%s` asks for %d", srv.Server, srv.Count, p.span(a, p.i), n), &UserError{
 			Hint: p.try(a, p.i, srv.Server)})
+	}
+	if n > srv.Count {
+		// "if we bump to 8 gpus on server-a", "8-way a100 node": more than
+		// the server holds, planned as that many of its GPU, said so
+		p.note(en.Tf("`%s` has %d GPUs: planned %d of its %s as asked, more than it holds", srv.Server, srv.Count, n, srv.GPU.ID))
+		return planner.Hardware{GPU: srv.GPU, Count: n}, true, nil
 	}
 	if n < srv.Count {
 		srv.Count = n
