@@ -184,6 +184,11 @@ func (c *canonizer) step(i int) int {
 		c.out = append(c.out, reqToken{raw: t.raw, w: hubMark + t.raw, start: t.start, end: t.end})
 		return i + 1
 	}
+	if c.gpu(t.w) && !reqStartsNumber(t.w) {
+		if n := c.machinesOf(i); n > i {
+			return n // "A100 8장짜리 서버 2대"
+		}
+	}
 	if n := c.phrase(i); n > i {
 		return n
 	}

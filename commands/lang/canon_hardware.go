@@ -413,3 +413,43 @@ func (c *canonizer) slashedGPUs(i int) int {
 	}
 	return i + 1
 }
+
+// machinesOf reads a GPU at i followed by "N장짜리": machines of N of
+// them, and how many when a count of machines follows ("A100 8장짜리 서버
+// 2대", "H100 8장짜리 노드 4대로" → 2 nodes of 8x a100, 4 nodes of 8x
+// h100); with none, N of the GPU ("a100 8장짜리로 돼?").
+func (c *canonizer) machinesOf(i int) int {
+	n, rest, ok := reqScanInt(c.w(i + 1))
+	if !ok || rest != "" || n < 1 || !strings.HasPrefix(c.w(i+2), "장짜리") {
+		return i
+	}
+	j := i + 3
+	if mw := c.w(j); mw == "hgx" || mw == "dgx" || strings.HasPrefix(mw, "서버") || strings.HasPrefix(mw, "노드") ||
+		strings.HasPrefix(mw, "머신") || strings.HasPrefix(mw, "박스") {
+		j++
+	}
+	m, isKo := koNumbers[c.w(j)]
+	if v, r, isNum := reqScanInt(c.w(j)); isNum && r == "" {
+		m, isKo = v, true
+	}
+	count := strconv.Itoa(n)
+	if !isKo || m < 1 || !strings.HasPrefix(c.w(j+1), "대") {
+		c.emit(c.w(i), i, i+1)
+		c.emit("x", i+1, i+3)
+		c.emit(count, i+1, i+3)
+		return i + 3
+	}
+	if m == 1 {
+		c.emit(c.w(i), i, i+1)
+		c.emit("x", i+1, j+2)
+		c.emit(count, i+1, j+2)
+		return j + 2
+	}
+	c.emit(strconv.Itoa(m), j, j+2)
+	c.emit("nodes", j, j+2)
+	c.emit("of", j, j+2)
+	c.emit(c.w(i), i, i+1)
+	c.emit("x", i+1, i+3)
+	c.emit(count, i+1, i+3)
+	return j + 2
+}

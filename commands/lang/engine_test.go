@@ -346,3 +346,25 @@ func TestMoreGPUsThanTheServerHolds(t *testing.T) {
 		t.Errorf("3 of server-a's 4: %v", err)
 	}
 }
+
+// "GPU N장짜리" is a machine of N; a count of machines after it ("서버
+// 2대", "노드 4대로", "HGX 한 대") makes that many nodes of N.
+func TestKoreanMachinesOfN(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string][2]int{ // GPUs in all, nodes
+		"H100 8장짜리 노드 4대로 llama 3 70b 파인튜닝 10억 토큰":               {32, 4},
+		"llama 3 70b 사전학습 1조 토큰 A100 8장짜리 서버 2대로 며칠?":            {16, 2},
+		"B200 8장짜리 HGX 한 대면 llama 3.1 70b 사전학습 토큰 1조개에 몇 일 걸려요?": {8, 1},
+		"llama 3 8b lora a100 8장짜리로 돼?":                          {8, 1},
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		ts := r.Request.Targets
+		if len(ts) != 1 || ts[0].Count != want[0] || want[1] > 1 && ts[0].GPUsPerNode != want[0]/want[1] {
+			t.Errorf("%q: targets %+v, want %d GPUs on %d nodes", text, ts, want[0], want[1])
+		}
+	}
+}
