@@ -232,7 +232,8 @@ func isMemWord(w string) bool {
 // words), "a100s" (a plural), "16gb v100" (the memory first).
 func (c *canonizer) gpuWords(i int) int {
 	w, next := c.w(i), c.w(i+1)
-	if next != "" && !c.gpu(w) {
+	if next != "" && !c.gpu(w) && strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz0123456789") {
+		// (a comma is not half of a name: ", a100" is the A100)
 		for _, j := range []string{w + next, w + "-" + next} {
 			if c.gpu(j) {
 				c.emit(j, i, i+2)
