@@ -354,6 +354,7 @@ func TestKoreanMachinesOfN(t *testing.T) {
 	for text, want := range map[string][2]int{ // GPUs in all, nodes
 		"H100 8장짜리 노드 4대로 llama 3 70b 파인튜닝 10억 토큰":               {32, 4},
 		"llama 3 70b 사전학습 1조 토큰 A100 8장짜리 서버 2대로 며칠?":            {16, 2},
+		"라마3 70b 사전학습 1조 토큰, A100 8장짜리 서버 2대로 며칠?":               {16, 2},
 		"B200 8장짜리 HGX 한 대면 llama 3.1 70b 사전학습 토큰 1조개에 몇 일 걸려요?": {8, 1},
 		"llama 3 8b lora a100 8장짜리로 돼?":                          {8, 1},
 	} {
