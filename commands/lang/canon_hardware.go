@@ -425,8 +425,7 @@ func (c *canonizer) machinesOf(i int) int {
 		return i
 	}
 	j := i + 3
-	if mw := c.w(j); mw == "hgx" || mw == "dgx" || strings.HasPrefix(mw, "서버") || strings.HasPrefix(mw, "노드") ||
-		strings.HasPrefix(mw, "머신") || strings.HasPrefix(mw, "박스") {
+	if machineWord(c.w(j)) {
 		j++
 	}
 	m, isKo := koNumbers[c.w(j)]

@@ -376,11 +376,12 @@ func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f 
 		if b.Precision != "" {
 			run += " " + string(b.Precision)
 		}
-		if m := b.Model; m != nil && m.ID != j.Model.ID {
-			run = m.ID + " " + run
+		model, scale := runExtras(j, *b)
+		if model != "" {
+			run = model + " " + run
 		}
-		if b.WorkScale > 0 && b.WorkScale != 1 {
-			run += ", 데이터 " + Num(b.WorkScale) + "배"
+		if scale != "" {
+			run += ", 데이터 " + scale + "배"
 		}
 		f.Options = strings.TrimSpace(Canonical(cat, noBase).Options + " " + p.Tf("baseline %s, measured on %s", run, koreanHardware(p, b.Hardware)))
 	}
@@ -395,13 +396,26 @@ func baselineWords(j planner.Job, b planner.Baseline) string {
 	if b.Precision != "" {
 		s += " " + string(b.Precision)
 	}
-	if m := b.Model; m != nil && m.ID != j.Model.ID {
-		s = m.ID + " " + s
+	model, scale := runExtras(j, b)
+	if model != "" {
+		s = model + " " + s
 	}
-	if b.WorkScale > 0 && b.WorkScale != 1 {
-		s += ", dataset " + Num(b.WorkScale) + "x bigger"
+	if scale != "" {
+		s += ", dataset " + scale + "x bigger"
 	}
 	return s
+}
+
+// runExtras is what a measured run adds beside its value: its own model's
+// id when it is not the job's, and its data factor when it is not 1.
+func runExtras(j planner.Job, b planner.Baseline) (model, scale string) {
+	if m := b.Model; m != nil && m.ID != j.Model.ID {
+		model = m.ID
+	}
+	if b.WorkScale > 0 && b.WorkScale != 1 {
+		scale = Num(b.WorkScale)
+	}
+	return model, scale
 }
 
 // koreanMeasure is a measured run's value in its unit, said in Korean

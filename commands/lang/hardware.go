@@ -436,8 +436,22 @@ func (p *reqParser) machineWordNear(a, b int) bool {
 		return false
 	}
 	text := strings.ToLower(p.text[p.toks[max(a-1, 0)].start:p.toks[b-1].end])
-	for _, w := range []string{"node", "server", "box", "machine", "hgx", "dgx", "노드", "서버", "머신", "대"} {
+	for _, w := range machineWords {
 		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return strings.Contains(text, "대")
+}
+
+// machineWords name one machine of GPUs, in English and Korean.
+var machineWords = []string{"node", "server", "box", "machine", "hgx", "dgx", "노드", "서버", "머신", "박스"}
+
+// machineWord reports whether w starts with a word for one machine
+// ("서버로", "노드", "hgx").
+func machineWord(w string) bool {
+	for _, m := range machineWords {
+		if strings.HasPrefix(w, m) {
 			return true
 		}
 	}

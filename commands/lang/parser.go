@@ -309,12 +309,11 @@ func withModelFor(text string, skipped []string) string {
 
 // reqSoftware are frameworks and servers people name that the planner
 // has no model of: passed over (and said so) even where they look like a
-// GPU (`triton`, `titan`) or a precision (`tf2`, `tf32`).
+// GPU (`triton`, `titan`) or a precision (`tf2`, `tf32`), as the graph
+// runtimes (reqGraphRuntimes) are when they serve no forward-only model.
 var reqSoftware = map[string]bool{
-	"triton": true, "triton-server": true, "tritonserver": true, "tf2": true, "tf1": true, "tensorflow": true,
-	"tensorflow2": true, "xla": true, "jax": true, "flax": true, "onnx": true, "onnxruntime": true,
-	"onnx-runtime": true, "openvino": true, "torchscript": true, "fastertransformer": true, "mxnet": true,
-	"paddle": true, "paddlepaddle": true, "keras": true,
+	"triton": true, "triton-server": true, "tritonserver": true, "openvino": true, "fastertransformer": true,
+	"mxnet": true, "paddle": true, "paddlepaddle": true, "keras": true,
 }
 
 // reqGraphRuntimes are the software names that serve a forward-only model
@@ -331,8 +330,11 @@ var reqGraphRuntimes = map[string]bool{
 // a known word gets its suggestion instead.
 func (p *reqParser) skippable(i int) bool {
 	t := p.tok(i)
+	if reqGraphRuntimes[t.w] {
+		p.graphWord = true
+		return true
+	}
 	if reqSoftware[t.w] {
-		p.graphWord = p.graphWord || reqGraphRuntimes[t.w]
 		return true
 	}
 	for _, r := range t.w {
