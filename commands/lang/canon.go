@@ -472,8 +472,9 @@ func (c *canonizer) phrase(i int) int {
 		c.skip(i, i+1)
 		return i + 1
 	case isContextWord(c.w(i+1)) && reqStartsNumber(c.w(i)) && !isContextWord(c.w(i-1)) && reqKeywords[c.w(i-1)].kind != reqKwKey &&
-		c.w(i-1) != "=" && !reqStartsNumber(c.w(i+2)):
-		// "8k context", "4k ctx": the length before its key
+		c.w(i-1) != "=" && (!reqStartsNumber(c.w(i+2)) || c.gpu(c.w(i+2))) && !billions(c.w(i)):
+		// "8k context", "4k ctx": the length before its key ("llama 3 8b
+		// context" is the model's size, then the word)
 		at := c.in[i].start
 		c.out = append(c.out, reqToken{raw: c.in[i+1].raw, w: "seq", start: at, end: at})
 		c.emit(c.w(i), i, i+1)
@@ -860,4 +861,11 @@ func serverNoun(w, w2 string) bool {
 		return isNoun(w2)
 	}
 	return false
+}
+
+// billions reports whether w is a count in billions ("8b", "70B"): a
+// model's size, never a context length.
+func billions(w string) bool {
+	n, unit, ok := reqScanNumber(w)
+	return ok && unit == "" && n.mult == 'b'
 }

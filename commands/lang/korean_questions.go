@@ -130,3 +130,31 @@ func (c *canonizer) koSelectiveCkpt(i int) int {
 	c.emit("selective-ckpt", i, i+1+n)
 	return i + 1 + n
 }
+
+// koRateUnitAt is the number of words at i that make a unit of rate after
+// 몇, a count per second ("토큰/s", "tok/s", "이미지/초", "시퀀스/sec";
+// the tokenizer cuts "토큰/" from "s"), or 0.
+func (c *canonizer) koRateUnitAt(i int) int {
+	w := c.w(i)
+	for _, u := range []string{"토큰", "tokens", "token", "tok", "샘플", "samples", "sample", "이미지", "images", "image", "시퀀스", "seq", "요청", "req"} {
+		rest, ok := strings.CutPrefix(w, u)
+		if !ok {
+			continue
+		}
+		if rest == "/" {
+			rest += c.w(i + 1)
+			if perSecond(rest) {
+				return 2
+			}
+		}
+		if perSecond(rest) {
+			return 1
+		}
+		return 0
+	}
+	return 0
+}
+
+func perSecond(s string) bool {
+	return s == "/s" || s == "/sec" || s == "/초" || strings.HasPrefix(s, "/s?") || strings.HasPrefix(s, "/초")
+}

@@ -179,3 +179,48 @@ func readsAsMeant(t *testing.T, cat *planner.Catalog, env Env, cases []readCase)
 		}
 	}
 }
+
+// A rate or the longest context asked with 몇 beside a bare GPU number:
+// "4090에서 몇 토큰/s" is how fast on an RTX 4090, not 4,090 tokens of
+// work; "컨텍스트 몇 토큰까지" is the longest context, and with nothing
+// said of training it is a served model's; a model's size before the
+// word context is its size ("llama 3 8b context"), and a context before a
+// GPU's number keeps both ("8k 컨텍스트 4090").
+func TestRateAndContextQuestionsBesideAGPUNumber(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	for _, k := range []struct {
+		text         string
+		ask          Ask
+		rate, maxSeq bool
+		has          []string
+	}{
+		{"llama 3 8b transformers로 돌리면 4090에서 몇 토큰/s?", AskTime, true, false, []string{"inference", "hf", "1x rtx-4090"}},
+		{"llama 3 8b 4090에서 몇 토큰/s 나와?", AskTime, true, false, []string{"inference", "1x rtx-4090"}},
+		{"bert-base 추론 t4에서 몇 샘플/s?", AskTime, true, false, []string{"inference", "1x t4"}},
+		{"llama 3 8b 4090에서 몇 tok/s?", AskTime, true, false, []string{"1x rtx-4090"}},
+		{"llama 3 8b 컨텍스트 몇 토큰까지 4090에서 돼?", AskFit, false, true, []string{"inference", "1x rtx-4090"}},
+		{"qwen2.5 7b 서빙 컨텍스트 몇까지 돼? l40s", AskFit, false, true, []string{"1x l40s"}},
+		{"llama 3 8b max context on a 4090?", AskFit, false, true, []string{"inference", "1x rtx-4090"}},
+		{"llama 3 8b lora max context on a 4090?", AskFit, false, true, []string{"lora", "1x rtx-4090"}},
+		{"llama 3 8b 8k 컨텍스트 4090 추론", AskNone, false, false, []string{"seq 8192", "1x rtx-4090"}},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		got := ReadAs(cat, r)
+		if r.Ask != k.ask || r.Rate != k.rate || r.MaxSeq != k.maxSeq {
+			t.Errorf("%q: ask %q rate %v max seq %v, want %q %v %v (%s)", k.text, r.Ask, r.Rate, r.MaxSeq, k.ask, k.rate, k.maxSeq, got)
+		}
+		for _, h := range k.has {
+			if !strings.Contains(got, h) {
+				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
+			}
+		}
+		if strings.Contains(got, "4090 tokens") || strings.Contains(got, "seq 4090") {
+			t.Errorf("%q: the GPU's number read as an amount: %s", k.text, got)
+		}
+	}
+}

@@ -203,6 +203,11 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
 	}
+	if c.maxSeq && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {
+		// "컨텍스트 몇 토큰까지 돼?", "max context on a 4090": a served
+		// model's window, when nothing says training
+		r.Request.Job.Workload = planner.Inference
+	}
 	if r.Request.Job.Workload == "" {
 		r.WorkloadAssumed = "not said"
 	}

@@ -112,14 +112,23 @@ func (p *reqParser) weightOnlyInference(trained bool, container string) {
 	if j.Workload != "" || j.Precision != planner.INT4 && j.Precision != planner.INT8 {
 		return
 	}
-	if trained || j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 || j.DatasetSamples > 0 ||
-		j.DatasetTokens > 0 || j.LoRARank > 0 || j.Optimizer != "" || j.Strategy != "" || j.Checkpointing ||
-		p.req.Baseline != nil {
+	if trained || trainingJob(p.req) {
 		return
 	}
 	j.Workload = planner.Inference
 	p.workloadAssumed = "from " + string(j.Precision) + "; say qlora to train"
 	p.note(en.Tf("%s weights and no training word: planned as inference (say `qlora` to train on a 4-bit base)", string(j.Precision)))
+}
+
+// trainingJob reports whether what was read of a request says training
+// without a training word: an amount of work (epochs, samples, tokens,
+// steps, a dataset), a LoRA rank, an optimizer, a sharding strategy,
+// checkpointing or a measured run.
+func trainingJob(r planner.Request) bool {
+	j := r.Job
+	return j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 || j.DatasetSamples > 0 ||
+		j.DatasetTokens > 0 || j.LoRARank > 0 || j.Optimizer != "" || j.Strategy != "" || j.Checkpointing ||
+		r.Baseline != nil
 }
 
 // AssumedWorkload is the workload a job that does not say one is planned
