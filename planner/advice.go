@@ -59,8 +59,13 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 	if j.Workload == Inference {
 		add("serving", pc.pr.Tf("Weights take %.1f GiB per GPU and each sequence of %d tokens adds %.2f GiB of KV cache; up to %d concurrent sequences fit. Use a paged-KV server (vLLM, TGI, TensorRT-LLM) to keep that capacity.",
 			memItem(e.Memory, "weights"), j.SeqLen, kvBytesPerToken(j.Model)*j.Model.attnSpan(float64(j.SeqLen))*float64(j.SeqLen)/float64(e.GPUs)/gib, e.Memory.MaxMicroBatch))
-		if e.Serving == nil && !j.Stack.Fused() {
-			add("speed", pc.pr.T("these decode rates are an inference engine's (vLLM, TGI, llama.cpp, or gpt-fast with torch.compile), which keeps the GPU busy. Plain `transformers` `generate()` is bound by the host instead: Python runs every layer's operators for each token, tens of milliseconds a token whatever the GPU (50-62 ms for Llama 3.2 1B and 3.1 8B on an H200, measured)."))
+		switch {
+		case pc.eagerDecode && !e.HostBound:
+			// eager, but the weight reads are slower than the host's issue
+		case e.HostBound && e.engineTokensPerS > 0:
+			add("speed", pc.pr.Tf("planned as eager PyTorch (`transformers` `generate()`): Python issues every layer's operators for each token, so the host sets the pace at %s tokens/s and a faster GPU will not help. An inference engine (vLLM, TGI, llama.cpp) or `torch.compile` with a static KV cache reads the weights at the GPU's pace: about %s tokens/s here. generate()'s own loop adds more on a slow host (38 ms a token on our H200 VM, whatever the model).", sig3(e.Throughput.TokensPerS), sig3(e.engineTokensPerS)))
+		case e.Serving == nil && !j.Stack.Fused():
+			add("speed", pc.pr.T("these decode rates are an inference engine's (vLLM, TGI, llama.cpp, or gpt-fast with torch.compile), which keeps the GPU busy. Plain `transformers` `generate()` is bound by the host instead: Python runs every layer's operators for each token, tens of milliseconds a token whatever the GPU (50-62 ms for Llama 3.2 1B and 3.1 8B on an H200, measured). Say `transformers` (or `hf`) to plan that."))
 		}
 		if !e.Memory.Fits {
 			out = append(out, pc.oomAdvice(e)...)

@@ -337,6 +337,9 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	// A measured run's factor (rebase) carries to decode and prefill here
 	// as in the serving engines' path: what the model does not know about
 	// this job's code is in both.
+	if pc.eagerDecode {
+		perToken, prefill = pc.eagerDecodeTimes(&e, b, perToken, prefill)
+	}
 	perToken /= pc.jobFactor
 	prefill /= pc.jobFactor
 	e.InferencePath = "decode"
@@ -353,6 +356,17 @@ func (pc *planContext) evaluateInference(h Hardware, l layout) Estimate {
 	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
 	pc.fillTime(&e, e.Throughput.SamplesPerS)
 	return e
+}
+
+// eagerDecodeTimes is decode and prefill in eager PyTorch: each token is
+// one forward pass issued from Python (decodeOps), blended with the GPU's
+// time; e keeps the GPU's own rate (an engine's) for the advice.
+func (pc *planContext) eagerDecodeTimes(e *Estimate, batch, perToken, prefill float64) (float64, float64) {
+	e.engineTokensPerS = batch / perToken / pc.jobFactor
+	issue := decodeOps(pc.job.Model) * opS(pc.prm, e.hw.GPU)
+	perToken, e.HostBound = blendIssue(pc.prm, issue, perToken)
+	prefill, _ = blendIssue(pc.prm, issue, prefill)
+	return perToken, prefill
 }
 
 // describe attaches the assumptions and launch line of one estimate.
@@ -392,6 +406,10 @@ func (pc *planContext) describe(e *Estimate) {
 		case "decode":
 			if e.Serving != nil {
 				e.Assumptions = append(e.Assumptions, pc.servingAssumption(e))
+				break
+			}
+			if e.HostBound {
+				e.Assumptions = append(e.Assumptions, pc.pr.Tf("eager PyTorch decode: each token is a forward pass of ~%.0f operators issued from Python at %.1f µs each, slower than the GPU reads the weights", decodeOps(pc.job.Model), opS(pc.prm, e.hw.GPU)*1e6))
 				break
 			}
 			e.Assumptions = append(e.Assumptions, pc.pr.Tf("prefill is compute-bound; decode reads the weights + KV cache every token at %.0f%% of memory bandwidth (or is compute-bound at large batch)", pc.prm.DecodeBW*100))

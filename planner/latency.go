@@ -33,6 +33,25 @@ func forwardOps(m Model) float64 {
 	return 75*float64(m.Layers) + 45
 }
 
+// decodeOps is the host's work for one token of eager decoding, in the
+// operators forwardOps counts: a decoder layer with its KV cache runs
+// about 170 a token (rotary embedding, two RMSNorms in fp32, the cache
+// update, grouped-query attention, the gated MLP) against a BERT layer's
+// 75. Two measurements agree on it: PyTorch's gpt-fast post starts from a
+// plain eager loop at 25.5 tokens/s for Llama 2 7B on an A100 (39 ms a
+// token, host-bound: 166 a layer at the A100's operator cost), and
+// transformers' generate() on our H200 took 0.74 ms more a token per
+// layer from Llama 3.2 1B (16 layers, 50.4 ms) to Llama 3.1 8B (32, 62.2
+// ms): 178 a layer at the H200's. What generate() adds around the model
+// (38 ms a token on that VM, whatever the size) is the host's and is not
+// in the plan.
+func decodeOps(m Model) float64 {
+	if m.Layers <= 0 {
+		return 0
+	}
+	return 170*float64(m.Layers) + 45
+}
+
 // graphOps is the number of operators a graph runtime issues for one
 // forward pass: p.GraphOps a transformer layer where eager PyTorch runs
 // 75 (XLA fuses the element-wise ones, and no Python runs between them),

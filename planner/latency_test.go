@@ -115,3 +115,50 @@ func TestHostBoundIsMarked(t *testing.T) {
 		t.Errorf("Llama 3.1 8B at 2 x 2048 tokens should not be host-bound")
 	}
 }
+
+// A decoder served by eager PyTorch (`transformers`, `hf`, named) decodes
+// at the host's pace: each token is a forward pass of decodeOps operators
+// issued from Python, so an H100 is no faster than its host allows, a
+// bigger batch costs almost nothing more per step, and the advice gives
+// the engine's rate beside it. Said by no stack word, decode stays an
+// engine's; `tuned` (torch.compile, an engine) is the GPU's pace.
+func TestEagerDecodeIsTheHostsPace(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-3-8b")
+	at := func(s Stack, batch int) (*Estimate, *Result) {
+		t.Helper()
+		r := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100-sxm5-80gb", 1)},
+			Job: Job{Model: m, Workload: Inference, Precision: BF16, GlobalBatch: batch, SeqLen: 768, GenTokens: 256, Stack: s}})
+		return r.Plans[0], r
+	}
+	def, _ := at("", 1)
+	eager, res := at(HF, 1)
+	tuned, _ := at(Tuned, 1)
+	if def.HostBound || tuned.HostBound || !eager.HostBound {
+		t.Fatalf("host-bound: default %v, tuned %v, hf %v; want only hf", def.HostBound, tuned.HostBound, eager.HostBound)
+	}
+	if def.Throughput.TokensPerS != tuned.Throughput.TokensPerS {
+		t.Errorf("no stack word: %.0f tokens/s, tuned %.0f: both are an engine's", def.Throughput.TokensPerS, tuned.Throughput.TokensPerS)
+	}
+	// 32 layers × 170 operators at the H100 host's operator cost, against
+	// 15 GB read at the GPU's bandwidth in ~6 ms
+	issue := decodeOps(m) * opS(&fittedParams, mustGPU(t, c, "h100-sxm5-80gb", 1).GPU)
+	if got := eager.Time.PerTokenS; got < issue || got > 1.1*issue {
+		t.Errorf("eager decode %.1f ms a token; the host issues it in %.1f ms", got*1e3, issue*1e3)
+	}
+	if r := def.Throughput.TokensPerS / eager.Throughput.TokensPerS; r < 2.5 {
+		t.Errorf("an engine decodes %.1fx eager PyTorch's rate on an H100 at batch 1; the host should cost more", r)
+	}
+	if b8, _ := at(HF, 8); b8.Time.PerTokenS > 1.05*eager.Time.PerTokenS {
+		t.Errorf("eager batch 8 takes %.1f ms a step, batch 1 %.1f: the host's issue does not grow with the batch", b8.Time.PerTokenS*1e3, eager.Time.PerTokenS*1e3)
+	}
+	said := strings.Join(eager.Assumptions, "\n")
+	for _, a := range res.Advice {
+		said += "\n" + a.Text
+	}
+	for _, w := range []string{"eager PyTorch decode", "host sets the pace", sig3(def.Throughput.TokensPerS) + " tokens/s"} {
+		if !strings.Contains(said, w) {
+			t.Errorf("the eager plan does not say %q:\n%s", w, said)
+		}
+	}
+}

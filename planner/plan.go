@@ -81,6 +81,9 @@ type Estimate struct {
 
 	hw     Hardware
 	layout layout
+	// engineTokensPerS: for eager decode, the rate the GPU alone would
+	// reach (an engine's), for the advice.
+	engineTokensPerS float64
 }
 
 // Fits reports whether the configuration fits in GPU memory.
@@ -203,8 +206,11 @@ type planContext struct {
 	prm          *Params // the model's fitted constants
 	// keptPrecision: the job's precision came from the measured run.
 	keptPrecision bool
-	assumptions   []string
-	pr            Printer // the reader's language
+	// eagerDecode: a decoder served by eager PyTorch, named as such
+	// (`hf`, `transformers`, `pytorch`): its decode is the host's pace.
+	eagerDecode bool
+	assumptions []string
+	pr          Printer // the reader's language
 }
 
 // Plan answers a request: the named targets, a recommendation search,
@@ -299,6 +305,7 @@ func (pc *planContext) resolveJob() error {
 		}
 	}
 	pc.shippedWeights(j, m)
+	pc.eagerDecode = j.Workload == Inference && j.Stack == HF && j.Engine == "" && !forwardOnly(m)
 	if j.Stack == "" {
 		pc.defaultStack(j, m)
 	}

@@ -667,29 +667,8 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 			c.skip(i+1, i+2)
 			return i + 2
 		}
-		// "컨텍스트 몇 토큰까지 돼?": the longest context that fits
-		if next := c.w(i + 1); i > 0 && koSeqWord(c.w(i-1)) && (strings.HasPrefix(next, "토큰") || strings.HasPrefix(next, "까지") || strings.HasSuffix(w, "까지")) {
-			if n := len(c.out); n > 0 && c.out[n-1].w == "seq" {
-				c.out = c.out[:n-1]
-			}
-			c.ask = AskNone
-			c.setAsk(AskFit)
-			c.maxSeq = true
-			if strings.HasSuffix(w, "까지") {
-				return i + 1
-			}
-			c.skip(i+1, i+2)
-			return i + 2
-		}
-		// "몇 토큰/s", "몇 tok/s", "몇 이미지/초": how fast, asked as a
-		// rate (the number before it is no amount of tokens)
-		if k := c.koRateUnitAt(i + 1); k > 0 {
-			c.ask = AskNone
-			c.setAsk(AskTime)
-			c.rate = true
-			c.runWord = true
-			c.skip(i+1, i+1+k)
-			return i + 1 + k
+		if n, ok := c.koHowManyTokens(i, w); ok {
+			return n
 		}
 		// "몇 시간", "몇 분", "몇 일", "몇 주": how long, not how many GPUs
 		if koTimeUnitWord(c.w(i + 1)) {
@@ -711,6 +690,35 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		}
 	}
 	return i + 1
+}
+
+// koHowManyTokens reads 몇 at i before tokens: "컨텍스트 몇 토큰까지 돼?"
+// (or "몇까지") asks the longest context that fits; "몇 토큰/s", "몇
+// tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
+// no amount of tokens: "4090에서 몇 토큰/s").
+func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
+	if next := c.w(i + 1); i > 0 && koSeqWord(c.w(i-1)) && (strings.HasPrefix(next, "토큰") || strings.HasPrefix(next, "까지") || strings.HasSuffix(w, "까지")) {
+		if n := len(c.out); n > 0 && c.out[n-1].w == "seq" {
+			c.out = c.out[:n-1]
+		}
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.maxSeq = true
+		if strings.HasSuffix(w, "까지") {
+			return i + 1, true
+		}
+		c.skip(i+1, i+2)
+		return i + 2, true
+	}
+	if k := c.koRateUnitAt(i + 1); k > 0 {
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.rate = true
+		c.runWord = true
+		c.skip(i+1, i+1+k)
+		return i + 1 + k, true
+	}
+	return 0, false
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
