@@ -204,9 +204,11 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 		// "tokens per second?", or how fast a served model runs: its rate
 		rate := rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference
-		if k := rd.Request.Job.Model.Kind; rate && (k == planner.Encoder || k == planner.VisionConv) && e.Throughput.SamplesPerS > 0 {
-			// an encoder's or a CNN's rate is in sequences or images
-			return p.Tf("About %.0f samples/s on %s.", e.Throughput.SamplesPerS, hw)
+		if s := forwardRate(p, rd, e, hw, rate); s != "" {
+			return s
+		}
+		if rd.Latency && e.InferencePath == "decode" && e.Serving == nil && e.Time.PerTokenS > 0 {
+			return p.Tf("About %.1f ms a token (%.0f tokens/s) on %s, after %.0f ms for the prompt.", e.Time.PerTokenS*1000, e.Throughput.TokensPerS, hw, e.Time.PrefillS*1000)
 		}
 		if rate && e.Throughput.TokensPerS > 0 {
 			// "tokens per second?": the throughput (decode for inference)
@@ -360,4 +362,33 @@ func (s *Set) longestContext(p *i18n.Printer, req planner.Request, res *planner.
 		}
 	}
 	return p.Tf("The longest context that fits on %s at micro-batch 1 is about %s tokens (the model reads up to %s).", hw, thousands(float64(lo)), thousands(float64(limit)))
+}
+
+// forwardRate answers how fast a forward-only model (an encoder, a CNN, a
+// ViT) is served: its rate in sequences or images with the batch and its
+// latency, or the latency first when that was asked; "" for other plans.
+func forwardRate(p planner.Printer, rd lang.Reading, e *planner.Estimate, hw string, rate bool) string {
+	if !(rate || rd.Latency) || e.Throughput.SamplesPerS <= 0 {
+		return ""
+	}
+	ms := e.Time.BatchLatencyS * 1000
+	switch e.InferencePath {
+	case "forward":
+		if rd.Latency && e.MicroBatch == 1 {
+			return p.Tf("About %.1f ms a sequence on %s (%.0f sequences/s).", ms, hw, e.Throughput.SamplesPerS)
+		}
+		if rd.Latency {
+			return p.Tf("About %.1f ms a batch of %d sequences on %s (%.0f sequences/s).", ms, e.MicroBatch, hw, e.Throughput.SamplesPerS)
+		}
+		return p.Tf("About %.0f sequences/s on %s at batch %d (%.1f ms a batch).", e.Throughput.SamplesPerS, hw, e.MicroBatch, ms)
+	case "images":
+		if rd.Latency && e.MicroBatch == 1 {
+			return p.Tf("About %.1f ms an image on %s (%.0f images/s).", ms, hw, e.Throughput.SamplesPerS)
+		}
+		if rd.Latency {
+			return p.Tf("About %.1f ms a batch of %d images on %s (%.0f images/s).", ms, e.MicroBatch, hw, e.Throughput.SamplesPerS)
+		}
+		return p.Tf("About %.0f images/s on %s at batch %d (%.1f ms a batch).", e.Throughput.SamplesPerS, hw, e.MicroBatch, ms)
+	}
+	return ""
 }

@@ -39,8 +39,14 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama3 8b lora 4090 초당 토큰 몇 개?", "time", []string{"토큰/s예요", "RTX 4090"}},
 		{"llama3 8b on 4090, how many tokens/s?", "time", []string{"RTX 4090", "tokens/s"}},
 		{"llama3 8b 추론 t4에서 초당 40토큰 나왔는데 l4면?", "time", []string{"1× L4", "토큰/s"}},
-		{"bert base 분류 모델 추론 배치 32 t4 초당 몇 개 처리?", "time", []string{"초당 약", "개예요", "T4"}},
-		{"resnet50 inference on t4 images per second?", "time", []string{"samples/s on 1× Tesla T4"}},
+		{"bert base 분류 모델 추론 배치 32 t4 초당 몇 개 처리?", "time", []string{"초당 약", "시퀀스예요", "T4", "배치 32", "배치당"}},
+		{"resnet50 inference on t4 images per second?", "time", []string{"images/s on 1× Tesla T4 at batch 1", "ms a batch"}},
+		// latency asked: the batch's (or a token's) time first, in the model's unit
+		{"bert-large seq 384 batch 8 fp16 tensorrt on l40s — latency?", "time", []string{"ms a batch of 8 sequences on 1× L40S", "sequences/s"}},
+		{"resnet50 inference latency at batch 1 on a t4?", "time", []string{"ms an image on 1× Tesla T4", "images/s"}},
+		{"bert-large 추론 지연시간 l40s에서 얼마나?", "time", []string{"시퀀스 하나에 약", "ms예요", "L40S"}},
+		{"llama 3 8b inference latency on an h100?", "time", []string{"ms a token", "tokens/s", "for the prompt"}},
+		{"bert-base inference on a t4, how many sequences per second?", "time", []string{"sequences/s on 1× Tesla T4"}},
 		{"quick q: max batch size for bert-base on a t4 at seq 512?", "fit", []string{"The largest micro-batch that fits on 1× Tesla T4 is"}},
 		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},
 		// a cost ceiling: the fastest pick under it, else the cheapest and its cost

@@ -69,6 +69,7 @@ type canonizer struct {
 	costWord     bool
 	prefer       string  // "cheapest" or "fastest": the pick the request asked for
 	rate         bool    // asked how fast as a rate ("tokens per second?")
+	latency      bool    // asked the latency ("latency?", "지연시간"): a batch's or a token's time
 	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
 	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool    // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -469,6 +470,7 @@ func (c *canonizer) phrase(i int) int {
 		c.w(i) == "latency" || c.w(i) == "latencies") &&
 		(i == 0 || !reqStartsNumber(c.w(i-1))):
 		c.setAsk(AskTime)
+		c.latency = c.latency || c.w(i) == "latency" || c.w(i) == "latencies"
 		c.skip(i, i+1)
 		return i + 1
 	case isContextWord(c.w(i+1)) && reqStartsNumber(c.w(i)) && !isContextWord(c.w(i-1)) && reqKeywords[c.w(i-1)].kind != reqKwKey &&
@@ -755,8 +757,8 @@ func (c *canonizer) notePreference(w string) {
 // sec", "images a second"; 0 for none.
 func rateQuestion(a, b, c string) int {
 	switch a {
-	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs":
-	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "requests/s", "req/s", "throughput":
+	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries":
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "throughput":
 		return 1
 	default:
 		return 0

@@ -621,6 +621,9 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	ask := e.ask
 	next := c.w(i + 1)
+	if latencyWord(stem) || stem == "응답시간" {
+		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time
+	}
 	if ask == AskFit && strings.HasPrefix(stem, "돌") && koIntent(w, next) {
 		// "돌릴 건데 얼마나 걸려", "돌리려고 하는데": running is what
 		// is planned, not the question
