@@ -344,6 +344,9 @@ func (p *reqParser) unknownGPU(i int, name string, count int) error {
 	if gpuVendors[name] && name == t.w {
 		return p.vendorGPU(i) // "gtx 1660", "tpu v4"
 	}
+	if appleSilicon(name) {
+		return said(en.Tf("`%s` is Apple silicon: gpuplan plans NVIDIA and AMD GPUs, and Macs are not in its catalogue", reqShort(t.raw)), &UserError{Hint: p.gpuFamilies()})
+	}
 	shown := name
 	if name == t.w {
 		shown = t.raw
@@ -618,4 +621,18 @@ func (p *reqParser) serverPart(srv planner.Hardware, n, a int) (planner.Hardware
 // ("how many h100s"): the count is the question.
 func (p *reqParser) countOpen() bool {
 	return len(p.req.Targets) == 1 && len(p.counted) == 1 && !p.counted[0] && p.req.Targets[0].Server == ""
+}
+
+// appleSilicon reports whether name is a Mac or an Apple chip ("mac",
+// "macbook", "m3", "m2-ultra"): not a GPU the catalogue plans.
+func appleSilicon(name string) bool {
+	switch name {
+	case "mac", "macs", "macbook", "macbook-pro", "mac-studio", "mac-mini", "apple", "apple-silicon", "mps", "맥", "맥북":
+		return true
+	}
+	if len(name) >= 2 && name[0] == 'm' && name[1] >= '1' && name[1] <= '5' {
+		rest := strings.TrimLeft(name[2:], "-")
+		return rest == "" || rest == "pro" || rest == "max" || rest == "ultra"
+	}
+	return false
 }

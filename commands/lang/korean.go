@@ -58,7 +58,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
 		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
 		// workloads
-		"추론": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
+		"추론": {act: koWord, word: "inference"}, "전사하": {act: koWord, word: "inference"}, "전사할": {act: koWord, word: "inference"}, "전사해": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
 		"배포":   {act: koWord, word: "inference"},
 		"파인튜닝": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
 		"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "풀튜닝": {act: koWord, word: "finetune"}, "전체튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},

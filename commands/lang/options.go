@@ -67,7 +67,7 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwWorkload, string(planner.LoRA), "lora", "lora-tune", "lora-tuning", "lora-finetune", "lora-ft")
 	reqKws(reqKwWorkload, string(planner.QLoRA), "qlora", "q-lora", "qlora-tune", "qlora-tuning", "qlora-finetune", "qlora-ft")
 	reqKws(reqKwWorkload, string(planner.Inference), "inference", "infer", "serve", "serving", "inf", "served",
-		"deploy", "deployment", "serve-only")
+		"deploy", "deployment", "serve-only", "transcribe", "transcribing", "transcription", "transcriptions")
 	reqKws(reqKwPrecision, string(planner.FP32), "fp32", "float32", "32bit", "32-bit")
 	reqKws(reqKwPrecision, string(planner.TF32), "tf32")
 	reqKws(reqKwPrecision, string(planner.FP16), "fp16", "float16", "half")

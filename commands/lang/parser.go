@@ -382,6 +382,12 @@ func (p *reqParser) unknown(i int, prefer []string) error {
 		return p.needNumber(i, c)
 	}
 	sug := p.suggest(t.w, prefer)
+	if sug == "" && !p.model.set && p.arch.IsZero() && modelish(t.w) {
+		// "yolov8 학습", "sd15 finetune": a model the catalogue lacks,
+		// named where the model goes
+		return said(en.Tf("which model? I do not know `%s` — name a catalogue model (`bert-base`, `llama3-8b`), give its size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)",
+			reqShort(t.raw)), &UserError{Hint: "e.g. with a model: gpuplan plan " + withModelFor(p.text, []string{t.raw})})
+	}
 	if sug == "" {
 		return said(en.Tf("I don't understand `%s`", reqShort(t.raw)), &UserError{Hint: reqKinds})
 	}
@@ -725,3 +731,22 @@ func (p *reqParser) tokensAsSeqLen() {
 // maxSeqAsTokens is the longest token count read as a sequence length
 // beside a sample count (the longest contexts the catalogue's models have).
 const maxSeqAsTokens = 1 << 20
+
+// modelish reports whether w looks like a model's name: letters with a
+// version or size in digits ("yolov8", "sd15", "efficientnet-b0"), not a
+// number with a unit.
+func modelish(w string) bool {
+	letters, digits := 0, 0
+	for _, r := range w {
+		switch {
+		case r >= 'a' && r <= 'z':
+			letters++
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '-' || r == '.' || r == '_':
+		default:
+			return false
+		}
+	}
+	return letters >= 2 && digits >= 1 && !reqStartsNumber(w)
+}

@@ -224,3 +224,32 @@ func TestRateAndContextQuestionsBesideAGPUNumber(t *testing.T) {
 		}
 	}
 }
+
+// What the catalogue cannot plan is said as such: a model it lacks, named
+// with a version in digits ("yolov8"), asks for a model by that name, and
+// a Mac is Apple silicon, not an unknown GPU; transcribing audio is
+// inference.
+func TestUnplannableNamedAsSuch(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	for _, k := range []struct{ text, want string }{
+		{"yolov8 training on coco 100 epochs on an a100", "I do not know `yolov8`"},
+		{"yolov8 학습 coco 100 epoch a100 한 장이면?", "I do not know `yolov8`"},
+		{"phi-4 inference on a mac?", "Apple silicon"},
+		{"llama 3 8b on m2 ultra", "Apple silicon"},
+	} {
+		_, err := Read(env, k.text)
+		if err == nil || !strings.Contains(err.Error(), k.want) {
+			t.Errorf("%q: %v; want %q", k.text, err, k.want)
+		}
+	}
+	for _, text := range []string{"whisper large-v3 로 100시간 음성 전사하면 t4로 얼마나 걸려?", "whisper large-v3 transcribe 100 hours of audio on a t4, how long?"} {
+		r, err := Read(env, text)
+		if err != nil || r.Request.Job.Workload != planner.Inference {
+			t.Errorf("%q: %v, workload %q; want inference", text, err, r.Request.Job.Workload)
+		}
+	}
+	if r, err := Read(env, "전사 서버에 llama 3 8b lora 돌리면?"); err != nil || r.Request.Job.Workload != planner.LoRA {
+		t.Errorf("전사 서버 (the company's server) read as transcription: %v %q", err, r.Request.Job.Workload)
+	}
+}
