@@ -316,6 +316,18 @@ func (c *canonizer) phrase(i int) int {
 		c.runWord = true // a rate asked of a model is how fast it runs
 		c.skip(i, n)
 		return n
+	case sampleLength(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3)):
+		// "200k samples of 512 tokens (each)": each sample's length is
+		// the sequence length, not a second dataset size
+		c.emit(c.w(i), i, i+1)
+		c.emit("seq", i+1, i+2)
+		c.emit(c.w(i+2), i+2, i+3)
+		n := i + 4
+		if c.w(n) == "each" {
+			n++
+		}
+		c.skip(i+3, n)
+		return n
 	case audioHours(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3)) > 0:
 		// "100 hours of audio": Whisper-class models read 30-second windows,
 		// so an hour is 120 samples
@@ -870,4 +882,16 @@ func serverNoun(w, w2 string) bool {
 func billions(w string) bool {
 	n, unit, ok := reqScanNumber(w)
 	return ok && unit == "" && n.mult == 'b'
+}
+
+// sampleLength reports whether a, b, c, d say samples of a length: "samples
+// of 512 tokens", "examples of 1k tokens".
+func sampleLength(a, b, c, d string) bool {
+	switch a {
+	case "samples", "examples", "sequences", "seqs", "documents", "docs", "conversations", "rows":
+	default:
+		return false
+	}
+	n, unit, ok := reqScanNumber(c)
+	return b == "of" && ok && unit == "" && n.v >= 16 && n.v <= 10_000_000 && (d == "tokens" || d == "token" || d == "toks")
 }

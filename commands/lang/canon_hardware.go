@@ -421,7 +421,12 @@ func (c *canonizer) slashedGPUs(i int) int {
 // h100); with none, N of the GPU ("a100 8장짜리로 돼?").
 func (c *canonizer) machinesOf(i int) int {
 	n, rest, ok := reqScanInt(c.w(i + 1))
-	if !ok || rest != "" || n < 1 || !strings.HasPrefix(c.w(i+2), "장짜리") {
+	if !ok || rest != "" || n < 1 {
+		return i
+	}
+	if !strings.HasPrefix(c.w(i+2), "장짜리") && !(c.w(i+2) == "장" && machineWord(c.w(i+3)) && c.machineCountAt(i+4)) {
+		// "a100 8장 서버 두 대로": a plain 장 is machines only with a
+		// machine word and a count of them after it
 		return i
 	}
 	j := i + 3
@@ -452,4 +457,14 @@ func (c *canonizer) machinesOf(i int) int {
 	c.emit("x", i+1, i+3)
 	c.emit(count, i+1, i+3)
 	return j + 2
+}
+
+// machineCountAt reports whether a count of machines starts at j: a
+// number or a Korean one, then 대 ("두 대로", "2대").
+func (c *canonizer) machineCountAt(j int) bool {
+	m, isKo := koNumbers[c.w(j)]
+	if v, r, isNum := reqScanInt(c.w(j)); isNum && r == "" {
+		m, isKo = v, true
+	}
+	return isKo && m >= 1 && strings.HasPrefix(c.w(j+1), "대")
 }

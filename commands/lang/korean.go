@@ -551,7 +551,7 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	if isDurationUnit(e.word) {
 		return c.koTimeUnit(i, e.word)
 	}
-	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !reqStartsNumber(lastW(c.out)) {
+	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !c.numberJustBefore(i) {
 		return c.koUnitFirst(i, e.word)
 	}
 	if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon()[stem].act == koWord {
@@ -693,35 +693,6 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		}
 	}
 	return i + 1
-}
-
-// koHowManyTokens reads 몇 at i before tokens: "컨텍스트 몇 토큰까지 돼?"
-// (or "몇까지") asks the longest context that fits; "몇 토큰/s", "몇
-// tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
-// no amount of tokens: "4090에서 몇 토큰/s").
-func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
-	if next := c.w(i + 1); i > 0 && koSeqWord(c.w(i-1)) && (strings.HasPrefix(next, "토큰") || strings.HasPrefix(next, "까지") || strings.HasSuffix(w, "까지")) {
-		if n := len(c.out); n > 0 && c.out[n-1].w == "seq" {
-			c.out = c.out[:n-1]
-		}
-		c.ask = AskNone
-		c.setAsk(AskFit)
-		c.maxSeq = true
-		if strings.HasSuffix(w, "까지") {
-			return i + 1, true
-		}
-		c.skip(i+1, i+2)
-		return i + 2, true
-	}
-	if k := c.koRateUnitAt(i + 1); k > 0 {
-		c.ask = AskNone
-		c.setAsk(AskTime)
-		c.rate = true
-		c.runWord = true
-		c.skip(i+1, i+1+k)
-		return i + 1 + k, true
-	}
-	return 0, false
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {

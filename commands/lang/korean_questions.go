@@ -158,3 +158,60 @@ func (c *canonizer) koRateUnitAt(i int) int {
 func perSecond(s string) bool {
 	return s == "/s" || s == "/sec" || s == "/초" || strings.HasPrefix(s, "/s?") || strings.HasPrefix(s, "/초")
 }
+
+// koHowManyTokens reads 몇 at i after 배치 or before tokens: "배치 몇까지
+// 돼?" asks the largest batch that fits; "컨텍스트 몇 토큰까지 돼?" (or
+// "몇까지") the longest context; "몇 토큰/s", "몇
+// tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
+// no amount of tokens: "4090에서 몇 토큰/s").
+func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
+	if i > 0 && strings.HasPrefix(c.w(i-1), "배치") {
+		// "배치 몇까지 돼?", "배치 몇 개까지": the largest batch that fits
+		if n := len(c.out); n > 0 && c.out[n-1].w == "batch" {
+			c.out = c.out[:n-1]
+		}
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.maxBatch = true
+		n := i + 1
+		for strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "까지") {
+			n++
+		}
+		if n > i+1 {
+			c.skip(i+1, n) // 몇 itself is listed by the caller
+		}
+		return n, true
+	}
+	if next := c.w(i + 1); i > 0 && koSeqWord(c.w(i-1)) && (strings.HasPrefix(next, "토큰") || strings.HasPrefix(next, "까지") || strings.HasSuffix(w, "까지")) {
+		if n := len(c.out); n > 0 && c.out[n-1].w == "seq" {
+			c.out = c.out[:n-1]
+		}
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.maxSeq = true
+		if strings.HasSuffix(w, "까지") {
+			return i + 1, true
+		}
+		c.skip(i+1, i+2)
+		return i + 2, true
+	}
+	if k := c.koRateUnitAt(i + 1); k > 0 {
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.rate = true
+		c.runWord = true
+		c.skip(i+1, i+1+k)
+		return i + 1 + k, true
+	}
+	return 0, false
+}
+
+// numberJustBefore reports whether the last word written out is a number
+// read from the words right before input i ("100억 토큰"), not one from
+// further back ("8장 서버 두 대로 토큰 100억 개": the 8 is GPUs).
+func (c *canonizer) numberJustBefore(i int) bool {
+	if !reqStartsNumber(lastW(c.out)) {
+		return false
+	}
+	return i == 0 || c.out[len(c.out)-1].end >= c.in[i-1].end
+}

@@ -253,3 +253,37 @@ func TestUnplannableNamedAsSuch(t *testing.T) {
 		t.Errorf("전사 서버 (the company's server) read as transcription: %v %q", err, r.Request.Job.Workload)
 	}
 }
+
+// Machines said with a plain 장 and a count of them, the largest batch
+// asked with 몇, and a sample's length said after the samples.
+func TestMachinesBatchesAndSampleLengths(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	for _, k := range []struct {
+		text     string
+		maxBatch bool
+		has      []string
+	}{
+		{"mixtral 8x7b 학습 a100 8장 서버 두 대로 토큰 100억 개면 며칠?", false, []string{"on 2 nodes of 8x a100", "10B tokens"}},
+		{"mixtral 8x7b 학습 a100 8장 노드 2대", false, []string{"on 2 nodes of 8x a100"}},
+		{"gemma 2 27b qlora 를 L40S 1장으로 하면 배치 몇까지 돼?", true, []string{"qlora", "1x l40s"}},
+		{"llama 3 8b lora a100 한 장 배치 몇 개까지 들어가?", true, []string{"1x a100"}},
+		{"fine-tune llama 3.2 1b on 4 v100s with fp16, how long for 3 epochs of 200k samples of 512 tokens?", false, []string{"3 epochs of 200000 samples", "seq 512"}},
+		{"bert-base finetune 2 epochs of 1M examples of 128 tokens each on a t4", false, []string{"seq 128"}},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		got := ReadAs(cat, r)
+		if r.MaxBatch != k.maxBatch {
+			t.Errorf("%q: max batch asked %v, want %v (%s)", k.text, r.MaxBatch, k.maxBatch, got)
+		}
+		for _, h := range k.has {
+			if !strings.Contains(got, h) {
+				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
+			}
+		}
+	}
+}
