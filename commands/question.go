@@ -189,6 +189,11 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	if rd.Memory {
 		return memoryAnswer(p, e, hw)
 	}
+	if rd.MaxBatch && e.Memory.Fits && rd.Request.Job.Workload == planner.Inference && e.InferencePath == "decode" {
+		if n := servedAtOnce(e); n > 0 {
+			return p.Tf("Up to %d sequences of %d tokens at once on %s: what the KV cache has room for.", n, res.Job.SeqLen, hw)
+		}
+	}
 	if rd.MaxBatch && e.Memory.Fits && e.Memory.MaxMicroBatch > 0 {
 		return p.Tf("The largest micro-batch that fits on %s is %d per GPU (planned at %d).", hw, e.Memory.MaxMicroBatch, e.MicroBatch)
 	}
@@ -391,4 +396,13 @@ func forwardRate(p planner.Printer, rd lang.Reading, e *planner.Estimate, hw str
 		return p.Tf("About %.0f images/s on %s at batch %d (%.1f ms a batch).", e.Throughput.SamplesPerS, hw, e.MicroBatch, ms)
 	}
 	return ""
+}
+
+// servedAtOnce is how many sequences a decoder's plan holds at once: the
+// serving engine's limit, or the largest batch memory has room for.
+func servedAtOnce(e *planner.Estimate) int {
+	if e.Serving != nil {
+		return e.Serving.MaxInFlight
+	}
+	return e.Memory.MaxMicroBatch
 }

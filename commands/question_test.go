@@ -47,6 +47,12 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"bert-large 추론 지연시간 l40s에서 얼마나?", "time", []string{"시퀀스 하나에 약", "ms예요", "L40S"}},
 		{"llama 3 8b inference latency on an h100?", "time", []string{"ms a token", "tokens/s", "for the prompt"}},
 		{"bert-base inference on a t4, how many sequences per second?", "time", []string{"sequences/s on 1× Tesla T4"}},
+		// how many served at once: the KV cache's room
+		{"llama 3.1 405b inference fp8 on 8x h200 — how many concurrent users at 4k context?", "fit", []string{"sequences of 4096 tokens at once on 8× H200"}},
+		{"how many users can llama 3 8b serve on a 4090?", "fit", []string{"sequences of 4096 tokens at once on 1× GeForce RTX 4090", "KV cache"}},
+		{"qwen2.5 7b 서빙 l40s 한 장이면 동시 사용자 몇 명까지 돼?", "fit", []string{"동시에 최대", "L40S"}},
+		{"llama 3 8b a100에서 동시 요청 몇 개까지 받을 수 있어?", "fit", []string{"동시에 최대", "A100"}},
+		{"gpt-oss-20b 를 rtx 5090에서 돌릴 수 있나요?", "fit", []string{"네", "RTX 5090"}},
 		{"quick q: max batch size for bert-base on a t4 at seq 512?", "fit", []string{"The largest micro-batch that fits on 1× Tesla T4 is"}},
 		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},
 		// a cost ceiling: the fastest pick under it, else the cheapest and its cost

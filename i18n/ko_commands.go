@@ -16,6 +16,7 @@ func koCommands() map[string]string {
 		"within %s: %s": "%s 안에서: %s",
 		"nothing searched stays within %s; the cheapest: %s":                                                                                                    "찾아본 구성 중 %s 안에 드는 게 없어요. 가장 저렴한 구성: %s",
 		"The largest micro-batch that fits on %s is %d per GPU (planned at %d).":                                                                                "%s에 들어가는 가장 큰 micro-batch는 GPU당 %d예요 (플랜은 %d).",
+		"Up to %d sequences of %d tokens at once on %s: what the KV cache has room for.":                                                                        "동시에 최대 %d개 시퀀스(각 %d 토큰)까지 돼요 (%s): KV 캐시에 들어가는 만큼이에요.",
 		"About %.1f ms a sequence on %s (%.0f sequences/s).":                                                                                                    "시퀀스 하나에 약 %.1f ms예요 (%s, 초당 %.0f 시퀀스).",
 		"About %.1f ms a batch of %d sequences on %s (%.0f sequences/s).":                                                                                       "약 %.1f ms예요: 시퀀스 %d개 배치 하나 (%s, 초당 %.0f 시퀀스).",
 		"About %.0f sequences/s on %s at batch %d (%.1f ms a batch).":                                                                                           "초당 약 %.0f 시퀀스예요 (%s, 배치 %d, 배치당 %.1f ms).",

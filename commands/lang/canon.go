@@ -615,6 +615,15 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, n)
 		return n
+	case c.words(i, "how", "many") && concurrentWords(c.w(i+2), c.w(i+3)) > 0:
+		// "how many concurrent users", "how many requests at once": the
+		// most sequences served together that memory holds
+		n := i + 2 + concurrentWords(c.w(i+2), c.w(i+3))
+		c.setAsk(AskFit)
+		c.maxBatch = true
+		c.runWord = true
+		c.skip(i, n)
+		return n
 	case c.words(i, "how", "many"):
 		c.setAsk(AskCount)
 		c.skip(i, i+2)
@@ -875,23 +884,4 @@ func serverNoun(w, w2 string) bool {
 		return isNoun(w2)
 	}
 	return false
-}
-
-// billions reports whether w is a count in billions ("8b", "70B"): a
-// model's size, never a context length.
-func billions(w string) bool {
-	n, unit, ok := reqScanNumber(w)
-	return ok && unit == "" && n.mult == 'b'
-}
-
-// sampleLength reports whether a, b, c, d say samples of a length: "samples
-// of 512 tokens", "examples of 1k tokens".
-func sampleLength(a, b, c, d string) bool {
-	switch a {
-	case "samples", "examples", "sequences", "seqs", "documents", "docs", "conversations", "rows":
-	default:
-		return false
-	}
-	n, unit, ok := reqScanNumber(c)
-	return b == "of" && ok && unit == "" && n.v >= 16 && n.v <= 10_000_000 && (d == "tokens" || d == "token" || d == "toks")
 }

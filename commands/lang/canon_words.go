@@ -134,3 +134,45 @@ func selectiveCkptWords(a, b string) int {
 	}
 	return 0
 }
+
+// billions reports whether w is a count in billions ("8b", "70B"): a
+// model's size, never a context length.
+func billions(w string) bool {
+	n, unit, ok := reqScanNumber(w)
+	return ok && unit == "" && n.mult == 'b'
+}
+
+// sampleLength reports whether a, b, c, d say samples of a length: "samples
+// of 512 tokens", "examples of 1k tokens".
+func sampleLength(a, b, c, d string) bool {
+	switch a {
+	case "samples", "examples", "sequences", "seqs", "documents", "docs", "conversations", "rows":
+	default:
+		return false
+	}
+	n, unit, ok := reqScanNumber(c)
+	return b == "of" && ok && unit == "" && n.v >= 16 && n.v <= 10_000_000 && (d == "tokens" || d == "token" || d == "toks")
+}
+
+// concurrentWords is how many words at a, b name people or requests served
+// together ("concurrent users", "simultaneous requests", "users", "parallel
+// sequences"); 0 for none.
+func concurrentWords(a, b string) int {
+	people := func(w string) bool {
+		switch w {
+		case "users", "user", "requests", "request", "reqs", "sequences", "seqs", "streams", "sessions", "chats", "clients":
+			return true
+		}
+		return false
+	}
+	switch a {
+	case "concurrent", "simultaneous", "parallel":
+		if people(b) {
+			return 2
+		}
+	}
+	if a == "users" || a == "clients" || a == "sessions" {
+		return 1
+	}
+	return 0
+}

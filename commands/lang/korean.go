@@ -630,6 +630,9 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
+	if ask == AskFit && strings.HasPrefix(stem, "돌") && (strings.HasPrefix(next, "수") || strings.HasPrefix(stem, "돌아가")) {
+		c.runWord = true // "돌릴 수 있나요", "돌아가?": can the model run there
+	}
 	if ask == AskFit && (koAuxiliaryFit(stem, c.w(i-1), c.ask) || strings.HasPrefix(stem, "들어") && c.koIntoOther(i-1)) {
 		c.skip(i, i+1)
 		return i + 1

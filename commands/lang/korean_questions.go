@@ -165,6 +165,22 @@ func perSecond(s string) bool {
 // tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
 // no amount of tokens: "4090에서 몇 토큰/s").
 func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
+	if next := c.w(i + 1); strings.HasPrefix(next, "명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) {
+		// "동시 사용자 몇 명", "동시 요청 몇 개까지": the most sequences
+		// served together that memory holds
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.maxBatch = true
+		c.runWord = true
+		n := i + 1
+		for strings.HasPrefix(c.w(n), "명") || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "까지") {
+			n++
+		}
+		if n > i+1 {
+			c.skip(i+1, n)
+		}
+		return n, true
+	}
 	if i > 0 && strings.HasPrefix(c.w(i-1), "배치") {
 		// "배치 몇까지 돼?", "배치 몇 개까지": the largest batch that fits
 		if n := len(c.out); n > 0 && c.out[n-1].w == "batch" {
@@ -214,4 +230,18 @@ func (c *canonizer) numberJustBefore(i int) bool {
 		return false
 	}
 	return i == 0 || c.out[len(c.out)-1].end >= c.in[i-1].end
+}
+
+// koConcurrent reports whether the words before 몇 say requests or users
+// served together: "동시 요청", "동시 사용자", "동시 접속", "동시에".
+func koConcurrent(prev, prev2 string) bool {
+	if strings.HasPrefix(prev, "동시") {
+		return true
+	}
+	for _, w := range []string{"요청", "사용자", "접속", "유저"} {
+		if strings.HasPrefix(prev, w) && strings.HasPrefix(prev2, "동시") {
+			return true
+		}
+	}
+	return false
 }

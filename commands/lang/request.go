@@ -202,7 +202,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
-	if c.runWord && r.Request.Job.Workload == "" {
+	if c.runWord && r.Request.Job.Workload == "" && !trainingJob(r.Request) {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
 	}
