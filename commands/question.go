@@ -62,10 +62,33 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		req.Targets = s.teamRanking(req)
 		req.Compare = len(req.Targets) > 1
 		return req, "", nil
+	case rd.CompareOpen:
+		req.Targets = s.fewestEach(req)
+		return req, "", nil
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0, !rd.CountOpen:
 		return req, "", nil
 	}
 	return s.fewestGPUs(p, rd, req)
+}
+
+// fewestEach gives each GPU type of a comparison said without counts the
+// fewest of it that hold the job ("h100 vs a100 for llama 3 70b lora":
+// 4 H100s against 4 A100s, not one of each that does not fit); a type no
+// count holds stays at one, and its column says so.
+func (s *Set) fewestEach(req planner.Request) []planner.Hardware {
+	out := append([]planner.Hardware(nil), req.Targets...)
+	for i, base := range out {
+		for _, n := range countLadder {
+			hw := base
+			hw.Count, hw.GPUsPerNode = n, 0
+			r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline})
+			if err == nil && len(r.Plans) > 0 && r.Plans[0].Memory.Fits {
+				out[i] = hw
+				break
+			}
+		}
+	}
+	return out
 }
 
 // teamRanking is every team server's hardware, the fastest run that fits

@@ -53,6 +53,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen2.5 7b 서빙 l40s 한 장이면 동시 사용자 몇 명까지 돼?", "fit", []string{"동시에 최대", "L40S"}},
 		{"llama 3 8b a100에서 동시 요청 몇 개까지 받을 수 있어?", "fit", []string{"동시에 최대", "A100"}},
 		{"gpt-oss-20b 를 rtx 5090에서 돌릴 수 있나요?", "fit", []string{"네", "RTX 5090"}},
+		// a GPU type without a count: the fewest of it that hold the job
+		{"cost to run mixtral 8x22b inference 24/7 on h100s for a month", "cost", []string{"× H100 SXM5 80GB — the fewest that fit"}},
+		{"whats the vram needed for llama 3.1 70b inference at 128k context", "fit", []string{"It needs about", "GiB per GPU"}},
+		{"estimate for pretraining a 125M gpt2 on openwebtext on one 4090", "time", []string{"on 1× GeForce RTX 4090"}},
 		{"quick q: max batch size for bert-base on a t4 at seq 512?", "fit", []string{"The largest micro-batch that fits on 1× Tesla T4 is"}},
 		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},
 		// a cost ceiling: the fastest pick under it, else the cheapest and its cost
@@ -273,5 +277,23 @@ func TestLongestContext(t *testing.T) {
 	}
 	if ans := mustDo(t, s, "U1", "llama 3.1 8b qlora 4090에서 최대 컨텍스트 길이?").Data.(*PlanData).Answer; !strings.Contains(ans, "가장 긴 컨텍스트") {
 		t.Errorf("asked in Korean, answered %q", ans)
+	}
+}
+
+// A comparison of GPU types said without counts plans each at the fewest
+// of it that hold the job: one of each does not hold Llama 3 70B LoRA.
+func TestCompareWithoutCountsPlansTheFewestThatFit(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, text := range []string{"compare a100s and h100s for llama 3 70b lora", "h100 vs a100 라마 3 70b 로라 뭐가 나아?"} {
+		r := mustDo(t, s, "U1", text)
+		pd, ok := r.Data.(*PlanData)
+		if !ok || len(pd.Plans) != 2 {
+			t.Fatalf("%q: data %T", text, r.Data)
+		}
+		for _, e := range pd.Plans {
+			if !e.Memory.Fits || e.GPUs < 2 {
+				t.Errorf("%q: %d× %s fits %v; want the fewest that fit", text, e.GPUs, e.GPUName, e.Memory.Fits)
+			}
+		}
 	}
 }

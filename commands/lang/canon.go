@@ -69,6 +69,7 @@ type canonizer struct {
 	costWord     bool
 	prefer       string  // "cheapest" or "fastest": the pick the request asked for
 	rate         bool    // asked how fast as a rate ("tokens per second?")
+	pluralGPU    bool    // a GPU said in the plural with no count before it ("on h100s")
 	latency      bool    // asked the latency ("latency?", "지연시간"): a batch's or a token's time
 	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
 	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
@@ -635,6 +636,15 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskFit)
 		c.memory = true
 		c.skip(i, i+1)
+		return i + 1
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (c.w(i+1) == "needed" || c.w(i+1) == "required" || c.w(i+1) == "usage" || c.w(i+1) == "requirement" || c.w(i+1) == "requirements"):
+		// "what's the vram needed for …", "memory requirements of …"
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+2)
+		return i + 2
+	case c.w(i) == "24/7" || c.w(i) == "round-the-clock" || c.w(i) == "around-the-clock" || c.w(i) == "always-on":
+		c.skip(i, i+1) // "serve it 24/7": a served model runs all the time; the card prices an hour and a month
 		return i + 1
 	case c.words(i, "how", "much") && memoryWord(c.w(i+2)):
 		// "how much vram for …", "how much memory does mixtral need"

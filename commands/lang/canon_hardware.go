@@ -242,6 +242,7 @@ func (c *canonizer) gpuWords(i int) int {
 		}
 	}
 	if len(w) > 2 && strings.HasSuffix(w, "s") && !c.gpu(w) && c.gpu(w[:len(w)-1]) {
+		c.pluralGPU = c.pluralGPU || !reqStartsNumber(lastW(c.out)) // "on h100s": how many is open
 		c.emit(w[:len(w)-1], i, i+1)
 		return i + 1
 	}

@@ -222,6 +222,16 @@ func (c *canonizer) size(i int) int {
 		c.emit(c.w(i), i, i+2)
 		return i + 2
 	}
+	if (n.mult == 'm' || n.mult == 'b') && c.modelID != nil && c.modelID(next) != "" && !sizeAdjective(next) && !c.gpu(next) {
+		// "a 125M gpt2": the model's own size said first; "350m gpt2"
+		// another size of it, read as "gpt2 350m"
+		c.emit(next, i, i+2)
+		if c.ownSize(next, n) {
+			return i + 2
+		}
+		c.emit(c.w(i), i, i+2)
+		return i + 2
+	}
 	if reqUnitClass(next) > reqUUnknown {
 		return i
 	}

@@ -266,14 +266,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	add(f.Precision)
 	add(f.Options)
 	if f.Hardware != "" {
-		hw := p.Tf("on %s", f.Hardware)
-		if r.CountOpen {
-			hw = p.Tf("on %s × ?", r.Request.Targets[0].GPU.ID)
-		}
-		if r.Request.Compare {
-			hw = p.Tf("compare %s", f.Hardware)
-		}
-		add(hw)
+		add(hardwareSaid(p, r, f.Hardware))
 	} else if r.GPUCount > 0 {
 		add(p.Tf("on %d gpus", r.GPUCount))
 	}
@@ -569,4 +562,24 @@ func DurationWordsIn(p *i18n.Printer, d time.Duration) string {
 	default:
 		return p.Tf("%s min", strconv.Itoa(int(d.Minutes()+0.5)))
 	}
+}
+
+// hardwareSaid restates the hardware read: "on 2x h100", "on h100 × ?"
+// when the count is the question, "compare a, b" with their counts, or
+// without them when none was said (each is planned at the fewest that
+// fit).
+func hardwareSaid(p *i18n.Printer, r Reading, hw string) string {
+	switch {
+	case r.CompareOpen:
+		ids := make([]string, len(r.Request.Targets))
+		for i, h := range r.Request.Targets {
+			ids[i] = h.GPU.ID
+		}
+		return p.Tf("compare %s", strings.Join(ids, ", "))
+	case r.Request.Compare:
+		return p.Tf("compare %s", hw)
+	case r.CountOpen:
+		return p.Tf("on %s × ?", r.Request.Targets[0].GPU.ID)
+	}
+	return p.Tf("on %s", hw)
 }

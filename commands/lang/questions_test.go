@@ -287,3 +287,35 @@ func TestMachinesBatchesAndSampleLengths(t *testing.T) {
 		}
 	}
 }
+
+// A size said before a model the catalogue names exactly ("a 125M gpt2")
+// is that model's size; a GPU said in the plural with no count ("on
+// h100s") leaves the count open, and a comparison with no counts plans
+// each at the fewest that fit.
+func TestSizeFirstAndOpenCounts(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	for _, k := range []struct {
+		text                   string
+		countOpen, compareOpen bool
+		has                    string
+	}{
+		{"estimate for pretraining a 125M gpt2 on openwebtext on one 4090", false, false, "gpt2 · pretrain"},
+		{"350m gpt2 pretrain on a 4090", false, false, "gpt2-medium"},
+		{"llama 3 8b lora on a100s for 100k samples", true, false, "a100-sxm4-80gb × ?"},
+		{"llama 3 70b lora on 4 h100s", false, false, "4x h100"},
+		{"llama 3 8b lora on l40s", false, false, "1x l40s"},
+		{"compare a100s and h100s for llama 3 70b lora", false, true, "compare a100-sxm4-80gb, h100-sxm5-80gb"},
+		{"compare 4x a100 and 2x h100 for llama 3 70b lora", false, false, "compare 4x a100"},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		got := ReadAs(cat, r)
+		if r.CountOpen != k.countOpen || r.CompareOpen != k.compareOpen || !strings.Contains(got, k.has) {
+			t.Errorf("%q: count open %v, compare open %v, read as %s; want %v %v and %q", k.text, r.CountOpen, r.CompareOpen, got, k.countOpen, k.compareOpen, k.has)
+		}
+	}
+}

@@ -14,6 +14,7 @@ package lang
 import (
 	"github.com/gpuplan/gpuplan/i18n"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -53,6 +54,9 @@ type Reading struct {
 	// CountOpen marks a GPU named without a count in a "how many" question:
 	// the count is what is asked.
 	CountOpen bool
+	// CompareOpen marks a comparison of GPU types none of which has a
+	// count ("h100 vs a100 for …"): each is planned at the fewest that fit.
+	CompareOpen bool
 	// Dataset is the dataset named instead of a number, if any.
 	Dataset string
 	// Skipped are the words read as filler, as typed.
@@ -247,7 +251,9 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 			r.Ask = AskTime
 		}
 	}
-	if r.Ask == AskCount || r.Deadline > 0 {
+	r.CompareOpen = r.Request.Compare && len(r.Request.Targets) > 1 && !slices.Contains(p.counted, true) && !namesServer(r.Request.Targets)
+	if r.Ask == AskCount || r.Deadline > 0 || c.pluralGPU && !r.Request.Compare && r.Ask != AskWhichServer {
+		// "… on h100s": as many of them as the job takes
 		r.CountOpen = p.countOpen()
 	}
 }
