@@ -33,6 +33,7 @@ var families = map[string]family{
 	"gemma2":      {name: "Gemma 2", derive: denseDecoder, norms: 4, tied: true},
 	"gemma3_text": {name: "Gemma 3", derive: denseDecoder, norms: 4, tied: true, qkNorm: true},
 	"phi3":        {name: "Phi-3", derive: denseDecoder, norms: 2},
+	"exaone":      {name: "EXAONE", derive: denseDecoder, norms: 2, tied: true},
 
 	"mixtral":     {name: "Mixtral", derive: moeDecoder, norms: 2},
 	"qwen2_moe":   {name: "Qwen2-MoE", derive: moeDecoder, norms: 2, qkvBias: true},
@@ -303,13 +304,14 @@ func (d *deriv) embeddings(c conf, h int) float64 {
 	return e
 }
 
-// denseDecoder: Llama, Mistral, Qwen2/3, Gemma 1/2/3, Phi-3 and Phi-4.
+// denseDecoder: Llama, Mistral, Qwen2/3, Gemma 1/2/3, Phi-3 and Phi-4, and
+// EXAONE 3.x (the Llama shape under its own key names: num_layers).
 func denseDecoder(d *deriv) error {
 	c := d.c
 	m := &d.m
 	m.Kind = planner.Decoder
 	m.Gated = true
-	m.Layers = d.need(c, "num_hidden_layers")
+	m.Layers = d.need(c, "num_hidden_layers", "num_layers")
 	attn := d.attention(c)
 	m.FFN = d.need(c, "intermediate_size")
 	m.MaxCtx = d.opt(c, 0, "max_position_embeddings")

@@ -39,6 +39,8 @@ var recordedConfigs = []recorded{
 	// Kimi K2's exact count is known: 1,026,470,731,056 tensor elements in
 	// its safetensors, of which ~61M are FP8 block scales.
 	{file: "moonshotai_Kimi-K2-Instruct.json", id: "moonshotai/Kimi-K2-Instruct", kind: planner.MoE, paramsB: 1026.47, tol: 0.001, activeB: 32, activeTl: 0.03},
+	// EXAONE 3.0/3.5 (model_type exaone) say num_layers, not num_hidden_layers.
+	{file: "heegyu_EXAONE-3.0-7.8B-Instruct-bf16.json", id: "heegyu/EXAONE-3.0-7.8B-Instruct-bf16", kind: planner.Decoder, paramsB: 7.82, tol: 0.01},
 	{file: "openai-community_gpt2.json", id: "openai-community/gpt2", kind: planner.Decoder, paramsB: 0.124, tol: 0.01, catalog: "gpt2"},
 	{file: "google-bert_bert-base-uncased.json", id: "google-bert/bert-base-uncased", kind: planner.Encoder, paramsB: 0.110, tol: 0.01, catalog: "bert-base-uncased"},
 	{file: "google_vit-base-patch16-224.json", id: "google/vit-base-patch16-224", kind: planner.VisionViT, paramsB: 0.0866, tol: 0.005, catalog: "vit-base-patch16-224", gflops: 17.6},

@@ -309,7 +309,7 @@ func TestParsePlan(t *testing.T) {
 		// a model the catalogue lacks, named before its size: planned by the size
 		{"internlm2 20b lora on 8x a800", "model=20B-params wl=lora on=a800-sxm4-80gbx8"},
 		{"gpt-neox-20b finetune on 8x a100", "model=20B-params wl=finetune on=a100-sxm4-80gbx8"},
-		{"exaone 3.5 7.8b finetune on 4x a100", "model=7.8B-params wl=finetune on=a100-sxm4-80gbx4"},
+		{"exaone 3.5 7.8b finetune on 4x a100", "model=exaone-3.5-7.8b wl=finetune on=a100-sxm4-80gbx4"}, // in the catalogue since 2026-11-27
 		{"qwen2.5-coder-7b-instruct lora on a100", "model=qwen2.5-7b wl=lora on=a100-sxm4-80gbx1"},
 		{"bert-base on 3080 12gb", "model=bert-base-uncased on=rtx-3080-12gbx1"},
 		{"bert-base on 2080ti", "model=bert-base-uncased on=rtx-2080tix1"},
