@@ -65,10 +65,36 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.CompareOpen:
 		req.Targets = s.fewestEach(req)
 		return req, "", nil
+	case rd.Ask == lang.AskCount && rd.Deadline > 0 && len(req.Targets) == 0 && len(req.Pool) == 0:
+		// "how many GPUs to pretrain a 3b model on 300B tokens in 2
+		// weeks": of the GPU the plan recommends, as many as the deadline
+		// takes
+		if hw, ok := s.recommendedGPU(req); ok {
+			req.Targets = []planner.Hardware{hw}
+			return s.fewestGPUs(p, rd, req)
+		}
+		return req, "", nil
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0, !rd.CountOpen:
 		return req, "", nil
 	}
 	return s.fewestGPUs(p, rd, req)
+}
+
+// recommendedGPU is one of the GPU a count question with no GPU named is
+// answered in: the team's fastest server's GPU, or with no team servers
+// the catalogue's balanced pick; off any server, so a count of it can go
+// beyond what a server holds.
+func (s *Set) recommendedGPU(req planner.Request) (planner.Hardware, bool) {
+	if s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0 {
+		if ranked := s.teamRanking(req); len(ranked) > 0 {
+			return planner.Hardware{GPU: ranked[0].GPU, Count: 1}, true
+		}
+	}
+	r, err := s.deps.Catalog.Plan(req)
+	if err != nil || r.Recommendations.Balanced == nil {
+		return planner.Hardware{}, false
+	}
+	return planner.Hardware{GPU: r.Recommendations.Balanced.Hardware().GPU, Count: 1}, true
 }
 
 // fewestEach gives each GPU type of a comparison said without counts the

@@ -56,6 +56,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a GPU type without a count: the fewest of it that hold the job
 		{"cost to run mixtral 8x22b inference 24/7 on h100s for a month", "cost", []string{"× H100 SXM5 80GB — the fewest that fit"}},
 		{"whats the vram needed for llama 3.1 70b inference at 128k context", "fit", []string{"It needs about", "GiB per GPU"}},
+		// how many GPUs by a deadline, no GPU named: the team's fastest GPU, as many as it takes
+		{"how many gpus to pretrain a 3b model on 300B tokens in 2 weeks", "count", []string{"× H200 SXM 141GB — the fewest that finish within 14 days"}},
+		{"7b 모델 프리트레이닝 2000억 토큰 한 달 안에 하려면 gpu 몇 장?", "count", []string{"× H200 SXM 141GB — 30일 안에 끝나는 최소 개수"}},
 		{"estimate for pretraining a 125M gpt2 on openwebtext on one 4090", "time", []string{"on 1× GeForce RTX 4090"}},
 		{"quick q: max batch size for bert-base on a t4 at seq 512?", "fit", []string{"The largest micro-batch that fits on 1× Tesla T4 is"}},
 		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},
