@@ -57,6 +57,14 @@ var countLadder = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 // (fewestGPUs). Other questions are answered by the plan card itself.
 func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request, string, error) {
 	req := rd.Request
+	if rd.MaxGPUHourUSD > 0 {
+		// "on 1x h100 at $2.5/hr", "h100 시간당 2.5달러면": the named
+		// GPUs cost that here; the search keeps it as a ceiling
+		for i := range req.Targets {
+			req.Targets[i].GPU.PriceUSD = rd.MaxGPUHourUSD
+			req.Targets[i].GPU.PriceSource = p.T("the price you gave")
+		}
+	}
 	switch {
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
 		req.Targets = s.teamRanking(req)
@@ -131,7 +139,9 @@ func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
 		h := math.Inf(1)
 		if r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline}); err == nil &&
 			len(r.Plans) > 0 && r.Plans[0].Memory.Fits {
-			h = r.Plans[0].Time.StepS // no amount: the step time still ranks them
+			if sps := r.Plans[0].Throughput.SamplesPerS; sps > 0 {
+				h = 1 / sps // no amount: the time per sample ranks them (steps differ in batch)
+			}
 			if r.Plans[0].Time.TotalHours != nil {
 				h = *r.Plans[0].Time.TotalHours
 			}
@@ -150,6 +160,9 @@ func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
 // of the named GPU and plans the smallest that fits and meets the
 // deadline, or the fastest tried when none does.
 func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	if req.Job.Workload == planner.Inference && (req.Job.Concurrency > 0 || req.Job.RequestRate > 0) {
+		return s.fewestForLoad(p, req)
+	}
 	base := req.Targets[0]
 	var best, fastest *planner.Estimate
 	noTotal := false // a deadline asked of work with no total ("10 epochs" of no dataset)
@@ -454,4 +467,45 @@ func servedAtOnce(e *planner.Estimate) int {
 		return e.Serving.MaxInFlight
 	}
 	return e.Memory.MaxMicroBatch
+}
+
+// fewestForLoad answers "how many L4s to serve llama 3 8b at 2 req/s" (or
+// for 50 concurrent users): for each tensor-parallel size that holds the
+// model, as many replicas as the load takes — its requests in flight in
+// the KV cache, its rate within what one replica serves at its fullest —
+// and the fewest GPUs in all. The plan shown is one replica.
+func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Request, string, error) {
+	base := req.Targets[0]
+	name := base.GPU.Name
+	bestTotal, bestTP, bestReplicas := 0, 0, 0
+	for _, tp := range countLadder {
+		if bestTotal > 0 && tp >= bestTotal {
+			break
+		}
+		hw := base
+		hw.Count, hw.GPUsPerNode = tp, 0
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true})
+		if err != nil || len(r.Plans) == 0 || !r.Plans[0].Memory.Fits || r.Plans[0].Serving == nil {
+			continue
+		}
+		sv := r.Plans[0].Serving
+		replicas := 1
+		if c := req.Job.Concurrency; c > 0 && sv.MaxInFlight > 0 {
+			replicas = max(replicas, (c+sv.MaxInFlight-1)/sv.MaxInFlight)
+		}
+		if rate := req.Job.RequestRate; rate > 0 && sv.Saturated && sv.RequestsPerS > 0 {
+			replicas = max(replicas, int(math.Ceil(rate/sv.RequestsPerS)))
+		}
+		if total := tp * replicas; bestTotal == 0 || total < bestTotal {
+			bestTotal, bestTP, bestReplicas = total, tp, replicas
+		}
+	}
+	if bestTotal == 0 {
+		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
+	}
+	req.Targets[0].Count, req.Targets[0].GPUsPerNode = bestTP, 0
+	if bestReplicas == 1 {
+		return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load"), nil
+	}
+	return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP), nil
 }

@@ -59,6 +59,13 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// how many GPUs by a deadline, no GPU named: the team's fastest GPU, as many as it takes
 		{"how many gpus to pretrain a 3b model on 300B tokens in 2 weeks", "count", []string{"× H200 SXM 141GB — the fewest that finish within 14 days"}},
 		{"7b 모델 프리트레이닝 2000억 토큰 한 달 안에 하려면 gpu 몇 장?", "count", []string{"× H200 SXM 141GB — 30일 안에 끝나는 최소 개수"}},
+		// how many GPUs for a serving load: replicas of the smallest tensor-parallel group that holds it
+		{"how many l4s to serve llama3 8b at 2 req/s", "count", []string{"replicas of", "the fewest that serve that load"}},
+		{"llama 3.1 8b 서빙 동시 사용자 50명 l4 몇 장 필요해요?", "count", []string{"× L4 — replica", "부하를 감당하는 최소 구성"}},
+		// said in the flow of a question: the best server, how fast, a price for the named GPU
+		{"best server for qwen2.5 7b full ft?", "which_server", []string{"server-h runs it fastest"}},
+		{"ollama qwen3 14b on 4090 how fast", "time", []string{"tokens/s on 1× GeForce RTX 4090"}},
+		{"llama 3.1 8b 5만개 3에폭 lora 어떤 gpu가 제일 싸요?", "which_gpu", []string{"가장 저렴한 구성"}},
 		{"estimate for pretraining a 125M gpt2 on openwebtext on one 4090", "time", []string{"on 1× GeForce RTX 4090"}},
 		{"quick q: max batch size for bert-base on a t4 at seq 512?", "fit", []string{"The largest micro-batch that fits on 1× Tesla T4 is"}},
 		{"llama3 8b lora 4090 최대 배치 크기?", "fit", []string{"가장 큰 micro-batch는 GPU당"}},

@@ -46,6 +46,7 @@ var families = map[string]family{
 
 	"bert":        {name: "BERT", derive: bert, tied: true, learned: true},
 	"roberta":     {name: "RoBERTa", derive: bert, tied: true, learned: true},
+	"electra":     {name: "ELECTRA", derive: bert, tied: true, learned: true},
 	"xlm-roberta": {name: "XLM-RoBERTa", derive: bert, tied: true, learned: true},
 	"modernbert":  {name: "ModernBERT", derive: modernBERT, tied: true},
 

@@ -226,6 +226,8 @@ func koLang() map[string]string {
 		// says it; model and GPU ids, precisions and options stay as typed.
 		"will it fit?":                   "메모리에 들어가요?",
 		"how long?":                      "얼마나 걸려요?",
+		"how fast?":                      "얼마나 빨라요?",
+		"latency?":                       "지연시간은?",
 		"how many GPUs?":                 "GPU 몇 장?",
 		"which GPU?":                     "어떤 GPU?",
 		"which of our servers?":          "팀 서버 중 어디?",

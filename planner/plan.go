@@ -571,6 +571,12 @@ const (
 // (DeepSeek-V3's FP8 weights, GPT-OSS's MXFP4 experts) when an inference
 // request names no precision, and says so.
 func (pc *planContext) shippedWeights(j *Job, m Model) {
+	if j.Workload == Inference && j.Precision == "" && j.Engine == EngineOllama && j.GGUFType == "" {
+		// `ollama run qwen3:14b` pulls the library's default tag, Q4_K_M
+		j.Precision, j.GGUFType = INT4, "Q4_K_M"
+		pc.assume(pc.pr.T("weights: Q4_K_M, what ollama pulls by default; say `q8_0` or `fp16` for another tag"))
+		return
+	}
 	if j.Workload == Inference && j.Precision == "" && m.Shipped != "" {
 		j.Precision = m.Shipped
 		pc.assume(pc.pr.Tf("weights: %s as the checkpoint ships them (%s); say bf16 to plan the unquantised model", m.ID, m.Shipped))

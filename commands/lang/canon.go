@@ -531,6 +531,12 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, n)
 		return n
+	case (c.w(i) == "best" || c.w(i) == "fastest" || c.w(i) == "quickest" || c.w(i) == "cheapest") && (c.w(i+1) == "server" || c.w(i+1) == "box" || c.w(i+1) == "machine"):
+		// "best server for qwen2.5 7b", "fastest box for …": which of ours
+		c.setAsk(AskWhichServer)
+		c.notePreference(c.w(i))
+		c.skip(i, i+2)
+		return i + 2
 	case c.w(i) == "cheapest" || c.w(i) == "best" || c.w(i) == "recommend" || c.w(i) == "recommended":
 		if isGPUWord(c.w(i+1)) || c.w(i+1) == "option" || c.w(i+1) == "setup" {
 			c.notePreference(c.w(i))
@@ -686,6 +692,22 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, n)
 		return n
+	case c.words(i, "how", "fast"), c.words(i, "how", "quick"), c.words(i, "how", "quickly"):
+		// "ollama qwen3 14b on 4090 how fast": the rate it runs at
+		c.setAsk(AskTime)
+		c.rate = true
+		c.skip(i, i+2)
+		return i + 2
+	case c.words(i, "sample", "packing"), c.words(i, "sequence", "packing"), c.words(i, "with", "packing"), c.w(i) == "packing", c.w(i) == "packed":
+		// packing is how the planner counts tokens already (every sequence full)
+		n := i + 1
+		if c.w(i+1) == "packing" {
+			n = i + 2
+		}
+		c.skip(i, n)
+		return n
+	case nodesAcross(c.w(i), c.w(i+1), c.w(i+2)) && c.splitOverNodes(i):
+		return i + 3
 	case c.words(i, "our", "servers"), c.words(i, "our", "server"), c.words(i, "our", "machines"), c.words(i, "our", "boxes"):
 		c.setAsk(AskWhichServer)
 		if n := len(c.out); n > 0 && (c.out[n-1].w == "on" || c.out[n-1].w == "using") {
@@ -781,35 +803,6 @@ func (c *canonizer) notePreference(w string) {
 		strings.HasPrefix(w, "빨라") || strings.HasPrefix(w, "빨리") || strings.HasPrefix(w, "빠름") || strings.HasPrefix(w, "빠를"):
 		c.prefer = "fastest"
 	}
-}
-
-// rateQuestion is how many words at a, b, c say a rate unit with no
-// number: "tokens per second", "tokens/s", "tok/s", "it/s", "samples per
-// sec", "images a second"; 0 for none.
-func rateQuestion(a, b, c string) int {
-	switch a {
-	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries":
-	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "throughput":
-		return 1
-	default:
-		return 0
-	}
-	switch {
-	case (b == "per" || b == "a" || b == "/") && (c == "second" || c == "sec" || c == "s"):
-		return 3
-	case b == "/s" || b == "/sec":
-		return 2
-	}
-	return 0
-}
-
-// memoryWord names GPU memory: "vram", "memory", "gpu memory", "메모리".
-func memoryWord(w string) bool {
-	switch w {
-	case "vram", "memory", "mem", "gpu-memory", "hbm", "ram", "gpu":
-		return true
-	}
-	return strings.HasPrefix(w, "메모리") || strings.HasPrefix(w, "vram") || strings.HasPrefix(w, "램")
 }
 
 // audioHours is how many words at a… say hours of audio with a number:

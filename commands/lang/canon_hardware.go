@@ -469,3 +469,48 @@ func (c *canonizer) machineCountAt(j int) bool {
 	}
 	return isKo && m >= 1 && strings.HasPrefix(c.w(j+1), "대")
 }
+
+// nodesAcross reports whether a, b, c say a number of machines a count of
+// GPUs spreads over: "across 2 nodes", "over 4 machines", "on 2 servers".
+func nodesAcross(a, b, c string) bool {
+	switch a {
+	case "across", "over", "in", "on", "spread":
+	default:
+		return false
+	}
+	n, rest, ok := reqScanInt(b)
+	return ok && rest == "" && n >= 2 && (c == "nodes" || c == "machines" || c == "servers" || c == "boxes" || c == "hosts")
+}
+
+// splitOverNodes rewrites a count of a GPU written just before input i
+// ("16 h100s", "16x h100") spread over the machines at i ("across 2
+// nodes") as that many nodes of the count each holds: "2 nodes of 8x
+// h100". It reports false, changing nothing, when no such count is there
+// or it does not divide.
+func (c *canonizer) splitOverNodes(i int) bool {
+	k := len(c.out)
+	if k < 2 || !c.gpu(c.out[k-1].w) {
+		return false
+	}
+	at := k - 2
+	if c.out[at].w == "x" || c.out[at].w == "*" {
+		at--
+	}
+	if at < 0 {
+		return false
+	}
+	total, rest, ok := reqScanInt(c.out[at].w)
+	nodes, _, _ := reqScanInt(c.w(i + 1))
+	if !ok || rest != "" && rest != "x" || total < nodes || total%nodes != 0 {
+		return false
+	}
+	gpu := c.out[k-1]
+	c.out = c.out[:at]
+	c.emit(strconv.Itoa(nodes), i, i+3)
+	c.emit("nodes", i, i+3)
+	c.emit("of", i, i+3)
+	c.emit(strconv.Itoa(total/nodes), i, i+3)
+	c.emit("x", i, i+3)
+	c.out = append(c.out, reqToken{raw: gpu.raw, w: gpu.w, start: c.in[i].start, end: c.in[i+2].end})
+	return true
+}

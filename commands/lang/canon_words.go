@@ -50,7 +50,7 @@ func hourlyPrice(w []string) (float64, int) {
 		for _, unit := range []string{"달러", "불"} {
 			if s, ok := strings.CutSuffix(w[k], unit); ok && s != "" && v == 0 {
 				v = dollars("$" + s)
-			} else if w[k+1] == unit && v == 0 {
+			} else if strings.HasPrefix(w[k+1], unit) && v == 0 { // "달러면", "달러라면": the price said
 				v, n = dollars("$"+w[k]), k+2
 			}
 		}
@@ -175,4 +175,33 @@ func concurrentWords(a, b string) int {
 		return 1
 	}
 	return 0
+}
+
+// rateQuestion is how many words at a, b, c say a rate unit with no
+// number: "tokens per second", "tokens/s", "tok/s", "it/s", "samples per
+// sec", "images a second"; 0 for none.
+func rateQuestion(a, b, c string) int {
+	switch a {
+	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries":
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "throughput":
+		return 1
+	default:
+		return 0
+	}
+	switch {
+	case (b == "per" || b == "a" || b == "/") && (c == "second" || c == "sec" || c == "s"):
+		return 3
+	case b == "/s" || b == "/sec":
+		return 2
+	}
+	return 0
+}
+
+// memoryWord names GPU memory: "vram", "memory", "gpu memory", "메모리".
+func memoryWord(w string) bool {
+	switch w {
+	case "vram", "memory", "mem", "gpu-memory", "hbm", "ram", "gpu":
+		return true
+	}
+	return strings.HasPrefix(w, "메모리") || strings.HasPrefix(w, "vram") || strings.HasPrefix(w, "램")
 }

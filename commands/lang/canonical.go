@@ -270,7 +270,14 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	} else if r.GPUCount > 0 {
 		add(p.Tf("on %d gpus", r.GPUCount))
 	}
-	if q := askWords(p, r.Ask); q != "" {
+	q := askWords(p, r.Ask)
+	switch {
+	case r.Ask == AskTime && r.Latency:
+		q = p.T("latency?")
+	case r.Ask == AskTime && r.Rate:
+		q = p.T("how fast?")
+	}
+	if q != "" {
 		if r.Deadline > 0 {
 			q = p.Tf("%s to finish within %s?", strings.TrimSuffix(q, "?"), DurationWordsIn(p, r.Deadline))
 		}

@@ -55,6 +55,9 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"이터레이션": {act: koWord, word: "steps"},
 		"파라미터":  {act: koWord, word: "params"}, "매개변수": {act: koWord, word: "params"},
 		"배치": {act: koWord, word: "batch"}, "배치사이즈": {act: koWord, word: "batch"}, "시퀀스": {act: koWord, word: "seq"},
+		"마이크로배치": {act: koWord, word: "micro"}, "마이크로": {act: koWord, word: "micro"},
+		"플래시어텐션": {act: koWord, word: "flash"}, "플래시": {act: koWord, word: "flash"}, "어텐션": {act: koSkip},
+		"켜고": {act: koSkip}, "켜서": {act: koSkip}, "켜면": {act: koSkip},
 		"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
 		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
 		// workloads
@@ -122,7 +125,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"프롬프트": {act: koWord, word: "samples"}, "요청": {act: koWord, word: "samples"}, "대화": {act: koWord, word: "samples"},
 		"인퍼런스용": {act: koWord, word: "inference"}, "추론용": {act: koWord, word: "inference"}, "서빙용": {act: koWord, word: "inference"},
 		"말고": {act: koSkip}, "아니고": {act: koSkip}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
-		"타이니라마": {act: koWord, word: "tinyllama"}, "비": {act: koWord, word: "b"},
+		"타이니라마": {act: koWord, word: "tinyllama"}, "파이": {act: koWord, word: "phi"}, "비": {act: koWord, word: "b"},
 		"그래픽카드": {act: koSkip}, "뭐씀": {act: koAsk, ask: AskWhichGPU}, "뭐임": {act: koAsk, ask: AskWhichGPU}, "뭐야": {act: koAsk, ask: AskWhichGPU}, "뭐써": {act: koAsk, ask: AskWhichGPU}, "뭐쓰": {act: koAsk, ask: AskWhichGPU},
 		"얼마걸림": {act: koAsk, ask: AskTime}, "얼마걸려": {act: koAsk, ask: AskTime}, "얼마나걸려": {act: koAsk, ask: AskTime},
 		"얼마걸릴": {act: koAsk, ask: AskTime}, "파튜": {act: koWord, word: "finetune"}, "풀파튜": {act: koWord, word: "finetune"},
@@ -623,6 +626,9 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	ask := e.ask
 	next := c.w(i + 1)
+	if strings.HasPrefix(stem, "싸") && (c.w(i-1) == "제일" || c.w(i-1) == "가장" || c.w(i-1) == "젤") {
+		c.prefer = "cheapest" // "어떤 gpu가 제일 싸요?"
+	}
 	if latencyWord(stem) || stem == "응답시간" {
 		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time
 	}

@@ -268,6 +268,17 @@ func (c *canonizer) koAudioHours(i int) int {
 // micro-batch that fits; "최대 컨텍스트 길이", "최대 시퀀스": the longest
 // context.
 func (c *canonizer) koMaxBatch(i int) int {
+	if koSeqWord(c.w(i)) && c.w(i+1) == "최대" && !reqStartsNumber(c.w(i+2)) {
+		// "컨텍스트 최대 얼마까지?", "시퀀스 최대 몇까지 돼?"
+		n := i + 2
+		for strings.HasPrefix(c.w(n), "얼마") || strings.HasPrefix(c.w(n), "몇") || strings.HasPrefix(c.w(n), "길이") || strings.HasPrefix(c.w(n), "까지") {
+			n++
+		}
+		c.setAsk(AskFit)
+		c.maxSeq = true
+		c.skip(i, n)
+		return n
+	}
 	if c.w(i) != "최대" || reqStartsNumber(c.w(i+2)) {
 		return i
 	}

@@ -319,3 +319,34 @@ func TestSizeFirstAndOpenCounts(t *testing.T) {
 		}
 	}
 }
+
+// Words from the second probe of how people write (2026-11-27): GPUs over
+// machines, Korean micro-batch, flash attention and context words, the
+// price of the named GPU, packing.
+func TestSecondProbeReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	for _, k := range []struct{ text, has string }{
+		{"llama 3.1 70b fsdp full ft on 16 h100s across 2 nodes", "on 2 nodes of 8x h100"},
+		{"llama 3.1 70b full ft on 16x h100 over 2 nodes", "on 2 nodes of 8x h100"},
+		{"qwen2.5 1.5b 풀파인튜닝 5090 한 장 가능? 마이크로 배치 4", "micro 4"},
+		{"qwen2.5 1.5b 풀파인튜닝 5090 마이크로배치 4", "micro 4"},
+		{"mistral 7b 플래시 어텐션 켜고 시퀀스 8192 배치 8 4090 한 장", "flash"},
+		{"gemma 2 2b full ft with sample packing seq 4096 on a 3090", "seq 4096"},
+		{"qwen2.5 7b 로라 학습 비용 h100 한 장 시간당 2.5달러면 총 얼마?", "max $2.5/gpu-hour"},
+		{"ollama qwen3 14b on 4090 how fast", "how fast?"},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		if got := ReadAs(cat, r); !strings.Contains(got, k.has) {
+			t.Errorf("%q: read as %s; want %q in it", k.text, got, k.has)
+		}
+	}
+	r, err := Read(env, "llama 3.1 8b kv cache fp8로 하면 h100 한 장에서 컨텍스트 최대 얼마까지?")
+	if err != nil || !r.MaxSeq {
+		t.Errorf("컨텍스트 최대 얼마까지: %v, max seq %v", err, r.MaxSeq)
+	}
+}
