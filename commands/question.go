@@ -274,6 +274,12 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if s := forwardRate(p, rd, e, hw, rate); s != "" {
 			return s
 		}
+		if sv := e.Serving; sv != nil && rd.Latency {
+			return p.Tf("First token after %.0f ms, then %.1f ms a token: %.1f s a request of %d output tokens on %s (%d in flight).", sv.TTFTS*1000, sv.TPOTS*1000, sv.LatencyS, sv.OutputTokens, hw, int(math.Round(sv.Concurrency)))
+		}
+		if sv := e.Serving; sv != nil && rd.RequestRate {
+			return p.Tf("About %.2f requests/s on %s (%.0f output tokens/s).", sv.RequestsPerS, hw, sv.OutputTokPS)
+		}
 		if rd.Latency && e.InferencePath == "decode" && e.Serving == nil && e.Time.PerTokenS > 0 {
 			return p.Tf("About %.1f ms a token (%.0f tokens/s) on %s, after %.0f ms for the prompt.", e.Time.PerTokenS*1000, e.Throughput.TokensPerS, hw, e.Time.PrefillS*1000)
 		}

@@ -64,6 +64,11 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3.1 8b 서빙 동시 사용자 50명 l4 몇 장 필요해요?", "count", []string{"× L4 — replica", "부하를 감당하는 최소 구성"}},
 		// said in the flow of a question: the best server, how fast, a price for the named GPU
 		{"best server for qwen2.5 7b full ft?", "which_server", []string{"server-h runs it fastest"}},
+		// a served model's rate in requests, its latency
+		{"llama 3 8b vllm on an a100, requests per second?", "time", []string{"requests/s on 1× A100", "output tokens/s"}},
+		{"qwen2.5 7b vllm a100 한 장 초당 요청 몇 개?", "time", []string{"초당 약", "요청이에요"}},
+		{"llama 3 8b vllm on an a100 at 16 concurrent, what latency?", "time", []string{"First token after", "ms a token", "(16 in flight)"}},
+		{"llama 3 8b vllm l40s 동시 32 지연시간?", "time", []string{"첫 토큰까지", "동시 32개"}},
 		{"ollama qwen3 14b on 4090 how fast", "time", []string{"tokens/s on 1× GeForce RTX 4090"}},
 		{"llama 3.1 8b 5만개 3에폭 lora 어떤 gpu가 제일 싸요?", "which_gpu", []string{"가장 저렴한 구성"}},
 		{"estimate for pretraining a 125M gpt2 on openwebtext on one 4090", "time", []string{"on 1× GeForce RTX 4090"}},

@@ -70,6 +70,7 @@ type canonizer struct {
 	prefer       string  // "cheapest" or "fastest": the pick the request asked for
 	rate         bool    // asked how fast as a rate ("tokens per second?")
 	pluralGPU    bool    // a GPU said in the plural with no count before it ("on h100s")
+	requestRate  bool    // the rate asked is in requests ("requests per second?", "초당 요청 몇 개")
 	latency      bool    // asked the latency ("latency?", "지연시간"): a batch's or a token's time
 	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
 	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
@@ -314,6 +315,7 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.setAsk(AskTime)
 		c.rate = true
+		c.requestRate = c.requestRate || strings.HasPrefix(c.w(i), "req") || strings.HasPrefix(c.w(i), "quer")
 		c.runWord = true // a rate asked of a model is how fast it runs
 		c.skip(i, n)
 		return n

@@ -215,6 +215,7 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.ask = AskNone
 		c.setAsk(AskTime)
 		c.rate = true
+		c.requestRate = c.requestRate || strings.HasPrefix(c.w(i+1), "요청") || strings.HasPrefix(c.w(i+1), "req")
 		c.runWord = true
 		c.skip(i+1, i+1+k)
 		return i + 1 + k, true

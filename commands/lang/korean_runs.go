@@ -158,6 +158,7 @@ func (c *canonizer) koRateQuestion(i int) int {
 	}
 	c.setAsk(AskTime)
 	c.rate = true
+	c.requestRate = c.requestRate || strings.HasPrefix(unit, "요청")
 	c.runWord = true
 	c.skip(i, n)
 	return n
@@ -209,7 +210,9 @@ func (c *canonizer) koConcurrent(i int) int {
 		case "요청", "접속", "사용자", "처리":
 			j++
 		default:
-			return i
+			if !reqStartsNumber(c.w(j)) {
+				return i
+			} // "동시 32": the number right after it
 		}
 	default:
 		return i
