@@ -112,3 +112,37 @@ func TestBaselineWorkScale(t *testing.T) {
 		t.Errorf("3x the data: %.2f h against %.2f h (%.2fx), want 3x", triple, same, r)
 	}
 }
+
+// A measured decode rate far above one stream's is a batched one: "2500
+// tokens/s on an A6000" for Qwen2.5 7B (one sequence decodes at ~40) is
+// planned at the batch the model needs to reach it, so an H100 comes out
+// faster than the A6000 measured, not slower (it came out at 875 tokens/s,
+// one stream's rate times a factor capped at 5).
+func TestBatchedDecodeBaselineIsPlannedBatched(t *testing.T) {
+	c := DefaultCatalog()
+	a6000, h100 := mustGPU(t, c, "rtx-a6000", 1), mustGPU(t, c, "h100-sxm5-80gb", 1)
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{h100},
+		Job:      Job{Model: mustModel(t, c, "qwen2.5-7b"), Workload: Inference},
+		Baseline: &Baseline{Value: 2500, Unit: TokensPerS, Hardware: a6000}})
+	e := res.Plans[0]
+	if e.Throughput.TokensPerS <= 2500 {
+		t.Errorf("H100: %.0f tokens/s, below the A6000's measured 2500", e.Throughput.TokensPerS)
+	}
+	if e.MicroBatch < 8 {
+		t.Errorf("planned at batch %d: a 2500 tokens/s run decodes many sequences together", e.MicroBatch)
+	}
+	if f := res.Baseline.JobFactor; f < 0.5 || f > 2 {
+		t.Errorf("job factor %.2f: at the implied batch the model and the run should roughly agree", f)
+	}
+	said := strings.Join(res.Assumptions, "\n")
+	if !strings.Contains(said, "sequences decoded together") {
+		t.Errorf("the implied batch is not said:\n%s", said)
+	}
+	// one stream's rate measured: no batch is implied
+	one := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{h100},
+		Job:      Job{Model: mustModel(t, c, "qwen2.5-7b"), Workload: Inference},
+		Baseline: &Baseline{Value: 45, Unit: TokensPerS, Hardware: a6000}})
+	if one.Plans[0].MicroBatch != 1 {
+		t.Errorf("a one-stream rate planned at batch %d", one.Plans[0].MicroBatch)
+	}
+}
