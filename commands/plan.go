@@ -151,6 +151,10 @@ func splitSearch(req *planner.Request, team, cloudPool []planner.Hardware) *plan
 // catalogue.
 func (s *Set) searchPools(p *i18n.Printer, rd lang.Reading, req *planner.Request) (team, cloud []planner.Hardware, err error) {
 	team = s.teamPool()
+	if rd.Cloud && len(team) > 0 {
+		team = nil // "클라우드에서 하면 얼마": rented GPUs only
+		req.Job.Notes = append(req.Job.Notes, p.T("cloud GPUs only, as asked: the team's servers are left out"))
+	}
 	if n := rd.GPUCount; n > 0 && len(req.Targets) == 0 {
 		cloud, req.Pool = req.Pool, nil // the reader's pool: every GPU at n
 		had := len(team) > 0

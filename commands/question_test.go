@@ -312,3 +312,19 @@ func TestCompareWithoutCountsPlansTheFewestThatFit(t *testing.T) {
 		}
 	}
 }
+
+// "In the cloud", "클라우드에서": rented GPUs only, the team's servers left
+// out of the answer and the search.
+func TestCloudQuestionsLeaveTheTeamServersOut(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, text := range []string{"mistral 7b qlora 2만 샘플 3 에폭 클라우드에서 하면 얼마 들어?", "what would llama 3 8b lora on 100k samples cost in the cloud?"} {
+		r := mustDo(t, s, "U1", text)
+		pd := r.Data.(*PlanData)
+		if pd.Answer == "" || strings.Contains(pd.Answer, "server-") {
+			t.Errorf("%q: answer %q; want a cloud GPU's cost", text, pd.Answer)
+		}
+		if !strings.Contains(pd.ReadAs, "in the cloud") && !strings.Contains(pd.ReadAs, "클라우드에서") {
+			t.Errorf("%q: read as %q", text, pd.ReadAs)
+		}
+	}
+}

@@ -21,6 +21,7 @@ func koCommands() map[string]string {
 		" — %d replicas of %d, the fewest that serve that load (one replica below)":                                   " — replica %d벌 × %d장, 그 부하를 감당하는 최소 구성이에요 (아래는 한 벌)",
 		"First token after %.0f ms, then %.1f ms a token: %.1f s a request of %d output tokens on %s (%d in flight).": "첫 토큰까지 %.0f ms, 그다음 토큰당 %.1f ms: 요청 하나에 %.1f초예요 (출력 %d 토큰, %s, 동시 %d개).",
 		"About %.2f requests/s on %s (%.0f output tokens/s).":                                                         "초당 약 %.2f 요청이에요 (%s, 출력 초당 %.0f 토큰).",
+		"cloud GPUs only, as asked: the team's servers are left out":                                                  "말씀대로 클라우드 GPU만 봤어요: 팀 서버는 빼고",
 		"the price you gave": "알려 주신 가격",
 		"About %.1f ms a sequence on %s (%.0f sequences/s).":                                                                                                    "시퀀스 하나에 약 %.1f ms예요 (%s, 초당 %.0f 시퀀스).",
 		"About %.1f ms a batch of %d sequences on %s (%.0f sequences/s).":                                                                                       "약 %.1f ms예요: 시퀀스 %d개 배치 하나 (%s, 초당 %.0f 시퀀스).",

@@ -227,6 +227,7 @@ func koLang() map[string]string {
 		"will it fit?":                   "메모리에 들어가요?",
 		"how long?":                      "얼마나 걸려요?",
 		"how fast?":                      "얼마나 빨라요?",
+		"in the cloud":                   "클라우드에서",
 		"latency?":                       "지연시간은?",
 		"how many GPUs?":                 "GPU 몇 장?",
 		"which GPU?":                     "어떤 GPU?",

@@ -71,6 +71,7 @@ type canonizer struct {
 	rate         bool    // asked how fast as a rate ("tokens per second?")
 	pluralGPU    bool    // a GPU said in the plural with no count before it ("on h100s")
 	requestRate  bool    // the rate asked is in requests ("requests per second?", "초당 요청 몇 개")
+	cloud        bool    // asked of rented GPUs, not the team's ("in the cloud", "클라우드에서")
 	latency      bool    // asked the latency ("latency?", "지연시간"): a batch's or a token's time
 	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
 	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
@@ -694,6 +695,15 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, n)
 		return n
+	case cloudWord(c.w(i)):
+		// "in the cloud", "if we rent", "on runpod": the team's servers are
+		// not the question
+		c.cloud = true
+		if n := len(c.out); n > 0 && (c.out[n-1].w == "on" || c.out[n-1].w == "in") {
+			c.out = c.out[:n-1]
+		}
+		c.skip(i, i+1)
+		return i + 1
 	case c.words(i, "how", "fast"), c.words(i, "how", "quick"), c.words(i, "how", "quickly"):
 		// "ollama qwen3 14b on 4090 how fast": the rate it runs at
 		c.setAsk(AskTime)
@@ -793,18 +803,6 @@ func (c *canonizer) ofDrops(i int) bool {
 func pagedOptimizerWord(w string) bool {
 	return strings.HasPrefix(w, "adam") || w == "optimizer" || w == "optimizers" || w == "optim" ||
 		w == "8bit" || w == "8-bit" || w == "32bit" || w == "32-bit"
-}
-
-// notePreference remembers a word that asks for one of the picks: "the
-// cheapest way to …", "제일 싼", "fastest".
-func (c *canonizer) notePreference(w string) {
-	switch {
-	case w == "cheapest" || w == "cheaper" || w == "cheap" || w == "싼" || strings.HasPrefix(w, "싸게") || strings.HasPrefix(w, "저렴"):
-		c.prefer = "cheapest"
-	case w == "fastest" || w == "faster" || w == "quickest" || strings.HasPrefix(w, "빠르") || strings.HasPrefix(w, "빠른") ||
-		strings.HasPrefix(w, "빨라") || strings.HasPrefix(w, "빨리") || strings.HasPrefix(w, "빠름") || strings.HasPrefix(w, "빠를"):
-		c.prefer = "fastest"
-	}
 }
 
 // audioHours is how many words at a… say hours of audio with a number:

@@ -205,3 +205,25 @@ func memoryWord(w string) bool {
 	}
 	return strings.HasPrefix(w, "메모리") || strings.HasPrefix(w, "vram") || strings.HasPrefix(w, "램")
 }
+
+// cloudWord reports whether w says rented GPUs: "cloud", "rent", a GPU
+// cloud's name.
+func cloudWord(w string) bool {
+	switch w {
+	case "cloud", "rent", "rented", "renting", "rental", "runpod", "vast.ai", "vastai", "lambda", "lambdalabs", "coreweave", "aws", "gcp", "azure", "ec2":
+		return true
+	}
+	return false
+}
+
+// notePreference remembers a word that asks for one of the picks: "the
+// cheapest way to …", "제일 싼", "fastest".
+func (c *canonizer) notePreference(w string) {
+	switch {
+	case w == "cheapest" || w == "cheaper" || w == "cheap" || w == "싼" || strings.HasPrefix(w, "싸게") || strings.HasPrefix(w, "저렴"):
+		c.prefer = "cheapest"
+	case w == "fastest" || w == "faster" || w == "quickest" || strings.HasPrefix(w, "빠르") || strings.HasPrefix(w, "빠른") ||
+		strings.HasPrefix(w, "빨라") || strings.HasPrefix(w, "빨리") || strings.HasPrefix(w, "빠름") || strings.HasPrefix(w, "빠를"):
+		c.prefer = "fastest"
+	}
+}

@@ -265,26 +265,15 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	add(f.Shape)
 	add(f.Precision)
 	add(f.Options)
+	if r.Cloud {
+		add(p.T("in the cloud"))
+	}
 	if f.Hardware != "" {
 		add(hardwareSaid(p, r, f.Hardware))
 	} else if r.GPUCount > 0 {
 		add(p.Tf("on %d gpus", r.GPUCount))
 	}
-	q := askWords(p, r.Ask)
-	switch {
-	case r.Ask == AskTime && r.Latency:
-		q = p.T("latency?")
-	case r.Ask == AskTime && r.Rate:
-		q = p.T("how fast?")
-	}
-	if q != "" {
-		if r.Deadline > 0 {
-			q = p.Tf("%s to finish within %s?", strings.TrimSuffix(q, "?"), DurationWordsIn(p, r.Deadline))
-		}
-		add(q)
-	} else if r.Deadline > 0 {
-		add(p.Tf("finish within %s", DurationWordsIn(p, r.Deadline)))
-	}
+	add(questionSaid(p, r))
 	if r.Budget > 0 {
 		add(p.Tf("budget $%s", strconv.FormatFloat(r.Budget, 'f', -1, 64)))
 	}
@@ -589,4 +578,26 @@ func hardwareSaid(p *i18n.Printer, r Reading, hw string) string {
 		return p.Tf("on %s × ?", r.Request.Targets[0].GPU.ID)
 	}
 	return p.Tf("on %s", hw)
+}
+
+// questionSaid restates the question and its deadline: "how long?", "how
+// fast?" for a rate, "latency?", "how many GPUs to finish within 14
+// days?", or "finish within …" alone; "" for none.
+func questionSaid(p *i18n.Printer, r Reading) string {
+	q := askWords(p, r.Ask)
+	switch {
+	case r.Ask == AskTime && r.Latency:
+		q = p.T("latency?")
+	case r.Ask == AskTime && r.Rate:
+		q = p.T("how fast?")
+	}
+	switch {
+	case q != "" && r.Deadline > 0:
+		return p.Tf("%s to finish within %s?", strings.TrimSuffix(q, "?"), DurationWordsIn(p, r.Deadline))
+	case q != "":
+		return q
+	case r.Deadline > 0:
+		return p.Tf("finish within %s", DurationWordsIn(p, r.Deadline))
+	}
+	return ""
 }

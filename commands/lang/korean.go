@@ -58,6 +58,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"마이크로배치": {act: koWord, word: "micro"}, "마이크로": {act: koWord, word: "micro"},
 		"플래시어텐션": {act: koWord, word: "flash"}, "플래시": {act: koWord, word: "flash"}, "어텐션": {act: koSkip},
 		"켜고": {act: koSkip}, "켜서": {act: koSkip}, "켜면": {act: koSkip},
+		"클라우드": {act: koSkip}, "렌탈": {act: koSkip},
 		"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
 		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
 		// workloads
@@ -707,7 +708,8 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
-	c.notePreference(stem) // "제일 싸게"
+	c.notePreference(stem)                              // "제일 싸게"
+	c.cloud = c.cloud || stem == "클라우드" || stem == "렌탈" // "클라우드에서 하면": rented GPUs, not the team's
 	switch stem {
 	case "학습", "훈련", "트레이닝":
 		// "training", read as English "train" is: not listed as skipped
