@@ -440,6 +440,8 @@ func (s *Set) longestContext(p *i18n.Printer, req planner.Request, res *planner.
 // forwardRate answers how fast a forward-only model (an encoder, a CNN, a
 // ViT) is served: its rate in sequences or images with the batch and its
 // latency, or the latency first when that was asked; "" for other plans.
+// The two units keep sentences of their own: Korean counts sequences (개)
+// and images (장) with different counters.
 func forwardRate(p planner.Printer, rd lang.Reading, e *planner.Estimate, hw string, rate bool) string {
 	if !(rate || rd.Latency) || e.Throughput.SamplesPerS <= 0 {
 		return ""

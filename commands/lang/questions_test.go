@@ -168,16 +168,24 @@ func readsAsMeant(t *testing.T, cat *planner.Catalog, env Env, cases []readCase)
 			t.Errorf("%q: %v", k.text, err)
 			continue
 		}
-		got := ReadAs(cat, r)
+		got := readingHas(t, cat, r, k.text, k.has...)
 		if r.Ask != k.ask {
 			t.Errorf("%q: ask %q, want %q (%s)", k.text, r.Ask, k.ask, got)
 		}
-		for _, h := range k.has {
-			if !strings.Contains(got, h) {
-				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
-			}
+	}
+}
+
+// readingHas restates r and checks that each of has is in it; it returns
+// the restatement.
+func readingHas(t *testing.T, cat *planner.Catalog, r Reading, text string, has ...string) string {
+	t.Helper()
+	got := ReadAs(cat, r)
+	for _, h := range has {
+		if !strings.Contains(got, h) {
+			t.Errorf("%q: read as %s; want %q in it", text, got, h)
 		}
 	}
+	return got
 }
 
 // A rate or the longest context asked with 몇 beside a bare GPU number:
@@ -210,14 +218,9 @@ func TestRateAndContextQuestionsBesideAGPUNumber(t *testing.T) {
 			t.Errorf("%q: %v", k.text, err)
 			continue
 		}
-		got := ReadAs(cat, r)
+		got := readingHas(t, cat, r, k.text, k.has...)
 		if r.Ask != k.ask || r.Rate != k.rate || r.MaxSeq != k.maxSeq {
 			t.Errorf("%q: ask %q rate %v max seq %v, want %q %v %v (%s)", k.text, r.Ask, r.Rate, r.MaxSeq, k.ask, k.rate, k.maxSeq, got)
-		}
-		for _, h := range k.has {
-			if !strings.Contains(got, h) {
-				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
-			}
 		}
 		if strings.Contains(got, "4090 tokens") || strings.Contains(got, "seq 4090") {
 			t.Errorf("%q: the GPU's number read as an amount: %s", k.text, got)
@@ -276,14 +279,9 @@ func TestMachinesBatchesAndSampleLengths(t *testing.T) {
 			t.Errorf("%q: %v", k.text, err)
 			continue
 		}
-		got := ReadAs(cat, r)
+		got := readingHas(t, cat, r, k.text, k.has...)
 		if r.MaxBatch != k.maxBatch {
 			t.Errorf("%q: max batch asked %v, want %v (%s)", k.text, r.MaxBatch, k.maxBatch, got)
-		}
-		for _, h := range k.has {
-			if !strings.Contains(got, h) {
-				t.Errorf("%q: read as %s; want %q in it", k.text, got, h)
-			}
 		}
 	}
 }
@@ -341,9 +339,7 @@ func TestSecondProbeReadings(t *testing.T) {
 			t.Errorf("%q: %v", k.text, err)
 			continue
 		}
-		if got := ReadAs(cat, r); !strings.Contains(got, k.has) {
-			t.Errorf("%q: read as %s; want %q in it", k.text, got, k.has)
-		}
+		readingHas(t, cat, r, k.text, k.has)
 	}
 	r, err := Read(env, "llama 3.1 8b kv cache fp8로 하면 h100 한 장에서 컨텍스트 최대 얼마까지?")
 	if err != nil || !r.MaxSeq {
