@@ -70,6 +70,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		req.Targets = s.teamRanking(req)
 		req.Compare = len(req.Targets) > 1
 		return req, "", nil
+	case rd.ComparePrecisions[0] != "":
+		return req, s.comparePrecisions(p, rd, req), nil
 	case rd.CompareOpen:
 		req.Targets = s.fewestEach(req)
 		return req, "", nil
@@ -516,4 +518,55 @@ func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Reque
 		return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load"), nil
 	}
 	return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP), nil
+}
+
+// comparePrecisions answers "bf16 vs fp8 on an h100, speed?": the job in
+// each format on the hardware named (or the team's fastest server), each
+// at its best layout, and how much faster the faster one is; "" when
+// neither fits. The card below plans the format said last.
+func (s *Set) comparePrecisions(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
+	var hw planner.Hardware
+	switch {
+	case len(req.Targets) > 0:
+		hw = req.Targets[0]
+	case s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
+		hw = s.teamRanking(req)[0]
+	default:
+		return ""
+	}
+	var parts []string
+	var rates [2]float64
+	var shown *planner.Estimate
+	for i, prec := range rd.ComparePrecisions {
+		j := req.Job
+		j.Precision = prec
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: j, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline})
+		if err != nil || len(r.Plans) == 0 {
+			return ""
+		}
+		e := r.Plans[0]
+		shown = e
+		switch {
+		case !e.Memory.Fits:
+			parts = append(parts, p.Tf("%s: does not fit", prec))
+		case e.Time.TotalHours != nil:
+			rates[i] = 1 / *e.Time.TotalHours
+			parts = append(parts, fmt.Sprintf("%s: %s", prec, planner.FormatHoursIn(p, *e.Time.TotalHours)))
+		case e.Throughput.TokensPerS > 0:
+			rates[i] = e.Throughput.TokensPerS
+			parts = append(parts, p.Tf("%s: %.0f tokens/s", prec, e.Throughput.TokensPerS))
+		default:
+			rates[i] = e.Throughput.SamplesPerS
+			parts = append(parts, p.Tf("%s: %.0f samples/s", prec, e.Throughput.SamplesPerS))
+		}
+	}
+	line := strings.Join(parts, " · ") + p.Tf(" on %s", hwText(p, shown))
+	if rates[0] > 0 && rates[1] > 0 {
+		fast, slow, x := rd.ComparePrecisions[1], rd.ComparePrecisions[0], rates[1]/rates[0]
+		if x < 1 {
+			fast, slow, x = slow, fast, 1/x
+		}
+		line += p.Tf(" — %s is %.2fx as fast as %s", fast, x, slow)
+	}
+	return line + "."
 }

@@ -69,6 +69,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen2.5 7b vllm a100 한 장 초당 요청 몇 개?", "time", []string{"초당 약", "요청이에요"}},
 		{"llama 3 8b vllm on an a100 at 16 concurrent, what latency?", "time", []string{"First token after", "ms a token", "(16 in flight)"}},
 		{"llama 3 8b vllm l40s 동시 32 지연시간?", "time", []string{"첫 토큰까지", "동시 32개"}},
+		// two float formats side by side: both planned, the faster one named
+		{"llama 3 8b pretrain 10B tokens bf16 vs fp8 on 8x h100 speed", "time", []string{"bf16: ", "fp8: ", "on 8× H100 SXM5 80GB — fp8 is", "as fast as bf16"}},
+		{"llama3 8b 로라 bf16 대비 fp8 h100에서 속도 차이?", "time", []string{"bf16: 초당", "fp8: 초당", "빨라요 (bf16 대비)"}},
+		{"llama 3 8b 4090에서 속도 얼마나 나와?", "time", []string{"토큰/s"}},
 		{"ollama qwen3 14b on 4090 how fast", "time", []string{"tokens/s on 1× GeForce RTX 4090"}},
 		{"llama 3.1 8b 5만개 3에폭 lora 어떤 gpu가 제일 싸요?", "which_gpu", []string{"가장 저렴한 구성"}},
 		{"estimate for pretraining a 125M gpt2 on openwebtext on one 4090", "time", []string{"on 1× GeForce RTX 4090"}},

@@ -704,6 +704,17 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, i+1)
 		return i + 1
+	case (c.w(i) == "speed" || c.w(i) == "speedup" || c.w(i) == "speed-up") && (i+1 == len(c.in) || c.w(i+1) == "?" || c.w(i+1) == "difference" || c.w(i+1) == "diff"):
+		// "bf16 vs fp8 on h100 speed?", "speed difference": how fast
+		c.setAsk(AskTime)
+		c.rate = true
+		c.runWord = true
+		n := i + 1
+		if c.w(n) == "difference" || c.w(n) == "diff" {
+			n++
+		}
+		c.skip(i, n)
+		return n
 	case c.words(i, "how", "fast"), c.words(i, "how", "quick"), c.words(i, "how", "quickly"):
 		// "ollama qwen3 14b on 4090 how fast": the rate it runs at
 		c.setAsk(AskTime)
@@ -843,23 +854,6 @@ func audioHours(a, b, c, d string) int {
 	return 0
 }
 
-// dollars reads a sum of money as people write it: "$20k", "$1,500",
-// "$2.5M", "500$"; 0 for anything else.
-func dollars(w string) float64 {
-	s, ok := strings.CutPrefix(w, "$")
-	if !ok {
-		if s, ok = strings.CutSuffix(w, "$"); !ok {
-			return 0
-		}
-	}
-	s = strings.ReplaceAll(s, ",", "")
-	v, unit, ok := reqScanNumber(s)
-	if !ok || unit != "" || v.v <= 0 {
-		return 0
-	}
-	return v.v
-}
-
 // emitAudioHours says hours of audio (input words [a, b)) as the samples a
 // Whisper-class model reads: 30-second windows, 120 an hour.
 func (c *canonizer) emitAudioHours(hours float64, a, b int) {
@@ -867,24 +861,4 @@ func (c *canonizer) emitAudioHours(hours float64, a, b int) {
 	c.corrected = append(c.corrected, c.text[c.in[a].start:c.in[b-1].end]+" → "+samples+" samples (30 s windows)")
 	c.emit(samples, a, b)
 	c.emit("samples", a, b)
-}
-
-// serverNoun reports whether w, or w2 after a count word w ("three
-// servers"), names the team's machines.
-func serverNoun(w, w2 string) bool {
-	isNoun := func(x string) bool {
-		switch x {
-		case "servers", "server", "boxes", "box", "machines", "machine", "nodes":
-			return true
-		}
-		return false
-	}
-	if isNoun(w) {
-		return true
-	}
-	switch w {
-	case "two", "three", "four", "five", "2", "3", "4", "5":
-		return isNoun(w2)
-	}
-	return false
 }

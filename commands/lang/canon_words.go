@@ -227,3 +227,40 @@ func (c *canonizer) notePreference(w string) {
 		c.prefer = "fastest"
 	}
 }
+
+// serverNoun reports whether w, or w2 after a count word w ("three
+// servers"), names the team's machines.
+func serverNoun(w, w2 string) bool {
+	isNoun := func(x string) bool {
+		switch x {
+		case "servers", "server", "boxes", "box", "machines", "machine", "nodes":
+			return true
+		}
+		return false
+	}
+	if isNoun(w) {
+		return true
+	}
+	switch w {
+	case "two", "three", "four", "five", "2", "3", "4", "5":
+		return isNoun(w2)
+	}
+	return false
+}
+
+// dollars reads a sum of money as people write it: "$20k", "$1,500",
+// "$2.5M", "500$"; 0 for anything else.
+func dollars(w string) float64 {
+	s, ok := strings.CutPrefix(w, "$")
+	if !ok {
+		if s, ok = strings.CutSuffix(w, "$"); !ok {
+			return 0
+		}
+	}
+	s = strings.ReplaceAll(s, ",", "")
+	v, unit, ok := reqScanNumber(s)
+	if !ok || unit != "" || v.v <= 0 {
+		return 0
+	}
+	return v.v
+}

@@ -263,6 +263,9 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	}
 	add(amount)
 	add(f.Shape)
+	if pr := r.ComparePrecisions; pr[0] != "" {
+		f.Precision = string(pr[0]) + " vs " + string(pr[1]) // both are answered; the card plans the second
+	}
 	add(f.Precision)
 	add(f.Options)
 	if r.Cloud {

@@ -59,6 +59,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"플래시어텐션": {act: koWord, word: "flash"}, "플래시": {act: koWord, word: "flash"}, "어텐션": {act: koSkip},
 		"켜고": {act: koSkip}, "켜서": {act: koSkip}, "켜면": {act: koSkip},
 		"클라우드": {act: koSkip}, "렌탈": {act: koSkip},
+		"속도":   {act: koAsk, ask: AskTime},
 		"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
 		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
 		// workloads
@@ -624,15 +625,25 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	return i + 1
 }
 
-func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
-	ask := e.ask
-	next := c.w(i + 1)
+// koAskFlags notes what a question word at i says beyond its question:
+// the cheapest ("제일 싸요"), a rate ("속도"), the latency ("지연시간").
+func (c *canonizer) koAskFlags(i int, stem string) {
 	if strings.HasPrefix(stem, "싸") && (c.w(i-1) == "제일" || c.w(i-1) == "가장" || c.w(i-1) == "젤") {
 		c.prefer = "cheapest" // "어떤 gpu가 제일 싸요?"
+	}
+	if stem == "속도" {
+		c.rate = true // "속도 얼마나 나와?", "속도 차이": how fast
+		c.runWord = true
 	}
 	if latencyWord(stem) || stem == "응답시간" {
 		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time
 	}
+}
+
+func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
+	ask := e.ask
+	next := c.w(i + 1)
+	c.koAskFlags(i, stem)
 	if ask == AskFit && strings.HasPrefix(stem, "돌") && koIntent(w, next) {
 		// "돌릴 건데 얼마나 걸려", "돌리려고 하는데": running is what
 		// is planned, not the question

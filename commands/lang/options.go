@@ -394,12 +394,36 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 	pv := planner.Precision(v)
 	if prev := p.precision; prev.set && prev.v != pv && reqFloatFormat(prev.v) && reqFloatFormat(pv) {
 		// "bf16 won't work on a v100, so fp16", "fp8 or bf16, doesn't
-		// matter": people settle on the last format they name
+		// matter": people settle on the last format they name; side by
+		// side ("bf16 vs fp8") the answer sets the two against each other
+		if p.onlySeparators(p.precisionEnd, a) {
+			p.precisionPair = [2]planner.Precision{prev.v, pv}
+		}
 		p.precision = reqSlot[planner.Precision]{v: pv, word: p.span(a, b), set: true}
+		p.precisionEnd = b
 		p.note(en.Tf("`%s` and `%s` both named: planned in %s, the last one", prev.word, p.span(a, b), pv))
 		return nil
 	}
+	p.precisionEnd = b
 	return reqSet(p, &p.precision, pv, a, b, "precisions")
+}
+
+// onlySeparators reports whether what was typed between token a-1 and
+// token b only joins a list: "vs", "or", "and", a comma, a slash, 대비,
+// 랑/이랑/하고, or nothing ("bf16 안 되는 걸로 아는데 fp16" is a change of
+// mind, not two formats side by side).
+func (p *reqParser) onlySeparators(a, b int) bool {
+	if a < 1 || b > len(p.toks) || a > b || p.toks[a-1].end > p.toks[b].start || p.toks[b].start > len(p.text) {
+		return false
+	}
+	for _, w := range strings.Fields(strings.NewReplacer(",", " ", "/", " ").Replace(p.text[p.toks[a-1].end:p.toks[b].start])) {
+		switch strings.ToLower(w) {
+		case "vs", "vs.", "versus", "or", "and", "대비", "랑", "이랑", "하고", "과", "와", "아니면":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // reqFloatFormat reports whether v is a floating-point compute format,

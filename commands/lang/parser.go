@@ -59,6 +59,8 @@ type reqParser struct {
 	seq, micro, rank, gen              reqSlot[int]
 	batch                              reqSlot[reqBatch]
 	precision                          reqSlot[planner.Precision]
+	precisionEnd                       int                  // the token after the precision last read
+	precisionPair                      [2]planner.Precision // two float formats said side by side ("bf16 vs fp8"): both planned
 	amp, mixed                         bool
 	attention                          reqSlot[planner.Attention]
 	strategy                           reqSlot[planner.Strategy]

@@ -346,3 +346,28 @@ func TestSecondProbeReadings(t *testing.T) {
 		t.Errorf("컨텍스트 최대 얼마까지: %v, max seq %v", err, r.MaxSeq)
 	}
 }
+
+// Two float formats side by side are both answered ("bf16 vs fp8", "bf16
+// 대비 fp8"); said as a change of mind ("bf16 안 되는 걸로 아는데 fp16으로")
+// the last one is planned alone.
+func TestTwoPrecisionsSideBySide(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	for _, k := range []struct {
+		text string
+		pair [2]planner.Precision
+	}{
+		{"llama 3 8b pretrain bf16 vs fp8 on h100 speed", [2]planner.Precision{planner.BF16, planner.FP8}},
+		{"llama3 8b 로라 bf16 대비 fp8 h100에서 속도 차이?", [2]planner.Precision{planner.BF16, planner.FP8}},
+		{"llama 3 8b lora fp8 or bf16 on h100", [2]planner.Precision{planner.FP8, planner.BF16}},
+		{"bf16 안 되는 걸로 아는데 fp16으로 bert-base 파인튜닝 v100", [2]planner.Precision{}},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil || r.ComparePrecisions != k.pair {
+			t.Errorf("%q: %v, pair %v; want %v", k.text, err, r.ComparePrecisions, k.pair)
+		}
+		if k.pair[0] != "" {
+			readingHas(t, cat, r, k.text, string(k.pair[0])+" vs "+string(k.pair[1]))
+		}
+	}
+}

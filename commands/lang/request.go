@@ -83,6 +83,9 @@ type Reading struct {
 	// Latency: the question asked the latency ("latency?", "지연시간"), so
 	// the answer leads with a batch's (or a token's) time.
 	Latency bool
+	// ComparePrecisions: two float formats said side by side ("bf16 vs
+	// fp8"); the request plans the second, the answer sets both.
+	ComparePrecisions [2]planner.Precision
 	// Cloud: the question is about rented GPUs ("in the cloud",
 	// "클라우드에서"), so the team's servers are left out of the search.
 	Cloud bool
@@ -159,7 +162,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
