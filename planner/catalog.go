@@ -422,6 +422,18 @@ var modelAliases = map[string]string{
 	"clipvitl14":  "clip-vit-large-patch14",
 	"clipl14":     "clip-vit-large-patch14",
 	"convnext":    "convnext-base-224",
+	// Korean teams' encoders with the shape of one in the catalogue
+	// (their vocabularies differ by a few thousand words)
+	"koelectra":        "electra-base",
+	"koelectrabase":    "electra-base",
+	"koelectrabasev3":  "electra-base",
+	"electra":          "electra-base",
+	"kobert":           "bert-base-uncased",
+	"kluebertbase":     "bert-base-uncased",
+	"kluerobertabase":  "roberta-base",
+	"kluerobertalarge": "roberta-large",
+	"exaone":           "exaone-3.5-7.8b",
+	"solar":            "solar-10.7b",
 }
 
 // Resolution says how a typed name was read, when that is worth telling

@@ -242,3 +242,24 @@ func TestSlidingWindowKVCache(t *testing.T) {
 		t.Errorf("training attention FLOPs %.3g with windows, %.3g without: training counts them in full", a.attn, b.attn)
 	}
 }
+
+// Korean teams name their encoders by the Korean release (KoELECTRA,
+// KoBERT, KLUE): each is read as the catalogue model of its shape, and
+// every alias points at a model the catalogue has.
+func TestKoreanModelAliases(t *testing.T) {
+	c := DefaultCatalog()
+	for name, want := range map[string]string{
+		"koelectra": "electra-base", "KoELECTRA-base-v3": "electra-base", "kobert": "bert-base-uncased",
+		"klue/roberta-large": "roberta-large", "klue/bert-base": "bert-base-uncased", "solar": "solar-10.7b",
+	} {
+		m, res, err := c.Model(name)
+		if err != nil || m.ID != want || res.As != want {
+			t.Errorf("%s: %s (%+v, %v); want %s", name, m.ID, res, err, want)
+		}
+	}
+	for alias, id := range modelAliases {
+		if _, ok := c.modelNorm[norm(id)]; !ok {
+			t.Errorf("alias %s points at %s, which is not in the catalogue", alias, id)
+		}
+	}
+}
