@@ -300,14 +300,17 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			return p.Tf("About %s on %s (%s).", planner.FormatUSDIn(p, *e.CostUSD), hw, hours)
 		}
 	case lang.AskWhichServer:
-		if len(res.Plans) > 1 && e.Memory.Fits && e.Server != "" {
+		if e = fastestPlan(res.Plans); len(res.Plans) > 1 && e != nil && e.Server != "" {
+			// the servers as named ("server-a랑 server-h 비교"), or ranked:
+			// the fastest that fits leads either way
 			s := p.Tf("%s runs it fastest", e.Server)
-			if hours != "" {
-				s += " (" + hours + ")"
+			if e.Time.TotalHours != nil {
+				s += " (" + planner.FormatHoursIn(p, *e.Time.TotalHours) + ")"
 			}
 			var others []string
-			for _, o := range res.Plans[1:] {
+			for _, o := range res.Plans {
 				switch {
+				case o == e:
 				case !o.Memory.Fits:
 					others = append(others, p.Tf("%s: does not fit", o.Server))
 				case o.Time.TotalHours != nil:
@@ -569,4 +572,19 @@ func (s *Set) comparePrecisions(p *i18n.Printer, rd lang.Reading, req planner.Re
 		line += p.Tf(" — %s is %.2fx as fast as %s", fast, x, slow)
 	}
 	return line + "."
+}
+
+// fastestPlan is the plan that fits and takes the least time per sample,
+// nil when none fits.
+func fastestPlan(plans []*planner.Estimate) *planner.Estimate {
+	var best *planner.Estimate
+	for _, e := range plans {
+		if !e.Memory.Fits || e.Throughput.SamplesPerS <= 0 {
+			continue
+		}
+		if best == nil || e.Throughput.SamplesPerS > best.Throughput.SamplesPerS {
+			best = e
+		}
+	}
+	return best
 }

@@ -499,6 +499,12 @@ func (c *Catalog) Model(name string) (Model, Resolution, error) {
 		m := c.Models[c.modelNorm[norm(id)]]
 		return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID), Name: name, As: m.ID}, nil
 	}
+	if low := strings.ToLower(name); strings.HasPrefix(low, "meta-llama") && len(name) > 5 {
+		// "Meta-Llama-3-8B-Instruct", Meta's own id for Llama 3
+		if m, _, err := c.Model(name[5:]); err == nil {
+			return m, Resolution{Note: fmt.Sprintf("`%s` read as %s", name, m.ID), Name: name, As: m.ID}, nil
+		}
+	}
 	if base, ok := tunedVariantBase(name); ok {
 		// "llama-3-70b-instruct", "gemma-2-9b-it", "mistral-7b-instruct-v0.2":
 		// a chat or instruct tune has its base model's shape
@@ -566,6 +572,8 @@ func (c *Catalog) GPUNames() []string {
 // gpuAliases map other spellings of a family to the catalogue family.
 var gpuAliases = map[string]string{
 	"rtxa6000": "a6000",
+	// AWS's A10G (g5 instances) is an A10 with its clocks tuned; read as the A10
+	"a10g": "a10",
 	// "A6000 Ada" is what many call the RTX 6000 Ada (the Ampere card is
 	// the RTX A6000)
 	"a6000ada":    "6000ada",

@@ -251,6 +251,8 @@ func TestKoreanModelAliases(t *testing.T) {
 	for name, want := range map[string]string{
 		"koelectra": "electra-base", "KoELECTRA-base-v3": "electra-base", "kobert": "bert-base-uncased",
 		"klue/roberta-large": "roberta-large", "klue/bert-base": "bert-base-uncased", "solar": "solar-10.7b",
+		// Meta's own ids for Llama 3 and 3.1
+		"Meta-Llama-3-8B-Instruct": "llama-3-8b", "Meta-Llama-3.1-70B-Instruct": "llama-3.1-70b",
 	} {
 		m, res, err := c.Model(name)
 		if err != nil || m.ID != want || res.As != want {

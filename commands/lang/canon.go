@@ -695,6 +695,14 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, n)
 		return n
+	case (c.w(i) == "alpha" || c.w(i) == "lora-alpha") && (reqStartsNumber(c.w(i+1)) || c.w(i+1) == "=" && reqStartsNumber(c.w(i+2))):
+		// "lora r=64 alpha 128": the scale changes nothing the plan counts
+		n := i + 2
+		if c.w(i+1) == "=" {
+			n++
+		}
+		c.skip(i, n)
+		return n
 	case cloudWord(c.w(i)):
 		// "in the cloud", "if we rent", "on runpod": the team's servers are
 		// not the question

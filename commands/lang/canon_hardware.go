@@ -241,6 +241,13 @@ func (c *canonizer) gpuWords(i int) int {
 			}
 		}
 	}
+	if len(w) > 2 && strings.HasSuffix(w, "x") && !c.gpu(w) && c.gpu(w[:len(w)-1]) && plainCount(next) {
+		// "a100x 4": the count's x glued to the name, the count after a space
+		c.emit(w[:len(w)-1], i, i+1)
+		c.emit("x", i, i+1)
+		c.emit(next, i+1, i+2)
+		return i + 2
+	}
 	if len(w) > 2 && strings.HasSuffix(w, "s") && !c.gpu(w) && c.gpu(w[:len(w)-1]) {
 		c.pluralGPU = c.pluralGPU || !reqStartsNumber(lastW(c.out)) // "on h100s": how many is open
 		c.emit(w[:len(w)-1], i, i+1)

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -21,8 +22,10 @@ func hubNearest(name string, names []string, n int) []string {
 	type scored struct {
 		name  string
 		score int
+		gap   float64 // how far its size is from the size said (log ratio); 0 when either has none
 		d     int
 	}
+	said := partsSize(parts)
 	var all []scored
 	for _, c := range names {
 		cp := hubNameParts(c)
@@ -38,11 +41,18 @@ func hubNearest(name string, names []string, n int) []string {
 				}
 			}
 		}
-		all = append(all, scored{c, score, planner.Levenshtein(strings.ToLower(name), c)})
+		gap := 0.0
+		if have := partsSize(cp); said > 0 && have > 0 {
+			gap = math.Abs(math.Log(have / said))
+		}
+		all = append(all, scored{c, score, gap, planner.Levenshtein(strings.ToLower(name), c)})
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].score != all[j].score {
 			return all[i].score > all[j].score
+		}
+		if all[i].gap != all[j].gap {
+			return all[i].gap < all[j].gap // "gemma-ko-7b": the 9B before the 1B
 		}
 		return all[i].d < all[j].d
 	})
@@ -76,4 +86,14 @@ func hubNameParts(s string) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// partsSize is the parameter count a name's parts give ("7b"), 0 for none.
+func partsSize(parts []string) float64 {
+	for _, w := range parts {
+		if v, ok := paramSize(w); ok {
+			return v
+		}
+	}
+	return 0
 }

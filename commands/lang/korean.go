@@ -59,7 +59,8 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"플래시어텐션": {act: koWord, word: "flash"}, "플래시": {act: koWord, word: "flash"}, "어텐션": {act: koSkip},
 		"켜고": {act: koSkip}, "켜서": {act: koSkip}, "켜면": {act: koSkip},
 		"클라우드": {act: koSkip}, "렌탈": {act: koSkip},
-		"속도":   {act: koAsk, ask: AskTime},
+		"속도":  {act: koAsk, ask: AskTime},
+		"레이어": {act: koWord, word: "layers"}, "딥스피드": {act: koSkip}, "제로": {act: koWord, word: "zero"},
 		"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
 		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
 		// workloads

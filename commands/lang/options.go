@@ -117,10 +117,13 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwInterconnect, string(planner.PCIe), "pcie")
 	reqKws(reqKwInterconnect, string(planner.IB), "ib", "infiniband", "roce")
 	reqKws(reqKwKey, "seq", "seq", "seqlen", "seq-len", "seq-length", "sequence-length", "context", "context-length",
-		"ctx", "ctx-len", "max-len", "max-length", "max-seq-len")
+		"ctx", "ctx-len", "max-len", "max-length", "max-seq-len", "max-seq-length", "cutoff-len", "model-max-length", "block-size",
+		"max-source-length")
 	reqKws(reqKwKey, "batch", "batch", "bs", "global-batch", "batch-size", "batchsize", "global-batch-size", "gbs")
 	reqKws(reqKwKey, "micro", "micro", "micro-batch", "microbatch", "mbs", "micro-batch-size", "per-gpu", "per-device",
-		"per-gpu-batch")
+		"per-gpu-batch", "per-device-train-batch-size", "per-device-batch-size", "train-micro-batch-size-per-gpu")
+	reqKws(reqKwKey, "accum", "accum", "grad-accum", "gradient-accumulation-steps", "gradient-accumulation", "accumulation-steps",
+		"grad-accumulation")
 	reqKws(reqKwKey, "rank", "rank", "lora-r", "lora-rank", "r")
 	reqKws(reqKwKey, "gen", "gen", "generate", "output", "max-new-tokens", "new-tokens", "gen-tokens", "output-tokens")
 	reqKws(reqKwKey, "layers", "layers", "n-layers", "num-layers", "n-layer")
@@ -185,7 +188,7 @@ var reqUnitSuggest = []string{"epochs", "samples", "tokens", "steps", "params", 
 	"sequences", "examples", "images"}
 
 var reqKeyExamples = map[string]string{
-	"seq": "seq 512", "batch": "batch 128", "micro": "micro 32", "rank": "rank 16", "gen": "gen 256",
+	"seq": "seq 512", "batch": "batch 128", "micro": "micro 32", "accum": "gradient_accumulation_steps 8", "rank": "rank 16", "gen": "gen 256",
 	"layers": "layers 24", "hidden": "hidden 2048", "heads": "heads 16", "kv": "kv 8", "ffn": "ffn 8192",
 	"vocab": "vocab 50k", "params": "params 7b", "epochs": "epochs 10", "steps": "steps 5000", "precision": "precision bf16",
 }
@@ -541,6 +544,15 @@ func (p *reqParser) key(key string, a int) error {
 		return reqSet(p, &p.seq, int(v), a, p.i, "sequence lengths")
 	case "batch":
 		return p.batchKey(a)
+	case "accum":
+		n, err := p.plainValue(key, a, "steps")
+		if err != nil {
+			return err
+		}
+		if err := p.check(n.v, a, p.i, 1, 1e5, "100k", true); err != nil {
+			return err
+		}
+		return reqSet(p, &p.accum, int(n.v), a, p.i, "accumulation steps")
 	case "micro":
 		n, err := p.plainValue(key, a, "batch", "size", "bs")
 		if err != nil {

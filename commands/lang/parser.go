@@ -57,6 +57,7 @@ type reqParser struct {
 	dsSamples, dsTokens, stepsPerEpoch reqSlot[float64]
 	workload                           reqSlot[planner.Workload]
 	seq, micro, rank, gen              reqSlot[int]
+	accum                              reqSlot[int] // gradient accumulation steps (gradient_accumulation_steps 8)
 	batch                              reqSlot[reqBatch]
 	precision                          reqSlot[planner.Precision]
 	precisionEnd                       int                  // the token after the precision last read
@@ -529,6 +530,15 @@ func (p *reqParser) finish() error {
 		j.GlobalBatch = p.batch.v.n
 	}
 	j.MicroBatch = p.micro.v
+	if p.accum.set && j.GlobalBatch == 0 && j.GlobalBatchTokens == 0 {
+		// per_device_train_batch_size 4 gradient_accumulation_steps 8 on
+		// 4 GPUs: the global batch is 4 × 8 × 4
+		gpus := 1
+		if len(p.req.Targets) > 0 && !p.req.Compare {
+			gpus = p.req.Targets[0].Count
+		}
+		j.GlobalBatch = max(j.MicroBatch, 1) * p.accum.v * gpus
+	}
 	if j.GlobalBatch > 0 && j.MicroBatch > j.GlobalBatch {
 		return said(en.Tf("micro-batch `%s` is larger than the global batch `%s`", p.micro.word, p.batch.word), &UserError{Hint: "the global batch is GPUs × micro-batch × accumulation steps, e.g. batch 128 = 4x32"})
 	}

@@ -371,3 +371,29 @@ func TestTwoPrecisionsSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// Words from the third probe (2026-11-27): a trainer's argument names
+// (max_length, cutoff_len, per_device_train_batch_size,
+// gradient_accumulation_steps), a LoRA alpha, Korean option words, and
+// GPU spellings.
+func TestThirdProbeReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	for _, k := range []struct{ text, has string }{
+		{"qwen2.5 14b instruct를 lora로 데이터는 5만 건 정도고 max_length 4096이에요. server-a에서 돌리면 며칠?", "seq 4096"},
+		{"qlora 4bit nf4 r=16 llama 3.1 70b, cutoff_len 2048, 4090 2장으로", "seq 2048"},
+		{"google/gemma-2-9b-it lora r=64 alpha 128 a100 40gb 1장", "rank 64"},
+		{"llama-3-8b 풀파인튜닝 zero2 8bit adam, per_device_train_batch_size 4 gradient_accumulation_steps 8, a100 4장 20만개 2에폭", "batch 128 micro 4"},
+		{"exaone 32b lora, 딥스피드 제로3, server-a 전체 써서 1억 토큰 몇시간?", "zero3"},
+		{"qwen2.5-7B-instruct full finetune a100x 4 zero3, 300k samples", "on 4x a100"},
+		{"tgi mistral nemo 12b on a10g 24gb - enough for 32k ctx?", "on 1x a10"},
+		{"meta-llama/Meta-Llama-3-8B-Instruct 로라 학습 a100 1장 가능?", "llama-3-8b"},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		readingHas(t, cat, r, k.text, k.has)
+	}
+}

@@ -106,7 +106,14 @@ func reqTokenize(s string) []reqToken {
 			return
 		}
 		raw := s[start:end]
-		t := reqToken{raw: raw, w: strings.ToLower(raw), start: start, end: end}
+		w := strings.ToLower(raw)
+		if strings.Contains(w, "_") && !strings.Contains(w, "/") {
+			// "max_length", "per_device_train_batch_size": a trainer's
+			// argument names, read as the language's hyphenated words (a
+			// Hub id keeps its own spelling)
+			w = strings.ReplaceAll(w, "_", "-")
+		}
+		t := reqToken{raw: raw, w: w, start: start, end: end}
 		if k, v, ok := reqSplitFused(t.w); ok && reqIsASCII(raw) {
 			toks = append(toks,
 				reqToken{raw: raw[:len(k)], w: k, start: start, end: start + len(k)},
