@@ -57,6 +57,11 @@ var countLadder = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 // (fewestGPUs). Other questions are answered by the plan card itself.
 func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request, string, error) {
 	req := rd.Request
+	if b := req.Baseline; b != nil && len(req.Targets) == 0 && len(req.Pool) == 0 && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost || rd.Ask == lang.AskNone) {
+		// "4090 1장에서 초당 1500 토큰 나오는데 3억 토큰이면 며칠?": no other
+		// hardware named, so the question is of the hardware it ran on
+		req.Targets = []planner.Hardware{b.Hardware}
+	}
 	if rd.MaxGPUHourUSD > 0 {
 		// "on 1x h100 at $2.5/hr", "h100 시간당 2.5달러면": the named
 		// GPUs cost that here; the search keeps it as a ceiling

@@ -73,6 +73,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3 8b pretrain 10B tokens bf16 vs fp8 on 8x h100 speed", "time", []string{"bf16: ", "fp8: ", "on 8× H100 SXM5 80GB — fp8 is", "as fast as bf16"}},
 		{"llama3 8b 로라 bf16 대비 fp8 h100에서 속도 차이?", "time", []string{"bf16: 초당", "fp8: 초당", "빨라요 (bf16 대비)"}},
 		{"llama 3 8b 4090에서 속도 얼마나 나와?", "time", []string{"토큰/s"}},
+		// a measured rate with no other hardware named: the question is of the GPU it ran on
+		{"4090 1장에서 초당 1500 토큰 나오는 llama3 8b qlora, 3억 토큰 돌리면 며칠?", "time", []string{"1× GeForce RTX 4090"}},
+		{"we get 1500 tokens/s on a 4090 for llama3 8b qlora, how long for 300M tokens?", "time", []string{"on 1× GeForce RTX 4090"}},
 		{"ollama qwen3 14b on 4090 how fast", "time", []string{"tokens/s on 1× GeForce RTX 4090"}},
 		{"llama 3.1 8b 5만개 3에폭 lora 어떤 gpu가 제일 싸요?", "which_gpu", []string{"가장 저렴한 구성"}},
 		{"estimate for pretraining a 125M gpt2 on openwebtext on one 4090", "time", []string{"on 1× GeForce RTX 4090"}},

@@ -67,18 +67,20 @@ type canonizer struct {
 	dsToks       []reqToken
 	moved        map[int]bool // input words read out of order (measured … for MODEL on HW)
 	costWord     bool
-	prefer       string  // "cheapest" or "fastest": the pick the request asked for
-	rate         bool    // asked how fast as a rate ("tokens per second?")
-	pluralGPU    bool    // a GPU said in the plural with no count before it ("on h100s")
-	requestRate  bool    // the rate asked is in requests ("requests per second?", "초당 요청 몇 개")
-	cloud        bool    // asked of rented GPUs, not the team's ("in the cloud", "클라우드에서")
-	latency      bool    // asked the latency ("latency?", "지연시간"): a batch's or a token's time
-	memory       bool    // asked how much memory ("how much vram", "메모리 얼마나")
-	maxBatch     bool    // asked the largest batch that fits ("max batch size", "최대 배치")
-	maxSeq       bool    // asked the longest context that fits ("max context", "최대 컨텍스트")
-	budget       float64 // a cost ceiling in USD ("budget $20k", "under $500")
-	hourly       float64 // a ceiling on one GPU's hourly price in USD ("under $2/hr", "시간당 2달러")
-	gpuWord      bool    // "gpu" said: a question is about GPUs, not servers
+	prefer       string      // "cheapest" or "fastest": the pick the request asked for
+	rate         bool        // asked how fast as a rate ("tokens per second?")
+	pluralGPU    bool        // a GPU said in the plural with no count before it ("on h100s")
+	requestRate  bool        // the rate asked is in requests ("requests per second?", "초당 요청 몇 개")
+	cloud        bool        // asked of rented GPUs, not the team's ("in the cloud", "클라우드에서")
+	pendingRun   *pendingRun // a measured run read before its hardware (korean_runs.go)
+	finishing    bool        // finishPending is reading it
+	latency      bool        // asked the latency ("latency?", "지연시간"): a batch's or a token's time
+	memory       bool        // asked how much memory ("how much vram", "메모리 얼마나")
+	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
+	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
+	budget       float64     // a cost ceiling in USD ("budget $20k", "under $500")
+	hourly       float64     // a ceiling on one GPU's hourly price in USD ("under $2/hr", "시간당 2달러")
+	gpuWord      bool        // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -152,6 +154,8 @@ func (c *canonizer) run() {
 	c.amountAfterEpochs()
 	c.placeDataset()
 	c.attachCounts()
+	c.finishPending()
+	c.perUnitTimes()
 	out := c.out[:0]
 	for _, t := range c.out {
 		if t.w == "/epoch" || t.w == "/step" {
@@ -311,6 +315,13 @@ func (c *canonizer) phrase(i int) int {
 		// "tokens per second?", "how many tok/s", "images/sec": asks how
 		// fast, with no measurement said (a number before it would be one)
 		n := i + rateQuestion(c.w(i), c.w(i+1), c.w(i+2))
+		if num := n + koParticleAt(c.w(n)); (c.w(i) == "tokens/s" || c.w(i) == "samples/s") && reqStartsNumber(c.w(num)) {
+			// "tokens/s가 2800 나와요": the unit said before its number, measured
+			at := c.in[i].start // spans stay in order: the number stands where the unit began
+			c.out = append(c.out, reqToken{raw: c.in[num].raw, w: c.w(num), start: at, end: at})
+			c.emit(c.w(i), i, num+1)
+			return num + 1
+		}
 		if c.ask == AskCount && i >= 2 && c.w(i-2) == "how" && (c.w(i-1) == "many" || c.w(i-1) == "much") {
 			c.ask = AskNone // "how many tokens/s": a rate, not a GPU count
 		}
@@ -703,6 +714,19 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, n)
 		return n
+	case c.words(i, "step", "time") && c.stepTimeValue(i+2) > 0:
+		// "step time is 2.1s on server-v": seconds a step, measured
+		n := c.stepTimeValue(i + 2)
+		v, _, _ := reqScanNumber(strings.TrimSuffix(c.w(n-1), "s"))
+		c.emit("baseline", i, i+2)
+		c.emit(reqTrimNum(v.v), n-1, n)
+		c.emit("s/step", n-1, n)
+		c.skip(i, n-1)
+		return n
+	case (c.w(i) == "step" || c.w(i) == "epoch") && (c.w(i+1) == "당" || c.w(i+1) == "per") && reqStartsNumber(c.w(i+2)):
+		// "step당 0.8초": the Korean per after the English word
+		c.emit("/"+c.w(i), i, i+2)
+		return i + 2
 	case cloudWord(c.w(i)):
 		// "in the cloud", "if we rent", "on runpod": the team's servers are
 		// not the question

@@ -52,6 +52,9 @@ func (c *canonizer) measurement(i int) bool {
 	if !ok || n.v <= 0 {
 		return false
 	}
+	if unit == "" && c.gpu(c.w(i)) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) > 0 {
+		return false // "llama 3 8b 4090 tokens/s?": the card, then the rate asked
+	}
 	j := i + 1
 	if unit == "" {
 		unit = c.w(j)

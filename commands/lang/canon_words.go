@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The words of this file's readers are small lexicons the canonizer's
 // phrase switch (canon.go) asks: activation offloading, an hourly price
@@ -263,4 +266,31 @@ func dollars(w string) float64 {
 		return 0
 	}
 	return v.v
+}
+
+// stepTimeValue is the input index after "step time [is|of|=|~] 2.1s" read
+// from j (after "step time"), or 0 when no seconds follow.
+func (c *canonizer) stepTimeValue(j int) int {
+	for c.w(j) == "is" || c.w(j) == "of" || c.w(j) == "=" || c.w(j) == "~" || c.w(j) == "about" || c.w(j) == "around" {
+		j++
+	}
+	w := c.w(j)
+	if c.w(j+1) == "s" || c.w(j+1) == "sec" || c.w(j+1) == "secs" || c.w(j+1) == "seconds" {
+		if _, u, ok := reqScanNumber(w); ok && u == "" {
+			return j + 2
+		}
+	}
+	if v, u, ok := reqScanNumber(w); ok && v.v > 0 && (u == "s" || u == "sec") {
+		return j + 1
+	}
+	return 0
+}
+
+// koParticleAt is 1 when w is a Korean particle standing alone ("가" cut
+// from "tokens/s가"), else 0.
+func koParticleAt(w string) int {
+	if slices.Contains(koParticles, w) {
+		return 1
+	}
+	return 0
 }

@@ -415,6 +415,12 @@ func (p *reqParser) baseline(a int) error {
 	switch {
 	case !haveValue:
 		return said(en.Tf("`%s` needs a measurement, like `baseline 5.67 h/epoch on 4x v100`", p.span(a, p.i)), &UserError{Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")})
+	case !haveHW && len(p.req.Targets) == 1 && !p.req.Compare:
+		// "we finetuned it on 4x a100 last week, 3 epochs took 9 hours;
+		// how long on server-h?": the hardware named before the run is
+		// the run's, and the target comes after
+		b.Hardware = p.req.Targets[0]
+		p.req.Targets, p.counted = nil, nil
 	case !haveHW:
 		return said(en.Tf("`%s` needs the hardware it was measured on, like `on 4x v100`", p.span(a, p.i)), &UserError{Hint: reqEg(p.span(a, p.i) + " on 4x v100")})
 	}

@@ -21,6 +21,14 @@ func (c *canonizer) koTook(i int) {
 				return
 			}
 		}
+		if w := c.out[k-1].w; (w == "tokens/s" || w == "samples/s") && k == len(c.out)-1 {
+			// "tokens/s가 2800 나와요": the unit said first
+			if v, u, ok := reqScanNumber(c.out[k].w); ok && u == "" {
+				c.out[k-1], c.out[k] = c.out[k], c.out[k-1]
+				c.tookAt(k-1, k, v.v, w)
+				return
+			}
+		}
 	}
 	// the time: the last "<number> h|d|min|s" read so far
 	hAt := -1
@@ -73,24 +81,54 @@ func (c *canonizer) tookAt(valAt, hAt int, value float64, unit string) {
 	// 385시간"), else the one right after them ("5.67시간 (V100 4장) 나왔는데")
 	var hw []reqToken
 	var rest []reqToken
-	for k := valAt - 1; k >= 0 && k >= valAt-6; k-- {
-		if isHW(c.out[k].w) {
-			start := k
-			if k > 0 {
-				if _, r, ok := reqScanInt(c.out[k-1].w); ok && (r == "x" || r == "") {
-					start = k - 1
-				} else if c.out[k-1].w == "x" && k > 1 {
-					start = k - 2
-				}
+	for k := valAt - 1; k >= 0; k-- {
+		if c.out[k].w == "baseline" {
+			break // an earlier run's
+		}
+		if !isHW(c.out[k].w) {
+			continue
+		}
+		start := k
+		if k > 0 {
+			if _, r, ok := reqScanInt(c.out[k-1].w); ok && (r == "x" || r == "") {
+				start = k - 1
+			} else if c.out[k-1].w == "x" && k > 1 {
+				start = k - 2
 			}
+		}
+		end := k + 1 // "a100 x 4", "a100 4 gpus": the count after the name
+		if end+1 < valAt && (c.out[end].w == "x" && plainCount(c.out[end+1].w) || plainCount(c.out[end].w) && (c.out[end+1].w == "gpus" || c.out[end+1].w == "gpu" || c.out[end+1].w == "\x00count")) {
+			end += 2
+		}
+		if end == valAt || k >= valAt-6 && end+6 > valAt {
 			hw = append([]reqToken(nil), c.out[start:valAt]...)
 			rest = append(append([]reqToken(nil), c.out[:start]...), c.out[hAt+1:]...)
 			break
 		}
+		// "A100 4장으로 llama 3 8b lora 3에폭 돌렸는데 9시간 걸렸어요": the
+		// hardware named earlier in the sentence; the words between stay
+		at := c.out[valAt].start
+		for _, t := range c.out[start:end] {
+			hw = append(hw, reqToken{raw: t.raw, w: t.w, start: at, end: at})
+		}
+		rest = append(append(append([]reqToken(nil), c.out[:start]...), c.out[end:valAt]...), c.out[hAt+1:]...)
+		break
 	}
-	if hw == nil && hAt+1 < len(c.out) && isHW(c.out[hAt+1].w) {
+	if hw == nil && !c.finishing && hAt+1 < len(c.out) && isHW(c.out[hAt+1].w) {
 		hw = append([]reqToken(nil), c.out[hAt+1:]...)
 		rest = append([]reqToken(nil), c.out[:valAt]...)
+	}
+	if hw == nil && c.pendingRun == nil && !c.finishing {
+		// "총 20시간 걸렸던 llama2 7b lora (a100x4). h100x8 이면?": the
+		// hardware is yet to be read; try again once it is
+		c.pendingRun = &pendingRun{valStart: c.out[valAt].start, unitStart: c.out[hAt].start, unitW: c.out[hAt].w, value: value, unit: unit}
+		return
+	}
+	if hw == nil {
+		// "스텝당 0.8초, 총 2만 스텝, a100 4장. h200 4장이면?": the first
+		// hardware after the run is the run's when more follows (the
+		// target); alone, it is the target and the run has none
+		hw, rest = c.runHardwareAfter(valAt, hAt, isHW)
 	}
 	if hw == nil {
 		return
@@ -350,4 +388,94 @@ func koSeqWord(w string) bool {
 		}
 	}
 	return false
+}
+
+// pendingRun is a measured run read before the hardware it ran on.
+type pendingRun struct {
+	valStart, unitStart int
+	unitW               string
+	value               float64
+	unit                string
+}
+
+// finishPending reads a measured run whose hardware came after it, now that
+// every word is out: the value and its unit found again by where they were
+// typed.
+func (c *canonizer) finishPending() {
+	pr := c.pendingRun
+	c.pendingRun = nil
+	if pr == nil || slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "baseline" }) {
+		return
+	}
+	for k := 0; k+1 < len(c.out); k++ {
+		if c.out[k].start == pr.valStart && c.out[k+1].start == pr.unitStart && c.out[k+1].w == pr.unitW {
+			c.finishing = true
+			c.tookAt(k, k+1, pr.value, pr.unit)
+			c.finishing = false
+			return
+		}
+	}
+}
+
+// perUnitTimes reads a time per step or per epoch said with no verb after
+// it ("스텝당 0.8초, 총 2만 스텝, a100 4장에서"): a time per unit of work
+// can only have been measured, so it is the run, on the hardware beside it.
+func (c *canonizer) perUnitTimes() {
+	if slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "baseline" }) {
+		return
+	}
+	toHours := map[string]float64{"h": 1, "d": 24, "min": 1.0 / 60, "s": 1.0 / 3600}
+	for k := 0; k+2 < len(c.out); k++ {
+		per := c.out[k].w
+		if per != "/step" && per != "/epoch" {
+			continue
+		}
+		v, u, ok := reqScanNumber(c.out[k+1].w)
+		f, isTime := toHours[c.out[k+2].w]
+		if !ok || u != "" || !isTime || v.v <= 0 {
+			continue
+		}
+		c.finishing = true // every word is out: no later pass to wait for
+		defer func() { c.finishing = false }()
+		if per == "/step" {
+			c.out = append(c.out[:k], c.out[k+1:]...) // "1.8 s" a step
+			c.tookAt(k, k+1, v.v*f*3600, "s/step")
+			return
+		}
+		c.tookAt(k, k+2, v.v*f, "h/epoch")
+		return
+	}
+}
+
+// runHardwareAfter finds the run's hardware after its value at hAt: the
+// first GPU (with its count) when another GPU or server follows it. It
+// returns the hardware, moved to stand at the value, and the rest.
+func (c *canonizer) runHardwareAfter(valAt, hAt int, isHW func(string) bool) (hw, rest []reqToken) {
+	first := -1
+	for k := hAt + 1; k < len(c.out); k++ {
+		if isHW(c.out[k].w) {
+			first = k
+			break
+		}
+	}
+	if first < 0 {
+		return nil, nil
+	}
+	end := first + 1
+	if end+1 < len(c.out) && c.out[end].w == "x" && plainCount(c.out[end+1].w) {
+		end += 2
+	}
+	later := false
+	for k := end; k < len(c.out); k++ {
+		later = later || isHW(c.out[k].w)
+	}
+	if !later {
+		return nil, nil
+	}
+	at := c.out[valAt].start
+	for _, t := range c.out[first:end] {
+		hw = append(hw, reqToken{raw: t.raw, w: t.w, start: at, end: at})
+	}
+	rest = append(append(append([]reqToken(nil), c.out[:valAt]...), c.out[hAt+1:first]...), c.out[end:]...)
+	return hw, rest
 }

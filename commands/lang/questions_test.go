@@ -397,3 +397,36 @@ func TestThirdProbeReadings(t *testing.T) {
 		readingHas(t, cat, r, k.text, k.has)
 	}
 }
+
+// Measured runs written the way the third probe found them refused: the
+// hardware earlier in the sentence ("A100 4장으로 … 9시간 걸렸어요"), named
+// before "took" ("on 4x a100 last week, 3 epochs took 9 hours"), after the
+// time ("총 20시간 걸렸던 … (a100x4). h100x8 이면?"), a time per step with
+// no verb, "step time is 2.1s", and a rate said unit first or with 나오는.
+func TestMeasuredRunsAsWritten(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	for _, k := range []struct{ text, has string }{
+		{"지난주에 A100 4장으로 llama 3 8b lora 3에폭 돌렸는데 9시간 걸렸어요. 이번엔 데이터가 2배인데 H200 서버로 하면 얼마나 걸릴까요?", "baseline 9 h on 4x a100"},
+		{"We finetuned llama-3-8b with lora on 4x a100 last week, 3 epochs took 9 hours. Data is 2x bigger now. How long on server-h?", "baseline 9 h on 4x a100"},
+		{"총 20시간 걸렸던 llama2 7b lora (a100x4). h100x8 이면?", "baseline 20 h on 4x a100"},
+		{"qwen2.5 7b 풀파튜 스텝당 0.8초, 총 2만 스텝, a100 4장에서. h200 4장이면?", "baseline 0.8 s/step on 4x a100"},
+		{"qwen2.5 7b 풀파튜 step당 0.8초, 총 2만 스텝, a100 4장. h200 4장이면?", "baseline 0.8 s/step on 4x a100"},
+		{"step time is 2.1s on server-v (roberta-large, 12k steps). what about server-h?", "baseline 2.1 s/step on 4x server-v"},
+		{"4090 1장에서 초당 1500 토큰 나오는 llama3 8b qlora, 3억 토큰 돌리면 며칠?", "baseline 1500 tokens/s on 1x rtx-4090"},
+		{"llama2 13b lora 학습하는데 tokens/s가 2800 나와요 (a100 1장). 5억 토큰이면 h100 4장으로 얼마나?", "baseline 2800 tokens/s on 1x a100"},
+		{"llama 3 8b 4090 tokens/s?", "on 1x rtx-4090 · how fast?"},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		readingHas(t, cat, r, k.text, k.has)
+	}
+	// the only hardware comes after the time: it is the target, and the
+	// run has none to have been measured on
+	if _, err := Read(env, "9시간 걸렸어요. H200 4장이면? llama 3 8b lora 3에폭"); err == nil {
+		t.Errorf("a run with no hardware of its own was read")
+	}
+}
