@@ -45,7 +45,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"bert-large seq 384 batch 8 fp16 tensorrt on l40s — latency?", "time", []string{"ms a batch of 8 sequences on 1× L40S", "sequences/s"}},
 		{"resnet50 inference latency at batch 1 on a t4?", "time", []string{"ms an image on 1× Tesla T4", "images/s"}},
 		{"bert-large 추론 지연시간 l40s에서 얼마나?", "time", []string{"시퀀스 하나에 약", "ms예요", "L40S"}},
-		{"llama 3 8b inference latency on an h100?", "time", []string{"ms a token", "tokens/s", "for the prompt"}},
+		{"llama 3 8b inference latency on an h100?", "time", []string{"First token after", "ms a token", "(1 in flight)"}},
 		{"bert-base inference on a t4, how many sequences per second?", "time", []string{"sequences/s on 1× Tesla T4"}},
 		// how many served at once: the KV cache's room
 		{"llama 3.1 405b inference fp8 on 8x h200 — how many concurrent users at 4k context?", "fit", []string{"sequences of 4096 tokens at once on 8× H200"}},

@@ -174,6 +174,13 @@ func (c *canonizer) step(i int) int {
 	t := c.in[i]
 	if isHangulWord(t.w) {
 		c.korean = true
+		if n := koBudgetAt(c.w(i), c.w(i+1), c.w(i+2)); n > 0 {
+			// "예산 3000달러로", "예산 $3000": a ceiling on the cost
+			v, _, _ := reqScanNumber(strings.TrimPrefix(c.w(i+1), "$"))
+			c.budget = v.v
+			c.skip(i, i+1)
+			return i + n
+		}
 		if v, n := hourlyPrice(c.ws(i, 6)); v > 0 {
 			c.hourly = v // "시간당 2달러 이하"
 			return i + n
@@ -494,10 +501,10 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case (c.w(i) == "timeline" || c.w(i) == "wall-clock" || c.w(i) == "wallclock" || c.w(i) == "gpu-hours" || c.w(i) == "hrs" ||
 		c.w(i) == "est" || c.w(i) == "estimate" || c.w(i) == "expect" || c.w(i) == "per-epoch" || c.w(i) == "runtime" ||
-		c.w(i) == "latency" || c.w(i) == "latencies") &&
+		c.w(i) == "latency" || c.w(i) == "latencies" || c.w(i) == "ttft" || c.w(i) == "tpot") &&
 		(i == 0 || !reqStartsNumber(c.w(i-1))):
 		c.setAsk(AskTime)
-		c.latency = c.latency || c.w(i) == "latency" || c.w(i) == "latencies"
+		c.latency = c.latency || c.w(i) == "latency" || c.w(i) == "latencies" || c.w(i) == "ttft" || c.w(i) == "tpot"
 		c.skip(i, i+1)
 		return i + 1
 	case isContextWord(c.w(i+1)) && reqStartsNumber(c.w(i)) && !isContextWord(c.w(i-1)) && reqKeywords[c.w(i-1)].kind != reqKwKey &&
@@ -727,6 +734,11 @@ func (c *canonizer) phrase(i int) int {
 		// "step당 0.8초": the Korean per after the English word
 		c.emit("/"+c.w(i), i, i+2)
 		return i + 2
+	case reqStartsNumber(c.w(i)) && (c.w(i+1) == "prompt" || c.w(i+1) == "token-prompt") && !reqStartsNumber(lastW(c.out)):
+		// "TTFT for 8k prompt": the input length
+		c.emit("input", i, i+2)
+		c.emit(c.w(i), i, i+2)
+		return i + 2
 	case cloudWord(c.w(i)):
 		// "in the cloud", "if we rent", "on runpod": the team's servers are
 		// not the question
@@ -839,51 +851,6 @@ func (c *canonizer) ofDrops(i int) bool {
 		return false
 	}
 	return true
-}
-
-// pagedOptimizerWord is a word of "paged adamw 8bit" / "paged 8-bit
-// optimizers" after "paged".
-func pagedOptimizerWord(w string) bool {
-	return strings.HasPrefix(w, "adam") || w == "optimizer" || w == "optimizers" || w == "optim" ||
-		w == "8bit" || w == "8-bit" || w == "32bit" || w == "32-bit"
-}
-
-// audioHours is how many words at a… say hours of audio with a number:
-// "100 hours of audio", "100h audio", "100 hrs of speech"; 0 for none.
-func audioHours(a, b, c, d string) int {
-	v, unit, ok := reqScanNumber(a)
-	if !ok || v.v <= 0 {
-		return 0
-	}
-	audio := func(w string) bool {
-		switch w {
-		case "audio", "speech", "recordings", "recording", "voice", "오디오", "음성", "녹음":
-			return true
-		}
-		return false
-	}
-	k := 1
-	if unit == "" {
-		switch b {
-		case "hours", "hour", "hrs", "hr", "h", "시간":
-			k = 2
-		default:
-			return 0
-		}
-	} else if unit != "h" && unit != "hours" && unit != "hrs" {
-		return 0
-	}
-	next, after := b, c
-	if k == 2 {
-		next, after = c, d
-	}
-	switch {
-	case audio(next):
-		return k + 1
-	case (next == "of" || next == "의") && audio(after):
-		return k + 2
-	}
-	return 0
 }
 
 // emitAudioHours says hours of audio (input words [a, b)) as the samples a

@@ -294,3 +294,66 @@ func koParticleAt(w string) int {
 	}
 	return 0
 }
+
+// koBudgetAt is how many words at a, b, c say a budget in Korean: "예산"
+// then "3000달러", "3000 달러" or "$3000" ("예산은 3000달러로"); 0 for none.
+func koBudgetAt(a, b, c string) int {
+	if !strings.HasPrefix(a, "예산") {
+		return 0
+	}
+	if dollars(b) > 0 {
+		return 2
+	}
+	if _, u, ok := reqScanNumber(b); ok && u == "" && strings.HasPrefix(c, "달러") {
+		return 3
+	}
+	if v, u, ok := reqScanNumber(b); ok && v.v > 0 && strings.HasPrefix(u, "달러") {
+		return 2
+	}
+	return 0
+}
+
+// audioHours is how many words at a… say hours of audio with a number:
+// "100 hours of audio", "100h audio", "100 hrs of speech"; 0 for none.
+func audioHours(a, b, c, d string) int {
+	v, unit, ok := reqScanNumber(a)
+	if !ok || v.v <= 0 {
+		return 0
+	}
+	audio := func(w string) bool {
+		switch w {
+		case "audio", "speech", "recordings", "recording", "voice", "오디오", "음성", "녹음":
+			return true
+		}
+		return false
+	}
+	k := 1
+	if unit == "" {
+		switch b {
+		case "hours", "hour", "hrs", "hr", "h", "시간":
+			k = 2
+		default:
+			return 0
+		}
+	} else if unit != "h" && unit != "hours" && unit != "hrs" {
+		return 0
+	}
+	next, after := b, c
+	if k == 2 {
+		next, after = c, d
+	}
+	switch {
+	case audio(next):
+		return k + 1
+	case (next == "of" || next == "의") && audio(after):
+		return k + 2
+	}
+	return 0
+}
+
+// pagedOptimizerWord is a word of "paged adamw 8bit" / "paged 8-bit
+// optimizers" after "paged".
+func pagedOptimizerWord(w string) bool {
+	return strings.HasPrefix(w, "adam") || w == "optimizer" || w == "optimizers" || w == "optim" ||
+		w == "8bit" || w == "8-bit" || w == "32bit" || w == "32-bit"
+}

@@ -112,6 +112,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"나흘": {act: koDuration, dur: 96}, "일주일": {act: koDuration, dur: 168}, "한주": {act: koDuration, dur: 168},
 		"보름": {act: koDuration, dur: 360}, "한달": {act: koDuration, dur: 720}, "닷새": {act: koDuration, dur: 120},
 		"엿새": {act: koDuration, dur: 144}, "열흘": {act: koDuration, dur: 240},
+		"반나절": {act: koDuration, dur: 6}, "한나절": {act: koDuration, dur: 12},
 		"오늘": {act: koDay}, "내일": {act: koDay}, "모레": {act: koDay}, "월요일": {act: koDay}, "화요일": {act: koDay},
 		"수요일": {act: koDay}, "목요일": {act: koDay}, "금요일": {act: koDay}, "토요일": {act: koDay}, "일요일": {act: koDay},
 		"시간": {act: koWord, word: "h"}, "일": {act: koWord, word: "d"}, "분": {act: koWord, word: "min"}, "주": {act: koWord, word: "w"},

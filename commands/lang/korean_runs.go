@@ -320,8 +320,8 @@ func (c *canonizer) koMaxBatch(i int) int {
 		c.skip(i, n)
 		return n
 	}
-	if c.w(i) != "최대" || reqStartsNumber(c.w(i+2)) {
-		return i
+	if c.w(i) != "최대" || reqStartsNumber(c.w(i+2)) && !c.gpu(c.w(i+2)) {
+		return i // "최대 컨텍스트 8k": a length; "최대 컨텍스트 4090에서": the card follows
 	}
 	var asked *bool
 	var sizes []string

@@ -430,3 +430,31 @@ func TestMeasuredRunsAsWritten(t *testing.T) {
 		t.Errorf("a run with no hardware of its own was read")
 	}
 }
+
+// TTFT and latency asked of a served model with no load are one request's;
+// a prompt's length said with it is the input; a Korean budget; half a
+// day; the longest context with the card after it.
+func TestLatencyBudgetAndContextWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	for _, k := range []struct{ text, has string }{
+		{"trt-llm llama3 70b fp8 on 4x h100 TTFT for 8k prompt?", "concurrency 1"},
+		{"trt-llm llama3 70b fp8 on 4x h100 TTFT for 8k prompt?", "latency?"},
+		{"trt-llm으로 llama3 8b fp8 서빙하면 h100에서 TTFT 얼마나 나와요?", "concurrency 1"},
+		{"예산 3000달러로 llama 3 70b lora 2억 토큰 가능할까요?", "budget $3000"},
+		{"qwen2.5 7b 서빙 최대 컨텍스트 4090에서 얼마까지 돼요?", "on 1x rtx-4090"},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		readingHas(t, cat, r, k.text, k.has)
+	}
+	if r, err := Read(env, "trt-llm llama3 70b fp8 on 4x h100 TTFT for 8k prompt?"); err != nil || r.Request.Job.SeqLen < 8000 {
+		t.Errorf("8k prompt: %v, seq %d", err, r.Request.Job.SeqLen)
+	}
+	if r, err := Read(env, "반나절 안에 끝나야 하는데 llama-3.2-3b lora 10만 샘플 4090 1장으로 될까요?"); err != nil || r.Deadline.Hours() != 6 {
+		t.Errorf("반나절: %v, deadline %v", err, r.Deadline)
+	}
+}

@@ -224,6 +224,11 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// model's window, when nothing says training
 		r.Request.Job.Workload = planner.Inference
 	}
+	if j := &r.Request.Job; c.latency && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
+		// "TTFT?", "지연시간": one request's latency unless a load is said
+		j.Concurrency = 1
+		p.note(en.T("latency asked with no load: one request at a time (say `concurrency 32` for a loaded server)"))
+	}
 	if r.Request.Job.Workload == "" {
 		r.WorkloadAssumed = "not said"
 	}
