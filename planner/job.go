@@ -107,6 +107,9 @@ type Job struct {
 
 	Precision     Precision // "" = best the GPU supports
 	Checkpointing bool      // gradient (activation) checkpointing
+	// NoCheckpointing: said without checkpointing ("no ckpt", "체크포인팅
+	// 안 켜면"): layouts that recompute are not tried.
+	NoCheckpointing bool `json:",omitempty"`
 	// SelectiveRecompute: checkpointing that keeps part of each layer
 	// (torchtitan's selective op policy, Megatron's selective recompute)
 	// instead of its input alone; implies Checkpointing.

@@ -355,6 +355,8 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(int, la
 	ckpts := ckptChoices[:]
 	if j.Checkpointing {
 		ckpts = ckptChoices[1:]
+	} else if j.NoCheckpointing {
+		ckpts = ckptChoices[:1]
 	}
 	var mpArr [8]mpPair
 	mps := pc.modelParallel(h, mpArr[:0])

@@ -93,3 +93,18 @@ func checkFloors(t *testing.T, pc *planContext, pool []Hardware) int {
 	}
 	return checked
 }
+
+// NoCheckpointing keeps every layout without recompute: a job that fits
+// only with checkpointing does not fit, and says so.
+func TestNoCheckpointingIsNeverRecomputed(t *testing.T) {
+	c := DefaultCatalog()
+	j := Job{Model: mustModel(t, c, "llama-3-8b"), Workload: LoRA, SeqLen: 2048, NoCheckpointing: true}
+	r := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-4090", 1)}, Job: j})
+	if e := r.Plans[0]; e.Checkpointing || e.Memory.Fits {
+		t.Errorf("no-ckpt on a 4090: ckpt %v, fits %v (%.1f GiB)", e.Checkpointing, e.Memory.Fits, e.Memory.PerGPUGiB)
+	}
+	j.NoCheckpointing = false
+	if e := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-4090", 1)}, Job: j}).Plans[0]; !e.Checkpointing || !e.Memory.Fits {
+		t.Errorf("free to choose: ckpt %v, fits %v", e.Checkpointing, e.Memory.Fits)
+	}
+}

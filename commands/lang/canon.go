@@ -739,6 +739,11 @@ func (c *canonizer) phrase(i int) int {
 		c.emit("input", i, i+2)
 		c.emit(c.w(i), i, i+2)
 		return i + 2
+	case ckptNegated(c.ws(i, 4)) > 0:
+		// "without gradient checkpointing", "no ckpt", "ckpt off"
+		n := ckptNegated(c.ws(i, 4))
+		c.emit("no-ckpt", i, i+n)
+		return i + n
 	case cloudWord(c.w(i)):
 		// "in the cloud", "if we rent", "on runpod": the team's servers are
 		// not the question

@@ -357,3 +357,32 @@ func pagedOptimizerWord(w string) bool {
 	return strings.HasPrefix(w, "adam") || w == "optimizer" || w == "optimizers" || w == "optim" ||
 		w == "8bit" || w == "8-bit" || w == "32bit" || w == "32-bit"
 }
+
+// ckptNegated is how many words at the start of w say checkpointing is not
+// used: "without (gradient|activation)? checkpointing", "no ckpt", "ckpt
+// off", "disable checkpointing"; 0 for none.
+func ckptNegated(w []string) int {
+	ckpt := func(s string) bool {
+		switch s {
+		case "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc", "activation-checkpointing", "act-ckpt", "recompute":
+			return true
+		}
+		return false
+	}
+	if len(w) < 2 {
+		return 0
+	}
+	switch w[0] {
+	case "without", "no", "disable", "disabled", "w/o":
+		if ckpt(w[1]) {
+			return 2
+		}
+		if (w[1] == "gradient" || w[1] == "grad" || w[1] == "activation") && len(w) > 2 && ckpt(w[2]) {
+			return 3
+		}
+	}
+	if ckpt(w[0]) && (w[1] == "off" || w[1] == "disabled") {
+		return 2
+	}
+	return 0
+}

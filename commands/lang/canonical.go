@@ -55,6 +55,8 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 		opts = append(opts, "selective ckpt")
 	} else if j.Checkpointing {
 		opts = append(opts, "ckpt")
+	} else if j.NoCheckpointing {
+		opts = append(opts, "no-ckpt")
 	}
 	if j.Attention != "" {
 		opts = append(opts, string(j.Attention))

@@ -554,6 +554,12 @@ func (c *canonizer) koCompound(f float64) {
 }
 
 func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
+	if e.word == "ckpt" && koNegatedAt(c.w(i+1), c.w(i+2)) > 0 {
+		// "체크포인팅 안 켜면", "체크포인팅 없이", "체크포인팅 끄고"
+		n := i + 1 + koNegatedAt(c.w(i+1), c.w(i+2))
+		c.emit("no-ckpt", i, n)
+		return n
+	}
 	if e.word == "month" && !c.koDeadlineAt(i) {
 		c.skip(i, i+1) // "한 달 비용": a month of serving, not a deadline
 		return i + 1

@@ -246,3 +246,15 @@ func koConcurrent(prev, prev2 string) bool {
 	}
 	return false
 }
+
+// koNegatedAt is how many words at a, b say an option is off: "안 켜면",
+// "안 쓰고", "없이", "끄고", "빼고"; 0 for none.
+func koNegatedAt(a, b string) int {
+	switch {
+	case a == "안" && (strings.HasPrefix(b, "켜") || strings.HasPrefix(b, "쓰") || strings.HasPrefix(b, "하")):
+		return 2
+	case strings.HasPrefix(a, "없이") || strings.HasPrefix(a, "끄") || strings.HasPrefix(a, "빼") || strings.HasPrefix(a, "끈"):
+		return 1
+	}
+	return 0
+}

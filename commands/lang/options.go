@@ -79,6 +79,7 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwPrecision, "mixed", "mixed", "mixed-precision", "16bit", "16-bit")
 	reqKws(reqKwCkpt, "", "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc",
 		"activation-checkpointing", "act-ckpt", "recompute", "recomputation")
+	reqKws(reqKwCkpt, "off", "no-ckpt", "no-checkpointing", "without-ckpt")
 	reqKws(reqKwCkptPrefix, "", "gradient", "grad", "activation")
 	reqKws(reqKwCkptPrefix, "selective", "selective")
 	reqKws(reqKwCkpt, "selective", "sac", "selective-ckpt", "selective-checkpointing", "selective-recompute",
@@ -217,6 +218,11 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		}
 		return p.setPrecision(kw.val, a, p.i)
 	case reqKwCkpt:
+		if kw.val == "off" {
+			// "without gradient checkpointing", "체크포인팅 안 켜면"
+			p.req.Job.NoCheckpointing = true
+			return nil
+		}
 		p.req.Job.Checkpointing = true
 		p.req.Job.SelectiveRecompute = p.req.Job.SelectiveRecompute || kw.val == "selective"
 	case reqKwCkptPrefix:

@@ -458,3 +458,24 @@ func TestLatencyBudgetAndContextWords(t *testing.T) {
 		t.Errorf("반나절: %v, deadline %v", err, r.Deadline)
 	}
 }
+
+// Checkpointing said off is kept off: the search tries no layout that
+// recomputes ("without gradient checkpointing" was read as checkpointing
+// on).
+func TestCheckpointingSaidOff(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	for _, text := range []string{
+		"llama3 8b full ft without gradient checkpointing on one h200, fits?",
+		"llama3 8b full ft no ckpt on h200",
+		"그래디언트 체크포인팅 안 켜면 llama3 8b full ft 가 h200 1장에 올라가나요?",
+		"llama3 8b lora 체크포인팅 없이 4090",
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.Request.Job.Checkpointing || !r.Request.Job.NoCheckpointing {
+			t.Errorf("%q: %v, ckpt %v, no-ckpt %v", text, err, r.Request.Job.Checkpointing, r.Request.Job.NoCheckpointing)
+			continue
+		}
+		readingHas(t, cat, r, text, "no-ckpt")
+	}
+}
