@@ -345,7 +345,22 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
+	if n := len(c.out) - 1; c.w(i+1) == "반" && (unit == "h" || unit == "d" || unit == "min") {
+		// "5시간 반": and a half
+		if v, u, ok := reqScanNumber(c.out[n].w); ok && u == "" {
+			c.out[n].w = reqTrimNum(v.v + 0.5)
+			c.emit(unit, i, i+2)
+			return c.koAfterTime(i + 2)
+		}
+	}
 	c.emit(unit, i, i+1)
+	return c.koAfterTime(i + 1)
+}
+
+// koAfterTime reads what follows a time read at i-1: a verb that makes it
+// a measured run ("385시간 걸리는", "에폭당 40분이었는데").
+func (c *canonizer) koAfterTime(j int) int {
+	i := j - 1
 	if strings.HasPrefix(c.w(i+1), "걸리는") || strings.HasPrefix(c.w(i+1), "걸리던") {
 		c.koTook(i + 1) // "385시간 걸리는 프리트레이닝": a job that takes that long, measured
 		return i + 2
@@ -632,21 +647,6 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	}
 	c.emit(e.word, i, i+1)
 	return i + 1
-}
-
-// koAskFlags notes what a question word at i says beyond its question:
-// the cheapest ("제일 싸요"), a rate ("속도"), the latency ("지연시간").
-func (c *canonizer) koAskFlags(i int, stem string) {
-	if strings.HasPrefix(stem, "싸") && (c.w(i-1) == "제일" || c.w(i-1) == "가장" || c.w(i-1) == "젤") {
-		c.prefer = "cheapest" // "어떤 gpu가 제일 싸요?"
-	}
-	if stem == "속도" {
-		c.rate = true // "속도 얼마나 나와?", "속도 차이": how fast
-		c.runWord = true
-	}
-	if latencyWord(stem) || stem == "응답시간" {
-		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time
-	}
 }
 
 func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {

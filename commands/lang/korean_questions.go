@@ -258,3 +258,18 @@ func koNegatedAt(a, b string) int {
 	}
 	return 0
 }
+
+// koAskFlags notes what a question word at i says beyond its question:
+// the cheapest ("제일 싸요"), a rate ("속도"), the latency ("지연시간").
+func (c *canonizer) koAskFlags(i int, stem string) {
+	if strings.HasPrefix(stem, "싸") && (c.w(i-1) == "제일" || c.w(i-1) == "가장" || c.w(i-1) == "젤") {
+		c.prefer = "cheapest" // "어떤 gpu가 제일 싸요?"
+	}
+	if stem == "속도" {
+		c.rate = true // "속도 얼마나 나와?", "속도 차이": how fast
+		c.runWord = true
+	}
+	if latencyWord(stem) || stem == "응답시간" {
+		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time
+	}
+}

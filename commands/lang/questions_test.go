@@ -454,6 +454,9 @@ func TestLatencyBudgetAndContextWords(t *testing.T) {
 	if r, err := Read(env, "trt-llm llama3 70b fp8 on 4x h100 TTFT for 8k prompt?"); err != nil || r.Request.Job.SeqLen < 8000 {
 		t.Errorf("8k prompt: %v, seq %d", err, r.Request.Job.SeqLen)
 	}
+	if r, err := Read(env, "roberta-large 파인튜닝 v100 4장에서 1에폭에 5시간 반 걸렸는데 h200 4장에선?"); err != nil || r.Request.Baseline == nil || r.Request.Baseline.Value != 5.5 {
+		t.Errorf("5시간 반: %v, baseline %+v", err, r.Request.Baseline)
+	}
 	if r, err := Read(env, "반나절 안에 끝나야 하는데 llama-3.2-3b lora 10만 샘플 4090 1장으로 될까요?"); err != nil || r.Deadline.Hours() != 6 {
 		t.Errorf("반나절: %v, deadline %v", err, r.Deadline)
 	}
