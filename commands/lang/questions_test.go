@@ -324,7 +324,7 @@ func TestSizeFirstAndOpenCounts(t *testing.T) {
 func TestSecondProbeReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat}
-	for _, k := range []struct{ text, has string }{
+	readingsHave(t, cat, env, []struct{ text, has string }{
 		{"llama 3.1 70b fsdp full ft on 16 h100s across 2 nodes", "on 2 nodes of 8x h100"},
 		{"llama 3.1 70b full ft on 16x h100 over 2 nodes", "on 2 nodes of 8x h100"},
 		{"qwen2.5 1.5b 풀파인튜닝 5090 한 장 가능? 마이크로 배치 4", "micro 4"},
@@ -333,14 +333,7 @@ func TestSecondProbeReadings(t *testing.T) {
 		{"gemma 2 2b full ft with sample packing seq 4096 on a 3090", "seq 4096"},
 		{"qwen2.5 7b 로라 학습 비용 h100 한 장 시간당 2.5달러면 총 얼마?", "max $2.5/gpu-hour"},
 		{"ollama qwen3 14b on 4090 how fast", "how fast?"},
-	} {
-		r, err := Read(env, k.text)
-		if err != nil {
-			t.Errorf("%q: %v", k.text, err)
-			continue
-		}
-		readingHas(t, cat, r, k.text, k.has)
-	}
+	})
 	r, err := Read(env, "llama 3.1 8b kv cache fp8로 하면 h100 한 장에서 컨텍스트 최대 얼마까지?")
 	if err != nil || !r.MaxSeq {
 		t.Errorf("컨텍스트 최대 얼마까지: %v, max seq %v", err, r.MaxSeq)
@@ -379,7 +372,7 @@ func TestTwoPrecisionsSideBySide(t *testing.T) {
 func TestThirdProbeReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
-	for _, k := range []struct{ text, has string }{
+	readingsHave(t, cat, env, []struct{ text, has string }{
 		{"qwen2.5 14b instruct를 lora로 데이터는 5만 건 정도고 max_length 4096이에요. server-a에서 돌리면 며칠?", "seq 4096"},
 		{"qlora 4bit nf4 r=16 llama 3.1 70b, cutoff_len 2048, 4090 2장으로", "seq 2048"},
 		{"google/gemma-2-9b-it lora r=64 alpha 128 a100 40gb 1장", "rank 64"},
@@ -388,14 +381,7 @@ func TestThirdProbeReadings(t *testing.T) {
 		{"qwen2.5-7B-instruct full finetune a100x 4 zero3, 300k samples", "on 4x a100"},
 		{"tgi mistral nemo 12b on a10g 24gb - enough for 32k ctx?", "on 1x a10"},
 		{"meta-llama/Meta-Llama-3-8B-Instruct 로라 학습 a100 1장 가능?", "llama-3-8b"},
-	} {
-		r, err := Read(env, k.text)
-		if err != nil {
-			t.Errorf("%q: %v", k.text, err)
-			continue
-		}
-		readingHas(t, cat, r, k.text, k.has)
-	}
+	})
 }
 
 // Measured runs written the way the third probe found them refused: the
@@ -406,7 +392,7 @@ func TestThirdProbeReadings(t *testing.T) {
 func TestMeasuredRunsAsWritten(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
-	for _, k := range []struct{ text, has string }{
+	readingsHave(t, cat, env, []struct{ text, has string }{
 		{"지난주에 A100 4장으로 llama 3 8b lora 3에폭 돌렸는데 9시간 걸렸어요. 이번엔 데이터가 2배인데 H200 서버로 하면 얼마나 걸릴까요?", "baseline 9 h on 4x a100"},
 		{"We finetuned llama-3-8b with lora on 4x a100 last week, 3 epochs took 9 hours. Data is 2x bigger now. How long on server-h?", "baseline 9 h on 4x a100"},
 		{"총 20시간 걸렸던 llama2 7b lora (a100x4). h100x8 이면?", "baseline 20 h on 4x a100"},
@@ -416,14 +402,7 @@ func TestMeasuredRunsAsWritten(t *testing.T) {
 		{"4090 1장에서 초당 1500 토큰 나오는 llama3 8b qlora, 3억 토큰 돌리면 며칠?", "baseline 1500 tokens/s on 1x rtx-4090"},
 		{"llama2 13b lora 학습하는데 tokens/s가 2800 나와요 (a100 1장). 5억 토큰이면 h100 4장으로 얼마나?", "baseline 2800 tokens/s on 1x a100"},
 		{"llama 3 8b 4090 tokens/s?", "on 1x rtx-4090 · how fast?"},
-	} {
-		r, err := Read(env, k.text)
-		if err != nil {
-			t.Errorf("%q: %v", k.text, err)
-			continue
-		}
-		readingHas(t, cat, r, k.text, k.has)
-	}
+	})
 	// the only hardware comes after the time: it is the target, and the
 	// run has none to have been measured on
 	if _, err := Read(env, "9시간 걸렸어요. H200 4장이면? llama 3 8b lora 3에폭"); err == nil {
@@ -437,20 +416,13 @@ func TestMeasuredRunsAsWritten(t *testing.T) {
 func TestLatencyBudgetAndContextWords(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat}
-	for _, k := range []struct{ text, has string }{
+	readingsHave(t, cat, env, []struct{ text, has string }{
 		{"trt-llm llama3 70b fp8 on 4x h100 TTFT for 8k prompt?", "concurrency 1"},
 		{"trt-llm llama3 70b fp8 on 4x h100 TTFT for 8k prompt?", "latency?"},
 		{"trt-llm으로 llama3 8b fp8 서빙하면 h100에서 TTFT 얼마나 나와요?", "concurrency 1"},
 		{"예산 3000달러로 llama 3 70b lora 2억 토큰 가능할까요?", "budget $3000"},
 		{"qwen2.5 7b 서빙 최대 컨텍스트 4090에서 얼마까지 돼요?", "on 1x rtx-4090"},
-	} {
-		r, err := Read(env, k.text)
-		if err != nil {
-			t.Errorf("%q: %v", k.text, err)
-			continue
-		}
-		readingHas(t, cat, r, k.text, k.has)
-	}
+	})
 	if r, err := Read(env, "trt-llm llama3 70b fp8 on 4x h100 TTFT for 8k prompt?"); err != nil || r.Request.Job.SeqLen < 8000 {
 		t.Errorf("8k prompt: %v, seq %d", err, r.Request.Job.SeqLen)
 	}
@@ -480,5 +452,18 @@ func TestCheckpointingSaidOff(t *testing.T) {
 			continue
 		}
 		readingHas(t, cat, r, text, "no-ckpt")
+	}
+}
+
+// readingsHave reads each request and checks its reading holds has.
+func readingsHave(t *testing.T, cat *planner.Catalog, env Env, cases []struct{ text, has string }) {
+	t.Helper()
+	for _, k := range cases {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		readingHas(t, cat, r, k.text, k.has)
 	}
 }
