@@ -42,6 +42,10 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 		j++
 	}
 	if w == "by" || w == "before" {
+		if d, ok := c.weekDeadline(c.w(j), c.w(j+1)); ok {
+			c.setDeadline(d, i, j+2)
+			return j + 2, true
+		}
 		if d, ok := c.dayDeadline(c.w(j)); ok {
 			early, n := englishTimeOfDay(c.w(j + 1))
 			c.setDeadline(d-early, i, j+1+n)
@@ -275,4 +279,20 @@ func (c *canonizer) koWeekRef(i int) int {
 	c.nextWeek, c.thisWeek = next, !next
 	c.skip(i, i+n)
 	return i + n
+}
+
+// weekDeadline reads "next friday", "this friday", "next week" (its
+// Sunday), "this week" after "by": the time to the end of that day.
+func (c *canonizer) weekDeadline(which, day string) (time.Duration, bool) {
+	_, weekday := whenWeekdays[day]
+	if which != "next" && which != "this" || day != "week" && !weekday {
+		return 0, false
+	}
+	if day == "week" {
+		day = "sunday"
+	}
+	next, this := c.nextWeek, c.thisWeek
+	c.nextWeek, c.thisWeek = which == "next", which == "this"
+	defer func() { c.nextWeek, c.thisWeek = next, this }()
+	return c.dayDeadline(day)
 }

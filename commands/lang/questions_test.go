@@ -467,3 +467,22 @@ func readingsHave(t *testing.T, cat *planner.Catalog, env Env, cases []struct{ t
 		readingHas(t, cat, r, k.text, k.has)
 	}
 }
+
+// "by next friday" and "by next week" are deadlines (they were skipped):
+// on a Wednesday, next week's Friday is nine days on and next week ends
+// eleven days on (its Sunday).
+func TestByNextWeekday(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	wed := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Now: wed}
+	for text, days := range map[string]int{"how many h100s to pretrain a 1b model on 50B tokens by next friday?": 9,
+		"how many h100s to pretrain a 1b model on 50B tokens by next week?":   11,
+		"how many h100s to pretrain a 1b model on 50B tokens by this friday?": 2} {
+		r, err := Read(env, text)
+		y, m, d := wed.AddDate(0, 0, days).Date()
+		want := time.Date(y, m, d, 23, 59, 0, 0, time.UTC).Sub(wed)
+		if err != nil || r.Deadline != want || r.Ask != AskCount {
+			t.Errorf("%q: %v, deadline %v (want %v), ask %q", text, err, r.Deadline, want, r.Ask)
+		}
+	}
+}
