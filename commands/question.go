@@ -89,6 +89,18 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 			return s.fewestGPUs(p, rd, req)
 		}
 		return req, "", nil
+	case rd.Memory && rd.Ask == lang.AskFit && len(req.Targets) == 0 && len(req.Pool) == 0:
+		// "how much vram does llama 3 8b need": on the fewest of the
+		// recommended GPU that hold it, so the peak is one replica's,
+		// not a share of a spread the search preferred for speed
+		if hw, ok := s.recommendedGPU(req); ok {
+			req.Targets = []planner.Hardware{hw}
+			if r, _, err := s.fewestGPUs(p, rd, req); err == nil {
+				return r, "", nil
+			}
+			req.Targets = nil
+		}
+		return req, "", nil
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0, !rd.CountOpen:
 		return req, "", nil
 	}
@@ -256,7 +268,7 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		return compareSummary(p, res) // "how long on 1, 2, 4, 8 H100s?": every column
 	}
 	if rd.Memory {
-		return memoryAnswer(p, e, hw)
+		return memoryAnswer(p, e, hw) + kvShare(p, rd, e, res.Job)
 	}
 	if rd.MaxBatch && e.Memory.Fits && rd.Request.Job.Workload == planner.Inference && e.InferencePath == "decode" {
 		if n := servedAtOnce(e); n > 0 {
@@ -383,6 +395,24 @@ func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
 		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
 	}
 	return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB)
+}
+
+// kvShare is what a memory answer adds when the KV cache was named: its
+// part of the peak per GPU, for how many sequences of how many tokens.
+func kvShare(p *i18n.Printer, rd lang.Reading, e *planner.Estimate, job planner.JobInfo) string {
+	if !rd.KVCache {
+		return ""
+	}
+	for _, it := range e.Memory.Breakdown {
+		if it.Name == "KV cache" && it.GiB > 0 {
+			all := it.GiB * float64(max(1, e.TensorParallel)*max(1, e.PipelineParallel))
+			if e.MicroBatch <= 1 {
+				return " " + p.Tf("The KV cache is %.1f GiB of it, for one sequence of %d tokens.", all, job.SeqLen)
+			}
+			return " " + p.Tf("The KV cache is %.1f GiB of it, for %d sequences of %d tokens.", all, e.MicroBatch, job.SeqLen)
+		}
+	}
+	return ""
 }
 
 // withinBudget answers a request with a cost ceiling: the fastest of the

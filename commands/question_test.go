@@ -56,6 +56,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a GPU type without a count: the fewest of it that hold the job
 		{"cost to run mixtral 8x22b inference 24/7 on h100s for a month", "cost", []string{"× H100 SXM5 80GB — the fewest that fit"}},
 		{"whats the vram needed for llama 3.1 70b inference at 128k context", "fit", []string{"It needs about", "GiB per GPU"}},
+		// the KV cache named: a served model's memory, with the cache's part,
+		// on the fewest GPUs that hold it (one H200 for an 8B at 32k)
+		{"llama3 8b kv cache 얼마나 먹어? 32k 컨텍스트", "fit", []string{"GPU당 약", "1× H200", "그중 KV 캐시가 4.0 GiB예요 (32,768 토큰 시퀀스 하나)"}},
+		{"how much kv cache does llama 3 70b need at 128k context?", "fit", []string{"It needs about", "The KV cache is 40.0 GiB of it, for one sequence of 131072 tokens."}},
 		// how many GPUs by a deadline, no GPU named: the team's fastest GPU, as many as it takes
 		{"how many gpus to pretrain a 3b model on 300B tokens in 2 weeks", "count", []string{"× H200 SXM 141GB — the fewest that finish within 14 days"}},
 		{"7b 모델 프리트레이닝 2000억 토큰 한 달 안에 하려면 gpu 몇 장?", "count", []string{"× H200 SXM 141GB — 30일 안에 끝나는 최소 개수"}},

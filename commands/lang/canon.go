@@ -76,6 +76,7 @@ type canonizer struct {
 	finishing    bool        // finishPending is reading it
 	latency      bool        // asked the latency ("latency?", "지연시간"): a batch's or a token's time
 	memory       bool        // asked how much memory ("how much vram", "메모리 얼마나")
+	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
 	budget       float64     // a cost ceiling in USD ("budget $20k", "under $500")
@@ -470,6 +471,7 @@ func (c *canonizer) phrase(i int) int {
 			return n // engine.go
 		}
 		c.skip(i, i+2) // the KV cache is in every decode plan already
+		c.kvWord = true
 		return i + 2
 	case c.w(i) == "half" && c.w(i+1) == "a" && scaleWords[c.w(i+2)] > 0:
 		// "half a million"

@@ -25,6 +25,12 @@ func TestSpelledOutNumbers(t *testing.T) {
 		{"gpt2 pretrain two billion five hundred million tokens", "model=gpt2 wl=pretrain tok=2.5e+09"},
 		{"gpt2 pretrain ninety-nine thousand tokens", "model=gpt2 wl=pretrain tok=99000"},
 		{"bert-base twenty five epochs", "model=bert-base-uncased ep=25"},
+		// Hangul numerals spaced between their groups are one number
+		{"bert-base 만 오천 스텝 h100", "model=bert-base-uncased steps=15000 on=h100-sxm5-80gbx1"},
+		{"gpt2 사전학습 삼억 오천만 토큰", "model=gpt2 wl=pretrain tok=3.5e+08"},
+		{"bert-base 3 에폭 이만 삼천 샘플", "model=bert-base-uncased ep=3 ds=23000"},
+		// sentence pairs are samples
+		{"bert-base 파인튜닝 200만 문장쌍", "model=bert-base-uncased wl=finetune smp=2e+06"},
 		// one word stays what it was
 		{"bert-base three epochs on two h100s", "model=bert-base-uncased ep=3 on=h100-sxm5-80gbx2"},
 		{"bert-base 3 epochs on a pair of a100s", "model=bert-base-uncased ep=3 on=a100-sxm4-80gbx2"},
@@ -39,6 +45,10 @@ func TestSpelledOutNumbers(t *testing.T) {
 		if got := summary(req); got != tc.want {
 			t.Errorf("%q:\n got %s\nwant %s", tc.in, got, tc.want)
 		}
+	}
+	// a smaller group before a larger one is two numbers ("오천 만" is not 15,000)
+	if req, err := ParsePlan(cat, "bert-base 오천 만 스텝"); err == nil && req.Job.Steps == 15000 {
+		t.Errorf("`오천 만 스텝` read as 15,000 steps")
 	}
 	// two numbers side by side are not one ("five seven" is not 12)
 	if req, err := ParsePlan(cat, "gpt2 five seven steps"); err == nil && req.Job.Steps == 12 {

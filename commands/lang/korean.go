@@ -50,6 +50,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
 		"이폭": {act: koWord, word: "epochs"}, "회": {act: koWord, word: "epochs"},
 		"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
+		"문장쌍": {act: koWord, word: "samples"}, "페어": {act: koWord, word: "samples"},
 		"이미지": {act: koWord, word: "images"}, "건": {act: koWord, word: "samples"}, "개의": {act: koWord, word: "samples"},
 		"토큰": {act: koWord, word: "tokens"}, "스텝": {act: koWord, word: "steps"}, "스탭": {act: koWord, word: "steps"},
 		"이터레이션": {act: koWord, word: "steps"},

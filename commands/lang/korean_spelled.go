@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -174,10 +175,43 @@ func respellKorean(toks []reqToken, isGPU func(string) bool) []reqToken {
 			out = append(out, t)
 			continue
 		}
+		if k > 0 && len(out) > 0 && joinsSpelled(toks[k-1], out[len(out)-1], front) {
+			// "만 오천", "삼억 오천만": the groups of one numeral, spaced
+			prev := &out[len(out)-1]
+			a, _ := strconv.ParseFloat(prev.w, 64)
+			b, _ := strconv.ParseFloat(front, 64)
+			prev.w = strconv.FormatFloat(a+b, 'f', -1, 64)
+			prev.raw, prev.end = prev.raw+" "+t.raw[:n], t.start+n
+			if n < len(t.w) {
+				out = append(out, reqToken{raw: t.raw[n:], w: t.w[n:], start: t.start + n, end: t.end})
+			}
+			continue
+		}
 		out = append(out, reqToken{raw: t.raw[:n], w: front, start: t.start, end: t.start + n})
 		if n < len(t.w) {
 			out = append(out, reqToken{raw: t.raw[n:], w: t.w[n:], start: t.start + n, end: t.end})
 		}
 	}
 	return out
+}
+
+// joinsSpelled reports whether the numeral next (digits, read from Hangul)
+// continues the spelled numeral last, which was the whole of the word
+// before it: a larger group's value ("만", "삼억") followed by a smaller
+// one ("오천", "오천만") is one number written with a space.
+func joinsSpelled(before, last reqToken, next string) bool {
+	if !isHangulWord(before.raw) || last.raw != before.raw || last.w == before.w {
+		return false
+	}
+	a, err1 := strconv.ParseFloat(last.w, 64)
+	b, err2 := strconv.ParseFloat(next, 64)
+	if err1 != nil || err2 != nil || a < 1e4 || b <= 0 {
+		return false
+	}
+	for _, scale := range []float64{1e12, 1e8, 1e4} {
+		if math.Mod(a, scale) == 0 {
+			return b < scale
+		}
+	}
+	return false
 }

@@ -486,3 +486,26 @@ func TestByNextWeekday(t *testing.T) {
 		}
 	}
 }
+
+// The KV cache named with no format is a served model's memory: the job
+// is inference and "how much" asks its memory, unless training is said.
+func TestKVCacheAsksServingMemory(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	for _, text := range []string{"llama3 8b kv cache 얼마나 먹어? 32k 컨텍스트", "how much kv cache does llama 3 8b need at 32k context",
+		"llama3 70b 128k 컨텍스트면 kv캐시 몇 기가야"} {
+		r, err := Read(env, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if r.Request.Job.Workload != planner.Inference || r.Ask != AskFit || !r.Memory || !r.KVCache {
+			t.Errorf("%q: workload %q ask %q memory %v kv %v; want inference, a memory question", text, r.Request.Job.Workload, r.Ask, r.Memory, r.KVCache)
+		}
+	}
+	// a rate asked beside it stays a rate
+	r, err := Read(env, "llama3 8b kv cache 32k context 4090 tokens per second?")
+	if err != nil || r.Ask != AskTime || r.Memory {
+		t.Errorf("kv cache with a rate asked: %+v %v", r.Ask, err)
+	}
+}

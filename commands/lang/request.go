@@ -94,6 +94,9 @@ type Reading struct {
 	RequestRate bool
 	// Memory: the question asked how much GPU memory the job needs.
 	Memory bool
+	// KVCache: the request named the KV cache with no format ("kv cache
+	// 얼마나 먹어?"): a memory answer gives its share.
+	KVCache bool
 	// MaxBatch: the question asked the largest batch that fits.
 	MaxBatch bool
 	// MaxSeq: the question asked the longest context that fits.
@@ -162,7 +165,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
@@ -223,6 +226,14 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "컨텍스트 몇 토큰까지 돼?", "max context on a 4090": a served
 		// model's window, when nothing says training
 		r.Request.Job.Workload = planner.Inference
+	}
+	if c.kvWord && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {
+		// "kv cache 얼마나 먹어?", "how much kv cache at 32k": only a
+		// served model keeps one, and how much is a memory question
+		r.Request.Job.Workload = planner.Inference
+		if (r.Ask == AskNone || r.Ask == AskTime || r.Ask == AskCost) && !c.latency && !c.rate && r.Request.Baseline == nil {
+			r.Ask, r.Memory = AskFit, true
+		}
 	}
 	if j := &r.Request.Job; c.latency && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
 		// "TTFT?", "지연시간": one request's latency unless a load is said
