@@ -388,6 +388,9 @@ func (p *reqParser) unknown(i int, prefer []string) error {
 	if sug == "" && !p.model.set && p.arch.IsZero() && modelish(t.w) {
 		// "yolov8 학습", "sd15 finetune": a model the catalogue lacks,
 		// named where the model goes
+		if err := diffusionRefusal(t.raw, true); err != nil {
+			return err
+		}
 		return said(en.Tf("which model? I do not know `%s` — name a catalogue model (`bert-base`, `llama3-8b`), give its size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)",
 			reqShort(t.raw)), &UserError{Hint: "e.g. with a model: gpuplan plan " + withModelFor(p.text, []string{t.raw})})
 	}
@@ -654,6 +657,12 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 	default:
 		// an example with a model, labelled as one: the model is not the
 		// user's to be slipped into their request
+		if err := diffusionRefusal(strings.Join(p.skipped, " "), true); err != nil {
+			return m, err // "sdxl 학습 4090"
+		}
+		if err := diffusionRefusal(p.text, false); err != nil {
+			return m, err // "스테이블 디퓨전 학습 3090": the words the lexicon read past
+		}
 		if len(p.skipped) > 0 && utf8.RuneCountInString(p.text) <= 300 {
 			// "sdxl 학습 4090": the word that names the model is one
 			// the catalogue lacks, so say that rather than ask for one,
@@ -761,4 +770,36 @@ func modelish(w string) bool {
 		}
 	}
 	return letters >= 2 && digits >= 1 && !reqStartsNumber(w)
+}
+
+// diffusionWords name image-generation models ("sdxl", "stable diffusion",
+// "flux", "스테이블 디퓨전"): their time is a denoising loop of tens of
+// UNet or DiT passes per image, which the planner has no path for.
+var diffusionWords = []string{"sdxl", "sd1.5", "sd15", "sd-1.5", "sd2", "sd3", "sd-xl", "stable-diffusion", "stablediffusion", "diffusion", "flux", "flux.1",
+	"dreambooth", "controlnet", "comfyui", "automatic1111", "a1111", "스테이블", "디퓨전", "플럭스", "드림부스"}
+
+// diffusionRefusal is the message for words that name a diffusion model:
+// said plainly, with what the planner does plan; nil for any other. named
+// says raw is the model's own words, quoted whole; else raw is the whole
+// request and the diffusion words are quoted.
+func diffusionRefusal(raw string, named bool) error {
+	var found []string
+	for _, f := range strings.Fields(raw) {
+		w := strings.ToLower(f)
+		for _, d := range diffusionWords {
+			if w == d || strings.HasPrefix(w, d) && len(d) >= 4 {
+				found = append(found, f)
+				break
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	name := raw
+	if !named {
+		name = strings.Join(found, " ")
+	}
+	return said(en.Tf("`%s` is an image-generation (diffusion) model: gpuplan plans language and speech models (LLMs, BERT, Whisper), ViTs and CNNs, and has no path yet for a diffusion model's denoising steps", reqShort(name)),
+		&UserError{Hint: "try a catalogue name (`gpuplan models` lists them)"})
 }
