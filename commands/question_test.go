@@ -59,6 +59,11 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// the KV cache named: a served model's memory, with the cache's part,
 		// on the fewest GPUs that hold it (one H200 for an 8B at 32k)
 		{"llama3 8b kv cache 얼마나 먹어? 32k 컨텍스트", "fit", []string{"GPU당 약", "1× H200", "그중 KV 캐시가 4.0 GiB예요 (32,768 토큰 시퀀스 하나)"}},
+		// how much work a budget or a time buys: the plan's rate times the hours
+		{"예산 3000달러로 llama3 8b 사전학습 h100에서 몇 토큰까지 가능해?", "amount", []string{"× H100 SXM5 80GB에서 약 ", "억 토큰이에요: $3,000으로", "쓸 수 있어요 (시간당 $"}},
+		{"how many tokens can I pretrain a 1b model on 8 h100s in 3 days?", "amount", []string{"On 8× H100 SXM5 80GB in 3.0 days: about ", "B tokens ($1440 at $20.00 an hour)."}},
+		{"1000달러로 bert-base 몇 에폭 돌릴 수 있어? 100만 샘플 a100", "amount", []string{"1× A100 SXM4 80GB에서 약 ", " 에폭이에요: $1,000으로"}},
+		{"llama3 8b lora a100 몇 토큰 학습 가능?", "amount", []string{"시간당 약", "예산(`예산 3000달러`)이나 시간(`3일 동안`)"}},
 		{"how much kv cache does llama 3 70b need at 128k context?", "fit", []string{"It needs about", "The KV cache is 40.0 GiB of it, for one sequence of 131072 tokens."}},
 		// how many GPUs by a deadline, no GPU named: the team's fastest GPU, as many as it takes
 		{"how many gpus to pretrain a 3b model on 300B tokens in 2 weeks", "count", []string{"× H200 SXM 141GB — the fewest that finish within 14 days"}},

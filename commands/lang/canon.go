@@ -28,6 +28,7 @@ const (
 	AskWhichGPU    Ask = "which_gpu"    // which GPU should I use / 어떤 GPU
 	AskWhichServer Ask = "which_server" // which of our servers / 우리 서버 중
 	AskCost        Ask = "cost"         // how much / 비용
+	AskAmount      Ask = "amount"       // how much work fits a budget or a time / 몇 토큰까지
 )
 
 type canonizer struct {
@@ -76,6 +77,7 @@ type canonizer struct {
 	finishing    bool        // finishPending is reading it
 	latency      bool        // asked the latency ("latency?", "지연시간"): a batch's or a token's time
 	memory       bool        // asked how much memory ("how much vram", "메모리 얼마나")
+	amountUnit   string      // the work asked of a budget or a time: "tokens", "epochs", "samples", "steps" ("how many tokens for $3000")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -117,7 +119,7 @@ func (c *canonizer) skip(a, b int) {
 func (c *canonizer) setAsk(a Ask) {
 	// A more specific question wins over a general one ("how long … and
 	// how many"): count and which-server decide the card's shape.
-	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 2, AskFit: 3, AskWhichGPU: 4, AskCount: 5, AskWhichServer: 6}
+	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 2, AskFit: 3, AskWhichGPU: 4, AskAmount: 4, AskCount: 5, AskWhichServer: 6}
 	if a == AskCost {
 		c.costWord = true // a comparison asked in money is a cost question
 	}
@@ -144,6 +146,7 @@ func (c *canonizer) words(i int, ws ...string) bool {
 }
 
 func (c *canonizer) run() {
+	c.halfDurations()
 	for i := 0; i < len(c.in); {
 		if c.moved[i] {
 			i++ // read earlier, where it belongs
@@ -173,6 +176,11 @@ func (c *canonizer) run() {
 // tried against; the order is the reading's precedence.
 func (c *canonizer) step(i int) int {
 	t := c.in[i]
+	if v, n := koDollarsAt(c.w(i), c.w(i+1)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
+		c.korean = true
+		c.budget = v // "1000달러로 몇 에폭", "3000달러 안에서": what may be spent
+		return i + n
+	}
 	if isHangulWord(t.w) {
 		c.korean = true
 		if n := koBudgetAt(c.w(i), c.w(i+1), c.w(i+2)); n > 0 {
@@ -654,6 +662,12 @@ func (c *canonizer) phrase(i int) int {
 		c.runWord = true
 		c.skip(i, n)
 		return n
+	case c.words(i, "how", "many") && workUnit(c.w(i+2)) != "" && !rateOrShareAfter(c.w(i+3)):
+		// "how many tokens can I pretrain for $5000", "how many epochs in
+		// 3 days": the work a budget or a time buys
+		c.askAmount(workUnit(c.w(i + 2)))
+		c.skip(i, i+3)
+		return i + 3
 	case c.words(i, "how", "many"):
 		c.setAsk(AskCount)
 		c.skip(i, i+2)

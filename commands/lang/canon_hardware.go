@@ -232,8 +232,9 @@ func isMemWord(w string) bool {
 // words), "a100s" (a plural), "16gb v100" (the memory first).
 func (c *canonizer) gpuWords(i int) int {
 	w, next := c.w(i), c.w(i+1)
-	if next != "" && !c.gpu(w) && strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz0123456789") {
-		// (a comma is not half of a name: ", a100" is the A100)
+	if next != "" && !c.gpu(w) && strings.ContainsAny(w, "abcdefghijklmnopqrstuvwxyz0123456789") && !strings.HasPrefix(next, "$") {
+		// (a comma is not half of a name: ", a100" is the A100; nor is
+		// a sum: "a $5000 budget")
 		for _, j := range []string{w + next, w + "-" + next} {
 			if c.gpu(j) {
 				c.emit(j, i, i+2)
@@ -281,7 +282,7 @@ func (c *canonizer) gpuWords(i int) int {
 			return i + 2
 		}
 		if n, rest, ok := reqScanInt(next); ok && rest == "" && n >= 1 && n <= 4096 && reqUnitClass(c.w(i+2)) <= reqUUnknown &&
-			!isCounterWord(c.w(i+2)) && !(n == 16 || n == 24 || n == 32 || n == 40 || n == 48 || n == 80 || n == 94 || n == 141) {
+			!isCounterWord(c.w(i+2)) && !moneyUnit(c.w(i+2)) && !(n == 16 || n == 24 || n == 32 || n == 40 || n == 48 || n == 80 || n == 94 || n == 141) {
 			// "h100 8 / …", "a100 4": the count after the name
 			c.emit(w, i, i+1)
 			at := c.in[i+1].start

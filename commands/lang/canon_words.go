@@ -2,7 +2,9 @@ package lang
 
 import (
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // The words of this file's readers are small lexicons the canonizer's
@@ -385,4 +387,115 @@ func ckptNegated(w []string) int {
 		return 2
 	}
 	return 0
+}
+
+// workUnit is the unit of work a word names when asked "how many" of a
+// budget or a time: tokens, epochs, samples or steps; "" for others.
+func workUnit(w string) string {
+	switch w {
+	case "tokens", "token", "toks":
+		return "tokens"
+	case "epochs", "epoch", "eps":
+		return "epochs"
+	case "samples", "examples", "sequences", "images", "imgs", "docs", "documents", "rows", "pairs":
+		return "samples"
+	case "steps", "iterations", "iters":
+		return "steps"
+	}
+	return ""
+}
+
+// rateOrShareAfter reports whether the word after "how many tokens" makes
+// it a rate or a share ("per second", "a second", "each step"), not an
+// amount.
+func rateOrShareAfter(w string) bool {
+	switch w {
+	case "per", "a", "an", "each", "every", "/s", "/sec", "/step", "/epoch":
+		return true
+	}
+	return strings.HasPrefix(w, "/")
+}
+
+// askAmount marks the question as the work that fits a budget or a time.
+func (c *canonizer) askAmount(unit string) {
+	c.ask = AskNone
+	c.setAsk(AskAmount)
+	c.amountUnit = unit
+}
+
+// koDollarsAt reads a sum in dollars said alone, "1000달러로", "500 달러
+// 안에서", "300불이면": its value and how many words it took; 0 words for
+// none. An hourly price ("시간당 2달러") is read before it.
+func koDollarsAt(a, b string) (float64, int) {
+	v, u, ok := reqScanNumber(a)
+	if !ok || v.v <= 0 {
+		return 0, 0
+	}
+	switch {
+	case strings.HasPrefix(u, "달러") || strings.HasPrefix(u, "불"):
+		return v.v, 1
+	case u == "" && (strings.HasPrefix(b, "달러") || b == "불" || strings.HasPrefix(b, "불로") || strings.HasPrefix(b, "불이면")):
+		return v.v, 2
+	}
+	return 0, 0
+}
+
+// moneyUnit reports whether w names a currency after a number ("달러",
+// "불이면", "usd", "dollars", "원", "만원"): the number is a sum, not a
+// count of GPUs.
+func moneyUnit(w string) bool {
+	for _, p := range []string{"달러", "불", "원", "만원", "usd", "dollar", "bucks"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// halfDuration is half the time unit in "half a day", "half an hour",
+// "half day"; 0 for none.
+func halfDuration(a, b string) time.Duration {
+	w := a
+	if a == "a" || a == "an" {
+		w = b
+	}
+	switch w {
+	case "day", "hour", "week":
+		d, _ := deadlineUnit(w)
+		return d / 2
+	}
+	return 0
+}
+
+// halfRate reports whether "half a day" at i is followed by what makes it
+// a measured rate ("half a day per epoch", "half a day an epoch").
+func (c *canonizer) halfRate(i int) bool {
+	n := i + 2
+	if c.w(i+1) == "a" || c.w(i+1) == "an" {
+		n++
+	}
+	w := c.w(n)
+	return w == "per" || w == "a" || w == "an" || w == "each" || strings.HasPrefix(w, "/")
+}
+
+// halfDurations rewrites "half a day" said of a measured run ("took half
+// a day per epoch") as the hours it is ("12h"), before the reading pass,
+// so the run's readers see a duration as if typed. Said of the time there
+// is, it stays for the deadline reader ("half a day on 4 a100s").
+func (c *canonizer) halfDurations() {
+	for i := 0; i < len(c.in); i++ {
+		if c.w(i) != "half" || !(c.pastBefore(i) || c.halfRate(i)) {
+			continue
+		}
+		d := halfDuration(c.w(i+1), c.w(i+2))
+		if d == 0 {
+			continue
+		}
+		n := i + 2
+		if c.w(i+1) == "a" || c.w(i+1) == "an" {
+			n++
+		}
+		tok := reqToken{raw: c.text[c.in[i].start:c.in[n-1].end], w: strconv.FormatFloat(d.Hours(), 'f', -1, 64) + "h", start: c.in[i].start, end: c.in[n-1].end}
+		c.in = append(append(c.in[:i:i], tok), c.in[n:]...)
+	}
 }

@@ -219,6 +219,19 @@ func askWords(p *i18n.Printer, a Ask) string {
 	return ""
 }
 
+// amountWords says an amount question back: "how many tokens?".
+func amountWords(p *i18n.Printer, unit string) string {
+	switch unit {
+	case "tokens":
+		return p.T("how many tokens?")
+	case "epochs":
+		return p.T("how many epochs?")
+	case "steps":
+		return p.T("how many steps?")
+	}
+	return p.T("how many samples?")
+}
+
 // ReadAs restates a reading in canonical words — what was understood, the
 // question, and the words skipped — for the "Read as:" line of a plan.
 // Read parses it back to the same request.
@@ -595,8 +608,12 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 		q = p.T("latency?")
 	case r.Ask == AskTime && r.Rate:
 		q = p.T("how fast?")
+	case r.Ask == AskAmount:
+		q = amountWords(p, r.AmountUnit)
 	}
 	switch {
+	case r.Ask == AskAmount && r.Deadline > 0:
+		return p.Tf("%s in %s?", strings.TrimSuffix(q, "?"), DurationWordsIn(p, r.Deadline))
 	case q != "" && r.Deadline > 0:
 		return p.Tf("%s to finish within %s?", strings.TrimSuffix(q, "?"), DurationWordsIn(p, r.Deadline))
 	case q != "":

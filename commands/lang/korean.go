@@ -321,7 +321,8 @@ func (c *canonizer) korean1(i int) int {
 // koTimeUnit reads 시간/일/분 after a number: "24시간 안에" is a deadline,
 // "385시간 걸렸는데" a measured run, otherwise a plain unit.
 func (c *canonizer) koTimeUnit(i int, unit string) int {
-	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon()[next].act == koWithin ||
+	during := (strings.HasSuffix(c.w(i), "동안") || strings.HasPrefix(c.w(i+1), "동안")) && !c.koPastSaid()
+	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon()[next].act == koWithin || during ||
 		strings.HasSuffix(c.w(i), "안에") || strings.HasSuffix(c.w(i), "이내") || strings.HasSuffix(c.w(i), "내에") {
 		if len(c.out) > 0 {
 			if n, u, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && u == "" {
@@ -332,7 +333,7 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 				c.deadline = 0
 				c.setDeadline(durScale(n.v, d), i, i+1)
 				c.deadlineWord = c.text[start:c.in[i].end]
-				if koLexicon()[next].act == koWithin {
+				if koLexicon()[next].act == koWithin || strings.HasPrefix(c.w(i+1), "동안") {
 					c.deadlineWord = c.text[start:c.in[i+1].end]
 					return i + 2
 				}
@@ -833,6 +834,15 @@ func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
 		c.setDeadline(durHours(e.dur), i, i+2)
 		return i + 2
 	}
+	if (strings.HasSuffix(w, "동안") || strings.HasPrefix(c.w(i+1), "동안")) && !c.koPastSaid() {
+		// "일주일 동안 몇 토큰": the time there is
+		n := i + 1
+		if strings.HasPrefix(c.w(i+1), "동안") {
+			n++
+		}
+		c.setDeadline(durHours(e.dur), i, n)
+		return n
+	}
 	c.skip(i, i+1)
 	return i + 1
 }
@@ -886,4 +896,18 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 func (c *canonizer) koTookAt(i int, w, stem string, e koEntry) int {
 	c.koTook(i)
 	return i + 1
+}
+
+// koPastSaid reports whether the request tells of a run in the past tense
+// ("돌렸는데", "걸렸어", "나왔고", "했더니"): "3일 동안" then says how long
+// it ran, not the time there is.
+func (c *canonizer) koPastSaid() bool {
+	for _, t := range c.in {
+		for _, m := range []string{"렸", "했", "었", "았", "나왔", "걸림", "됐"} {
+			if strings.Contains(t.w, m) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -220,7 +220,25 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.skip(i+1, i+1+k)
 		return i + 1 + k, true
 	}
+	if s, e, ok := koStem(c.w(i + 1)); ok && s != "" && e.act == koWord && workUnit(e.word) != "" && !c.rate && !koPerTime(c.w(i-1)) {
+		// "3000달러로 몇 토큰까지 돼?", "3일 동안 몇 에폭": the work a budget
+		// or a time buys
+		c.askAmount(workUnit(e.word))
+		c.skip(i+1, i+2)
+		return i + 2, true
+	}
 	return 0, false
+}
+
+// koPerTime reports whether w says "per unit of time" ("초당", "시간당"):
+// 몇 after it asks a rate, not an amount.
+func koPerTime(w string) bool {
+	for _, p := range []string{"초당", "분당", "시간당", "하루에", "일당"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // numberJustBefore reports whether the last word written out is a number

@@ -509,3 +509,65 @@ func TestKVCacheAsksServingMemory(t *testing.T) {
 		t.Errorf("kv cache with a rate asked: %+v %v", r.Ask, err)
 	}
 }
+
+// How much work a budget or a time buys: "how many tokens for $5000",
+// "3일 동안 몇 토큰", "1000달러로 몇 에폭"; a sum of money is never a GPU
+// or its count ("a $5000 budget", "a100 300불이면"), and the time there is
+// is a window ("일주일 동안", "I have 3 days", "half a day on 4 a100s")
+// unless it tells of a run ("돌렸는데", "took half a day per epoch").
+func TestAmountQuestions(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	for _, k := range []struct {
+		text, unit     string
+		budget         float64
+		deadline       time.Duration
+		gpu            string
+		targets, count int
+	}{
+		{"with a $5000 budget how many tokens can I pretrain a 1b model on h100s", "tokens", 5000, 0, "h100-sxm5-80gb", 1, 0},
+		{"예산 3000달러로 llama3 8b 사전학습 h100에서 몇 토큰까지 가능해?", "tokens", 3000, 0, "h100-sxm5-80gb", 1, 0},
+		{"1000달러로 bert-base 몇 에폭 돌릴 수 있어? 100만 샘플 a100", "epochs", 1000, 0, "a100-sxm4-80gb", 1, 0},
+		{"3일 동안 llama3 8b lora로 몇 토큰 학습 가능? a100 4장", "tokens", 0, 72 * time.Hour, "a100-sxm4-80gb", 1, 4},
+		{"일주일 동안 h100 8장으로 1b 모델 사전학습하면 몇 토큰?", "tokens", 0, 168 * time.Hour, "h100-sxm5-80gb", 1, 8},
+		{"half a day on 4 a100s - how many tokens can I push through llama 3 8b lora", "tokens", 0, 12 * time.Hour, "a100-sxm4-80gb", 1, 4},
+		{"how many steps can I run for $300 with bert-base on an a100", "steps", 300, 0, "a100-sxm4-80gb", 1, 1},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		got := ReadAs(cat, r)
+		if r.Ask != AskAmount || r.AmountUnit != k.unit || r.Budget != k.budget || r.Deadline != k.deadline {
+			t.Errorf("%q: ask %q unit %q budget %v deadline %v; want amount of %s, $%v, %v (%s)", k.text, r.Ask, r.AmountUnit, r.Budget, r.Deadline, k.unit, k.budget, k.deadline, got)
+		}
+		if len(r.Request.Targets) != k.targets || r.Request.Targets[0].GPU.ID != k.gpu || k.count > 0 && r.Request.Targets[0].Count != k.count {
+			t.Errorf("%q: targets %+v; want %d of %s (%s)", k.text, r.Request.Targets, k.count, k.gpu, got)
+		}
+	}
+	// a rate asked stays a rate; a run told in the past keeps its duration
+	for text, ask := range map[string]Ask{"llama3 8b 4090 초당 몇 토큰?": AskTime, "how many tokens per second for llama 3 8b on a 4090": AskTime} {
+		if r, err := Read(env, text); err != nil || r.Ask != ask {
+			t.Errorf("%q: %v %v; want %q", text, r.Ask, err, ask)
+		}
+	}
+	for _, text := range []string{"bert-base took half a day per epoch on a v100; on an h100?", "bert-base half a day per epoch on a v100, how long on h100"} {
+		r, err := Read(env, text)
+		if err != nil || r.Request.Baseline == nil || r.Request.Baseline.Value != 12 || r.Deadline != 0 {
+			t.Errorf("%q: %+v %v; want a 12 h/epoch baseline", text, r.Request.Baseline, err)
+		}
+	}
+	r, err := Read(env, "3일 동안 돌렸는데 2에폭 나왔어 bert-base a100 h100이면?")
+	if err != nil || r.Deadline != 0 || r.Request.Baseline == nil {
+		t.Errorf("a run told in the past: deadline %v baseline %+v %v", r.Deadline, r.Request.Baseline, err)
+	}
+	r, err = Read(env, "bert-base 100만 샘플 3에폭 a100 300불이면 돼?")
+	if err != nil || r.Budget != 300 || r.Request.Targets[0].Count != 1 {
+		t.Errorf("300불이면: budget %v targets %+v %v", r.Budget, r.Request.Targets, err)
+	}
+	r, err = Read(env, "I have 3 days. llama-3.1-70b qlora 10M tokens, what hardware?")
+	if err != nil || r.Deadline != 72*time.Hour {
+		t.Errorf("I have 3 days: deadline %v %v", r.Deadline, err)
+	}
+}

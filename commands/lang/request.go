@@ -94,6 +94,10 @@ type Reading struct {
 	RequestRate bool
 	// Memory: the question asked how much GPU memory the job needs.
 	Memory bool
+	// AmountUnit is the work an amount question asks for ("tokens",
+	// "epochs", "samples", "steps"): how much of it a budget or a time
+	// buys.
+	AmountUnit string
 	// KVCache: the request named the KV cache with no format ("kv cache
 	// 얼마나 먹어?"): a memory answer gives its share.
 	KVCache bool
@@ -165,7 +169,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
@@ -277,7 +281,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		}
 	}
 	r.CompareOpen = r.Request.Compare && len(r.Request.Targets) > 1 && !slices.Contains(p.counted, true) && !namesServer(r.Request.Targets)
-	if r.Ask == AskCount || r.Deadline > 0 || c.pluralGPU && !r.Request.Compare && r.Ask != AskWhichServer {
+	if r.Ask == AskCount || r.Ask == AskAmount || r.Deadline > 0 || c.pluralGPU && !r.Request.Compare && r.Ask != AskWhichServer {
 		// "… on h100s": as many of them as the job takes
 		r.CountOpen = p.countOpen()
 	}
