@@ -123,6 +123,9 @@ func (c *canonizer) setAsk(a Ask) {
 	if a == AskCost {
 		c.costWord = true // a comparison asked in money is a cost question
 	}
+	if a == AskFit && c.ask == AskTime && c.rate {
+		return // "초당 이미지 몇 장 처리 가능?": the rate asked, "가능" its verb
+	}
 	if rank[a] > rank[c.ask] {
 		c.ask = a
 	}
@@ -594,6 +597,11 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve":
 		c.runWord = true
+	case (c.w(i) == "embeddings" || c.w(i) == "embedding" || c.w(i) == "embed" || c.w(i) == "encode" || c.w(i) == "encoding") && !trainingSaid(c.in):
+		// "image embeddings for 50M images", "embed 10M docs": running the
+		// model forward over the data, whatever amount is said
+		c.emit("inference", i, i+1)
+		return i + 1
 	case (c.w(i) == "run" || c.w(i) == "running") && (runVerb(c.w(i-1)) || c.modalBefore(i)):
 		c.runWord = true // "can I run mixtral", not "our run was"
 	case c.w(i) == "where" && (c.w(i+1) == "should" || c.w(i+1) == "do" || c.w(i+1) == "can") && c.anyServer():

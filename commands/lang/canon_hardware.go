@@ -322,8 +322,8 @@ func (c *canonizer) countList(i int) int {
 	j := i
 	for {
 		n, rest, ok := reqScanInt(c.w(j))
-		if !ok || rest != "" || n < 1 {
-			break
+		if !ok || rest != "" || n < 1 || n > 1000 && c.gpu(c.w(j)) {
+			break // "3090 vs 4090 vs a6000": GPUs by their numbers, no counts
 		}
 		counts = append(counts, n)
 		j++

@@ -31,6 +31,7 @@ const (
 	koDuration                     // 하루/이틀: a duration on its own
 	koDay                          // 내일/금요일: a day
 	koTook                         // 걸렸: a measured run ("385시간 걸렸는데")
+	koRun                          // 올리려면: loading a model to run it, skipped
 )
 
 type koEntry struct {
@@ -67,6 +68,8 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		// workloads
 		"추론": {act: koWord, word: "inference"}, "전사하": {act: koWord, word: "inference"}, "전사할": {act: koWord, word: "inference"}, "전사해": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
 		"배포":   {act: koWord, word: "inference"},
+		"생성": {act: koWord, word: "inference"}, "임베딩": {act: koWord, word: "inference"},
+		"올리려면": {act: koRun}, "올리면": {act: koRun}, "올려서": {act: koRun}, "올리고": {act: koRun}, "올리는": {act: koRun},
 		"파인튜닝": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
 		"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "풀튜닝": {act: koWord, word: "finetune"}, "전체튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},
 		"사전학습": {act: koWord, word: "pretrain"}, "프리트레이닝": {act: koWord, word: "pretrain"}, "프리트레인": {act: koWord, word: "pretrain"},
@@ -86,7 +89,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"서버": {act: koServer}, "우리": {act: koSkip}, "팀": {act: koSkip}, "박스": {act: koServer}, "머신": {act: koServer},
 		"머신러닝": {act: koSkip},
 		// questions
-		"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
+		"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇명": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
 		"몇대": {act: koAsk, ask: AskCount},
 		"며칠": {act: koAsk, ask: AskTime}, "몇일": {act: koAsk, ask: AskTime}, "몇칠": {act: koAsk, ask: AskTime}, "얼마나": {act: koAsk, ask: AskTime}, "걸려": {act: koAsk, ask: AskTime},
 		"걸리": {act: koAsk, ask: AskTime}, "걸릴": {act: koAsk, ask: AskTime}, "소요": {act: koAsk, ask: AskTime},
@@ -314,6 +317,14 @@ func (c *canonizer) korean1(i int) int {
 		return c.koDayAt(i, w, stem, e)
 	case koTook:
 		return c.koTookAt(i, w, stem, e)
+	case koRun:
+		// "gpt-oss-120b 올리려면 h100 몇 장", "h100 두장에 올리면": a model
+		// put on GPUs to run; "배치 올리면" raises a setting instead
+		if koRaisesModel(c.w(i - 1)) {
+			c.runWord = true
+		}
+		c.skip(i, i+1)
+		return i + 1
 	}
 	return i + 1
 }
@@ -657,9 +668,17 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	c.koAskFlags(i, stem)
 	if ask == AskFit && strings.HasPrefix(stem, "돌") && koIntent(w, next) {
 		// "돌릴 건데 얼마나 걸려", "돌리려고 하는데": running is what
-		// is planned, not the question
+		// is planned, not the question ("딥시크 v3 돌리려면": with no
+		// training said, running the model is inference)
+		c.runWord = true
 		c.skip(i, i+1)
 		return i + 1
+	}
+	if ask == AskFit && strings.HasPrefix(stem, "돌") && (strings.Contains(w, "려면") || strings.HasSuffix(w, "리면")) {
+		c.runWord = true // "딥시크 v3 돌리려면": running the model, unless training is said
+	}
+	if ask == AskFit && strings.HasPrefix(stem, "올") && koRaisesModel(c.w(i-1)) {
+		c.runWord = true // "h200에 올릴 수 있어?", "올라가?": the model loaded to run
 	}
 	if ask == AskFit && strings.HasPrefix(stem, "돌") && (strings.HasPrefix(next, "수") || strings.HasPrefix(stem, "돌아가")) {
 		c.runWord = true // "돌릴 수 있나요", "돌아가?": can the model run there
@@ -910,4 +929,16 @@ func (c *canonizer) koPastSaid() bool {
 		}
 	}
 	return false
+}
+
+// koRaisesModel reports whether 올리다 after prev puts a model on GPUs
+// ("모델 올리면", "h100 두장에 올리면"), not a setting raised ("배치
+// 올리면", "시퀀스 8k로 올리면", "4로 올리면").
+func koRaisesModel(prev string) bool {
+	for _, p := range []string{"배치", "batch", "시퀀스", "컨텍스트", "lr", "학습률", "랭크", "rank"} {
+		if strings.HasPrefix(prev, p) {
+			return false
+		}
+	}
+	return !reqStartsNumber(prev)
 }

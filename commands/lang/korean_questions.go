@@ -165,7 +165,23 @@ func perSecond(s string) bool {
 // tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
 // no amount of tokens: "4090에서 몇 토큰/s").
 func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
-	if next := c.w(i + 1); strings.HasPrefix(next, "명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) {
+	if koPerTime(c.w(i-1)) || koPerTime(c.w(i-2)) && koItemWord(c.w(i-1)) {
+		// "초당 이미지 몇장", "초당 몇 개", "시간당 토큰 몇 개": a rate, not
+		// how many GPUs
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.rate = true
+		c.runWord = true
+		n := i + 1
+		for strings.HasPrefix(c.w(n), "장") || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "건") {
+			n++
+		}
+		if n > i+1 {
+			c.skip(i+1, n)
+		}
+		return n, true
+	}
+	if next := c.w(i + 1); strings.HasPrefix(next, "명") || strings.HasPrefix(w, "몇명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) {
 		// "동시 사용자 몇 명", "동시 요청 몇 개까지": the most sequences
 		// served together that memory holds
 		c.ask = AskNone
@@ -290,4 +306,15 @@ func (c *canonizer) koAskFlags(i int, stem string) {
 	if latencyWord(stem) || stem == "응답시간" {
 		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time
 	}
+}
+
+// koItemWord reports whether w names what a rate counts: images, samples,
+// tokens, sentences, requests ("초당 이미지 몇 장").
+func koItemWord(w string) bool {
+	for _, p := range []string{"이미지", "사진", "샘플", "토큰", "문장", "요청", "건", "개"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
 }

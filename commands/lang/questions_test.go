@@ -571,3 +571,33 @@ func TestAmountQuestions(t *testing.T) {
 		t.Errorf("I have 3 days: deadline %v %v", r.Deadline, err)
 	}
 }
+
+// Found by trying requests as a Korean team writes them (probe 4): loading
+// or running a model with no training said is serving it ("올리려면",
+// "돌리려면", "생성하려면", embeddings), as is whether a language model
+// fits; users at once asked as "동시에 몇명까지"; a rate asked "초당 이미지
+// 몇장 처리 가능?"; GPUs named by their numbers in a comparison.
+func TestProbeFourReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	readsAsMeant(t, cat, env, []readCase{
+		{"gpt-oss-120b 올리려면 h100 80g 몇 장?", AskCount, []string{"gpt-oss-120b · inference"}},
+		{"딥시크 v3 돌리려면 h100 몇장 있어야돼", AskCount, []string{"deepseek-v3 · inference"}},
+		{"qwen2.5 7b로 하루에 1억 토큰 생성하려면 h100 몇 장", AskCount, []string{"qwen2.5-7b · inference"}},
+		{"clip-vit-large-patch14 image embeddings for 50M images on an a10, how long?", AskTime, []string{"inference", "50M samples"}},
+		{"gpt-oss-120b on one h100 - fits?", AskFit, []string{"gpt-oss-120b · inference"}},
+		{"mixtral 8x22b fp8 on 4x h100, enough memory?", AskFit, []string{"mixtral-8x22b · inference · fp8"}},
+		{"t4로 resnet50 추론하면 초당 이미지 몇장 처리 가능?", AskTime, []string{"resnet-50 · inference", "how fast?"}},
+		{"7b 모델 lora 학습 3090 vs 4090 vs a6000 비교해줘", AskWhichGPU, []string{"compare rtx-3090, rtx-4090, rtx-a6000"}},
+		// training said, or a setting raised, stays training
+		{"bert-base 3에폭 100만 샘플 돌리려면 a100 몇 장?", AskCount, []string{"finetune (assumed) · 3 epochs of 1M samples"}},
+		{"llama3 8b lora 배치 올리면 빨라져?", AskWhichGPU, []string{"llama-3-8b · lora"}},
+		{"llama 3 8b lora on a 4090, fits?", AskFit, []string{"llama-3-8b · lora"}},
+	})
+	for _, text := range []string{"큐웬2.5 72b를 vllm으로 h100 두장에 올리면 동시에 몇명까지 받을수있음?", "vllm으로 llama3.1 70b awq int4 h100 한장에서 동시 몇명"} {
+		r, err := Read(env, text)
+		if err != nil || !r.MaxBatch || r.Request.Job.Workload != planner.Inference {
+			t.Errorf("%q: max batch %v workload %q %v; want the users served at once", text, r.MaxBatch, r.Request.Job.Workload, err)
+		}
+	}
+}

@@ -231,6 +231,13 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// model's window, when nothing says training
 		r.Request.Job.Workload = planner.Inference
 	}
+	if j := r.Request.Job; r.Ask == AskFit && j.Workload == "" && (j.Model.Kind == planner.Decoder || j.Model.Kind == planner.MoE) &&
+		j.Model.Params() >= 1e9 && !trainingSaid(c.in) && !trainingJob(r.Request) {
+		// "gpt-oss-120b on one h100 - fits?", "mixtral 8x22b fp8 on 4x h100,
+		// enough memory?": whether a language model fits, with nothing
+		// said of training, is whether it loads to run
+		r.Request.Job.Workload = planner.Inference
+	}
 	if c.kvWord && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {
 		// "kv cache 얼마나 먹어?", "how much kv cache at 32k": only a
 		// served model keeps one, and how much is a memory question
