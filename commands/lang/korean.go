@@ -67,7 +67,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
 		// workloads
 		"추론": {act: koWord, word: "inference"}, "전사하": {act: koWord, word: "inference"}, "전사할": {act: koWord, word: "inference"}, "전사해": {act: koWord, word: "inference"}, "서빙": {act: koWord, word: "inference"}, "인퍼런스": {act: koWord, word: "inference"},
-		"배포":   {act: koWord, word: "inference"},
+		"배포": {act: koWord, word: "inference"},
 		"생성": {act: koWord, word: "inference"}, "임베딩": {act: koWord, word: "inference"},
 		"올리려면": {act: koRun}, "올리면": {act: koRun}, "올려서": {act: koRun}, "올리고": {act: koRun}, "올리는": {act: koRun},
 		"파인튜닝": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
