@@ -329,6 +329,10 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if b := rd.Request.Baseline; hours != "" && b != nil && b.Unit == planner.HoursPerEpoch && rd.Request.Job.Epochs == 0 {
 			return p.Tf("About %s an epoch on %s.", hours, hw) // the measured run's epoch, the only work said
 		}
+		if b := rd.Request.Baseline; b != nil && b.Unit == planner.SecPerStep && e.Time.StepS > 0 && !workSaid(rd.Request.Job) {
+			// "스텝당 1.2초 나왔는데 h200 4장이면 몇초?": a step of the same batch there
+			return p.Tf("About %.2f s a step on %s (measured %.2f s).", e.Time.StepS, hw, b.Value)
+		}
 		if hours != "" {
 			return p.Tf("About %s on %s.", hours, hw)
 		}
@@ -735,4 +739,10 @@ func unitWords(p *i18n.Printer, unit string) string {
 		return p.T("steps")
 	}
 	return p.T("samples")
+}
+
+// workSaid reports whether a job names an amount of work (epochs,
+// samples, tokens, steps or a dataset).
+func workSaid(j planner.Job) bool {
+	return j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 || j.DatasetSamples > 0 || j.DatasetTokens > 0
 }

@@ -50,6 +50,7 @@ func koCommands() map[string]string {
 		"About %.0f tokens/s on %s.":                                     "약 %.0f 토큰/s예요 (%s).",
 		"cheapest: %s":                                                   "가장 저렴한 구성: %s",
 		"fastest: %s":                                                    "가장 빠른 구성: %s",
+		"About %.2f s a step on %s (measured %.2f s).":                   "스텝당 약 %.2f초예요 (%s, 측정값 %.2f초).",
 		"About %s an epoch on %s.":                                       "에폭당 약 %s 걸려요 (%s).",
 		"help: %s":                                                       "도움말: %s",
 		"The GPU catalogue: memory, bandwidth, dense TFLOPS, NVLink, TDP, price.":                                       "GPU 카탈로그: 메모리, 대역폭, dense TFLOPS, NVLink, TDP, 가격.",

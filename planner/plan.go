@@ -197,10 +197,12 @@ func userError(msg string) error { return &Error{Msg: msg} }
 
 // planContext carries the resolved job through one Plan call.
 type planContext struct {
-	cat       *Catalog
-	job       Job
-	info      JobInfo
-	jobFactor float64 // from a baseline: measured / modelled speed
+	cat *Catalog
+	job Job
+	// batchAssumed: the request gave no global batch; the plan chose one
+	batchAssumed bool
+	info         JobInfo
+	jobFactor    float64 // from a baseline: measured / modelled speed
 	// stepsPending: a step count waits for the default global batch.
 	stepsPending bool
 	prm          *Params // the model's fitted constants
@@ -439,6 +441,7 @@ func (pc *planContext) defaultGlobalBatch(req Request) {
 	if j.GlobalBatch > 0 || j.Workload == Inference {
 		return
 	}
+	pc.batchAssumed = true
 	switch {
 	case len(req.Targets) > 0:
 		e := pc.choose(req.Targets[0])

@@ -88,8 +88,19 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	if pc.jobFactor < 0.33 || pc.jobFactor > 3 {
 		fit.Explanation += pc.pr.T(" That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch.")
 	}
+	if b.Unit == SecPerStep && pc.batchAssumed && e.MFU > maxSustainedMFU {
+		// A step's time says little without its batch: the assumed one
+		// makes the run faster than any GPU sustains.
+		fit.Explanation += pc.pr.Tf(" An MFU of %.0f%% is more than GPUs sustain: the run's batch was probably smaller than the assumed %d sequences of %d tokens; say `batch N seq N` for the measured run.",
+			e.MFU*100, e.GlobalBatch, pc.job.SeqLen)
+	}
 	return fit, nil
 }
+
+// maxSustainedMFU is about the most model FLOPs utilization training
+// sustains on any GPU (Megatron's best published runs reach 55-60 %): a
+// measured run that implies more was planned on the wrong work.
+const maxSustainedMFU = 0.75
 
 // impliedBatch reads a measured decode rate far above one stream's ("2500
 // tokens/s on an A6000" for a 7B model, which one sequence reads at ~40)

@@ -146,3 +146,24 @@ func TestBatchedDecodeBaselineIsPlannedBatched(t *testing.T) {
 		t.Errorf("a one-stream rate planned at batch %d", one.Plans[0].MicroBatch)
 	}
 }
+
+// A step time measured with no batch said, which at the batch the plan
+// assumes would be faster than any GPU sustains, says so and asks for the
+// run's batch; with the batch said, or a plausible MFU, it does not.
+func TestBaselineStepTimeWithAnImpossibleMFU(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-2-7b"), Workload: Finetune, SeqLen: 2048}
+	a100 := mustGPU(t, c, "a100", 4)
+	h200 := mustGPU(t, c, "h200", 4)
+	res := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{h200},
+		Baseline: &Baseline{Value: 1.2, Unit: SecPerStep, Hardware: a100}})
+	if res.Baseline == nil || res.Baseline.MeasuredMFU <= maxSustainedMFU || !strings.Contains(res.Baseline.Explanation, "more than GPUs sustain") {
+		t.Errorf("1.2 s/step on 4x A100 at the assumed batch: MFU %.2f, %q", res.Baseline.MeasuredMFU, res.Baseline.Explanation)
+	}
+	job.GlobalBatch = 4 // said: the run's own batch
+	res = mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{h200},
+		Baseline: &Baseline{Value: 1.2, Unit: SecPerStep, Hardware: a100}})
+	if strings.Contains(res.Baseline.Explanation, "more than GPUs sustain") {
+		t.Errorf("batch said: %q", res.Baseline.Explanation)
+	}
+}

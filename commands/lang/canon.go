@@ -161,6 +161,7 @@ func (c *canonizer) run() {
 	c.amountAfterEpochs()
 	c.placeDataset()
 	c.attachCounts()
+	c.placeNodes()
 	c.finishPending()
 	c.perUnitTimes()
 	out := c.out[:0]
@@ -179,6 +180,9 @@ func (c *canonizer) run() {
 // tried against; the order is the reading's precedence.
 func (c *canonizer) step(i int) int {
 	t := c.in[i]
+	if n := c.nodesAfter(i); n > i {
+		return n // "h100 8장짜리 2노드", "h100 8장 노드 2개", "8x h100 2 nodes"
+	}
 	if v, n := koDollarsAt(c.w(i), c.w(i+1)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
 		c.korean = true
 		c.budget = v // "1000달러로 몇 에폭", "3000달러 안에서": what may be spent

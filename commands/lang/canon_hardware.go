@@ -522,3 +522,92 @@ func (c *canonizer) splitOverNodes(i int) bool {
 	c.out = append(c.out, reqToken{raw: gpu.raw, w: gpu.w, start: c.in[i].start, end: c.in[i+2].end})
 	return true
 }
+
+// nodesMark follows the number of machines said after a counted GPU;
+// placeNodes rewrites the pair once the GPU's count is in place.
+const nodesMark = "\x00nodes"
+
+// nodesAfter reads a number of machines said after a GPU — "h100 8장짜리
+// 2노드", "h100 8장 노드 2개", "8x h100 2 nodes" — as the number and a
+// mark placeNodes turns into "2 nodes of 8x h100"; it returns i when none
+// is there.
+func (c *canonizer) nodesAfter(i int) int {
+	var nodes, end int
+	if v, rest, ok := reqScanInt(c.w(i)); ok && v >= 2 && (rest == "" && nodeWord(c.w(i+1)) || rest == "노드") {
+		nodes, end = v, i+2
+		if rest != "" {
+			end = i + 1
+		}
+	} else if c.w(i) == "노드" {
+		if v, rest, ok := reqScanInt(c.w(i + 1)); ok && v >= 2 && (rest == "" || rest == "개" || rest == "대") {
+			nodes, end = v, i+2
+			if rest == "" && (strings.HasPrefix(c.w(i+2), "개") || strings.HasPrefix(c.w(i+2), "대")) {
+				end = i + 3
+			}
+		}
+	}
+	if nodes == 0 || !c.gpuJustBefore() {
+		return i
+	}
+	c.emit(strconv.Itoa(nodes), i, end)
+	c.emit(nodesMark, i, end)
+	return end
+}
+
+// gpuJustBefore reports whether one of the last three words written is a
+// GPU name.
+func (c *canonizer) gpuJustBefore() bool {
+	for k := len(c.out) - 1; k >= 0 && k >= len(c.out)-3; k-- {
+		w := strings.TrimLeft(c.out[k].w, "0123456789")
+		if c.gpu(c.out[k].w) || strings.HasPrefix(w, "x") && c.gpu(strings.TrimPrefix(w, "x")) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeNodes turns "h100 x 8 2 <nodes>" or "8x h100 2 <nodes>" into "2
+// nodes of 8x h100"; a mark with no counted GPU before it is plain
+// "nodes".
+func (c *canonizer) placeNodes() {
+	for q := 1; q < len(c.out); q++ {
+		if c.out[q].w != nodesMark {
+			continue
+		}
+		c.out[q].w = "nodes"
+		k := q - 1 // the number of nodes
+		var gpu, count reqToken
+		switch {
+		case k >= 3 && c.out[k-2].w == "x" && c.gpu(c.out[k-3].w): // h100 x 8
+			gpu, count = c.out[k-3], c.out[k-1]
+		case k >= 3 && c.out[k-2].w == "x" && c.gpu(c.out[k-1].w): // 8 x h100
+			gpu, count = c.out[k-1], c.out[k-3]
+		case k >= 2 && strings.HasSuffix(c.out[k-2].w, "x") && c.gpu(c.out[k-1].w): // 8x h100
+			gpu, count = c.out[k-1], c.out[k-2]
+			count.w = strings.TrimSuffix(count.w, "x")
+		default:
+			continue
+		}
+		per, rest, ok := reqScanInt(count.w)
+		if !ok || rest != "" || per < 1 || per > 72 {
+			continue
+		}
+		from := k - 3
+		if strings.HasSuffix(c.out[k-2].w, "x") && c.out[k-2].w != "x" {
+			from = k - 2
+		}
+		nodes := c.out[k]
+		tail := append([]reqToken(nil), c.out[q+1:]...)
+		c.out = append(c.out[:from], nodes,
+			reqToken{raw: c.out[q].raw, w: "nodes", start: nodes.start, end: nodes.end},
+			reqToken{raw: "of", w: "of", start: nodes.start, end: nodes.start},
+			count, reqToken{raw: "x", w: "x", start: count.start, end: count.start}, gpu)
+		c.out = append(c.out, tail...)
+		q = from + 5
+	}
+}
+
+// nodeWord names a machine of a cluster after its count ("2 nodes", "2노드").
+func nodeWord(w string) bool {
+	return w == "nodes" || w == "node" || w == "machines" || w == "servers" || w == "boxes" || w == "hosts" || strings.HasPrefix(w, "노드")
+}

@@ -51,7 +51,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
 		"이폭": {act: koWord, word: "epochs"}, "회": {act: koWord, word: "epochs"},
 		"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
-		"문장쌍": {act: koWord, word: "samples"}, "페어": {act: koWord, word: "samples"},
+		"문장쌍": {act: koWord, word: "samples"}, "요청당": {act: koSkip}, "요청마다": {act: koSkip}, "페어": {act: koWord, word: "samples"},
 		"이미지": {act: koWord, word: "images"}, "건": {act: koWord, word: "samples"}, "개의": {act: koWord, word: "samples"},
 		"토큰": {act: koWord, word: "tokens"}, "스텝": {act: koWord, word: "steps"}, "스탭": {act: koWord, word: "steps"},
 		"이터레이션": {act: koWord, word: "steps"},
@@ -62,7 +62,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"켜고": {act: koSkip}, "켜서": {act: koSkip}, "켜면": {act: koSkip},
 		"클라우드": {act: koSkip}, "렌탈": {act: koSkip},
 		"속도":  {act: koAsk, ask: AskTime},
-		"레이어": {act: koWord, word: "layers"}, "딥스피드": {act: koSkip}, "제로": {act: koWord, word: "zero"},
+		"레이어": {act: koWord, word: "layers"}, "헤드": {act: koWord, word: "heads"}, "랭크": {act: koWord, word: "rank"}, "히든": {act: koWord, word: "hidden"}, "딥스피드": {act: koSkip}, "제로": {act: koWord, word: "zero"},
 		"컨텍스트": {act: koWord, word: "seq"}, "시퀀스길이": {act: koWord, word: "seq"},
 		"데이터셋": {act: koWord, word: "of"}, "데이터": {act: koSkip},
 		// workloads
@@ -595,6 +595,12 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	if isDurationUnit(e.word) {
 		return c.koTimeUnit(i, e.word)
 	}
+	if e.word == "of" && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) {
+		// "데이터셋 30만": a dataset of that many samples, unless a unit
+		// follows the number ("데이터셋 100만 샘플", "10억 토큰")
+		c.emit("of", i, i+1)
+		return c.koUnitFirst(i, "samples")
+	}
 	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !c.numberJustBefore(i) {
 		return c.koUnitFirst(i, e.word)
 	}
@@ -707,6 +713,13 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	c.setAsk(ask)
 	c.notePreference(stem)
 	c.skip(i, i+1)
+	if e.ask == AskCount && (strings.HasPrefix(w, "몇기가") || strings.HasPrefix(w, "몇기") && strings.Contains(w, "바이트")) {
+		// "vram 몇기가 필요해": how much memory, the unit glued to 몇
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.memory = true
+		return i + 1
+	}
 	if e.ask == AskCount {
 		// "몇 기가", "몇 GB": how much memory, not how many GPUs
 		if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && e2.word == "gb" && s != "" || strings.HasPrefix(c.w(i+1), "gb") {
@@ -734,7 +747,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 			return i + 2
 		}
 	}
-	if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") {
+	if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") || strings.HasPrefix(w, "몇초") {
 		c.ask = AskNone
 		c.setAsk(AskTime)
 	}
@@ -749,6 +762,10 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
+	if (stem == "데이터" || stem == "학습데이터") && w == stem && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !strings.HasPrefix(c.w(i+2), "배") {
+		c.emit("of", i, i+1)
+		return c.koUnitFirst(i, "samples") // "데이터 30만": samples, as "데이터셋 30만"
+	}
 	c.notePreference(stem)                              // "제일 싸게"
 	c.cloud = c.cloud || stem == "클라우드" || stem == "렌탈" // "클라우드에서 하면": rented GPUs, not the team's
 	switch stem {
@@ -880,6 +897,16 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 		}
 	}
 	next := c.w(i + 1)
+	if h, n := koClockAt(c.ws(i+1, 4)); n > 0 {
+		// "내일 오전 9시까지", "금요일 오후 6시까지": that hour of that day
+		if d, ok := c.dayDeadline(stem); ok {
+			end := c.now.Add(d)
+			y, m, dd := end.Date()
+			at := time.Date(y, m, dd, h, 0, 0, 0, end.Location())
+			c.setDeadline(at.Sub(c.now), i, i+1+n)
+			return i + 1 + n
+		}
+	}
 	if early, ok := koTimeOfDay(next); ok {
 		// "모레 오전까지": that day's morning, not its end
 		if d, ok := c.dayDeadline(stem); ok {

@@ -306,6 +306,14 @@ func (c *canonizer) koAskFlags(i int, stem string) {
 	if latencyWord(stem) || stem == "응답시간" {
 		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time
 	}
+	if strings.HasPrefix(stem, "몇") || strings.HasPrefix(stem, "얼마") {
+		// "요청 하나에 몇초", "요청당 얼마나 걸려": one request's time
+		for _, w := range []string{c.w(i - 1), c.w(i - 2)} {
+			if strings.HasPrefix(w, "요청") || strings.HasPrefix(w, "응답") {
+				c.latency = true
+			}
+		}
+	}
 }
 
 // koItemWord reports whether w names what a rate counts: images, samples,
@@ -317,4 +325,37 @@ func koItemWord(w string) bool {
 		}
 	}
 	return false
+}
+
+// koClockAt reads an hour of the day said before 까지: "오전 9시까지",
+// "오후 6시까지", "9시까지" (the morning unless 오후, 저녁 or 밤 says
+// otherwise), with the hour split from 시 or not: the hour (0-23) and how
+// many words it took; 0 words for none.
+func koClockAt(ws []string) (int, int) {
+	k, pm := 0, false
+	switch ws[0] {
+	case "오전", "아침":
+		k = 1
+	case "오후", "저녁", "밤":
+		k, pm = 1, true
+	}
+	if k >= len(ws) {
+		return 0, 0
+	}
+	h, rest, ok := reqScanInt(ws[k])
+	if !ok || h < 0 || h > 24 {
+		return 0, 0
+	}
+	switch {
+	case strings.HasPrefix(rest, "시") && strings.HasSuffix(rest, "까지"):
+		k++
+	case rest == "" && k+1 < len(ws) && strings.HasPrefix(ws[k+1], "시") && strings.HasSuffix(ws[k+1], "까지"):
+		k += 2
+	default:
+		return 0, 0
+	}
+	if pm && h < 12 {
+		h += 12
+	}
+	return h % 24, k
 }

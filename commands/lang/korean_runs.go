@@ -309,6 +309,28 @@ func (c *canonizer) koAudioHours(i int) int {
 // micro-batch that fits; "최대 컨텍스트 길이", "최대 시퀀스": the longest
 // context.
 func (c *canonizer) koMaxBatch(i int) int {
+	if strings.HasPrefix(c.w(i), "배치") && strings.HasPrefix(c.w(i+1), "최대") && !reqStartsNumber(c.w(i+2)) {
+		// "a100 4장 배치 최대", "배치 최대 몇까지": the largest micro-batch
+		n := i + 2
+		for strings.HasPrefix(c.w(n), "얼마") || strings.HasPrefix(c.w(n), "몇") || strings.HasPrefix(c.w(n), "크기") || strings.HasPrefix(c.w(n), "까지") {
+			n++
+		}
+		c.setAsk(AskFit)
+		c.maxBatch = true
+		c.skip(i, n)
+		return n
+	}
+	if koSeqWord(c.w(i)) && (strings.HasPrefix(c.w(i+1), "얼마") && strings.HasSuffix(c.w(i+1), "까지") || c.w(i+1) == "얼마나" && strings.HasPrefix(c.w(i+2), "까지")) {
+		// "컨텍스트 얼마까지 가능", "시퀀스 얼마까지 돼?": the longest context
+		n := i + 2
+		if c.w(i+1) == "얼마나" {
+			n++
+		}
+		c.setAsk(AskFit)
+		c.maxSeq = true
+		c.skip(i, n)
+		return n
+	}
 	if koSeqWord(c.w(i)) && c.w(i+1) == "최대" && !reqStartsNumber(c.w(i+2)) {
 		// "컨텍스트 최대 얼마까지?", "시퀀스 최대 몇까지 돼?"
 		n := i + 2

@@ -601,3 +601,43 @@ func TestProbeFourReadings(t *testing.T) {
 		}
 	}
 }
+
+// More of probe 4: machines said after a counted GPU ("h100 8장짜리 2노드",
+// "노드 2개", "8x h100 2 nodes"); "데이터 30만" is samples; 헤드 and 랭크
+// are heads and the LoRA rank; "내일 오전 9시까지" is that hour; "배치
+// 최대", "컨텍스트 얼마까지", "vram 몇기가" ask the largest batch, the
+// longest context, the memory; "요청 하나에 몇초" a request's latency.
+func TestProbeFourMore(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"h100 8장짜리 2노드 ib로 llama 3 70b 풀파인튜닝 되나?", "on 2 nodes of 8x h100-sxm5-80gb"},
+		{"llama 3 70b 풀파인튜닝 h100 8장 노드 2개", "on 2 nodes of 8x h100-sxm5-80gb"},
+		{"llama 3 70b full ft 8x h100 2 nodes", "on 2 nodes of 8x h100-sxm5-80gb"},
+		{"electra base 분류 학습, 데이터 30만, 에폭 10, 3090 한 장", "10 epochs of 300000 samples"},
+		{"electra base 분류 학습, 데이터셋 30만, 에폭 10, 3090 한 장", "10 epochs of 300000 samples"},
+		{"레이어 24 hidden 2048 헤드 16 모델 200억 토큰 프리트레인 a100 8장", "layers 24 hidden 2048 heads 16"},
+		{"llama-3-8b 로라 랭크 64 a10 한장 시퀀스 4k 되나요", "rank 64"},
+	})
+	r, err := Read(env, "qwen2.5 14b 로라 2천만 토큰, 내일 오전 9시까지 끝나야 됨. 뭐 쓰면 돼?")
+	if err != nil || r.Deadline != 11*time.Hour {
+		t.Errorf("내일 오전 9시까지 at 22:00: deadline %v %v; want 11h", r.Deadline, err)
+	}
+	r, err = Read(env, "bert-base 3에폭 100만 샘플 내일 오후 6시까지 a100 몇 장?")
+	if err != nil || r.Deadline != 20*time.Hour {
+		t.Errorf("내일 오후 6시까지 at 22:00: deadline %v %v; want 20h", r.Deadline, err)
+	}
+	for text, want := range map[string]func(Reading) bool{
+		"mt0-xxl 파인튜닝 gradient checkpointing bf16 a100 4장 배치 최대":   func(r Reading) bool { return r.MaxBatch },
+		"h200 한장에 llama 3.3 70b fp8 로 올리면 컨텍스트 얼마까지 가능":            func(r Reading) bool { return r.MaxSeq },
+		"큐로라 4bit으로 gemma-3-12b 학습하면 vram 몇기가 필요해":                 func(r Reading) bool { return r.Memory && r.Ask == AskFit },
+		"H100 2대에 llama 70b vllm 올리면 입력 2천 출력 500토큰 요청 하나에 몇초 걸려?": func(r Reading) bool { return r.Latency && r.Ask == AskTime },
+		"llama3 8b vllm a100 요청당 얼마나 걸려?":                          func(r Reading) bool { return r.Latency && r.Ask == AskTime },
+		"a100 4장에서 스텝당 1.2초 나왔는데 h200 4장이면 몇초? llama2 7b 풀파인":      func(r Reading) bool { return r.Ask == AskTime && r.Request.Baseline != nil },
+	} {
+		r, err := Read(env, text)
+		if err != nil || !want(r) {
+			t.Errorf("%q: %s %v", text, ReadAs(cat, r), err)
+		}
+	}
+}
