@@ -237,7 +237,11 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 			line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
 		} else {
 			line += p.T(" — the fewest that fit")
-			if best.Time.TotalHours != nil {
+			switch {
+			case rd.Ask == lang.AskCost && best.Time.TotalHours != nil && best.CostUSD != nil:
+				// "how much does it cost … on cloud h100s": the money first
+				line += fmt.Sprintf(" (%s, %s)", money(*best.CostUSD), planner.FormatHoursIn(p, *best.Time.TotalHours))
+			case best.Time.TotalHours != nil:
 				line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
 			}
 		}

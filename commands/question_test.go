@@ -64,6 +64,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"how many tokens can I pretrain a 1b model on 8 h100s in 3 days?", "amount", []string{"On 8× H100 SXM5 80GB in 3.0 days: about ", "B tokens ($1440 at $20.00 an hour)."}},
 		{"1000달러로 bert-base 몇 에폭 돌릴 수 있어? 100만 샘플 a100", "amount", []string{"1× A100 SXM4 80GB에서 약 ", " 에폭이에요: $1,000으로"}},
 		{"llama3 8b lora a100 몇 토큰 학습 가능?", "amount", []string{"시간당 약", "예산(`예산 3000달러`)이나 시간(`3일 동안`)"}},
+		// the cost asked of a GPU without a count: the fewest that fit, their cost first
+		{"how much does it cost to fine tune llama 3 8b on 1B tokens on cloud h100s?", "cost", []string{"× H100 SXM5 80GB — the fewest that fit ($"}},
+		// the work said and a GPU asked "…이면?": how long there
+		{"t5-large 요약 파인튜닝 10만개 3 에포크 v100 한장이면?", "time", []string{"시간 걸려요", "V100"}},
 		// a measured step asked of other hardware: a step there
 		{"a100 4장에서 스텝당 1.2초 나왔는데 h200 4장이면 몇초? llama2 7b 풀파인", "time", []string{"스텝당 약", "4× H200", "측정값 1.20초"}},
 		{"how much kv cache does llama 3 70b need at 128k context?", "fit", []string{"It needs about", "The KV cache is 40.0 GiB of it, for one sequence of 131072 tokens."}},

@@ -594,6 +594,10 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskTime) // "feasible timeline?": the time is asked
 		c.skip(i, i+2)
 		return i + 2
+	case c.words(i, "is", "it", "okay") || c.words(i, "is", "it", "ok") || c.words(i, "is", "that", "okay") || c.words(i, "is", "that", "ok"):
+		c.setAsk(AskFit) // "is it okay 4090 one card?": does it work there
+		c.skip(i, i+3)
+		return i + 3
 	case c.w(i) == "possible" || c.w(i) == "doable" || c.w(i) == "feasible" || c.w(i) == "handle" || c.w(i) == "load" ||
 		c.w(i) == "ok" && i == len(c.in)-1:
 		c.setAsk(AskFit)

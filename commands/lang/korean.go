@@ -595,7 +595,7 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	if isDurationUnit(e.word) {
 		return c.koTimeUnit(i, e.word)
 	}
-	if e.word == "of" && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) {
+	if e.word == "of" && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !c.koUnitAfter(i+2) {
 		// "데이터셋 30만": a dataset of that many samples, unless a unit
 		// follows the number ("데이터셋 100만 샘플", "10억 토큰")
 		c.emit("of", i, i+1)
@@ -607,6 +607,12 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon()[stem].act == koWord {
 		c.skip(i, i+2) // "추론 말고 학습": not that
 		return i + 2
+	}
+	if v, ok := koNumbers[c.w(i+1)]; ok && (e.word == "epochs" || e.word == "steps") && !c.numberJustBefore(i) && (strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회")) {
+		// "에폭 열 번", "에폭 세 번": that many epochs in native numbers
+		c.emit(strconv.Itoa(v), i+1, i+2)
+		c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
+		return i + 3
 	}
 	if (e.word == "epochs" || e.word == "steps") && reqStartsNumber(c.w(i+1)) {
 		if n2, _, ok := koStem(c.w(i + 2)); ok && (n2 == "번" || n2 == "회") || strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회") {
@@ -762,7 +768,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
-	if (stem == "데이터" || stem == "학습데이터") && w == stem && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !strings.HasPrefix(c.w(i+2), "배") {
+	if (stem == "데이터" || stem == "학습데이터") && w == stem && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !c.koUnitAfter(i+2) {
 		c.emit("of", i, i+1)
 		return c.koUnitFirst(i, "samples") // "데이터 30만": samples, as "데이터셋 30만"
 	}
@@ -968,4 +974,21 @@ func koRaisesModel(prev string) bool {
 		}
 	}
 	return !reqStartsNumber(prev)
+}
+
+// koUnitAfter reports whether the word at i is a unit of its own or a
+// multiple ("3에폭이면", "3배"), so the number before it is no count of
+// samples ("alpaca 데이터 3에폭이면", "데이터가 3배").
+func (c *canonizer) koUnitAfter(i int) bool {
+	w := c.w(i)
+	if strings.HasPrefix(w, "배") {
+		return true
+	}
+	if _, e, ok := koStem(w); ok && e.act == koWord {
+		switch e.word {
+		case "epochs", "steps", "tokens", "samples", "images", "params", "seq", "batch":
+			return true
+		}
+	}
+	return false
 }

@@ -641,3 +641,23 @@ func TestProbeFourMore(t *testing.T) {
 		}
 	}
 }
+
+// "에폭 열 번" is ten epochs, but "2에폭 한 번 돌리는" is two run once;
+// "alpaca 데이터 3에폭" keeps the 3 as epochs; "is it okay … 4090?" asks
+// whether it works there, with the work said.
+func TestEpochsInNativeNumbers(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	for text, epochs := range map[string]float64{"딥시크 코더 1.3b 풀파인튜닝 에폭 열 번, 3060 한장으로 가능?": 10,
+		"qwen2.5 3b 파인튜닝 50만건 2에폭 한 번 돌리는 데 비용 얼마예요?":        2,
+		"mistral 7b 파인튜닝, alpaca 데이터 3에폭이면 A100 몇 장 있어야 돼요?": 3} {
+		r, err := Read(env, text)
+		if err != nil || r.Request.Job.Epochs != epochs {
+			t.Errorf("%q: %v epochs %v; want %v", text, r.Request.Job.Epochs, err, epochs)
+		}
+	}
+	r, err := Read(env, "is it okay 4090 one card? want to lora qwen3 8b, 20K samples")
+	if err != nil || r.Ask != AskFit {
+		t.Errorf("is it okay: %q %v", r.Ask, err)
+	}
+}

@@ -263,6 +263,9 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if question && r.Ask == AskNone && len(r.Request.Targets) > 0 && r.Request.Baseline != nil {
 		r.Ask = AskTime // "v100에서 에폭당 2시간 걸렸는데 h100이면?": a measured run asks how long there
 	}
+	if j := r.Request.Job; question && r.Ask == AskNone && len(r.Request.Targets) > 0 && (j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0) {
+		r.Ask = AskTime // "t5-large 10만개 3 에포크 v100 한장이면?": the work is said, so how long there
+	}
 	if question && r.Ask == AskNone && len(r.Request.Targets) > 0 {
 		r.Ask = AskFit // "13b lora on a 3090?" asks whether it works there
 	}
