@@ -333,6 +333,10 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if b := rd.Request.Baseline; hours != "" && b != nil && b.Unit == planner.HoursPerEpoch && rd.Request.Job.Epochs == 0 {
 			return p.Tf("About %s an epoch on %s.", hours, hw) // the measured run's epoch, the only work said
 		}
+		if b := rd.Request.Baseline; b != nil && b.Unit == planner.SamplesPerS && e.Throughput.SamplesPerS > 0 && !workSaid(rd.Request.Job) {
+			// "v100 8장에서 초당 3000장 나왔는데 h100 8장이면?": the rate there
+			return p.Tf("About %s samples/s on %s (measured %s on %d× %s).", p.Count(e.Throughput.SamplesPerS), hw, p.Count(b.Value), b.Hardware.Count, b.Hardware.GPU.Name)
+		}
 		if b := rd.Request.Baseline; b != nil && b.Unit == planner.SecPerStep && e.Time.StepS > 0 && !workSaid(rd.Request.Job) {
 			// "스텝당 1.2초 나왔는데 h200 4장이면 몇초?": a step of the same batch there
 			return p.Tf("About %.2f s a step on %s (measured %.2f s).", e.Time.StepS, hw, b.Value)

@@ -68,6 +68,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"how much does it cost to fine tune llama 3 8b on 1B tokens on cloud h100s?", "cost", []string{"× H100 SXM5 80GB — the fewest that fit ($"}},
 		// the work said and a GPU asked "…이면?": how long there
 		{"t5-large 요약 파인튜닝 10만개 3 에포크 v100 한장이면?", "time", []string{"시간 걸려요", "V100"}},
+		// a measured rate asked of other hardware: the rate there
+		{"resnet50 v100 8장에서 초당 3000장 나왔는데 h100 8장으로 바꾸면?", "time", []string{"초당 약", "샘플이에요 (8× H100", "측정값 3,000: 8× Tesla V100"}},
 		// a measured step asked of other hardware: a step there
 		{"a100 4장에서 스텝당 1.2초 나왔는데 h200 4장이면 몇초? llama2 7b 풀파인", "time", []string{"스텝당 약", "4× H200", "측정값 1.20초"}},
 		{"how much kv cache does llama 3 70b need at 128k context?", "fit", []string{"It needs about", "The KV cache is 40.0 GiB of it, for one sequence of 131072 tokens."}},

@@ -50,6 +50,7 @@ func koCommands() map[string]string {
 		"About %.0f tokens/s on %s.":                                     "약 %.0f 토큰/s예요 (%s).",
 		"cheapest: %s":                                                   "가장 저렴한 구성: %s",
 		"fastest: %s":                                                    "가장 빠른 구성: %s",
+		"About %s samples/s on %s (measured %s on %d× %s).":              "초당 약 %s 샘플이에요 (%s, 측정값 %s: %d× %s).",
 		"About %.2f s a step on %s (measured %.2f s).":                   "스텝당 약 %.2f초예요 (%s, 측정값 %.2f초).",
 		"About %s an epoch on %s.":                                       "에폭당 약 %s 걸려요 (%s).",
 		"help: %s":                                                       "도움말: %s",

@@ -51,7 +51,7 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	}
 	isRate := b.Unit == SamplesPerS || b.Unit == TokensPerS
 	pc.jobFactor = 1
-	if b.Unit == TokensPerS {
+	if b.Unit == TokensPerS || b.Unit == SamplesPerS {
 		pc.impliedBatch(b, predict)
 	}
 	first, e0 := predict()
@@ -111,8 +111,9 @@ const maxSustainedMFU = 0.75
 // compares like with like.
 func (pc *planContext) impliedBatch(b Baseline, predict func() (float64, *Estimate)) {
 	j := &pc.job
-	if j.Workload != Inference || forwardOnly(j.Model) || j.GlobalBatch > 0 || j.Concurrency > 0 || j.RequestRate > 0 {
-		return
+	if j.Workload != Inference || j.GlobalBatch > 0 || j.Concurrency > 0 || j.RequestRate > 0 ||
+		forwardOnly(j.Model) != (b.Unit == SamplesPerS) {
+		return // decoders are measured in tokens/s, forward passes in samples/s
 	}
 	one, _ := predict()
 	if one <= 0 || b.Value < 1.5*one {
@@ -126,17 +127,37 @@ func (pc *planContext) impliedBatch(b Baseline, predict func() (float64, *Estima
 		}
 	}
 	best, bestGap := 0, math.Inf(1)
+	reached := false
+	type tried struct {
+		n    int
+		rate float64
+	}
+	var seen []tried
 	for n := 2; n <= 1024; n *= 2 {
 		set(n)
 		rate, e := predict()
 		if e == nil || !e.Memory.Fits || rate <= 0 {
 			break
 		}
+		seen = append(seen, tried{n, rate})
 		if gap := math.Abs(math.Log(rate / b.Value)); gap < bestGap {
 			best, bestGap = n, gap
 		}
 		if rate >= b.Value {
+			reached = true
 			break
+		}
+	}
+	if !reached && len(seen) > 0 {
+		// No batch reaches the measured rate: the model is slower than
+		// the run at any batch, which the factor carries; plan at the
+		// batch where the rate levels off, not at the largest tried.
+		top := seen[len(seen)-1].rate
+		for _, s := range seen {
+			if s.rate >= 0.9*top {
+				best = s.n
+				break
+			}
 		}
 	}
 	set(0)
@@ -144,6 +165,10 @@ func (pc *planContext) impliedBatch(b Baseline, predict func() (float64, *Estima
 		return
 	}
 	set(best)
+	if forwardOnly(j.Model) {
+		pc.assume(pc.pr.Tf("the measured %s samples/s is %.0fx what a batch of 1 runs at: planned at batch %d, on every target", trimFloat(b.Value), b.Value/one, best))
+		return
+	}
 	pc.assume(pc.pr.Tf("the measured %s tokens/s is %.0fx what one sequence decodes at: planned as %d sequences decoded together, on every target", trimFloat(b.Value), b.Value/one, best))
 }
 

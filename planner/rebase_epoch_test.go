@@ -167,3 +167,22 @@ func TestBaselineStepTimeWithAnImpossibleMFU(t *testing.T) {
 		t.Errorf("batch said: %q", res.Baseline.Explanation)
 	}
 }
+
+// A forward model's measured rate far above what a batch of 1 runs at is
+// a batched run: the plan takes the batch that reaches it, so the target
+// GPU is compared at the same batch (an L4 beats the T4 it replaces).
+func TestBaselineSamplesPerSecondImpliesABatch(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "resnet-50"), Workload: Inference}
+	t4 := mustGPU(t, c, "t4", 1)
+	l4 := mustGPU(t, c, "l4", 1)
+	res := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{l4},
+		Baseline: &Baseline{Value: 2000, Unit: SamplesPerS, Hardware: t4}})
+	e := res.Plans[0]
+	if e.MicroBatch < 8 || e.Throughput.SamplesPerS < 2000 {
+		t.Errorf("2000 images/s on a T4: L4 planned at batch %d, %.0f images/s; want a batch and more than the T4's", e.MicroBatch, e.Throughput.SamplesPerS)
+	}
+	if !strings.Contains(strings.Join(res.Assumptions, " "), "what a batch of 1 runs at") {
+		t.Errorf("the implied batch is not said: %v", res.Assumptions)
+	}
+}

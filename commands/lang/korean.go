@@ -134,6 +134,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"인퍼런스용": {act: koWord, word: "inference"}, "추론용": {act: koWord, word: "inference"}, "서빙용": {act: koWord, word: "inference"},
 		"말고": {act: koSkip}, "아니고": {act: koSkip}, "나왔는데": {act: koTook}, "나왔어": {act: koTook}, "걸렸고": {act: koTook},
 		"나오는": {act: koTook}, "나와요": {act: koTook}, "나오는데": {act: koTook},
+		"처리했는데": {act: koTook}, "처리했고": {act: koTook}, "처리했어": {act: koTook}, "처리함": {act: koTook}, "처리됐는데": {act: koTook}, "처리되는데": {act: koTook},
 		"타이니라마": {act: koWord, word: "tinyllama"}, "파이": {act: koWord, word: "phi"}, "비": {act: koWord, word: "b"},
 		"그래픽카드": {act: koSkip}, "뭐씀": {act: koAsk, ask: AskWhichGPU}, "뭐임": {act: koAsk, ask: AskWhichGPU}, "뭐야": {act: koAsk, ask: AskWhichGPU}, "뭐써": {act: koAsk, ask: AskWhichGPU}, "뭐쓰": {act: koAsk, ask: AskWhichGPU},
 		"얼마걸림": {act: koAsk, ask: AskTime}, "얼마걸려": {act: koAsk, ask: AskTime}, "얼마나걸려": {act: koAsk, ask: AskTime},

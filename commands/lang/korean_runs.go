@@ -165,7 +165,7 @@ func (c *canonizer) koRateQuestion(i int) int {
 			rest = c.w(m)
 			m++
 		}
-		for _, u := range []struct{ ko, en string }{{"토큰", "tokens/s"}, {"샘플", "samples/s"}, {"이미지", "samples/s"}} {
+		for _, u := range []struct{ ko, en string }{{"토큰", "tokens/s"}, {"샘플", "samples/s"}, {"이미지", "samples/s"}, {"장", "samples/s"}, {"개", "samples/s"}, {"건", "samples/s"}, {"문장", "samples/s"}} {
 			if strings.HasPrefix(rest, u.ko) && num != "" {
 				c.emit(num, n, n+1)
 				c.emit(u.en, n, m)

@@ -661,3 +661,16 @@ func TestEpochsInNativeNumbers(t *testing.T) {
 		t.Errorf("is it okay: %q %v", r.Ask, err)
 	}
 }
+
+// A measured rate counted in images or items: "초당 3000장 나왔는데" is
+// 3000 samples/s on the hardware before it, as is "초당 200건 처리했는데".
+func TestMeasuredRateInItems(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	for text, v := range map[string]float64{"resnet50 v100 8장에서 초당 3000장 나왔는데 h100 8장으로 바꾸면?": 3000, "bert 추론 t4에서 초당 200건 처리했는데 l4면?": 200} {
+		r, err := Read(env, text)
+		if err != nil || r.Request.Baseline == nil || r.Request.Baseline.Value != v || r.Request.Baseline.Unit != planner.SamplesPerS {
+			t.Errorf("%q: %+v %v; want a baseline of %v samples/s", text, r.Request.Baseline, err, v)
+		}
+	}
+}
