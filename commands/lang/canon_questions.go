@@ -67,6 +67,10 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 		j++
 	}
 	if w == "by" || w == "before" {
+		if d, n, ok := c.endOf(j); ok {
+			c.setDeadline(d, i, n) // "by end of next week", "by the end of the month", "by eow"
+			return n, true
+		}
 		if d, ok := c.weekDeadline(c.w(j), c.w(j+1)); ok {
 			c.setDeadline(d, i, j+2)
 			return j + 2, true
@@ -287,6 +291,10 @@ func (c *canonizer) modalBefore(i int) bool {
 // ("다음 주 월요일까지"), not as a duration asked about: the words are
 // skipped, and "다음" moves the weekday that follows to next week.
 func (c *canonizer) koWeekRef(i int) int {
+	if d, n := c.koPeriodEnd(i); n > i {
+		c.setDeadline(d, i, n) // "다음 주 말까지", "이번 달 안에", "월말까지"
+		return n
+	}
 	n, next := 0, false
 	switch w, w2 := c.w(i), c.w(i+1); {
 	case w == "다음주" || w == "담주":
@@ -320,4 +328,105 @@ func (c *canonizer) weekDeadline(which, day string) (time.Duration, bool) {
 	c.nextWeek, c.thisWeek = which == "next", which == "this"
 	defer func() { c.nextWeek, c.thisWeek = next, this }()
 	return c.dayDeadline(day)
+}
+
+// endOf reads "end of next week", "the end of the week", "end of this
+// month", "eow", "eom" at j: the time to that week's Sunday or the
+// month's last day, and where the words end.
+func (c *canonizer) endOf(j int) (time.Duration, int, bool) {
+	switch c.w(j) {
+	case "eow":
+		d, ok := c.weekDeadline("this", "week")
+		return d, j + 1, ok
+	case "eom":
+		return c.monthEnd(0), j + 1, true
+	}
+	if c.w(j) == "the" {
+		j++
+	}
+	if c.w(j) != "end" || c.w(j+1) != "of" {
+		return 0, j, false
+	}
+	k := j + 2
+	which := "this"
+	switch c.w(k) {
+	case "the", "this":
+		k++
+	case "next":
+		which = "next"
+		k++
+	}
+	switch c.w(k) {
+	case "week":
+		d, ok := c.weekDeadline(which, "week")
+		return d, k + 1, ok
+	case "month":
+		months := 0
+		if which == "next" {
+			months = 1
+		}
+		return c.monthEnd(months), k + 1, true
+	}
+	return 0, j, false
+}
+
+// monthEnd is the time to the end of the month months after this one.
+func (c *canonizer) monthEnd(months int) time.Duration {
+	y, m, _ := c.now.Date()
+	first := time.Date(y, m+time.Month(months)+1, 1, 0, 0, 0, 0, c.now.Location())
+	return first.Add(-time.Minute).Sub(c.now)
+}
+
+// koPeriodEnd reads the end of a week or a month said in Korean — "다음 주
+// 말까지", "이번 주 안에", "이번주 중으로", "주말까지", "이번 달 말까지",
+// "다음 달 안에", "월말까지" — as the time to that week's Sunday or that
+// month's last day, and where the words end; i when none is there.
+func (c *canonizer) koPeriodEnd(i int) (time.Duration, int) {
+	w := c.w(i)
+	if strings.HasPrefix(w, "월말") {
+		return c.monthEnd(0), i + 1
+	}
+	which, unit, k := "", "", i
+	switch {
+	case w == "다음주" || w == "담주" || w == "이번주" || w == "다음달" || w == "이번달" || w == "이달" || w == "담달":
+		which, unit, k = w[:len(w)-len("주")], w[len(w)-len("주"):], i+1
+		if strings.HasSuffix(w, "달") {
+			which, unit = w[:len(w)-len("달")], "달"
+		}
+	case (w == "다음" || w == "담" || w == "이번") && (strings.HasPrefix(c.w(i+1), "주") || strings.HasPrefix(c.w(i+1), "달")):
+		which, unit, k = w, c.w(i+1), i+2
+	case strings.HasPrefix(w, "주말까지"):
+		which, unit, k = "이번", "주말까지", i+1
+	default:
+		return 0, i
+	}
+	// what follows the week or month: its end (말까지, 말 안에), within it
+	// (안에, 내로, 중으로), or the end glued to it ("주말까지")
+	end := strings.TrimPrefix(strings.TrimPrefix(unit, "주"), "달")
+	if end == "" {
+		end = c.w(k)
+		k++
+		if end == "말" || end == "말에" {
+			end += c.w(k)
+			k++
+		}
+	}
+	switch strings.TrimPrefix(end, "말") {
+	case "까지", "안에", "내로", "내에", "중으로", "중에", "전까지", "이내":
+	default:
+		return 0, i
+	}
+	next := which == "다음" || which == "담"
+	if strings.HasPrefix(unit, "달") {
+		months := 0
+		if next {
+			months = 1
+		}
+		return c.monthEnd(months), k
+	}
+	d, ok := c.weekDeadline(map[bool]string{true: "next", false: "this"}[next], "week")
+	if !ok {
+		return 0, i
+	}
+	return d, k
 }

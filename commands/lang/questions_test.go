@@ -674,3 +674,31 @@ func TestMeasuredRateInItems(t *testing.T) {
 		}
 	}
 }
+
+// The end of a week or a month is a deadline in either language: "by end
+// of next week", "by the end of the month", "by eow", "다음 주 말까지",
+// "이번 주 안에", "주말까지", "월말까지", "다음달 안에". On Wednesday
+// 25 November 2026 at 10:00 UTC, this week ends on Sunday the 29th and
+// next week on 6 December; November ends on the 30th, December on the 31st.
+func TestEndOfWeekOrMonth(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Now: now}
+	day := func(m time.Month, d int) time.Duration { return time.Date(2026, m, d, 23, 59, 0, 0, time.UTC).Sub(now) }
+	for text, want := range map[string]time.Duration{
+		"need to pretrain a 1b model on 100B tokens by end of next week, how many h100s?": day(12, 6),
+		"bert-base 3 epochs of 1M samples by the end of the month on a100s how many":      day(11, 30),
+		"llama3 8b lora 1B tokens by eow on h100s, how many?":                             day(11, 29),
+		"1b 모델 1000억 토큰 사전학습 다음 주 말까지 h100 몇 장?":                                          day(12, 6),
+		"bert-base 3에폭 100만 샘플 이번 주 안에 a100 몇 장?":                                         day(11, 29),
+		"bert-base 3에폭 100만 샘플 주말까지 a100 몇 장?":                                            day(11, 29),
+		"bert-base 3에폭 100만 샘플 월말까지 a100 몇 장?":                                            day(11, 30),
+		"bert-base 3에폭 100만 샘플 이번 달 말까지 a100 몇 장?":                                        day(11, 30),
+		"bert-base 3에폭 100만 샘플 다음달 안에 a100 몇 장?":                                          day(12, 31),
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.Deadline != want {
+			t.Errorf("%q: deadline %v %v; want %v", text, r.Deadline, err, want)
+		}
+	}
+}
