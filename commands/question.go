@@ -78,6 +78,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return req, "", nil
 	case rd.ComparePrecisions[0] != "":
 		return req, s.comparePrecisions(p, rd, req), nil
+	case rd.CompareCkpt:
+		return req, s.compareCheckpointing(p, req), nil
 	case rd.CompareOpen:
 		req.Targets = s.fewestEach(req)
 		return req, "", nil
@@ -332,6 +334,10 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 		if b := rd.Request.Baseline; hours != "" && b != nil && b.Unit == planner.HoursPerEpoch && rd.Request.Job.Epochs == 0 {
 			return p.Tf("About %s an epoch on %s.", hours, hw) // the measured run's epoch, the only work said
+		}
+		if b := rd.Request.Baseline; b != nil && b.Unit == planner.TokensPerS && e.Throughput.TokensPerS > 0 && !workSaid(rd.Request.Job) && rd.Request.Job.Workload != planner.Inference {
+			// "we measured 1,800 tokens/s training … on one 4090; on server-h?": the rate there
+			return p.Tf("About %s tokens/s on %s (measured %s on %d× %s).", p.Count(e.Throughput.TokensPerS), hw, p.Count(b.Value), b.Hardware.Count, b.Hardware.GPU.Name)
 		}
 		if b := rd.Request.Baseline; b != nil && b.Unit == planner.SamplesPerS && e.Throughput.SamplesPerS > 0 && !workSaid(rd.Request.Job) {
 			// "v100 8장에서 초당 3000장 나왔는데 h100 8장이면?": the rate there
@@ -753,4 +759,57 @@ func unitWords(p *i18n.Printer, unit string) string {
 // samples, tokens, steps or a dataset).
 func workSaid(j planner.Job) bool {
 	return j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 || j.DatasetSamples > 0 || j.DatasetTokens > 0
+}
+
+// compareCheckpointing answers "checkpointing on vs off": the job planned
+// both ways on the named hardware (or the team's fastest server), with the
+// memory each needs per GPU and its time, and what checkpointing saves
+// and costs.
+func (s *Set) compareCheckpointing(p *i18n.Printer, req planner.Request) string {
+	var hw planner.Hardware
+	switch {
+	case len(req.Targets) > 0:
+		hw = req.Targets[0]
+	case s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
+		hw = s.teamRanking(req)[0]
+	default:
+		return ""
+	}
+	var es [2]*planner.Estimate
+	for i, on := range []bool{true, false} {
+		j := req.Job
+		j.Checkpointing, j.NoCheckpointing = on, !on
+		if j.MicroBatch == 0 {
+			j.MicroBatch = 1 // the same micro-batch both ways, so the saving is checkpointing's alone
+		}
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: j, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline})
+		if err != nil || len(r.Plans) == 0 {
+			return ""
+		}
+		es[i] = r.Plans[0]
+	}
+	side := func(e *planner.Estimate) string {
+		if !e.Memory.Fits {
+			return p.Tf("%.0f GiB per GPU, does not fit", e.Memory.PerGPUGiB)
+		}
+		return p.Tf("%.0f GiB per GPU, %s", e.Memory.PerGPUGiB, stepOrTotal(p, e))
+	}
+	line := p.Tf("With checkpointing: %s · without: %s on %s", side(es[0]), side(es[1]), hwText(p, es[0]))
+	saved := es[1].Memory.PerGPUGiB - es[0].Memory.PerGPUGiB
+	switch {
+	case saved >= 1 && es[0].Time.StepS > 0 && es[1].Time.StepS > 0:
+		line += p.Tf(" — checkpointing saves %.0f GiB per GPU and takes %.0f%% longer a step", saved, (es[0].Time.StepS/es[1].Time.StepS-1)*100)
+	case saved < 1:
+		line += p.T(" — checkpointing does not lower the peak here: it comes from the weights, gradients and optimizer states, not the activations")
+	}
+	return line + "."
+}
+
+// stepOrTotal is an estimate's time for a side-by-side answer: the whole
+// run when its work is known, else a step.
+func stepOrTotal(p *i18n.Printer, e *planner.Estimate) string {
+	if e.Time.TotalHours != nil {
+		return planner.FormatHoursIn(p, *e.Time.TotalHours)
+	}
+	return p.Tf("%.2f s a step", e.Time.StepS)
 }

@@ -68,6 +68,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"how much does it cost to fine tune llama 3 8b on 1B tokens on cloud h100s?", "cost", []string{"× H100 SXM5 80GB — the fewest that fit ($"}},
 		// the work said and a GPU asked "…이면?": how long there
 		{"t5-large 요약 파인튜닝 10만개 3 에포크 v100 한장이면?", "time", []string{"시간 걸려요", "V100"}},
+		// checkpointing on and off: both planned, what it saves and costs
+		{"llama3 8b lora 4090 with vs without gradient checkpointing", "", []string{"With checkpointing: ", " · without: ", "does not fit", "checkpointing saves "}},
+		{"qwen2.5 7b lora a100 체크포인팅 유무 비교", "", []string{"체크포인팅 켜면: GPU당", "끄면: GPU당", "스텝은", "더 걸려요"}},
+		{"grad checkpointing on vs off for llama-3-8b full ft on h100 - how much memory saved?", "fit", []string{"does not lower the peak here"}},
 		// a measured rate asked of other hardware: the rate there
 		{"resnet50 v100 8장에서 초당 3000장 나왔는데 h100 8장으로 바꾸면?", "time", []string{"초당 약", "샘플이에요 (8× H100", "측정값 3,000: 8× Tesla V100"}},
 		// a measured step asked of other hardware: a step there

@@ -234,6 +234,7 @@ func koLang() map[string]string {
 		"latency?":                       "지연시간은?",
 		"how many GPUs?":                 "GPU 몇 장?",
 		"how many tokens?":               "토큰 몇 개까지?",
+		"ckpt on vs off":                 "체크포인팅 켜기 vs 끄기",
 		"how many epochs?":               "몇 에폭까지?",
 		"how many steps?":                "몇 스텝까지?",
 		"how many samples?":              "샘플 몇 개까지?",

@@ -78,6 +78,7 @@ type canonizer struct {
 	latency      bool        // asked the latency ("latency?", "지연시간"): a batch's or a token's time
 	memory       bool        // asked how much memory ("how much vram", "메모리 얼마나")
 	amountUnit   string      // the work asked of a budget or a time: "tokens", "epochs", "samples", "steps" ("how many tokens for $3000")
+	compareCkpt  bool        // checkpointing asked on and off ("ckpt on vs off"): both planned
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -150,6 +151,14 @@ func (c *canonizer) words(i int, ws ...string) bool {
 
 func (c *canonizer) run() {
 	c.halfDurations()
+	for k := range c.in {
+		switch c.in[k].w {
+		case "w/":
+			c.in[k].w = "with" // "a 7b w/ fsdp"
+		case "w/o", "wo/":
+			c.in[k].w = "without" // "w/o ckpt"
+		}
+	}
 	for i := 0; i < len(c.in); {
 		if c.moved[i] {
 			i++ // read earlier, where it belongs
@@ -636,7 +645,7 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, i+1)
 		return n
-	case c.w(i) == "for" && c.measuredJustBefore():
+	case (c.w(i) == "for" || c.w(i) == "training" || c.w(i) == "running" || c.w(i) == "with" || c.w(i) == "using") && c.measuredJustBefore():
 		// "measured 0.9 s/step for llama 2 13b lora on 4x a100": the
 		// hardware the run was measured on is read right after the
 		// measurement, and the model words after it
@@ -771,6 +780,13 @@ func (c *canonizer) phrase(i int) int {
 		c.emit("input", i, i+2)
 		c.emit(c.w(i), i, i+2)
 		return i + 2
+	case ckptOnOff(c.ws(i, 6)) > 0:
+		// "grad checkpointing on vs off", "with vs without checkpointing",
+		// "ckpt vs no-ckpt": both planned, side by side
+		n := i + ckptOnOff(c.ws(i, 6))
+		c.compareCkpt = true
+		c.skip(i, n)
+		return n
 	case ckptNegated(c.ws(i, 4)) > 0:
 		// "without gradient checkpointing", "no ckpt", "ckpt off"
 		n := ckptNegated(c.ws(i, 4))

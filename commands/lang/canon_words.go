@@ -499,3 +499,53 @@ func (c *canonizer) halfDurations() {
 		c.in = append(append(c.in[:i:i], tok), c.in[n:]...)
 	}
 }
+
+// ckptOnOff is how many words at the start of w ask checkpointing on and
+// off side by side: "(grad|gradient|activation) checkpointing on vs off",
+// "ckpt on/off", "with vs without (gradient) checkpointing", "ckpt vs
+// no-ckpt"; 0 for none.
+func ckptOnOff(w []string) int {
+	ckpt := func(s string) bool {
+		switch s {
+		case "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc", "activation-checkpointing", "act-ckpt", "recompute":
+			return true
+		}
+		return false
+	}
+	vs := func(s string) bool { return s == "vs" || s == "vs." || s == "versus" || s == "or" }
+	at := func(k int) string {
+		if k < len(w) {
+			return w[k]
+		}
+		return ""
+	}
+	k := 0
+	if at(0) == "with" && vs(at(1)) && at(2) == "without" {
+		k = 3
+		if at(k) == "gradient" || at(k) == "grad" || at(k) == "activation" {
+			k++
+		}
+		if ckpt(at(k)) {
+			return k + 1
+		}
+		return 0
+	}
+	if at(0) == "gradient" || at(0) == "grad" || at(0) == "activation" {
+		k++
+	}
+	if !ckpt(at(k)) {
+		return 0
+	}
+	switch {
+	case at(k+1) == "on" && vs(at(k+2)) && at(k+3) == "off", at(k+1) == "off" && vs(at(k+2)) && at(k+3) == "on":
+		return k + 4
+	case at(k+1) == "on/off" || at(k+1) == "off/on":
+		return k + 2
+	case vs(at(k+1)) && (at(k+2) == "no-ckpt" || at(k+2) == "without" || at(k+2) == "none" || at(k+2) == "no" && ckpt(at(k+3))):
+		if at(k+2) == "no" {
+			return k + 4
+		}
+		return k + 3
+	}
+	return 0
+}

@@ -283,6 +283,9 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	}
 	add(f.Precision)
 	add(f.Options)
+	if r.CompareCkpt {
+		add(p.T("ckpt on vs off"))
+	}
 	if r.Cloud {
 		add(p.T("in the cloud"))
 	}

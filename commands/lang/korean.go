@@ -583,6 +583,13 @@ func (c *canonizer) koCompound(f float64) {
 }
 
 func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
+	if n := c.koCkptOnOff(i); e.word == "ckpt" && n > i {
+		// "체크포인팅 켰을 때랑 껐을 때", "체크포인팅 유무", "체크포인팅 on/off":
+		// both planned, side by side
+		c.compareCkpt = true
+		c.skip(i, n)
+		return n
+	}
 	if e.word == "ckpt" && koNegatedAt(c.w(i+1), c.w(i+2)) > 0 {
 		// "체크포인팅 안 켜면", "체크포인팅 없이", "체크포인팅 끄고"
 		n := i + 1 + koNegatedAt(c.w(i+1), c.w(i+2))
@@ -992,4 +999,31 @@ func (c *canonizer) koUnitAfter(i int) bool {
 		}
 	}
 	return false
+}
+
+// koCkptOnOff reads, after a checkpointing word at i, the words that ask
+// it on and off together: "켰을 때랑 껐을 때", "켜고 끄고", "켠 거랑 끈
+// 거", "유무", "on/off", "있을 때랑 없을 때"; the index after them, or i.
+func (c *canonizer) koCkptOnOff(i int) int {
+	if w := c.w(i + 1); strings.HasPrefix(w, "유무") || w == "on/off" || w == "온오프" {
+		return i + 2
+	}
+	on, off := false, false
+	for k := i + 1; k < len(c.in) && k <= i+6; k++ {
+		w := c.w(k)
+		switch {
+		case strings.HasPrefix(w, "켰") || strings.HasPrefix(w, "켜고") || strings.HasPrefix(w, "켠") || strings.HasPrefix(w, "있을"):
+			on = true
+		case strings.HasPrefix(w, "껐") || strings.HasPrefix(w, "끄고") || strings.HasPrefix(w, "끈") || strings.HasPrefix(w, "없을"):
+			off = true
+		}
+		if on && off {
+			n := k + 1
+			for n < len(c.in) && (strings.HasPrefix(c.w(n), "때") || strings.HasPrefix(c.w(n), "거")) {
+				n++
+			}
+			return n
+		}
+	}
+	return i
 }

@@ -702,3 +702,35 @@ func TestEndOfWeekOrMonth(t *testing.T) {
 		}
 	}
 }
+
+// Checkpointing asked on and off is one comparison, not an unknown GPU
+// "vs" nor checkpointing on; "w/" is "with" and "w/o" "without"; a rate
+// measured "training <model> on one 4090" keeps its hardware.
+func TestCheckpointingOnAndOff(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	for _, text := range []string{"grad checkpointing on vs off for llama-3-8b full ft on h100 - how much memory saved?",
+		"llama3 8b lora 4090 with vs without gradient checkpointing", "llama3 8b lora 4090 ckpt on/off",
+		"llama3 8b lora 4090 체크포인팅 켰을 때랑 껐을 때 메모리 차이?", "qwen2.5 7b lora a100 체크포인팅 유무 비교"} {
+		r, err := Read(env, text)
+		if err != nil || !r.CompareCkpt || r.Request.Job.Checkpointing || r.Request.Job.NoCheckpointing {
+			t.Errorf("%q: compare %v ckpt %v/%v %v", text, r.CompareCkpt, r.Request.Job.Checkpointing, r.Request.Job.NoCheckpointing, err)
+			continue
+		}
+		if back, err := Read(env, ReadAs(cat, r)); err != nil || !back.CompareCkpt {
+			t.Errorf("%q: read back %q: %v", text, ReadAs(cat, r), err)
+		}
+	}
+	r, err := Read(env, "training a 7b w/ fsdp on 8x l40s, 2B tokens, time?")
+	if err != nil || r.Request.Job.Strategy != planner.FSDP {
+		t.Errorf("w/ fsdp: %+v %v", r.Request.Job.Strategy, err)
+	}
+	r, err = Read(env, "llama3 8b full ft w/o ckpt on h100 fits?")
+	if err != nil || !r.Request.Job.NoCheckpointing {
+		t.Errorf("w/o ckpt: %v", err)
+	}
+	r, err = Read(env, "we measured 1,800 tokens/s training qwen2.5-1.5b on one 4090. how about on an h100?")
+	if err != nil || r.Request.Baseline == nil || r.Request.Baseline.Hardware.GPU.ID != "rtx-4090" || r.Request.Baseline.Hardware.Count != 1 {
+		t.Errorf("measured … training … on one 4090: %+v %v", r.Request.Baseline, err)
+	}
+}

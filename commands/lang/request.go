@@ -98,6 +98,9 @@ type Reading struct {
 	// "epochs", "samples", "steps"): how much of it a budget or a time
 	// buys.
 	AmountUnit string
+	// CompareCkpt: checkpointing asked on and off ("ckpt on vs off",
+	// "체크포인팅 켰을 때랑 껐을 때"): both are planned side by side.
+	CompareCkpt bool
 	// KVCache: the request named the KV cache with no format ("kv cache
 	// 얼마나 먹어?"): a memory answer gives its share.
 	KVCache bool
@@ -169,7 +172,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
