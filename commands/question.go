@@ -314,6 +314,11 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if !e.Memory.Fits {
 			return p.Tf("It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 		}
+		if rd.AudioRate && e.Throughput.SamplesPerS > 0 && rd.Request.Job.Model.Kind == planner.EncDec {
+			// "how many hours of audio an hour": 30-second windows a second, in audio time
+			x := e.Throughput.SamplesPerS * 30
+			return p.Tf("About %.0f hours of audio an hour on %s (%.0fx real time), in 30-second windows.", x, hw, x)
+		}
 		// "tokens per second?", or how fast a served model runs: its rate
 		rate := rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference
 		if s := forwardRate(p, rd, e, hw, rate); s != "" {

@@ -68,6 +68,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"how much does it cost to fine tune llama 3 8b on 1B tokens on cloud h100s?", "cost", []string{"× H100 SXM5 80GB — the fewest that fit ($"}},
 		// the work said and a GPU asked "…이면?": how long there
 		{"t5-large 요약 파인튜닝 10만개 3 에포크 v100 한장이면?", "time", []string{"시간 걸려요", "V100"}},
+		// a speech model's rate in audio time
+		{"whisper large-v3 on an A10, how many hours of audio can it transcribe per hour?", "time", []string{"hours of audio an hour on 1× A10", "x real time"}},
+		{"위스퍼 large-v3 a10에서 실시간 몇 배속이야?", "time", []string{"시간당 약", "시간 분량의 오디오예요", "실시간의"}},
 		// checkpointing on and off: both planned, what it saves and costs
 		{"llama3 8b lora 4090 with vs without gradient checkpointing", "", []string{"With checkpointing: ", " · without: ", "does not fit", "checkpointing saves "}},
 		{"qwen2.5 7b lora a100 체크포인팅 유무 비교", "", []string{"체크포인팅 켜면: GPU당", "끄면: GPU당", "스텝은", "더 걸려요"}},

@@ -79,6 +79,8 @@ type canonizer struct {
 	memory       bool        // asked how much memory ("how much vram", "메모리 얼마나")
 	amountUnit   string      // the work asked of a budget or a time: "tokens", "epochs", "samples", "steps" ("how many tokens for $3000")
 	compareCkpt  bool        // checkpointing asked on and off ("ckpt on vs off"): both planned
+	audioWork    bool        // hours of audio said as the work ("100 hours of audio"): transcribed, unless training is said
+	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -666,7 +668,15 @@ func (c *canonizer) phrase(i int) int {
 		return i + 2
 	case c.w(i) == "on" && c.modelKnown != nil && c.modelKnown(c.w(i+1)) && !c.gpu(c.w(i+1)) && !c.servers[c.w(i+1)]:
 		return i + 1 // "qlora on llama3 70b": the model, not hardware
-	case c.words(i, "how", "long"), c.words(i, "how", "many", "hours"), c.words(i, "how", "many", "days"), c.words(i, "how", "many", "hrs"),
+	case audioRateAsked(c.ws(i, 8)) > 0:
+		// "how many hours of audio can it transcribe per hour", "realtime
+		// factor", "x real time": a speech model's rate, in audio time
+		n := i + audioRateAsked(c.ws(i, 8))
+		c.setAsk(AskTime)
+		c.rate, c.audioRate, c.runWord = true, true, true
+		c.skip(i, n)
+		return n
+	case audioRateAsked(c.ws(i, 8)) == 0 && (c.words(i, "how", "long") || c.words(i, "how", "many", "hours") || c.words(i, "how", "many", "days") || c.words(i, "how", "many", "hrs")),
 		c.words(i, "hw", "long"),
 		c.words(i, "eta"):
 		c.setAsk(AskTime)
@@ -816,6 +826,7 @@ func (c *canonizer) phrase(i int) int {
 		// "ollama qwen3 14b on 4090 how fast": the rate it runs at
 		c.setAsk(AskTime)
 		c.rate = true
+		c.runWord = true
 		c.skip(i, i+2)
 		return i + 2
 	case c.words(i, "sample", "packing"), c.words(i, "sequence", "packing"), c.words(i, "with", "packing"), c.w(i) == "packing", c.w(i) == "packed":
@@ -913,4 +924,5 @@ func (c *canonizer) emitAudioHours(hours float64, a, b int) {
 	c.corrected = append(c.corrected, c.text[c.in[a].start:c.in[b-1].end]+" → "+samples+" samples (30 s windows)")
 	c.emit(samples, a, b)
 	c.emit("samples", a, b)
+	c.audioWork = true
 }

@@ -549,3 +549,30 @@ func ckptOnOff(w []string) int {
 	}
 	return 0
 }
+
+// audioRateAsked is how many words at the start of w ask a speech model's
+// rate in audio time: "how many hours of audio (can it transcribe) per
+// hour", "realtime factor", "rtf", "x real time"; 0 for none.
+func audioRateAsked(w []string) int {
+	at := func(k int) string {
+		if k < len(w) {
+			return w[k]
+		}
+		return ""
+	}
+	switch {
+	case at(0) == "rtf" || at(0) == "realtime-factor" || at(0) == "real-time-factor":
+		return 1
+	case (at(0) == "realtime" || at(0) == "real-time") && (at(1) == "factor" || at(1) == "speed"):
+		return 2
+	case at(0) == "how" && (at(1) == "many" || at(1) == "much") && (at(2) == "hours" || at(2) == "hrs" || at(2) == "minutes") && at(3) == "of" && (at(4) == "audio" || at(4) == "speech"):
+		// then to the end of "… per hour" / "an hour" / "a day"
+		for k := 5; k < len(w); k++ {
+			if (at(k) == "per" || at(k) == "an" || at(k) == "a" || at(k) == "each") && (at(k+1) == "hour" || at(k+1) == "day") {
+				return k + 2
+			}
+		}
+		return 5
+	}
+	return 0
+}

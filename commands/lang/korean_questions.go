@@ -165,6 +165,17 @@ func perSecond(s string) bool {
 // tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
 // no amount of tokens: "4090에서 몇 토큰/s").
 func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
+	if strings.HasPrefix(c.w(i-1), "실시간") && (strings.HasPrefix(c.w(i+1), "배") || strings.HasPrefix(w, "몇배")) {
+		// "실시간 몇 배속이야": a speech model's speed in audio time
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.rate, c.audioRate, c.runWord = true, true, true
+		if strings.HasPrefix(c.w(i+1), "배") {
+			c.skip(i+1, i+2)
+			return i + 2, true
+		}
+		return i + 1, true
+	}
 	if koPerTime(c.w(i-1)) || koPerTime(c.w(i-2)) && koItemWord(c.w(i-1)) {
 		// "초당 이미지 몇장", "초당 몇 개", "시간당 토큰 몇 개": a rate, not
 		// how many GPUs
@@ -302,6 +313,9 @@ func (c *canonizer) koAskFlags(i int, stem string) {
 	if stem == "속도" {
 		c.rate = true // "속도 얼마나 나와?", "속도 차이": how fast
 		c.runWord = true
+	}
+	if strings.HasPrefix(stem, "실시간") || strings.HasPrefix(c.w(i-1), "실시간") {
+		c.audioRate, c.rate, c.runWord = true, true, true // "실시간 몇 배속": audio time per wall time
 	}
 	if latencyWord(stem) || stem == "응답시간" {
 		c.latency = true // "지연시간", "레이턴시": a batch's or a token's time

@@ -734,3 +734,37 @@ func TestCheckpointingOnAndOff(t *testing.T) {
 		t.Errorf("measured … training … on one 4090: %+v %v", r.Request.Baseline, err)
 	}
 }
+
+// Audio said as the work is transcribed unless training is said; a
+// speech model's rate can be asked in audio time; a rate asked of a model
+// with no workload is how fast it runs; 파인튜잉 is a typo of 파인튜닝.
+func TestAudioAndRunning(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	for text, want := range map[string]planner.Workload{
+		"how long does whisper large-v3 take on 100 hours of audio on an a10": planner.Inference,
+		"fine-tune whisper large-v3 on 100 hours of audio on an a100":         planner.Finetune,
+		"whisper large-v3 on an a10, how fast":                                planner.Inference,
+		"clip vit large 파인튜잉 이미지 100만장 5에폭 server-a":                          planner.Finetune,
+	} {
+		r, err := Read(Env{Catalog: cat, Now: env.Now, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "server-a"}}}, text)
+		if err != nil || r.Request.Job.Workload != want {
+			t.Errorf("%q: workload %q %v; want %q", text, r.Request.Job.Workload, err, want)
+		}
+	}
+	for _, text := range []string{"whisper large-v3 on an A10, how many hours of audio can it transcribe per hour?", "위스퍼 large-v3 a10에서 실시간 몇 배속이야?", "whisper large v3 rtf on a t4"} {
+		r, err := Read(env, text)
+		if err != nil || !r.AudioRate || r.Ask != AskTime {
+			t.Errorf("%q: audio rate %v ask %q %v", text, r.AudioRate, r.Ask, err)
+		}
+	}
+}
+
+func mustGPUFor(t *testing.T, cat *planner.Catalog, id string) planner.GPU {
+	t.Helper()
+	g, _, err := cat.GPU(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}

@@ -101,6 +101,9 @@ type Reading struct {
 	// CompareCkpt: checkpointing asked on and off ("ckpt on vs off",
 	// "체크포인팅 켰을 때랑 껐을 때"): both are planned side by side.
 	CompareCkpt bool
+	// AudioRate: a speech model's rate asked in audio time ("hours of
+	// audio per hour", "실시간 몇 배").
+	AudioRate bool
 	// KVCache: the request named the KV cache with no format ("kv cache
 	// 얼마나 먹어?"): a memory answer gives its share.
 	KVCache bool
@@ -172,7 +175,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
@@ -239,6 +242,10 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "gpt-oss-120b on one h100 - fits?", "mixtral 8x22b fp8 on 4x h100,
 		// enough memory?": whether a language model fits, with nothing
 		// said of training, is whether it loads to run
+		r.Request.Job.Workload = planner.Inference
+	}
+	if c.audioWork && r.Request.Job.Workload == "" && !trainingSaid(c.in) {
+		// "whisper on 100 hours of audio": transcribing it, unless training is said
 		r.Request.Job.Workload = planner.Inference
 	}
 	if c.kvWord && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {
