@@ -146,9 +146,9 @@ func splitSearch(req *planner.Request, team, cloudPool []planner.Hardware) *plan
 // searchPools are the team's and the cloud's search pools for what rd
 // said: a GPU count with no GPU named ("on 8 gpus") keeps that count in
 // both; a ceiling on one GPU's hourly price ("under $2/hr") keeps the
-// cloud's GPUs priced under it (the team's servers are the team's own:
-// the ceiling does not apply to them). A nil cloud pool is the whole
-// catalogue.
+// GPUs priced under it, the team's servers at their configured price
+// included (a pick the asker ruled out is no answer). A nil cloud pool is
+// the whole catalogue.
 func (s *Set) searchPools(p *i18n.Printer, rd lang.Reading, req *planner.Request) (team, cloud []planner.Hardware, err error) {
 	team = s.teamPool()
 	if rd.Cloud && len(team) > 0 {
@@ -173,6 +173,12 @@ func (s *Set) searchPools(p *i18n.Printer, rd lang.Reading, req *planner.Request
 	}
 	cp := max(1, req.Job.ContextParallel)
 	cloud = slices.DeleteFunc(cloud, func(h planner.Hardware) bool { return h.GPU.PriceUSD > limit || h.Count%cp != 0 })
+	if had := len(team); had > 0 {
+		team = slices.DeleteFunc(team, func(h planner.Hardware) bool { return h.GPU.PriceUSD > limit })
+		if len(team) < had {
+			req.Job.Notes = append(req.Job.Notes, p.Tf("team servers priced over $%s a GPU-hour are left out, as asked", trimUSD(limit)))
+		}
+	}
 	if len(cloud) == 0 {
 		cheapest := s.deps.Catalog.GPUs[0]
 		for _, g := range s.deps.Catalog.GPUs {
@@ -193,7 +199,7 @@ func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // that reserves the earliest finish, before the recommendations (headed
 // recHead).
 func (s *Set) addTeam(ctx context.Context, ureq Request, req planner.Request, rd lang.Reading, res *planner.Result, reply *Reply, recHead string) {
-	sec, act, finish := s.teamSection(ctx, ureq, req, res)
+	sec, act, finish := s.teamSection(ctx, ureq, req, res, rd.MaxGPUHourUSD)
 	if sec == nil {
 		return
 	}

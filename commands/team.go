@@ -31,11 +31,12 @@ func reserveMargin(d time.Duration) time.Duration {
 	return (d + pad).Round(30 * time.Minute)
 }
 
-// teamSection plans the job on every team server, finds when each is free
+// teamSection plans the job on every team server (those priced at or
+// under maxGPUHour, when a ceiling was said), finds when each is free
 // for the whole run, and offers to reserve the earliest finish. finish is
 // the one-line answer to "which of our servers": the earliest finish
 // (wait + run), and the fastest run when that is another server.
-func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request, res *planner.Result) (sec *Section, act *Action, finish string) {
+func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request, res *planner.Result, maxGPUHour float64) (sec *Section, act *Action, finish string) {
 	st := s.deps.Reservations
 	if st == nil || len(s.deps.Inventory.Servers) == 0 || res.Job.Workload == planner.Inference || !res.Job.AmountKnown {
 		return nil, nil, ""
@@ -48,6 +49,9 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	p := req.printer()
 	var opts []teamOption
 	for _, srv := range s.deps.Inventory.Servers {
+		if maxGPUHour > 0 && srv.Hardware().GPU.PriceUSD > maxGPUHour {
+			continue // "under $1/hr": a server over the ceiling was ruled out
+		}
 		r, err := s.deps.Catalog.Plan(planner.Request{Job: preq.Job, Targets: []planner.Hardware{srv.Hardware()}, NoSearch: true})
 		if err != nil || len(r.Plans) == 0 {
 			continue
