@@ -433,6 +433,16 @@ var modelAliases = map[string]string{
 	"kluerobertabase":  "roberta-base",
 	"kluerobertalarge": "roberta-large",
 	"exaone":           "exaone-3.5-7.8b",
+	"xlmr":             "xlm-roberta-base",
+	"xlmrbase":         "xlm-roberta-base",
+	"xlmrlarge":        "xlm-roberta-large",
+	"xlmroberta":       "xlm-roberta-base",
+	"bgelarge":         "bge-large-en-v1.5",
+	"bgebase":          "bge-base-en-v1.5",
+	"e5large":          "e5-large-v2",
+	"e5base":           "e5-base-v2",
+	"me5large":         "multilingual-e5-large",
+	"multilinguale5":   "multilingual-e5-large",
 	"solar":            "solar-10.7b",
 }
 

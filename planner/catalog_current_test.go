@@ -265,3 +265,30 @@ func TestKoreanModelAliases(t *testing.T) {
 		}
 	}
 }
+
+// Embedding models and XLM-RoBERTa, which Korean teams use for retrieval
+// and classification, are in the catalogue under the names people type,
+// with the parameters their cards state.
+func TestEmbeddingEncoders(t *testing.T) {
+	c := DefaultCatalog()
+	for name, want := range map[string]struct {
+		id     string
+		params float64
+	}{
+		"bge-m3": {"bge-m3", 0.568}, "multilingual-e5-large": {"multilingual-e5-large", 0.56},
+		"bge-large": {"bge-large-en-v1.5", 0.335}, "e5-large": {"e5-large-v2", 0.335}, "xlm-roberta-large": {"xlm-roberta-large", 0.56},
+		"xlmr-base": {"xlm-roberta-base", 0.278},
+	} {
+		m, _, err := c.Model(name)
+		if err != nil || m.ID != want.id {
+			t.Errorf("%s: %s %v; want %s", name, m.ID, err, want.id)
+			continue
+		}
+		if got := m.Params() / 1e9; math.Abs(got/want.params-1) > 0.03 {
+			t.Errorf("%s: %.3fB params, the card says %.3fB", name, got, want.params)
+		}
+		if m.Kind != Encoder {
+			t.Errorf("%s: kind %s", name, m.Kind)
+		}
+	}
+}

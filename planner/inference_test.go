@@ -135,3 +135,22 @@ func TestForwardInferenceAdviceAndStack(t *testing.T) {
 		t.Errorf("ResNet-50 inference: %.0f img/s tuned vs %.0f plain PyTorch; CNNs run the same cuDNN kernels", tuned.Throughput.SamplesPerS, e.Throughput.SamplesPerS)
 	}
 }
+
+// A bulk job of a forward model with no batch said ("embed 100M
+// sentences") runs batched, at the batch where throughput levels off,
+// and says so; a rate asked with no work keeps batch 1 (one request).
+func TestBulkForwardJobsRunBatched(t *testing.T) {
+	c := DefaultCatalog()
+	a10 := mustGPU(t, c, "a10", 1)
+	job := Job{Model: mustModel(t, c, "e5-large-v2"), Workload: Inference, SeqLen: 128, Samples: 1e8}
+	res := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{a10}})
+	bulk := res.Plans[0]
+	if bulk.MicroBatch < 8 || !strings.Contains(strings.Join(res.Assumptions, " "), "bulk job") {
+		t.Errorf("100M sentences on an A10: batch %d, assumptions %v", bulk.MicroBatch, res.Assumptions)
+	}
+	job.Samples = 0
+	one := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{a10}}).Plans[0]
+	if one.MicroBatch != 1 || bulk.Throughput.SamplesPerS < 3*one.Throughput.SamplesPerS {
+		t.Errorf("no work said: batch %d at %.0f/s; bulk %.0f/s", one.MicroBatch, one.Throughput.SamplesPerS, bulk.Throughput.SamplesPerS)
+	}
+}

@@ -438,6 +438,9 @@ func humanCount(v float64) string {
 // the first named target's natural choice, else a workload default.
 func (pc *planContext) defaultGlobalBatch(req Request) {
 	j := &pc.job
+	if j.GlobalBatch == 0 && j.Workload == Inference && forwardOnly(j.Model) && pc.info.AmountKnown {
+		pc.assume(pc.pr.T("batch not given: a bulk job runs at the batch where throughput levels off on each GPU (up to 1,024; shown under Batch); say `batch N`"))
+	}
 	if j.GlobalBatch > 0 || j.Workload == Inference {
 		return
 	}

@@ -324,8 +324,39 @@ func (pc *planContext) inferenceLayout(h Hardware, prec Precision) layout {
 	if forwardOnly(j.Model) {
 		// replicas: each GPU runs its own share of the batch
 		l.micro = max(1, (j.GlobalBatch+n-1)/n)
+		if j.GlobalBatch == 0 && pc.info.AmountKnown {
+			l.micro = pc.bulkBatch(h, l)
+		}
 	}
 	return l
+}
+
+// bulkBatch is the batch a forward model runs a bulk job at when none is
+// said ("embed 100M sentences", "classify 10M images"): nobody serves
+// such a job one sample at a time, so it is the smallest batch, up to
+// 1,024 per GPU, within 5 % of the best throughput that fits.
+func (pc *planContext) bulkBatch(h Hardware, l layout) int {
+	type tried struct {
+		b    int
+		rate float64
+	}
+	var seen []tried
+	best := 0.0
+	for b := 1; b <= 1024; b *= 2 {
+		l.micro = b
+		e := pc.evaluateForward(h, l)
+		if !e.Memory.Fits {
+			break
+		}
+		seen = append(seen, tried{b, e.Throughput.SamplesPerS})
+		best = math.Max(best, e.Throughput.SamplesPerS)
+	}
+	for _, t := range seen {
+		if t.rate >= 0.95*best {
+			return t.b
+		}
+	}
+	return 1
 }
 
 var (
