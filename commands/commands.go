@@ -120,6 +120,10 @@ type Deps struct {
 	// config.json path (wired by cmd/gpuplan to the hub client); nil reads
 	// such names against the catalogue only.
 	Models func(ctx context.Context, ref string) (planner.Model, error)
+	// KRWPerUSD is how many won a dollar buys, for budgets said in won
+	// ("예산 300만원"); 0 refuses such budgets with a hint (GPU prices are
+	// in dollars, and no exchange rate is assumed).
+	KRWPerUSD float64
 	// OneShot is set by a process that answers one command and exits (the
 	// terminal): its searches run one after the other, because starting
 	// a second thread in a fresh process costs more than the overlap

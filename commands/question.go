@@ -34,7 +34,7 @@ func (s *Set) planEnv() lang.Env { return s.planEnvCtx(context.Background()) }
 
 // planEnvCtx is planEnv whose Hub look-ups end with ctx.
 func (s *Set) planEnvCtx(ctx context.Context) lang.Env {
-	env := lang.Env{Catalog: s.deps.Catalog, Now: time.Now()}
+	env := lang.Env{Catalog: s.deps.Catalog, Now: time.Now(), KRWPerUSD: s.deps.KRWPerUSD}
 	if models := s.deps.Models; models != nil {
 		env.Resolve = func(ref string) (planner.Model, error) { return models(ctx, ref) }
 	}

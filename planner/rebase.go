@@ -88,13 +88,19 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	if pc.jobFactor < 0.33 || pc.jobFactor > 3 {
 		fit.Explanation += pc.pr.T(" That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch.")
 	}
-	if b.Unit == SecPerStep && pc.batchAssumed && e.MFU > maxSustainedMFU {
-		// A step's time says little without its batch: the assumed one
-		// makes the run faster than any GPU sustains.
-		fit.Explanation += pc.pr.Tf(" An MFU of %.0f%% is more than GPUs sustain: the run's batch was probably smaller than the assumed %d sequences of %d tokens; say `batch N seq N` for the measured run.",
-			e.MFU*100, e.GlobalBatch, pc.job.SeqLen)
-	}
+	fit.Explanation += pc.impossibleMFU(b, e)
 	return fit, nil
+}
+
+// impossibleMFU is what a measured step time adds when, at the batch the
+// plan assumed, it would be faster than any GPU sustains: a step's time
+// says little without its batch.
+func (pc *planContext) impossibleMFU(b Baseline, e *Estimate) string {
+	if b.Unit != SecPerStep || !pc.batchAssumed || e.MFU <= maxSustainedMFU {
+		return ""
+	}
+	return pc.pr.Tf(" An MFU of %.0f%% is more than GPUs sustain: the run's batch was probably smaller than the assumed %d sequences of %d tokens; say `batch N seq N` for the measured run.",
+		e.MFU*100, e.GlobalBatch, pc.job.SeqLen)
 }
 
 // maxSustainedMFU is about the most model FLOPs utilization training

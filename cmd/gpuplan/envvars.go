@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -102,6 +104,9 @@ var Settings = []Setting{
 	{Env: "GPUPLAN_PRICES", Commands: []string{"serve", "run", "plan"}, Default: "catalogue prices (`gpuplan gpus`), then the inventory's `price:`",
 		What:  "hourly price per GPU for cost, over the inventory's: `GPUPLAN_PRICES=\"h100=2.1,a100=1.2\"`",
 		Wrong: "an unknown GPU or a non-number stops the start (or the command) with exit 2 and says which"},
+	{Env: "GPUPLAN_KRW_PER_USD", Commands: []string{"serve", "run", "plan"}, Default: "unset: a budget said in won is answered with a request to say it in dollars",
+		What:  "won per dollar, for budgets said in won (`예산 300만원`, `₩3,000,000`): `GPUPLAN_KRW_PER_USD=1400`; the reading says the dollars it used",
+		Wrong: "not a positive number stops the start (or the command) with exit 2 and says so"},
 	{Flag: "price", Commands: []string{"run", "plan"}, Default: "`GPUPLAN_PRICES`",
 		What:  "`--price h100=2.1` (repeatable): a terminal command's price, over `GPUPLAN_PRICES`",
 		Wrong: "as `GPUPLAN_PRICES`"},
@@ -221,4 +226,17 @@ func applyEnvPrices(cat *planner.Catalog, getenv func(string) string) error {
 		}
 	}
 	return nil
+}
+
+// krwPerUSD reads GPUPLAN_KRW_PER_USD: won per dollar, 0 when unset.
+func krwPerUSD(getenv func(string) string) (float64, error) {
+	v := strings.TrimSpace(getenv("GPUPLAN_KRW_PER_USD"))
+	if v == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(v, ",", ""), 64)
+	if err != nil || f <= 0 || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("GPUPLAN_KRW_PER_USD=%q: want won per dollar, a positive number like 1400", v)
+	}
+	return f, nil
 }

@@ -106,7 +106,12 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 			}
 		}
 	}
-	deps := commands.Deps{Catalog: cat, Models: hubModels(getenv), OneShot: true}
+	krw, err := krwPerUSD(getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpuplan:", err)
+		return 2
+	}
+	deps := commands.Deps{Catalog: cat, Models: hubModels(getenv), OneShot: true, KRWPerUSD: krw}
 	if withStore != nil {
 		closeFn, err := withStore(&deps)
 		if err != nil {

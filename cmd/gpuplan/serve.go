@@ -107,6 +107,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err == nil {
 		err = applyEnvPrices(cat, getenv) // as in the terminal: over the inventory's
 	}
+	krw, krwErr := krwPerUSD(getenv)
+	if err == nil {
+		err = krwErr
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gpuplan serve:", err)
 		return 2
@@ -127,7 +131,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	st = meterStore(st, metrics) // the "store" step closes the store itself
 	watch, _ := st.(store.Watch) // both backends have it; the metered store keeps it
 	set := commands.New(commands.Deps{Catalog: cat, Inventory: inv, Reservations: st, Watch: watch, Schedule: schedule.NextFunc,
-		Models: hubModels(getenv)})
+		Models: hubModels(getenv), KRWPerUSD: krw})
 	metrics.setCommands(set.Commands())
 	metrics.watchFleet(st, serverNames(inv))
 	c.bot.Observer = metrics

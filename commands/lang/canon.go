@@ -1,9 +1,9 @@
 package lang
 
 import (
+	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The reading pass: before the typed readers run, the words people use
@@ -81,6 +81,8 @@ type canonizer struct {
 	compareCkpt  bool        // checkpointing asked on and off ("ckpt on vs off"): both planned
 	audioWork    bool        // hours of audio said as the work ("100 hours of audio"): transcribed, unless training is said
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
+	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
+	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -193,6 +195,14 @@ func (c *canonizer) step(i int) int {
 	t := c.in[i]
 	if n := c.nodesAfter(i); n > i {
 		return n // "h100 8장짜리 2노드", "h100 8장 노드 2개", "8x h100 2 nodes"
+	}
+	if won, n := koWonAt(c.ws(i, 3)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
+		c.korean = true
+		c.wonBudget = won // "예산 300만원", "500만 원으로": a budget in won
+		if c.krwPerUSD > 0 {
+			c.budget = math.Round(won / c.krwPerUSD)
+		}
+		return i + n
 	}
 	if v, n := koDollarsAt(c.w(i), c.w(i+1)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
 		c.korean = true
@@ -314,24 +324,6 @@ func (c *canonizer) step(i int) int {
 	}
 	c.out = append(c.out, t)
 	return i + 1
-}
-
-// keep reports whether a filler word at i is in fact part of a phrase the
-// readers need ("it/s" after a number is a rate).
-func (c *canonizer) keep(i int) bool {
-	if isGPUWord(c.w(i)) && c.w(i-1) == "per" {
-		return true // "per gpu 32" is a micro-batch
-	}
-	if c.w(i) == "it" || c.w(i) == "its" {
-		return len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w)
-	}
-	if reqUnitClass(c.w(i)) == reqUNodes {
-		// "2 servers with 8 a100s each": machines counted are nodes
-		if _, unit, ok := reqScanNumber(lastW(c.out)); ok && unit == "" {
-			return true
-		}
-	}
-	return false
 }
 
 // phrase matches the multi-word English phrases: questions, deadlines,
@@ -892,37 +884,5 @@ var englishFillers = func() map[string]bool {
 	return m
 }()
 
-func isHangulWord(w string) bool {
-	r, _ := utf8.DecodeRuneInString(w)
-	return isHangul(r)
-}
-
 // silentWords are skipped without being listed.
 var silentWords = map[string]bool{"a": true, "an": true, "the": true}
-
-// ofDrops reports whether "of" at i is English, not the dataset keyword:
-// "of" before a number, a dataset or "data" says the size; "the cost of
-// finetuning", "number of l40s" or "2 epochs of gpt2-xl" do not.
-func (c *canonizer) ofDrops(i int) bool {
-	next := c.w(i + 1)
-	if next == "" || reqStartsNumber(next) || next == "dataset" || next == "data" || next == "a" || next == "the" {
-		return false
-	}
-	if _, ok := lookupDataset(next); ok {
-		return false
-	}
-	if _, ok := englishNumbers[next]; ok {
-		return false
-	}
-	return true
-}
-
-// emitAudioHours says hours of audio (input words [a, b)) as the samples a
-// Whisper-class model reads: 30-second windows, 120 an hour.
-func (c *canonizer) emitAudioHours(hours float64, a, b int) {
-	samples := reqTrimNum(hours * 120)
-	c.corrected = append(c.corrected, c.text[c.in[a].start:c.in[b-1].end]+" → "+samples+" samples (30 s windows)")
-	c.emit(samples, a, b)
-	c.emit("samples", a, b)
-	c.audioWork = true
-}

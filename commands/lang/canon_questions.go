@@ -18,30 +18,8 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 			return i + 3, true
 		}
 	}
-	if (w == "have" || w == "got") && !c.pastBefore(i) {
-		// "I have 3 days", "we've got 2 weeks": the time there is
-		if f, unit, ok := reqScanNumber(c.w(i + 1)); ok && f.v > 0 {
-			if d, ok := deadlineUnit(unit); ok && unit != "" {
-				c.setDeadline(durScale(f.v, d), i, i+2)
-				return i + 2, true
-			}
-			if d, ok := deadlineUnit(c.w(i + 2)); ok && unit == "" {
-				c.setDeadline(durScale(f.v, d), i, i+3)
-				return i + 3, true
-			}
-		}
-	}
-	if w == "half" && !c.pastBefore(i) {
-		// "half a day on 4 a100s — how many tokens": twelve hours there
-		// are (not half precision); "half a day per epoch" is a rate
-		n := i + 1
-		if c.w(n) == "a" || c.w(n) == "an" {
-			n++
-		}
-		if d, ok := deadlineUnit(c.w(n)); ok && halfDuration(c.w(i+1), c.w(i+2)) > 0 && !c.halfRate(i) {
-			c.setDeadline(d/2, i, n+1)
-			return n + 1, true
-		}
+	if n, ok := c.timeThereIs(i); ok {
+		return n, true
 	}
 	if w == "on" || w == "due" || w == "deadline" {
 		// "the deadline on Friday", "due tomorrow", "deadline is friday"
@@ -429,4 +407,36 @@ func (c *canonizer) koPeriodEnd(i int) (time.Duration, int) {
 		return 0, i
 	}
 	return d, k
+}
+
+// timeThereIs reads the time there is said as a possession or a fraction:
+// "I have 3 days", "we've got 2 weeks", "half a day on 4 a100s" (not "half
+// a day per epoch", a measured rate): a deadline.
+func (c *canonizer) timeThereIs(i int) (int, bool) {
+	if (c.w(i) == "have" || c.w(i) == "got") && !c.pastBefore(i) {
+		// "I have 3 days", "we've got 2 weeks": the time there is
+		if f, unit, ok := reqScanNumber(c.w(i + 1)); ok && f.v > 0 {
+			if d, ok := deadlineUnit(unit); ok && unit != "" {
+				c.setDeadline(durScale(f.v, d), i, i+2)
+				return i + 2, true
+			}
+			if d, ok := deadlineUnit(c.w(i + 2)); ok && unit == "" {
+				c.setDeadline(durScale(f.v, d), i, i+3)
+				return i + 3, true
+			}
+		}
+	}
+	if c.w(i) == "half" && !c.pastBefore(i) {
+		// "half a day on 4 a100s — how many tokens": twelve hours there
+		// are (not half precision); "half a day per epoch" is a rate
+		n := i + 1
+		if c.w(n) == "a" || c.w(n) == "an" {
+			n++
+		}
+		if d, ok := deadlineUnit(c.w(n)); ok && halfDuration(c.w(i+1), c.w(i+2)) > 0 && !c.halfRate(i) {
+			c.setDeadline(d/2, i, n+1)
+			return n + 1, true
+		}
+	}
+	return i, false
 }

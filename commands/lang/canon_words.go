@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The words of this file's readers are small lexicons the canonizer's
@@ -575,4 +576,107 @@ func audioRateAsked(w []string) int {
 		return 5
 	}
 	return 0
+}
+
+// koWonAt reads a sum in won at the start of w: "300" "만원", "500" "만"
+// "원으로", "1" "억원", "5000000" "원": the won and how many words it took;
+// 0 words for none.
+func koWonAt(w []string) (float64, int) {
+	if len(w) < 2 {
+		return 0, 0
+	}
+	if s, ok := strings.CutPrefix(w[0], "₩"); ok {
+		if v, u, ok := reqScanNumber(strings.ReplaceAll(s, ",", "")); ok && u == "" && v.v > 0 {
+			return v.v, 1 // "₩3,000,000"
+		}
+	}
+	if w[0] == "krw" {
+		if v, u, ok := reqScanNumber(strings.ReplaceAll(w[1], ",", "")); ok && u == "" && v.v > 0 {
+			return v.v, 2 // "krw 3,000,000"
+		}
+	}
+	v, u, ok := reqScanNumber(w[0])
+	if !ok || u != "" || v.v <= 0 {
+		return 0, 0
+	}
+	if w[1] == "won" || w[1] == "krw" {
+		return v.v, 2 // "3000000 won", "3M krw"
+	}
+	scale := map[string]float64{"만": 1e4, "억": 1e8, "천": 1e3}
+	for s, f := range scale {
+		if strings.HasPrefix(w[1], s+"원") {
+			return v.v * f, 2
+		}
+		if w[1] == s && len(w) > 2 && wonWord(w[2]) {
+			return v.v * f, 3
+		}
+	}
+	if wonWord(w[1]) {
+		return v.v, 2
+	}
+	return 0, 0
+}
+
+// wonWord is "원" with a particle after it ("원", "원으로", "원이면",
+// "원까지", "원정도").
+func wonWord(w string) bool {
+	rest, ok := strings.CutPrefix(w, "원")
+	if !ok {
+		return false
+	}
+	switch rest {
+	case "", "으로", "이면", "까지", "정도", "쯤", "이하", "안에", "내로", "이내", "에", "짜리", "으로는":
+		return true
+	}
+	return false
+}
+
+// keep reports whether a filler word at i is in fact part of a phrase the
+// readers need ("it/s" after a number is a rate).
+func (c *canonizer) keep(i int) bool {
+	if isGPUWord(c.w(i)) && c.w(i-1) == "per" {
+		return true // "per gpu 32" is a micro-batch
+	}
+	if c.w(i) == "it" || c.w(i) == "its" {
+		return len(c.out) > 0 && reqStartsNumber(c.out[len(c.out)-1].w)
+	}
+	if reqUnitClass(c.w(i)) == reqUNodes {
+		// "2 servers with 8 a100s each": machines counted are nodes
+		if _, unit, ok := reqScanNumber(lastW(c.out)); ok && unit == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func isHangulWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return isHangul(r)
+}
+
+// ofDrops reports whether "of" at i is English, not the dataset keyword:
+// "of" before a number, a dataset or "data" says the size; "the cost of
+// finetuning", "number of l40s" or "2 epochs of gpt2-xl" do not.
+func (c *canonizer) ofDrops(i int) bool {
+	next := c.w(i + 1)
+	if next == "" || reqStartsNumber(next) || next == "dataset" || next == "data" || next == "a" || next == "the" {
+		return false
+	}
+	if _, ok := lookupDataset(next); ok {
+		return false
+	}
+	if _, ok := englishNumbers[next]; ok {
+		return false
+	}
+	return true
+}
+
+// emitAudioHours says hours of audio (input words [a, b)) as the samples a
+// Whisper-class model reads: 30-second windows, 120 an hour.
+func (c *canonizer) emitAudioHours(hours float64, a, b int) {
+	samples := reqTrimNum(hours * 120)
+	c.corrected = append(c.corrected, c.text[c.in[a].start:c.in[b-1].end]+" → "+samples+" samples (30 s windows)")
+	c.emit(samples, a, b)
+	c.emit("samples", a, b)
+	c.audioWork = true
 }

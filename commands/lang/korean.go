@@ -583,17 +583,7 @@ func (c *canonizer) koCompound(f float64) {
 }
 
 func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
-	if n := c.koCkptOnOff(i); e.word == "ckpt" && n > i {
-		// "체크포인팅 켰을 때랑 껐을 때", "체크포인팅 유무", "체크포인팅 on/off":
-		// both planned, side by side
-		c.compareCkpt = true
-		c.skip(i, n)
-		return n
-	}
-	if e.word == "ckpt" && koNegatedAt(c.w(i+1), c.w(i+2)) > 0 {
-		// "체크포인팅 안 켜면", "체크포인팅 없이", "체크포인팅 끄고"
-		n := i + 1 + koNegatedAt(c.w(i+1), c.w(i+2))
-		c.emit("no-ckpt", i, n)
+	if n := c.koCkptWords(i, e); n > i {
 		return n
 	}
 	if e.word == "month" && !c.koDeadlineAt(i) {
@@ -616,19 +606,8 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+2) // "추론 말고 학습": not that
 		return i + 2
 	}
-	if v, ok := koNumbers[c.w(i+1)]; ok && (e.word == "epochs" || e.word == "steps") && !c.numberJustBefore(i) && (strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회")) {
-		// "에폭 열 번", "에폭 세 번": that many epochs in native numbers
-		c.emit(strconv.Itoa(v), i+1, i+2)
-		c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
-		return i + 3
-	}
-	if (e.word == "epochs" || e.word == "steps") && reqStartsNumber(c.w(i+1)) {
-		if n2, _, ok := koStem(c.w(i + 2)); ok && (n2 == "번" || n2 == "회") || strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회") {
-			// "에폭 5번": five epochs
-			c.emit(c.w(i+1), i+1, i+2)
-			c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
-			return i + 3
-		}
+	if n := c.koTimesCounted(i, e); n > i {
+		return n
 	}
 	if e.word == "epochs" || e.word == "samples" || e.word == "tokens" || e.word == "steps" || e.word == "params" || e.word == "images" {
 		// "2에폭" was split as "2" "에폭": glue the unit to its number
@@ -694,14 +673,8 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
-	if ask == AskFit && strings.HasPrefix(stem, "돌") && (strings.Contains(w, "려면") || strings.HasSuffix(w, "리면")) {
-		c.runWord = true // "딥시크 v3 돌리려면": running the model, unless training is said
-	}
-	if ask == AskFit && strings.HasPrefix(stem, "올") && koRaisesModel(c.w(i-1)) {
-		c.runWord = true // "h200에 올릴 수 있어?", "올라가?": the model loaded to run
-	}
-	if ask == AskFit && strings.HasPrefix(stem, "돌") && (strings.HasPrefix(next, "수") || strings.HasPrefix(stem, "돌아가")) {
-		c.runWord = true // "돌릴 수 있나요", "돌아가?": can the model run there
+	if ask == AskFit && c.koRunVerb(i, w, stem) {
+		c.runWord = true
 	}
 	if ask == AskFit && (koAuxiliaryFit(stem, c.w(i-1), c.ask) || strings.HasPrefix(stem, "들어") && c.koIntoOther(i-1)) {
 		c.skip(i, i+1)
@@ -727,38 +700,9 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	c.setAsk(ask)
 	c.notePreference(stem)
 	c.skip(i, i+1)
-	if e.ask == AskCount && (strings.HasPrefix(w, "몇기가") || strings.HasPrefix(w, "몇기") && strings.Contains(w, "바이트")) {
-		// "vram 몇기가 필요해": how much memory, the unit glued to 몇
-		c.ask = AskNone
-		c.setAsk(AskFit)
-		c.memory = true
-		return i + 1
-	}
 	if e.ask == AskCount {
-		// "몇 기가", "몇 GB": how much memory, not how many GPUs
-		if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && e2.word == "gb" && s != "" || strings.HasPrefix(c.w(i+1), "gb") {
-			c.ask = AskNone
-			c.setAsk(AskFit)
-			c.memory = true
-			c.skip(i+1, i+2)
-			return i + 2
-		}
-		// "몇 달러", "몇 원", "몇 만원": money, not how many GPUs
-		if n := c.w(i + 1); strings.HasPrefix(n, "달러") || strings.HasPrefix(n, "원") || strings.HasPrefix(n, "만원") || strings.HasPrefix(n, "불") {
-			c.ask = AskNone
-			c.setAsk(AskCost)
-			c.skip(i+1, i+2)
-			return i + 2
-		}
-		if n, ok := c.koHowManyTokens(i, w); ok {
+		if n, ok := c.koHowMany(i, w); ok {
 			return n
-		}
-		// "몇 시간", "몇 분", "몇 일", "몇 주": how long, not how many GPUs
-		if koTimeUnitWord(c.w(i + 1)) {
-			c.ask = AskNone
-			c.setAsk(AskTime)
-			c.skip(i+1, i+2)
-			return i + 2
 		}
 	}
 	if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") || strings.HasPrefix(w, "몇초") {
@@ -848,182 +792,94 @@ func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
 	return i + 1
 }
 
-func (c *canonizer) koServerAt(i int, w, stem string, e koEntry) int {
-	// "h 서버", "a서버로", "A100 서버", "서버 h", "서버 에이(A)", "서버h"
-	if i > 0 {
-		if name := c.serverName(c.w(i - 1)); name != "" {
-			prev := c.in[i-1]
-			if len(c.out) > 0 && c.out[len(c.out)-1].start == prev.start {
-				c.out = c.out[:len(c.out)-1]
-			}
-			c.emit(name, i-1, i+1)
-			return i + 1
-		}
-	}
-	if rest := strings.TrimPrefix(w, "서버"); rest != "" && c.serverName(strings.ToLower(rest)) != "" {
-		c.emit(c.serverName(strings.ToLower(rest)), i, i+1)
-		return i + 1
-	}
-	if name := c.serverName(c.w(i + 1)); name != "" {
-		c.emit(name, i, i+2)
-		return i + 2
-	}
-	c.serverWord = true
-	c.skip(i, i+1)
-	return i + 1
-}
-
-func (c *canonizer) koWithinAt(i int, w, stem string, e koEntry) int {
-	c.koDeadline(i, e.act)
-	c.skip(i, i+1)
-	return i + 1
-}
-
-func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
-	if next, _, ok := koStem(c.w(i + 1)); ok && (koLexicon()[next].act == koWithin) {
-		c.setDeadline(durHours(e.dur), i, i+2)
-		return i + 2
-	}
-	if (strings.HasSuffix(w, "동안") || strings.HasPrefix(c.w(i+1), "동안")) && !c.koPastSaid() {
-		// "일주일 동안 몇 토큰": the time there is
-		n := i + 1
-		if strings.HasPrefix(c.w(i+1), "동안") {
-			n++
-		}
-		c.setDeadline(durHours(e.dur), i, n)
+// koCkptWords reads checkpointing asked on and off ("체크포인팅 켰을 때랑
+// 껐을 때") or off ("체크포인팅 안 켜면") at the checkpointing word i; i
+// when neither.
+func (c *canonizer) koCkptWords(i int, e koEntry) int {
+	if n := c.koCkptOnOff(i); e.word == "ckpt" && n > i {
+		// "체크포인팅 켰을 때랑 껐을 때", "체크포인팅 유무", "체크포인팅 on/off":
+		// both planned, side by side
+		c.compareCkpt = true
+		c.skip(i, n)
 		return n
 	}
-	c.skip(i, i+1)
-	return i + 1
+	if e.word == "ckpt" && koNegatedAt(c.w(i+1), c.w(i+2)) > 0 {
+		// "체크포인팅 안 켜면", "체크포인팅 없이", "체크포인팅 끄고"
+		n := i + 1 + koNegatedAt(c.w(i+1), c.w(i+2))
+		c.emit("no-ckpt", i, n)
+		return n
+	}
+	return i
 }
 
-func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
-	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon()[next].act == koUntil {
-		if d, ok := c.dayDeadline(stem); ok {
-			c.setDeadline(d, i, i+2)
-			return i + 2
-		}
+// koTimesCounted reads epochs or steps counted after the word ("에폭 5번",
+// "에폭 열 번"); i when none.
+func (c *canonizer) koTimesCounted(i int, e koEntry) int {
+	if v, ok := koNumbers[c.w(i+1)]; ok && (e.word == "epochs" || e.word == "steps") && !c.numberJustBefore(i) && (strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회")) {
+		// "에폭 열 번", "에폭 세 번": that many epochs in native numbers
+		c.emit(strconv.Itoa(v), i+1, i+2)
+		c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
+		return i + 3
 	}
-	if strings.HasSuffix(w, "까지") {
-		if d, ok := c.dayDeadline(stem); ok {
-			c.setDeadline(d, i, i+1)
-			return i + 1
-		}
-	}
-	next := c.w(i + 1)
-	if h, n := koClockAt(c.ws(i+1, 4)); n > 0 {
-		// "내일 오전 9시까지", "금요일 오후 6시까지": that hour of that day
-		if d, ok := c.dayDeadline(stem); ok {
-			end := c.now.Add(d)
-			y, m, dd := end.Date()
-			at := time.Date(y, m, dd, h, 0, 0, 0, end.Location())
-			c.setDeadline(at.Sub(c.now), i, i+1+n)
-			return i + 1 + n
-		}
-	}
-	if early, ok := koTimeOfDay(next); ok {
-		// "모레 오전까지": that day's morning, not its end
-		if d, ok := c.dayDeadline(stem); ok {
-			c.setDeadline(d-early, i, i+2)
-			return i + 2
-		}
-	}
-	if before := c.w(i + 2); next == "전에" || next == "전까지" || before == "전에" || before == "전까지" {
-		// "목요일 전에", "목요일 데모 전에": before that day
-		if d, ok := c.dayDeadline(stem); ok {
-			n := i + 2
-			if next != "전에" && next != "전까지" {
-				n = i + 3
-			}
-			c.setDeadline(d-24*time.Hour, i, n)
-			c.skip(i, n)
-			return n
-		}
-	}
-	if strings.HasPrefix(next, "데드라인") || strings.HasPrefix(next, "마감") ||
-		strings.HasPrefix(c.w(i-1), "데드라인") || strings.HasPrefix(c.w(i-1), "마감") {
-		// "금요일 데드라인인데", "마감이 금요일이라"
-		if d, ok := c.dayDeadline(stem); ok {
-			c.setDeadline(d, i, i+1)
-			c.skip(i, i+1)
-			return i + 1
-		}
-	}
-	c.skip(i, i+1)
-	return i + 1
-}
-
-func (c *canonizer) koTookAt(i int, w, stem string, e koEntry) int {
-	c.koTook(i)
-	return i + 1
-}
-
-// koPastSaid reports whether the request tells of a run in the past tense
-// ("돌렸는데", "걸렸어", "나왔고", "했더니"): "3일 동안" then says how long
-// it ran, not the time there is.
-func (c *canonizer) koPastSaid() bool {
-	for _, t := range c.in {
-		for _, m := range []string{"렸", "했", "었", "았", "나왔", "걸림", "됐"} {
-			if strings.Contains(t.w, m) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// koRaisesModel reports whether 올리다 after prev puts a model on GPUs
-// ("모델 올리면", "h100 두장에 올리면"), not a setting raised ("배치
-// 올리면", "시퀀스 8k로 올리면", "4로 올리면").
-func koRaisesModel(prev string) bool {
-	for _, p := range []string{"배치", "batch", "시퀀스", "컨텍스트", "lr", "학습률", "랭크", "rank"} {
-		if strings.HasPrefix(prev, p) {
-			return false
-		}
-	}
-	return !reqStartsNumber(prev)
-}
-
-// koUnitAfter reports whether the word at i is a unit of its own or a
-// multiple ("3에폭이면", "3배"), so the number before it is no count of
-// samples ("alpaca 데이터 3에폭이면", "데이터가 3배").
-func (c *canonizer) koUnitAfter(i int) bool {
-	w := c.w(i)
-	if strings.HasPrefix(w, "배") {
-		return true
-	}
-	if _, e, ok := koStem(w); ok && e.act == koWord {
-		switch e.word {
-		case "epochs", "steps", "tokens", "samples", "images", "params", "seq", "batch":
-			return true
-		}
-	}
-	return false
-}
-
-// koCkptOnOff reads, after a checkpointing word at i, the words that ask
-// it on and off together: "켰을 때랑 껐을 때", "켜고 끄고", "켠 거랑 끈
-// 거", "유무", "on/off", "있을 때랑 없을 때"; the index after them, or i.
-func (c *canonizer) koCkptOnOff(i int) int {
-	if w := c.w(i + 1); strings.HasPrefix(w, "유무") || w == "on/off" || w == "온오프" {
-		return i + 2
-	}
-	on, off := false, false
-	for k := i + 1; k < len(c.in) && k <= i+6; k++ {
-		w := c.w(k)
-		switch {
-		case strings.HasPrefix(w, "켰") || strings.HasPrefix(w, "켜고") || strings.HasPrefix(w, "켠") || strings.HasPrefix(w, "있을"):
-			on = true
-		case strings.HasPrefix(w, "껐") || strings.HasPrefix(w, "끄고") || strings.HasPrefix(w, "끈") || strings.HasPrefix(w, "없을"):
-			off = true
-		}
-		if on && off {
-			n := k + 1
-			for n < len(c.in) && (strings.HasPrefix(c.w(n), "때") || strings.HasPrefix(c.w(n), "거")) {
-				n++
-			}
-			return n
+	if (e.word == "epochs" || e.word == "steps") && reqStartsNumber(c.w(i+1)) {
+		if n2, _, ok := koStem(c.w(i + 2)); ok && (n2 == "번" || n2 == "회") || strings.HasPrefix(c.w(i+2), "번") || strings.HasPrefix(c.w(i+2), "회") {
+			// "에폭 5번": five epochs
+			c.emit(c.w(i+1), i+1, i+2)
+			c.out = append(c.out, reqToken{raw: c.in[i].raw, w: e.word, start: c.in[i+2].end, end: c.in[i+2].end})
+			return i + 3
 		}
 	}
 	return i
+}
+
+// koRunVerb reports whether the fit word at i is running or loading the
+// model: "딥시크 v3 돌리려면", "돌릴 수 있나요", "돌아가?", "h200에 올릴 수
+// 있어?", "올라가?" (unless training is said, that is inference).
+func (c *canonizer) koRunVerb(i int, w, stem string) bool {
+	switch {
+	case strings.HasPrefix(stem, "돌") && (strings.Contains(w, "려면") || strings.HasSuffix(w, "리면")):
+		return true
+	case strings.HasPrefix(stem, "올") && koRaisesModel(c.w(i-1)):
+		return true
+	}
+	return strings.HasPrefix(stem, "돌") && (strings.HasPrefix(c.w(i+1), "수") || strings.HasPrefix(stem, "돌아가"))
+}
+
+// koHowMany reads what 몇 at i asks when it is not how many GPUs: memory
+// ("몇기가", "몇 GB"), money ("몇 달러", "몇 만원"), tokens or a rate, a
+// time ("몇 시간"); false for a count of GPUs.
+func (c *canonizer) koHowMany(i int, w string) (int, bool) {
+	if strings.HasPrefix(w, "몇기가") || strings.HasPrefix(w, "몇기") && strings.Contains(w, "바이트") {
+		// "vram 몇기가 필요해": how much memory, the unit glued to 몇
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.memory = true
+		return i + 1, true
+	}
+	// "몇 기가", "몇 GB": how much memory, not how many GPUs
+	if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && e2.word == "gb" && s != "" || strings.HasPrefix(c.w(i+1), "gb") {
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i+1, i+2)
+		return i + 2, true
+	}
+	// "몇 달러", "몇 원", "몇 만원": money, not how many GPUs
+	if n := c.w(i + 1); strings.HasPrefix(n, "달러") || strings.HasPrefix(n, "원") || strings.HasPrefix(n, "만원") || strings.HasPrefix(n, "불") {
+		c.ask = AskNone
+		c.setAsk(AskCost)
+		c.skip(i+1, i+2)
+		return i + 2, true
+	}
+	if n, ok := c.koHowManyTokens(i, w); ok {
+		return n, true
+	}
+	// "몇 시간", "몇 분", "몇 일", "몇 주": how long, not how many GPUs
+	if koTimeUnitWord(c.w(i + 1)) {
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.skip(i+1, i+2)
+		return i + 2, true
+	}
+	return 0, false
 }

@@ -165,31 +165,7 @@ func perSecond(s string) bool {
 // tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
 // no amount of tokens: "4090에서 몇 토큰/s").
 func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
-	if strings.HasPrefix(c.w(i-1), "실시간") && (strings.HasPrefix(c.w(i+1), "배") || strings.HasPrefix(w, "몇배")) {
-		// "실시간 몇 배속이야": a speech model's speed in audio time
-		c.ask = AskNone
-		c.setAsk(AskTime)
-		c.rate, c.audioRate, c.runWord = true, true, true
-		if strings.HasPrefix(c.w(i+1), "배") {
-			c.skip(i+1, i+2)
-			return i + 2, true
-		}
-		return i + 1, true
-	}
-	if koPerTime(c.w(i-1)) || koPerTime(c.w(i-2)) && koItemWord(c.w(i-1)) {
-		// "초당 이미지 몇장", "초당 몇 개", "시간당 토큰 몇 개": a rate, not
-		// how many GPUs
-		c.ask = AskNone
-		c.setAsk(AskTime)
-		c.rate = true
-		c.runWord = true
-		n := i + 1
-		for strings.HasPrefix(c.w(n), "장") || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "건") {
-			n++
-		}
-		if n > i+1 {
-			c.skip(i+1, n)
-		}
+	if n, ok := c.koHowManyRate(i, w); ok {
 		return n, true
 	}
 	if next := c.w(i + 1); strings.HasPrefix(next, "명") || strings.HasPrefix(w, "몇명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) {
@@ -372,4 +348,37 @@ func koClockAt(ws []string) (int, int) {
 		h += 12
 	}
 	return h % 24, k
+}
+
+// koHowManyRate reads 몇 asking a rate: "실시간 몇 배속" (a speech model's
+// speed in audio time), "초당 이미지 몇장", "초당 몇 개", "시간당 토큰 몇 개".
+func (c *canonizer) koHowManyRate(i int, w string) (int, bool) {
+	if strings.HasPrefix(c.w(i-1), "실시간") && (strings.HasPrefix(c.w(i+1), "배") || strings.HasPrefix(w, "몇배")) {
+		// "실시간 몇 배속이야": a speech model's speed in audio time
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.rate, c.audioRate, c.runWord = true, true, true
+		if strings.HasPrefix(c.w(i+1), "배") {
+			c.skip(i+1, i+2)
+			return i + 2, true
+		}
+		return i + 1, true
+	}
+	if koPerTime(c.w(i-1)) || koPerTime(c.w(i-2)) && koItemWord(c.w(i-1)) {
+		// "초당 이미지 몇장", "초당 몇 개", "시간당 토큰 몇 개": a rate, not
+		// how many GPUs
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.rate = true
+		c.runWord = true
+		n := i + 1
+		for strings.HasPrefix(c.w(n), "장") || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "건") {
+			n++
+		}
+		if n > i+1 {
+			c.skip(i+1, n)
+		}
+		return n, true
+	}
+	return 0, false
 }

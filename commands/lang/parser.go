@@ -657,11 +657,8 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 	default:
 		// an example with a model, labelled as one: the model is not the
 		// user's to be slipped into their request
-		if err := diffusionRefusal(strings.Join(p.skipped, " "), true); err != nil {
-			return m, err // "sdxl 학습 4090"
-		}
-		if err := diffusionRefusal(p.text, false); err != nil {
-			return m, err // "스테이블 디퓨전 학습 3090": the words the lexicon read past
+		if err := p.diffusionNamed(); err != nil {
+			return m, err
 		}
 		if len(p.skipped) > 0 && utf8.RuneCountInString(p.text) <= 300 {
 			// "sdxl 학습 4090": the word that names the model is one
@@ -802,4 +799,14 @@ func diffusionRefusal(raw string, named bool) error {
 	}
 	return said(en.Tf("`%s` is an image-generation (diffusion) model: gpuplan plans language and speech models (LLMs, BERT, Whisper), ViTs and CNNs, and has no path yet for a diffusion model's denoising steps", reqShort(name)),
 		&UserError{Hint: "try a catalogue name (`gpuplan models` lists them)"})
+}
+
+// diffusionNamed is the refusal for a request whose model is a diffusion
+// model: named in the words skipped ("sdxl 학습 4090") or anywhere in the
+// text ("스테이블 디퓨전 학습 3090", words the lexicon read past).
+func (p *reqParser) diffusionNamed() error {
+	if err := diffusionRefusal(strings.Join(p.skipped, " "), true); err != nil {
+		return err
+	}
+	return diffusionRefusal(p.text, false)
 }

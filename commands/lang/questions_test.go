@@ -768,3 +768,23 @@ func mustGPUFor(t *testing.T, cat *planner.Catalog, id string) planner.GPU {
 	}
 	return g
 }
+
+// A budget said in won is converted at the rate set (Env.KRWPerUSD) and
+// the reading says so; with no rate it is refused with what to say.
+func TestBudgetInWon(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC), KRWPerUSD: 1400}
+	for text, usd := range map[string]float64{"예산 500만원 안에서 mistral 7b 10억토큰 풀파인튜닝 할 수 있어?": 3571,
+		"300만 원으로 llama3 8b lora h100 몇 토큰까지?": 2143, "llama3 8b lora on h100s, budget ₩2,800,000": 2000,
+		"how many tokens can I lora llama3 8b on an h100 for 1400000 won": 1000} {
+		r, err := Read(env, text)
+		if err != nil || r.Budget != usd {
+			t.Errorf("%q: budget %v %v; want $%v", text, r.Budget, err, usd)
+		}
+	}
+	env.KRWPerUSD = 0
+	_, err := Read(env, "예산 500만원 안에서 mistral 7b 10억토큰 풀파인튜닝 할 수 있어?")
+	if err == nil || !strings.Contains(err.Error(), "₩5,000,000") || !strings.Contains(err.Error(), "GPUPLAN_KRW_PER_USD") {
+		t.Errorf("no rate: %v", err)
+	}
+}

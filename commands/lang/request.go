@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/i18n"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,6 +32,9 @@ type Env struct {
 	Servers []planner.Hardware
 	// Now anchors deadlines such as "by friday"; zero means time.Now.
 	Now time.Time
+	// KRWPerUSD converts a budget said in won ("예산 300만원") to dollars;
+	// 0 refuses it with a hint to say dollars or set the rate.
+	KRWPerUSD float64
 	// Resolve reads a model named by its Hugging Face Hub id
 	// ("meta-llama/Llama-3.2-3B") or a config.json path; nil means ids are
 	// read against the catalogue only.
@@ -163,7 +167,15 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	c := newCanonizer(cat, p, text, names, gpus, now)
 	c.question = question
+	c.krwPerUSD = env.KRWPerUSD
 	c.run()
+	if c.wonBudget > 0 && c.krwPerUSD <= 0 {
+		return Reading{}, said(en.Tf("a budget of ₩%s is in won, and GPU prices are in dollars: say it in dollars (`예산 3000달러`), or an admin sets GPUPLAN_KRW_PER_USD (won per dollar)", groupThousands(c.wonBudget)),
+			&UserError{Hint: "e.g. `예산 3000달러`, `budget $3000`"})
+	}
+	if c.wonBudget > 0 {
+		p.note(en.Tf("budget ₩%s is $%s at ₩%s a dollar (GPUPLAN_KRW_PER_USD)", groupThousands(c.wonBudget), groupThousands(c.budget), reqTrimNum(c.krwPerUSD)))
+	}
 	p.toks = c.out
 	if err := p.run(); err != nil {
 		if !env.unsettled {
@@ -237,25 +249,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// model's window, when nothing says training
 		r.Request.Job.Workload = planner.Inference
 	}
-	if j := r.Request.Job; r.Ask == AskFit && j.Workload == "" && (j.Model.Kind == planner.Decoder || j.Model.Kind == planner.MoE) &&
-		j.Model.Params() >= 1e9 && !trainingSaid(c.in) && !trainingJob(r.Request) {
-		// "gpt-oss-120b on one h100 - fits?", "mixtral 8x22b fp8 on 4x h100,
-		// enough memory?": whether a language model fits, with nothing
-		// said of training, is whether it loads to run
-		r.Request.Job.Workload = planner.Inference
-	}
-	if c.audioWork && r.Request.Job.Workload == "" && !trainingSaid(c.in) {
-		// "whisper on 100 hours of audio": transcribing it, unless training is said
-		r.Request.Job.Workload = planner.Inference
-	}
-	if c.kvWord && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {
-		// "kv cache 얼마나 먹어?", "how much kv cache at 32k": only a
-		// served model keeps one, and how much is a memory question
-		r.Request.Job.Workload = planner.Inference
-		if (r.Ask == AskNone || r.Ask == AskTime || r.Ask == AskCost) && !c.latency && !c.rate && r.Request.Baseline == nil {
-			r.Ask, r.Memory = AskFit, true
-		}
-	}
+	servedFromWords(r, c)
 	if j := &r.Request.Job; c.latency && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
 		// "TTFT?", "지연시간": one request's latency unless a load is said
 		j.Concurrency = 1
@@ -409,4 +403,40 @@ func offersAlternatives(text string) bool {
 		}
 	}
 	return false
+}
+
+// servedFromWords settles a job no workload was said for as serving when
+// its words say so: whether a language model fits with nothing said of
+// training, audio given as the work, the KV cache named. The KV cache
+// named asks its memory too.
+func servedFromWords(r *Reading, c *canonizer) {
+	if j := r.Request.Job; r.Ask == AskFit && j.Workload == "" && (j.Model.Kind == planner.Decoder || j.Model.Kind == planner.MoE) &&
+		j.Model.Params() >= 1e9 && !trainingSaid(c.in) && !trainingJob(r.Request) {
+		// "gpt-oss-120b on one h100 - fits?", "mixtral 8x22b fp8 on 4x h100,
+		// enough memory?": whether a language model fits, with nothing
+		// said of training, is whether it loads to run
+		r.Request.Job.Workload = planner.Inference
+	}
+	if c.audioWork && r.Request.Job.Workload == "" && !trainingSaid(c.in) {
+		// "whisper on 100 hours of audio": transcribing it, unless training is said
+		r.Request.Job.Workload = planner.Inference
+	}
+	if c.kvWord && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {
+		// "kv cache 얼마나 먹어?", "how much kv cache at 32k": only a
+		// served model keeps one, and how much is a memory question
+		r.Request.Job.Workload = planner.Inference
+		if (r.Ask == AskNone || r.Ask == AskTime || r.Ask == AskCost) && !c.latency && !c.rate && r.Request.Baseline == nil {
+			r.Ask, r.Memory = AskFit, true
+		}
+	}
+}
+
+// groupThousands writes a whole amount with thousands separators
+// ("5,000,000"), as money is read.
+func groupThousands(v float64) string {
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
