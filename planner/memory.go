@@ -83,6 +83,16 @@ func moeSplit(m Model) (dense, expert float64) {
 	return m.ActiveParams() - float64(m.TopK)*expert, expert
 }
 
+// denseHeld is the part of a model every GPU of a replica holds whole:
+// all of a dense model; a MoE's attention, shared experts and embeddings.
+func denseHeld(m Model) float64 {
+	if m.Kind != MoE {
+		return m.Params()
+	}
+	dense, _ := moeSplit(m)
+	return dense
+}
+
 // heldParams is the parameter count whose states one model-parallel
 // group holds before ZeRO sharding: all of them for dense models; for MoE
 // the dense part plus this GPU's share of the experts.
@@ -370,6 +380,14 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	sb := jobStateBytes(j, l.precision)
 	dp := float64(l.shardDP())
 	mp := float64(l.tp * l.pp)
+	// ZeRO/FSDP shard a parameter over the GPUs that hold a copy of it: the
+	// whole data-parallel group for the dense part, but only dp/ep GPUs for
+	// a routed expert, which expert parallelism already placed on one GPU
+	// of every ep (Megatron's expert data-parallel group).
+	pe := p - denseHeld(m)
+	pd := p - pe
+	edp := math.Max(1, dp/float64(l.ep(m)))
+	shard := func(bytes float64) float64 { return (pd*bytes/dp + pe*bytes/edp) / mp }
 
 	var weights, grads, optim, adapters, workspace float64
 	trainable := p
@@ -387,7 +405,7 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 		switch l.strategy {
 		case ZeRO3, FSDP:
 			// FSDP wraps the adapters with their layers: sharded like the base
-			weights /= dp
+			weights = shard(base / p)
 			adapters /= dp
 		case ZeRO2:
 			adapters = trainable * adapterStateBytes(j.Stack) / mp * (0.25 + 0.75/dp)
@@ -400,14 +418,11 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 		optim = p * sb.optim / mp
 		switch l.strategy {
 		case ZeRO1:
-			optim /= dp
+			optim = shard(sb.optim)
 		case ZeRO2:
-			optim /= dp
-			grads /= dp
+			optim, grads = shard(sb.optim), shard(sb.grads)
 		case ZeRO3, FSDP:
-			optim /= dp
-			grads /= dp
-			weights /= dp
+			optim, grads, weights = shard(sb.optim), shard(sb.grads), shard(sb.weights)
 		}
 	}
 	if j.OptimizerInBackward && grads > 0 {
@@ -492,8 +507,10 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	}
 	sum -= notTogether / gib
 	// Fragmentation and temporaries come from what is allocated and freed
-	// step after step; weights are allocated once at load.
-	headroom := (sum - weights/gib) * prm.AllocHeadroom
+	// step after step; weights are allocated once at load, and the
+	// optimizer's states once at its first step (ZeRO and FSDP keep them
+	// in flat buffers), so neither churns.
+	headroom := (sum - weights/gib - optim/gib) * prm.AllocHeadroom
 	fixedGiB := cudaContextGiB
 	if l.n > 1 {
 		fixedGiB += ncclBuffersGiB

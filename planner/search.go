@@ -398,8 +398,17 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(int, la
 			continue
 		}
 		for _, s := range strategies {
-			if m.tp*m.pp > 1 && (s == ZeRO2 || s == ZeRO3) {
-				continue // Megatron pairs TP/PP with the distributed optimizer (ZeRO-1)
+			moeFSDP := s == ZeRO3 && j.Strategy == StrategyAuto && j.Model.Kind == MoE
+			if moeFSDP {
+				// a MoE's full sharding is FSDP2's (torchtitan, NeMo
+				// Automodel: FSDP2 + EP, with pipeline stages too), which
+				// frees its gradient shards between steps
+				s = FSDP
+			}
+			if m.tp*m.pp > 1 && (s == ZeRO2 || s == ZeRO3) || moeFSDP && m.tp > 1 {
+				// Megatron pairs TP/PP with the distributed optimizer
+				// (ZeRO-1); a MoE's pipeline stages also run under FSDP
+				continue
 			}
 			if n/(m.tp*m.pp) == 1 && s != DDP && j.Strategy == StrategyAuto {
 				continue // nothing to shard over

@@ -185,7 +185,7 @@ func (pc *planContext) floorPerSample(h *Hardware, fj *floorJob, fg *floorGPU, o
 				uLo := u * (1 - 1e-9)
 				tMicro := float64(microMax) * ((fj.hwMax-fj.attnMax)/(fg.peak*uLo) + fj.attnMax/(fg.peak*uLo*fj.attnEffMin) + fg.eagerS) / float64(mp*cp)
 				hide := pc.prm.Overlap * 2 / 3
-				if j.Strategy == ZeRO3 || j.Strategy == FSDP || j.Strategy == StrategyAuto && mp == 1 {
+				if j.Strategy == ZeRO3 || j.Strategy == FSDP || j.Strategy == StrategyAuto && (mp == 1 || j.Model.Kind == MoE && m.tp == 1) {
 					hide = math.Max(hide, 0.8)
 				}
 				exposed = math.Max(exposed, tAR-hide*tMicro)
