@@ -54,6 +54,9 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	if b.Unit == TokensPerS || b.Unit == SamplesPerS {
 		pc.impliedBatch(b, predict)
 	}
+	if b.Unit == SecPerStep {
+		pc.impliedStepBatch(b, predict)
+	}
 	first, e0 := predict()
 	// Time is not exactly linear in utilization (communication and the
 	// optimizer step do not scale with it): a few fixed-point steps make the
@@ -285,5 +288,42 @@ func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
 		BaselinePlan: e,
 		Explanation: pc.pr.Tf("Measured %s h per epoch on %s, with no dataset size: an epoch is the same work on every GPU, so each target's epoch takes %s h × (modelled speed on %s ÷ modelled speed on the target). Add the dataset size (`of N samples`) to also calibrate this job's own efficiency from the run.",
 			trimFloat(b.Value), hw, trimFloat(b.Value), hw),
+	}
+}
+
+// impliedStepBatch reads a measured step time far under what the plan's
+// assumed batch takes on the measured hardware ("0.45 s/step for qwen3-4b
+// full ft on one h100", modelled at 2 s for 32 sequences) as what it must
+// be: a smaller batch. With no batch said, the job takes the global batch
+// whose modelled step is nearest the measurement, so the factor compares
+// like with like instead of claiming an MFU no GPU reaches.
+func (pc *planContext) impliedStepBatch(b Baseline, predict func() (float64, *Estimate)) {
+	j := &pc.job
+	if !pc.batchAssumed || j.Workload == Inference || j.GlobalBatch <= 1 {
+		return
+	}
+	assumed := j.GlobalBatch
+	step, e := predict()
+	if e == nil || step <= 0 || step < 1.5*b.Value || e.MFU*step/b.Value <= maxSustainedMFU {
+		return
+	}
+	best, bestGap := assumed, math.Abs(math.Log(step/b.Value))
+	for gb := assumed / 2; gb >= 1; gb /= 2 {
+		j.GlobalBatch = gb
+		s, e := predict()
+		if e == nil || s <= 0 {
+			break
+		}
+		if gap := math.Abs(math.Log(s / b.Value)); gap < bestGap {
+			best, bestGap = gb, gap
+		}
+		if s <= b.Value {
+			break
+		}
+	}
+	j.GlobalBatch = best
+	pc.info.GlobalBatch = best
+	if best != assumed {
+		pc.assume(pc.pr.Tf("the measured %s s a step is far under what %d sequences take on the measured hardware: planned at a global batch of %d, the batch that step fits", trimFloat(b.Value), assumed, best))
 	}
 }

@@ -147,9 +147,10 @@ func TestBatchedDecodeBaselineIsPlannedBatched(t *testing.T) {
 	}
 }
 
-// A step time measured with no batch said, which at the batch the plan
-// assumes would be faster than any GPU sustains, says so and asks for the
-// run's batch; with the batch said, or a plausible MFU, it does not.
+// A step time measured with no batch said, far under what the assumed
+// batch takes on the measured hardware, is a smaller batch: the plan takes
+// the batch whose step fits it, says so, and claims no MFU a GPU cannot
+// reach; with the batch said, it keeps it and says the MFU is impossible.
 func TestBaselineStepTimeWithAnImpossibleMFU(t *testing.T) {
 	c := DefaultCatalog()
 	job := Job{Model: mustModel(t, c, "llama-2-7b"), Workload: Finetune, SeqLen: 2048}
@@ -157,14 +158,17 @@ func TestBaselineStepTimeWithAnImpossibleMFU(t *testing.T) {
 	h200 := mustGPU(t, c, "h200", 4)
 	res := mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{h200},
 		Baseline: &Baseline{Value: 1.2, Unit: SecPerStep, Hardware: a100}})
-	if res.Baseline == nil || res.Baseline.MeasuredMFU <= maxSustainedMFU || !strings.Contains(res.Baseline.Explanation, "more than GPUs sustain") {
-		t.Errorf("1.2 s/step on 4x A100 at the assumed batch: MFU %.2f, %q", res.Baseline.MeasuredMFU, res.Baseline.Explanation)
+	if res.Baseline == nil || res.Baseline.MeasuredMFU > maxSustainedMFU || !strings.Contains(strings.Join(res.Assumptions, " "), "the batch that step fits") {
+		t.Errorf("1.2 s/step on 4x A100 with no batch said: MFU %.2f, assumptions %v", res.Baseline.MeasuredMFU, res.Assumptions)
 	}
-	job.GlobalBatch = 4 // said: the run's own batch
+	if res.Job.GlobalBatch >= 16 {
+		t.Errorf("global batch %d: want the smaller batch the step implies", res.Job.GlobalBatch)
+	}
+	job.GlobalBatch = 64 // said: the run's own batch, far too much work for 1.2 s
 	res = mustPlan(t, c, Request{Job: job, NoSearch: true, Targets: []Hardware{h200},
 		Baseline: &Baseline{Value: 1.2, Unit: SecPerStep, Hardware: a100}})
-	if strings.Contains(res.Baseline.Explanation, "more than GPUs sustain") {
-		t.Errorf("batch said: %q", res.Baseline.Explanation)
+	if res.Job.GlobalBatch != 64 || strings.Contains(strings.Join(res.Assumptions, " "), "the batch that step fits") {
+		t.Errorf("batch said: global %d, assumptions %v", res.Job.GlobalBatch, res.Assumptions)
 	}
 }
 
