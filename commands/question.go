@@ -306,6 +306,18 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	}
 	switch rd.Ask {
 	case lang.AskFit:
+		if c := rd.Request.Job.Concurrency; c > 0 && e.Memory.Fits && e.InferencePath == "decode" && servedAtOnce(e) > 0 {
+			// "동접 20명 됨?": do that many requests fit in the KV cache at once
+			if n := servedAtOnce(e); n >= c {
+				return p.Tf("Yes — %d requests at once fit on %s: its KV cache holds up to %d sequences of %d tokens.", c, hw, n, res.Job.SeqLen)
+			} else {
+				return p.Tf("No — %s holds %d sequences of %d tokens in its KV cache at once, not %d; see what to change below.", hw, n, res.Job.SeqLen, c)
+			}
+		}
+		if j := rd.Request.Job; e.Memory.Fits && e.GradAccum > 1 && j.GlobalBatch > 0 && j.MicroBatch == 0 && e.Memory.MaxMicroBatch < e.MicroBatch*e.GradAccum {
+			// "배치 64 … 한장 oom 나?": it fits only as smaller micro-batches; say so
+			return p.Tf("Yes, as micro-batches of %d with %d accumulation steps on %s (%.0f of %.0f GiB per GPU); a batch of %d in one pass does not fit.", e.MicroBatch, e.GradAccum, hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB, e.MicroBatch*e.GradAccum)
+		}
 		if e.Memory.Fits {
 			return p.Tf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 		}

@@ -75,6 +75,11 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama3 8b lora 4090 with vs without gradient checkpointing", "", []string{"With checkpointing: ", " · without: ", "does not fit", "checkpointing saves "}},
 		{"qwen2.5 7b lora a100 체크포인팅 유무 비교", "", []string{"체크포인팅 켜면: GPU당", "끄면: GPU당", "스텝은", "더 걸려요"}},
 		{"grad checkpointing on vs off for llama-3-8b full ft on h100 - how much memory saved?", "fit", []string{"does not lower the peak here"}},
+		// users at once asked as a yes/no: against what the KV cache holds
+		{"llama3 8b l40s 한장 서빙 동접 20명 됨?", "fit", []string{"네 — 동시 요청 20개가", "KV 캐시에 최대"}},
+		{"llama3 70b awq l40s 한장 서빙 동접 100명 됨?", "fit", []string{"아니요", "요청한 100개보다 적어요"}},
+		// a batch that fits only split into micro-batches says so
+		{"배치 64 seq 1024 로 gpt2 medium 파인튜닝 v100 16기가 한장 oom 나?", "fit", []string{"micro-batch 4 × 누적 16", "배치 64를 한 번에 돌리면 들어가지 않아요"}},
 		// a measured rate asked of other hardware: the rate there
 		{"resnet50 v100 8장에서 초당 3000장 나왔는데 h100 8장으로 바꾸면?", "time", []string{"초당 약", "샘플이에요 (8× H100", "측정값 3,000: 8× Tesla V100"}},
 		// a measured step asked of other hardware: a step there

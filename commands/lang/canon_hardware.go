@@ -589,8 +589,14 @@ func (c *canonizer) placeNodes() {
 			continue
 		}
 		per, rest, ok := reqScanInt(count.w)
-		if !ok || rest != "" || per < 1 || per > 72 {
+		if !ok || rest != "" || per < 1 || per > 576 {
 			continue
+		}
+		if n, _, _ := reqScanInt(c.out[k].w); per > 8 && n > 1 && per%n == 0 {
+			// "h100 16장 2노드": more than a server holds is the total,
+			// spread over the nodes ("8장짜리 2노드" is per node)
+			per /= n
+			count.w = strconv.Itoa(per)
 		}
 		from := k - 3
 		if strings.HasSuffix(c.out[k-2].w, "x") && c.out[k-2].w != "x" {

@@ -55,6 +55,11 @@ func (c *canonizer) measurement(i int) bool {
 	if unit == "" && c.gpu(c.w(i)) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) > 0 {
 		return false // "llama 3 8b 4090 tokens/s?": the card, then the rate asked
 	}
+	for k := i + 1; k < len(c.in) && k <= i+4; k++ {
+		if _, e, ok := koStem(c.w(k)); ok && e.act == koTook {
+			return false // "3200 tokens/s 나왔는데": the Korean took-word reads the run and its hardware (…에서)
+		}
+	}
 	j := i + 1
 	if unit == "" {
 		unit = c.w(j)

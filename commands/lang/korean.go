@@ -70,7 +70,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"배포": {act: koWord, word: "inference"},
 		"생성": {act: koWord, word: "inference"}, "임베딩": {act: koWord, word: "inference"},
 		"올리려면": {act: koRun}, "올리면": {act: koRun}, "올려서": {act: koRun}, "올리고": {act: koRun}, "올리는": {act: koRun},
-		"파인튜닝": {act: koWord, word: "finetune"}, "파인튜잉": {act: koWord, word: "finetune"}, "파인투닝": {act: koWord, word: "finetune"}, "파인튠닝": {act: koWord, word: "finetune"}, "파튜": {act: koWord, word: "finetune"}, "풀파튜": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
+		"파인튜닝": {act: koWord, word: "finetune"}, "파인튜잉": {act: koWord, word: "finetune"}, "풀파인": {act: koWord, word: "finetune"}, "풀파": {act: koWord, word: "finetune"}, "파인투닝": {act: koWord, word: "finetune"}, "파인튠닝": {act: koWord, word: "finetune"}, "파튜": {act: koWord, word: "finetune"}, "풀파튜": {act: koWord, word: "finetune"}, "파인튠": {act: koWord, word: "finetune"}, "미세조정": {act: koWord, word: "finetune"},
 		"튜닝": {act: koWord, word: "finetune"}, "풀파인튜닝": {act: koWord, word: "finetune"}, "풀튜닝": {act: koWord, word: "finetune"}, "전체튜닝": {act: koWord, word: "finetune"}, "전체파인튜닝": {act: koWord, word: "finetune"},
 		"사전학습": {act: koWord, word: "pretrain"}, "프리트레이닝": {act: koWord, word: "pretrain"}, "프리트레인": {act: koWord, word: "pretrain"},
 		"처음부터": {act: koWord, word: "pretrain"}, "스크래치": {act: koWord, word: "pretrain"},
@@ -687,8 +687,8 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+2) // "어느 정도": about, not which
 		return i + 2
 	}
-	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요")) {
-		ask = AskTime // "얼마 걸려" is how long, not how much
+	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요") || c.w(i-1) == "에폭당" || c.w(i-1) == "스텝당" || c.w(i-1) == "에포크당") {
+		ask = AskTime // "얼마 걸려", "에폭당 얼마?" are how long, not how much
 	}
 	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(c.w(i-1)) || ask == AskCost && memoryWord(next) {
 		ask = AskFit // "메모리 얼마나 필요해", "vram 얼마": how much memory

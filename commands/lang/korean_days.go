@@ -45,6 +45,11 @@ func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
 		c.setDeadline(durHours(e.dur), i, i+2)
 		return i + 2
 	}
+	if rest := strings.TrimPrefix(w, stem); (rest == "에" || rest == "만에") && !c.koPastSaid() && !strings.HasSuffix(c.w(i+2), "번") {
+		// "1억 토큰을 하루에 학습하려면", "하루에 몇 토큰": within a day
+		c.setDeadline(durHours(e.dur), i, i+1)
+		return i + 1
+	}
 	if (strings.HasSuffix(w, "동안") || strings.HasPrefix(c.w(i+1), "동안")) && !c.koPastSaid() {
 		// "일주일 동안 몇 토큰": the time there is
 		n := i + 1

@@ -236,7 +236,7 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 // koPerTime reports whether w says "per unit of time" ("초당", "시간당"):
 // 몇 after it asks a rate, not an amount.
 func koPerTime(w string) bool {
-	for _, p := range []string{"초당", "분당", "시간당", "하루에", "일당"} {
+	for _, p := range []string{"초당", "분당", "시간당", "일당"} {
 		if strings.HasPrefix(w, p) {
 			return true
 		}
@@ -257,7 +257,7 @@ func (c *canonizer) numberJustBefore(i int) bool {
 // koConcurrent reports whether the words before 몇 say requests or users
 // served together: "동시 요청", "동시 사용자", "동시 접속", "동시에".
 func koConcurrent(prev, prev2 string) bool {
-	if strings.HasPrefix(prev, "동시") {
+	if strings.HasPrefix(prev, "동시") || strings.HasPrefix(prev, "동접") {
 		return true
 	}
 	for _, w := range []string{"요청", "사용자", "접속", "유저"} {

@@ -788,3 +788,21 @@ func TestBudgetInWon(t *testing.T) {
 		t.Errorf("no rate: %v", err)
 	}
 }
+
+// Probe 5's misses: 풀파인 is a full fine-tune; 하루에 is within a day
+// (an amount or a deadline); 에폭당 얼마 asks the time an epoch takes;
+// 동접 is users at once; "3200 tokens/s 나왔는데" was measured on the
+// hardware said with 에서; "h100 16장 2노드" is sixteen over two nodes.
+func TestProbeFiveReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	readsAsMeant(t, cat, env, []readCase{
+		{"라마 2 7b 풀파인 fp32로 a100 80 한장 되나?", AskFit, []string{"llama-2-7b · finetune · fp32"}},
+		{"h100 8장에서 llama3 70b 로라 하면 하루에 몇 토큰 학습 가능?", AskAmount, []string{"how many tokens in 24 h?"}},
+		{"1억 토큰을 하루에 학습하려면 qwen3 14b 로라 h100 몇장", AskCount, []string{"to finish within 24 h?"}},
+		{"v100 한장에서 에폭당 7시간 걸리던 roberta-large 학습, a100 4장으로 옮기면 에폭당 얼마?", AskTime, []string{"baseline 7 h/epoch on 1x v100"}},
+		{"a100 8장에서 llama2 7b 풀파인 3200 tokens/s 나왔는데 h200 8장이면?", AskTime, []string{"baseline 3200 tokens/s on 8x a100-sxm4-80gb", "on 8x h200"}},
+		{"h100 16장 2노드 ib로 llama3 70b 풀파인튜닝 되나?", AskFit, []string{"on 2 nodes of 8x h100-sxm5-80gb"}},
+		{"llama3 8b l40s 한장 서빙 동접 20명 됨?", AskFit, []string{"concurrency 20"}},
+	})
+}
