@@ -51,12 +51,8 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 	}
 	isRate := b.Unit == SamplesPerS || b.Unit == TokensPerS
 	pc.jobFactor = 1
-	if b.Unit == TokensPerS || b.Unit == SamplesPerS {
-		pc.impliedBatch(b, predict)
-	}
-	if b.Unit == SecPerStep {
-		pc.impliedStepBatch(b, predict)
-	}
+	pc.impliedBatch(b, predict)
+	pc.impliedStepBatch(b, predict)
 	first, e0 := predict()
 	// Time is not exactly linear in utilization (communication and the
 	// optimizer step do not scale with it): a few fixed-point steps make the
@@ -120,7 +116,7 @@ const maxSustainedMFU = 0.75
 // compares like with like.
 func (pc *planContext) impliedBatch(b Baseline, predict func() (float64, *Estimate)) {
 	j := &pc.job
-	if j.Workload != Inference || j.GlobalBatch > 0 || j.Concurrency > 0 || j.RequestRate > 0 ||
+	if b.Unit != TokensPerS && b.Unit != SamplesPerS || j.Workload != Inference || j.GlobalBatch > 0 || j.Concurrency > 0 || j.RequestRate > 0 ||
 		forwardOnly(j.Model) != (b.Unit == SamplesPerS) {
 		return // decoders are measured in tokens/s, forward passes in samples/s
 	}
@@ -299,7 +295,7 @@ func (pc *planContext) rebaseSameEpoch(b Baseline) *BaselineFit {
 // like with like instead of claiming an MFU no GPU reaches.
 func (pc *planContext) impliedStepBatch(b Baseline, predict func() (float64, *Estimate)) {
 	j := &pc.job
-	if !pc.batchAssumed || j.Workload == Inference || j.GlobalBatch <= 1 {
+	if b.Unit != SecPerStep || !pc.batchAssumed || j.Workload == Inference || j.GlobalBatch <= 1 {
 		return
 	}
 	assumed := j.GlobalBatch
