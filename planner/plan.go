@@ -329,21 +329,7 @@ func (pc *planContext) resolveJob() error {
 		return userError(pc.pr.Tf("LoRA/QLoRA planning needs a transformer model; %s is not one", m.ID))
 	}
 	if j.SeqLen == 0 {
-		switch {
-		case m.Kind == VisionViT:
-			j.SeqLen = m.MaxCtx
-		case !m.IsTransformer():
-			j.SeqLen = 1
-		case j.Workload == Inference:
-			j.SeqLen = min(max(m.MaxCtx, 512), 4096)
-			pc.assume(pc.pr.Tf("context not given: %d tokens per sequence (say `ctx 8k`)", j.SeqLen))
-		default:
-			j.SeqLen = min(max(m.MaxCtx, 128), 2048)
-			if m.Kind == Encoder {
-				j.SeqLen = min(m.MaxCtx, 512)
-			}
-			pc.assume(pc.pr.Tf("sequence length not given: %d tokens (say `seq N`)", j.SeqLen))
-		}
+		pc.defaultSeq(m)
 	}
 	if m.IsTransformer() && m.Kind != VisionViT && m.MaxCtx > 0 && j.SeqLen > m.MaxCtx && m.Learned {
 		return userError(pc.pr.Tf("seq %d is longer than %s's %d learned positions", j.SeqLen, m.ID, m.MaxCtx))
@@ -625,4 +611,31 @@ func (pc *planContext) inferenceOffload(j *Job) {
 // eager against the 30.8M GPU-hours Meta reports, 82 days tuned).
 func pretrainsAtScale(w Workload, m Model) bool {
 	return w == Pretrain && (m.Kind == Decoder || m.Kind == MoE) && m.ParamsB >= 1
+}
+
+// defaultSeq sets the sequence length of a job that said none and says
+// so: an image model's patches, an encoder's sentence or passage, a served
+// decoder's context, a training run's typical length.
+func (pc *planContext) defaultSeq(m Model) {
+	j := &pc.job
+	switch {
+	case m.Kind == VisionViT:
+		j.SeqLen = m.MaxCtx
+	case !m.IsTransformer():
+		j.SeqLen = 1
+	case j.Workload == Inference && m.Kind == Encoder:
+		// an encoder's input is a sentence or a passage: BERT's 512
+		// (bge-m3 takes 8,192, but passages are split far shorter)
+		j.SeqLen = min(m.MaxCtx, 512)
+		pc.assume(pc.pr.Tf("context not given: %d tokens per sequence (say `ctx 8k`)", j.SeqLen))
+	case j.Workload == Inference:
+		j.SeqLen = min(max(m.MaxCtx, 512), 4096)
+		pc.assume(pc.pr.Tf("context not given: %d tokens per sequence (say `ctx 8k`)", j.SeqLen))
+	default:
+		j.SeqLen = min(max(m.MaxCtx, 128), 2048)
+		if m.Kind == Encoder {
+			j.SeqLen = min(m.MaxCtx, 512)
+		}
+		pc.assume(pc.pr.Tf("sequence length not given: %d tokens (say `seq N`)", j.SeqLen))
+	}
 }

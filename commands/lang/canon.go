@@ -155,14 +155,7 @@ func (c *canonizer) words(i int, ws ...string) bool {
 
 func (c *canonizer) run() {
 	c.halfDurations()
-	for k := range c.in {
-		switch c.in[k].w {
-		case "w/":
-			c.in[k].w = "with" // "a 7b w/ fsdp"
-		case "w/o", "wo/":
-			c.in[k].w = "without" // "w/o ckpt"
-		}
-	}
+	c.wordForms()
 	for i := 0; i < len(c.in); {
 		if c.moved[i] {
 			i++ // read earlier, where it belongs
@@ -195,6 +188,10 @@ func (c *canonizer) step(i int) int {
 	t := c.in[i]
 	if n := c.nodesAfter(i); n > i {
 		return n // "h100 8장짜리 2노드", "h100 8장 노드 2개", "8x h100 2 nodes"
+	}
+	if nx := c.w(i + 1); (nx == "말고" || nx == "아니고" || nx == "대신" || nx == "말고요") && !isHangulWord(t.w) && (engineWords[t.w] != "" || c.gpu(t.w)) {
+		c.skip(i, i+2) // "vllm 말고 tgi로", "a100 말고 h100": not that one
+		return i + 2
 	}
 	if won, n := koWonAt(c.ws(i, 3)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
 		c.korean = true
@@ -379,7 +376,7 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.emitAudioHours(v.v, i, n)
 		return n
-	case (c.w(i) == "max" || c.w(i) == "maximum" || c.w(i) == "largest" || c.w(i) == "biggest") &&
+	case (c.w(i) == "max" || c.w(i) == "maximum" || c.w(i) == "largest" || c.w(i) == "biggest" || c.w(i) == "what" || c.w(i) == "which") &&
 		(c.w(i+1) == "batch" || c.w(i+1) == "micro-batch" || c.w(i+1) == "microbatch" || c.w(i+1) == "bs") &&
 		!reqStartsNumber(c.w(i+2)):
 		// "max batch size for …": the largest micro-batch that fits
@@ -408,6 +405,10 @@ func (c *canonizer) phrase(i int) int {
 		// the most one GPU may cost an hour
 		v, n := hourlyPrice(c.ws(i, 6))
 		c.hourly = v
+		if c.w(i+n) == "per" && (c.w(i+n+1) == "gpu" || c.w(i+n+1) == "card") {
+			c.skip(i+n, i+n+2) // "under $3/hr per gpu": the price is a GPU's already
+			return i + n + 2
+		}
 		return i + n // said back in the reading ("max $2/gpu-hour"), not skipped
 	case dollars(c.w(i)) > 0 || (c.w(i) == "budget" || c.w(i) == "under" || c.w(i) == "within") && dollars(c.w(i+1)) > 0:
 		// "budget $20k", "under $500", "$2k budget": a ceiling on the cost
@@ -777,6 +778,16 @@ func (c *canonizer) phrase(i int) int {
 		// "step당 0.8초": the Korean per after the English word
 		c.emit("/"+c.w(i), i, i+2)
 		return i + 2
+	case reqStartsNumber(c.w(i)) && (c.w(i+1) == "out" || c.w(i+1) == "output" && c.w(i+2) != "per" || c.w(i+1) == "generated") && !reqStartsNumber(lastW(c.out)) &&
+		c.w(i-1) != "in" && c.w(i-1) != "input" && c.w(i-1) != "prompt" && c.w(i-1) != "/" && c.w(i+2) != "/":
+		// "2k prompt and 512 out", "512 output tokens": the output length
+		n := i + 2
+		if c.w(n) == "tokens" || c.w(n) == "toks" {
+			n++
+		}
+		c.emit("out", i, n)
+		c.emit(c.w(i), i, n)
+		return n
 	case reqStartsNumber(c.w(i)) && (c.w(i+1) == "prompt" || c.w(i+1) == "token-prompt") && !reqStartsNumber(lastW(c.out)):
 		// "TTFT for 8k prompt": the input length
 		c.emit("input", i, i+2)

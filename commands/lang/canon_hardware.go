@@ -254,7 +254,7 @@ func (c *canonizer) gpuWords(i int) int {
 		c.emit(w[:len(w)-1], i, i+1)
 		return i + 1
 	}
-	if isMemWord(w) && !c.gpu(next) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out)) || plainCount(lastW(c.out))) {
+	if isMemWord(w) && !c.gpu(next) && !c.gpu(next+c.w(i+2)) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out)) || plainCount(lastW(c.out))) {
 		// "is 24GB enough for …", "24기가로": a card of that size stands in,
 		// the cheapest the catalogue has, and the reading says so
 		if v, _, _ := reqScanNumber(w); v.v > 0 {
@@ -290,6 +290,13 @@ func (c *canonizer) gpuWords(i int) int {
 			c.emit(next, i+1, i+2)
 			return i + 2
 		}
+	}
+	if joined := next + c.w(i+2); isMemWord(w) && c.gpu(joined) && (c.w(i+2) == "ti" || c.w(i+2) == "super" || c.w(i+2) == "ada") {
+		// "a 16gb 4060 ti": the name in two words, at the memory's place
+		at := c.in[i].start
+		c.out = append(c.out, reqToken{raw: c.in[i+1].raw + " " + c.in[i+2].raw, w: joined, start: at, end: at})
+		c.emit(w, i, i+3)
+		return i + 3
 	}
 	if isMemWord(w) && c.gpu(next) {
 		// "a 16gb v100" reads as "v100 16gb": the name at the memory's place
@@ -428,17 +435,21 @@ func (c *canonizer) slashedGPUs(i int) int {
 // them, and how many when a count of machines follows ("A100 8장짜리 서버
 // 2대", "H100 8장짜리 노드 4대로" → 2 nodes of 8x a100, 4 nodes of 8x
 // h100); with none, N of the GPU ("a100 8장짜리로 돼?").
-func (c *canonizer) machinesOf(i int) int {
-	n, rest, ok := reqScanInt(c.w(i + 1))
-	if !ok || rest != "" || n < 1 {
-		return i
+func (c *canonizer) machinesOf(g int) int {
+	k := g // the GPU's words end at k: "a100 40gb 8장짜리" has its memory too
+	if isMemWord(c.w(g + 1)) {
+		k = g + 1
 	}
-	if !strings.HasPrefix(c.w(i+2), "장짜리") && !(c.w(i+2) == "장" && machineWord(c.w(i+3)) && c.machineCountAt(i+4)) {
+	n, rest, ok := reqScanInt(c.w(k + 1))
+	if !ok || rest != "" || n < 1 {
+		return g
+	}
+	if !strings.HasPrefix(c.w(k+2), "장짜리") && !(c.w(k+2) == "장" && machineWord(c.w(k+3)) && c.machineCountAt(k+4)) {
 		// "a100 8장 서버 두 대로": a plain 장 is machines only with a
 		// machine word and a count of them after it
-		return i
+		return g
 	}
-	j := i + 3
+	j := k + 3
 	if machineWord(c.w(j)) {
 		j++
 	}
@@ -446,26 +457,31 @@ func (c *canonizer) machinesOf(i int) int {
 	if v, r, isNum := reqScanInt(c.w(j)); isNum && r == "" {
 		m, isKo = v, true
 	}
+	counter := c.w(j + 1)
+	end := j + 2
+	if v, unit, ok := koCountGlued(c.w(j)); ok {
+		m, isKo, counter, end = v, true, unit, j+1 // "노드 두개로", "서버 두대로"
+	}
 	count := strconv.Itoa(n)
-	if !isKo || m < 1 || !strings.HasPrefix(c.w(j+1), "대") {
-		c.emit(c.w(i), i, i+1)
-		c.emit("x", i+1, i+3)
-		c.emit(count, i+1, i+3)
-		return i + 3
+	if !isKo || m < 1 || !strings.HasPrefix(counter, "대") && !strings.HasPrefix(counter, "개") {
+		c.emitGPUAt(g, k)
+		c.emit("x", k+1, k+3)
+		c.emit(count, k+1, k+3)
+		return k + 3
 	}
 	if m == 1 {
-		c.emit(c.w(i), i, i+1)
-		c.emit("x", i+1, j+2)
-		c.emit(count, i+1, j+2)
-		return j + 2
+		c.emitGPUAt(g, k)
+		c.emit("x", k+1, end)
+		c.emit(count, k+1, end)
+		return end
 	}
-	c.emit(strconv.Itoa(m), j, j+2)
-	c.emit("nodes", j, j+2)
-	c.emit("of", j, j+2)
-	c.emit(c.w(i), i, i+1)
-	c.emit("x", i+1, i+3)
-	c.emit(count, i+1, i+3)
-	return j + 2
+	c.emit(strconv.Itoa(m), j, end)
+	c.emit("nodes", j, end)
+	c.emit("of", j, end)
+	c.emitGPUAt(g, k)
+	c.emit("x", k+1, k+3)
+	c.emit(count, k+1, k+3)
+	return end
 }
 
 // machineCountAt reports whether a count of machines starts at j: a
@@ -616,4 +632,24 @@ func (c *canonizer) placeNodes() {
 // nodeWord names a machine of a cluster after its count ("2 nodes", "2노드").
 func nodeWord(w string) bool {
 	return w == "nodes" || w == "node" || w == "machines" || w == "servers" || w == "boxes" || w == "hosts" || strings.HasPrefix(w, "노드")
+}
+
+// emitGPUAt writes the GPU named at g with the memory size said after it
+// (words g to k): "a100 40gb".
+func (c *canonizer) emitGPUAt(g, k int) {
+	c.emit(c.w(g), g, g+1)
+	if k > g {
+		c.emit(c.w(k), k, k+1)
+	}
+}
+
+// koCountGlued reads a native Korean number glued to its counter: "두개로",
+// "세대", "네개": the number and the counter with what follows it.
+func koCountGlued(w string) (int, string, bool) {
+	for word, v := range koNumbers {
+		if rest, ok := strings.CutPrefix(w, word); ok && (strings.HasPrefix(rest, "개") || strings.HasPrefix(rest, "대")) {
+			return v, rest, true
+		}
+	}
+	return 0, "", false
 }

@@ -680,3 +680,23 @@ func (c *canonizer) emitAudioHours(hours float64, a, b int) {
 	c.emit("samples", a, b)
 	c.audioWork = true
 }
+
+// wordForms rewrites, before the reading pass, shorthands whose words mean
+// another's: "128k 풀 컨텍스트" (the length said of the whole window), "w/"
+// and "w/o" (with, without).
+func (c *canonizer) wordForms() {
+	for k := 1; k+1 < len(c.in); k++ {
+		if (c.in[k].w == "풀" || c.in[k].w == "full") && reqStartsNumber(c.in[k-1].w) && (koSeqWord(c.in[k+1].w) || seqWord(c.in[k+1].w)) {
+			// "128k 풀 컨텍스트", "128k full context": the whole window, said of the length
+			c.in = append(c.in[:k:k], c.in[k+1:]...)
+		}
+	}
+	for k := range c.in {
+		switch c.in[k].w {
+		case "w/":
+			c.in[k].w = "with" // "a 7b w/ fsdp"
+		case "w/o", "wo/":
+			c.in[k].w = "without" // "w/o ckpt"
+		}
+	}
+}

@@ -333,7 +333,7 @@ func (c *canonizer) korean1(i int) int {
 // koTimeUnit reads 시간/일/분 after a number: "24시간 안에" is a deadline,
 // "385시간 걸렸는데" a measured run, otherwise a plain unit.
 func (c *canonizer) koTimeUnit(i int, unit string) int {
-	during := (strings.HasSuffix(c.w(i), "동안") || strings.HasPrefix(c.w(i+1), "동안")) && !c.koPastSaid()
+	during := (strings.HasSuffix(c.w(i), "동안") || strings.HasPrefix(c.w(i+1), "동안") || koAfterWord(c.w(i+1))) && !c.koPastSaid()
 	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon()[next].act == koWithin || during ||
 		strings.HasSuffix(c.w(i), "안에") || strings.HasSuffix(c.w(i), "이내") || strings.HasSuffix(c.w(i), "내에") {
 		if len(c.out) > 0 {
@@ -345,7 +345,7 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 				c.deadline = 0
 				c.setDeadline(durScale(n.v, d), i, i+1)
 				c.deadlineWord = c.text[start:c.in[i].end]
-				if koLexicon()[next].act == koWithin || strings.HasPrefix(c.w(i+1), "동안") {
+				if koLexicon()[next].act == koWithin || strings.HasPrefix(c.w(i+1), "동안") || koAfterWord(c.w(i+1)) {
 					c.deadlineWord = c.text[start:c.in[i+1].end]
 					return i + 2
 				}

@@ -193,3 +193,13 @@ func (c *canonizer) koCkptOnOff(i int) int {
 	}
 	return i
 }
+
+// koAfterWord is "뒤" or "후" after a duration ("2주 뒤 데드라인", "3일 후에
+// 발표"): the time from now to a deadline.
+func koAfterWord(w string) bool {
+	switch w {
+	case "뒤", "뒤에", "뒤까지", "후", "후에", "후까지", "뒤가", "후가":
+		return true
+	}
+	return false
+}

@@ -124,6 +124,7 @@ var reqUnits = map[string]reqUnitKind{
 	"sample": reqUSamples, "samples": reqUSamples, "seqs": reqUSamples, "sequences": reqUSamples,
 	"example": reqUSamples, "examples": reqUSamples, "ex": reqUSamples, "exs": reqUSamples,
 	"pair": reqUSamples, "pairs": reqUSamples, "row": reqUSamples, "rows": reqUSamples, "doc": reqUSamples, "docs": reqUSamples,
+	"passage": reqUSamples, "passages": reqUSamples, "chunk": reqUSamples, "chunks": reqUSamples, "paragraph": reqUSamples, "paragraphs": reqUSamples,
 	"document": reqUSamples, "documents": reqUSamples, "prompt": reqUSamples, "prompts": reqUSamples, "request": reqUSamples,
 	"requests": reqUSamples, "req": reqUSamples, "reqs": reqUSamples, "record": reqUSamples, "records": reqUSamples,
 	"instance": reqUSamples, "instances": reqUSamples, "conversation": reqUSamples, "conversations": reqUSamples,

@@ -806,3 +806,22 @@ func TestProbeFiveReadings(t *testing.T) {
 		{"llama3 8b l40s 한장 서빙 동접 20명 됨?", AskFit, []string{"concurrency 20"}},
 	})
 }
+
+// More of probe 5: one word that carries nothing, or a common way to say
+// a thing, no longer refuses the request.
+func TestProbeFiveWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"what batch size fits for llama3 8b lora on a 4090?", "will it fit?"},
+		{"llama3 8b lora 1B tokens cheapest under $3/hr per gpu", "max $3/gpu-hour"},
+		{"llama3 8b vllm on h100 2k prompt and 512 out, tokens/s?", "gen 512"},
+		{"bge-m3 embeddings for 20 million passages on an l4", "20M samples"},
+		{"vllm 말고 tgi로 mistral 7b 서빙하면 a10 초당 몇 토큰?", "tgi"},
+		{"라마3.1 8b 128k 풀 컨텍스트로 서빙하면 a100 한장 돼?", "seq 131072"},
+		{"llama 3.1 8b 128k full context on an a100, fits?", "seq 131072"},
+		{"2주 뒤 데드라인인데 8b 모델 사전학습 2000억 토큰 h100 몇 장?", "to finish within 14 days?"},
+		{"a100 40gb 8장짜리 노드 두개로 llama3 70b lora", "on 2 nodes of 8x a100-sxm4-40gb"},
+		{"gemma 3 12b qlora on a 16gb 4060 ti", "on 1x rtx-4060ti"},
+	})
+}
