@@ -618,13 +618,8 @@ func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Reque
 // at its best layout, and how much faster the faster one is; "" when
 // neither fits. The card below plans the format said last.
 func (s *Set) comparePrecisions(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
-	var hw planner.Hardware
-	switch {
-	case len(req.Targets) > 0:
-		hw = req.Targets[0]
-	case s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
-		hw = s.teamRanking(req)[0]
-	default:
+	hw, ok := s.sideBySideGPU(req)
+	if !ok {
 		return ""
 	}
 	var parts []string
@@ -783,13 +778,8 @@ func workSaid(j planner.Job) bool {
 // memory each needs per GPU and its time, and what checkpointing saves
 // and costs.
 func (s *Set) compareCheckpointing(p *i18n.Printer, req planner.Request) string {
-	var hw planner.Hardware
-	switch {
-	case len(req.Targets) > 0:
-		hw = req.Targets[0]
-	case s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
-		hw = s.teamRanking(req)[0]
-	default:
+	hw, ok := s.sideBySideGPU(req)
+	if !ok {
 		return ""
 	}
 	var es [2]*planner.Estimate
@@ -829,4 +819,16 @@ func stepOrTotal(p *i18n.Printer, e *planner.Estimate) string {
 		return planner.FormatHoursIn(p, *e.Time.TotalHours)
 	}
 	return p.Tf("%.2f s a step", e.Time.StepS)
+}
+
+// sideBySideGPU is the hardware a side-by-side answer plans on: the one
+// named, else the team's fastest server; false with neither.
+func (s *Set) sideBySideGPU(req planner.Request) (planner.Hardware, bool) {
+	switch {
+	case len(req.Targets) > 0:
+		return req.Targets[0], true
+	case s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
+		return s.teamRanking(req)[0], true
+	}
+	return planner.Hardware{}, false
 }

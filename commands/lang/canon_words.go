@@ -365,13 +365,7 @@ func pagedOptimizerWord(w string) bool {
 // used: "without (gradient|activation)? checkpointing", "no ckpt", "ckpt
 // off", "disable checkpointing"; 0 for none.
 func ckptNegated(w []string) int {
-	ckpt := func(s string) bool {
-		switch s {
-		case "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc", "activation-checkpointing", "act-ckpt", "recompute":
-			return true
-		}
-		return false
-	}
+	ckpt := ckptName
 	if len(w) < 2 {
 		return 0
 	}
@@ -506,13 +500,7 @@ func (c *canonizer) halfDurations() {
 // "ckpt on/off", "with vs without (gradient) checkpointing", "ckpt vs
 // no-ckpt"; 0 for none.
 func ckptOnOff(w []string) int {
-	ckpt := func(s string) bool {
-		switch s {
-		case "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc", "activation-checkpointing", "act-ckpt", "recompute":
-			return true
-		}
-		return false
-	}
+	ckpt := ckptName
 	vs := func(s string) bool { return s == "vs" || s == "vs." || s == "versus" || s == "or" }
 	at := func(k int) string {
 		if k < len(w) {
@@ -699,4 +687,13 @@ func (c *canonizer) wordForms() {
 			c.in[k].w = "without" // "w/o ckpt"
 		}
 	}
+}
+
+// ckptName is a word that names gradient checkpointing.
+func ckptName(s string) bool {
+	switch s {
+	case "ckpt", "checkpointing", "grad-ckpt", "gradient-checkpointing", "gc", "activation-checkpointing", "act-ckpt", "recompute":
+		return true
+	}
+	return false
 }

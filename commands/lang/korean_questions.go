@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -175,14 +176,7 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.setAsk(AskFit)
 		c.maxBatch = true
 		c.runWord = true
-		n := i + 1
-		for strings.HasPrefix(c.w(n), "명") || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "까지") {
-			n++
-		}
-		if n > i+1 {
-			c.skip(i+1, n)
-		}
-		return n, true
+		return c.skipCounters(i+1, "명", "개", "까지"), true
 	}
 	if i > 0 && strings.HasPrefix(c.w(i-1), "배치") {
 		// "배치 몇까지 돼?", "배치 몇 개까지": the largest batch that fits
@@ -371,14 +365,21 @@ func (c *canonizer) koHowManyRate(i int, w string) (int, bool) {
 		c.setAsk(AskTime)
 		c.rate = true
 		c.runWord = true
-		n := i + 1
-		for strings.HasPrefix(c.w(n), "장") || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "건") {
-			n++
-		}
-		if n > i+1 {
-			c.skip(i+1, n)
-		}
-		return n, true
+		return c.skipCounters(i+1, "장", "개", "건"), true
 	}
 	return 0, false
+}
+
+// skipCounters skips the words from i that start with one of the
+// counters after 몇 ("몇 명까지", "몇 장"), and returns where the next
+// word starts.
+func (c *canonizer) skipCounters(i int, counters ...string) int {
+	n := i
+	for slices.ContainsFunc(counters, func(p string) bool { return strings.HasPrefix(c.w(n), p) }) {
+		n++
+	}
+	if n > i {
+		c.skip(i, n)
+	}
+	return n
 }
