@@ -71,6 +71,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a speech model's rate in audio time
 		{"whisper large-v3 on an A10, how many hours of audio can it transcribe per hour?", "time", []string{"hours of audio an hour on 1× A10", "x real time"}},
 		{"위스퍼 large-v3 a10에서 실시간 몇 배속이야?", "time", []string{"시간당 약", "시간 분량의 오디오예요", "실시간의"}},
+		// 4-bit weights set against 16-bit ones, side by side
+		{"llama3.1 8b int4 vs fp16 on an h100 speed", "time", []string{"int4: ", "fp16: ", "int4 is", "as fast as fp16"}},
+		{"라마3.1 8b awq랑 fp16 h100 한장 속도 비교", "time", []string{"int4: 초당", "fp16: 초당", "빨라요 (fp16 대비)"}},
 		// checkpointing on and off: both planned, what it saves and costs
 		{"llama3 8b lora 4090 with vs without gradient checkpointing", "", []string{"With checkpointing: ", " · without: ", "does not fit", "checkpointing saves "}},
 		{"qwen2.5 7b lora a100 체크포인팅 유무 비교", "", []string{"체크포인팅 켜면: GPU당", "끄면: GPU당", "스텝은", "더 걸려요"}},

@@ -542,7 +542,12 @@ func (p *reqParser) finishServing() error {
 			j.Precision = planner.INT4
 			p.note(en.Tf("`%s` read as 4-bit weights (say `int8` for 8-bit)", sv.quantWord))
 		}
-		if j.Precision != planner.INT4 && j.Precision != planner.INT8 {
+		if j.Precision != planner.INT4 && j.Precision != planner.INT8 && reqFloatFormat(j.Precision) && p.sideBySide(sv.quantWord, p.precision.word) {
+			// "awq랑 fp16 비교", "gptq vs bf16": 4-bit weights set
+			// against 16-bit ones, side by side; the card plans the latter
+			p.precisionPair = [2]planner.Precision{planner.INT4, j.Precision}
+			j.Quant = ""
+		} else if j.Precision != planner.INT4 && j.Precision != planner.INT8 {
 			return said(en.Tf("`%s` quantises to 4 or 8 bits, not %s", sv.quantWord, j.Precision), &UserError{Hint: p.tryWithout(p.precision.word)})
 		}
 	}
@@ -628,4 +633,24 @@ func (c *canonizer) kvCache(i int) int {
 		return n
 	}
 	return i
+}
+
+// sideBySide reports whether the request names a and b with only a word
+// of comparison between them ("awq랑 fp16", "gptq vs bf16", "awq, fp16").
+func (p *reqParser) sideBySide(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	t := strings.ToLower(p.text)
+	i := strings.Index(t, strings.ToLower(a))
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimSpace(t[i+len(a):])
+	for _, sep := range []string{"이랑", "랑", "vs.", "vs", "versus", "or", ",", "대비", "와", "과", "/"} {
+		if r, ok := strings.CutPrefix(rest, sep); ok {
+			return strings.HasPrefix(strings.TrimSpace(r), strings.ToLower(b))
+		}
+	}
+	return false
 }

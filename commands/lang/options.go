@@ -401,6 +401,14 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 		return nil
 	}
 	pv := planner.Precision(v)
+	if prev := p.precision; prev.set && prev.v != pv && !reqFloatFormat(prev.v) != !reqFloatFormat(pv) && p.onlySeparators(p.precisionEnd, a) {
+		// "int4 vs fp16", "awq랑 fp16 비교": weights in 4 bits set
+		// against 16, side by side
+		p.precisionPair = [2]planner.Precision{prev.v, pv}
+		p.precision = reqSlot[planner.Precision]{v: pv, word: p.span(a, b), set: true}
+		p.precisionEnd = b
+		return nil
+	}
 	if prev := p.precision; prev.set && prev.v != pv && reqFloatFormat(prev.v) && reqFloatFormat(pv) {
 		// "bf16 won't work on a v100, so fp16", "fp8 or bf16, doesn't
 		// matter": people settle on the last format they name; side by
