@@ -401,7 +401,8 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 		return nil
 	}
 	pv := planner.Precision(v)
-	if prev := p.precision; prev.set && prev.v != pv && !reqFloatFormat(prev.v) != !reqFloatFormat(pv) && p.onlySeparators(p.precisionEnd, a) {
+	if prev := p.precision; prev.set && prev.v != pv && !reqFloatFormat(prev.v) != !reqFloatFormat(pv) && p.onlySeparators(p.precisionEnd, a) &&
+		p.toks[p.precisionEnd-1].end < p.toks[a].start && strings.TrimSpace(p.text[p.toks[p.precisionEnd-1].end:p.toks[a].start]) != "" {
 		// "int4 vs fp16", "awq랑 fp16 비교": weights in 4 bits set
 		// against 16, side by side
 		p.precisionPair = [2]planner.Precision{prev.v, pv}
