@@ -293,6 +293,11 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost) {
 		return compareSummary(p, res) // "how long on 1, 2, 4, 8 H100s?": every column
 	}
+	if rd.KVLeft {
+		if s := kvRoom(p, e, res.Job); s != "" {
+			return s
+		}
+	}
 	if rd.Memory {
 		return memoryAnswer(p, e, hw) + kvShare(p, rd, e, res.Job)
 	}
@@ -450,6 +455,23 @@ func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
 		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
 	}
 	return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB)
+}
+
+// kvRoom answers "kv캐시 몇기가 남아?": what the GPUs have left for the KV
+// cache once the weights and the workspace are in, and how many sequences
+// of the context fit in it; "" when the plan is no served decoder.
+func kvRoom(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo) string {
+	if e.InferencePath != "decode" || !e.Memory.Fits {
+		return ""
+	}
+	used := e.Memory.PerGPUGiB
+	for _, it := range e.Memory.Breakdown {
+		if it.Name == "KV cache" {
+			used -= it.GiB
+		}
+	}
+	room := (e.Memory.CapacityGiB - used) * float64(max(1, e.TensorParallel))
+	return p.Tf("About %.0f GiB is left for the KV cache on %s: %d sequences of %d tokens at once.", room, hwText(p, e), servedAtOnce(e), job.SeqLen)
 }
 
 // kvShare is what a memory answer adds when the KV cache was named: its

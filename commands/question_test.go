@@ -71,6 +71,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a speech model's rate in audio time
 		{"whisper large-v3 on an A10, how many hours of audio can it transcribe per hour?", "time", []string{"hours of audio an hour on 1× A10", "x real time"}},
 		{"위스퍼 large-v3 a10에서 실시간 몇 배속이야?", "time", []string{"시간당 약", "시간 분량의 오디오예요", "실시간의"}},
+		// the room left for the KV cache, in GiB and sequences
+		{"qwen3 14b int8로 a6000 한장 올리면 kv캐시 몇기가 남아?", "fit", []string{"KV 캐시에 약", "GiB가 남아요 (1× RTX A6000)", "동시에 시퀀스"}},
+		{"how much room is left for the kv cache with llama3 8b on a 4090?", "fit", []string{"GiB is left for the KV cache on 1× GeForce RTX 4090", "sequences of 4096 tokens at once"}},
 		// 4-bit weights set against 16-bit ones, side by side
 		{"llama3.1 8b int4 vs fp16 on an h100 speed", "time", []string{"int4: ", "fp16: ", "int4 is", "as fast as fp16"}},
 		{"라마3.1 8b awq랑 fp16 h100 한장 속도 비교", "time", []string{"int4: 초당", "fp16: 초당", "빨라요 (fp16 대비)"}},

@@ -697,3 +697,15 @@ func ckptName(s string) bool {
 	}
 	return false
 }
+
+// kvLeftAsked reports whether the words ask what is left after the model
+// ("남아", "남는", "left", "room", "headroom", "free"): with the KV cache
+// named, the room it has.
+func kvLeftAsked(in []reqToken) bool {
+	for _, t := range in {
+		if strings.HasPrefix(t.w, "남") || t.w == "left" || t.w == "room" || t.w == "headroom" || t.w == "free" || t.w == "spare" {
+			return true
+		}
+	}
+	return false
+}
