@@ -186,6 +186,9 @@ func (c *canonizer) run() {
 // tried against; the order is the reading's precedence.
 func (c *canonizer) step(i int) int {
 	t := c.in[i]
+	if n := c.nodesFirst(i); n > i {
+		return n // "노드 4개(노드당 h100 8장)": the machines, then what each holds
+	}
 	if n := c.nodesAfter(i); n > i {
 		return n // "h100 8장짜리 2노드", "h100 8장 노드 2개", "8x h100 2 nodes"
 	}

@@ -653,3 +653,37 @@ func koCountGlued(w string) (int, string, bool) {
 	}
 	return 0, "", false
 }
+
+// nodesFirst reads a number of machines said before what each holds:
+// "노드 4개(노드당 h100 8장)", "노드 두 대, 노드당 a100 8장" as "4 nodes of"
+// before the GPU and its count; i when none is there.
+func (c *canonizer) nodesFirst(i int) int {
+	if c.w(i) != "노드" && c.w(i) != "서버" {
+		return i
+	}
+	j := i + 1
+	n, rest, ok := reqScanInt(c.w(j))
+	if !ok {
+		if v, ok := koNumbers[c.w(j)]; ok {
+			n, rest = v, ""
+		} else if v, r, ok := koCountGlued(c.w(j)); ok {
+			n, rest = v, r
+		} else {
+			return i
+		}
+	}
+	j++
+	if rest == "" && (strings.HasPrefix(c.w(j), "개") || strings.HasPrefix(c.w(j), "대")) {
+		j++
+	}
+	if c.w(j) == "," {
+		j++
+	}
+	if n < 2 || !strings.HasPrefix(c.w(j), "노드당") && !strings.HasPrefix(c.w(j), "서버당") {
+		return i
+	}
+	c.emit(strconv.Itoa(n), i, j+1)
+	c.emit("nodes", i, j+1)
+	c.emit("of", i, j+1)
+	return j + 1
+}

@@ -825,3 +825,13 @@ func TestProbeFiveWords(t *testing.T) {
 		{"gemma 3 12b qlora on a 16gb 4060 ti", "on 1x rtx-4060ti"},
 	})
 }
+
+// Machines said before what each holds: "노드 4개(노드당 h100 8장)".
+func TestNodesBeforeTheirGPUs(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"llama3 70b lora 노드 4개(노드당 h100 8장)", "on 4 nodes of 8x h100-sxm5-80gb"},
+		{"llama3 70b 풀파인튜닝 노드 두 대, 노드당 a100 8장으로 며칠?", "on 2 nodes of 8x a100-sxm4-80gb"},
+	})
+}
