@@ -357,6 +357,10 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if b := rd.Request.Baseline; hours != "" && b != nil && b.Unit == planner.HoursPerEpoch && rd.Request.Job.Epochs == 0 {
 			return p.Tf("About %s an epoch on %s.", hours, hw) // the measured run's epoch, the only work said
 		}
+		if rd.StepTime && e.Time.StepS > 0 && rd.Request.Baseline == nil {
+			// "스텝당 몇초": a step of the plan's batch
+			return p.Tf("About %.2f s a step on %s (micro-batch %d × %d accumulation × %d GPUs).", e.Time.StepS, hw, e.MicroBatch, e.GradAccum, e.GPUs/max(1, e.TensorParallel*e.PipelineParallel))
+		}
 		if b := rd.Request.Baseline; b != nil && b.Unit == planner.TokensPerS && e.Throughput.TokensPerS > 0 && !workSaid(rd.Request.Job) && rd.Request.Job.Workload != planner.Inference {
 			// "we measured 1,800 tokens/s training … on one 4090; on server-h?": the rate there
 			return p.Tf("About %s tokens/s on %s (measured %s on %d× %s).", p.Count(e.Throughput.TokensPerS), hw, p.Count(b.Value), b.Hardware.Count, b.Hardware.GPU.Name)
@@ -759,8 +763,8 @@ func amountAnswer(p *i18n.Printer, rd lang.Reading, e *planner.Estimate, job pla
 // amountText writes an amount of work for people: epochs with a decimal,
 // counts in 만/억 in Korean and with M/B in English past a million.
 func amountText(p *i18n.Printer, v float64, unit string) string {
-	if unit == "epochs" {
-		return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+	if unit == "epochs" || v < 10 {
+		return strconv.FormatFloat(v, 'g', 2, 64) // "0.35 epochs an hour", "4.2"
 	}
 	if p.Korean() || v < 1e6 {
 		return p.Count(v)

@@ -71,6 +71,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a speech model's rate in audio time
 		{"whisper large-v3 on an A10, how many hours of audio can it transcribe per hour?", "time", []string{"hours of audio an hour on 1× A10", "x real time"}},
 		{"위스퍼 large-v3 a10에서 실시간 몇 배속이야?", "time", []string{"시간당 약", "시간 분량의 오디오예요", "실시간의"}},
+		// a step's time asked, with no run measured
+		{"배치 1024 시퀀스 2048로 1b 모델 프리트레이닝 h100x8 스텝당 몇초", "time", []string{"스텝당 약", "micro-batch", "× GPU 8장"}},
 		// the room left for the KV cache, in GiB and sequences
 		{"qwen3 14b int8로 a6000 한장 올리면 kv캐시 몇기가 남아?", "fit", []string{"KV 캐시에 약", "GiB가 남아요 (1× RTX A6000)", "동시에 시퀀스"}},
 		{"how much room is left for the kv cache with llama3 8b on a 4090?", "fit", []string{"GiB is left for the KV cache on 1× GeForce RTX 4090", "sequences of 4096 tokens at once"}},

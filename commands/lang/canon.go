@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"math"
 	"strings"
 	"time"
 )
@@ -83,6 +82,7 @@ type canonizer struct {
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
+	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -186,28 +186,8 @@ func (c *canonizer) run() {
 // tried against; the order is the reading's precedence.
 func (c *canonizer) step(i int) int {
 	t := c.in[i]
-	if n := c.nodesFirst(i); n > i {
-		return n // "노드 4개(노드당 h100 8장)": the machines, then what each holds
-	}
-	if n := c.nodesAfter(i); n > i {
-		return n // "h100 8장짜리 2노드", "h100 8장 노드 2개", "8x h100 2 nodes"
-	}
-	if nx := c.w(i + 1); (nx == "말고" || nx == "아니고" || nx == "대신" || nx == "말고요") && !isHangulWord(t.w) && (engineWords[t.w] != "" || c.gpu(t.w)) {
-		c.skip(i, i+2) // "vllm 말고 tgi로", "a100 말고 h100": not that one
-		return i + 2
-	}
-	if won, n := koWonAt(c.ws(i, 3)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
-		c.korean = true
-		c.wonBudget = won // "예산 300만원", "500만 원으로": a budget in won
-		if c.krwPerUSD > 0 {
-			c.budget = math.Round(won / c.krwPerUSD)
-		}
-		return i + n
-	}
-	if v, n := koDollarsAt(c.w(i), c.w(i+1)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
-		c.korean = true
-		c.budget = v // "1000달러로 몇 에폭", "3000달러 안에서": what may be spent
-		return i + n
+	if n := c.countsAndMoney(i); n > i {
+		return n
 	}
 	if isHangulWord(t.w) {
 		c.korean = true
@@ -337,6 +317,14 @@ func (c *canonizer) phrase(i int) int {
 		return n
 	}
 	switch {
+	case stepTimeAsked(c.ws(i, 4)) > 0:
+		// "time per step?", "step time on 8x h100", "seconds per step": a
+		// step's time (a number after it would be a measured one)
+		n := i + stepTimeAsked(c.ws(i, 4))
+		c.setAsk(AskTime)
+		c.stepAsked = true
+		c.skip(i, n)
+		return n
 	case rateQuestion(c.w(i), c.w(i+1), c.w(i+2)) > 0 && (i == 0 || !reqStartsNumber(c.w(i-1)) || c.gpu(c.w(i-1))):
 		// "tokens per second?", "how many tok/s", "images/sec": asks how
 		// fast, with no measurement said (a number before it would be one)
@@ -495,6 +483,10 @@ func (c *canonizer) phrase(i int) int {
 		c.skip(i, i+2) // the KV cache is in every decode plan already
 		c.kvWord = true
 		return i + 2
+	case c.w(i) == "half" && (c.w(i-1) == "in" || c.w(i-1) == "by"):
+		// "cut that in half", "faster by half": a ratio, not fp16
+		c.skip(i, i+1)
+		return i + 1
 	case c.w(i) == "half" && c.w(i+1) == "a" && scaleWords[c.w(i+2)] > 0:
 		// "half a million"
 		c.emit(reqTrimNum(0.5*scaleWords[c.w(i+2)]), i, i+3)
@@ -720,6 +712,12 @@ func (c *canonizer) phrase(i int) int {
 	case c.w(i) == "24/7" || c.w(i) == "round-the-clock" || c.w(i) == "around-the-clock" || c.w(i) == "always-on":
 		c.skip(i, i+1) // "serve it 24/7": a served model runs all the time; the card prices an hour and a month
 		return i + 1
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && c.w(i+1) == "for" && (i == 0 || !reqStartsNumber(c.w(i-1))):
+		// "memory for 13b inference …", "vram for llama3 8b lora": how much
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+2)
+		return i + 2
 	case c.words(i, "how", "much") && memoryWord(c.w(i+2)):
 		// "how much vram for …", "how much memory does mixtral need"
 		c.setAsk(AskFit)

@@ -426,6 +426,20 @@ func (c *canonizer) timeThereIs(i int) (int, bool) {
 			}
 		}
 	}
+	if f, unit, ok := reqScanNumber(c.w(i)); ok && f.v > 0 && !c.pastBefore(i) {
+		// "4 days left", "2 weeks left": the time there is
+		n, d, okU := i+1, time.Duration(0), false
+		if unit != "" {
+			d, okU = deadlineUnit(unit)
+		} else {
+			d, okU = deadlineUnit(c.w(i + 1))
+			n = i + 2
+		}
+		if okU && (c.w(n) == "left" || c.w(n) == "remaining") {
+			c.setDeadline(durScale(f.v, d), i, n+1)
+			return n + 1, true
+		}
+	}
 	if c.w(i) == "half" && !c.pastBefore(i) {
 		// "half a day on 4 a100s — how many tokens": twelve hours there
 		// are (not half precision); "half a day per epoch" is a rate

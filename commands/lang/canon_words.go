@@ -188,8 +188,8 @@ func concurrentWords(a, b string) int {
 // sec", "images a second"; 0 for none.
 func rateQuestion(a, b, c string) int {
 	switch a {
-	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries":
-	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "throughput":
+	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries", "docs", "documents", "sentences", "passages":
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "images/sec", "img/sec", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "docs/s", "docs/sec", "throughput":
 		return 1
 	default:
 		return 0
@@ -708,4 +708,42 @@ func kvLeftAsked(in []reqToken) bool {
 		}
 	}
 	return false
+}
+
+// usdAfter is the sum in "10k usd", "5000 dollars": a number then the
+// currency; 0 for none.
+func usdAfter(num, cur string) float64 {
+	if cur != "usd" && cur != "dollars" && cur != "dollar" && cur != "bucks" {
+		return 0
+	}
+	v, u, ok := reqScanNumber(strings.ReplaceAll(num, ",", ""))
+	if !ok || u != "" || v.v <= 0 {
+		return 0
+	}
+	return v.v
+}
+
+// stepTimeAsked is how many words at the start of w ask a step's time:
+// "time per step", "step time", "seconds per step", "s/step?", not
+// followed by a number, "is" or "=" (a measured one); 0 for none.
+func stepTimeAsked(w []string) int {
+	at := func(k int) string {
+		if k < len(w) {
+			return w[k]
+		}
+		return ""
+	}
+	n := 0
+	switch {
+	case (at(0) == "time" || at(0) == "seconds" || at(0) == "secs") && at(1) == "per" && at(2) == "step":
+		n = 3
+	case at(0) == "step" && at(1) == "time":
+		n = 2
+	default:
+		return 0
+	}
+	if next := at(n); reqStartsNumber(next) || next == "is" || next == "=" || next == "was" || next == "of" {
+		return 0
+	}
+	return n
 }

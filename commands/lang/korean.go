@@ -687,7 +687,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+2) // "어느 정도": about, not which
 		return i + 2
 	}
-	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요") || c.w(i-1) == "에폭당" || c.w(i-1) == "스텝당" || c.w(i-1) == "에포크당") {
+	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요") || c.w(i-1) == "에폭당" || c.w(i-1) == "스텝당" || c.w(i-1) == "에포크당" || c.koTookBefore(i) && !c.costWordSaid()) {
 		ask = AskTime // "얼마 걸려", "에폭당 얼마?" are how long, not how much
 	}
 	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(c.w(i-1)) || ask == AskCost && memoryWord(next) {
@@ -704,6 +704,9 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		if n, ok := c.koHowMany(i, w); ok {
 			return n
 		}
+	}
+	if strings.HasPrefix(w, "몇초") && c.w(i-1) == "스텝당" || w == "몇" && strings.HasPrefix(c.w(i+1), "초") && c.w(i-1) == "스텝당" {
+		c.stepAsked = true // "스텝당 몇초": a step's time
 	}
 	if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") || strings.HasPrefix(w, "몇초") {
 		c.ask = AskNone
@@ -793,9 +796,15 @@ func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
 }
 
 // koCkptWords reads checkpointing asked on and off ("체크포인팅 켰을 때랑
-// 껐을 때") or off ("체크포인팅 안 켜면") at the checkpointing word i; i
-// when neither.
+// 껐을 때") or off ("체크포인팅 안 켜면"), or offloading said off ("오프로드
+// 없이"), at the option's word i; i when none of these.
 func (c *canonizer) koCkptWords(i int, e koEntry) int {
+	if e.word == "offload" && koNegatedAt(c.w(i+1), c.w(i+2)) > 0 {
+		// "오프로드 없이", "오프로드 안 하고": none
+		n := i + 1 + koNegatedAt(c.w(i+1), c.w(i+2))
+		c.skip(i, n)
+		return n
+	}
 	if n := c.koCkptOnOff(i); e.word == "ckpt" && n > i {
 		// "체크포인팅 켰을 때랑 껐을 때", "체크포인팅 유무", "체크포인팅 on/off":
 		// both planned, side by side

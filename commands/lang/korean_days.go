@@ -203,3 +203,27 @@ func koAfterWord(w string) bool {
 	}
 	return false
 }
+
+// koTookBefore reports whether a took-word came before input i ("스텝당
+// 0.8초 나왔어요 … 얼마?"): "얼마" after a measured run asks its time there.
+func (c *canonizer) koTookBefore(i int) bool {
+	for k := 0; k < i; k++ {
+		if _, e, ok := koStem(c.w(k)); ok && e.act == koTook {
+			return true
+		}
+	}
+	return false
+}
+
+// costWordSaid reports whether the request names money ("비용", "돈",
+// "가격", "달러", "cost"): "얼마" then asks a cost after all.
+func (c *canonizer) costWordSaid() bool {
+	for _, t := range c.in {
+		for _, m := range []string{"비용", "돈", "가격", "달러", "원", "cost", "price", "$"} {
+			if strings.HasPrefix(t.w, m) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -164,6 +165,15 @@ func (c *canonizer) koRateQuestion(i int) int {
 		if rest == "" {
 			rest = c.w(m)
 			m++
+		}
+		if f, ok := map[string]float64{"만": 1e4, "천": 1e3, "억": 1e8}[rest]; ok && num != "" {
+			// "초당 2만 토큰": the scale, then the unit
+			v, _ := strconv.ParseFloat(num, 64)
+			num, rest = strconv.FormatFloat(v*f, 'f', -1, 64), c.w(m)
+			m++
+		} else if f, ok := map[string]float64{"만": 1e4, "천": 1e3}[strings.SplitN(rest, "토", 2)[0]]; ok && num != "" && strings.Contains(rest, "토큰") {
+			v, _ := strconv.ParseFloat(num, 64) // "초당 2만토큰"
+			num, rest = strconv.FormatFloat(v*f, 'f', -1, 64), strings.TrimPrefix(rest, strings.SplitN(rest, "토", 2)[0])
 		}
 		for _, u := range []struct{ ko, en string }{{"토큰", "tokens/s"}, {"샘플", "samples/s"}, {"이미지", "samples/s"}, {"장", "samples/s"}, {"개", "samples/s"}, {"건", "samples/s"}, {"문장", "samples/s"}} {
 			if strings.HasPrefix(rest, u.ko) && num != "" {

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,6 +19,12 @@ import (
 func reqNormalize(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(s)
+	// "we're at 12h/epoch", "it's", "can't": a contraction's tail is no
+	// word of its own ("re" was read as a model's name); "n't" is "not"
+	s = reqNegations.Replace(s)
+	s = reqContractions.ReplaceAllStringFunc(s, func(m string) string {
+		return m[:strings.IndexAny(m, "'’")]
+	})
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -228,3 +235,11 @@ func hangulBoundary(w string) int {
 	}
 	return 0
 }
+
+// reqContractions are English contractions: a letter, an apostrophe and
+// re, ll, ve, m, d or s.
+var reqContractions = regexp.MustCompile(`(?i)[a-z]['’](?:re|ll|ve|m|d|s)\b`)
+
+// reqNegations spell out "n't".
+var reqNegations = strings.NewReplacer("can't", "can not", "can’t", "can not", "won't", "will not", "won’t", "will not",
+	"n't", " not", "n’t", " not", "N'T", " NOT")

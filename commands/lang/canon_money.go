@@ -1,0 +1,56 @@
+package lang
+
+import (
+	"math"
+	"strings"
+)
+
+// The reading pass's first look at a word, before the readers by kind:
+// machines and the GPUs each holds said around a counted GPU, a choice
+// said against ("vllm 말고"), and sums of money in won and dollars.
+
+// countsAndMoney reads, at input i, what must be read before the words
+// around it take their usual meaning; i when none is there.
+func (c *canonizer) countsAndMoney(i int) int {
+	if n := c.nodesFirst(i); n > i {
+		return n // "노드 4개(노드당 h100 8장)": the machines, then what each holds
+	}
+	if n := c.nodesAfter(i); n > i {
+		return n // "h100 8장짜리 2노드", "h100 8장 노드 2개", "8x h100 2 nodes"
+	}
+	if nx := c.w(i + 1); (nx == "말고" || nx == "아니고" || nx == "대신" || nx == "말고요") && !isHangulWord(c.w(i)) && (engineWords[c.w(i)] != "" || c.gpu(c.w(i))) {
+		c.skip(i, i+2) // "vllm 말고 tgi로", "a100 말고 h100": not that one
+		return i + 2
+	}
+	if won, n := koWonAt(c.ws(i, 3)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
+		c.korean = true
+		c.wonBudget = won // "예산 300만원", "500만 원으로": a budget in won
+		if c.krwPerUSD > 0 {
+			c.budget = math.Round(won / c.krwPerUSD)
+		}
+		return i + n
+	}
+	if v, n := koDollarsAt(c.w(i), c.w(i+1)); n > 0 && !strings.HasPrefix(c.w(i-1), "시간당") {
+		c.korean = true
+		c.budget = v // "1000달러로 몇 에폭", "3000달러 안에서": what may be spent
+		return i + n
+	}
+	if (c.w(i) == "budget" || c.w(i) == "under" || c.w(i) == "within") && usdAfter(c.w(i+1), c.w(i+2)) > 0 && hourlyPriceAt(c.ws(i, 6)) == 0 && !perHour(c.w(i+3), c.w(i+4)) {
+		// "budget 10k usd", "under 5000 dollars": a ceiling on the cost
+		c.budget = usdAfter(c.w(i+1), c.w(i+2))
+		c.skip(i, i+1)
+		return i + 3
+	}
+	if usdAfter(c.w(i), c.w(i+1)) > 0 && c.w(i+2) == "budget" {
+		c.budget = usdAfter(c.w(i), c.w(i+1)) // "10k usd budget"
+		c.skip(i+2, i+3)
+		return i + 3
+	}
+	return i
+}
+
+// perHour reports whether a, b say "an hour", "per hour" or "/hr": a sum
+// before them is an hourly price, not a budget.
+func perHour(a, b string) bool {
+	return (a == "an" || a == "a" || a == "per" || a == "each") && (b == "hour" || b == "hr" || b == "gpu-hour") || strings.HasPrefix(a, "/h")
+}
