@@ -531,13 +531,23 @@ func compareSection(p *i18n.Printer, res *planner.Result) Section {
 }
 
 func compareSummary(p *i18n.Printer, res *planner.Result) string {
+	return compareSummaryIn(p, res, false)
+}
+
+// compareSummaryIn is compareSummary with each column's cost after its
+// time when withCost is set ("which is cheaper: 1 h100 or 2 a100s?").
+func compareSummaryIn(p *i18n.Printer, res *planner.Result, withCost bool) string {
 	var parts []string
 	for _, e := range res.Plans {
 		if !e.Memory.Fits {
 			parts = append(parts, p.Tf("%d× %s: does not fit", e.GPUs, shortGPU(e.GPU)))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%d× %s: %s", e.GPUs, shortGPU(e.GPU), timeText(p, e, res.Job)))
+		part := fmt.Sprintf("%d× %s: %s", e.GPUs, shortGPU(e.GPU), timeText(p, e, res.Job))
+		if withCost && e.CostUSD != nil {
+			part += ", " + money(*e.CostUSD)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, " · ")
 }

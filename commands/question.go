@@ -291,7 +291,8 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		return p.Tf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, durationWords(p, rd.Deadline))
 	}
 	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost) {
-		return compareSummary(p, res) // "how long on 1, 2, 4, 8 H100s?": every column
+		// "how long on 1, 2, 4, 8 H100s?": every column; asked in money, each with its cost
+		return compareSummaryIn(p, res, rd.Ask == lang.AskCost || rd.Prefer == "cheapest")
 	}
 	if rd.KVLeft {
 		if s := kvRoom(p, e, res.Job); s != "" {

@@ -73,6 +73,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"위스퍼 large-v3 a10에서 실시간 몇 배속이야?", "time", []string{"시간당 약", "시간 분량의 오디오예요", "실시간의"}},
 		// memory asked with the unit glued and a particle after it: the least the job needs
 		{"서버a에서 mistral 7b qlora 돌리면 vram 몇기가나 써?", "fit", []string{"GPU당 약", "GiB가 필요해요 (server-a"}},
+		// a comparison asked in money: each column's cost beside its time
+		{"llama 3.1 8b lora on 200M tokens, which is cheaper: 1 h100 or 2 a100s?", "cost", []string{"1× H100: ", " h, $", " · 2× A100: "}},
 		// a step's time asked, with no run measured
 		{"배치 1024 시퀀스 2048로 1b 모델 프리트레이닝 h100x8 스텝당 몇초", "time", []string{"스텝당 약", "micro-batch", "× GPU 8장"}},
 		// the room left for the KV cache, in GiB and sequences
