@@ -231,6 +231,9 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 	case best != nil:
 		req.Targets[0].Count = best.GPUs
 		req.Targets[0].GPUsPerNode = 0
+		if rd.GPUHours && best.Time.TotalHours != nil {
+			return req, gpuHoursLine(p, best, hwText(p, best)), nil // "how many h100 hours for …"
+		}
 		line := fmt.Sprintf("%d× %s", best.GPUs, name)
 		if noTotal {
 			return req, line + p.Tf(" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`", durationWords(p, rd.Deadline)), nil
@@ -357,6 +360,9 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 		if b := rd.Request.Baseline; hours != "" && b != nil && b.Unit == planner.HoursPerEpoch && rd.Request.Job.Epochs == 0 {
 			return p.Tf("About %s an epoch on %s.", hours, hw) // the measured run's epoch, the only work said
+		}
+		if rd.GPUHours && e.Time.TotalHours != nil {
+			return gpuHoursLine(p, e, hw)
 		}
 		if rd.StepTime && e.Time.StepS > 0 && rd.Request.Baseline == nil {
 			// "스텝당 몇초": a step of the plan's batch
@@ -858,4 +864,18 @@ func (s *Set) sideBySideGPU(req planner.Request) (planner.Hardware, bool) {
 		return s.teamRanking(req)[0], true
 	}
 	return planner.Hardware{}, false
+}
+
+// gpuHoursLine answers "how many h100 hours": the run's hours times its
+// GPUs, with the run's time and cost.
+func gpuHoursLine(p *i18n.Printer, e *planner.Estimate, hw string) string {
+	gh := *e.Time.TotalHours * float64(e.GPUs)
+	s := p.Tf("About %s GPU-hours on %s (%s on %d GPUs", p.Count(math.Round(gh)), hw, planner.FormatHoursIn(p, *e.Time.TotalHours), e.GPUs)
+	if e.GPUs == 1 {
+		s = p.Tf("About %s GPU-hours on %s (%s", p.Count(math.Round(gh)), hw, planner.FormatHoursIn(p, *e.Time.TotalHours))
+	}
+	if e.CostUSD != nil {
+		s += ", " + money(*e.CostUSD)
+	}
+	return s + ")."
 }

@@ -73,6 +73,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"위스퍼 large-v3 a10에서 실시간 몇 배속이야?", "time", []string{"시간당 약", "시간 분량의 오디오예요", "실시간의"}},
 		// memory asked with the unit glued and a particle after it: the least the job needs
 		{"서버a에서 mistral 7b qlora 돌리면 vram 몇기가나 써?", "fit", []string{"GPU당 약", "GiB가 필요해요 (server-a"}},
+		// GPU-hours asked: the run's hours times its GPUs, with its time and cost
+		{"how many h100 hours for 7b full ft on 500M tokens", "time", []string{"GPU-hours on", "× H100 SXM5 80GB", "$"}},
+		{"how many h100 hours for llama3 8b lora on 1B tokens on 8x h100", "time", []string{"GPU-hours on 8× H100 SXM5 80GB (", "on 8 GPUs"}},
 		// a comparison asked in money: each column's cost beside its time
 		{"llama 3.1 8b lora on 200M tokens, which is cheaper: 1 h100 or 2 a100s?", "cost", []string{"1× H100: ", " h, $", " · 2× A100: "}},
 		// a step's time asked, with no run measured

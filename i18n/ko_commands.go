@@ -57,6 +57,8 @@ func koCommands() map[string]string {
 		"Yes, as micro-batches of %d with %d accumulation steps on %s (%.0f of %.0f GiB per GPU); a batch of %d in one pass does not fit.": "네, micro-batch %d × 누적 %d 스텝으로 %s에 들어가요 (GPU당 %.0f / %.0f GiB). 배치 %d를 한 번에 돌리면 들어가지 않아요.",
 		"About %.0f GiB is left for the KV cache on %s: %d sequences of %d tokens at once.":                                                "KV 캐시에 약 %.0f GiB가 남아요 (%s): 동시에 시퀀스 %d개(각 %d 토큰)까지예요.",
 		"About %.2f s a step on %s (micro-batch %d × %d accumulation × %d GPUs).":                                                          "스텝당 약 %.2f초예요 (%s, micro-batch %d × 누적 %d × GPU %d장).",
+		"About %s GPU-hours on %s (%s on %d GPUs":                                                                                          "약 %s GPU-시간이에요 (%s: %s, GPU %d장",
+		"About %s GPU-hours on %s (%s":               "약 %s GPU-시간이에요 (%s: %s",
 		"%.0f GiB per GPU, does not fit":             "GPU당 %.0f GiB, 메모리 부족",
 		"%.0f GiB per GPU, %s":                       "GPU당 %.0f GiB, %s",
 		"%.2f s a step":                              "스텝당 %.2f초",

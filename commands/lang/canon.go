@@ -82,6 +82,7 @@ type canonizer struct {
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
+	gpuHours     bool        // GPU-hours asked ("how many h100 hours")
 	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
@@ -141,16 +142,6 @@ func (c *canonizer) w(i int) string {
 		return ""
 	}
 	return c.in[i].w
-}
-
-// words reports whether the input at i starts with the given words.
-func (c *canonizer) words(i int, ws ...string) bool {
-	for k, w := range ws {
-		if c.w(i+k) != w {
-			return false
-		}
-	}
-	return true
 }
 
 func (c *canonizer) run() {
@@ -314,6 +305,9 @@ func (c *canonizer) step(i int) int {
 // splitting would hide.
 func (c *canonizer) phrase(i int) int {
 	if n := c.chatPhrase(i); n > i {
+		return n
+	}
+	if n := c.gpuHoursAt(i); n > i {
 		return n
 	}
 	switch {

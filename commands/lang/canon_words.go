@@ -747,3 +747,51 @@ func stepTimeAsked(w []string) int {
 	}
 	return n
 }
+
+// gpuAfter reports whether a GPU is named from input i on ("… on 8x h100").
+func (c *canonizer) gpuAfter(i int) bool {
+	for k := i; k < len(c.in); k++ {
+		w := c.w(k)
+		if c.gpu(w) || c.gpu(strings.TrimSuffix(w, "s")) {
+			return true
+		}
+		if _, rest, ok := reqScanInt(w); ok && strings.HasPrefix(rest, "x") && c.gpu(strings.TrimPrefix(rest, "x")) {
+			return true
+		}
+	}
+	return false
+}
+
+// gpuHoursAt reads GPU-hours asked at i ("how many h100 hours for …",
+// "how many gpu hours"); i when not.
+func (c *canonizer) gpuHoursAt(i int) int {
+	if !(c.words(i, "how", "many") && (c.gpu(c.w(i+2)) || c.w(i+2) == "gpu" || c.w(i+2) == "gpu-hours") && (c.w(i+3) == "hours" || c.w(i+3) == "hrs" || c.w(i+2) == "gpu-hours")) {
+		return i
+	}
+	// "how many h100 hours for …", "how many gpu hours": the GPU-hours
+	c.setAsk(AskTime)
+	c.gpuHours = true
+	n := i + 4
+	if c.w(i+2) == "gpu-hours" {
+		n = i + 3
+	}
+	if c.gpu(c.w(i+2)) && !c.gpuAfter(i+4) {
+		c.pluralGPU = true // of that GPU, as many as the job takes
+		c.skip(i, i+2)
+		c.emit(c.w(i+2), i+2, i+3)
+		c.skip(i+3, n)
+		return n
+	}
+	c.skip(i, n)
+	return n
+}
+
+// words reports whether the input at i starts with the given words.
+func (c *canonizer) words(i int, ws ...string) bool {
+	for k, w := range ws {
+		if c.w(i+k) != w {
+			return false
+		}
+	}
+	return true
+}
