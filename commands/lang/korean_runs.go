@@ -321,36 +321,15 @@ func (c *canonizer) koAudioHours(i int) int {
 func (c *canonizer) koMaxBatch(i int) int {
 	if strings.HasPrefix(c.w(i), "배치") && strings.HasPrefix(c.w(i+1), "최대") && !reqStartsNumber(c.w(i+2)) {
 		// "a100 4장 배치 최대", "배치 최대 몇까지": the largest micro-batch
-		n := i + 2
-		for strings.HasPrefix(c.w(n), "얼마") || strings.HasPrefix(c.w(n), "몇") || strings.HasPrefix(c.w(n), "크기") || strings.HasPrefix(c.w(n), "까지") {
-			n++
-		}
-		c.setAsk(AskFit)
-		c.maxBatch = true
-		c.skip(i, n)
-		return n
+		return c.koLargestAsked(i, i+2, &c.maxBatch, "얼마", "몇", "크기", "까지")
 	}
 	if koSeqWord(c.w(i)) && (strings.HasPrefix(c.w(i+1), "얼마") && strings.HasSuffix(c.w(i+1), "까지") || c.w(i+1) == "얼마나" && strings.HasPrefix(c.w(i+2), "까지")) {
 		// "컨텍스트 얼마까지 가능", "시퀀스 얼마까지 돼?": the longest context
-		n := i + 2
-		if c.w(i+1) == "얼마나" {
-			n++
-		}
-		c.setAsk(AskFit)
-		c.maxSeq = true
-		c.skip(i, n)
-		return n
+		return c.koLargestAsked(i, i+2, &c.maxSeq, "까지")
 	}
 	if koSeqWord(c.w(i)) && c.w(i+1) == "최대" && !reqStartsNumber(c.w(i+2)) {
 		// "컨텍스트 최대 얼마까지?", "시퀀스 최대 몇까지 돼?"
-		n := i + 2
-		for strings.HasPrefix(c.w(n), "얼마") || strings.HasPrefix(c.w(n), "몇") || strings.HasPrefix(c.w(n), "길이") || strings.HasPrefix(c.w(n), "까지") {
-			n++
-		}
-		c.setAsk(AskFit)
-		c.maxSeq = true
-		c.skip(i, n)
-		return n
+		return c.koLargestAsked(i, i+2, &c.maxSeq, "얼마", "몇", "길이", "까지")
 	}
 	if c.w(i) != "최대" || reqStartsNumber(c.w(i+2)) && !c.gpu(c.w(i+2)) {
 		return i // "최대 컨텍스트 8k": a length; "최대 컨텍스트 4090에서": the card follows
@@ -510,4 +489,17 @@ func (c *canonizer) runHardwareAfter(valAt, hAt int, isHW func(string) bool) (hw
 	}
 	rest = append(append(append([]reqToken(nil), c.out[:valAt]...), c.out[hAt+1:first]...), c.out[end:]...)
 	return hw, rest
+}
+
+// koLargestAsked marks the largest batch or the longest context asked by
+// the words from i ("배치 최대 몇까지", "컨텍스트 얼마까지"): the words up to
+// n, and after them those starting with one of tails, are the question.
+func (c *canonizer) koLargestAsked(i, n int, asked *bool, tails ...string) int {
+	for slices.ContainsFunc(tails, func(p string) bool { return strings.HasPrefix(c.w(n), p) }) {
+		n++
+	}
+	c.setAsk(AskFit)
+	*asked = true
+	c.skip(i, n)
+	return n
 }

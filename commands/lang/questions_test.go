@@ -627,19 +627,14 @@ func TestProbeFourMore(t *testing.T) {
 	if err != nil || r.Deadline != 20*time.Hour {
 		t.Errorf("내일 오후 6시까지 at 22:00: deadline %v %v; want 20h", r.Deadline, err)
 	}
-	for text, want := range map[string]func(Reading) bool{
+	readingsSatisfy(t, cat, env, map[string]func(Reading) bool{
 		"mt0-xxl 파인튜닝 gradient checkpointing bf16 a100 4장 배치 최대":   func(r Reading) bool { return r.MaxBatch },
 		"h200 한장에 llama 3.3 70b fp8 로 올리면 컨텍스트 얼마까지 가능":            func(r Reading) bool { return r.MaxSeq },
 		"큐로라 4bit으로 gemma-3-12b 학습하면 vram 몇기가 필요해":                 func(r Reading) bool { return r.Memory && r.Ask == AskFit },
 		"H100 2대에 llama 70b vllm 올리면 입력 2천 출력 500토큰 요청 하나에 몇초 걸려?": func(r Reading) bool { return r.Latency && r.Ask == AskTime },
 		"llama3 8b vllm a100 요청당 얼마나 걸려?":                          func(r Reading) bool { return r.Latency && r.Ask == AskTime },
 		"a100 4장에서 스텝당 1.2초 나왔는데 h200 4장이면 몇초? llama2 7b 풀파인":      func(r Reading) bool { return r.Ask == AskTime && r.Request.Baseline != nil },
-	} {
-		r, err := Read(env, text)
-		if err != nil || !want(r) {
-			t.Errorf("%q: %s %v", text, ReadAs(cat, r), err)
-		}
-	}
+	})
 }
 
 // "에폭 열 번" is ten epochs, but "2에폭 한 번 돌리는" is two run once;
@@ -853,14 +848,21 @@ func TestProbeSixReadings(t *testing.T) {
 		{"라마3 8b 풀파인 a100 8장에서 초당 2만 토큰 나왔는데 h200 8장이면", "baseline 20000 tokens/s on 8x a100-sxm4-80gb"},
 		{"how fast does bge-large-en-v1.5 embed on a v100, like docs per sec", "how fast?"},
 	})
-	for text, want := range map[string]func(Reading) bool{
+	readingsSatisfy(t, cat, env, map[string]func(Reading) bool{
 		"kv cache for qwen2.5-32b at 32k ctx with 8 concurrent requests?":    func(r Reading) bool { return r.Memory && r.KVCache },
 		"memory for 13b inference fp16 batch 1 ctx 4k":                       func(r Reading) bool { return r.Memory && r.Ask == AskFit },
 		"배치 1024 시퀀스 2048로 1b 모델 프리트레이닝 h100x8 스텝당 몇초":                       func(r Reading) bool { return r.StepTime && r.Ask == AskTime },
 		"pretrain a 1b model batch 1024 seq 2048 on 8x h100, time per step?": func(r Reading) bool { return r.StepTime && r.Ask == AskTime },
 		"어제 v100 4장으로 bert-base 돌렸는데 스텝당 0.8초 나왔어요 a100 4장이면 얼마?":            func(r Reading) bool { return r.Ask == AskTime },
 		"llama3 70b can't fit on a 4090, right?":                             func(r Reading) bool { return r.Ask == AskFit },
-	} {
+	})
+}
+
+// readingsSatisfy reads each request and checks its reading with its
+// predicate, saying the reading back when it fails.
+func readingsSatisfy(t *testing.T, cat *planner.Catalog, env Env, cases map[string]func(Reading) bool) {
+	t.Helper()
+	for text, want := range cases {
 		r, err := Read(env, text)
 		if err != nil || !want(r) {
 			t.Errorf("%q: %s %v", text, ReadAs(cat, r), err)
