@@ -511,10 +511,10 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case (c.w(i) == "timeline" || c.w(i) == "wall-clock" || c.w(i) == "wallclock" || c.w(i) == "gpu-hours" || c.w(i) == "hrs" ||
 		c.w(i) == "est" || c.w(i) == "estimate" || c.w(i) == "expect" || c.w(i) == "per-epoch" || c.w(i) == "runtime" ||
-		c.w(i) == "latency" || c.w(i) == "latencies" || c.w(i) == "ttft" || c.w(i) == "tpot") &&
+		latencyWord(c.w(i)) || c.w(i) == "latencies") &&
 		(i == 0 || !reqStartsNumber(c.w(i-1))):
 		c.setAsk(AskTime)
-		c.latency = c.latency || c.w(i) == "latency" || c.w(i) == "latencies" || c.w(i) == "ttft" || c.w(i) == "tpot"
+		c.latency = c.latency || latencyWord(c.w(i)) || c.w(i) == "latencies"
 		c.skip(i, i+1)
 		return i + 1
 	case isContextWord(c.w(i+1)) && reqStartsNumber(c.w(i)) && !isContextWord(c.w(i-1)) && reqKeywords[c.w(i-1)].kind != reqKwKey &&

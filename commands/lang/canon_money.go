@@ -12,6 +12,20 @@ import (
 // countsAndMoney reads, at input i, what must be read before the words
 // around it take their usual meaning; i when none is there.
 func (c *canonizer) countsAndMoney(i int) int {
+	if n := c.koParallelism(i); n > i && !isHangulWord(c.w(i)) {
+		return n // "context 병렬", "tensor 패러렐"
+	}
+	if n := c.koDateDeadline(i); n > i {
+		c.korean = true
+		return n // "12월 15일까지", "다음 달 3일까지", "12/15까지"
+	}
+	if n := c.optimizer8bit(i); n > i {
+		return n // "옵티마이저 8bit", "8-bit optimizer"
+	}
+	if (c.w(i) == "one" || c.w(i) == "1") && (c.w(i-1) == "quick" || c.w(i+1) == "question" || c.w(i+1) == "q") {
+		c.skip(i, i+1) // "quick one:", "one question": no count
+		return i + 1
+	}
 	if n := c.nodesFirst(i); n > i {
 		return n // "노드 4개(노드당 h100 8장)": the machines, then what each holds
 	}
@@ -53,4 +67,34 @@ func (c *canonizer) countsAndMoney(i int) int {
 // before them is an hourly price, not a budget.
 func perHour(a, b string) bool {
 	return (a == "an" || a == "a" || a == "per" || a == "each") && (b == "hour" || b == "hr" || b == "gpu-hour") || strings.HasPrefix(a, "/h")
+}
+
+// optimizer8bit reads an 8-bit optimizer said with the word optimizer
+// beside it ("옵티마이저 8bit", "8-bit optimizer", "optimizer 8비트"):
+// adam8bit, not int8 weights.
+func (c *canonizer) optimizer8bit(i int) int {
+	eight := func(w string) bool {
+		switch w {
+		case "8bit", "8-bit", "8비트", "8bits":
+			return true
+		}
+		return false
+	}
+	optim := func(w string) bool {
+		for _, p := range []string{"optimizer", "optim", "옵티마이저", "옵티마이져", "adam", "adamw", "아담"} {
+			if strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case optim(c.w(i)) && eight(c.w(i+1)):
+		c.emit("adam8bit", i, i+2)
+		return i + 2
+	case eight(c.w(i)) && optim(c.w(i+1)):
+		c.emit("adam8bit", i, i+2)
+		return i + 2
+	}
+	return i
 }

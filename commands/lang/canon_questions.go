@@ -34,6 +34,9 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 		}
 		return i, false
 	}
+	if (w == "until" || w == "till" || w == "til") && c.w(i+1) != "" {
+		w = "by" // "until dec 15": by then
+	}
 	if w != "in" && w != "within" && w != "by" && w != "under" && w != "before" {
 		return i, false
 	}
@@ -45,20 +48,7 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 		j++
 	}
 	if w == "by" || w == "before" {
-		if d, n, ok := c.endOf(j); ok {
-			c.setDeadline(d, i, n) // "by end of next week", "by the end of the month", "by eow"
-			return n, true
-		}
-		if d, ok := c.weekDeadline(c.w(j), c.w(j+1)); ok {
-			c.setDeadline(d, i, j+2)
-			return j + 2, true
-		}
-		if d, ok := c.dayDeadline(c.w(j)); ok {
-			early, n := englishTimeOfDay(c.w(j + 1))
-			c.setDeadline(d-early, i, j+1+n)
-			return j + 1 + n, true
-		}
-		return i, false
+		return c.byDeadline(w, i, j)
 	}
 	n := 1.0
 	switch v := c.w(j); {
@@ -88,6 +78,34 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 	}
 	c.setDeadline(time.Duration(n*float64(d)), i, j+1)
 	return j + 1, true
+}
+
+// byDeadline reads the day after "by" or "before" (w) at j: "by end of
+// next week", "by next friday", "by tomorrow morning", "by dec 15".
+func (c *canonizer) byDeadline(w string, i, j int) (int, bool) {
+	if d, n, ok := c.endOf(j); ok {
+		c.setDeadline(d, i, n) // "by end of next week", "by the end of the month", "by eow"
+		return n, true
+	}
+	if d, ok := c.weekDeadline(c.w(j), c.w(j+1)); ok {
+		c.setDeadline(d, i, j+2)
+		return j + 2, true
+	}
+	if d, ok := c.dayDeadline(c.w(j)); ok {
+		early, n := englishTimeOfDay(c.w(j + 1))
+		c.setDeadline(d-early, i, j+1+n)
+		return j + 1 + n, true
+	}
+	if day, n, ok := c.englishDate(j); ok {
+		if left, ok := c.until(day); ok {
+			if w == "before" {
+				left -= 24 * time.Hour
+			}
+			c.setDeadline(left, i, n) // "by dec 15", "by the 15th", "before 12/15"
+			return n, true
+		}
+	}
+	return i, false
 }
 
 // englishTimeOfDay reads a part of the day after a day's name ("tomorrow

@@ -426,6 +426,12 @@ func koDollarsAt(a, b string) (float64, int) {
 	if !ok || v.v <= 0 {
 		return 0, 0
 	}
+	for scale, k := range map[string]float64{"천": 1e3, "만": 1e4, "백": 100} {
+		// "3천달러", "1만 불": a scale before the currency
+		if rest, ok := strings.CutPrefix(b, scale); ok && u == "" && (strings.HasPrefix(rest, "달러") || rest == "불" || strings.HasPrefix(rest, "불로") || strings.HasPrefix(rest, "불이면")) {
+			return v.v * k, 2
+		}
+	}
 	switch {
 	case strings.HasPrefix(u, "달러") || strings.HasPrefix(u, "불"):
 		return v.v, 1

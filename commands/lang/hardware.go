@@ -629,6 +629,27 @@ func (p *reqParser) countOpen() bool {
 	return len(p.req.Targets) == 1 && len(p.counted) == 1 && !p.counted[0] && p.req.Targets[0].Server == ""
 }
 
+// layoutCount gives a GPU named without a count the GPUs a said layout
+// spans ("70b 추론 텐서패러렐 2로 h100에서": two H100s), and a request
+// with no GPU named that many of any kind, unless the count is what is
+// asked.
+func (p *reqParser) layoutCount(ask Ask) {
+	n := p.layoutGPUs
+	if n <= 1 || ask == AskCount {
+		return
+	}
+	switch {
+	case p.countOpen():
+		p.req.Targets[0].Count = n
+		p.counted[0] = true
+	case len(p.req.Targets) == 0 && p.openCount == 0:
+		p.openCount = n
+	default:
+		return
+	}
+	p.note(en.Tf("the layout said spans %d GPUs: planned on %d", n, n))
+}
+
 // appleSilicon reports whether name is a Mac or an Apple chip ("mac",
 // "macbook", "m3", "m2-ultra"): not a GPU the catalogue plans.
 func appleSilicon(name string) bool {

@@ -256,7 +256,8 @@ func koOneSyllablePrefix(s string) bool {
 // served request's lengths.
 var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
-	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt,
+	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
+	(*canonizer).koLength,
 }
 
 func (c *canonizer) korean1(i int) int {
@@ -599,7 +600,7 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 		c.emit("of", i, i+1)
 		return c.koUnitFirst(i, "samples")
 	}
-	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && !c.numberJustBefore(i) {
+	if (e.word == "samples" || e.word == "tokens" || e.word == "images" || e.word == "steps") && (!c.numberJustBefore(i) || c.koCountAfter(i)) {
 		return c.koUnitFirst(i, e.word)
 	}
 	if n := c.w(i + 1); (n == "말고" || n == "아니고" || n == "말고요") && koLexicon()[stem].act == koWord {
@@ -687,7 +688,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+2) // "어느 정도": about, not which
 		return i + 2
 	}
-	if ask == AskCost && (strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요") || c.w(i-1) == "에폭당" || c.w(i-1) == "스텝당" || c.w(i-1) == "에포크당" || c.koTookBefore(i) && !c.costWordSaid()) {
+	if ask == AskCost && (c.latency || strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요") || c.w(i-1) == "에폭당" || c.w(i-1) == "스텝당" || c.w(i-1) == "에포크당" || c.koTookBefore(i) && !c.costWordSaid()) {
 		ask = AskTime // "얼마 걸려", "에폭당 얼마?" are how long, not how much
 	}
 	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(c.w(i-1)) || ask == AskCost && memoryWord(next) {

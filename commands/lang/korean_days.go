@@ -45,6 +45,11 @@ func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
 		c.setDeadline(durHours(e.dur), i, i+2)
 		return i + 2
 	}
+	switch strings.TrimPrefix(w, stem) {
+	case "안에", "내에", "이내", "내로", "안으로", "이내로":
+		c.setDeadline(durHours(e.dur), i, i+1) // "이틀안에", "일주일이내"
+		return i + 1
+	}
 	if rest := strings.TrimPrefix(w, stem); (rest == "에" || rest == "만에") && !c.koPastSaid() && !strings.HasSuffix(c.w(i+2), "번") {
 		// "1억 토큰을 하루에 학습하려면", "하루에 몇 토큰": within a day
 		c.setDeadline(durHours(e.dur), i, i+1)

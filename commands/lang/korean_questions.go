@@ -118,6 +118,27 @@ func (c *canonizer) koUnitFirst(i int, unit string) int {
 	return i + 1
 }
 
+// koCountAfter reports whether a count of things follows the unit at i
+// ("8b 토큰 1억개", "7b 샘플 50만 개로"): plain digits and a Korean scale
+// or counter after them. The unit is then said before its number even
+// where a number stands before it; a model size ("토큰으로 1b짜리") or a
+// GPU ("샘플 4090 1장") after the unit is no count of it.
+func (c *canonizer) koCountAfter(i int) bool {
+	j := i + 1
+	for koUnitFiller(c.w(j)) {
+		j++
+	}
+	if !digitsOnly(strings.ReplaceAll(strings.ReplaceAll(c.w(j), ",", ""), ".", "")) || c.gpu(c.w(j)) {
+		return false
+	}
+	for _, p := range []string{"억", "만", "천", "개", "건", "쌍"} {
+		if rest, ok := strings.CutPrefix(c.w(j+1), p); ok {
+			return !moneyUnit(rest) && !moneyUnit(c.w(j+2)) // "1만불로", "5천만 원": a sum
+		}
+	}
+	return false
+}
+
 // koSelectiveCkpt reads "선택적 체크포인팅", "선택적 재계산": checkpointing
 // that keeps part of each layer.
 func (c *canonizer) koSelectiveCkpt(i int) int {
@@ -382,4 +403,43 @@ func (c *canonizer) skipCounters(i int, counters ...string) int {
 		c.skip(i, n)
 	}
 	return n
+}
+
+// koParallelWords are the Korean names of the ways to split a model, by
+// what comes before 병렬 or 패러렐.
+var koParallelWords = map[string]string{"텐서": "tp", "파이프라인": "pp", "컨텍스트": "cp", "tensor": "tp", "pipeline": "pp", "context": "cp"}
+
+// koParallelism reads "텐서 병렬 2로", "텐서패러렐 2", "파이프라인 병렬",
+// "컨텍스트 병렬 필요해?": the layout word the English reader knows as tp,
+// pp or cp; i when none is there.
+func (c *canonizer) koParallelism(i int) int {
+	w := c.w(i)
+	for head, key := range koParallelWords {
+		rest, ok := strings.CutPrefix(w, head)
+		if !ok {
+			continue
+		}
+		n := i + 1
+		if rest == "" {
+			rest, n = c.w(i+1), i+2
+		}
+		for _, p := range []string{"병렬", "패러렐", "페러렐", "패럴렐"} {
+			if strings.HasPrefix(rest, p) {
+				c.emit(key, i, n)
+				return n
+			}
+		}
+	}
+	return i
+}
+
+// koLength reads "길이 4k", "최대 길이 2048": a sequence length said with
+// the word 길이 alone ("프롬프트+응답 길이 4k"); after 컨텍스트 or 시퀀스,
+// already the length's word, it is nothing more.
+func (c *canonizer) koLength(i int) int {
+	if !strings.HasPrefix(c.w(i), "길이") || !reqStartsNumber(c.w(i+1)) || lastW(c.out) == "seq" {
+		return i
+	}
+	c.emit("seq", i, i+1)
+	return i + 1
 }

@@ -116,6 +116,8 @@ const (
 	reqUNodes
 	reqULayers
 	reqUHeads
+	reqUHidden
+	reqUVocab
 	reqUTime // durations and rates: a measurement, read by `baseline`
 )
 
@@ -129,7 +131,10 @@ var reqUnits = map[string]reqUnitKind{
 	"requests": reqUSamples, "req": reqUSamples, "reqs": reqUSamples, "record": reqUSamples, "records": reqUSamples,
 	"instance": reqUSamples, "instances": reqUSamples, "conversation": reqUSamples, "conversations": reqUSamples,
 	"sentence": reqUSamples, "sentences": reqUSamples, "utterance": reqUSamples, "utterances": reqUSamples,
-	"clip": reqUSamples, "clips": reqUSamples, "dialogue": reqUSamples, "dialogues": reqUSamples,
+	"clip": reqUSamples, "clips": reqUSamples, "tweet": reqUSamples, "tweets": reqUSamples, "article": reqUSamples, "articles": reqUSamples,
+	"review": reqUSamples, "reviews": reqUSamples, "post": reqUSamples, "posts": reqUSamples, "comment": reqUSamples, "comments": reqUSamples,
+	"caption": reqUSamples, "captions": reqUSamples, "transcript": reqUSamples, "transcripts": reqUSamples, "email": reqUSamples, "emails": reqUSamples,
+	"ticket": reqUSamples, "tickets": reqUSamples, "abstract": reqUSamples, "abstracts": reqUSamples, "summaries": reqUSamples, "dialogue": reqUSamples, "dialogues": reqUSamples,
 	"convo": reqUSamples, "convos": reqUSamples, "chats": reqUSamples, "dialog": reqUSamples, "dialogs": reqUSamples,
 	"query": reqUSamples, "queries": reqUSamples, "pics": reqUSamples, "photos": reqUSamples, "image": reqUSamples, "images": reqUSamples, "img": reqUSamples, "imgs": reqUSamples,
 	"token": reqUTokens, "tokens": reqUTokens, "tok": reqUTokens, "toks": reqUTokens,
@@ -141,6 +146,7 @@ var reqUnits = map[string]reqUnitKind{
 	"boxes": reqUNodes, "box": reqUNodes, "hosts": reqUNodes,
 	"layer": reqULayers, "layers": reqULayers,
 	"head": reqUHeads, "heads": reqUHeads,
+	"hidden": reqUHidden, "d_model": reqUHidden, "vocab": reqUVocab,
 	"h": reqUTime, "hr": reqUTime, "hrs": reqUTime, "hour": reqUTime, "hours": reqUTime,
 	"min": reqUTime, "mins": reqUTime, "minute": reqUTime, "minutes": reqUTime,
 	"s": reqUTime, "sec": reqUTime, "secs": reqUTime, "second": reqUTime, "seconds": reqUTime, "ms": reqUTime,
@@ -230,10 +236,10 @@ func (p *reqParser) number() error {
 			return said(en.Tf("`%s` is not a precision I know; 4-bit, 8-bit, 16-bit and 32-bit are", p.span(a, b)), &UserError{Hint: reqEg("int4", "int8", "bf16", "fp32")})
 		}
 		return p.setPrecision(v, a, b)
-	case reqULayers:
-		return p.setArch("layers", q.n.v, a, b)
-	case reqUHeads:
-		return p.setArch("heads", q.n.v, a, b)
+	case reqULayers, reqUHeads, reqUHidden, reqUVocab:
+		// "24 layers", "1024 hidden": the shape said number first
+		key := map[reqUnitKind]string{reqULayers: "layers", reqUHeads: "heads", reqUHidden: "hidden", reqUVocab: "vocab"}[q.class]
+		return p.setArch(key, q.n.v, a, b)
 	case reqUTime:
 		if h, ok := speechDataHours(p.catModel, q); ok && !saysTook(p.text) {
 			// "whisper small 파인튜닝 300시간": hours of data for a
@@ -367,7 +373,8 @@ func (p *reqParser) scaleWork() error {
 func (p *reqParser) needNumber(i int, c reqUnitKind) error {
 	ex := map[reqUnitKind]string{reqUEpochs: "10 epochs", reqUSamples: "2.5M samples", reqUTokens: "1.2B tokens",
 		reqUSteps: "5000 steps", reqUStepsPerEpoch: "19252 steps/epoch", reqUParams: "7b params", reqUBits: "4bit",
-		reqUNodes: "on 2 nodes of 8x h100", reqULayers: "24 layers", reqUHeads: "16 heads", reqUTime: "baseline 5.67 h/epoch on 4x v100"}[c]
+		reqUNodes: "on 2 nodes of 8x h100", reqULayers: "24 layers", reqUHeads: "16 heads",
+		reqUHidden: "1024 hidden", reqUVocab: "32000 vocab", reqUTime: "baseline 5.67 h/epoch on 4x v100"}[c]
 	return said(en.Tf("`%s` needs a number before it, like `%s`", reqShort(p.tok(i).raw), ex), &UserError{Hint: p.drop(i, i+1, reqEg(ex))})
 }
 

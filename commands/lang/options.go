@@ -192,6 +192,7 @@ var reqKeyExamples = map[string]string{
 	"seq": "seq 512", "batch": "batch 128", "micro": "micro 32", "accum": "gradient_accumulation_steps 8", "rank": "rank 16", "gen": "gen 256",
 	"layers": "layers 24", "hidden": "hidden 2048", "heads": "heads 16", "kv": "kv 8", "ffn": "ffn 8192",
 	"vocab": "vocab 50k", "params": "params 7b", "epochs": "epochs 10", "steps": "steps 5000", "precision": "precision bf16",
+	"cp": "cp 2", "tp": "tp 2", "pp": "pp 2",
 }
 
 // ---------------------------------------------------------------------------
@@ -335,7 +336,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		p.req.Job.Checkpointing = p.req.Job.Checkpointing || kw.val == "ckpt"
 	case reqKwOn:
 		j := p.i
-		for w := p.tok(j).w; w == "a" || w == "the" || w == "my"; w = p.tok(j).w {
+		for w := p.tok(j).w; w == "a" || w == "the" || w == "my" || w == "our" || hostWord(w) && p.isGPU(p.tok(j+1).w); w = p.tok(j).w {
 			j++
 		}
 		if n := p.tok(j).w; n == "dataset" || n == "data" {
@@ -578,6 +579,12 @@ func (p *reqParser) key(key string, a int) error {
 		}
 		return reqSet(p, &p.micro, int(n.v), a, p.i, "micro-batch sizes")
 	case "cp":
+		if w := p.tok(p.i).w; w != "=" && !reqStartsNumber(w) && w != "size" && w != "degree" {
+			// "128k 학습에 context parallel 필요해?": the plan without it
+			// shows whether a sequence fits one GPU; the degree splits it
+			p.note(en.T("context parallelism is planned when its degree is said (`cp 2`, `cp 4`): this plan runs without it, and shows whether one sequence fits a GPU"))
+			return nil
+		}
 		n, err := p.plainValue(key, a, "size", "degree")
 		if err != nil {
 			return err
@@ -601,6 +608,7 @@ func (p *reqParser) key(key string, a int) error {
 		if err := p.check(n.v, a, p.i, 1, 1024, "1024", true); err != nil {
 			return err
 		}
+		p.layoutGPUs = max(p.layoutGPUs, 1) * int(n.v)
 		p.note(en.Tf("`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup", p.span(a, p.i)))
 		return nil
 	case "rank":
@@ -836,4 +844,14 @@ func (p *reqParser) factors(i int) ([]int, int, bool) {
 		f = append(f, n)
 	}
 	return f, next, true
+}
+
+// hostWord names the machine a GPU sits in ("on my laptop 4070", "on
+// our workstation 3090"): the GPU after it is what is planned.
+func hostWord(w string) bool {
+	switch w {
+	case "laptop", "notebook", "desktop", "workstation", "pc", "rig", "home", "gaming", "local":
+		return true
+	}
+	return false
 }

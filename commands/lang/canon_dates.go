@@ -1,0 +1,200 @@
+package lang
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Deadlines said as a date of the calendar: "by dec 15", "by the 15th",
+// "by 12/15", "12월 15일까지", "다음 달 3일까지", "15일 전에". The job must be
+// done by the end of that day; a date already past this year (or a day of
+// the month already past) is the next one.
+
+// calendarDay is a day of the calendar as said: month 0 when only the day
+// of the month was said, months the months ahead said before it ("다음 달").
+type calendarDay struct {
+	month  time.Month
+	mday   int
+	months int
+}
+
+// until is the time from now to the end of the day d names, its next
+// occurrence.
+func (c *canonizer) until(d calendarDay) (time.Duration, bool) {
+	now := c.now
+	y, m, today := now.Date()
+	at := func(y int, m time.Month) time.Time {
+		return time.Date(y, m, d.mday, 23, 59, 0, 0, now.Location())
+	}
+	var t time.Time
+	switch {
+	case d.month != 0:
+		if !whenValidDate(2000, d.month, d.mday) {
+			return 0, false
+		}
+		t = at(y, d.month)
+		if t.Before(now) {
+			t = at(y+1, d.month)
+		}
+		if t.Day() != d.mday { // feb 29 in a common year: the next leap year's
+			t = at(y+4-y%4, d.month)
+		}
+	case d.months > 0:
+		mm := m + time.Month(d.months)
+		t = at(y, mm)
+		if t.Day() != d.mday {
+			return 0, false // "다음 달 31일" in a month of 30 days
+		}
+	default:
+		if d.mday < 1 || d.mday > 31 {
+			return 0, false
+		}
+		mm := m
+		if d.mday < today {
+			mm++
+		}
+		for k := 0; k < 3; k++ { // "by the 31st" skips the months without one
+			if t = at(y, mm+time.Month(k)); t.Day() == d.mday {
+				break
+			}
+		}
+		if t.Day() != d.mday {
+			return 0, false
+		}
+	}
+	return t.Sub(now), true
+}
+
+// englishDate reads a date at j after "by", "before" or "until": "dec 15",
+// "15 dec", "december 15th", "the 15th", "15th", "12/15", "2026-12-15";
+// the day and the index after the words.
+func (c *canonizer) englishDate(j int) (calendarDay, int, bool) {
+	w := c.w(j)
+	if m := whenISODateMatch(w); m != nil && m[4] == "" {
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		return calendarDay{month: time.Month(mo), mday: d}, j + 1, true
+	}
+	if mo, d, ok := slashDate(w); ok {
+		return calendarDay{month: mo, mday: d}, j + 1, true
+	}
+	if mo, ok := whenMonths[w]; ok {
+		k := j + 1
+		if c.w(k) == "the" {
+			k++
+		}
+		if m := whenMdayMatch(c.w(k)); m != nil {
+			d, _ := strconv.Atoi(m[1])
+			return calendarDay{month: mo, mday: d}, k + 1, true
+		}
+		return calendarDay{}, j, false
+	}
+	k := j
+	if w == "the" {
+		k++
+	}
+	m := whenMdayMatch(c.w(k))
+	if m == nil {
+		return calendarDay{}, j, false
+	}
+	d, _ := strconv.Atoi(m[1])
+	if c.w(k+1) == "of" {
+		k++
+	}
+	if mo, ok := whenMonths[c.w(k+1)]; ok {
+		return calendarDay{month: mo, mday: d}, k + 2, true // "15 dec", "the 15th of december"
+	}
+	if m[0] == m[1] && w != "the" {
+		return calendarDay{}, j, false // a bare number is no date: "by 2" says nothing
+	}
+	if c.w(k+1) == "of" && c.w(k+2) == "next" && c.w(k+3) == "month" {
+		return calendarDay{mday: d, months: 1}, k + 4, true
+	}
+	return calendarDay{mday: d}, k + 1, true
+}
+
+// slashDate reads "12/15" (month/day) as a date.
+func slashDate(w string) (time.Month, int, bool) {
+	a, b, ok := strings.Cut(w, "/")
+	if !ok || len(a) == 0 || len(a) > 2 || len(b) == 0 || len(b) > 2 || !digitsOnly(a) || !digitsOnly(b) {
+		return 0, 0, false
+	}
+	mo, _ := strconv.Atoi(a)
+	d, _ := strconv.Atoi(b)
+	if mo < 1 || mo > 12 || !whenValidDate(2000, time.Month(mo), d) {
+		return 0, 0, false
+	}
+	return time.Month(mo), d, true
+}
+
+// koDateDeadline reads a date said in Korean before 까지 or 전(에): "12월
+// 15일까지", "다음 달 3일까지", "이번 달 20일 전에", "15일까지", "12/15까지";
+// i when none is there. "15일 안에" is fifteen days, read elsewhere.
+func (c *canonizer) koDateDeadline(i int) int {
+	j := i
+	var d calendarDay
+	switch w := c.w(j); {
+	case w == "다음달" || w == "담달":
+		d.months, j = 1, j+1
+	case (w == "다음" || w == "담") && c.w(j+1) == "달":
+		d.months, j = 1, j+2
+	case w == "이번달":
+		j++
+	case w == "이번" && c.w(j+1) == "달":
+		j += 2
+	}
+	if mo, dd, ok := slashDate(c.w(j)); ok {
+		d.month, d.mday = mo, dd
+		return c.koDateEnd(d, i, j+1, "")
+	}
+	if !digitsOnly(c.w(j)) {
+		return i
+	}
+	n, _ := strconv.Atoi(c.w(j))
+	if c.w(j+1) == "월" && d.months == 0 && digitsOnly(c.w(j+2)) {
+		if n < 1 || n > 12 {
+			return i
+		}
+		d.month = time.Month(n)
+		j += 2
+		n, _ = strconv.Atoi(c.w(j))
+	}
+	rest, ok := strings.CutPrefix(c.w(j+1), "일")
+	if !ok {
+		return i
+	}
+	d.mday = n
+	if strings.HasPrefix(c.w(i-1), "최대") {
+		return i // "최대 3일까지": up to three days
+	}
+	return c.koDateEnd(d, i, j+2, rest)
+}
+
+// koDateEnd finishes a Korean date whose words end before k, rest the
+// particle glued to its last word: a deadline when 까지 or 전(에/까지)
+// follows, the day's end or the day before.
+func (c *canonizer) koDateEnd(d calendarDay, i, k int, rest string) int {
+	before := false
+	switch {
+	case rest == "까지" || rest == "까진" || rest == "까지는":
+	case rest == "" && (c.w(k) == "까지" || c.w(k) == "까진"):
+		k++
+	case rest == "" && (c.w(k) == "전에" || c.w(k) == "전까지" || c.w(k) == "전"):
+		before, k = true, k+1
+	case rest == "전에" || rest == "전까지":
+		before = true
+	default:
+		return i
+	}
+	left, ok := c.until(d)
+	if !ok {
+		c.skip(i, k) // "2월 30일까지": no such day
+		return k
+	}
+	if before {
+		left -= 24 * time.Hour
+	}
+	c.setDeadline(left, i, k)
+	return k
+}

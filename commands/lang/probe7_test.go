@@ -1,0 +1,122 @@
+package lang
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Deadlines said as dates of the calendar, in both languages: on
+// Saturday 28 November at 10:00 a date later this month is this month's,
+// one already past is next month's ("by the 15th"), a month and day
+// already past this year is next year's, "다음 달" moves the day to next
+// month, 전(에) and "before" end the day before; "15일 안에" stays fifteen
+// days and "최대 3일까지" three days at most, no date.
+func TestDeadlinesOnCalendarDates(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Now: now}
+	end := func(y int, m time.Month, d int) time.Duration {
+		return time.Date(y, m, d, 23, 59, 0, 0, time.UTC).Sub(now)
+	}
+	for _, k := range []struct {
+		text string
+		want time.Duration
+	}{
+		{"llama3 8b lora 1B tokens by dec 15 how many h100", end(2026, 12, 15)},
+		{"llama3 8b lora 1B tokens by the 15th, how many h100s?", end(2026, 12, 15)},
+		{"llama3 8b lora 1B tokens by 12/15 how many h100", end(2026, 12, 15)},
+		{"llama3 8b lora 1B tokens until december 20th on 2 h100s?", end(2026, 12, 20)},
+		{"llama3 8b lora 1B tokens by 30th nov on 2 h100s?", end(2026, 11, 30)},
+		{"llama3 8b lora 1B tokens by jan 5 on 2 h100s?", end(2027, 1, 5)},
+		{"llama3 8b lora 1B tokens before dec 15, 2 h100s enough?", end(2026, 12, 14)},
+		{"llama3 8b lora 1B tokens 12월 15일까지 h100 몇장", end(2026, 12, 15)},
+		{"llama3 8b lora 1B tokens 12/15까지 h100 몇장", end(2026, 12, 15)},
+		{"llama3 8b lora 다음달 15일까지 끝내려면 h100 몇장?", end(2026, 12, 15)},
+		{"llama3 8b lora 1B tokens 다음 달 3일까지 h100 몇장", end(2026, 12, 3)},
+		{"llama3 8b lora 1B tokens 30일까지 돼? h100 2장", end(2026, 11, 30)},
+		{"llama3 8b lora 1B tokens 5일 전에 끝나야 해 h100 몇장", end(2026, 12, 4)},
+		{"llama3 8b lora 1B tokens 1월 10일까지 h100 몇장", end(2027, 1, 10)},
+		{"llama3 8b lora 1B tokens 15일 안에 h100 몇장", 15 * 24 * time.Hour},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		if r.Deadline != k.want {
+			t.Errorf("%q: deadline %v, want %v", k.text, r.Deadline, k.want)
+		}
+	}
+	for _, text := range []string{"llama3 8b lora 1B tokens 2월 30일까지 h100 몇장", "llama3 8b lora 1B tokens 최대 3일까지 h100 2장"} {
+		if r, err := Read(env, text); err == nil && r.Deadline > 0 && r.Deadline != 3*24*time.Hour {
+			t.Errorf("%q: deadline %v, want none (or three days)", text, r.Deadline)
+		}
+	}
+}
+
+// A unit said before its number after a model size ("llama 3 8b 토큰
+// 1억개": the 8b is the model's, the tokens are 1억), the width and the
+// vocabulary said after their numbers like layers and heads, the Korean
+// names of the parallel layouts, and a layout's degree as the GPU count
+// when none is said.
+func TestUnitsLayoutsAndWidthsAsWritten(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"llama 3 8b 토큰 1억개 학습 h100 4장이면 얼마나 걸려?", "100M tokens"},
+		{"llama 3 8b 샘플 50만개 파인튜닝 h100 4장", "500000 samples"},
+		{"qwen 7b 10억 토큰 3 에폭 h100 4장", "3 epochs of 1B tokens"},
+		{"mistral 7b 1억 토큰 4장 h100", "on 4x h100"},
+		{"24 layers 1024 hidden 16 heads pretrain 10B tokens on 8x a100", "layers 24 hidden 1024 heads 16"},
+		{"a model with 24 layers, 1024 hidden, 16 heads, 32k vocab: 10B tokens on 8 a100s how long", "vocab 32000"},
+		{"llama 70b 추론 텐서패러렐 2로 h100에서 돼?", "on 2x h100"},
+		{"llama 70b inference tp 4 on h100", "on 4x h100"},
+		{"llama3 70b 파인튜닝 tp 8 pp 2 h100", "on 16x h100"},
+		{"llama 70b inference tp 4", "on 4 gpus"},
+	})
+	r, err := Read(env, "llama 70b inference tp 4 how many h100")
+	if err != nil || r.Ask != AskCount || !r.CountOpen {
+		t.Errorf("a count asked beside a layout: %+v, %v; want the count open", r.Request.Targets, err)
+	}
+	r, err = Read(env, "llama3 70b 128k context 학습 컨텍스트 병렬 필요해?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ReadAs(cat, r); r.Request.Job.ContextParallel != 0 || len(r.notes) == 0 {
+		t.Errorf("context parallel asked without a degree: %s, cp %d, notes %q", got, r.Request.Job.ContextParallel, r.notes)
+	}
+}
+
+// Probe 7's misses: a deadline glued to its particle ("이틀안에"), a sum
+// with a Korean scale before the currency ("3천달러"), a length said with
+// 길이 alone, an 8-bit optimizer said with the word optimizer (not int8
+// weights), "quick one" (no count), percentile latencies, things counted
+// as samples (tweets, articles), the machine a GPU sits in ("my laptop
+// 4070"), and a latency asked with 얼마 (not a cost).
+func TestProbeSevenReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"llama 3.1 8b 한국어 continued pretraining 토큰 100억개, 예산 3천달러 안에 가능?", "budget $3000"},
+		{"llama 3.1 8b lora 1억 토큰 1만불로 h100 몇장", "budget $10000"},
+		{"qwen2.5-3b 학습, 프롬프트+응답 길이 4k, 배치 16, a6000 한장 메모리?", "seq 4096"},
+		{"혹시 mistral nemo 12b 풀파인 h200 한장에 들어가나? 옵티마이저 8bit 쓰면", "adam8bit"},
+		{"mistral 7b full finetune h100 with 8-bit optimizer", "adam8bit"},
+		{"quick one: qwen3-8b full FT on server-h, 400M tokens, how long", "400M tokens"},
+		{"what's the p50 latency for mixtral 8x7b on 2x h100 with vllm, 512 in / 256 out", "latency?"},
+		{"roberta-base sentiment finetune, 1.2M tweets, 2 epochs, single t4 — time?", "2 epochs of 1.2M samples"},
+		{"t5-base summarization fine-tune, 287k cnn/dm articles, 3 epochs, a100 40g?", "287000 samples"},
+		{"gemma 2 2b full finetune on my laptop 4070 (12gb)?", "on 1x rtx-4070"},
+		{"첫 토큰 지연시간 (ttft) gemma 3 12b h100에서 얼마? 프롬프트 8k", "concurrency 1"},
+	})
+	r, err := Read(env, "clip vit-l/14로 이미지 5천만장 임베딩하려면 a100 몇장 필요해? 이틀안에 끝내고 싶어")
+	if err != nil || r.Deadline != 48*time.Hour || r.Ask != AskCount {
+		t.Errorf("이틀안에: %v, deadline %v, ask %q", err, r.Deadline, r.Ask)
+	}
+	r, err = Read(env, "첫 토큰 지연시간 (ttft) gemma 3 12b h100에서 얼마? 프롬프트 8k")
+	if err != nil || r.Ask != AskTime || !r.Latency {
+		t.Errorf("지연시간 … 얼마: %v, ask %q, latency %v; want the latency", err, r.Ask, r.Latency)
+	}
+}
