@@ -252,6 +252,9 @@ func backtestCommand() Command {
 					p.Tf("%d rows from %d publishers, collected after the fit: median %.1f%%, p90 %.0f%%, worst %.2fx (%s)",
 						h.Stats.N, h.Publishers, h.Stats.Median*100, h.Stats.P90*100, h.Stats.WorstRatio, h.Stats.WorstID)}})
 			}
+			if f := bt.FitClaims; f != nil && len(f.Rows) > 0 {
+				sections = append(sections, fitClaimSection(p, f))
+			}
 			if l := bt.LOSO; l != nil {
 				pt := &Table{Columns: []string{p.T("publisher"), p.T("rows"), p.T("in-sample median"), p.T("held-out median"), p.T("held-out worst")}}
 				for _, p := range l.ByPublisher() {
@@ -273,6 +276,9 @@ func backtestCommand() Command {
 			}
 			if h := bt.HeldOut; h != nil && h.Stats.N > 0 {
 				summary += p.Tf("; never fitted median %.1f%%", h.Stats.Median*100)
+			}
+			if f := bt.FitClaims; f != nil && len(f.Rows) > 0 {
+				summary += p.Tf("; %d of %d published fit claims agree", f.Agree, len(f.Rows))
 			}
 			return &Reply{
 				Title:    p.T("Back-test against published measurements"),
@@ -297,6 +303,9 @@ type BackTestResult struct {
 	Stale []string `json:"stale,omitempty"`
 	// HeldOut is the planner on measurements the fit never saw.
 	HeldOut *HeldOutResult `json:"held_out,omitempty"`
+	// FitClaims is the planner's memory verdict against published
+	// claims that a job fits, or does not, on the GPUs named.
+	FitClaims *FitClaimResult `json:"fit_claims,omitempty"`
 }
 
 // BackTestOutcome is one row's prediction.
@@ -363,6 +372,93 @@ func RunBackTest(cat *planner.Catalog) (*BackTestResult, error) {
 	ho.Stats = planner.Summarise(ids, pred, meas)
 	ho.Publishers = len(pubs)
 	out.HeldOut = ho
+	if out.FitClaims, err = checkFitClaims(cat); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// fitClaimSection lists the claims the plan disagrees with, and the count
+// that agree on each side.
+func fitClaimSection(p *i18n.Printer, f *FitClaimResult) Section {
+	t := &Table{Columns: []string{"id", p.T("claimed"), p.T("planned"), p.T("GiB per GPU"), p.T("request")}}
+	var yes, yesAgree, no, noAgree int
+	verdict := func(fits bool) string {
+		if fits {
+			return p.T("fits")
+		}
+		return p.T("does not fit")
+	}
+	for _, r := range f.Rows {
+		if r.Claimed {
+			yes++
+		} else {
+			no++
+		}
+		if r.Claimed == r.Planned {
+			if r.Claimed {
+				yesAgree++
+			} else {
+				noAgree++
+			}
+			continue
+		}
+		t.Rows = append(t.Rows, []string{r.ID, verdict(r.Claimed), verdict(r.Planned), fmt.Sprintf("%.1f / %.1f", r.PerGPUGiB, r.CapacityGiB), r.Request})
+	}
+	return Section{Heading: p.T("Published fit claims (planner/data/fitclaims.csv)"), Table: t, Bullets: []string{
+		p.Tf("%d of %d claims from %d publishers agree with the plan: %d of %d that a job fits, %d of %d that it does not; the table lists the others",
+			f.Agree, len(f.Rows), f.Publishers, yesAgree, yes, noAgree, no)}}
+}
+
+// FitClaimResult is the planner against planner/data/fitclaims.csv.
+type FitClaimResult struct {
+	Rows       []FitClaimOutcome `json:"rows"`
+	Agree      int               `json:"agree"`
+	Publishers int               `json:"publishers"`
+}
+
+// FitClaimOutcome is one claim and the plan's verdict on the same job.
+type FitClaimOutcome struct {
+	ID          string  `json:"id"`
+	Request     string  `json:"request"`
+	Claimed     bool    `json:"claimed"`
+	Planned     bool    `json:"planned"`
+	PerGPUGiB   float64 `json:"per_gpu_gib"`
+	CapacityGiB float64 `json:"capacity_gib"`
+}
+
+// checkFitClaims plans each claim's job on its hardware, the layout
+// searched as for any plan there, and compares the memory verdict.
+func checkFitClaims(cat *planner.Catalog) (*FitClaimResult, error) {
+	claims, err := planner.FitClaims()
+	if err != nil {
+		return nil, err
+	}
+	out := &FitClaimResult{}
+	pubs := map[string]bool{}
+	for _, c := range claims {
+		req, err := lang.ParsePlan(cat, c.Request)
+		if err != nil {
+			return nil, fmt.Errorf("fit claim %s %q: %w", c.ID, c.Request, err)
+		}
+		req.NoSearch = true
+		res, err := cat.Plan(req)
+		if err != nil {
+			return nil, fmt.Errorf("fit claim %s: %w", c.ID, err)
+		}
+		if len(res.Plans) != 1 {
+			return nil, fmt.Errorf("fit claim %s: the request must name exactly one hardware target", c.ID)
+		}
+		e := res.Plans[0]
+		o := FitClaimOutcome{ID: c.ID, Request: c.Request, Claimed: c.Fits, Planned: e.Memory.Fits,
+			PerGPUGiB: e.Memory.PerGPUGiB, CapacityGiB: e.Memory.CapacityGiB}
+		if o.Claimed == o.Planned {
+			out.Agree++
+		}
+		out.Rows = append(out.Rows, o)
+		pubs[c.Publisher] = true
+	}
+	out.Publishers = len(pubs)
 	return out, nil
 }
 

@@ -305,5 +305,9 @@ func koCommands() map[string]string {
 		"Never fitted (planner/data/heldout.csv)":                                                          "fit에 한 번도 안 쓴 측정값 (planner/data/heldout.csv)",
 		"%d rows from %d publishers, collected after the fit: median %.1f%%, p90 %.0f%%, worst %.2fx (%s)": "fit 이후에 모은 %d행 (출처 %d곳): 중앙값 %.1f%%, p90 %.0f%%, 최악 %.2fx (%s)",
 		"; never fitted median %.1f%%":                                                                     "; fit에 안 쓴 측정값 중앙값 %.1f%%",
+		"; %d of %d published fit claims agree":                                                            "; 공개된 메모리 적합 주장 일치 %d/%d건",
+		"claimed":                                                                                          "주장", "planned": "플랜", "GiB per GPU": "GPU당 GiB", "does not fit": "안 들어감",
+		"Published fit claims (planner/data/fitclaims.csv)": "공개된 메모리 적합 주장 (planner/data/fitclaims.csv)",
+		"%d of %d claims from %d publishers agree with the plan: %d of %d that a job fits, %d of %d that it does not; the table lists the others": "플랜과 일치: %d/%d건 (출처 %d곳) — 들어간다는 주장 %d/%d건, 안 들어간다는 주장 %d/%d건; 나머지는 표에 있어요",
 	}
 }

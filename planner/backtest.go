@@ -247,3 +247,35 @@ func HeldOutRows() ([]BackTestRow, error) {
 	}
 	return out, nil
 }
+
+// FitClaim is a published statement that a job does or does not fit in
+// the memory of the GPUs named, written as a request
+// (planner/data/fitclaims.csv): model cards, papers and maintainers' docs.
+// Like heldout.csv the claims were collected after the fit and no
+// constant has seen them.
+type FitClaim struct {
+	ID        string
+	Request   string
+	Fits      bool
+	Publisher string
+	Source    string
+	Quote     string
+}
+
+// FitClaims returns the published fit and no-fit claims.
+func FitClaims() ([]FitClaim, error) {
+	rows, err := readCSV("data/fitclaims.csv")
+	if err != nil {
+		return nil, err
+	}
+	var out []FitClaim
+	for _, r := range rows {
+		fits := r.s("fits")
+		if fits != "yes" && fits != "no" {
+			return nil, fmt.Errorf("fitclaims.csv %s: fits is %q, want yes or no", r.s("id"), fits)
+		}
+		out = append(out, FitClaim{ID: r.s("id"), Request: r.s("request"), Fits: fits == "yes",
+			Publisher: r.s("publisher"), Source: r.s("source"), Quote: r.s("quote")})
+	}
+	return out, nil
+}

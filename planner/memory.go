@@ -439,6 +439,13 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 			// on the GPU, only the 16-bit gradients the backward writes.
 			grads *= 2 / sb.grads
 		}
+		if l.strategy == ZeRO2 || l.strategy == ZeRO3 {
+			// DeepSpeed copies each reduced bucket to the host as the
+			// backward fills it: two buckets of reduce_bucket_size (5e8
+			// elements, its default, double-buffered with overlap_comm)
+			// stay on the GPU, not the model's gradients
+			grads = math.Min(grads, 2*5e8*2)
+		}
 	case OffloadFull:
 		weights, grads, optim = 0, 0, 0
 		adapters = 0

@@ -394,8 +394,8 @@ func (pc *planContext) eachLayout(h Hardware, prec Precision, yield func(int, la
 	cp := max(1, j.ContextParallel)
 	k := 0
 	for _, m := range mps {
-		if n%(m.tp*m.pp*cp) != 0 {
-			continue
+		if n%(m.tp*m.pp*cp) != 0 || j.Strategy == DDP && m.tp*m.pp > 1 {
+			continue // DDP said: whole replicas, no model split
 		}
 		for _, s := range strategies {
 			moeFSDP := s == ZeRO3 && j.Strategy == StrategyAuto && j.Model.Kind == MoE

@@ -223,3 +223,43 @@ func TestUnslothStack(t *testing.T) {
 		t.Errorf("unsloth on a CNN: want a refusal naming what it trains, got %v", err)
 	}
 }
+
+// DeepSpeed's ZeRO-2 with the optimizer offloaded streams each reduced
+// gradient bucket to the host: at most two buckets of its default
+// reduce_bucket_size (5e8 elements, 2 bytes) stay on the GPU, whatever
+// the model's size, so 13B trains on one 32 GB V100 (DeepSpeed's
+// ZeRO-Offload tutorial); without offload the gradients are all there.
+func TestZeROOffloadKeepsBucketsOnTheGPU(t *testing.T) {
+	c := DefaultCatalog()
+	j := Job{Model: mustModel(t, c, "llama-2-13b"), Workload: Pretrain, SeqLen: 1024, MicroBatch: 1, GlobalBatch: 1,
+		Checkpointing: true, Samples: 1e4, Strategy: ZeRO2, Offload: OffloadOptimizer}
+	v100 := mustGPU(t, c, "v100-sxm2-32gb", 1)
+	off := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{v100}, Job: j}).Plans[0]
+	if g := breakdown(off, "gradients"); g > 2e9/gib+1e-9 || g <= 0 {
+		t.Errorf("ZeRO-2 offload keeps %.2f GiB of gradients on the GPU, want two buckets (%.2f GiB)", g, 2e9/gib)
+	}
+	if !off.Memory.Fits {
+		t.Errorf("13B with ZeRO-Offload on a 32 GB V100: %.1f of %.1f GiB, want it to fit", off.Memory.PerGPUGiB, off.Memory.CapacityGiB)
+	}
+	j.Offload = OffloadNone
+	plain := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{v100}, Job: j}).Plans[0]
+	if g := breakdown(plain, "gradients"); g < 20 {
+		t.Errorf("ZeRO-2 on one GPU without offload keeps %.1f GiB of gradients, want all of them", g)
+	}
+}
+
+// DDP said is whole replicas: the search splits no model over GPUs for
+// it, so a 1.5B GPT-2 at batch 1 per V100 keeps all its states on each
+// GPU (DeepSpeed's ZeRO tutorial: out of memory without ZeRO).
+func TestDDPSaidSplitsNoModel(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "gpt2-xl")
+	j := Job{Model: m, Workload: Pretrain, SeqLen: 1024, MicroBatch: 1, GlobalBatch: 8, Samples: 1e5, Strategy: DDP}
+	e := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "v100-sxm2-32gb", 8)}, Job: j}).Plans[0]
+	if e.TensorParallel != 1 || e.PipelineParallel != 1 {
+		t.Errorf("ddp said: TP%d PP%d, want whole replicas", e.TensorParallel, e.PipelineParallel)
+	}
+	if s := breakdown(e, "optimizer states"); s < m.Params()*12/gib*0.95 {
+		t.Errorf("ddp said: %.1f GiB of optimizer states per GPU, want all of them (%.1f)", s, m.Params()*12/gib)
+	}
+}
