@@ -33,8 +33,9 @@ func TestCatalogueListingsInKorean(t *testing.T) {
 			[]string{"종류", "파라미터", "레이어", "컨텍스트"}},
 		{"backtest", [][]string{{"id", "metric", "measured", "predicted", "error", "what"},
 			{"id", "metric", "measured", "predicted", "error", "request"},
+			{"id", "claimed", "planned", "GiB per GPU", "request"},
 			{"publisher", "rows", "in-sample median", "held-out median", "held-out worst"}},
-			[]string{"지표", "측정값", "예측값", "오차", "출처", "요청"}},
+			[]string{"지표", "측정값", "예측값", "오차", "출처", "요청", "주장", "플랜", "GPU당 GiB"}},
 	} {
 		en, ko := dispatchIn(t, i18n.EN, tc.cmd), dispatchIn(t, i18n.KO, tc.cmd)
 		if hasHangul(en.Title+en.Summary) || !hasHangul(ko.Title) || !hasHangul(ko.Summary) {

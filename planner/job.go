@@ -130,6 +130,13 @@ type Job struct {
 	// master copy (torchtune's default, llm.c-style): 8 bytes per
 	// parameter with AdamW instead of 18.
 	PureBF16 bool
+	// Preference is DPO-style preference training (DPO, IPO): every
+	// sample is a pair, a chosen and a rejected answer, run as two
+	// sequences in one batch, and a frozen reference model scores both
+	// (the base itself with the adapters off under LoRA/QLoRA, a second
+	// copy of the weights otherwise). Samples, DatasetSamples, MicroBatch
+	// and GlobalBatch count pairs.
+	Preference bool `json:",omitempty"`
 	// ContextParallel splits every sequence over this many GPUs (ring
 	// attention, Megatron/NeMo context parallelism); 0 or 1 = off.
 	ContextParallel int

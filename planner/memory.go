@@ -487,8 +487,20 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	trans := transient * b
 	logit := logits * b
 
+	var reference float64
+	if j.Preference && j.Workload != LoRA && j.Workload != QLoRA {
+		// DPO's reference model: the starting weights, frozen, in the
+		// compute precision, sharded as the trained ones are under
+		// ZeRO-3/FSDP (TRL prepares it with the same DeepSpeed stage)
+		rb := activationBytes(l.precision)
+		reference = p * rb / mp
+		if l.strategy == ZeRO3 || l.strategy == FSDP {
+			reference = shard(rb)
+		}
+	}
 	parts := []MemItem{
 		{"weights", weights},
+		{"reference model (frozen)", reference},
 		{"LoRA adapters + their grads/optimizer", adapters},
 		{"gradients", grads},
 		{"optimizer states", optim},
@@ -517,7 +529,7 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	// step after step; weights are allocated once at load, and the
 	// optimizer's states once at its first step (ZeRO and FSDP keep them
 	// in flat buffers), so neither churns.
-	headroom := (sum - weights/gib - optim/gib) * prm.AllocHeadroom
+	headroom := (sum - weights/gib - reference/gib - optim/gib) * prm.AllocHeadroom
 	fixedGiB := cudaContextGiB
 	if l.n > 1 {
 		fixedGiB += ncclBuffersGiB

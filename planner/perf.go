@@ -97,6 +97,11 @@ func trainingFlops(j Job, l layout) flops {
 		f.model = 6*n + 3*attnFwd
 	}
 	f.attn = 3 * attnFwd
+	if j.Preference {
+		// the frozen reference model's forward over the same tokens
+		f.model += 2*n + attnFwd
+		f.attn += attnFwd
+	}
 	f.hardware = f.model
 	if l.ckpt && l.selective {
 		// every other GEMM's output is kept: half the forward's GEMMs run

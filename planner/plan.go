@@ -295,6 +295,9 @@ func (pc *planContext) resolveJob() error {
 		}
 		pc.assume(pc.pr.Tf("workload not given: planned as %s (say `pretrain`, `finetune`, `lora`, `qlora` or `inference`)", j.Workload))
 	}
+	if err := pc.preferencePairs(j); err != nil {
+		return err
+	}
 	if (j.Precision == INT8 || j.Precision == INT4) && j.Workload != Inference {
 		if j.Precision == INT4 && j.Workload == QLoRA {
 			j.Precision = "" // "qlora 4bit": the 4-bit base is what QLoRA is; it computes in bf16
@@ -638,4 +641,27 @@ func (pc *planContext) defaultSeq(m Model) {
 		}
 		pc.assume(pc.pr.Tf("sequence length not given: %d tokens (say `seq N`)", j.SeqLen))
 	}
+}
+
+// preferencePairs turns a preference job's pairs into the sequences the
+// GPUs run: a chosen and a rejected answer per pair, in one batch (TRL's
+// DPOTrainer concatenates them), so every count of samples and every
+// batch doubles; the plan's figures count sequences from here on.
+func (pc *planContext) preferencePairs(j *Job) error {
+	if !j.Preference {
+		return nil
+	}
+	if j.Workload == Inference || j.Workload == Pretrain {
+		return userError(pc.pr.T("DPO trains a model that is already trained: say it with `finetune`, `lora` or `qlora`"))
+	}
+	j.Samples *= 2
+	j.DatasetSamples *= 2
+	j.MicroBatch *= 2
+	j.GlobalBatch *= 2
+	ref := pc.pr.T("a second copy of the weights, frozen")
+	if j.Workload == LoRA || j.Workload == QLoRA {
+		ref = pc.pr.T("the base with the adapters off, no second copy")
+	}
+	pc.assume(pc.pr.Tf("DPO: every pair is two sequences (chosen and rejected) in one batch, so samples, batches and rates below count sequences (2 per pair); a frozen reference model scores both every step (%s)", ref))
+	return nil
 }

@@ -474,17 +474,22 @@ func (pc *planContext) microFor(l layout, maxFit int) (micro, ga, global int) {
 	if !j.Model.IsTransformer() {
 		capB = 256
 	}
+	unit := 1
+	if j.Preference {
+		unit = 2 // a DPO micro-batch holds whole pairs: chosen and rejected together
+		capB = max(capB, unit)
+	}
 	if j.GlobalBatch > 0 {
 		per := max(1, j.GlobalBatch/dp)
 		if l.pp > 1 {
-			capB = 1 // pipelines want many small micro-batches to fill the bubble
+			capB = unit // pipelines want many small micro-batches to fill the bubble
 		}
 		if j.MicroBatch > 0 {
 			micro = j.MicroBatch
 		} else {
-			micro = 1
-			for b := min(per, maxFit, capB); b >= 1; b-- {
-				if per%b == 0 {
+			micro = unit
+			for b := min(per, maxFit, capB); b >= unit; b-- {
+				if per%b == 0 && b%unit == 0 {
 					micro = b
 					break
 				}
@@ -499,7 +504,7 @@ func (pc *planContext) microFor(l layout, maxFit int) (micro, ga, global int) {
 	if j.MicroBatch > 0 {
 		micro = j.MicroBatch
 	} else {
-		micro = max(1, min(maxFit, capB))
+		micro = max(unit, min(maxFit, capB))
 		// round down to a power of two, as people configure it
 		micro = 1 << int(math.Floor(math.Log2(float64(micro))))
 	}

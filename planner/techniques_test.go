@@ -263,3 +263,46 @@ func TestDDPSaidSplitsNoModel(t *testing.T) {
 		t.Errorf("ddp said: %.1f GiB of optimizer states per GPU, want all of them (%.1f)", s, m.Params()*12/gib)
 	}
 }
+
+// DPO: a pair is two sequences in one batch and a frozen reference model
+// scores both, so a pair costs 2 x (6N + 2N) / 6N = 8/3 of a supervised
+// sample's work in a full fine-tune; the reference is a second copy of
+// the weights there, and the base itself (no memory) under LoRA; a
+// micro-batch holds whole pairs.
+func TestPreferencePairs(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-3-8b")
+	h100 := mustGPU(t, c, "h100", 8)
+	sft := Job{Model: m, Workload: Finetune, SeqLen: 2048, MicroBatch: 2, GlobalBatch: 64, Checkpointing: true, Stack: Tuned, Samples: 1e4, Strategy: FSDP}
+	dpo := sft
+	dpo.Preference, dpo.MicroBatch = true, 1
+	plan := func(j Job) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{h100}, Job: j}).Plans[0]
+	}
+	s, d := plan(sft), plan(dpo)
+	if d.MicroBatch != 2 || d.GlobalBatch != 128 {
+		t.Errorf("dpo micro 1 pair, batch 64 pairs: micro %d, global %d sequences; want 2 and 128", d.MicroBatch, d.GlobalBatch)
+	}
+	// same micro-batch of sequences on both sides: the ratio is the FLOPs'
+	if r := *d.Time.TotalHours / *s.Time.TotalHours; r < 8.0/3*0.9 || r > 8.0/3*1.1 {
+		t.Errorf("dpo pairs take %.2fx a supervised sample, want about 8/3", r)
+	}
+	if ref := breakdown(d, "reference model (frozen)"); math.Abs(ref/breakdown(d, "weights")-1) > 0.01 {
+		t.Errorf("full dpo: reference %.2f GiB, want the trained weights' %.2f (both sharded)", ref, breakdown(d, "weights"))
+	}
+	lora := dpo
+	lora.Workload = LoRA
+	if ref := breakdown(plan(lora), "reference model (frozen)"); ref != 0 {
+		t.Errorf("lora dpo: reference %.2f GiB, want none (the base with adapters off)", ref)
+	}
+	free := dpo
+	free.MicroBatch, free.GlobalBatch = 0, 0
+	if e := plan(free); e.MicroBatch%2 != 0 {
+		t.Errorf("dpo micro-batch %d sequences: want whole pairs", e.MicroBatch)
+	}
+	pre := dpo
+	pre.Workload = Pretrain
+	if _, err := c.Plan(Request{NoSearch: true, Targets: []Hardware{h100}, Job: pre}); err == nil {
+		t.Error("dpo pretraining: want a refusal")
+	}
+}

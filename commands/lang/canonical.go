@@ -82,6 +82,9 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 	if j.PureBF16 {
 		opts = append(opts, "pure-bf16")
 	}
+	if j.Preference {
+		opts = append(opts, "dpo")
+	}
 	if j.ActivationOffload {
 		opts = append(opts, "activation-offload")
 	}

@@ -38,6 +38,7 @@ const (
 	reqKwInBackward // optimizer-in-backward
 	reqKwPureBF16   // pure bf16: no fp32 master weights
 	reqKwActOffload // activation offloading: saved activations in host memory
+	reqKwPreference // dpo: preference pairs with a frozen reference model
 )
 
 // reqKernels is the stack keyword of kernel libraries (torch.compile,
@@ -151,6 +152,7 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwInBackward, "", "optimizer-in-backward", "optim-in-backward", "optimizer-in-bwd", "opt-in-bwd",
 		"optim-in-bwd", "in-backward")
 	reqKws(reqKwPureBF16, "", "pure-bf16", "bf16-pure", "pure-bfloat16")
+	reqKws(reqKwPreference, "", "dpo", "ipo", "rlhf-dpo")
 	reqKws(reqKwActOffload, "", "activation-offload", "activation-offloading", "offload-activations", "act-offload",
 		"activation-offloading=true", "enable-activation-offloading")
 	reqKws(reqKwActOffload, "ckpt", "offloaded-checkpointing", "cpu-checkpointing")
@@ -180,7 +182,7 @@ var reqSuggest = []string{
 	"encoder", "decoder", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "nf4", "mixed", "ckpt",
 	"checkpointing", "flash", "eager", "ddp", "zero1", "zero2", "zero3", "fsdp", "adamw", "adam8bit", "sgd", "lion",
 	"huggingface", "tuned", "megatron", "nvlink", "pcie", "infiniband", "roce", "compare", "baseline", "nodes",
-	"offload", "pure-bf16", "optimizer-in-backward", "context-parallel", "activation-offloading",
+	"offload", "pure-bf16", "optimizer-in-backward", "context-parallel", "activation-offloading", "dpo",
 	"dataset", "precision",
 }
 
@@ -331,6 +333,8 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		p.req.Job.OptimizerInBackward = true
 	case reqKwPureBF16:
 		p.req.Job.PureBF16 = true
+	case reqKwPreference:
+		p.req.Job.Preference = true
 	case reqKwActOffload:
 		p.req.Job.ActivationOffload = true
 		p.req.Job.Checkpointing = p.req.Job.Checkpointing || kw.val == "ckpt"

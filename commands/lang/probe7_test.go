@@ -110,6 +110,9 @@ func TestProbeSevenReadings(t *testing.T) {
 		{"t5-base summarization fine-tune, 287k cnn/dm articles, 3 epochs, a100 40g?", "287000 samples"},
 		{"gemma 2 2b full finetune on my laptop 4070 (12gb)?", "on 1x rtx-4070"},
 		{"첫 토큰 지연시간 (ttft) gemma 3 12b h100에서 얼마? 프롬프트 8k", "concurrency 1"},
+		{"llama3 8b dpo 60k pairs on 2x h100", "dpo"},
+		{"estimated cost to DPO llama 3.1 70b with 50k preference pairs on h100s", "dpo"},
+		{"이번주 안에 gemma2 27b dpo 끝내야함. 데이터 2만쌍. h100 몇장 빌려야돼", "dpo"},
 	})
 	r, err := Read(env, "clip vit-l/14로 이미지 5천만장 임베딩하려면 a100 몇장 필요해? 이틀안에 끝내고 싶어")
 	if err != nil || r.Deadline != 48*time.Hour || r.Ask != AskCount {
