@@ -198,7 +198,7 @@ func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
 // of the named GPU and plans the smallest that fits and meets the
 // deadline, or the fastest tried when none does.
 func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
-	if req.Job.Workload == planner.Inference && (req.Job.Concurrency > 0 || req.Job.RequestRate > 0) {
+	if req.Job.Workload == planner.Inference && (req.Job.Concurrency > 0 || req.Job.RequestRate > 0 || req.Job.OutputTokPS > 0) {
 		return s.fewestForLoad(p, req)
 	}
 	base := req.Targets[0]
@@ -629,7 +629,11 @@ func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Reque
 		if c := req.Job.Concurrency; c > 0 && sv.MaxInFlight > 0 {
 			replicas = max(replicas, (c+sv.MaxInFlight-1)/sv.MaxInFlight)
 		}
-		if rate := req.Job.RequestRate; rate > 0 && sv.Saturated && sv.RequestsPerS > 0 {
+		rate := req.Job.RequestRate
+		if rate == 0 && req.Job.OutputTokPS > 0 && sv.OutputTokens > 0 {
+			rate = req.Job.OutputTokPS / float64(sv.OutputTokens) // "20k tok/s": requests of this output length
+		}
+		if rate > 0 && sv.Saturated && sv.RequestsPerS > 0 {
 			replicas = max(replicas, int(math.Ceil(rate/sv.RequestsPerS)))
 		}
 		if total := tp * replicas; bestTotal == 0 || total < bestTotal {

@@ -96,7 +96,8 @@ func koPlanner() map[string]string {
 		// printer.go: memory breakdown
 		"weights":                               "weight",
 		"LoRA adapters + their grads/optimizer": "LoRA adapter + gradient/optimizer",
-		"reference model (frozen)":              "reference model (고정)",
+		"a load of %s generated tokens/s is %s requests/s of %d output tokens": "초당 생성 토큰 %s개의 부하는 초당 요청 %s개예요 (요청당 출력 %d토큰)",
+		"reference model (frozen)": "reference model (고정)",
 		"DPO trains a model that is already trained: say it with `finetune`, `lora` or `qlora`": "DPO는 이미 학습된 모델을 다시 학습해요: `finetune`, `lora`, `qlora` 중 하나와 함께 써 주세요",
 		"a second copy of the weights, frozen":                                                  "weight 사본 하나를 더, 고정해서 둬요",
 		"the base with the adapters off, no second copy":                                        "adapter를 끈 base 그대로, 사본 없음",

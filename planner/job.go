@@ -160,6 +160,10 @@ type Job struct {
 	// llama-server --parallel); RequestRate an arrival rate in requests/s.
 	Concurrency int     `json:",omitempty"`
 	RequestRate float64 `json:",omitempty"`
+	// OutputTokPS is a load given as the generated tokens a second the
+	// service must sustain ("20k tok/s"): RequestRate is that over each
+	// request's output once the output length is known.
+	OutputTokPS float64 `json:",omitempty"`
 	// KVPrecision is the KV cache's element type: "" is 16-bit; FP8, INT8
 	// (q8_0) or INT4 (q4_0).
 	KVPrecision Precision `json:",omitempty"`

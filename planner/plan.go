@@ -340,6 +340,10 @@ func (pc *planContext) resolveJob() error {
 	if j.Workload == Inference && j.GenTokens == 0 {
 		j.GenTokens = min(256, j.SeqLen/2)
 	}
+	if j.OutputTokPS > 0 && j.RequestRate == 0 && j.Workload == Inference && j.GenTokens > 0 {
+		j.RequestRate = j.OutputTokPS / float64(j.GenTokens)
+		pc.assume(pc.pr.Tf("a load of %s generated tokens/s is %s requests/s of %d output tokens", trimFloat(j.OutputTokPS), trimFloat(j.RequestRate), j.GenTokens))
+	}
 	if j.GlobalBatchTokens > 0 && j.GlobalBatch == 0 {
 		j.GlobalBatch = max(1, int(math.Round(float64(j.GlobalBatchTokens)/float64(j.SeqLen))))
 	}

@@ -204,3 +204,13 @@ func TestInferenceCPUOffloadIsLayerSplit(t *testing.T) {
 		t.Error("vLLM with offload was planned; it should be refused")
 	}
 }
+
+// A load given in generated tokens a second is that many requests of the
+// output length: 2,560 tokens/s of 256-token answers plan as 10 req/s.
+func TestOutputTokenRateIsRequests(t *testing.T) {
+	byTok := servePlan(t, "llama-3.1-8b", "h100", 1, func(j *Job) { lengths(1024, 256)(j); j.Engine = EngineVLLM; j.OutputTokPS = 2560 })
+	byReq := servePlan(t, "llama-3.1-8b", "h100", 1, func(j *Job) { lengths(1024, 256)(j); j.Engine = EngineVLLM; j.RequestRate = 10 })
+	if a, b := byTok.Serving, byReq.Serving; a.RequestsPerS != b.RequestsPerS || a.Concurrency != b.Concurrency || a.LatencyS != b.LatencyS {
+		t.Errorf("2560 tok/s: %+v; 10 req/s: %+v", a, b)
+	}
+}

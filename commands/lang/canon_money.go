@@ -19,6 +19,9 @@ func (c *canonizer) countsAndMoney(i int) int {
 		c.korean = true
 		return n // "12월 15일까지", "다음 달 3일까지", "12/15까지"
 	}
+	if n := c.loadTarget(i); n > i {
+		return n // "5k req/min", "for 20k tok/s", "1시간당 100만 토큰 생성해야"
+	}
 	if n := c.optimizer8bit(i); n > i {
 		return n // "옵티마이저 8bit", "8-bit optimizer"
 	}

@@ -44,7 +44,8 @@ type servingState struct {
 	input            reqSlot[int]
 	concurrency      reqSlot[int]
 	rate             reqSlot[float64]
-	gpuLayers        reqSlot[int] // -1: none
+	tokRate          reqSlot[float64] // generated tokens/s the service must sustain
+	gpuLayers        reqSlot[int]     // -1: none
 	cpuLayers        reqSlot[int]
 	split            reqSlot[planner.Split]
 	hostBW           reqSlot[float64]
@@ -206,6 +207,20 @@ func (p *reqParser) servingWord() (bool, error) {
 		}
 		p.i++
 		return true, p.servingRate(a)
+	case "output-rate":
+		if !reqStartsNumber(next) {
+			return false, nil
+		}
+		p.i++
+		n, _, err := p.value("output-rate", a)
+		if err != nil {
+			return true, err
+		}
+		if err := p.check(n.v, a, p.i, 0, 1e9, "1G tokens/s", false); err != nil {
+			return true, err
+		}
+		p.serveMark(a)
+		return true, reqSet(p, &sv.tokRate, n.v, a, p.i, "output rates")
 	case "ngl", "n-gpu-layers", "gpu-layers", "n_gpu_layers":
 		p.i++
 		if p.tok(p.i).w == "=" {
@@ -528,6 +543,7 @@ func (p *reqParser) finishServing() error {
 		j.Engine = planner.EngineTensorRT // an encoder or vision model is built with TensorRT itself
 	}
 	j.Concurrency, j.RequestRate, j.Split, j.HostMemBWGBs = sv.concurrency.v, sv.rate.v, sv.split.v, sv.hostBW.v
+	j.OutputTokPS = sv.tokRate.v
 	j.GPULayers = sv.gpuLayers.v
 	if j.Quant == planner.GGUF && j.GGUFType == "" {
 		j.GGUFType = "Q4_K_M"
@@ -597,6 +613,9 @@ func servingWords(j planner.Job) []string {
 	}
 	if j.RequestRate > 0 {
 		w = append(w, Num(j.RequestRate)+" req/s")
+	}
+	if j.OutputTokPS > 0 {
+		w = append(w, "output-rate "+Num(j.OutputTokPS)+" tok/s")
 	}
 	switch {
 	case j.GPULayers < 0:

@@ -123,3 +123,42 @@ func TestProbeSevenReadings(t *testing.T) {
 		t.Errorf("지연시간 … 얼마: %v, ask %q, latency %v; want the latency", err, r.Ask, r.Latency)
 	}
 }
+
+// A load said over any span of time is the arrival rate per second
+// ("5k req/min" is 83.333 req/s, "하루에 요청 10만건" 1.157); a token rate is
+// a load to serve when a word makes it a target ("for 20k tok/s", "생성해야")
+// and a measured speed otherwise ("초당 40토큰 나왔는데").
+func TestLoadsOverAnySpan(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	for _, k := range []struct {
+		text      string
+		rate, tok float64
+	}{
+		{"we need 5k req/min throughput for an embedding service using bge-large-en-v1.5, which gpu and how many?", 83.333, 0},
+		{"llama 3.1 8b vllm 300 requests per minute on h100 how many", 5, 0},
+		{"하루에 요청 10만건 들어오는데 qwen2.5 7b 서빙 a100 몇장?", 1.157, 0},
+		{"llama 3.1 8b 분당 300건 처리 h100 몇장", 5, 0},
+		{"llama 8b serving 20k tok/s how many h100", 0, 20000},
+		{"we measured 1,800 tok/s on one h100 for llama 8b with vllm; how many h100s for 20k tok/s?", 0, 20000},
+		{"1시간당 100만 토큰 생성해야 하는데 llama 3.1 8b로 l40s 몇장?", 0, 277.778},
+		{"llama 3.1 8b 초당 2만 토큰 처리해야 하는데 h100 몇장", 0, 20000},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil {
+			t.Errorf("%q: %v", k.text, err)
+			continue
+		}
+		if j := r.Request.Job; j.RequestRate != k.rate || j.OutputTokPS != k.tok || j.Workload != planner.Inference {
+			t.Errorf("%q: %v req/s, %v tok/s, %q; want %v, %v, inference", k.text, j.RequestRate, j.OutputTokPS, j.Workload, k.rate, k.tok)
+		}
+	}
+	team := Env{Catalog: cat, Servers: teamServers(t, cat), Now: env.Now}
+	if r, err := Read(team, "타이니라마 사전학습 H100x8에서 하루에 200억 토큰 처리했는데, server-h 네 장으로 1000억 토큰이면 며칠?"); err != nil || r.Request.Job.OutputTokPS != 0 || r.Request.Baseline == nil || r.Request.Baseline.Value != 231481.481 {
+		t.Errorf("a day's tokens processed in the past: %v, output rate %v, baseline %+v; want a measured run of 2e10/86400 tokens/s", err, r.Request.Job.OutputTokPS, r.Request.Baseline)
+	}
+	r, err := Read(env, "llama 3 8b 4090에서 초당 40토큰 나왔는데 h100이면?")
+	if err != nil || r.Request.Baseline == nil || r.Request.Job.OutputTokPS != 0 {
+		t.Errorf("a measured speed: %v, baseline %+v, output rate %v", err, r.Request.Baseline, r.Request.Job.OutputTokPS)
+	}
+}

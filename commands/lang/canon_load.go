@@ -1,0 +1,241 @@
+package lang
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// A load a served model must sustain, said as a rate over any span of
+// time: "5k req/min", "300 requests per minute", "100k requests a day",
+// "for 20k tok/s", "20k tokens/s needed", "초당 2만 토큰 처리해야",
+// "1시간당 100만 토큰 생성해야", "분당 300건", "하루에 요청 10만건". Requests are
+// the arrival rate (`rate N`, per second); generated tokens are the output
+// the service must sustain (`output-rate N`), turned into requests by the
+// planner once the output length is known. A token rate with no word that
+// makes it a target ("1,500 tokens/s on a 4090") stays a measured run.
+
+// loadSpans are the seconds in each span a rate can be said over.
+var loadSpans = map[string]float64{
+	"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "m": 60, "h": 3600, "hr": 3600, "hour": 3600, "day": 86400, "d": 86400,
+}
+
+// loadUnit splits a rate unit ("req/min", "tokens/s", "rpm") into what is
+// counted (requests or tokens) and the seconds of its span.
+func loadUnit(u string) (what string, span float64, ok bool) {
+	switch u {
+	case "rpm", "qpm":
+		return "requests", 60, true
+	case "rph":
+		return "requests", 3600, true
+	case "tpm":
+		return "tokens", 60, true
+	}
+	num, den, cut := strings.Cut(u, "/")
+	if !cut {
+		return "", 0, false
+	}
+	span, ok = loadSpans[strings.TrimSuffix(den, "s")]
+	if !ok {
+		span, ok = loadSpans[den]
+	}
+	if !ok {
+		return "", 0, false
+	}
+	switch num {
+	case "req", "reqs", "request", "requests", "queries", "query", "q":
+		return "requests", span, true
+	case "tok", "toks", "token", "tokens", "t":
+		return "tokens", span, true
+	}
+	return "", 0, false
+}
+
+// targetWord reports whether w, before a rate, makes it a load to plan
+// for rather than a speed measured: "for 20k tok/s", "need 20k tokens/s".
+func targetWord(w string) bool {
+	switch w {
+	case "for", "need", "needs", "needed", "handle", "serve", "serving", "target", "sustain", "hit", "reach", "deliver", "least", "support":
+		return true
+	}
+	return false
+}
+
+// koTargetAfter reports whether one of the words from i on says the rate
+// before them is needed ("필요", "처리해야", "생성해야", "목표", "뽑으려면").
+func (c *canonizer) koTargetAfter(i int) bool {
+	for k := i; k < i+4 && k < len(c.in); k++ {
+		w := c.w(k)
+		if c.koPastAfter(k) && k == i {
+			return false // "하루에 200억 토큰 처리했는데": what a run did
+		}
+		for _, p := range []string{"필요", "처리", "생성", "목표", "해야", "뽑", "감당", "버티", "서빙", "소화", "내려면", "나오게"} {
+			if strings.Contains(w, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// koPastAfter reports whether the words from i tell of a run in the
+// past ("처리했는데", "돌렸더니", "나왔어요").
+func (c *canonizer) koPastAfter(i int) bool {
+	for k := i; k < i+3 && k < len(c.in); k++ {
+		for _, p := range []string{"했", "었", "았", "였", "됐", "나옴", "돌림"} {
+			if strings.Contains(c.w(k), p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loadTarget reads a load at i; i when none is there.
+func (c *canonizer) loadTarget(i int) int {
+	if n := c.koLoadTarget(i); n > i {
+		return n
+	}
+	v, unit, ok := reqScanNumber(c.w(i))
+	if !ok || v.v <= 0 || !reqStartsNumber(c.w(i)) {
+		return i
+	}
+	j := i + 1
+	if unit == "" {
+		unit = c.w(j)
+		j++
+	}
+	what, span, ok := loadUnit(unit)
+	if !ok && (c.w(j) == "per" || c.w(j) == "a" || c.w(j) == "an") {
+		// "300 requests per minute", "100k requests a day"
+		w := strings.TrimSuffix(c.w(j+1), "s")
+		if s, known := loadSpans[w]; known {
+			what, span, ok = "", s, true
+			switch unit {
+			case "requests", "request", "reqs", "queries":
+				what = "requests"
+			case "tokens", "token", "tok":
+				what = "tokens"
+			}
+			j += 2
+		}
+	}
+	if !ok || what == "" {
+		return i
+	}
+	switch {
+	case what == "requests" && span == 1:
+		return i // "10 req/s": the serving words read it
+	case what == "tokens" && !targetWord(lastW(c.out)) && !targetWord(c.w(i-1)) && !c.koTargetAfter(j) &&
+		c.w(j) != "needed" && c.w(j) != "target" && c.w(j) != "required":
+		return i // "1,500 tokens/s on a 4090": a measured speed
+	}
+	c.emitLoad(what, v.v/span, i, j)
+	return j
+}
+
+// koLoadTarget reads a Korean rate: "초당 2만 토큰", "분당 300건",
+// "1시간당 100만 토큰", "하루에 요청 10만건", before words that make it
+// needed (a token rate) or any (requests).
+func (c *canonizer) koLoadTarget(i int) int {
+	j := i
+	if digitsOnly(c.w(j)) && c.w(j) == "1" && strings.HasSuffix(c.w(j+1), "당") {
+		j++ // "1시간당"
+	}
+	span := 0.0
+	switch w := c.w(j); {
+	case strings.HasPrefix(w, "초당"):
+		span = 1
+	case strings.HasPrefix(w, "분당"):
+		span = 60
+	case strings.HasPrefix(w, "시간당"):
+		span = 3600
+	case w == "하루에" || w == "하루" || w == "일당" || w == "하루당":
+		span = 86400
+	default:
+		return i
+	}
+	k := j + 1
+	what := ""
+	if strings.HasPrefix(c.w(k), "요청") || strings.HasPrefix(c.w(k), "리퀘스트") {
+		what, k = "requests", k+1 // "하루에 요청 10만건"
+	} else if strings.HasPrefix(c.w(k), "토큰") {
+		what, k = "tokens", k+1
+	}
+	v, rest, k, ok := c.koCount(k)
+	if !ok {
+		return i
+	}
+	switch {
+	case what == "" && strings.HasPrefix(rest, "토큰"):
+		what = "tokens"
+	case what == "" && (strings.HasPrefix(rest, "요청") || strings.HasPrefix(rest, "건") || strings.HasPrefix(rest, "개") && strings.HasPrefix(c.w(k), "요청")):
+		what = "requests"
+	case what == "" && strings.HasPrefix(rest, "개") && strings.HasPrefix(c.w(k), "토큰"):
+		what = "tokens"
+	}
+	if strings.HasPrefix(c.w(k), "요청") || strings.HasPrefix(c.w(k), "토큰") {
+		k++
+	}
+	if what == "tokens" && span > 1 && c.koPastAfter(k) {
+		// "하루에 200억 토큰 처리했는데": a measured speed, per second for
+		// the took-words that read the run
+		c.emit(reqTrimNum(math.Round(v/span*1000)/1000), i, k-1)
+		c.emit("tokens/s", k-1, k)
+		return k
+	}
+	switch {
+	case what == "requests" && span == 1 && !c.koTargetAfter(k):
+		return i // "초당 10건": the rate question's reader decides
+	case what == "tokens" && !c.koTargetAfter(k):
+		return i // "초당 40토큰 나왔는데": a measured speed
+	case what == "":
+		return i
+	}
+	c.emitLoad(what, v/span, i, k)
+	return k
+}
+
+// koCount reads a count at k: digits with a scale word glued or after
+// them ("2만", "100만토큰", "10만건", "300건"); the value, what is glued
+// after it, and where the next word starts.
+func (c *canonizer) koCount(k int) (float64, string, int, bool) {
+	num := strings.ReplaceAll(c.w(k), ",", "")
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v <= 0 {
+		return 0, "", k, false
+	}
+	k++
+	rest := ""
+	if k < len(c.in) && isHangulWord(c.w(k)) {
+		rest = c.w(k)
+		k++
+	}
+	for _, s := range []struct {
+		w string
+		f float64
+	}{{"억", 1e8}, {"만", 1e4}, {"천", 1e3}} {
+		if r, ok := strings.CutPrefix(rest, s.w); ok {
+			v *= s.f
+			rest = r
+			if rest == "" && k < len(c.in) && isHangulWord(c.w(k)) {
+				rest = c.w(k)
+				k++
+			}
+			break
+		}
+	}
+	return v, rest, k, true
+}
+
+// emitLoad writes the load read from words [a, b): requests as `rate`,
+// generated tokens as `output-rate`, both per second.
+func (c *canonizer) emitLoad(what string, perS float64, a, b int) {
+	key := "rate"
+	if what == "tokens" {
+		key = "output-rate"
+	}
+	c.emit(key, a, b)
+	at := c.in[b-1].end
+	c.out = append(c.out, reqToken{raw: c.text[c.in[a].start:at], w: reqTrimNum(math.Round(perS*1000) / 1000), start: at, end: at})
+}
