@@ -65,9 +65,10 @@ func TestBackTest(t *testing.T) {
 	}
 	// The measurements collected after the fit (planner/data/heldout.csv)
 	// are the honest check. The aim is a median of 15 % on data
-	// the planner never saw; the set stands at 18.5 % since the thirty
-	// TensorRT 10 rows joined it (the first 84 rows: 12.5 %), so this
-	// guards against regressions at 20 % until the model meets the aim.
+	// the planner never saw; the set stands at 19.5 % since the thirty
+	// TensorRT 10 rows and fifty blind training rows joined it (the first
+	// 84 rows: 12.5 %), so this guards against regressions at 20 % until
+	// the model meets the aim.
 	h := bt.HeldOut
 	if h == nil || h.Stats.N < 30 {
 		t.Fatalf("held-out rows: %+v", h)
