@@ -444,7 +444,7 @@ func (s *Set) teamPool() []planner.Hardware {
 // hardware or asked no such thing.
 func preferredPick(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	if rd.Budget > 0 && len(res.Plans) == 0 {
-		return withinBudget(p, rd.Budget, res)
+		return withinBudget(p, rd.Budget, rd.Prefer == "cheapest", res)
 	}
 	if rd.Prefer == "" || len(res.Plans) > 0 || !(rd.Ask == lang.AskNone || rd.Ask == lang.AskWhichGPU || rd.Ask == lang.AskCost || rd.Ask == lang.AskFit) {
 		return ""
@@ -505,9 +505,13 @@ func kvShare(p *i18n.Printer, rd lang.Reading, e *planner.Estimate, job planner.
 
 // withinBudget answers a request with a cost ceiling: the fastest of the
 // search's picks that keeps under it, else the cheapest and what it costs.
-func withinBudget(p *i18n.Printer, budget float64, res *planner.Result) string {
+func withinBudget(p *i18n.Printer, budget float64, cheapest bool, res *planner.Result) string {
 	rec := res.Recommendations
-	for _, e := range []*planner.Estimate{rec.Fastest, rec.Balanced, rec.Cheapest} {
+	picks := []*planner.Estimate{rec.Fastest, rec.Balanced, rec.Cheapest}
+	if cheapest {
+		picks = []*planner.Estimate{rec.Cheapest} // "예산 200불 … 제일 싼 거"
+	}
+	for _, e := range picks {
 		if e != nil && e.CostUSD != nil && *e.CostUSD <= budget {
 			return p.Tf("within %s: %s", planner.FormatUSDIn(p, budget), estimateSummary(p, e, res.Job))
 		}
@@ -603,51 +607,6 @@ func servedAtOnce(e *planner.Estimate) int {
 		return e.Serving.MaxInFlight
 	}
 	return e.Memory.MaxMicroBatch
-}
-
-// fewestForLoad answers "how many L4s to serve llama 3 8b at 2 req/s" (or
-// for 50 concurrent users): for each tensor-parallel size that holds the
-// model, as many replicas as the load takes — its requests in flight in
-// the KV cache, its rate within what one replica serves at its fullest —
-// and the fewest GPUs in all. The plan shown is one replica.
-func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Request, string, error) {
-	base := req.Targets[0]
-	name := base.GPU.Name
-	bestTotal, bestTP, bestReplicas := 0, 0, 0
-	for _, tp := range countLadder {
-		if bestTotal > 0 && tp >= bestTotal {
-			break
-		}
-		hw := base
-		hw.Count, hw.GPUsPerNode = tp, 0
-		r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true})
-		if err != nil || len(r.Plans) == 0 || !r.Plans[0].Memory.Fits || r.Plans[0].Serving == nil {
-			continue
-		}
-		sv := r.Plans[0].Serving
-		replicas := 1
-		if c := req.Job.Concurrency; c > 0 && sv.MaxInFlight > 0 {
-			replicas = max(replicas, (c+sv.MaxInFlight-1)/sv.MaxInFlight)
-		}
-		rate := req.Job.RequestRate
-		if rate == 0 && req.Job.OutputTokPS > 0 && sv.OutputTokens > 0 {
-			rate = req.Job.OutputTokPS / float64(sv.OutputTokens) // "20k tok/s": requests of this output length
-		}
-		if rate > 0 && sv.Saturated && sv.RequestsPerS > 0 {
-			replicas = max(replicas, int(math.Ceil(rate/sv.RequestsPerS)))
-		}
-		if total := tp * replicas; bestTotal == 0 || total < bestTotal {
-			bestTotal, bestTP, bestReplicas = total, tp, replicas
-		}
-	}
-	if bestTotal == 0 {
-		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
-	}
-	req.Targets[0].Count, req.Targets[0].GPUsPerNode = bestTP, 0
-	if bestReplicas == 1 {
-		return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load"), nil
-	}
-	return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP), nil
 }
 
 // comparePrecisions answers "bf16 vs fp8 on an h100, speed?": the job in

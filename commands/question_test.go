@@ -19,6 +19,13 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		answer         []string // words the answer line must hold
 	}{
 		{"llama3 8b lora 학습하려면 4090 몇 장 필요해?", "count", []string{"GeForce RTX 4090", "메모리에 들어가는 최소 개수"}}, // asked in Korean, answered in Korean
+		// probe 8: a forward-only model under a load is as many GPUs as its rate takes (the headline said none held it)
+		{"분당 600건 들어오는 분류 api bert-base 로 t4 몇개면 될까", "count", []string{"1× Tesla T4", "부하를 감당하는"}},
+		{"bge-large 5000 req/s on l4 how many", "count", []string{"× L4", "serve that load"}},
+		// cheapest within a budget is the cheapest pick, not the fastest that fits it
+		{"예산 200불, phi-3 mini lora, 데이터 5만개. 어떤 gpu 쓰는게 제일 쌈?", "which_gpu", []string{"1× H200"}},
+		// a generated-token load: requests of the plan's output length
+		{"llama 8b serving 20k tok/s how many h100", "count", []string{"H100", "serve that load"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

@@ -317,15 +317,7 @@ func launchLine(j Job, e *Estimate) string {
 			env, prec, shapes)
 	}
 	if j.Workload == Inference {
-		q := ""
-		switch e.Precision {
-		case INT4:
-			q = " --quantization awq"
-		case FP8:
-			q = " --quantization fp8"
-		}
-		return fmt.Sprintf("%s vllm serve <model> --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s",
-			env, e.GPUs, j.SeqLen, max(1, e.Memory.MaxMicroBatch), q)
+		return env + " " + serveLine(j, e)
 	}
 	var b strings.Builder
 	b.WriteString(env)

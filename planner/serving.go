@@ -665,3 +665,72 @@ func secondsText(s float64) string {
 	}
 	return fmt.Sprintf("%.2g s", s)
 }
+
+// serveLine is the command that starts the engine the estimate plans, with
+// the split, the context, the sequences in flight and the weights' format
+// it assumed: llama-server (or Ollama) for a GGUF file, else the batched
+// server named (vLLM when none is).
+func serveLine(j Job, e *Estimate) string {
+	inFlight := max(1, e.Memory.MaxMicroBatch)
+	eng := EngineVLLM
+	if sv := e.Serving; sv != nil {
+		eng = sv.Engine
+		inFlight = max(1, sv.MaxInFlight)
+	}
+	quant := string(j.Quant)
+	if quant == "" || quant == string(BNB) && eng != EngineVLLM {
+		switch e.Precision {
+		case INT4:
+			quant = string(AWQ)
+		case FP8:
+			quant = "fp8"
+		}
+	}
+	if quant == string(BNB) {
+		quant = "bitsandbytes"
+	}
+	switch eng {
+	case EngineLlamaCpp, EngineOllama:
+		gguf := j.GGUFType
+		if gguf == "" {
+			gguf = strings.ToUpper(string(e.Precision))
+		}
+		ngl := 99
+		split := ""
+		if sv := e.Serving; sv != nil {
+			ngl = sv.GPULayers
+			if sv.Split == SplitTensor && e.GPUs > 1 {
+				split = " --split-mode row"
+			}
+		}
+		if eng == EngineOllama {
+			return fmt.Sprintf("OLLAMA_NUM_PARALLEL=%d OLLAMA_CONTEXT_LENGTH=%d ollama run <model>:%s  # %d of %d layers on the GPU",
+				inFlight, j.SeqLen, strings.ToLower(gguf), ngl, j.Model.Layers)
+		}
+		return fmt.Sprintf("llama-server -m <model>-%s.gguf -ngl %d -c %d --parallel %d%s", gguf, ngl, j.SeqLen*inFlight, inFlight, split)
+	case EngineTGI:
+		q := ""
+		if quant != "" {
+			q = " --quantize " + quant
+		}
+		return fmt.Sprintf("text-generation-launcher --model-id <model> --num-shard %d --max-input-tokens %d --max-total-tokens %d --max-concurrent-requests %d%s",
+			e.GPUs, max(1, j.SeqLen-j.GenTokens), j.SeqLen, inFlight, q)
+	case EngineSGLang:
+		q := ""
+		if quant != "" {
+			q = " --quantization " + quant
+		}
+		return fmt.Sprintf("python -m sglang.launch_server --model-path <model> --tp %d --context-length %d --max-running-requests %d%s",
+			e.GPUs, j.SeqLen, inFlight, q)
+	case EngineTRTLLM:
+		return fmt.Sprintf("trtllm-serve <model> --tp_size %d --max_seq_len %d --max_batch_size %d", e.GPUs, j.SeqLen, inFlight)
+	}
+	q := ""
+	if quant != "" {
+		q = " --quantization " + quant
+	}
+	if j.KVPrecision == FP8 {
+		q += " --kv-cache-dtype fp8"
+	}
+	return fmt.Sprintf("vllm serve <model> --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s", e.GPUs, j.SeqLen, inFlight, q)
+}

@@ -214,3 +214,29 @@ func TestOutputTokenRateIsRequests(t *testing.T) {
 		t.Errorf("2560 tok/s: %+v; 10 req/s: %+v", a, b)
 	}
 }
+
+// The launch line starts the engine the plan is for: llama-server with the
+// GGUF file and its layers on the GPU, Ollama, TGI, SGLang, TensorRT-LLM,
+// vLLM with the quantisation and KV format said (it was vLLM for all).
+func TestLaunchLineNamesTheEngine(t *testing.T) {
+	for _, k := range []struct {
+		model  string
+		n      int
+		mod    func(*Job)
+		starts []string
+	}{
+		{"llama-3-70b", 2, func(j *Job) { j.Engine, j.Quant, j.GGUFType = EngineLlamaCpp, GGUF, "Q4_K_M" }, []string{"llama-server -m <model>-Q4_K_M.gguf -ngl 80"}},
+		{"llama-3-8b", 1, func(j *Job) { j.Engine, j.Quant, j.GGUFType = EngineOllama, GGUF, "Q4_K_M" }, []string{"ollama run <model>:q4_k_m"}},
+		{"llama-3-70b", 2, func(j *Job) { j.Engine, j.Quant, j.Precision = EngineTGI, AWQ, INT4 }, []string{"text-generation-launcher", "--num-shard 2", "--quantize awq"}},
+		{"llama-3-70b", 4, func(j *Job) { j.Engine = EngineSGLang }, []string{"sglang.launch_server", "--tp 4"}},
+		{"llama-3-8b", 1, func(j *Job) { j.Engine, j.Precision = EngineTRTLLM, FP8 }, []string{"trtllm-serve", "--tp_size 1"}},
+		{"llama-3-8b", 1, func(j *Job) { j.Engine, j.Quant, j.Precision, j.KVPrecision = EngineVLLM, GPTQ, INT4, FP8 }, []string{"vllm serve", "--quantization gptq", "--kv-cache-dtype fp8"}},
+	} {
+		e := servePlan(t, k.model, map[int]string{1: "h100", 2: "rtx-4090", 4: "h100"}[k.n], k.n, func(j *Job) { lengths(1024, 256)(j); k.mod(j) })
+		for _, w := range k.starts {
+			if !strings.Contains(e.Launch, w) {
+				t.Errorf("%s on %d GPUs: launch %q lacks %q", k.model, k.n, e.Launch, w)
+			}
+		}
+	}
+}

@@ -62,6 +62,10 @@ func (c *canonizer) chatPhrase(i int) int {
 		c.emit("1x", i, i+1) // "will a 3060 do it": one of that GPU, not 3,060 of something
 		c.emit(c.w(i+1), i+1, i+2)
 		return i + 2
+	case w == "count" && (isGPUWord(c.w(i-1)) || c.gpu(c.w(i-1))) || (w == "count" || w == "needed") && c.w(i-1) == "gpu":
+		c.setAsk(AskCount) // "gpu count?", "H100 count?": how many
+		c.skip(i, i+1)
+		return i + 1
 	case w == "context" && i == 0 && !reqStartsNumber(c.w(i+1)):
 		c.skip(i, i+1) // "Context: we have 2 spare A100s …"
 		return i + 1

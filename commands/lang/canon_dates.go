@@ -198,3 +198,47 @@ func (c *canonizer) koDateEnd(d calendarDay, i, k int, rest string) int {
 	c.setDeadline(left, i, k)
 	return k
 }
+
+// durationDeadline reads a deadline said as a length of time beside the
+// word deadline: "2 day deadline", "48h deadline", "deadline 3일",
+// "deadline: 2 weeks"; i when none is there.
+func (c *canonizer) durationDeadline(i int) (int, bool) {
+	amount := func(j int) (time.Duration, int, bool) {
+		v, unit, ok := reqScanNumber(c.w(j))
+		if !ok || v.v <= 0 || !reqStartsNumber(c.w(j)) {
+			return 0, j, false
+		}
+		unit = strings.TrimPrefix(unit, "-")
+		n := j + 1
+		if unit == "" {
+			unit, n = strings.TrimSuffix(c.w(j+1), ","), j+2
+		}
+		d, ok := deadlineUnit(unit)
+		if !ok {
+			if s, e, ok2 := koStem(unit); ok2 && s != "" && e.act == koWord {
+				d, ok = deadlineUnit(e.word)
+			}
+		}
+		if !ok {
+			return 0, j, false
+		}
+		return durScale(v.v, d), n, true
+	}
+	w := c.w(i)
+	if w == "deadline" || w == "데드라인" || w == "마감" {
+		j := i + 1
+		for c.w(j) == "is" || c.w(j) == ":" || c.w(j) == "of" {
+			j++
+		}
+		if d, n, ok := amount(j); ok {
+			c.setDeadline(d, i, n)
+			return n, true
+		}
+		return i, false
+	}
+	if d, n, ok := amount(i); ok && (c.w(n) == "deadline" || c.w(n) == "deadline:") {
+		c.setDeadline(d, i, n+1)
+		return n + 1, true
+	}
+	return i, false
+}

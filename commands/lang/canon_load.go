@@ -43,7 +43,7 @@ func loadUnit(u string) (what string, span float64, ok bool) {
 		return "", 0, false
 	}
 	switch num {
-	case "req", "reqs", "request", "requests", "queries", "query", "q":
+	case "req", "reqs", "request", "requests", "queries", "query", "q", "docs", "doc", "documents", "sentences", "images", "imgs", "calls":
 		return "requests", span, true
 	case "tok", "toks", "token", "tokens", "t":
 		return "tokens", span, true
@@ -69,7 +69,7 @@ func (c *canonizer) koTargetAfter(i int) bool {
 		if c.koPastAfter(k) && k == i {
 			return false // "하루에 200억 토큰 처리했는데": what a run did
 		}
-		for _, p := range []string{"필요", "처리", "생성", "목표", "해야", "뽑", "감당", "버티", "서빙", "소화", "내려면", "나오게"} {
+		for _, p := range []string{"필요", "처리", "생성", "목표", "해야", "뽑", "감당", "버티", "서빙", "소화", "려면", "나오게", "받으면", "받을", "들어오"} {
 			if strings.Contains(w, p) {
 				return true
 			}
@@ -112,7 +112,7 @@ func (c *canonizer) loadTarget(i int) int {
 		if s, known := loadSpans[w]; known {
 			what, span, ok = "", s, true
 			switch unit {
-			case "requests", "request", "reqs", "queries":
+			case "requests", "request", "reqs", "req", "queries", "docs", "documents", "calls":
 				what = "requests"
 			case "tokens", "token", "tok":
 				what = "tokens"
@@ -124,8 +124,10 @@ func (c *canonizer) loadTarget(i int) int {
 		return i
 	}
 	switch {
-	case what == "requests" && span == 1:
+	case what == "requests" && span == 1 && (unit == "req/s" || unit == "requests/s" || unit == "queries/s"):
 		return i // "10 req/s": the serving words read it
+	case what == "requests" && c.pastBefore(i) && !targetWord(lastW(c.out)) && !targetWord(c.w(i-1)):
+		return i // "we served 1M docs/day": what a run did
 	case what == "tokens" && !targetWord(lastW(c.out)) && !targetWord(c.w(i-1)) && !c.koTargetAfter(j) &&
 		c.w(j) != "needed" && c.w(j) != "target" && c.w(j) != "required":
 		return i // "1,500 tokens/s on a 4090": a measured speed
@@ -169,7 +171,8 @@ func (c *canonizer) koLoadTarget(i int) int {
 	switch {
 	case what == "" && strings.HasPrefix(rest, "토큰"):
 		what = "tokens"
-	case what == "" && (strings.HasPrefix(rest, "요청") || strings.HasPrefix(rest, "건") || strings.HasPrefix(rest, "개") && strings.HasPrefix(c.w(k), "요청")):
+	case what == "" && (strings.HasPrefix(rest, "요청") || strings.HasPrefix(rest, "건") || strings.HasPrefix(rest, "문장") || strings.HasPrefix(rest, "문서") ||
+		strings.HasPrefix(rest, "개") && strings.HasPrefix(c.w(k), "요청")):
 		what = "requests"
 	case what == "" && strings.HasPrefix(rest, "개") && strings.HasPrefix(c.w(k), "토큰"):
 		what = "tokens"
@@ -185,8 +188,8 @@ func (c *canonizer) koLoadTarget(i int) int {
 		return k
 	}
 	switch {
-	case what == "requests" && span == 1 && !c.koTargetAfter(k):
-		return i // "초당 10건": the rate question's reader decides
+	case what == "requests" && (c.koPastAfter(k) || span == 1 && !c.koTargetAfter(k)):
+		return i // "초당 10건 처리했는데", "초당 10건": a measured rate, or the rate question's
 	case what == "tokens" && !c.koTargetAfter(k):
 		return i // "초당 40토큰 나왔는데": a measured speed
 	case what == "":

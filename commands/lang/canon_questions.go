@@ -21,16 +21,27 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 	if n, ok := c.timeThereIs(i); ok {
 		return n, true
 	}
+	if n, ok := c.durationDeadline(i); ok {
+		return n, true // "2 day deadline", "deadline 3일", "deadline: 48h"
+	}
 	if w == "on" || w == "due" || w == "deadline" {
 		// "the deadline on Friday", "due tomorrow", "deadline is friday"
 		j := i + 1
-		for c.w(j) == "is" || c.w(j) == "by" || c.w(j) == "on" {
+		for c.w(j) == "is" || c.w(j) == "by" || c.w(j) == "on" || c.w(j) == ":" {
 			j++
 		}
 		if d, ok := c.dayDeadline(c.w(j)); ok {
 			early, n := englishTimeOfDay(c.w(j + 1))
 			c.setDeadline(d-early, i, j+1+n)
 			return j + 1 + n, true
+		}
+		if w != "on" {
+			if day, n, ok := c.englishDate(j); ok {
+				if left, ok := c.until(day); ok {
+					c.setDeadline(left, i, n) // "our deadline is Dec 15"
+					return n, true
+				}
+			}
 		}
 		return i, false
 	}

@@ -226,7 +226,7 @@ func cloudWord(w string) bool {
 // cheapest way to …", "제일 싼", "fastest".
 func (c *canonizer) notePreference(w string) {
 	switch {
-	case w == "cheapest" || w == "cheaper" || w == "cheap" || w == "싼" || strings.HasPrefix(w, "싸게") || strings.HasPrefix(w, "저렴"):
+	case w == "cheapest" || w == "cheaper" || w == "cheap" || w == "싼" || w == "쌈" || w == "싸" || w == "싸요" || strings.HasPrefix(w, "싼거") || strings.HasPrefix(w, "싸게") || strings.HasPrefix(w, "저렴"):
 		c.prefer = "cheapest"
 	case w == "fastest" || w == "faster" || w == "quickest" || strings.HasPrefix(w, "빠르") || strings.HasPrefix(w, "빠른") ||
 		strings.HasPrefix(w, "빨라") || strings.HasPrefix(w, "빨리") || strings.HasPrefix(w, "빠름") || strings.HasPrefix(w, "빠를"):

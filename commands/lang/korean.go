@@ -149,7 +149,9 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "레즈넷": {act: koWord, word: "resnet"},
 		"로버타": {act: koWord, word: "roberta"}, "위스퍼": {act: koWord, word: "whisper"}, "스몰": {act: koWord, word: "small"},
 		"미디엄": {act: koWord, word: "medium"}, "모던버트": {act: koWord, word: "modernbert"}, "지피티": {act: koWord, word: "gpt"},
-		"엑사원": {act: koWord, word: "exaone"}, "솔라": {act: koWord, word: "solar"},
+		"엑사원": {act: koWord, word: "exaone"}, "솔라": {act: koWord, word: "solar"}, "딥식": {act: koWord, word: "deepseek"},
+		"올라마": {act: koWord, word: "ollama"}, "브이엘엘엠": {act: koWord, word: "vllm"},
+		"찍혔는데": {act: koTook}, "찍혔어": {act: koTook}, "찍혔고": {act: koTook}, "찍힘": {act: koTook}, "찍었는데": {act: koTook},
 		"일렉트라": {act: koWord, word: "electra"},
 		"기가":   {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
 		"당": {act: koWord, word: "per"},
@@ -859,6 +861,9 @@ func (c *canonizer) koRunVerb(i int, w, stem string) bool {
 // ("몇기가", "몇 GB"), money ("몇 달러", "몇 만원"), tokens or a rate, a
 // time ("몇 시간"); false for a count of GPUs.
 func (c *canonizer) koHowMany(i int, w string) (int, bool) {
+	if n, ok := c.koRateComesOut(i, w); ok {
+		return n, true
+	}
 	if strings.HasPrefix(w, "몇기가") || strings.HasPrefix(w, "몇기") && strings.Contains(w, "바이트") {
 		// "vram 몇기가 필요해": how much memory, the unit glued to 몇
 		c.ask = AskNone

@@ -99,6 +99,14 @@ func (c *canonizer) koDayAt(i int, w, stem string, e koEntry) int {
 			return i + 2
 		}
 	}
+	if c.w(i+2) == "그" && (c.w(i+3) == "전까지" || c.w(i+3) == "전에") {
+		// "월요일 데모인데 그 전까지": before that day
+		if d, ok := c.dayDeadline(stem); ok {
+			c.setDeadline(d-24*time.Hour, i, i+4)
+			c.skip(i+1, i+2)
+			return i + 4
+		}
+	}
 	if before := c.w(i + 2); next == "전에" || next == "전까지" || before == "전에" || before == "전까지" {
 		// "목요일 전에", "목요일 데모 전에": before that day
 		if d, ok := c.dayDeadline(stem); ok {

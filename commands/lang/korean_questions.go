@@ -443,3 +443,17 @@ func (c *canonizer) koLength(i int) int {
 	c.emit("seq", i, i+1)
 	return i + 1
 }
+
+// koRateComesOut reads "몇 나올까", "몇 나와" at i: how much comes out,
+// the rate there after a measured one ("h100이면 대충 몇 나올까").
+func (c *canonizer) koRateComesOut(i int, w string) (int, bool) {
+	n := c.w(i + 1)
+	if w != "몇" || !strings.HasPrefix(n, "나오") && !strings.HasPrefix(n, "나올") && !strings.HasPrefix(n, "나와") {
+		return i, false
+	}
+	c.ask = AskNone
+	c.setAsk(AskTime)
+	c.rate = true
+	c.skip(i+1, i+2)
+	return i + 2, true
+}

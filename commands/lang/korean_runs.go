@@ -16,8 +16,9 @@ func (c *canonizer) koTook(i int) {
 	c.skip(i, i+1)
 	// a rate: the last "<number> tokens/s|samples/s" ("초당 40토큰 나왔는데")
 	for k := len(c.out) - 1; k >= 1 && k >= len(c.out)-8; k-- {
-		if w := c.out[k].w; w == "tokens/s" || w == "samples/s" {
+		if w := rateUnitWord(c.out[k].w); w != "" {
 			if v, u, ok := reqScanNumber(c.out[k-1].w); ok && u == "" {
+				c.out[k].w = w
 				c.tookAt(k-1, k, v.v, w)
 				return
 			}
@@ -502,4 +503,16 @@ func (c *canonizer) koLargestAsked(i, n int, asked *bool, tails ...string) int {
 	*asked = true
 	c.skip(i, n)
 	return n
+}
+
+// rateUnitWord is a measured rate's unit as the reading writes it
+// ("tok/s" is tokens/s, "img/s" samples/s); "" for none.
+func rateUnitWord(w string) string {
+	switch w {
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "t/s", "toks/s":
+		return "tokens/s"
+	case "samples/s", "img/s", "images/s", "imgs/s", "images/sec", "seq/s", "sequences/s":
+		return "samples/s"
+	}
+	return ""
 }

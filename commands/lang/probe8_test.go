@@ -1,0 +1,63 @@
+package lang
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Probe 8's misses: a deadline said beside the word deadline as a length
+// or a date ("2 day deadline", "deadline 3일", "our deadline is Dec 15"),
+// the day before an event ("월요일 데모인데 그 전까지"), loads said glued or
+// per hour or in documents ("초당 20요청", "5k req per hour", "1M
+// docs/day", "초당 1000문장 인코딩하려면"), Korean names of engines and
+// models (올라마, 딥식), a measured rate said with 찍혔는데 and the rate
+// asked back ("h100이면 몇 나올까"), "gpu count?", and "제일 쌈".
+func TestProbeEightReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: now}
+	for _, k := range []struct {
+		text string
+		want time.Duration
+	}{
+		{"budget 1000불, deadline 3일, llama3 8b full sft 2억 토큰 가능?", 72 * time.Hour},
+		{"2 day deadline: qwen2.5 3b full FT on 1B tokens, what GPUs", 48 * time.Hour},
+		{"48h deadline llama 8b lora 1B tokens how many h100", 48 * time.Hour},
+		{"our deadline is Dec 15. full finetune gemma-2-27b on 500M tokens. H100 count?", time.Date(2026, 12, 15, 23, 59, 0, 0, time.UTC).Sub(now)},
+		{"다음주 월요일 데모인데 그 전까지 gemma2 9b dpo 5천쌍 가능?", time.Date(2026, 11, 29, 23, 59, 0, 0, time.UTC).Sub(now)},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil || r.Deadline != k.want {
+			t.Errorf("%q: %v, deadline %v; want %v", k.text, err, r.Deadline, k.want)
+		}
+	}
+	for _, k := range []struct {
+		text string
+		rate float64
+	}{
+		{"vllm으로 qwen2.5 7b 띄우고 초당 20요청 받으면 a10g 몇장", 20},
+		{"5k req per hour chatbot, avg 800 in / 200 out, qwen2.5 14b: gpu count?", 1.389},
+		{"임베딩 모델 bge-large로 초당 1000문장 인코딩하려면 gpu 뭐가 필요?", 1000},
+		{"embedding 서버 e5-large, 1M docs/day, 가장 싼 setup 뭐야", 11.574},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil || r.Request.Job.RequestRate != k.rate {
+			t.Errorf("%q: %v, %v req/s; want %v", k.text, err, r.Request.Job.RequestRate, k.rate)
+		}
+	}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"올라마로 llama3.1 8b 돌릴건데 3070 8기가면 되냐", "ollama"},
+		{"딥식 v3 학습은 무리고 추론만 fp8로 h100 8장이면 가능한지", "deepseek-v3"},
+		{"l40s 한장에서 llama 8b 서빙 1200 tok/s 찍혔는데 h100이면 대충 몇 나올까", "baseline 1200 tokens/s on 1x l40s"},
+		{"5k req per hour chatbot, avg 800 in / 200 out, qwen2.5 14b: gpu count?", "how many GPUs?"},
+	})
+	r, err := Read(env, "l40s 한장에서 llama 8b 서빙 1200 tok/s 찍혔는데 h100이면 대충 몇 나올까")
+	if err != nil || r.Ask != AskTime || !r.Rate {
+		t.Errorf("몇 나올까 after a measured rate: %v, ask %q, rate %v; want the rate there", err, r.Ask, r.Rate)
+	}
+	if r, err := Read(env, "예산 200불, phi-3 mini lora, 데이터 5만개. 어떤 gpu 쓰는게 제일 쌈?"); err != nil || r.Prefer != "cheapest" {
+		t.Errorf("제일 쌈: %v, prefer %q", err, r.Prefer)
+	}
+}

@@ -1,0 +1,66 @@
+package commands
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuplan/gpuplan/i18n"
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// fewestForLoad answers "how many L4s to serve llama 3 8b at 2 req/s" (or
+// for 50 concurrent users): for each tensor-parallel size that holds the
+// model, as many replicas as the load takes — its requests in flight in
+// the KV cache, its rate within what one replica serves at its fullest —
+// and the fewest GPUs in all. The plan shown is one replica.
+func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Request, string, error) {
+	base := req.Targets[0]
+	name := base.GPU.Name
+	bestTotal, bestTP, bestReplicas := 0, 0, 0
+	for _, tp := range countLadder {
+		if bestTotal > 0 && tp >= bestTotal {
+			break
+		}
+		hw := base
+		hw.Count, hw.GPUsPerNode = tp, 0
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true})
+		if err != nil || len(r.Plans) == 0 || !r.Plans[0].Memory.Fits {
+			continue
+		}
+		sv := r.Plans[0].Serving
+		if sv == nil {
+			// a forward-only model (an encoder, a vision model): each GPU
+			// answers on its own at the plan's rate, so the load's rate
+			// over one GPU's is the GPUs it takes
+			if sps := r.Plans[0].Throughput.SamplesPerS; sps > 0 && req.Job.RequestRate > 0 {
+				total := max(1, int(math.Ceil(req.Job.RequestRate/(sps/float64(tp)))))
+				if bestTotal == 0 || total < bestTotal {
+					bestTotal, bestTP, bestReplicas = total, 1, total
+				}
+			}
+			break
+		}
+		replicas := 1
+		if c := req.Job.Concurrency; c > 0 && sv.MaxInFlight > 0 {
+			replicas = max(replicas, (c+sv.MaxInFlight-1)/sv.MaxInFlight)
+		}
+		rate := req.Job.RequestRate
+		if rate == 0 && req.Job.OutputTokPS > 0 && sv.OutputTokens > 0 {
+			rate = req.Job.OutputTokPS / float64(sv.OutputTokens) // "20k tok/s": requests of this output length
+		}
+		if rate > 0 && sv.Saturated && sv.RequestsPerS > 0 {
+			replicas = max(replicas, int(math.Ceil(rate/sv.RequestsPerS)))
+		}
+		if total := tp * replicas; bestTotal == 0 || total < bestTotal {
+			bestTotal, bestTP, bestReplicas = total, tp, replicas
+		}
+	}
+	if bestTotal == 0 {
+		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
+	}
+	req.Targets[0].Count, req.Targets[0].GPUsPerNode = bestTP, 0
+	if bestReplicas == 1 {
+		return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load"), nil
+	}
+	return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP), nil
+}
