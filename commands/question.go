@@ -78,6 +78,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return req, "", nil
 	case rd.ComparePrecisions[0] != "":
 		return req, s.comparePrecisions(p, rd, req), nil
+	case rd.Variant != nil:
+		return req, s.compareVariants(p, rd, req), nil
 	case rd.CompareCkpt:
 		return req, s.compareCheckpointing(p, req), nil
 	case rd.CompareOpen:

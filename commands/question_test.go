@@ -24,6 +24,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"bge-large 5000 req/s on l4 how many", "count", []string{"× L4", "serve that load"}},
 		// cheapest within a budget is the cheapest pick, not the fastest that fits it
 		{"예산 200불, phi-3 mini lora, 데이터 5만개. 어떤 gpu 쓰는게 제일 쌈?", "which_gpu", []string{"1× H200"}},
+		// two choices of one kind side by side, both planned on the same hardware
+		{"unsloth vs hf llama 3 8b qlora 4090", "", []string{"unsloth:", "hf:", "unsloth is", "as fast as hf"}},
+		{"phi-3-medium lora vs full finetune memory on a single h100 — which fits?", "fit", []string{"lora:", "GiB per GPU (fits)", "full finetune:", "(does not fit)", "lora needs"}},
+		{"llama 3.1 8b vs qwen2.5 7b 로라 학습 시간 차이 a100 기준", "time", []string{"llama 3.1 8b:", "qwen2.5 7b:", "A100"}},
 		// a generated-token load: requests of the plan's output length
 		{"llama 8b serving 20k tok/s how many h100", "count", []string{"H100", "serve that load"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},

@@ -29,13 +29,14 @@ func TestDeskGPUNamesResolve(t *testing.T) {
 		{"nvidia-a100-80gb", "a100-sxm4-80gb"}, {"tesla-t4", "t4"}, {"NVIDIA H100", "h100-sxm5-80gb"}, {"amd-instinct-mi300x", "mi300x"},
 		// unchanged readings
 		{"rtx 6000", "rtx-6000-ada"}, {"a6000", "rtx-a6000"}, {"a10", "a10"}, {"4090", "rtx-4090"},
+		{"4060", "rtx-4060"}, {"rtx 4060", "rtx-4060"},
 	} {
 		g, _, err := c.GPU(tc.in)
 		if err != nil || g.ID != tc.want {
 			t.Errorf("GPU(%q) = %q, %v; want %q", tc.in, g.ID, err, tc.want)
 		}
 	}
-	for _, in := range []string{"1660", "gtx 1660", "1660s", "3060ti", "3060 8gb", "4060", "4060ti 8gb", "4070 super", "3080 20gb", "2080", "a2", "p40",
+	for _, in := range []string{"1660", "gtx 1660", "1660s", "3060ti", "3060 8gb", "4060ti 8gb", "4070 super", "3080 20gb", "2080", "a2", "p40",
 		"rtx-3060-ti", "geforce-rtx-4070-super", "nvidia"} {
 		if g, _, err := c.GPU(in); err == nil {
 			t.Errorf("GPU(%q) = %q; want unknown", in, g.ID)

@@ -41,6 +41,17 @@ func (c *canonizer) koWithinAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koDurationAt(i int, w, stem string, e koEntry) int {
+	if h, n := e.dur, i+1; true {
+		if c.w(n) == "반" {
+			h, n = h*1.5, n+1 // "하루 반": a day and a half
+		}
+		if s, e2, ok := koStem(c.w(n)); ok && s != "" && e2.act == koTook {
+			// "하루 걸렸는데", "이틀 반 걸렸거든": how long a run took
+			c.emit(reqTrimNum(h), i, n)
+			c.emit("h", i, n)
+			return n
+		}
+	}
 	if next, _, ok := koStem(c.w(i + 1)); ok && (koLexicon()[next].act == koWithin) {
 		c.setDeadline(durHours(e.dur), i, i+2)
 		return i + 2

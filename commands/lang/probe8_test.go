@@ -61,3 +61,43 @@ func TestProbeEightReadings(t *testing.T) {
 		t.Errorf("제일 쌈: %v, prefer %q", err, r.Prefer)
 	}
 }
+
+// Two choices of one kind set side by side are read twice, once with
+// each: engines, quantisation methods, stacks, workloads and models; a
+// pair of GPUs or of precisions keeps its own reading, and a model's name
+// takes only its own words.
+func TestVariantsSideBySide(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	for _, k := range []struct {
+		text, kind, a, b string
+		check            func(j1, j2 planner.Job) bool
+	}{
+		{"tgi vs vllm llama3.1 8b latency 차이 h100", "engine", "tgi", "vllm", func(j1, j2 planner.Job) bool {
+			return j1.Engine == planner.EngineTGI && j2.Engine == planner.EngineVLLM
+		}},
+		{"awq랑 gptq 중 llama 70b 서빙 메모리 덜 먹는거", "quant", "awq", "gptq", func(j1, j2 planner.Job) bool { return j1.Quant == planner.AWQ && j2.Quant == planner.GPTQ }},
+		{"unsloth vs hf llama 3 8b qlora 4090", "stack", "unsloth", "hf", func(j1, j2 planner.Job) bool { return j1.Stack != j2.Stack }},
+		{"phi-3-medium lora vs full finetune memory on a single h100", "workload", "lora", "full finetune", func(j1, j2 planner.Job) bool {
+			return j1.Workload == planner.LoRA && j2.Workload == planner.Finetune
+		}},
+		{"llama 3.1 8b vs qwen2.5 7b 로라 학습 시간 차이 a100 기준", "model", "llama 3.1 8b", "qwen2.5 7b", func(j1, j2 planner.Job) bool {
+			return j1.Model.ID == "llama-3.1-8b" && j2.Model.ID == "qwen2.5-7b" && j1.Workload == planner.LoRA && j2.Workload == planner.LoRA
+		}},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil || r.Variant == nil {
+			t.Errorf("%q: %v, variant %+v", k.text, err, r.Variant)
+			continue
+		}
+		v := r.Variant
+		if v.Kind != k.kind || v.Labels != [2]string{k.a, k.b} || !k.check(r.Request.Job, v.Request.Job) {
+			t.Errorf("%q: %s %q; jobs %+v / %+v", k.text, v.Kind, v.Labels, r.Request.Job.Model.ID, v.Request.Job.Model.ID)
+		}
+	}
+	for _, text := range []string{"h100 vs a100 for llama 8b lora", "bf16 vs fp8 llama 8b pretrain on h100", "llama 3 8b lora on 4090"} {
+		if r, err := Read(env, text); err != nil || r.Variant != nil {
+			t.Errorf("%q: %v, variant %+v; want none", text, err, r.Variant)
+		}
+	}
+}

@@ -43,6 +43,8 @@ type Env struct {
 	// unsettled reads a correction itself, to check it parses: its own
 	// hint is not checked again.
 	unsettled bool
+	// noVariant reads one side of a pair of choices (variants.go).
+	noVariant bool
 }
 
 // Reading is a plan request as understood: the planner request plus what
@@ -61,6 +63,9 @@ type Reading struct {
 	// CompareOpen marks a comparison of GPU types none of which has a
 	// count ("h100 vs a100 for …"): each is planned at the fewest that fit.
 	CompareOpen bool
+	// Variant is the request again with the second of two choices set
+	// side by side ("vllm vs sglang"), nil when none were.
+	Variant *Variant
 	// Dataset is the dataset named instead of a number, if any.
 	Dataset string
 	// Skipped are the words read as filler, as typed.
@@ -159,6 +164,11 @@ func Read(env Env, text string) (Reading, error) {
 	if n := utf8.RuneCountInString(text); n > reqMaxRunes {
 		return Reading{}, userErrorf(reqExample,
 			en.Tf("that request is %d characters long; I read plan requests of up to %d", n, reqMaxRunes))
+	}
+	if !env.noVariant && !env.unsettled {
+		if r, ok := readVariants(env, text); ok {
+			return r, nil
+		}
 	}
 	servers := map[string]planner.Hardware{}
 	names := map[string]bool{}

@@ -299,7 +299,7 @@ func TestParsePlan(t *testing.T) {
 		{"bert-base on 4070 ti super", "model=bert-base-uncased on=rtx-4070tisuperx1"},
 		{"bert-base on 2x 3090 ti", "model=bert-base-uncased on=rtx-3090tix2"},
 		{"mixtral 8x7b qlora on 2 a6000 ada", "model=mixtral-8x7b wl=qlora on=rtx-6000-adax2"},
-		{"qwen2.5-coder 32b on 2x a100", "model=qwen2.5-32b on=a100-sxm4-80gbx2"},
+		{"qwen2.5-coder 32b on 2x a100", "model=qwen2.5-coder-32b on=a100-sxm4-80gbx2"},
 		{"llama 2 7b 배치 16 4090 2장", "model=llama-2-7b gb=16 on=rtx-4090x2"},
 		{"llama3-8b lora, 1 epoch of 52k alpaca, 4090", "model=llama-3-8b wl=lora ep=1 ds=52000 on=rtx-4090x1"},
 		// a value before a dataset's name is the value's, not the dataset's size
@@ -310,7 +310,7 @@ func TestParsePlan(t *testing.T) {
 		{"internlm2 20b lora on 8x a800", "model=20B-params wl=lora on=a800-sxm4-80gbx8"},
 		{"gpt-neox-20b finetune on 8x a100", "model=20B-params wl=finetune on=a100-sxm4-80gbx8"},
 		{"exaone 3.5 7.8b finetune on 4x a100", "model=exaone-3.5-7.8b wl=finetune on=a100-sxm4-80gbx4"}, // in the catalogue since 2026-11-27
-		{"qwen2.5-coder-7b-instruct lora on a100", "model=qwen2.5-7b wl=lora on=a100-sxm4-80gbx1"},
+		{"qwen2.5-coder-7b-instruct lora on a100", "model=qwen2.5-coder-7b wl=lora on=a100-sxm4-80gbx1"},
 		{"bert-base on 3080 12gb", "model=bert-base-uncased on=rtx-3080-12gbx1"},
 		{"bert-base on 2080ti", "model=bert-base-uncased on=rtx-2080tix1"},
 		{"bert-base on titan rtx", "model=bert-base-uncased on=titan-rtxx1"},

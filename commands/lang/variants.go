@@ -1,0 +1,129 @@
+package lang
+
+import (
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Two choices of one kind set side by side: engines ("tgi vs vllm",
+// "vllm이랑 sglang 처리량 비교"), quantisation methods ("awq랑 gptq 중"),
+// stacks ("unsloth vs hf"), workloads ("lora vs full finetune memory") or
+// models ("llama 3.1 8b vs qwen2.5 7b 로라 학습 시간 차이"). The request is
+// read twice, once with each choice, and both are planned on the same
+// hardware; a pair of GPUs or of precisions has its own readers.
+
+// Variant is the second reading of a request that sets two choices side
+// by side.
+type Variant struct {
+	// Kind is what the two choices are: engine, quant, stack, workload or
+	// model.
+	Kind string
+	// Labels are the two choices as said, the one read first first.
+	Labels [2]string
+	// Request is the request with the second choice.
+	Request planner.Request
+}
+
+// variantWords are the words that set two choices against each other.
+var variantWords = map[string]bool{"vs": true, "vs.": true, "versus": true, "v.s.": true, "or": true, "랑": true, "이랑": true,
+	"하고": true, "와": true, "과": true, "대": true, "아니면": true, "또는": true, "혹은": true}
+
+// variantKind is the kind of choice the words of toks[a:b] name, "" for
+// none.
+func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
+	if a < 0 || b > len(toks) || a >= b {
+		return ""
+	}
+	var ws []string
+	for _, t := range toks[a:b] {
+		ws = append(ws, t.w)
+	}
+	if b-a == 1 {
+		w := ws[0]
+		switch {
+		case engineWords[w] != "":
+			return "engine"
+		case w == "awq" || w == "gptq" || w == "bnb" || w == "bitsandbytes" || w == "exl2" || w == "gguf" || w == "hqq":
+			return "quant"
+		case reqKeywords[w].kind == reqKwStack:
+			return "stack"
+		case reqKeywords[w].kind == reqKwWorkload && w != "inference":
+			return "workload"
+		}
+	}
+	if b-a == 2 && ws[0] == "full" && reqKeywords[ws[1]].kind == reqKwWorkload {
+		return "workload" // "full finetune", "full ft"
+	}
+	for _, w := range ws {
+		if isHangulWord(w) || reqKeywords[w].kind != 0 && reqKeywords[w].kind != reqKwModelKind {
+			return "" // a model's name is its own words: "qwen2.5 7b", not "qwen2.5 7b 로라"
+		}
+	}
+	for _, sep := range []string{" ", "-", ""} {
+		if m, _, err := cat.Model(strings.Join(ws, sep)); err == nil && m.ID != "" {
+			return "model"
+		}
+	}
+	return ""
+}
+
+// findVariant finds "A vs B" in toks: the spans of A and B (B ending
+// where the words that name it end) and where the word between starts;
+// ok false when the request sets no two choices of one kind side by side.
+func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]int, cmp int, kind string, ok bool) {
+	compareSaid := strings.Contains(text, "compare") || strings.Contains(text, "비교") || strings.Contains(text, "차이") || strings.Contains(text, "difference")
+	for k := 1; k+1 < len(toks); k++ {
+		w := toks[k].w
+		if !variantWords[w] && !(w == "and" && compareSaid) {
+			continue
+		}
+		// the longest span on each side that names a choice, the same kind
+		for la := min(4, k); la >= 1; la-- {
+			ka := variantKind(cat, toks, k-la, k)
+			if ka == "" {
+				continue
+			}
+			for lb := min(4, len(toks)-k-1); lb >= 1; lb-- {
+				if kb := variantKind(cat, toks, k+1, k+1+lb); kb == ka {
+					if ka == "model" && lb+la == 2 && toks[k-1].w == toks[k+1].w {
+						continue
+					}
+					return [2]int{k - la, k}, [2]int{k + 1, k + 1 + lb}, k, ka, true
+				}
+			}
+			break
+		}
+	}
+	return a, b, 0, "", false
+}
+
+// readVariants reads a request that sets two choices side by side as two
+// requests: the text without the second choice, and the text with the
+// second in the first's place. ok false when there is no such pair or
+// either reading fails (the ordinary reading then says why).
+func readVariants(env Env, text string) (Reading, bool) {
+	cat := env.Catalog
+	if cat == nil {
+		cat = planner.DefaultCatalog()
+	}
+	toks := reqTokenize(text)
+	a, b, cmp, kind, ok := findVariant(cat, toks, strings.ToLower(text))
+	if !ok {
+		return Reading{}, false
+	}
+	span := func(x [2]int) (int, int) { return toks[x[0]].start, toks[x[1]-1].end }
+	as, ae := span(a)
+	bs, be := span(b)
+	cs := toks[cmp].start
+	first := text[:cs] + text[be:]
+	second := text[:as] + text[bs:be] + text[ae:cs] + text[be:]
+	env.noVariant = true
+	r1, err1 := Read(env, first)
+	r2, err2 := Read(env, second)
+	if err1 != nil || err2 != nil {
+		return Reading{}, false
+	}
+	r1.Variant = &Variant{Kind: kind, Labels: [2]string{text[as:ae], text[bs:be]}, Request: r2.Request}
+	return r1, true
+}

@@ -1,0 +1,92 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// compareVariants answers "tgi vs vllm …", "awq랑 gptq 중 …", "lora vs full
+// finetune memory": each reading planned on the same hardware (the one
+// named, or the team's fastest server), in what was asked — memory per
+// GPU when memory or the fit is asked, else the time of the work or the
+// rate — and how the two differ; "" when neither plans. The card below
+// plans the first.
+func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
+	hw, ok := s.sideBySideGPU(req)
+	if !ok {
+		return ""
+	}
+	v := rd.Variant
+	memory := rd.Memory || rd.Ask == lang.AskFit
+	var parts []string
+	var vals [2]float64
+	var shown *planner.Estimate
+	for i, r := range []planner.Request{req, v.Request} {
+		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{hw}, true, nil, false
+		res, err := s.deps.Catalog.Plan(r)
+		if err != nil || len(res.Plans) == 0 {
+			parts = append(parts, p.Tf("%s: does not plan (%s)", v.Labels[i], shortError(err)))
+			continue
+		}
+		e := res.Plans[0]
+		if shown == nil {
+			shown = e
+		}
+		label := v.Labels[i]
+		switch {
+		case memory:
+			vals[i] = -e.Memory.PerGPUGiB // less is better
+			verdict := p.T("fits")
+			if !e.Memory.Fits {
+				verdict = p.T("does not fit")
+			}
+			parts = append(parts, p.Tf("%s: %.0f GiB per GPU (%s)", label, e.Memory.PerGPUGiB, verdict))
+		case !e.Memory.Fits:
+			parts = append(parts, p.Tf("%s: does not fit", label))
+		case e.Time.TotalHours != nil:
+			vals[i] = 1 / *e.Time.TotalHours
+			parts = append(parts, fmt.Sprintf("%s: %s", label, planner.FormatHoursIn(p, *e.Time.TotalHours)))
+		case e.Throughput.TokensPerS > 0:
+			vals[i] = e.Throughput.TokensPerS
+			parts = append(parts, p.Tf("%s: %.0f tokens/s", label, e.Throughput.TokensPerS))
+		default:
+			vals[i] = e.Throughput.SamplesPerS
+			parts = append(parts, p.Tf("%s: %.0f samples/s", label, e.Throughput.SamplesPerS))
+		}
+	}
+	if shown == nil {
+		return ""
+	}
+	line := strings.Join(parts, " · ") + p.Tf(" on %s", hwText(p, shown))
+	if vals[0] != 0 && vals[1] != 0 {
+		a, b := 0, 1
+		if vals[1] > vals[0] {
+			a, b = 1, 0
+		}
+		switch {
+		case memory && vals[a]-vals[b] >= 0.5:
+			line += p.Tf(" — %s needs %.0f GiB less per GPU", v.Labels[a], vals[a]-vals[b])
+		case memory || vals[a]/vals[b] < 1.02:
+			line += p.T(" — about the same")
+			if v.Kind == "engine" {
+				line += p.T(" (the planner models vLLM, TGI and SGLang alike: their published throughputs differ by less than the benchmarks' spread)")
+			}
+		default:
+			line += p.Tf(" — %s is %.2fx as fast as %s", v.Labels[a], vals[a]/vals[b], v.Labels[b])
+		}
+	}
+	return line + "."
+}
+
+// shortError is the first line of an error, for a side that did not plan.
+func shortError(err error) string {
+	if err == nil {
+		return "no plan"
+	}
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	return first
+}
