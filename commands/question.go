@@ -632,19 +632,9 @@ func (s *Set) comparePrecisions(p *i18n.Printer, rd lang.Reading, req planner.Re
 		}
 		e := r.Plans[0]
 		shown = e
-		switch {
-		case !e.Memory.Fits:
-			parts = append(parts, p.Tf("%s: does not fit", prec))
-		case e.Time.TotalHours != nil:
-			rates[i] = 1 / *e.Time.TotalHours
-			parts = append(parts, fmt.Sprintf("%s: %s", prec, planner.FormatHoursIn(p, *e.Time.TotalHours)))
-		case e.Throughput.TokensPerS > 0:
-			rates[i] = e.Throughput.TokensPerS
-			parts = append(parts, p.Tf("%s: %.0f tokens/s", prec, e.Throughput.TokensPerS))
-		default:
-			rates[i] = e.Throughput.SamplesPerS
-			parts = append(parts, p.Tf("%s: %.0f samples/s", prec, e.Throughput.SamplesPerS))
-		}
+		var part string
+		rates[i], part = sideRate(p, string(prec), e)
+		parts = append(parts, part)
 	}
 	line := strings.Join(parts, " · ") + p.Tf(" on %s", hwText(p, shown))
 	if rates[0] > 0 && rates[1] > 0 {

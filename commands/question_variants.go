@@ -45,17 +45,10 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 				verdict = p.T("does not fit")
 			}
 			parts = append(parts, p.Tf("%s: %.0f GiB per GPU (%s)", label, e.Memory.PerGPUGiB, verdict))
-		case !e.Memory.Fits:
-			parts = append(parts, p.Tf("%s: does not fit", label))
-		case e.Time.TotalHours != nil:
-			vals[i] = 1 / *e.Time.TotalHours
-			parts = append(parts, fmt.Sprintf("%s: %s", label, planner.FormatHoursIn(p, *e.Time.TotalHours)))
-		case e.Throughput.TokensPerS > 0:
-			vals[i] = e.Throughput.TokensPerS
-			parts = append(parts, p.Tf("%s: %.0f tokens/s", label, e.Throughput.TokensPerS))
 		default:
-			vals[i] = e.Throughput.SamplesPerS
-			parts = append(parts, p.Tf("%s: %.0f samples/s", label, e.Throughput.SamplesPerS))
+			var part string
+			vals[i], part = sideRate(p, label, e)
+			parts = append(parts, part)
 		}
 	}
 	if shown == nil {
@@ -89,4 +82,19 @@ func shortError(err error) string {
 	}
 	first, _, _ := strings.Cut(err.Error(), "\n")
 	return first
+}
+
+// sideRate is one column of a side-by-side answer: how fast e does the
+// work (1 / its total hours when the work has a size, else its rate) and
+// the words for it; 0 when it does not fit.
+func sideRate(p *i18n.Printer, label string, e *planner.Estimate) (float64, string) {
+	switch {
+	case !e.Memory.Fits:
+		return 0, p.Tf("%s: does not fit", label)
+	case e.Time.TotalHours != nil:
+		return 1 / *e.Time.TotalHours, fmt.Sprintf("%s: %s", label, planner.FormatHoursIn(p, *e.Time.TotalHours))
+	case e.Throughput.TokensPerS > 0:
+		return e.Throughput.TokensPerS, p.Tf("%s: %.0f tokens/s", label, e.Throughput.TokensPerS)
+	}
+	return e.Throughput.SamplesPerS, p.Tf("%s: %.0f samples/s", label, e.Throughput.SamplesPerS)
 }
