@@ -457,3 +457,17 @@ func (c *canonizer) koRateComesOut(i int, w string) (int, bool) {
 	c.skip(i+1, i+2)
 	return i + 2, true
 }
+
+// koBasis reads "h100 기준", "a100 기준으로": the GPU named without a count
+// is the kind to plan on, as many as the job takes ("on h100s").
+func (c *canonizer) koBasis(i int) int {
+	if !strings.HasPrefix(c.w(i), "기준") || !c.gpu(lastW(c.out)) {
+		return i
+	}
+	if k := len(c.out); k >= 2 && reqStartsNumber(c.out[k-2].w) || strings.Contains(lastW(c.out), "x") {
+		return i // "h100 4장 기준": the count is said
+	}
+	c.pluralGPU = true
+	c.skip(i, i+1)
+	return i + 1
+}

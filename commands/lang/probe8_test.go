@@ -52,7 +52,15 @@ func TestProbeEightReadings(t *testing.T) {
 		{"딥식 v3 학습은 무리고 추론만 fp8로 h100 8장이면 가능한지", "deepseek-v3"},
 		{"l40s 한장에서 llama 8b 서빙 1200 tok/s 찍혔는데 h100이면 대충 몇 나올까", "baseline 1200 tokens/s on 1x l40s"},
 		{"5k req per hour chatbot, avg 800 in / 200 out, qwen2.5 14b: gpu count?", "how many GPUs?"},
+		{"server-v에서 돌린 resnet101 학습이 하루 반 걸렸거든 server-h로 옮기면?", "baseline 36 h on 4x server-v"},
+		{"whisper medium 파인튜닝 500시간 데이터 4090 하나로 되나", "on 1x rtx-4090"},
 	})
+	if r, err := Read(env, "llama 3 70b lora 10만 샘플 학습 비용 얼마 나와? h100 기준"); err != nil || !r.CountOpen {
+		t.Errorf("h100 기준: %v, count open %v; want as many H100s as it takes", err, r.CountOpen)
+	}
+	if r, err := Read(env, "llama 3 8b lora 10만 샘플 h100 4장 기준 비용"); err != nil || r.CountOpen || r.Request.Targets[0].Count != 4 {
+		t.Errorf("h100 4장 기준: %v, count open %v", err, r.CountOpen)
+	}
 	r, err := Read(env, "l40s 한장에서 llama 8b 서빙 1200 tok/s 찍혔는데 h100이면 대충 몇 나올까")
 	if err != nil || r.Ask != AskTime || !r.Rate {
 		t.Errorf("몇 나올까 after a measured rate: %v, ask %q, rate %v; want the rate there", err, r.Ask, r.Rate)
