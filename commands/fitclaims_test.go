@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -46,5 +47,18 @@ func TestPublishedFitClaims(t *testing.T) {
 			}
 		}
 		t.Errorf("%d of %d fit claims agree, want at least 58", r.Agree, len(r.Rows))
+	}
+}
+
+// A question asked in the negative ("4090에서 안 돼?") is answered with the
+// fact alone: a "네 —" before "들어가요" would read as "no, it does not".
+func TestNegativeQuestionGetsNoYesOrNo(t *testing.T) {
+	neg := dispatchIn(t, i18n.KO, "plan llama 3 8b lora 4090에서 안 돼?")
+	pos := dispatchIn(t, i18n.KO, "plan llama 3 8b lora 4090에서 돼?")
+	if strings.HasPrefix(neg.Summary, "네") || strings.HasPrefix(neg.Summary, "아니요") || !strings.Contains(neg.Summary, "들어가요") {
+		t.Errorf("negative question: %q", neg.Summary)
+	}
+	if !strings.HasPrefix(pos.Summary, "네 — ") {
+		t.Errorf("plain question: %q", pos.Summary)
 	}
 }

@@ -115,6 +115,9 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	if answer == "" {
 		answer = answerLine(p, rd, res)
 	}
+	if answer != "" && rd.NegativeAsk {
+		answer = withoutYesNo(p, answer) // "안 들어가지?": the fact, not a yes that reads as no
+	}
 	if answer != "" {
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer

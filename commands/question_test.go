@@ -24,6 +24,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"bge-large 5000 req/s on l4 how many", "count", []string{"× L4", "serve that load"}},
 		// cheapest within a budget is the cheapest pick, not the fastest that fits it
 		{"예산 200불, phi-3 mini lora, 데이터 5만개. 어떤 gpu 쓰는게 제일 쌈?", "which_gpu", []string{"1× H200"}},
+		// a question asked in the negative gets the fact, no yes that reads as no
+		{"llama 3 8b lora 4090에서 안 돼?", "fit", []string{"1× GeForce RTX 4090에 들어가요"}},
 		// two choices of one kind side by side, both planned on the same hardware
 		{"unsloth vs hf llama 3 8b qlora 4090", "", []string{"unsloth:", "hf:", "unsloth is", "as fast as hf"}},
 		{"phi-3-medium lora vs full finetune memory on a single h100 — which fits?", "fit", []string{"lora:", "GiB per GPU (fits)", "full finetune:", "(does not fit)", "lora needs"}},

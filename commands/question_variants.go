@@ -98,3 +98,16 @@ func sideRate(p *i18n.Printer, label string, e *planner.Estimate) (float64, stri
 	}
 	return e.Throughput.SamplesPerS, p.Tf("%s: %.0f samples/s", label, e.Throughput.SamplesPerS)
 }
+
+// withoutYesNo drops the yes or no that opens an answer: to a question
+// asked in the negative it would read backwards, and the fact after it
+// answers either way.
+func withoutYesNo(p *i18n.Printer, answer string) string {
+	for _, w := range []string{p.T("Yes"), p.T("No")} {
+		if rest, ok := strings.CutPrefix(answer, w+" — "); ok && rest != "" {
+			r := []rune(rest)
+			return strings.ToUpper(string(r[0])) + string(r[1:])
+		}
+	}
+	return answer
+}

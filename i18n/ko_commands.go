@@ -308,6 +308,8 @@ func koCommands() map[string]string {
 		"%s: does not plan (%s)":                                                                           "%s: 플랜 불가 (%s)",
 		"%s: %.0f GiB per GPU (%s)":                                                                        "%s: GPU당 %.0f GiB (%s)",
 		" — %s needs %.0f GiB less per GPU":                                                                " — %s가 GPU당 %.0f GiB 덜 써요",
+		"Yes":                                                                                              "네",
+		"No":                                                                                               "아니요",
 		" — about the same":                                                                                " — 거의 같아요",
 		" (the planner models vLLM, TGI and SGLang alike: their published throughputs differ by less than the benchmarks' spread)": " (플래너는 vLLM, TGI, SGLang을 같게 모델링해요: 공개된 처리량 차이가 벤치마크 간 편차보다 작아요)",
 		"; %d of %d published fit claims agree": "; 공개된 메모리 적합 주장 일치 %d/%d건",

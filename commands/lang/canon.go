@@ -98,6 +98,8 @@ type canonizer struct {
 	// server-a; serverWord marks "서버"/"server" said without a name.
 	serverGPU  map[string]string
 	serverWord bool
+	// negativeAsk: the question is asked in the negative ("안 들어가지?")
+	negativeAsk bool
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string

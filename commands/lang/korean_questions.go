@@ -471,3 +471,26 @@ func (c *canonizer) koBasis(i int) int {
 	c.skip(i, i+1)
 	return i + 1
 }
+
+// koNegative notes a question asked in the negative at i: "안들어가지?",
+// "안 돼?", "못 돌리나?" (the words stay for the other readers).
+func (c *canonizer) koNegative(i int) int {
+	w := c.w(i)
+	rest, ok := strings.CutPrefix(w, "안")
+	if !ok {
+		rest, ok = strings.CutPrefix(w, "못")
+	}
+	if !ok {
+		return i
+	}
+	if rest == "" {
+		rest = c.w(i + 1)
+	}
+	for _, v := range []string{"들어", "돼", "되", "돌", "올라", "맞", "나오", "나와"} {
+		if strings.HasPrefix(rest, v) {
+			c.negativeAsk = true
+			break
+		}
+	}
+	return i
+}

@@ -58,6 +58,12 @@ func TestProbeEightReadings(t *testing.T) {
 	if r, err := Read(env, "llama 3 70b lora 10만 샘플 학습 비용 얼마 나와? h100 기준"); err != nil || !r.CountOpen {
 		t.Errorf("h100 기준: %v, count open %v; want as many H100s as it takes", err, r.CountOpen)
 	}
+	for text, neg := range map[string]bool{"llama 3 8b 풀파인튜닝 v100 한장에 안들어가지?": true, "llama 3 8b lora 4090에서 안 돼?": true,
+		"llama 3 8b lora 4090에서 돼?": false, "llama 3 8b lora 3일 안에 h100 몇장": false} {
+		if r, err := Read(env, text); err != nil || r.NegativeAsk != neg {
+			t.Errorf("%q: %v, negative %v; want %v", text, err, r.NegativeAsk, neg)
+		}
+	}
 	if r, err := Read(env, "llama 3 8b lora 10만 샘플 h100 4장 기준 비용"); err != nil || r.CountOpen || r.Request.Targets[0].Count != 4 {
 		t.Errorf("h100 4장 기준: %v, count open %v", err, r.CountOpen)
 	}

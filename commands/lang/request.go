@@ -66,6 +66,9 @@ type Reading struct {
 	// Variant is the request again with the second of two choices set
 	// side by side ("vllm vs sglang"), nil when none were.
 	Variant *Variant
+	// NegativeAsk marks a question asked in the negative ("v100에
+	// 안들어가지?", "안 돼?"): a bare yes or no would answer it backwards.
+	NegativeAsk bool
 	// Dataset is the dataset named instead of a number, if any.
 	Dataset string
 	// Skipped are the words read as filler, as typed.
@@ -206,7 +209,7 @@ func Read(env Env, text string) (Reading, error) {
 	p.layoutCount(c.ask)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
-		WorkloadAssumed: p.workloadAssumed}
+		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
 		r.GPUCount = n
