@@ -100,6 +100,8 @@ type canonizer struct {
 	serverWord bool
 	// negativeAsk: the question is asked in the negative ("안 들어가지?")
 	negativeAsk bool
+	// gpuBy: a GPU named with 으로/로 and no count ("h100으로 하면")
+	gpuBy bool
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string

@@ -259,7 +259,7 @@ func koOneSyllablePrefix(s string) bool {
 var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
 	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
-	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative,
+	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy,
 }
 
 func (c *canonizer) korean1(i int) int {

@@ -472,6 +472,20 @@ func (c *canonizer) koBasis(i int) int {
 	return i + 1
 }
 
+// koGPUBy notes "h100으로", "a100으로 하면": a GPU named by its kind
+// with no count, the means of a cost or a time asked (the words stay for
+// the other readers).
+func (c *canonizer) koGPUBy(i int) int {
+	switch w := c.w(i); {
+	case w != "으로" && w != "로" && w != "으로는" && w != "로는" && !strings.HasPrefix(w, "으로하") && !strings.HasPrefix(w, "로하"):
+	case !c.gpu(lastW(c.out)) || strings.Contains(lastW(c.out), "x"):
+	case len(c.out) >= 2 && reqStartsNumber(c.out[len(c.out)-2].w):
+	default:
+		c.gpuBy = true
+	}
+	return i
+}
+
 // koNegative notes a question asked in the negative at i: "안들어가지?",
 // "안 돼?", "못 돌리나?" (the words stay for the other readers).
 func (c *canonizer) koNegative(i int) int {

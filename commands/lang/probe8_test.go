@@ -64,6 +64,12 @@ func TestProbeEightReadings(t *testing.T) {
 			t.Errorf("%q: %v, negative %v; want %v", text, err, r.NegativeAsk, neg)
 		}
 	}
+	for text, open := range map[string]bool{"7b 모델 프리트레이닝 1T 토큰 h100으로 하면 돈 얼마나 드나": true, "llama 70b 풀파인튜닝 1억 토큰 a100으로 며칠?": true,
+		"gpt2 124M 사전학습 100억 토큰 h100 하나로 얼마 걸림": false, "llama 3 8b 4090으로 몇 토큰/s?": false} {
+		if r, err := Read(env, text); err != nil || r.CountOpen != open {
+			t.Errorf("%q: %v, count open %v; want %v", text, err, r.CountOpen, open)
+		}
+	}
 	if r, err := Read(env, "llama 3 8b lora 10만 샘플 h100 4장 기준 비용"); err != nil || r.CountOpen || r.Request.Targets[0].Count != 4 {
 		t.Errorf("h100 4장 기준: %v, count open %v", err, r.CountOpen)
 	}

@@ -316,8 +316,13 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		}
 	}
 	r.CompareOpen = r.Request.Compare && len(r.Request.Targets) > 1 && !slices.Contains(p.counted, true) && !namesServer(r.Request.Targets)
-	if r.Ask == AskCount || r.Ask == AskAmount || r.Deadline > 0 || c.pluralGPU && !r.Request.Compare && r.Ask != AskWhichServer {
-		// "… on h100s": as many of them as the job takes
+	j := r.Request.Job
+	costOrTime := (r.Ask == AskCost || r.Ask == AskTime) && c.gpuBy && r.Request.Baseline == nil && !r.Request.Compare &&
+		!c.rate && !c.latency && !c.audioRate && !c.stepAsked && (j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 || j.DatasetSamples > 0 || j.DatasetTokens > 0)
+	if r.Ask == AskCount || r.Ask == AskAmount || r.Deadline > 0 || costOrTime || c.pluralGPU && !r.Request.Compare && r.Ask != AskWhichServer {
+		// "… on h100s": as many of them as the job takes; "h100으로 하면
+		// 돈 얼마나": Korean says no plural, so a cost or a time asked of a
+		// GPU named without a count is of as many as the job takes too
 		r.CountOpen = p.countOpen()
 	}
 }
