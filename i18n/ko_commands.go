@@ -310,6 +310,7 @@ func koCommands() map[string]string {
 		" — %s needs %.0f GiB less per GPU":                                                                " — %s가 GPU당 %.0f GiB 덜 써요",
 		"Yes":                                                                                              "네",
 		"No":                                                                                               "아니요",
+		"Chinchilla-optimal: %s tokens.":                                                                   "Chinchilla 최적: %s 토큰.",
 		" — about the same":                                                                                " — 거의 같아요",
 		" (the planner models vLLM, TGI and SGLang alike: their published throughputs differ by less than the benchmarks' spread)": " (플래너는 vLLM, TGI, SGLang을 같게 모델링해요: 공개된 처리량 차이가 벤치마크 간 편차보다 작아요)",
 		"; %d of %d published fit claims agree": "; 공개된 메모리 적합 주장 일치 %d/%d건",

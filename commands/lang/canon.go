@@ -102,6 +102,8 @@ type canonizer struct {
 	negativeAsk bool
 	// gpuBy: a GPU named with 으로/로 and no count ("h100으로 하면")
 	gpuBy bool
+	// chinchilla: the tokens are Chinchilla's 20 a parameter
+	chinchilla bool
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string

@@ -22,6 +22,15 @@ func (c *canonizer) countsAndMoney(i int) int {
 	if n := c.loadTarget(i); n > i {
 		return n // "5k req/min", "for 20k tok/s", "1시간당 100만 토큰 생성해야"
 	}
+	if w := c.w(i); strings.HasPrefix(w, "chinchilla") || strings.HasPrefix(w, "친칠라") || w == "compute-optimal" || w == "compute-optimally" {
+		// "Chinchilla optimal", "친칠라 기준": 20 tokens a parameter
+		c.chinchilla = true
+		n := i + 1
+		if w := c.w(n); w == "optimal" || w == "optimally" || strings.HasPrefix(w, "기준") || strings.HasPrefix(w, "법칙") || w == "scaling" {
+			n++
+		}
+		return n
+	}
 	if n := c.optimizer8bit(i); n > i {
 		return n // "옵티마이저 8bit", "8-bit optimizer"
 	}

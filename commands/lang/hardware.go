@@ -663,3 +663,15 @@ func appleSilicon(name string) bool {
 	}
 	return false
 }
+
+// chinchillaTokens gives a job whose tokens were said as Chinchilla's
+// ("pretrain a 350M model Chinchilla optimal") 20 tokens a parameter
+// (Hoffmann et al. 2022), unless the work was said too.
+func (p *reqParser) chinchillaTokens(said bool) {
+	j := &p.req.Job
+	if !said || j.Tokens > 0 || j.Samples > 0 || j.Steps > 0 || j.Epochs > 0 || j.DatasetTokens > 0 || j.DatasetSamples > 0 || j.Model.Params() <= 0 {
+		return
+	}
+	j.Tokens = math.Round(20 * j.Model.Params())
+	p.note(en.Tf("Chinchilla-optimal: 20 tokens a parameter (Hoffmann et al. 2022), %s tokens", reqTrimNum(j.Tokens)))
+}

@@ -448,7 +448,8 @@ func (c *canonizer) koLength(i int) int {
 // the rate there after a measured one ("h100이면 대충 몇 나올까").
 func (c *canonizer) koRateComesOut(i int, w string) (int, bool) {
 	n := c.w(i + 1)
-	if w != "몇" || !strings.HasPrefix(n, "나오") && !strings.HasPrefix(n, "나올") && !strings.HasPrefix(n, "나와") {
+	rate := rateUnitWord(n) != "" || rateQuestion(n, c.w(i+2), c.w(i+3)) > 0 // "몇 img/s", "몇 tokens/s"
+	if w != "몇" || !rate && !strings.HasPrefix(n, "나오") && !strings.HasPrefix(n, "나올") && !strings.HasPrefix(n, "나와") {
 		return i, false
 	}
 	c.ask = AskNone

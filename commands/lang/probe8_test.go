@@ -121,3 +121,20 @@ func TestVariantsSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// Chinchilla's rule sets the tokens (20 a parameter) unless the work is
+// said, and "how many tokens and hours" then asks the time.
+func TestChinchillaTokens(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	for text, want := range map[string]float64{
+		"pretrain a 350M model Chinchilla optimal, how many tokens and hours on 4x A100":              7e9,
+		"1b짜리 모델 처음부터 프리트레이닝하면 친칠라 기준 토큰 몇개 필요하고 h100 8장으로 며칠 걸려?":                                    2e10,
+		"pretrain a 350M model on 30B tokens, chinchilla optimal would be fewer, how long on 4x a100": 0,
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.Request.Job.Tokens != want || r.Ask != AskTime || r.Chinchilla != (want > 0) {
+			t.Errorf("%q: %v, %v tokens, ask %q; want %v and the time", text, err, r.Request.Job.Tokens, r.Ask, want)
+		}
+	}
+}

@@ -69,6 +69,9 @@ type Reading struct {
 	// NegativeAsk marks a question asked in the negative ("v100에
 	// 안들어가지?", "안 돼?"): a bare yes or no would answer it backwards.
 	NegativeAsk bool
+	// Chinchilla marks tokens set by Chinchilla's rule ("Chinchilla
+	// optimal", "친칠라 기준"): the answer says how many.
+	Chinchilla bool
 	// Dataset is the dataset named instead of a number, if any.
 	Dataset string
 	// Skipped are the words read as filler, as typed.
@@ -207,9 +210,10 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	p.layoutCount(c.ask)
+	p.chinchillaTokens(c.chinchilla)
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
-		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk}
+		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
 		r.GPUCount = n
@@ -317,6 +321,9 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	}
 	r.CompareOpen = r.Request.Compare && len(r.Request.Targets) > 1 && !slices.Contains(p.counted, true) && !namesServer(r.Request.Targets)
 	j := r.Request.Job
+	if r.Chinchilla && (r.Ask == AskAmount || r.Ask == AskCount && !p.countOpen() && len(r.Request.Targets) > 0) {
+		r.Ask = AskTime // "how many tokens and hours": the tokens are the rule's, the hours the plan's
+	}
 	costOrTime := (r.Ask == AskCost || r.Ask == AskTime) && c.gpuBy && r.Request.Baseline == nil && !r.Request.Compare &&
 		!c.rate && !c.latency && !c.audioRate && !c.stepAsked && (j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 || j.DatasetSamples > 0 || j.DatasetTokens > 0)
 	if r.Ask == AskCount || r.Ask == AskAmount || r.Deadline > 0 || costOrTime || c.pluralGPU && !r.Request.Compare && r.Ask != AskWhichServer {
