@@ -115,6 +115,11 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	if answer == "" {
 		answer = answerLine(p, rd, res)
 	}
+	if rd.ServeHours > 0 {
+		if a := servingSpanCost(p, rd, res); a != "" {
+			answer = a
+		}
+	}
 	if answer != "" && rd.Chinchilla {
 		n := lang.Num(rd.Request.Job.Tokens) // "7B"
 		if p.Korean() {

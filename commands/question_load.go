@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -63,4 +64,29 @@ func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Reque
 		return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load"), nil
 	}
 	return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP), nil
+}
+
+// servingSpanCost answers "한 달 서빙하면 얼마", "24/7 for a month on
+// A100s": the plan's GPUs at their hourly price for the span said, with
+// what they serve in it; "" when nothing fits or has a price.
+func servingSpanCost(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
+	e := firstEstimate(res)
+	if e == nil || !e.Memory.Fits || e.PriceUSDPerGPUH <= 0 {
+		return ""
+	}
+	hours := rd.ServeHours
+	cost := e.PriceUSDPerGPUH * float64(e.GPUs) * hours
+	s := p.Tf("%s: about %s for %.0f hours of serving (%s GPU-hours at $%.2f)", hwText(p, e), money(cost), hours, p.Count(hours*float64(e.GPUs)), e.PriceUSDPerGPUH)
+	count := func(v float64) string {
+		if p.Korean() {
+			return p.Count(math.Round(v)) // "58.4억"
+		}
+		return lang.Num(float64(int64(v/1e6*10)) / 10 * 1e6) // "93.4M"
+	}
+	if tps := e.Throughput.TokensPerS; tps > 0 {
+		s += p.Tf(", up to %s tokens in that time at %.0f tokens/s", count(tps*hours*3600), tps)
+	} else if sps := e.Throughput.SamplesPerS; sps > 0 {
+		s += p.Tf(", up to %s requests in that time at %.0f a second", count(sps*hours*3600), sps)
+	}
+	return s + "."
 }

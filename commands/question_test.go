@@ -24,6 +24,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"bge-large 5000 req/s on l4 how many", "count", []string{"× L4", "serve that load"}},
 		// cheapest within a budget is the cheapest pick, not the fastest that fits it
 		{"예산 200불, phi-3 mini lora, 데이터 5만개. 어떤 gpu 쓰는게 제일 쌈?", "which_gpu", []string{"1× H200"}},
+		// a month of serving: the GPUs' hours at their price, and what they serve in them
+		{"how much to serve mistral small 24b 24/7 for a month on A100s", "cost", []string{"for 730 hours of serving", "730 GPU-hours at $"}},
 		// a question asked in the negative gets the fact, no yes that reads as no
 		{"llama 3 8b lora 4090에서 안 돼?", "fit", []string{"1× GeForce RTX 4090에 들어가요"}},
 		// two choices of one kind side by side, both planned on the same hardware
@@ -67,7 +69,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3 8b a100에서 동시 요청 몇 개까지 받을 수 있어?", "fit", []string{"동시에 최대", "A100"}},
 		{"gpt-oss-20b 를 rtx 5090에서 돌릴 수 있나요?", "fit", []string{"네", "RTX 5090"}},
 		// a GPU type without a count: the fewest of it that hold the job
-		{"cost to run mixtral 8x22b inference 24/7 on h100s for a month", "cost", []string{"× H100 SXM5 80GB — the fewest that fit"}},
+		{"cost to run mixtral 8x22b inference 24/7 on h100s for a month", "cost", []string{"4× H100 SXM5 80GB: about $7,300 for 730 hours of serving", "2,920 GPU-hours"}},
 		{"whats the vram needed for llama 3.1 70b inference at 128k context", "fit", []string{"It needs about", "GiB per GPU"}},
 		// the KV cache named: a served model's memory, with the cache's part,
 		// on the fewest GPUs that hold it (one H200 for an 8B at 32k)

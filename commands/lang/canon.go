@@ -104,6 +104,8 @@ type canonizer struct {
 	gpuBy bool
 	// chinchilla: the tokens are Chinchilla's 20 a parameter
 	chinchilla bool
+	// serveHours: a span of serving said ("한 달", "for a month", "24/7")
+	serveHours float64
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string

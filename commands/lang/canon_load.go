@@ -242,3 +242,43 @@ func (c *canonizer) emitLoad(what string, perS float64, a, b int) {
 	at := c.in[b-1].end
 	c.out = append(c.out, reqToken{raw: c.text[c.in[a].start:at], w: reqTrimNum(math.Round(perS*1000) / 1000), start: at, end: at})
 }
+
+// servingSpan reads how long a served model runs, when said: "24/7",
+// "for a month", "per month", "monthly", "/month", "월 비용", "매달",
+// "한달에"; a month is 730 hours. It sets the span and takes the words
+// (a deadline's "in a month" is read elsewhere first).
+func (c *canonizer) servingSpan(i int) int {
+	w := c.w(i)
+	month := 730.0
+	switch {
+	case w == "24/7":
+		if c.serveHours == 0 {
+			c.serveHours = month
+		}
+		return i + 1
+	case (w == "for" || w == "per" || w == "a") && (c.w(i+1) == "month" || c.w(i+1) == "mo") && c.w(i-1) != "in":
+		c.serveHours = month
+		return i + 2
+	case w == "for" && c.w(i+1) == "a" && c.w(i+2) == "month":
+		c.serveHours = month
+		return i + 3
+	case w == "monthly" || w == "/month" || w == "/mo" || w == "매달" || w == "매월" || strings.HasPrefix(w, "월비용") || strings.HasPrefix(w, "월간"):
+		c.serveHours = month
+		return i + 1
+	case (w == "월" || w == "한달에" || w == "한달" || w == "한달간" || w == "한달동안") && koServeSpanNext(c.w(i+1)):
+		c.serveHours = month
+		return i + 1
+	}
+	return i
+}
+
+// koServeSpanNext reports whether w, after a month said in Korean, makes
+// it a span of serving or its cost ("한달 돌리면", "월 비용", "한달 서빙").
+func koServeSpanNext(w string) bool {
+	for _, p := range []string{"비용", "요금", "얼마", "돌리", "서빙", "운영", "띄우", "켜", "동안", "유지"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}

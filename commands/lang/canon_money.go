@@ -31,6 +31,9 @@ func (c *canonizer) countsAndMoney(i int) int {
 		}
 		return n
 	}
+	if n := c.servingSpan(i); n > i {
+		return n // "24/7 for a month", "per month", "월 비용"
+	}
 	if n := c.optimizer8bit(i); n > i {
 		return n // "옵티마이저 8bit", "8-bit optimizer"
 	}

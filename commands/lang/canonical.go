@@ -295,6 +295,9 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	if r.Cloud {
 		add(p.T("in the cloud"))
 	}
+	if r.ServeHours > 0 {
+		add(p.Tf("served for %.0f h", r.ServeHours))
+	}
 	if f.Hardware != "" {
 		add(hardwareSaid(p, r, f.Hardware))
 	} else if r.GPUCount > 0 {

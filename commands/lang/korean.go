@@ -591,6 +591,7 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	}
 	if e.word == "month" && !c.koDeadlineAt(i) {
 		c.skip(i, i+1) // "한 달 비용": a month of serving, not a deadline
+		c.serveHours = 730
 		return i + 1
 	}
 	if isDurationUnit(e.word) {

@@ -138,3 +138,22 @@ func TestChinchillaTokens(t *testing.T) {
 		}
 	}
 }
+
+// A span of serving said with a served model is its hours (a month is
+// 730), for the cost of keeping it up; with training it is nothing.
+func TestServingSpans(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	for text, want := range map[string]float64{
+		"qwen2.5 72b 서빙 한달 돌리면 클라우드비용 대충 얼마야":                           730,
+		"llama3.1 8b 하루 요청 100만건 처리하면 월 비용?":                            730,
+		"how much to serve mistral small 24b 24/7 for a month on A100s": 730,
+		"llama 3 8b inference on l4 per month cost":                     730,
+		"llama 3 8b lora 1B tokens in a month on h100s, how many":       0,
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.ServeHours != want {
+			t.Errorf("%q: %v, serve hours %v; want %v", text, err, r.ServeHours, want)
+		}
+	}
+}

@@ -72,6 +72,10 @@ type Reading struct {
 	// Chinchilla marks tokens set by Chinchilla's rule ("Chinchilla
 	// optimal", "친칠라 기준"): the answer says how many.
 	Chinchilla bool
+	// ServeHours is how long a served model runs when the request says
+	// ("한 달 돌리면", "24/7 for a month", "월 비용"): 730 a month; 0 when
+	// unsaid or not serving.
+	ServeHours float64
 	// Dataset is the dataset named instead of a number, if any.
 	Dataset string
 	// Skipped are the words read as filler, as typed.
@@ -214,6 +218,9 @@ func Read(env Env, text string) (Reading, error) {
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0}
+	if p.req.Job.Workload == planner.Inference {
+		r.ServeHours = c.serveHours
+	}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
 		n := p.openCount
 		r.GPUCount = n
