@@ -115,21 +115,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	if answer == "" {
 		answer = answerLine(p, rd, res)
 	}
-	if rd.ServeHours > 0 {
-		if a := servingSpanCost(p, rd, res); a != "" {
-			answer = a
-		}
-	}
-	if answer != "" && rd.Chinchilla {
-		n := lang.Num(rd.Request.Job.Tokens) // "7B"
-		if p.Korean() {
-			n = p.Count(rd.Request.Job.Tokens) // "70억"
-		}
-		answer = p.Tf("Chinchilla-optimal: %s tokens.", n) + " " + answer
-	}
-	if answer != "" && rd.NegativeAsk {
-		answer = withoutYesNo(p, answer) // "안 들어가지?": the fact, not a yes that reads as no
-	}
+	answer = refineAnswer(p, rd, res, answer)
 	if answer != "" {
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer

@@ -111,3 +111,25 @@ func withoutYesNo(p *i18n.Printer, answer string) string {
 	}
 	return answer
 }
+
+// refineAnswer finishes the answer line: the cost of a span of serving
+// when one was said, the tokens Chinchilla's rule set, and no yes or no
+// before the fact when the question was asked in the negative.
+func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer string) string {
+	if rd.ServeHours > 0 {
+		if a := servingSpanCost(p, rd, res); a != "" {
+			answer = a
+		}
+	}
+	if answer != "" && rd.Chinchilla {
+		n := lang.Num(rd.Request.Job.Tokens) // "7B"
+		if p.Korean() {
+			n = p.Count(rd.Request.Job.Tokens) // "70억"
+		}
+		answer = p.Tf("Chinchilla-optimal: %s tokens.", n) + " " + answer
+	}
+	if answer != "" && rd.NegativeAsk {
+		answer = withoutYesNo(p, answer) // "안 들어가지?": the fact, not a yes that reads as no
+	}
+	return answer
+}

@@ -96,16 +96,12 @@ type canonizer struct {
 	standInGPU string
 	// serverGPU is each team server's GPU id, so "the a100 machine" is
 	// server-a; serverWord marks "서버"/"server" said without a name.
-	serverGPU  map[string]string
-	serverWord bool
-	// negativeAsk: the question is asked in the negative ("안 들어가지?")
-	negativeAsk bool
-	// gpuBy: a GPU named with 으로/로 and no count ("h100으로 하면")
-	gpuBy bool
-	// chinchilla: the tokens are Chinchilla's 20 a parameter
-	chinchilla bool
-	// serveHours: a span of serving said ("한 달", "for a month", "24/7")
-	serveHours float64
+	serverGPU   map[string]string
+	serverWord  bool
+	negativeAsk bool    // asked in the negative ("안 들어가지?")
+	gpuBy       bool    // a GPU named with 으로 and no count ("h100으로 하면")
+	chinchilla  bool    // the tokens are Chinchilla's 20 a parameter
+	serveHours  float64 // a span of serving said ("한 달", "24/7")
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string
