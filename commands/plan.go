@@ -545,8 +545,11 @@ func compareSummaryIn(p *i18n.Printer, res *planner.Result, withCost bool) strin
 			continue
 		}
 		part := fmt.Sprintf("%d× %s: %s", e.GPUs, shortGPU(e.GPU), timeText(p, e, res.Job))
-		if withCost && e.CostUSD != nil {
+		switch {
+		case withCost && e.CostUSD != nil:
 			part += ", " + money(*e.CostUSD)
+		case withCost && res.Job.Workload == planner.Inference:
+			part += ", " + inferenceCost(p, e) // "cheaper per token": a served token's price
 		}
 		parts = append(parts, part)
 	}

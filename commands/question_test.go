@@ -24,6 +24,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"bge-large 5000 req/s on l4 how many", "count", []string{"× L4", "serve that load"}},
 		// cheapest within a budget is the cheapest pick, not the fastest that fits it
 		{"예산 200불, phi-3 mini lora, 데이터 5만개. 어떤 gpu 쓰는게 제일 쌈?", "which_gpu", []string{"1× H200"}},
+		// cheaper per token: each served column with its price a token
+		{"is H100 or H200 cheaper per token for llama 405b fp8 serving", "cost", []string{"8× H100:", "/1M tokens", "4× H200:"}},
 		// a month of serving: the GPUs' hours at their price, and what they serve in them
 		{"how much to serve mistral small 24b 24/7 for a month on A100s", "cost", []string{"for 730 hours of serving", "730 GPU-hours at $"}},
 		// a question asked in the negative gets the fact, no yes that reads as no

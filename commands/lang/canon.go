@@ -150,6 +150,7 @@ func (c *canonizer) w(i int) string {
 
 func (c *canonizer) run() {
 	c.halfDurations()
+	c.compoundDurations()
 	c.wordForms()
 	for i := 0; i < len(c.in); {
 		if c.moved[i] {
@@ -270,9 +271,10 @@ func (c *canonizer) step(i int) int {
 	if n := c.size(i); n > i {
 		return n
 	}
-	if c.measurement(i) {
-		// "5.67h per epoch on server-v", "ran 385 hours on 1x a6000": a
-		// measured run, said without the keyword
+	if n := c.runOnHardwareBefore(i); n > i {
+		return n
+	}
+	if c.measurement(i) { // "5.67h per epoch on server-v", "ran 385 hours on 1x a6000": a run measured
 		at := c.in[i].start
 		c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})
 	}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -241,4 +242,47 @@ func (c *canonizer) durationDeadline(i int) (int, bool) {
 		return n + 1, true
 	}
 	return i, false
+}
+
+// compoundDurations joins an hour and its minutes said apart ("5h 20m",
+// "2 hours 30 minutes", "1h 30min") into one time in hours, so a measured
+// run or a deadline reads it whole.
+func (c *canonizer) compoundDurations() {
+	amount := func(j int, units ...string) (float64, int, bool) {
+		v, unit, ok := reqScanNumber(c.w(j))
+		if !ok || v.v <= 0 || !reqStartsNumber(c.w(j)) {
+			return 0, j, false
+		}
+		n := j + 1
+		if unit == "" {
+			unit, n = c.w(j+1), j+2
+		}
+		for _, u := range units {
+			if unit == u {
+				return v.v, n, true
+			}
+		}
+		return 0, j, false
+	}
+	for i := 0; i < len(c.in); i++ {
+		h, n, ok := amount(i, "h", "hr", "hrs", "hour", "hours")
+		if !ok {
+			continue
+		}
+		m, end, ok := amount(n, "m", "min", "mins", "minute", "minutes")
+		for _, suf := range []string{"mins", "min", "m"} {
+			// "5h 20m": "20m" scans as 20 million; right after hours
+			// written the same way it is minutes
+			if d, cut := strings.CutSuffix(c.w(n), suf); !ok && n == i+1 && cut && digitsOnly(d) && d != "" {
+				m, _ = strconv.ParseFloat(d, 64)
+				end, ok = n+1, true
+			}
+		}
+		if !ok || m >= 60 {
+			continue
+		}
+		w := strconv.FormatFloat(math.Round((h+m/60)*1000)/1000, 'f', -1, 64) + "h"
+		tok := reqToken{raw: c.text[c.in[i].start:c.in[end-1].end], w: w, start: c.in[i].start, end: c.in[end-1].end}
+		c.in = append(append(c.in[:i:i], tok), c.in[end:]...)
+	}
 }

@@ -202,3 +202,55 @@ func (c *canonizer) moveHardware(j int) int {
 	}
 	return 0
 }
+
+// runOnHardwareBefore reads the time of a run whose hardware was said
+// first ("ran the same job on 1 a100 in 5h 20m", "it took on 4 v100s in
+// 3 days"): the time becomes the measured run's and the hardware moves
+// after it, as "baseline 5.333h on 1 a100" reads; i when the words are
+// no such run.
+func (c *canonizer) runOnHardwareBefore(i int) int {
+	if lastW(c.out) != "in" || !c.pastBefore(i) {
+		return i
+	}
+	_, unit, ok := reqScanNumber(c.w(i))
+	if !ok || !reqStartsNumber(c.w(i)) {
+		return i
+	}
+	n := i + 1
+	if unit == "" {
+		unit, n = c.w(i+1), i+2
+	}
+	switch unit {
+	case "h", "hr", "hrs", "hour", "hours", "d", "day", "days", "min", "mins", "minutes":
+	default:
+		return i
+	}
+	end := len(c.out) - 1 // the "in"
+	on := -1
+	for k := end - 1; k >= 0 && k >= end-5; k-- {
+		if c.out[k].w == "on" {
+			on = k
+			break
+		}
+	}
+	if on < 0 {
+		return i
+	}
+	hw := append([]reqToken(nil), c.out[on:end]...)
+	gpu := false
+	for _, t := range hw[1:] {
+		gpu = gpu || c.gpu(t.w) || c.servers[t.w]
+	}
+	if !gpu {
+		return i
+	}
+	c.out = c.out[:on]
+	at := c.in[i].start
+	c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})
+	c.emit(c.w(i), i, i+1)
+	if n == i+2 {
+		c.emit(c.w(i+1), i+1, i+2)
+	}
+	c.out = append(c.out, hw...)
+	return n
+}

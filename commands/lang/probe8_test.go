@@ -157,3 +157,21 @@ func TestServingSpans(t *testing.T) {
 		}
 	}
 }
+
+// A run's time said after its hardware ("ran the same job on 1 a100 in
+// 5h 20m") and an hour with its minutes ("10h 30m") are read whole; a
+// comparison asked in money of served models gives each column's price a
+// token.
+func TestRunTimesSaidAfterTheirHardware(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"ran the same job on 1 a100 in 5h 20m; roughly how long on 8 h100s?", "baseline 5.333 h on 1x a100"},
+		{"bert-base ran on 1 a100 in 5h, how long on 8 h100s?", "baseline 5 h on 1x a100"},
+		{"bert-base took 2 hours 30 minutes per epoch on a t4, how long on an a100?", "baseline 2.5 h/epoch on 1x t4"},
+	})
+	r, err := Read(env, "llama 8b lora 1B tokens within 10h 30m on h100s how many")
+	if err != nil || r.Deadline != 630*time.Minute {
+		t.Errorf("10h 30m: %v, deadline %v", err, r.Deadline)
+	}
+}
