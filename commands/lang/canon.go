@@ -96,12 +96,12 @@ type canonizer struct {
 	standInGPU string
 	// serverGPU is each team server's GPU id, so "the a100 machine" is
 	// server-a; serverWord marks "서버"/"server" said without a name.
-	serverGPU   map[string]string
-	serverWord  bool
-	negativeAsk bool    // asked in the negative ("안 들어가지?")
-	gpuBy       bool    // a GPU named with 으로 and no count ("h100으로 하면")
-	chinchilla  bool    // the tokens are Chinchilla's 20 a parameter
-	serveHours  float64 // a span of serving said ("한 달", "24/7")
+	serverGPU  map[string]string
+	serverWord bool
+	// asked in the negative ("안 들어가지?"); a GPU named with 으로 and no
+	// count ("h100으로 하면"); Chinchilla's tokens; a rate per user
+	negativeAsk, gpuBy, chinchilla, perUser bool
+	serveHours                              float64 // a span of serving said ("한 달", "24/7")
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string

@@ -123,6 +123,15 @@ func (c *canonizer) loadTarget(i int) int {
 	if !ok || what == "" {
 		return i
 	}
+	if w := c.w(j); what == "tokens" && (w == "each" || w == "per" && perWho(c.w(j+1))) {
+		// "30 tok/s per user for 40 users": each stream's speed
+		c.perUser = true
+		c.emitLoad(what, v.v/span, i, j)
+		if w == "per" {
+			return j + 2
+		}
+		return j + 1
+	}
 	switch {
 	case what == "requests" && span == 1 && (unit == "req/s" || unit == "requests/s" || unit == "queries/s"):
 		return i // "10 req/s": the serving words read it
@@ -279,6 +288,16 @@ func koServeSpanNext(w string) bool {
 		if strings.HasPrefix(w, p) {
 			return true
 		}
+	}
+	return false
+}
+
+// perWho reports whether w, after "per", names one stream of a served
+// model: a user, a request, a stream, a client.
+func perWho(w string) bool {
+	switch strings.TrimSuffix(w, "s") {
+	case "user", "stream", "request", "client", "person", "seat", "session", "req":
+		return true
 	}
 	return false
 }

@@ -675,3 +675,19 @@ func (p *reqParser) chinchillaTokens(said bool) {
 	j.Tokens = math.Round(20 * j.Model.Params())
 	p.note(en.Tf("Chinchilla-optimal: 20 tokens a parameter (Hoffmann et al. 2022), %s tokens", reqTrimNum(j.Tokens)))
 }
+
+// perUserRate turns a token rate said per user ("30 tok/s per user for 40
+// users") into the service's: times the users at once, or one stream
+// when none are said.
+func (p *reqParser) perUserRate(said bool) {
+	j := &p.req.Job
+	if !said || j.OutputTokPS <= 0 {
+		return
+	}
+	if j.Concurrency <= 0 {
+		j.Concurrency = 1
+	}
+	each := j.OutputTokPS
+	j.OutputTokPS *= float64(j.Concurrency)
+	p.note(en.Tf("%s tokens/s for each of %d streams at once: %s tokens/s in all", reqTrimNum(each), j.Concurrency, reqTrimNum(j.OutputTokPS)))
+}

@@ -170,6 +170,9 @@ func TestRunTimesSaidAfterTheirHardware(t *testing.T) {
 		{"bert-base ran on 1 a100 in 5h, how long on 8 h100s?", "baseline 5 h on 1x a100"},
 		{"bert-base took 2 hours 30 minutes per epoch on a t4, how long on an a100?", "baseline 2.5 h/epoch on 1x t4"},
 	})
+	if r, err := Read(env, "need ~30 tok/s per user for 40 users, llama 3.1 8b, which gpu"); err != nil || r.Request.Job.OutputTokPS != 1200 || r.Request.Job.Concurrency != 40 {
+		t.Errorf("30 tok/s per user for 40 users: %v, %+v", err, r.Request.Job)
+	}
 	r, err := Read(env, "llama 8b lora 1B tokens within 10h 30m on h100s how many")
 	if err != nil || r.Deadline != 630*time.Minute {
 		t.Errorf("10h 30m: %v, deadline %v", err, r.Deadline)
