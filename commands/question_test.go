@@ -28,6 +28,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"is H100 or H200 cheaper per token for llama 405b fp8 serving", "cost", []string{"8× H100:", "/1M tokens", "4× H200:"}},
 		// a month of serving: the GPUs' hours at their price, and what they serve in them
 		{"how much to serve mistral small 24b 24/7 for a month on A100s", "cost", []string{"for 730 hours of serving", "730 GPU-hours at $"}},
+		// probe 9: a memory difference side by side is each side's least memory; a format's saving against 16 bits
+		{"qwen3 14b lora랑 풀파인튜닝이랑 vram 차이 얼마나 나요", "time", []string{"lora:", "풀파인튜닝:", "GiB", "덜 써요"}},
+		{"13b 모델 int4 양자화하면 정확도 말고 메모리 얼마나 줄어", "fit", []string{"fp16:", "int4:", "GiB", "덜 써요"}},
 		// a question asked in the negative gets the fact, no yes that reads as no
 		{"llama 3 8b lora 4090에서 안 돼?", "fit", []string{"1× GeForce RTX 4090에 들어가요"}},
 		// two choices of one kind side by side, both planned on the same hardware

@@ -22,11 +22,17 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 	}
 	v := rd.Variant
 	memory := rd.Memory || rd.Ask == lang.AskFit
+	for _, w := range rd.Skipped {
+		memory = memory || strings.EqualFold(w, "vram") || strings.HasPrefix(w, "메모리") || strings.EqualFold(w, "memory") // "vram 차이", "vram 덜 먹는거"
+	}
 	var parts []string
 	var vals [2]float64
 	var shown *planner.Estimate
 	for i, r := range []planner.Request{req, v.Request} {
 		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{hw}, true, nil, false
+		if memory && r.Job.MicroBatch == 0 && r.Job.Workload != planner.Inference {
+			r.Job.MicroBatch, r.Job.Checkpointing = 1, true // the least each needs, as a memory answer is sized
+		}
 		res, err := s.deps.Catalog.Plan(r)
 		if err != nil || len(res.Plans) == 0 {
 			parts = append(parts, p.Tf("%s: does not plan (%s)", v.Labels[i], shortError(err)))

@@ -287,6 +287,9 @@ func (pc *planContext) resolveJob() error {
 		return userError(pc.pr.T("no model: name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)"))
 	}
 	pc.assumptions = append(pc.assumptions, j.Notes...)
+	if j.Workload == "" && j.Preference {
+		j.Workload = Finetune // DPO tunes a trained model, whatever its origin
+	}
 	if j.Workload == "" {
 		if m.Origin == "catalogue" && m.Kind != VisionConv && m.Kind != VisionViT {
 			j.Workload = Finetune

@@ -100,8 +100,8 @@ type canonizer struct {
 	serverWord bool
 	// asked in the negative ("안 들어가지?"); a GPU named with 으로 and no
 	// count ("h100으로 하면"); Chinchilla's tokens; a rate per user
-	negativeAsk, gpuBy, chinchilla, perUser bool
-	serveHours                              float64 // a span of serving said ("한 달", "24/7")
+	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked bool
+	serveHours                                                    float64 // a span of serving said ("한 달", "24/7")
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string
@@ -150,7 +150,7 @@ func (c *canonizer) w(i int) string {
 
 func (c *canonizer) run() {
 	c.halfDurations()
-	c.compoundDurations()
+	c.prepass()
 	c.wordForms()
 	for i := 0; i < len(c.in); {
 		if c.moved[i] {

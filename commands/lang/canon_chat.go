@@ -8,6 +8,9 @@ import "strings"
 // planned for), "8-way" for eight GPUs, a "Context:" label, "data is 50K",
 // "batch inference", and "baseline" used as a noun.
 func (c *canonizer) chatPhrase(i int) int {
+	if n := c.chatWords(i); n > i {
+		return n
+	}
 	w := c.w(i)
 	switch {
 	case (w == "same" || w == "identical") && (c.w(i+1) == "data" || c.w(i+1) == "dataset" || c.w(i+1) == "datasets"):
@@ -108,4 +111,51 @@ func timeUnitWord(w string) bool {
 		return true
 	}
 	return strings.HasPrefix(w, "초") || strings.HasPrefix(w, "ms")
+}
+
+// lastParams is the last size-as-model word read ("150m-params"), "" for
+// none.
+func lastParams(out []reqToken) string {
+	for k := len(out) - 1; k >= 0 && k >= len(out)-4; k-- {
+		if strings.HasSuffix(out[k].w, "-params") {
+			return out[k].w
+		}
+	}
+	return ""
+}
+
+// chatWords reads the everyday words that stand for a keyword or say
+// nothing: "how much faster" (a speed), "lora tune", "300 completion",
+// "40 people", "on volta", "a 150m gpt"; i when none is there.
+func (c *canonizer) chatWords(i int) int {
+	w := c.w(i)
+	switch {
+	case w == "how" && c.w(i+1) == "much" && (c.w(i+2) == "faster" || c.w(i+2) == "slower" || c.w(i+2) == "quicker" || c.w(i+2) == "longer"):
+		c.setAsk(AskTime) // "how much faster is sxm": a speed, not a cost
+		c.skip(i, i+3)
+		return i + 3
+	case w == "tune" || w == "tuning" || w == "tunes":
+		if l := lastW(c.out); l == "lora" || l == "qlora" || l == "finetune" {
+			c.skip(i, i+1) // "lora tune mistral": the LoRA said
+		} else {
+			c.emit("finetune", i, i+1)
+		}
+		return i + 1
+	case (w == "completion" || w == "completions") && reqStartsNumber(lastW(c.out)):
+		n := c.out[len(c.out)-1]
+		c.out = c.out[:len(c.out)-1]
+		c.out = append(c.out, reqToken{raw: n.raw, w: "gen", start: n.start, end: n.start}, n) // "300 completion": 300 tokens out
+		c.skip(i, i+1)
+		return i + 1
+	case (w == "people" || w == "persons") && reqStartsNumber(lastW(c.out)):
+		c.emit("users", i, i+1) // "~40 people at once": users
+		return i + 1
+	case w == "volta" || w == "ampere" || w == "hopper" || w == "turing" || w == "blackwell":
+		c.skip(i, i+1) // "bitsandbytes on volta": the generation, the GPU is named elsewhere
+		return i + 1
+	case (w == "gpt" || w == "llm") && len(c.out) > 0 && lastParams(c.out) != "":
+		c.skip(i, i+1) // "150m짜리 작은 gpt": the size said is the model
+		return i + 1
+	}
+	return i
 }

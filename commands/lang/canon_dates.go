@@ -186,7 +186,16 @@ func (c *canonizer) koDateEnd(d calendarDay, i, k int, rest string) int {
 	case rest == "전에" || rest == "전까지":
 		before = true
 	default:
-		return i
+		early, ok := koTimeOfDay(c.w(k))
+		if rest != "" || !ok {
+			return i
+		}
+		left, ok := c.until(d) // "24일 오후까지": that day's afternoon
+		if !ok {
+			return i
+		}
+		c.setDeadline(left-early, i, k+1)
+		return k + 1
 	}
 	left, ok := c.until(d)
 	if !ok {
@@ -226,7 +235,7 @@ func (c *canonizer) durationDeadline(i int) (int, bool) {
 		return durScale(v.v, d), n, true
 	}
 	w := c.w(i)
-	if w == "deadline" || w == "데드라인" || w == "마감" {
+	if w == "deadline" || strings.HasPrefix(w, "데드라인") || strings.HasPrefix(w, "마감") {
 		j := i + 1
 		for c.w(j) == "is" || c.w(j) == ":" || c.w(j) == "of" {
 			j++
@@ -240,6 +249,10 @@ func (c *canonizer) durationDeadline(i int) (int, bool) {
 	if d, n, ok := amount(i); ok && (c.w(n) == "deadline" || c.w(n) == "deadline:") {
 		c.setDeadline(d, i, n+1)
 		return n + 1, true
+	}
+	if d, n, ok := amount(i); ok && c.w(n) == "to" && (c.w(n+1) == "finish" || c.w(n+1) == "go" || c.w(n+1) == "complete" || c.w(n+1) == "do") {
+		c.setDeadline(d, i, n+2) // "2 days to finish"
+		return n + 2, true
 	}
 	return i, false
 }
@@ -284,5 +297,27 @@ func (c *canonizer) compoundDurations() {
 		w := strconv.FormatFloat(math.Round((h+m/60)*1000)/1000, 'f', -1, 64) + "h"
 		tok := reqToken{raw: c.text[c.in[i].start:c.in[end-1].end], w: w, start: c.in[i].start, end: c.in[end-1].end}
 		c.in = append(append(c.in[:i:i], tok), c.in[end:]...)
+	}
+}
+
+// prepass joins, before the reading, words said apart that stand for one:
+// an hour and its minutes ("5h 20m"), and a GPU's form factor said alone
+// after another of its family ("h100 sxm vs pcie": the H100 PCIe).
+func (c *canonizer) prepass() {
+	c.compoundDurations()
+	form := func(w string) bool {
+		switch w {
+		case "sxm", "sxm4", "sxm5", "pcie", "nvl", "sxm2":
+			return true
+		}
+		return false
+	}
+	for k := 2; k+1 < len(c.in); k++ {
+		if !variantWords[c.w(k)] || !form(c.w(k-1)) || !form(c.w(k+1)) || !c.gpu(c.w(k-2)) {
+			continue
+		}
+		if name := c.w(k-2) + "-" + c.w(k+1); c.gpu(name) {
+			c.in[k+1].w = name
+		}
 	}
 }

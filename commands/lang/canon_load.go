@@ -69,7 +69,7 @@ func (c *canonizer) koTargetAfter(i int) bool {
 		if c.koPastAfter(k) && k == i {
 			return false // "하루에 200억 토큰 처리했는데": what a run did
 		}
-		for _, p := range []string{"필요", "처리", "생성", "목표", "해야", "뽑", "감당", "버티", "서빙", "소화", "려면", "나오게", "받으면", "받을", "들어오"} {
+		for _, p := range []string{"필요", "처리", "생성", "목표", "해야", "뽑", "감당", "버티", "서빙", "소화", "려면", "나오게", "받으면", "받을", "들어오", "가능", "이상", "나와야"} {
 			if strings.Contains(w, p) {
 				return true
 			}
@@ -203,6 +203,9 @@ func (c *canonizer) koLoadTarget(i int) int {
 		return i // "초당 40토큰 나왔는데": a measured speed
 	case what == "":
 		return i
+	}
+	if p := c.w(i - 1); what == "tokens" && strings.HasSuffix(p, "당") && (strings.HasPrefix(p, "유저") || strings.HasPrefix(p, "사용자") || strings.HasPrefix(p, "인당") || strings.HasPrefix(p, "1인") || strings.HasPrefix(p, "사람")) {
+		c.perUser = true // "유저당 초당 50토큰": each user's speed
 	}
 	c.emitLoad(what, v/span, i, k)
 	return k

@@ -252,14 +252,6 @@ func koOneSyllablePrefix(s string) bool {
 }
 
 // korean1 reads the Hangul word at i.
-// koPhrases read Korean phrases of several words before the numbers and
-// the lexicon do: rates, people, concurrent requests, hours of audio, the largest batch, a
-// served request's lengths.
-var koPhrases = []func(*canonizer, int) int{
-	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
-	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
-	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy,
-}
 
 func (c *canonizer) korean1(i int) int {
 	w := c.w(i)

@@ -275,7 +275,7 @@ func koConcurrent(prev, prev2 string) bool {
 	if strings.HasPrefix(prev, "동시") || strings.HasPrefix(prev, "동접") {
 		return true
 	}
-	for _, w := range []string{"요청", "사용자", "접속", "유저"} {
+	for _, w := range []string{"요청", "사용자", "접속", "유저", "스트림", "세션"} {
 		if strings.HasPrefix(prev, w) && strings.HasPrefix(prev2, "동시") {
 			return true
 		}
@@ -508,4 +508,49 @@ func (c *canonizer) koNegative(i int) int {
 		}
 	}
 	return i
+}
+
+// koUseWords reads what is done with a model that makes it run, not
+// train, unless training is said: "인코딩", "임베딩", "전사", "회의록",
+// "받아쓰기", "변환" ("천만 문장 인코딩하면", "회의록 변환").
+func (c *canonizer) koUseWords(i int) int {
+	w := c.w(i)
+	for _, p := range []string{"인코딩", "임베딩", "전사", "회의록", "받아쓰기", "자막"} {
+		if strings.HasPrefix(w, p) && !trainingSaid(c.in) {
+			c.runWord, c.useWord = true, true
+			c.skip(i, i+1)
+			return i + 1
+		}
+	}
+	return i
+}
+
+// koDeadlineWord reads "데드라인 3일인데", "마감 이틀": a deadline said as a
+// length beside the word for it.
+func (c *canonizer) koDeadlineWord(i int) int {
+	if n, ok := c.durationDeadline(i); ok {
+		return n
+	}
+	return i
+}
+
+// koReduce notes "얼마나 줄어", "메모리 절약", "얼마나 아낄": how much a
+// change saves, which sets it against what it changes (the words stay).
+func (c *canonizer) koReduce(i int) int {
+	for _, p := range []string{"줄어", "줄일", "줄이", "절약", "아낄", "아껴"} {
+		if strings.HasPrefix(c.w(i), p) {
+			c.reduceAsked = true
+		}
+	}
+	return i
+}
+
+// koPhrases read Korean phrases of several words before the numbers and
+// the lexicon do: rates, people, concurrent requests, hours of audio, the largest batch, a
+// served request's lengths.
+var koPhrases = []func(*canonizer, int) int{
+	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
+	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
+	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy, (*canonizer).koUseWords,
+	(*canonizer).koDeadlineWord, (*canonizer).koReduce,
 }

@@ -253,10 +253,10 @@ func (c *canonizer) koConcurrent(i int) int {
 	w := strings.TrimRight(c.w(i), "은는이가을를의")
 	j := i + 1
 	switch w {
-	case "동시요청", "동시접속", "동시사용자", "동시처리":
+	case "동시요청", "동시접속", "동시사용자", "동시처리", "동시스트림":
 	case "동시":
 		switch strings.TrimRight(c.w(j), "은는이가을를의") {
-		case "요청", "접속", "사용자", "처리":
+		case "요청", "접속", "사용자", "처리", "스트림", "세션":
 			j++
 		default:
 			if !reqStartsNumber(c.w(j)) {

@@ -419,8 +419,8 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 		// "bf16 won't work on a v100, so fp16", "fp8 or bf16, doesn't
 		// matter": people settle on the last format they name; side by
 		// side ("bf16 vs fp8") the answer sets the two against each other
-		if p.onlySeparators(p.precisionEnd, a) {
-			p.precisionPair = [2]planner.Precision{prev.v, pv}
+		if w := p.tok(b).w; p.onlySeparators(p.precisionEnd, a) || w == "대비" || w == "비해" || w == "보다" || w == "than" || strings.HasPrefix(w, "대비") {
+			p.precisionPair = [2]planner.Precision{prev.v, pv} // "fp8로 … bf16 대비 얼마나 빨라져"
 		}
 		p.precision = reqSlot[planner.Precision]{v: pv, word: p.span(a, b), set: true}
 		p.precisionEnd = b

@@ -216,6 +216,9 @@ func Read(env Env, text string) (Reading, error) {
 	p.layoutCount(c.ask)
 	p.chinchillaTokens(c.chinchilla)
 	p.perUserRate(c.perUser)
+	if j := p.req.Job; c.reduceAsked && p.precisionPair[0] == "" && (j.Precision == planner.INT4 || j.Precision == planner.INT8 || j.Precision == planner.FP8) {
+		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
+	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0}
@@ -273,7 +276,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
-	if c.runWord && r.Request.Job.Workload == "" && !trainingJob(r.Request) {
+	if (c.runWord || c.serveHours > 0) && r.Request.Job.Workload == "" && (!trainingJob(r.Request) || c.useWord) {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
 	}

@@ -52,8 +52,16 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 			return "workload"
 		}
 	}
+	if b-a == 1 {
+		if _, e, ok := koStem(ws[0]); ok && e.act == koWord && reqKeywords[e.word].kind == reqKwWorkload && e.word != "inference" {
+			return "workload" // "풀파인튜닝", "로라랑"
+		}
+	}
 	if b-a == 2 && ws[0] == "full" && reqKeywords[ws[1]].kind == reqKwWorkload {
 		return "workload" // "full finetune", "full ft"
+	}
+	if b-a == 2 && variantKind(cat, toks, a, a+1) == "quant" && (ws[1] == "4bit" || ws[1] == "int4" || ws[1] == "8bit" || ws[1] == "int8" || ws[1] == "4-bit") {
+		return "quant" // "gptq 4bit랑 awq 4bit"
 	}
 	for _, w := range ws {
 		if isHangulWord(w) || reqKeywords[w].kind != 0 && reqKeywords[w].kind != reqKwModelKind {
@@ -124,6 +132,16 @@ func readVariants(env Env, text string) (Reading, bool) {
 	if err1 != nil || err2 != nil {
 		return Reading{}, false
 	}
-	r1.Variant = &Variant{Kind: kind, Labels: [2]string{text[as:ae], text[bs:be]}, Request: r2.Request}
+	label := func(s string) string {
+		if isHangulWord(s) {
+			for _, p := range []string{"이랑", "랑", "하고", "과", "와", "은", "는", "이", "가", "을", "를"} {
+				if t, ok := strings.CutSuffix(s, p); ok && t != "" {
+					return t // "풀파인튜닝이랑": the choice, not its particle
+				}
+			}
+		}
+		return s
+	}
+	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(text[bs:be])}, Request: r2.Request}
 	return r1, true
 }

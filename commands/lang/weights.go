@@ -90,7 +90,7 @@ func trainingSaid(in []reqToken) bool {
 			return true
 		}
 		for _, ko := range []string{"학습", "훈련", "트레이닝", "튜닝"} {
-			if strings.HasPrefix(t.w, ko) {
+			if strings.Contains(t.w, ko) { // "풀파인튜닝" says training too
 				return true
 			}
 		}
@@ -142,6 +142,9 @@ func AssumedWorkload(j planner.Job) planner.Workload {
 	w := planner.Pretrain
 	if j.Model.Origin == "catalogue" && j.Model.Kind != planner.VisionConv && j.Model.Kind != planner.VisionViT {
 		w = planner.Finetune
+	}
+	if j.Preference {
+		w = planner.Finetune // DPO tunes a trained model
 	}
 	if j.Precision == planner.INT4 && w == planner.Finetune {
 		w = planner.QLoRA
