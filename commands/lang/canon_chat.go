@@ -91,7 +91,7 @@ func (c *canonizer) chatPhrase(i int) int {
 
 func latencyWord(w string) bool {
 	switch w {
-	case "p99", "p95", "p90", "p50", "ttft", "tpot", "itl", "latency", "레이턴시", "지연시간", "지연":
+	case "p99", "p95", "p90", "p50", "ttft", "tpot", "itl", "latency", "레이턴시", "지연시간", "지연", "time-to-first-token", "first-token":
 		return true
 	}
 	return false

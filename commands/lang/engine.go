@@ -85,6 +85,9 @@ var kvWords = map[string]bool{"kv": true, "kv-cache": true, "kvcache": true, "kv
 // ggufType reads a GGUF file type ("q4_k_m", "Q4_K_M", "q4km", "q8_0").
 func ggufType(w string) (string, bool) {
 	up := strings.ToUpper(strings.ReplaceAll(w, "-", "_"))
+	if t, ok := map[string]string{"Q8": "Q8_0", "Q6": "Q6_K", "Q5": "Q5_K_M", "Q4": "Q4_K_M", "Q3": "Q3_K_M", "Q2": "Q2_K"}[up]; ok {
+		return t, true // "gguf q8": the usual file of that width
+	}
 	if _, ok := planner.GGUFBitsPerWeight[up]; ok && up != "F32" && up != "F16" && up != "BF16" {
 		return up, true
 	}

@@ -501,6 +501,12 @@ func (c *canonizer) koNegative(i int) int {
 	if rest == "" {
 		rest = c.w(i + 1)
 	}
+	if k := len(c.out) - 1; k >= 0 && reqKeywords[c.out[k].w].kind == reqKwPrecision && (strings.HasPrefix(rest, "되") || strings.HasPrefix(rest, "돼")) {
+		// "v100이라 bf16 안되는걸로 아는데": a format ruled out, not asked for
+		c.out = c.out[:k]
+		c.skip(i, i+1)
+		return i + 1
+	}
 	for _, v := range []string{"들어", "돼", "되", "돌", "올라", "맞", "나오", "나와"} {
 		if strings.HasPrefix(rest, v) {
 			c.negativeAsk = true
@@ -552,5 +558,29 @@ var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
 	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
 	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy, (*canonizer).koUseWords,
-	(*canonizer).koDeadlineWord, (*canonizer).koReduce,
+	(*canonizer).koDeadlineWord, (*canonizer).koReduce, (*canonizer).koOutputLength,
+}
+
+// koOutputLength reads an answer's length: "응답 토큰 평균 300개", "출력
+// 500토큰", "답변 길이 1k": the tokens generated per request.
+func (c *canonizer) koOutputLength(i int) int {
+	w := c.w(i)
+	if !strings.HasPrefix(w, "응답") && !strings.HasPrefix(w, "출력") && !strings.HasPrefix(w, "답변") {
+		return i
+	}
+	j := i + 1
+	for strings.HasPrefix(c.w(j), "토큰") || strings.HasPrefix(c.w(j), "길이") || c.w(j) == "평균" || koUnitFiller(c.w(j)) {
+		j++
+	}
+	v, unit, ok := reqScanNumber(c.w(j))
+	if !ok || v.v <= 0 || !reqStartsNumber(c.w(j)) || unit != "" && unit != "k" {
+		return i
+	}
+	n := j + 1
+	if k := c.w(n); strings.HasPrefix(k, "개") || strings.HasPrefix(k, "토큰") {
+		n++
+	}
+	c.emit("gen", i, j)
+	c.emit(c.w(j), j, n)
+	return n
 }

@@ -50,7 +50,17 @@ func TestProbeNineReadings(t *testing.T) {
 		{"150m짜리 작은 gpt 처음부터 학습 4090 한장으로 며칠? 토큰 30억개", "150M params"},
 		{"h100 pcie vs sxm for finetuning qwen2.5-72b lora, how much faster is sxm", "how long?"},
 		{"13b 모델 int4 양자화하면 정확도 말고 메모리 얼마나 줄어", "fp16 vs int4"},
+		{"사용자 동시 200명, 응답 토큰 평균 300개, llama 70b awq. a100 몇장?", "gen 300"},
+		{"gemma3 12b gguf q8 올라마로 돌릴건데 맥 아니고 rtx 4080 16gb", "q8_0"},
+		{"time-to-first-token for qwen2.5 7b on h100 with 4k prompt", "latency?"},
+		{"모델 두개 비교: llama3.1 8b vs qwen2.5 7b 서빙 처리량 l4 한장에서", "llama3.1 8b vs qwen2.5 7b"},
 	})
+	if r, err := Read(env, "server-v로 qwen2.5 7b 추론 가능? v100이라 bf16 안되는걸로 아는데"); err != nil || r.Request.Job.Precision != "" {
+		t.Errorf("bf16 ruled out: %v, precision %q", err, r.Request.Job.Precision)
+	}
+	if r, err := Read(env, "사용자 동시 200명, 응답 토큰 평균 300개, llama 70b awq. a100 몇장?"); err != nil || r.Request.Targets[0].Count == 300 {
+		t.Errorf("300 tokens is no GPU count: %v, %+v", err, r.Request.Targets)
+	}
 	for _, k := range []struct{ text, a, b string }{
 		{"qwen3 14b lora랑 풀파인튜닝이랑 vram 차이 얼마나 나요", "lora", "풀파인튜닝"},
 		{"7b 풀파인튜닝 vs lora 시간 차이? 데이터 5천만 토큰 h100 2장", "풀파인튜닝", "lora"},

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -37,6 +38,9 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 	}
 	var ws []string
 	for _, t := range toks[a:b] {
+		if t.w == "" || !unicode.IsLetter(rune(t.w[0])) && !unicode.IsDigit(rune(t.w[0])) && !isHangulWord(t.w) {
+			return "" // ": llama3.1 8b": punctuation is no part of a choice
+		}
 		ws = append(ws, t.w)
 	}
 	if b-a == 1 {
