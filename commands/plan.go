@@ -119,6 +119,8 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	if answer != "" {
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer
+	} else if rd.LatencyTargetS > 0 {
+		reply.Summary = strings.TrimSuffix(reply.Summary, ".") + "." + latencyVerdict(p, rd, firstEstimate(res)) // "p50 under 2s - what hardware?"
 	}
 	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
 	return reply, nil

@@ -134,8 +134,36 @@ func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer 
 		}
 		answer = p.Tf("Chinchilla-optimal: %s tokens.", n) + " " + answer
 	}
+	if answer != "" && rd.LatencyTargetS > 0 {
+		answer += latencyVerdict(p, rd, firstEstimate(res))
+	}
 	if answer != "" && rd.NegativeAsk {
 		answer = withoutYesNo(p, answer) // "안 들어가지?": the fact, not a yes that reads as no
 	}
 	return answer
+}
+
+// latencyVerdict says whether the plan meets a latency said as a target:
+// the first token's time for a TTFT target, a whole request's otherwise.
+func latencyVerdict(p *i18n.Printer, rd lang.Reading, e *planner.Estimate) string {
+	if e == nil || e.Serving == nil || !e.Memory.Fits {
+		return ""
+	}
+	got, what := e.Serving.LatencyS, p.T("a request")
+	if rd.LatencyFirst {
+		got, what = e.Serving.TTFTS, p.T("the first token")
+	}
+	target := secondsWords(rd.LatencyTargetS)
+	if got <= rd.LatencyTargetS {
+		return " " + p.Tf("Within your %s target for %s (%s).", target, what, secondsWords(got))
+	}
+	return " " + p.Tf("Over your %s target for %s (%s): fewer requests at once, a faster GPU or more tensor parallelism brings it down.", target, what, secondsWords(got))
+}
+
+// secondsWords writes a latency: milliseconds under a second.
+func secondsWords(s float64) string {
+	if s < 1 {
+		return fmt.Sprintf("%.0f ms", s*1000)
+	}
+	return fmt.Sprintf("%.2g s", s)
 }

@@ -100,8 +100,8 @@ type canonizer struct {
 	serverWord bool
 	// asked in the negative ("안 들어가지?"); a GPU named with 으로 and no
 	// count ("h100으로 하면"); Chinchilla's tokens; a rate per user
-	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked bool
-	serveHours                                                    float64 // a span of serving said ("한 달", "24/7")
+	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked, latencyFirst bool
+	serveHours, latencyTarget                                                   float64 // a span of serving; a latency target in seconds
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string

@@ -34,28 +34,7 @@ func (c *canonizer) chatPhrase(i int) int {
 		c.emit("bigger", i+1, i+2)
 		return i + 2
 	case latencyWord(w):
-		j := i + 1
-		for latencyWord(c.w(j)) || latencyComparator(c.w(j)) {
-			j++
-		}
-		v, unit, ok := reqScanNumber(c.w(j))
-		if !ok || v.v <= 0 {
-			return i
-		}
-		j++
-		if unit == "" {
-			if !timeUnitWord(c.w(j)) {
-				return i
-			}
-			j++
-		} else if !timeUnitWord(unit) {
-			return i
-		}
-		for latencyComparator(c.w(j)) || strings.HasPrefix(c.w(j), "이내") || strings.HasPrefix(c.w(j), "안쪽") || strings.HasPrefix(c.w(j), "안으로") {
-			j++
-		}
-		c.skip(i, j)
-		return j
+		return c.latencyTargetAt(i)
 	case strings.HasSuffix(w, "-way") || strings.HasSuffix(w, "way") && len(w) > 3 && digitsOnly(strings.TrimSuffix(w, "way")):
 		if n := strings.TrimSuffix(strings.TrimSuffix(w, "way"), "-"); digitsOnly(n) {
 			c.emit(n+"x", i, i+1) // "8-way a100 node": eight of them
@@ -156,6 +135,54 @@ func (c *canonizer) chatWords(i int) int {
 	case (w == "gpt" || w == "llm") && len(c.out) > 0 && lastParams(c.out) != "":
 		c.skip(i, i+1) // "150m짜리 작은 gpt": the size said is the model
 		return i + 1
+	}
+	return i
+}
+
+// latencyTargetAt reads a latency said as a target after its word at i:
+// "p99 under 1.5s", "TTFT 500ms 안쪽으로", "첫토큰 200ms 이하로", "지연 2초
+// 이내": the seconds, and whether it is the first token's; i when no
+// number follows.
+func (c *canonizer) latencyTargetAt(i int) int {
+	first := c.w(i) == "ttft" || c.w(i) == "time-to-first-token" || c.w(i) == "first-token" || strings.HasPrefix(c.w(i), "첫토큰") || strings.HasPrefix(c.w(i), "첫")
+	j := i + 1
+	for latencyWord(c.w(j)) || latencyComparator(c.w(j)) {
+		j++
+	}
+	v, unit, ok := reqScanNumber(c.w(j))
+	if !ok || v.v <= 0 {
+		return i
+	}
+	j++
+	if unit == "" {
+		if !timeUnitWord(c.w(j)) {
+			return i
+		}
+		unit = c.w(j)
+		j++
+	} else if !timeUnitWord(unit) {
+		return i
+	}
+	for latencyComparator(c.w(j)) || strings.HasPrefix(c.w(j), "이내") || strings.HasPrefix(c.w(j), "안쪽") || strings.HasPrefix(c.w(j), "안으로") || strings.HasPrefix(c.w(j), "이하") || strings.HasPrefix(c.w(j), "미만") {
+		j++
+	}
+	secs := v.v
+	if strings.HasPrefix(unit, "ms") || strings.HasPrefix(unit, "밀리") {
+		secs /= 1000
+	}
+	c.latencyTarget, c.latencyFirst, c.latency = secs, first, true
+	c.skip(i, j)
+	return j
+}
+
+// koLatencyTarget reads "첫토큰 200ms 이하로", "지연 2초 이내", "레이턴시 1초
+// 안쪽": a latency target said in Korean.
+func (c *canonizer) koLatencyTarget(i int) int {
+	w := c.w(i)
+	for _, p := range []string{"첫토큰", "지연", "레이턴시", "응답시간"} {
+		if strings.HasPrefix(w, p) {
+			return c.latencyTargetAt(i)
+		}
 	}
 	return i
 }

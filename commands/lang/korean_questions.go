@@ -558,7 +558,7 @@ var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
 	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
 	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy, (*canonizer).koUseWords,
-	(*canonizer).koDeadlineWord, (*canonizer).koReduce, (*canonizer).koOutputLength,
+	(*canonizer).koDeadlineWord, (*canonizer).koReduce, (*canonizer).koOutputLength, (*canonizer).koLatencyTarget,
 }
 
 // koOutputLength reads an answer's length: "응답 토큰 평균 300개", "출력

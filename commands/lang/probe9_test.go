@@ -75,3 +75,25 @@ func TestProbeNineReadings(t *testing.T) {
 		t.Errorf("초당 1000건 가능한: %v req/s", r.Request.Job.RequestRate)
 	}
 }
+
+// A latency said as a target is read with its unit, first token's or a
+// request's, and makes the job a served one.
+func TestLatencyTargets(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	for _, k := range []struct {
+		text  string
+		secs  float64
+		first bool
+	}{
+		{"70b 모델인데 첫토큰 200ms 이하로 맞춰야 함. 어떤 구성이 좋을까", 0.2, true},
+		{"we need llama-3.3-70b serving 100 concurrent users, p50 latency under 2s - what hardware?", 2, false},
+		{"qwen2.5 7b h100 vllm ttft 500ms 안쪽으로 되나?", 0.5, true},
+		{"deepseek-r1-distill-qwen-32b awq 서빙 p95 지연 2초 이내로 맞추려면?", 2, false},
+	} {
+		r, err := Read(env, k.text)
+		if err != nil || r.LatencyTargetS != k.secs || r.LatencyFirst != k.first || r.Request.Job.Workload != planner.Inference {
+			t.Errorf("%q: %v, target %v first %v, %q", k.text, err, r.LatencyTargetS, r.LatencyFirst, r.Request.Job.Workload)
+		}
+	}
+}

@@ -72,6 +72,11 @@ type Reading struct {
 	// Chinchilla marks tokens set by Chinchilla's rule ("Chinchilla
 	// optimal", "친칠라 기준"): the answer says how many.
 	Chinchilla bool
+	// LatencyTargetS is a latency said as a target ("p50 under 2s",
+	// "첫토큰 200ms 이하"), in seconds; LatencyFirst marks it the first
+	// token's. The answer says whether the plan meets it.
+	LatencyTargetS float64
+	LatencyFirst   bool
 	// ServeHours is how long a served model runs when the request says
 	// ("한 달 돌리면", "24/7 for a month", "월 비용"): 730 a month; 0 when
 	// unsaid or not serving.
@@ -221,7 +226,8 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
-		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0}
+		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
+		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst}
 	if p.req.Job.Workload == planner.Inference {
 		r.ServeHours = c.serveHours
 	}
@@ -276,7 +282,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
-	if (c.runWord || c.serveHours > 0) && r.Request.Job.Workload == "" && (!trainingJob(r.Request) || c.useWord) {
+	if (c.runWord || c.serveHours > 0 || c.latencyTarget > 0) && r.Request.Job.Workload == "" && (!trainingJob(r.Request) || c.useWord) {
 		// "can I run mixtral on 2 a6000": running a model is inference
 		r.Request.Job.Workload = planner.Inference
 	}
