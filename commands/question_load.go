@@ -77,12 +77,7 @@ func servingSpanCost(p *i18n.Printer, rd lang.Reading, res *planner.Result) stri
 	hours := rd.ServeHours
 	cost := e.PriceUSDPerGPUH * float64(e.GPUs) * hours
 	s := p.Tf("%s: about %s for %.0f hours of serving (%s GPU-hours at $%.2f)", hwText(p, e), money(cost), hours, p.Count(hours*float64(e.GPUs)), e.PriceUSDPerGPUH)
-	count := func(v float64) string {
-		if p.Korean() {
-			return p.Count(math.Round(v)) // "58.4억"
-		}
-		return lang.Num(float64(int64(v/1e6*10)) / 10 * 1e6) // "93.4M"
-	}
+	count := func(v float64) string { return bigCount(p, v) }
 	if tps := e.Throughput.TokensPerS; tps > 0 {
 		s += p.Tf(", up to %s tokens in that time at %.0f tokens/s", count(tps*hours*3600), tps)
 	} else if sps := e.Throughput.SamplesPerS; sps > 0 {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -128,11 +129,7 @@ func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer 
 		}
 	}
 	if answer != "" && rd.Chinchilla {
-		n := lang.Num(rd.Request.Job.Tokens) // "7B"
-		if p.Korean() {
-			n = p.Count(rd.Request.Job.Tokens) // "70억"
-		}
-		answer = p.Tf("Chinchilla-optimal: %s tokens.", n) + " " + answer
+		answer = p.Tf("Chinchilla-optimal: %s tokens.", bigCount(p, rd.Request.Job.Tokens)) + " " + answer
 	}
 	if answer != "" && rd.LatencyTargetS > 0 {
 		answer += latencyVerdict(p, rd, firstEstimate(res))
@@ -153,17 +150,18 @@ func latencyVerdict(p *i18n.Printer, rd lang.Reading, e *planner.Estimate) strin
 	if rd.LatencyFirst {
 		got, what = e.Serving.TTFTS, p.T("the first token")
 	}
-	target := secondsWords(rd.LatencyTargetS)
+	target := planner.FormatSeconds(rd.LatencyTargetS)
 	if got <= rd.LatencyTargetS {
-		return " " + p.Tf("Within your %s target for %s (%s).", target, what, secondsWords(got))
+		return " " + p.Tf("Within your %s target for %s (%s).", target, what, planner.FormatSeconds(got))
 	}
-	return " " + p.Tf("Over your %s target for %s (%s): fewer requests at once, a faster GPU or more tensor parallelism brings it down.", target, what, secondsWords(got))
+	return " " + p.Tf("Over your %s target for %s (%s): fewer requests at once, a faster GPU or more tensor parallelism brings it down.", target, what, planner.FormatSeconds(got))
 }
 
-// secondsWords writes a latency: milliseconds under a second.
-func secondsWords(s float64) string {
-	if s < 1 {
-		return fmt.Sprintf("%.0f ms", s*1000)
+// bigCount writes a large count as people read it: "7B", "93.4M" in
+// English, "70억" in Korean.
+func bigCount(p *i18n.Printer, v float64) string {
+	if p.Korean() {
+		return p.Count(math.Round(v))
 	}
-	return fmt.Sprintf("%.2g s", s)
+	return lang.Num(math.Round(v/1e5) / 10 * 1e6)
 }

@@ -648,18 +648,19 @@ func (e *Estimate) servingText(pr Printer) string {
 	sv := e.Serving
 	if sv.Engine.Local() {
 		s := pr.Tf("%s tokens/s per stream (%.1f ms per token), first token after %s for a %d-token prompt",
-			sig3(sv.OutputTokPS/sv.Concurrency), sv.TPOTS*1000, secondsText(sv.TTFTS), sv.InputTokens)
+			sig3(sv.OutputTokPS/sv.Concurrency), sv.TPOTS*1000, FormatSeconds(sv.TTFTS), sv.InputTokens)
 		if sv.CPULayers > 0 {
 			s += pr.Tf("; %d GPU + %d CPU layers", sv.GPULayers, sv.CPULayers)
 		}
 		return s
 	}
 	return pr.Tf("%s requests/s, %s output tokens/s (%s with prompts) at %s requests in flight; per request: first token %s, then %.1f ms per token, %s in all (%d in / %d out)",
-		sig3(sv.RequestsPerS), sig3(sv.OutputTokPS), sig3(sv.TotalTokPS), sig3(sv.Concurrency), secondsText(sv.TTFTS), sv.TPOTS*1000,
-		secondsText(sv.LatencyS), sv.InputTokens, sv.OutputTokens)
+		sig3(sv.RequestsPerS), sig3(sv.OutputTokPS), sig3(sv.TotalTokPS), sig3(sv.Concurrency), FormatSeconds(sv.TTFTS), sv.TPOTS*1000,
+		FormatSeconds(sv.LatencyS), sv.InputTokens, sv.OutputTokens)
 }
 
-func secondsText(s float64) string {
+// FormatSeconds writes a latency: milliseconds under a second.
+func FormatSeconds(s float64) string {
 	if s < 1 {
 		return fmt.Sprintf("%.0f ms", s*1000)
 	}
