@@ -25,7 +25,11 @@ type Params struct {
 	// EagerAMPBytes: average bytes per activation element of an eager
 	// autocast (AMP) run, between 2 (all 16-bit) and 4 (all fp32).
 	EagerAMPBytes float64
-	Finetune      float64 // k of task fine-tuning (heads on padded batches, per-step optimizer); decoder SFT has none
+	// FSDPTraffic: k of a tuned stack that shards its model with FSDP or
+	// ZeRO-3 (llm-foundry, torchtitan, fms-fsdp, DeepSpeed) against a
+	// Megatron-Core/Transformer Engine stack's 1.
+	FSDPTraffic float64
+	Finetune    float64 // k of task fine-tuning (heads on padded batches, per-step optimizer); decoder SFT has none
 	// DequantBytes: memory traffic per frozen NF4 weight each time a QLoRA
 	// pass dequantises it (read 4-bit + scales, write bf16, GEMM reads it).
 	DequantBytes float64
@@ -114,6 +118,7 @@ var paramSpecs = []paramSpec{
 	{"T0", 64, 16, 512, "below a few hundred rows per GEMM tiles under-fill the SMs"},
 	{"StackHF", 2.5, 1.2, 5.0, "eager PyTorch moves ~2-3x the bytes of a fused stack"},
 	{"EagerAMPBytes", 3, 2, 4, "autocast keeps the residual stream, layer norms and softmax in fp32 (calibration README: eager AMP sits close to the fp32 count)"},
+	{"FSDPTraffic", 1.0, 1.0, 3.0, "PyTorch-native sharded stacks run PyTorch's own norm, activation, rotary and loss kernels (compiled or not) where Megatron-Core uses Transformer Engine's fused ones (norm folded into the GEMM, fused bias-activation, fused cross entropy); start from no difference"},
 	{"Finetune", 2.2, 1.0, 4.0, "NVIDIA's BERT SQuAD runs sit at 0.62-0.68 of pre-training utilization"},
 	{"DequantBytes", 6, 3, 24, "per weight and pass: read 0.52 B of NF4 + scales, write 2 B of bf16, the GEMM reads the 2 B back (4.5 B), at ~75 % of bandwidth; unfused kernels move more"},
 	{"Volta", 0.86, 0.6, 1.0, "first-generation tensor cores"},

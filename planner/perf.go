@@ -188,6 +188,12 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 			act = p.EagerAMPBytes
 		}
 	}
+	if j.Stack == Tuned && j.Workload != Inference && (l.strategy == FSDP || l.strategy == ZeRO3) && l.n > 1 && j.Model.Kind != VisionConv {
+		// PyTorch-native sharded stacks (llm-foundry, torchtitan,
+		// DeepSpeed) run PyTorch's own norm, activation and loss kernels
+		// where Megatron-Core fuses them with Transformer Engine
+		k = p.FSDPTraffic
+	}
 	R := peak / (g.MemBWGBs * 1e9) * act / 2
 	// Task fine-tuning (classification or QA heads on padded batches, a
 	// per-step optimizer over small batches) fuses less than pre-training
@@ -212,9 +218,10 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 		u *= p.Volta
 	case g.Generation == CDNA3 || g.Generation == CDNA2:
 		u *= p.AMD
-	case deskBoard(g) && j.Workload != Inference:
-		// fitted on training rows only; inference on these cards has
-		// no rows yet
+	case deskBoard(g) && (j.Workload != Inference || forwardOnly(j.Model)):
+		// the clock a desk card holds does not depend on whether the
+		// pass is followed by a backward one; decoder serving (vLLM,
+		// llama.cpp on a 4090 or 3090) fits best without it
 		u *= p.Board
 	}
 	if tokensPerMicro > 0 {

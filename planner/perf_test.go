@@ -78,3 +78,44 @@ func TestRoutedExpertsPayPerGEMM(t *testing.T) {
 		t.Errorf("a dense model's expert factor is %.2f, want 1", f)
 	}
 }
+
+// A tuned stack that shards with FSDP runs PyTorch's own elementwise
+// kernels, not Transformer Engine's fused ones: the same model on the same
+// GPUs reaches less of the peak than under Megatron-style ZeRO-1, and the
+// gap is wider on an H100 (more FLOP per byte of bandwidth) than on an
+// A100.
+func TestFSDPStacksMoveMoreBytes(t *testing.T) {
+	c := DefaultCatalog()
+	hfuOf := func(gpu string, s Strategy) float64 {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, gpu, 8)}, Job: Job{Model: mustModel(t, c, "llama-3.1-8b"),
+			Workload: Pretrain, SeqLen: 4096, MicroBatch: 2, GlobalBatch: 16, Checkpointing: true, Stack: Tuned, Strategy: s}}).Plans[0].HFU
+	}
+	h100 := hfuOf("h100-sxm5-80gb", FSDP) / hfuOf("h100-sxm5-80gb", ZeRO1)
+	a100 := hfuOf("a100-sxm4-80gb", FSDP) / hfuOf("a100-sxm4-80gb", ZeRO1)
+	if h100 >= 0.97 {
+		t.Errorf("FSDP at %.2f of ZeRO-1's HFU on 8 H100s: its unfused kernels cost nothing", h100)
+	}
+	if h100 >= a100 {
+		t.Errorf("FSDP's share of ZeRO-1's HFU: %.2f on H100s, %.2f on A100s; the H100's higher FLOP per byte should widen the gap", h100, a100)
+	}
+}
+
+// A desk card's Board factor holds for every forward pass it computes
+// (ViT inference as much as training), not for decoder serving.
+func TestBoardCoversForwardOnlyInference(t *testing.T) {
+	c := DefaultCatalog()
+	p := FittedParams()
+	p.Board = 1
+	flat := c.withParams(&p)
+	rate := func(c *Catalog, j Job) float64 {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-4090", 1)}, Job: j}).Plans[0].Throughput.SamplesPerS
+	}
+	vit := Job{Model: mustModel(t, c, "vit-base-patch16-224"), Workload: Inference, GlobalBatch: 256}
+	if got := rate(c, vit) / rate(flat, vit); got < 1.05 {
+		t.Errorf("ViT inference on a 4090 gains %.2fx from Board %.2f: the factor is not applied", got, FittedParams().Board)
+	}
+	llm := Job{Model: mustModel(t, c, "llama-3.1-8b"), Workload: Inference, GlobalBatch: 8, SeqLen: 640, GenTokens: 128}
+	if got := rate(c, llm) / rate(flat, llm); got != 1 {
+		t.Errorf("decoder serving on a 4090 moved %.3fx with Board: it should not apply", got)
+	}
+}
