@@ -366,6 +366,11 @@ func jobStateBytes(j Job, p Precision) stateBytes {
 		case SGD, Lion:
 			optim = 2
 		}
+		if j.Optimizer == PagedAdamW {
+			// bitsandbytes' 32-bit optimizers allocate fp32 moments
+			// whatever the parameters' dtype (Optimizer2State.init_state)
+			optim = 8
+		}
 		return stateBytes{weights: 2, grads: 2, optim: optim}
 	}
 	return sb

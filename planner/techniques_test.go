@@ -131,6 +131,16 @@ func TestPagedOptimizer(t *testing.T) {
 	if math.Abs(big.Time.StepS/bigPlain.Time.StepS-1) > 1e-9 {
 		t.Errorf("paged states that fit cost %.3f s vs %.3f", big.Time.StepS, bigPlain.Time.StepS)
 	}
+	// bitsandbytes' 32-bit PagedAdamW keeps fp32 moments even for bf16
+	// parameters: 8 bytes a parameter paged, four times the 8-bit one's.
+	j.Optimizer = PagedAdamW
+	full := plan(j)
+	if want := 8.03e9 * 8 / gib; math.Abs(full.Memory.PagedGiB/want-1) > 0.05 {
+		t.Errorf("PagedAdamW under pure bf16 pages %.1f GiB, want %.1f (fp32 m and v)", full.Memory.PagedGiB, want)
+	}
+	if full.Time.StepS <= paged.Time.StepS {
+		t.Errorf("four times the paged bytes cost no more time: %.2f s vs %.2f", full.Time.StepS, paged.Time.StepS)
+	}
 }
 
 // Optimizer offload keeps only the 16-bit gradients on the GPU: the fp32
