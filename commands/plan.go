@@ -25,7 +25,7 @@ func planCommand() Command {
 			"shape: `seq 512`, `batch 128` (global, samples) or `batch 4M tokens`, `batch 128 = 4x32`, `micro 32` (per GPU)",
 			"precision: `fp32` `tf32` `fp16`/`amp` `bf16` `fp8`; inference weights `int8` `int4`",
 			"options: `ckpt` (gradient checkpointing), `flash` | `eager`, `ddp` `zero1` `zero2` `zero3` `fsdp`, `adamw` `adam8bit` `paged adamw 8bit` `sgd` `lion`, `hf` | `tuned` | `unsloth`, or the software's name (`trl`, `axolotl` → hf; `torchtitan`, `torchtune`, `llm-foundry`, `torch.compile`, `liger` → tuned) (default hf: Hugging Face Trainer / eager PyTorch; tuned for pretraining a language model of 1B+), `rank 16`, `gen 256`",
-			"saving memory: `offload` (optimizer to CPU) | `offload params` (everything, FSDP cpu_offload), `optimizer in backward`, `pure bf16` (no fp32 master), `paged 8-bit optimizers` (states page to host), `activation offloading` (saved activations to host), `selective ckpt` (keeps part of each layer), `context parallel 8`",
+			"saving memory: `offload` (optimizer to CPU) | `offload params` (everything, FSDP cpu_offload), `optimizer in backward`, `pure bf16` (no fp32 master), `paged 8-bit optimizers` (states page to host), `activation offloading` (saved activations to host), `selective ckpt` (keeps part of each layer), `context parallel 8`, `tp 8 pp 2` (a layout planned as said)",
 			"hardware: `on h100x2`, `on 2x h100`, `on 8x a100-sxm4-80gb`, `on 2 nodes of 8x h100`, with `nvlink` | `pcie` | `ib` — see `gpus`; `on 8 gpus` (`gpu 8장`) keeps the count and finds the GPU",
 			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
 			"side by side: `compare on h200x4, a100x4, v100x4`",

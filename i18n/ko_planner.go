@@ -174,13 +174,21 @@ func koPlanner() map[string]string {
 		"%d replicas (one per GPU)":                                            "replica %d개 (GPU당 하나)",
 
 		// plan.go: refusals
-		"GPU count %d is out of range: a plan takes 1 to %d GPUs":                                                                        "GPU %d장은 범위 밖이에요: 1~%d장까지 계획할 수 있어요",
-		"context parallel %d needs a GPU count it divides; %d GPUs do not":                                                               "context parallel %d: GPU 수가 이 값으로 나누어떨어져야 해요. GPU %d장은 안 돼요",
-		"no model: name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)": "모델이 없어요: 이름(`bert-base`, `llama3-8b`), 크기(`7b params`), 또는 구조(`layers 24 hidden 2048 heads 16`)를 적어 주세요",
-		"%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8":                            "%s: inference용 weight 포맷이에요. 4-bit base로 학습하려면 `qlora`, 아니면 bf16/fp16/fp8을 쓰세요",
-		"LoRA/QLoRA planning needs a transformer model; %s is not one":                                                                   "LoRA/QLoRA 계획은 transformer 모델만 돼요. %s 모델은 transformer가 아니에요",
-		"seq %d is longer than %s's %d learned positions":                                                                                "seq %d: %s의 learned position(%d개)보다 길어요",
-		"`steps/epoch` needs the global batch to turn steps into samples: add `batch N`":                                                 "`steps/epoch`를 샘플 수로 바꾸려면 global batch가 필요해요: `batch N`을 추가하세요",
+		"GPU count %d is out of range: a plan takes 1 to %d GPUs":                                                                                                                            "GPU %d장은 범위 밖이에요: 1~%d장까지 계획할 수 있어요",
+		"a served model is split over the GPUs it is given (tensor parallel across them): the degree said is not planned apart":                                                              "서빙하는 모델은 주어진 GPU 전체에 나눠 올려요(그 GPU들에 걸친 텐서 병렬): 말한 병렬 차수는 따로 계획하지 않아요",
+		"tensor and pipeline parallelism split a transformer's layers; %s is not one: leave them out":                                                                                        "텐서·파이프라인 병렬은 트랜스포머의 레이어를 나누는 방식인데 %s은(는) 트랜스포머가 아니에요: 빼고 다시 물어봐 주세요",
+		"tensor parallel %d needs a head count it divides: %s has %d attention heads":                                                                                                        "tensor parallel %d: 어텐션 헤드 수가 이 값으로 나누어떨어져야 해요. %s의 헤드는 %d개예요",
+		"pipeline parallel %d needs at least as many layers: %s has %d":                                                                                                                      "pipeline parallel %d: 레이어가 그 이상 있어야 해요. %s의 레이어는 %d개예요",
+		"tensor × pipeline parallel %d × %d needs a GPU count it divides; %d GPUs do not":                                                                                                    "tensor × pipeline parallel %d × %d: GPU 수가 이 곱으로 나누어떨어져야 해요. GPU %d장은 안 돼요",
+		"`ddp` keeps a whole model on every GPU; with tensor or pipeline parallelism say `zero1` or `fsdp`, or leave the strategy out":                                                       "`ddp`는 GPU마다 모델 전체를 올려요. 텐서·파이프라인 병렬과 함께라면 `zero1`이나 `fsdp`라고 하거나 전략을 빼 주세요",
+		"ZeRO-2 and ZeRO-3 are not run beside tensor or pipeline parallelism (Megatron pairs them with the distributed optimizer, ZeRO-1): say `zero1` or `fsdp`, or leave the strategy out": "ZeRO-2와 ZeRO-3는 텐서·파이프라인 병렬과 함께 쓰지 않아요(Megatron은 distributed optimizer, 즉 ZeRO-1과 함께 써요): `zero1`이나 `fsdp`라고 하거나 전략을 빼 주세요",
+		"the tensor/pipeline layout you said is planned on your hardware; these options pick their own":                                                                                      "말한 텐서·파이프라인 배치는 지정한 하드웨어에만 적용했고, 이 옵션들은 각자 맞는 배치를 골랐어요",
+		"context parallel %d needs a GPU count it divides; %d GPUs do not":                                                                                                                   "context parallel %d: GPU 수가 이 값으로 나누어떨어져야 해요. GPU %d장은 안 돼요",
+		"no model: name one (`bert-base`, `llama3-8b`), give a size (`7b params`) or an architecture (`layers 24 hidden 2048 heads 16`)":                                                     "모델이 없어요: 이름(`bert-base`, `llama3-8b`), 크기(`7b params`), 또는 구조(`layers 24 hidden 2048 heads 16`)를 적어 주세요",
+		"%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8":                                                                                "%s: inference용 weight 포맷이에요. 4-bit base로 학습하려면 `qlora`, 아니면 bf16/fp16/fp8을 쓰세요",
+		"LoRA/QLoRA planning needs a transformer model; %s is not one":                                                                                                                       "LoRA/QLoRA 계획은 transformer 모델만 돼요. %s 모델은 transformer가 아니에요",
+		"seq %d is longer than %s's %d learned positions":                                                                                                                                    "seq %d: %s의 learned position(%d개)보다 길어요",
+		"`steps/epoch` needs the global batch to turn steps into samples: add `batch N`":                                                                                                     "`steps/epoch`를 샘플 수로 바꾸려면 global batch가 필요해요: `batch N`을 추가하세요",
 
 		// plan.go: assumptions
 		"precision: your measured run's %s is kept on every target, so the comparison shows the hardware alone (the advice says what bf16 would add)":                                                        "정밀도: 측정한 run의 %s 정밀도를 모든 대상에 그대로 적용해서 하드웨어 차이만 비교 (bf16으로 바꾸면 얼마나 빨라지는지는 조언 참고)",

@@ -140,6 +140,12 @@ type Job struct {
 	// ContextParallel splits every sequence over this many GPUs (ring
 	// attention, Megatron/NeMo context parallelism); 0 or 1 = off.
 	ContextParallel int
+	// TensorParallel and PipelineParallel are a layout said ("tp 8 pp
+	// 2"): the measured run's when there is one, else the named
+	// targets'; the recommendation search picks its own. 0: the search
+	// picks. A served model is split over the GPUs it is given.
+	TensorParallel   int `json:",omitempty"`
+	PipelineParallel int `json:",omitempty"`
 	// ActivationOffload keeps the activations saved for backward (the
 	// layer inputs under checkpointing) in host memory: torchtune's
 	// enable_activation_offloading, Unsloth's checkpointing, DeepSpeed's

@@ -211,6 +211,10 @@ type planContext struct {
 	// eagerDecode: a decoder served by eager PyTorch, named as such
 	// (`hf`, `transformers`, `pytorch`): its decode is the host's pace.
 	eagerDecode bool
+	// pinLayout: the layout said (Job.TensorParallel, PipelineParallel)
+	// is the only one tried; set while the measured run, or the targets
+	// without one, are planned.
+	pinLayout   bool
 	assumptions []string
 	pr          Printer // the reader's language
 }
@@ -230,6 +234,11 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 		if cp := pc.job.ContextParallel; cp > 1 && h.Count%cp != 0 {
 			return nil, userError(pc.pr.Tf("context parallel %d needs a GPU count it divides; %d GPUs do not", cp, h.Count))
 		}
+		if req.Baseline == nil {
+			if err := pc.checkLayout(h); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := pc.describeTechniques(); err != nil {
 		return nil, err
@@ -245,7 +254,12 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 	}
 	pc.defaultGlobalBatch(req)
 	if req.Baseline != nil {
+		if err := pc.checkLayout(req.Baseline.Hardware); err != nil {
+			return nil, err
+		}
+		pc.pinLayout = true
 		fit, err := pc.rebase(*req.Baseline)
+		pc.pinLayout = false
 		if err != nil {
 			return nil, err
 		}
@@ -254,12 +268,17 @@ func (c *Catalog) Plan(req Request) (*Result, error) {
 			pc.assume(pc.pr.Tf("the measured run was %s: how far it ran from the model's speed carries to %s on the same data", m.ID, pc.job.Model.ID))
 		}
 	}
+	pc.pinLayout = req.Baseline == nil
 	for _, h := range req.Targets {
 		res.Plans = append(res.Plans, pc.configure(h))
 	}
+	pc.pinLayout = false
 	pc.speedUps(res)
 	if !req.NoSearch {
 		res.Recommendations = pc.search(req.Pool)
+		if pc.job.layoutSaid() && res.Recommendations.Fastest != nil {
+			res.Recommendations.Notes = append(res.Recommendations.Notes, pc.pr.T("the tensor/pipeline layout you said is planned on your hardware; these options pick their own"))
+		}
 	}
 	res.Job = pc.info
 	res.Assumptions = append(res.Assumptions, pc.assumptions...)
@@ -318,6 +337,7 @@ func (pc *planContext) resolveJob() error {
 		pc.defaultStack(j, m)
 	}
 	pc.inferenceOffload(j)
+	pc.resolveLayout()
 	if j.Optimizer == "" {
 		j.Optimizer = AdamW
 	}

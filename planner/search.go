@@ -436,6 +436,9 @@ type mpPair struct{ tp, pp int }
 // (NeMo's PP8 × EP32 for Qwen3-235B-A22B). At most 8 pairs.
 func (pc *planContext) modelParallel(h Hardware, mps []mpPair) []mpPair {
 	j := &pc.job
+	if pc.pinLayout && j.layoutSaid() {
+		return append(mps, mpPair{max(1, j.TensorParallel), max(1, j.PipelineParallel)})
+	}
 	n := h.Count
 	mps = append(mps, mpPair{1, 1})
 	perNode := gpusPerNode(h)

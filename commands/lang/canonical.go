@@ -88,9 +88,7 @@ func Canonical(cat *planner.Catalog, req planner.Request) Fields {
 	if j.ActivationOffload {
 		opts = append(opts, "activation-offload")
 	}
-	if j.ContextParallel > 1 {
-		opts = append(opts, "cp "+strconv.Itoa(j.ContextParallel))
-	}
+	opts = append(opts, layoutWords(j)...)
 	opts = append(opts, servingWords(j)...)
 	if b := req.Baseline; b != nil {
 		opts = append(opts, baselineWords(j, *b))
@@ -634,4 +632,19 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 		return p.Tf("finish within %s", DurationWordsIn(p, r.Deadline))
 	}
 	return ""
+}
+
+// layoutWords says the parallel layout the job was given: `cp 2`, `tp 8`,
+// `pp 2`.
+func layoutWords(j planner.Job) []string {
+	var out []string
+	for _, d := range []struct {
+		word string
+		n    int
+	}{{"cp", j.ContextParallel}, {"tp", j.TensorParallel}, {"pp", j.PipelineParallel}} {
+		if d.n > 1 || d.word != "cp" && d.n > 0 {
+			out = append(out, d.word+" "+strconv.Itoa(d.n))
+		}
+	}
+	return out
 }

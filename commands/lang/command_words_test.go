@@ -181,15 +181,27 @@ func TestLayoutAndMonthWordsWithoutNumbers(t *testing.T) {
 	}
 }
 
-// "tp 2", "tensor parallel 2", "pp 4" are layouts the plan picks itself:
-// read and noted, never a serving concurrency or an amount without a unit.
-func TestParallelDegreesAreNoted(t *testing.T) {
+// "tp 2", "tensor parallel 2", "pp 4" are the run's layout: read as its
+// degrees, never a serving concurrency or an amount without a unit; said
+// without a degree ("do we need tensor parallel?") the plan picks one.
+func TestParallelDegreesAreRead(t *testing.T) {
 	cat := planner.DefaultCatalog()
-	for _, text := range []string{"llama3.1 70b 추론 h100 2장 tp=2", "llama3.1 70b inference on 2 h100 tensor parallel 2", "llama3.1 70b pretrain 1T tokens tp 8 pp 4 on 64 h100"} {
+	for text, want := range map[string][2]int{
+		"llama3.1 70b 추론 h100 2장 tp=2":                         {2, 0},
+		"llama3.1 70b inference on 2 h100 tensor parallel 2":   {2, 0},
+		"llama3.1 70b pretrain 1T tokens tp 8 pp 4 on 64 h100": {8, 4},
+		"llama 70b finetune TP8 PP2 on 32 h100":                {8, 2},
+		"llama 70b finetune TP=8, PP=2 on 32 h100":             {8, 2},
+		"llama 70b 파인튜닝 텐서 병렬 8 파이프라인 병렬 2 h100 32장":           {8, 2},
+	} {
 		req, err := ParsePlan(cat, text)
-		if err != nil || req.Job.Concurrency != 0 || !strings.Contains(strings.Join(req.Job.Notes, "\n"), "the plan picks the tensor and pipeline layout itself") {
-			t.Errorf("%q: concurrency %d, notes %q, %v", text, req.Job.Concurrency, req.Job.Notes, err)
+		if err != nil || req.Job.Concurrency != 0 || req.Job.TensorParallel != want[0] || req.Job.PipelineParallel != want[1] {
+			t.Errorf("%q: tp %d pp %d (want %v), concurrency %d, %v", text, req.Job.TensorParallel, req.Job.PipelineParallel, want, req.Job.Concurrency, err)
 		}
+	}
+	req, err := ParsePlan(cat, "llama3.1 70b finetune on 8 h100, or do we need tensor parallel?")
+	if err != nil || req.Job.TensorParallel != 0 || !strings.Contains(strings.Join(req.Job.Notes, "\n"), "the plan picks the tensor and pipeline layout itself") {
+		t.Errorf("tensor parallel asked about: tp %d, notes %q, %v", req.Job.TensorParallel, req.Job.Notes, err)
 	}
 }
 

@@ -599,8 +599,9 @@ func (p *reqParser) key(key string, a int) error {
 		p.req.Job.ContextParallel = int(n.v)
 		return nil
 	case "tp", "pp":
-		// the search picks the layout (and vLLM splits a model over the
-		// GPUs it is given): the degree said is noted, not imposed
+		// a degree said is the run's layout: planned as said on its
+		// hardware (a served model is split over its GPUs whatever is
+		// said); without one the search picks
 		if w := p.tok(p.i).w; w != "=" && !reqStartsNumber(w) {
 			p.note(en.Tf("`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup", p.span(a, p.i)))
 			return nil // "or do we need tensor parallel?"
@@ -613,7 +614,11 @@ func (p *reqParser) key(key string, a int) error {
 			return err
 		}
 		p.layoutGPUs = max(p.layoutGPUs, 1) * int(n.v)
-		p.note(en.Tf("`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup", p.span(a, p.i)))
+		if key == "tp" {
+			p.req.Job.TensorParallel = int(n.v)
+		} else {
+			p.req.Job.PipelineParallel = int(n.v)
+		}
 		return nil
 	case "rank":
 		n, err := p.plainValue(key, a, "r", "rank")

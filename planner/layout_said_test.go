@@ -1,0 +1,49 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+)
+
+// A layout said with the job is the one planned on its hardware, whatever
+// the search would prefer; the recommendation search still picks its own
+// layout for every other option, and a layout the hardware or the model
+// cannot hold is refused with the reason.
+func TestSaidLayoutIsPlanned(t *testing.T) {
+	c := DefaultCatalog()
+	j := Job{Model: mustModel(t, c, "llama-3.1-70b"), Workload: Pretrain, SeqLen: 4096, GlobalBatch: 256, Samples: 1e5, Stack: Tuned}
+	auto := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100-sxm5-80gb", 32)}, Job: j}).Plans[0]
+	j.TensorParallel, j.PipelineParallel = 4, 2
+	res := mustPlan(t, c, Request{Targets: []Hardware{mustGPU(t, c, "h100-sxm5-80gb", 32)}, Job: j})
+	said := res.Plans[0]
+	if said.TensorParallel != 4 || said.PipelineParallel != 2 {
+		t.Fatalf("tp 4 pp 2 said: planned TP%d PP%d", said.TensorParallel, said.PipelineParallel)
+	}
+	if auto.TensorParallel == 4 && auto.PipelineParallel == 2 {
+		t.Fatalf("the search already picks TP4 PP2 here: the test shows nothing")
+	}
+	if said.Time.StepS == auto.Time.StepS {
+		t.Errorf("the said layout times like the searched one (%.2f s)", said.Time.StepS)
+	}
+	if f := res.Recommendations.Fastest; f == nil || !strings.Contains(strings.Join(res.Recommendations.Notes, " "), "these options pick their own") {
+		t.Errorf("the search should run and say it picks its own layouts: %v", res.Recommendations.Notes)
+	}
+	for _, bad := range []struct {
+		tp, pp, n int
+		want      string
+	}{
+		{3, 1, 24, "head count"},
+		{8, 1, 12, "GPU count"},
+		{1, 200, 200, "layers"},
+	} {
+		j.TensorParallel, j.PipelineParallel = bad.tp, bad.pp
+		if _, err := c.Plan(Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100-sxm5-80gb", bad.n)}, Job: j}); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("tp %d pp %d on %d GPUs: %v, want an error about the %s", bad.tp, bad.pp, bad.n, err, bad.want)
+		}
+	}
+	// a served model is split over its GPUs: the degree is not planned
+	inf := Job{Model: mustModel(t, c, "llama-3.1-70b"), Workload: Inference, GlobalBatch: 1, SeqLen: 1024, GenTokens: 512, TensorParallel: 2}
+	if r := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100-sxm5-80gb", 2)}, Job: inf}); !strings.Contains(strings.Join(r.Assumptions, " "), "split over the GPUs it is given") {
+		t.Errorf("inference with tp 2: %q", r.Assumptions)
+	}
+}
