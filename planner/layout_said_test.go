@@ -47,3 +47,16 @@ func TestSaidLayoutIsPlanned(t *testing.T) {
 		t.Errorf("inference with tp 2: %q", r.Assumptions)
 	}
 }
+
+// The cheapest pick is the option on the fewest GPUs among those within 1 %
+// of the least cost: a 0.2 % saving on four GPUs is no reason to rent four.
+func TestCheapestPrefersFewerGPUsAtTheSameCost(t *testing.T) {
+	costs, gpus := []float64{4.55, 4.56, 4.70}, []int{4, 1, 1}
+	if got := cheapestOf(3, func(i int) float64 { return costs[i] }, func(i int) int { return gpus[i] }); got != 1 {
+		t.Errorf("picked option %d ($%.2f on %d GPUs), want the single GPU at $4.56", got, costs[got], gpus[got])
+	}
+	costs, gpus = []float64{4.00, 4.56}, []int{4, 1}
+	if got := cheapestOf(2, func(i int) float64 { return costs[i] }, func(i int) int { return gpus[i] }); got != 0 {
+		t.Errorf("a 14 %% saving was passed over for fewer GPUs")
+	}
+}

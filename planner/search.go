@@ -688,10 +688,11 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		}
 		return byCost[a].hours < byCost[b].hours
 	})
+	cheapest := byCost[cheapestOf(len(byCost), func(i int) float64 { return byCost[i].cost }, func(i int) int { return byCost[i].gpus })].src
 	// Balanced: the fastest option that costs at most 1.5x the cheapest and
 	// does not use more than 8 GPUs for less than a day's work.
 	limit := byCost[0].cost * 1.5
-	balanced := byCost[0].src
+	balanced := cheapest
 	for _, o := range byTime {
 		if o.cost <= limit && (o.gpus <= 8 || o.hours > 24) {
 			balanced = o.src
@@ -716,13 +717,31 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		nb++
 		return built[nb-1]
 	}
-	rec.Fastest, rec.Cheapest, rec.Balanced = pick(byTime[0].src), pick(byCost[0].src), pick(balanced)
+	rec.Fastest, rec.Cheapest, rec.Balanced = pick(byTime[0].src), pick(cheapest), pick(balanced)
 	for _, e := range []*Estimate{rec.Fastest, rec.Cheapest, rec.Balanced} {
 		if e.Launch == "" {
 			pc.describe(e)
 		}
 	}
 	return rec
+}
+
+// cheapTie is how close to the least cost an option on fewer GPUs may be
+// and still be the cheapest pick.
+const cheapTie = 1.01
+
+// cheapestOf returns the cheapest pick among n options sorted by cost: of
+// those within 1 % of the lowest cost (the model cannot tell 1 % apart),
+// the one on the fewest GPUs, which are easier to get and to run, the
+// cheaper first.
+func cheapestOf(n int, cost func(int) float64, gpus func(int) int) int {
+	best := 0
+	for i := 1; i < n && cost(i) <= cost(0)*cheapTie; i++ {
+		if gpus(i) < gpus(best) {
+			best = i
+		}
+	}
+	return best
 }
 
 // speedUps fills SpeedUp against one labelled reference, so a comparison

@@ -401,23 +401,25 @@ func (s *optionSet) order() {
 // fastest is the least hours of an option that fits; false when none
 // fits.
 func (s *optionSet) fastest() (float64, bool) {
-	return s.least(&s.byHours, func(o *optionState) float64 { return o.hours })
+	return s.least(&s.byHours, func(o *optionState) float64 { return o.hours }, floorSlack)
 }
 
 // cheapest is the least cost of an option that fits; false when none
-// fits.
+// fits. Every option that may come within cheapTie of it is timed: the
+// cheapest pick is the one on the fewest GPUs among those.
 func (s *optionSet) cheapest() (float64, bool) {
-	return s.least(&s.byCost, func(o *optionState) float64 { return o.cost })
+	return s.least(&s.byCost, func(o *optionState) float64 { return o.cost }, cheapTie*floorSlack)
 }
 
 // least times options in the order of their floors until no floor left
-// can beat the least value of an option that fits, and returns it.
-func (s *optionSet) least(order *floorOrder, value func(*optionState) float64) (float64, bool) {
+// can come within slack of the least value of an option that fits, and
+// returns it.
+func (s *optionSet) least(order *floorOrder, value func(*optionState) float64, slack float64) (float64, bool) {
 	s.order()
 	least, found := math.Inf(1), false
 	for i := 0; ; i++ {
 		fk, ok := order.at(i)
-		if !ok || found && fk.floor > least*floorSlack {
+		if !ok || found && fk.floor > least*slack {
 			break
 		}
 		if o := s.time(int(fk.k)); o.state == timedFits && (!found || value(o) < least) {

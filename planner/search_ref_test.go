@@ -139,8 +139,8 @@ func (pc *planContext) refSearch(pool []Hardware) Recommendations {
 		}
 	}()
 	rec.Fastest = byTime[0]
-	rec.Cheapest = byCost[0]
-	limit := rec.Cheapest.sortKeyCost() * 1.5
+	rec.Cheapest = byCost[cheapestOf(len(byCost), func(i int) float64 { return byCost[i].sortKeyCost() }, func(i int) int { return byCost[i].GPUs })]
+	limit := byCost[0].sortKeyCost() * 1.5
 	rec.Balanced = rec.Cheapest
 	for _, e := range byTime {
 		if e.sortKeyCost() <= limit && (e.GPUs <= 8 || e.sortKeyHours() > 24) {
