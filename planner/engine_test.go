@@ -96,3 +96,21 @@ func TestGraphRuntimeSitsBetweenEagerAndTensorRT(t *testing.T) {
 		t.Errorf("graph operators %.0f, not fewer than eager's", g)
 	}
 }
+
+// A TensorRT engine runs a CNN with batch norm folded into its
+// convolutions and the activation and residual add in their epilogues, and
+// an int8 engine keeps its activations in 8 bits: at a large batch it
+// moves a fraction of eager PyTorch's bytes, so ResNet-50 runs several
+// times faster than eager fp16 (which the device rows put at ~13.9k
+// images/s on an H100), and int8 faster than fp16.
+func TestTensorRTCNNMovesFewerBytes(t *testing.T) {
+	c := DefaultCatalog()
+	rate := func(engine Engine, p Precision) float64 {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100-sxm5-80gb", 1)},
+			Job: Job{Model: mustModel(t, c, "resnet50"), Workload: Inference, Precision: p, GlobalBatch: 1024, Engine: engine}}).Plans[0].Throughput.SamplesPerS
+	}
+	eager, fp16, int8 := rate("", FP16), rate(EngineTensorRT, FP16), rate(EngineTensorRT, INT8)
+	if fp16 < 1.5*eager || int8 < 1.5*fp16 {
+		t.Errorf("ResNet-50 on an H100: eager fp16 %.0f, TensorRT fp16 %.0f, TensorRT int8 %.0f images/s; want each well above the last", eager, fp16, int8)
+	}
+}

@@ -90,6 +90,9 @@ type Params struct {
 	// EngineTraffic: the traffic multiplier k of a TensorRT engine's
 	// forward pass against a fused training stack's (1).
 	EngineTraffic float64
+	// EngineCNN: the traffic multiplier k of a TensorRT engine's CNN
+	// forward pass against eager PyTorch's (1).
+	EngineCNN float64
 	// LaunchBlend: how kernel issue and GPU execution overlap. A batch
 	// takes (issue^k + compute^k)^(1/k): k = 1 is no overlap (their sum),
 	// a large k full overlap (the larger of the two).
@@ -140,6 +143,7 @@ var paramSpecs = []paramSpec{
 	{"HostGen", 1.4, 1.0, 2.5, "a server CPU generation runs Python and dispatcher work ~1.2-1.5x faster than the one before (single-thread gains, Broadwell to Ice Lake to Sapphire Rapids), and each era's PyTorch and CUDA launch paths are leaner than the last's"},
 	{"EngineKernelS", 5e-6, 1e-6, 30e-6, "a kernel launched behind another starts 2-5 µs later and a small grid takes a few µs to ramp up and drain (CUDA launch-latency measurements); on a PCIe Gen4 platform, scaled by HostGen like the host's operators"},
 	{"GraphOps", 30, 5, 75, "XLA fuses a layer's element-wise operators into a dozen or two fusions beside its GEMMs, and its executor dispatches each without Python: well under eager PyTorch's 75"},
+	{"EngineCNN", 1.0 / 3, 0.1, 1.0, "TensorRT folds batch norm into the convolution and runs the activation and the residual add in its epilogue: a layer's output is written once and read once, against eager PyTorch's convolution, batch-norm and ReLU outputs, each written and read (no calibration row: stays at the prior)"},
 	{"EngineTraffic", 1.0, 0.1, 1.0, "start from a fused training stack's traffic; fused epilogues and one attention kernel can only remove some of it"},
 	{"LaunchBlend", 6, 4, 8, "launches are asynchronous: while the GPU is busy the host runs ahead, so issue and execution overlap almost fully (a smooth max); below 4 the host time would add to a GPU-bound batch of 1024, which no asynchronous issue does"},
 	{"AllocHeadroom", 0.12, 0.03, 0.20, "measured peaks sit 10-15 % above the component sum; PyTorch's caching allocator reserves 5-20 % over what it has allocated, so no more than 20 %"},

@@ -33,6 +33,7 @@ var fittedParams = Params{
 	HostGen:       1.761,
 	EngineKernelS: 8.804e-06,
 	GraphOps:      40.63,
+	EngineCNN:     0.3333,
 	EngineTraffic: 1,
 	LaunchBlend:   4,
 	AllocHeadroom: 0.2,

@@ -170,11 +170,19 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	// CNNs run cuDNN convolutions and batch norm in eager PyTorch on every
 	// stack (NVIDIA's own ResNet-50 numbers are eager PyTorch), so they
 	// carry no stack penalty.
-	if j.Workload == Inference && j.Engine == EngineTensorRT && j.Model.Kind != VisionConv {
+	if j.Workload == Inference && j.Engine == EngineTensorRT {
 		// A TensorRT engine folds bias, GELU, residual and LayerNorm into
 		// the GEMMs' epilogues and the attention into one kernel, and
 		// runs no dropout: it may move less per FLOP than a training stack.
 		k = p.EngineTraffic
+		if j.Model.Kind == VisionConv {
+			k = p.EngineCNN
+		}
+		if l.precision == INT8 || l.precision == FP8 {
+			// an 8-bit engine (W8A8) keeps its activations in 8 bits
+			// between layers
+			act = 1
+		}
 	}
 	if !j.Stack.Fused() && j.Model.Kind != VisionConv {
 		k = p.StackHF
