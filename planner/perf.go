@@ -221,6 +221,9 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	if j.Model.Kind == VisionConv && l.precision != FP32 {
 		u *= p.CNNTensor
 	}
+	if l.precision == TF32 {
+		u *= p.TF32
+	}
 	switch {
 	case g.Generation == Volta && l.precision != FP32:
 		u *= p.Volta

@@ -119,3 +119,26 @@ func TestBoardCoversForwardOnlyInference(t *testing.T) {
 		t.Errorf("decoder serving on a 4090 moved %.3fx with Board: it should not apply", got)
 	}
 }
+
+// A TF32 GEMM loads 4-byte operands and reaches a smaller share of its
+// peak than a 16-bit one: the fitted TF32 factor slows TF32 runs and
+// leaves bf16 runs alone.
+func TestTF32GEMMsReachLessOfTheirPeak(t *testing.T) {
+	c := DefaultCatalog()
+	p := FittedParams()
+	if p.TF32 >= 1 {
+		t.Fatalf("fitted TF32 factor %.2f: the calibration's TF32 rows no longer ask for one", p.TF32)
+	}
+	p.TF32 = 1
+	flat := c.withParams(&p)
+	rate := func(c *Catalog, prec Precision) float64 {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100-sxm4-80gb", 1)}, Job: Job{Model: mustModel(t, c, "bert-large"),
+			Workload: Pretrain, SeqLen: 128, MicroBatch: 64, GlobalBatch: 64, Stack: Tuned, Precision: prec}}).Plans[0].Throughput.SamplesPerS
+	}
+	if r := rate(c, TF32) / rate(flat, TF32); r >= 0.99 {
+		t.Errorf("TF32 run at %.2f of its speed without the factor", r)
+	}
+	if r := rate(c, BF16) / rate(flat, BF16); r != 1 {
+		t.Errorf("bf16 run moved %.3fx with the TF32 factor", r)
+	}
+}
