@@ -31,6 +31,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// probe 9: a memory difference side by side is each side's least memory; a format's saving against 16 bits
 		{"qwen3 14b lora랑 풀파인튜닝이랑 vram 차이 얼마나 나요", "time", []string{"lora:", "풀파인튜닝:", "GiB", "덜 써요"}},
 		{"13b 모델 int4 양자화하면 정확도 말고 메모리 얼마나 줄어", "fit", []string{"fp16:", "int4:", "GiB", "덜 써요"}},
+		// probe 10: over a serving engine's share of the card, not over the card ("needs 22 and has 24")
+		{"qwen2.5-coder 32b awq on a 4090 - fits?", "fit", []string{"No — on 1× GeForce RTX 4090", "more than the 21.4 GiB of 24 a serving engine takes"}},
 		// a latency target: whether the plan meets it
 		{"qwen2.5 7b h100 vllm ttft 500ms 안쪽으로 되나?", "fit", []string{"목표 500 ms 안에 들어와요", "첫 토큰"}},
 		// a question asked in the negative gets the fact, no yes that reads as no

@@ -424,7 +424,10 @@ func (pc *planContext) describe(e *Estimate) {
 	if pc.jobFactor != 1 {
 		e.Assumptions = append(e.Assumptions, pc.pr.Tf("rebased on your measured run: this job runs at %.2fx the modelled speed", pc.jobFactor))
 	}
-	if !e.Memory.Fits {
+	switch {
+	case e.Memory.OverEngineCap():
+		e.Notes = append(e.Notes, pc.pr.Tf("does not fit: needs %.1f GiB per GPU, more than the %.1f GiB of %s's %.1f a serving engine takes (vLLM's gpu_memory_utilization 0.9), which leaves the KV cache no room", e.Memory.PerGPUGiB, e.Memory.EngineCapGiB, g.Name, e.Memory.CapacityGiB))
+	case !e.Memory.Fits:
 		e.Notes = append(e.Notes, pc.pr.Tf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
 	}
 	if j.OptimizerInBackward && e.GradAccum > 1 && j.Workload != LoRA && j.Workload != QLoRA {

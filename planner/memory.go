@@ -37,6 +37,15 @@ type Memory struct {
 	// PagedGiB is a paged optimizer's states per GPU: in unified memory,
 	// outside PerGPUGiB (see paged.go).
 	PagedGiB float64 `json:"paged_gib,omitempty"`
+	// EngineCapGiB is what a batched serving engine lets itself use of
+	// CapacityGiB (vLLM's gpu_memory_utilization); 0 when no such cap.
+	EngineCapGiB float64 `json:"engine_cap_gib,omitempty"`
+}
+
+// OverEngineCap reports a plan that fits the card but not the share of it
+// a serving engine takes.
+func (m Memory) OverEngineCap() bool {
+	return !m.Fits && m.EngineCapGiB > 0 && m.PerGPUGiB <= m.CapacityGiB
 }
 
 // layout is how one configuration spreads the job over the GPUs.

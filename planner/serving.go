@@ -459,8 +459,11 @@ func (pc *planContext) servingMemory(h Hardware, weights, work, kv, budget float
 		items = append(items, MemItem{"NCCL buffers", ncclBuffersGiB})
 	}
 	mem := finishMemory(items, h.GPU)
-	if budget > 0 && mem.PerGPUGiB*gib > budget {
-		mem.Fits = false
+	if budget > 0 {
+		mem.EngineCapGiB = budget / gib
+		if mem.PerGPUGiB*gib > budget {
+			mem.Fits = false
+		}
 	}
 	return mem
 }
