@@ -175,6 +175,7 @@ func koLang() map[string]string {
 		"served for %.0f h": "%.0f시간 서빙",
 		"%s tokens/s for each of %d streams at once: %s tokens/s in all":                                                                                                         "동시 스트림마다 초당 %s 토큰 × %d개: 모두 초당 %s 토큰",
 		"Chinchilla-optimal: 20 tokens a parameter (Hoffmann et al. 2022), %s tokens":                                                                                            "Chinchilla 최적: 파라미터당 20 토큰 (Hoffmann et al. 2022), %s 토큰",
+		"no count said for %s: planned on %d, as many as your measured run":                                                                                                      "%s 개수를 말하지 않아서 측정한 실행과 같은 %d장으로 계산했어요",
 		"the layout said spans %d GPUs: planned on %d":                                                                                                                           "말한 병렬 구성이 GPU %d장에 걸쳐 있어요: %d장으로 계획했어요",
 		"`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup":                                                                                    "`%s`: 텐서·파이프라인 병렬 배치는 플랜이 직접 고르고 구성 항목에 보여 줘요",
 		"`%s` is not in the catalogue: planned as a model of %s parameters, the size in its name":                                                                                "`%s`는 카탈로그에 없어요: 이름에 있는 크기대로 파라미터 %s 모델로 계획했어요",

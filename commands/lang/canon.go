@@ -205,6 +205,9 @@ func (c *canonizer) step(i int) int {
 		if n := c.server(i); n > i && strings.HasPrefix(t.w, "서버") {
 			return n // "서버 h", "서버-x"
 		}
+		if n := c.koAside(i); n > i {
+			return n
+		}
 		return c.korean1(i)
 	}
 	if isHubRef(t.raw) && (c.modelKnown == nil || !c.modelKnown(strings.ReplaceAll(t.w, "/", ""))) && !digitsOnly(t.w[strings.IndexByte(t.w, '/')+1:]) {
@@ -602,7 +605,7 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskFit)
 		c.skip(i, i+1)
 		return i + 1
-	case c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve":
+	case c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve" || c.w(i) == "locally":
 		c.runWord = true
 	case (c.w(i) == "embeddings" || c.w(i) == "embedding" || c.w(i) == "embed" || c.w(i) == "encode" || c.w(i) == "encoding") && !trainingSaid(c.in):
 		// "image embeddings for 50M images", "embed 10M docs": running the

@@ -11,6 +11,9 @@ func (c *canonizer) chatPhrase(i int) int {
 	if n := c.chatWords(i); n > i {
 		return n
 	}
+	if n := c.asidePhrase(i); n > i {
+		return n
+	}
 	w := c.w(i)
 	switch {
 	case (w == "same" || w == "identical") && (c.w(i+1) == "data" || c.w(i+1) == "dataset" || c.w(i+1) == "datasets"):

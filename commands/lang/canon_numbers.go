@@ -207,8 +207,13 @@ func (c *canonizer) size(i int) int {
 		}
 	}
 	next := c.w(i + 1)
+	if (next == "급" || next == "class" || next == "-class") && c.anyModel() {
+		c.skip(i, i+2) // "7B급 모델(Qwen2.5-7B 생각중)": the class of the model named
+		return i + 2
+	}
 	switch next {
-	case "model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe",
+	case "급", "class", "-class",
+		"model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe",
 		"gpt", "gpt-style", "lm", "language", "언어": // "a 124M gpt", "a 1B language model": generic words, no catalogue name
 		if k := len(c.out); k > 0 && (c.out[k-1].w == "on" || c.out[k-1].w == "of") {
 			c.out = c.out[:k-1] // "qlora on a 32B model": the model, not hardware or a dataset
@@ -320,6 +325,14 @@ func (c *canonizer) numericGPUCount(i int) int {
 	k := strings.IndexByte(w, 'x')
 	if k <= 0 || k == len(w)-1 || !digitsOnly(w[:k]) || !digitsOnly(w[k+1:]) || !c.gpu(w[:k]) {
 		return i
+	}
+	if v := lastW(c.out); v == "rtx" || v == "geforce" {
+		// "rtx 4090x1": the count goes before the brand's name
+		c.out = c.out[:len(c.out)-1]
+		c.emit(w[k+1:]+"x", i-1, i)
+		c.emit(v, i-1, i)
+		c.emit(w[:k], i, i+1)
+		return i + 1
 	}
 	c.emit(w[k+1:]+"x"+w[:k], i, i+1)
 	return i + 1

@@ -198,8 +198,8 @@ func (c *canonizer) setDeadline(d time.Duration, a, b int) {
 // model: inference), not the noun ("our run", "the run").
 func runVerb(prev string) bool {
 	switch prev {
-	case "", "i", "we", "you", "to", "can", "could", "and", "just", "me", "us", "then", "also", "even", "will", "would",
-		"gonna", "wanna", "gotta", "i'll", "we'll", "let's", "lets":
+	case "", "i", "we", "you", "it", "to", "can", "could", "and", "just", "me", "us", "then", "also", "even", "will", "would",
+		"gonna", "wanna", "gotta", "i'll", "we'll", "let's", "lets", "for":
 		return true
 	}
 	return false

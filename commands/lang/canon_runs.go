@@ -209,8 +209,8 @@ func (c *canonizer) moveHardware(j int) int {
 // after it, as "baseline 5.333h on 1 a100" reads; i when the words are
 // no such run.
 func (c *canonizer) runOnHardwareBefore(i int) int {
-	if lastW(c.out) != "in" || !c.pastBefore(i) {
-		return i
+	if lastW(c.out) != "in" && lastW(c.out) != "for" || !c.pastBefore(i) {
+		return i // "ran sft on 8xA100 for 36 hours" too
 	}
 	_, unit, ok := reqScanNumber(c.w(i))
 	if !ok || !reqStartsNumber(c.w(i)) {
@@ -225,7 +225,7 @@ func (c *canonizer) runOnHardwareBefore(i int) int {
 	default:
 		return i
 	}
-	end := len(c.out) - 1 // the "in"
+	end := len(c.out) - 1 // the "in" or "for"
 	on := -1
 	for k := end - 1; k >= 0 && k >= end-5; k-- {
 		if c.out[k].w == "on" {
@@ -239,7 +239,8 @@ func (c *canonizer) runOnHardwareBefore(i int) int {
 	hw := append([]reqToken(nil), c.out[on:end]...)
 	gpu := false
 	for _, t := range hw[1:] {
-		gpu = gpu || c.gpu(t.w) || c.servers[t.w]
+		_, rest, isNum := reqScanInt(t.w) // "8xa100"
+		gpu = gpu || c.gpu(t.w) || c.servers[t.w] || isNum && c.gpu(strings.TrimPrefix(rest, "x"))
 	}
 	if !gpu {
 		return i

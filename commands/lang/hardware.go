@@ -650,6 +650,19 @@ func (p *reqParser) layoutCount(ask Ask) {
 	p.note(en.Tf("the layout said spans %d GPUs: planned on %d", n, n))
 }
 
+// runCount gives a GPU named without a count beside a measured run the
+// run's count ("v100 4장에서 에폭당 5.67시간 걸렸는데 h200으로 옮기면": four
+// H200s): the same job moved, unless the count is what is asked.
+func (p *reqParser) runCount(ask Ask) {
+	b := p.req.Baseline
+	if b == nil || b.Hardware.Count <= 1 || ask == AskCount || !p.countOpen() || b.Hardware.Server != "" && b.Hardware.Server == p.req.Targets[0].Server {
+		return
+	}
+	p.req.Targets[0].Count = b.Hardware.Count
+	p.counted[0] = true
+	p.note(en.Tf("no count said for %s: planned on %d, as many as your measured run", p.req.Targets[0].GPU.ID, b.Hardware.Count))
+}
+
 // appleSilicon reports whether name is a Mac or an Apple chip ("mac",
 // "macbook", "m3", "m2-ultra"): not a GPU the catalogue plans.
 func appleSilicon(name string) bool {

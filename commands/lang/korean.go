@@ -472,6 +472,10 @@ func (c *canonizer) koNumber(i int) int {
 					reqToken{raw: w, w: "\x00count", start: start + len(n), end: c.in[i].end})
 				return i + 1
 			}
+		} else if (rest == "번" || rest == "회" || rest == "바퀴") && koEpochWord(c.w(i-1)) {
+			// "에폭 세번", "에폭 다섯 번": the epochs, counted natively
+			c.out = append(c.out, reqToken{raw: n, w: strconv.Itoa(koNumbers[n]), start: c.in[i].start, end: c.in[i].start + len(n)})
+			return i + 1
 		} else if s, e, ok := koStem(rest); !ok || e.act != koCounter || !strings.HasPrefix(rest, s) {
 			return i
 		}
@@ -484,6 +488,15 @@ func (c *canonizer) koNumber(i int) int {
 		return i + 1
 	}
 	return i
+}
+
+// koEpochWord reports whether w names epochs ("에폭", "에포크", "epochs").
+func koEpochWord(w string) bool {
+	switch w {
+	case "에폭", "에포크", "epoch", "epochs", "ep":
+		return true
+	}
+	return false
 }
 
 func lastW(toks []reqToken) string {
@@ -546,7 +559,12 @@ func (c *canonizer) placeUnits() {
 			if next == itemsMark {
 				continue // the counter names it
 			}
-			if reqUnitClass(next) <= reqUUnknown {
+			after := ""
+			if k+2 < len(c.out) {
+				after = c.out[k+2].w
+			}
+			if reqUnitClass(next) <= reqUUnknown || (next == "epochs" || next == "steps") && reqStartsNumber(after) && !c.gpu(after) {
+				// "데이터 8만 에폭 3": the epochs word has its own number
 				out = append(out, reqToken{raw: pending, w: pending, start: t.end, end: t.end})
 			}
 			pending = ""
@@ -587,6 +605,10 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	}
 	if isDurationUnit(e.word) {
 		return c.koTimeUnit(i, e.word)
+	}
+	if e.word == "batch" && (c.w(i+1) == "글로벌" || c.w(i+1) == "전체") && reqStartsNumber(c.w(i+2)) {
+		c.emit("batch", i, i+2) // "배치 글로벌 128": the global batch, said batch first
+		return i + 2
 	}
 	if e.word == "of" && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !c.koUnitAfter(i+2) {
 		// "데이터셋 30만": a dataset of that many samples, unless a unit
@@ -754,6 +776,10 @@ func (c *canonizer) koCounterAt(i int, w, stem string, e koEntry) int {
 
 func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
 	if n := c.scale(i); n > i {
+		if c.bareDataCount(n) {
+			at := c.out[len(c.out)-1].end
+			c.out = append(c.out, reqToken{w: itemsMark, start: at, end: at}) // "lora/5만/3ep": the data
+		}
 		return n
 	}
 	// "10만" was split into "10" and "만…": scale by the stem alone
@@ -788,6 +814,22 @@ func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
 	}
 	c.skip(i, i+1)
 	return i + 1
+}
+
+// bareDataCount reports whether a count with a Korean scale and nothing
+// after it, in a list whose epochs are said apart ("llama8b/lora/5만/3ep"),
+// is the data's: a phrase of its own (a separator or the end at i) beside
+// an epoch count, which leaves samples as the only thing it can count.
+func (c *canonizer) bareDataCount(i int) bool {
+	if w := c.w(i); w != "," && w != "" {
+		return false
+	}
+	for k := range c.in {
+		if w := c.w(k); koEpochWord(w) || strings.HasSuffix(w, "ep") && reqStartsNumber(w) || strings.HasSuffix(w, "epochs") && reqStartsNumber(w) || strings.HasPrefix(w, "에폭") {
+			return true
+		}
+	}
+	return false
 }
 
 // koCkptWords reads checkpointing asked on and off ("체크포인팅 켰을 때랑

@@ -144,7 +144,7 @@ func koNumberRest(rest string) bool {
 	if rest == "" {
 		return true
 	}
-	for _, p := range []string{"스텝", "토큰", "개", "건", "샘플", "문장", "이미지", "장", "에폭", "번", "명", "시간", "일", "분", "주", "달", "개월", "원", "달러", "불",
+	for _, p := range []string{"스텝", "토큰", "개", "건", "샘플", "문장", "이미지", "장", "에폭", "번", "명", "시간", "일", "분", "주", "달", "개월", "원", "달러", "불", "기가",
 		"으로", "로", "을", "를", "이", "가", "은", "는", "의", "에", "정도", "쯤", "짜리", "씩"} {
 		if strings.HasPrefix(rest, p) {
 			return true
@@ -166,6 +166,9 @@ func respellKorean(toks []reqToken, isGPU func(string) bool) []reqToken {
 			continue
 		}
 		front, n := koSpelledGPU(t.w, isGPU)
+		if n == 0 {
+			front, n = koSpelledSize(t.w)
+		}
 		if n == 0 {
 			if v, k := sinoNumber(t.w); k > 0 && koNumberRest(t.w[k:]) {
 				front, n = strconv.FormatFloat(v, 'f', -1, 64), k
@@ -214,4 +217,34 @@ func joinsSpelled(before, last reqToken, next string) bool {
 		}
 	}
 	return false
+}
+
+// koSizeDigits are the one-syllable digits read as a model size before 비
+// ("칠비", "팔비"); 이, 일, 사 and 구 are left out, as 이비, 일비 (daily
+// costs), 사비 (one's own money) and 구비 (to have on hand) are words.
+var koSizeDigits = map[rune]string{'삼': "3", '오': "5", '육': "6", '칠': "7", '팔': "8"}
+
+// koSpelledSize reads a model size spelled in Hangul at the start of w:
+// "칠십이비" (72b), "이십칠비" (27b), "칠비" (7b), "삼백오십엠" (350m); the
+// size and the bytes it took, 0 when w starts with none.
+func koSpelledSize(w string) (string, int) {
+	num, n := "", 0
+	if v, k := sinoNumber(w); k > 0 {
+		num, n = strconv.FormatFloat(v, 'f', -1, 64), k
+	} else if r, k := utf8.DecodeRuneInString(w); koSizeDigits[r] != "" {
+		num, n = koSizeDigits[r], k
+	}
+	if n == 0 {
+		return "", 0
+	}
+	for _, u := range []struct{ ko, unit string }{{"비", "b"}, {"엠", "m"}} {
+		rest, ok := strings.CutPrefix(w[n:], u.ko)
+		if !ok || u.unit == "m" && len(num) < 2 {
+			continue
+		}
+		if rest == "" || koNumberRest(rest) || strings.HasPrefix(rest, "모델") || strings.HasPrefix(rest, "급") {
+			return num + u.unit, n + len(u.ko)
+		}
+	}
+	return "", 0
 }

@@ -292,7 +292,7 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 		if best < 0 {
 			continue
 		}
-		if n == 1 && (len(words) == 1 || tie) {
+		if n == 1 && (len(words) == 1 || tie && !glued(words)) {
 			return planner.Model{}, 0, false // one bare family name: the catalogue's own reading decides
 		}
 		m, _, err := p.cat.Model(cands[best].id)
@@ -348,7 +348,24 @@ func (p *reqParser) familySize() (bool, error) {
 				relaxed = append(relaxed, ix.names[i])
 			}
 		}
+		if !exact && len(relaxed) == 0 && familyKnown {
+			// "라마38b", "llama38b": a version glued to the size ("3" +
+			// "8b") when the family has no model of the glued size
+			if v, s, ok := splitVersionSize(words[len(words)-1]); ok {
+				said := append(append(append([]string(nil), words[:len(words)-1]...), v), s)
+				if m, _, err := p.cat.Model(strings.Join(said, " ")); err == nil {
+					return true, p.setModel(m, p.readAsNote(p.i, p.i+n, m), p.i, p.i+n)
+				}
+			}
+		}
 		switch {
+		case exact && n == 1 && len(words) == 2:
+			// "qwen7b", "llama8b": a family and a size glued into one
+			// word, read as the two words the catalogue knows
+			if m, fn, ok := p.fuzzyModel(); ok && fn == 1 {
+				return true, p.setModel(m, p.readAsNote(p.i, p.i+1, m), p.i, p.i+1)
+			}
+			return false, nil
 		case exact:
 			return false, nil // the catalogue has it: the usual readers take it
 		case len(relaxed) > 0:
@@ -634,4 +651,26 @@ func (h hubReason) in(p *i18n.Printer) string {
 func isParamSize(w string) bool {
 	size, ok := paramSize(w)
 	return ok && size >= 10e6
+}
+
+// splitVersionSize cuts a size with a version glued before it: "38b" →
+// "3", "8b"; "370b" → "3", "70b". Only a one-digit version is cut off.
+func splitVersionSize(w string) (version, size string, ok bool) {
+	if len(w) < 3 || !reqIsDigit(w[0]) || !reqIsDigit(w[1]) {
+		return "", "", false
+	}
+	if _, isSize := paramSize(w[1:]); !isSize {
+		return "", "", false
+	}
+	return w[:1], w[1:], true
+}
+
+// glued reports a family and a size said as one word ("llama8b",
+// "qwen14b"): read like the two words, the earlier release on a tie.
+func glued(words []string) bool {
+	if len(words) != 2 {
+		return false
+	}
+	_, ok := paramSize(words[1])
+	return ok
 }

@@ -219,6 +219,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
 	p.layoutCount(c.ask)
+	p.runCount(c.ask)
 	p.chinchillaTokens(c.chinchilla)
 	p.perUserRate(c.perUser)
 	if j := p.req.Job; c.reduceAsked && p.precisionPair[0] == "" && (j.Precision == planner.INT4 || j.Precision == planner.INT8 || j.Precision == planner.FP8) {
@@ -282,8 +283,10 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
-	if (c.runWord || c.serveHours > 0 || c.latencyTarget > 0) && r.Request.Job.Workload == "" && (!trainingJob(r.Request) || c.useWord) {
-		// "can I run mixtral on 2 a6000": running a model is inference
+	if (c.runWord || c.serveHours > 0 || c.latencyTarget > 0 || c.latency && !trainingSaid(c.in)) && r.Request.Job.Workload == "" && (!trainingJob(r.Request) || c.useWord) {
+		// "can I run mixtral on 2 a6000": running a model is inference;
+		// so is a latency asked ("ttft for llama 3 8b", "latency for 512
+		// output tokens") when nothing says training
 		r.Request.Job.Workload = planner.Inference
 	}
 	if c.maxSeq && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {

@@ -22,6 +22,9 @@ func reqNormalize(s string) string {
 	// "we're at 12h/epoch", "it's", "can't": a contraction's tail is no
 	// word of its own ("re" was read as a model's name); "n't" is "not"
 	s = reqNegations.Replace(s)
+	// "1) h200 몇장 2) 한달 비용", "(a) fits? (b) hours?": a list's markers
+	// number the questions, not GPUs or amounts
+	s = reqListMarker.ReplaceAllString(s, "$1 , $2")
 	s = reqContractions.ReplaceAllStringFunc(s, func(m string) string {
 		return m[:strings.IndexAny(m, "'’")]
 	})
@@ -58,6 +61,10 @@ func reqNormalize(s string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// reqListMarker is a list item's marker: "1)", "(2)", "a)", "(b)" after a
+// space or at the start.
+var reqListMarker = regexp.MustCompile(`(^|[\s,;/])\(?(?:\d{1,2}|[a-zA-Z])\)(\s|$)`)
 
 // reqStripLead drops what precedes the request proper: Slack mention tokens
 // ("<@U123ABC>") and a leading command word ("gpuplan", "/gpuplan", "plan").
@@ -105,6 +112,24 @@ func reqTokenize(s string) []reqToken {
 		if start >= end {
 			return
 		}
+		edge := end-start > 1 && (s[start] == '/' && (start == 0 || s[start-1] == ' ') || s[end-1] == '/' && (end == len(s) || s[end] == ' '))
+		if part := s[start:end]; (strings.Count(part, "/") >= 2 || edge) && !perUnitPath(part) {
+			// "llama8b/lora/5만/3ep/a100x2/": a slash-separated one-liner;
+			// one slash inside a word stays ("tok/s", "org/name")
+			k := start
+			for k < end {
+				e := strings.IndexByte(s[k:end], '/')
+				if e < 0 {
+					e = end - k
+				}
+				add(k, k+e)
+				if k+e < end && !familyThenSize(s[k:k+e], s[k+e+1:end]) {
+					toks = append(toks, reqToken{raw: ",", w: ",", start: k + e, end: k + e + 1})
+				}
+				k += e + 1
+			}
+			return
+		}
 		if k := hangulBoundary(s[start:end]); k > 0 {
 			// "server-v에서", "8장으로", "qlora로": Korean particles and
 			// counters glued to a Latin or digit word are words of their own.
@@ -150,6 +175,9 @@ func reqTokenize(s string) []reqToken {
 			if c == ' ' || c == '=' || c == ':' {
 				break
 			}
+			if c == '@' && j > i && j+1 < len(s) && reqIsAlnum(s[j-1]) && reqIsAlnum(s[j+1]) {
+				break // "mistral7b@bf16": the model at a precision
+			}
 			if c == ',' && !reqGroupComma(s, j) {
 				break
 			}
@@ -157,8 +185,44 @@ func reqTokenize(s string) []reqToken {
 		}
 		add(i, j)
 		i = j
+		if i < len(s) && s[i] == '@' {
+			i++
+		}
 	}
 	return toks
+}
+
+
+// perUnitPath reports a rate's units ("tokens/s/gpu", "img/s/gpu"): a
+// unit of time or a per-GPU share right after a counted thing or another
+// such unit.
+func perUnitPath(part string) bool {
+	pieces := strings.Split(strings.ToLower(part), "/")
+	per := func(p string) bool {
+		switch p {
+		case "s", "sec", "secs", "second", "h", "hr", "hour", "min", "d", "day", "gpu", "step", "it", "epoch", "ep", "node", "user", "초", "시간", "gpu당":
+			return true
+		}
+		return false
+	}
+	for k := 1; k < len(pieces); k++ {
+		prev := strings.TrimLeft(pieces[k-1], "0123456789.,")
+		if per(pieces[k]) && (per(prev) || reqUnitClass(prev) > reqUUnknown || prev == "tok" || prev == "img" || prev == "req" || prev == "토큰") {
+			return true
+		}
+	}
+	return false
+}
+
+// familyThenSize reports a slash list's family word followed by the
+// model's size ("라마/8b/…"): one model, not two phrases.
+func familyThenSize(left, rest string) bool {
+	right, _, _ := strings.Cut(rest, "/")
+	if left == "" || strings.ContainsAny(left, "0123456789") {
+		return false
+	}
+	_, ok := paramSize(strings.ToLower(right))
+	return ok
 }
 
 func reqIsASCII(s string) bool {

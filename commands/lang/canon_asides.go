@@ -1,0 +1,90 @@
+package lang
+
+import "strings"
+
+// asidePhrase reads phrases of chat that restate a part of the request in
+// another order or wrap it in a claim (probe 10): "grad acc 16", "배치
+// 글로벌 128", "full params", "is it really 3x faster", "grad ckpt on,",
+// "…or do i need 2". It returns the input after what it read, or i.
+func (c *canonizer) asidePhrase(i int) int {
+	w := c.w(i)
+	switch {
+	case (w == "grad" || w == "gradient") && (c.w(i+1) == "acc" || c.w(i+1) == "accum" || c.w(i+1) == "accumulate") && reqStartsNumber(c.w(i+2)):
+		c.emit("accum", i, i+2) // "grad acc 16": accumulation steps
+		return i + 2
+	case w == "배치" && (c.w(i+1) == "글로벌" || c.w(i+1) == "전체") && reqStartsNumber(c.w(i+2)):
+		c.emit("batch", i, i+2) // "배치 글로벌 128": the global batch, said batch first
+		return i + 2
+	case w == "full" && (c.w(i+1) == "params" || c.w(i+1) == "parameters" || c.w(i+1) == "param" || c.w(i+1) == "parameter") && !reqStartsNumber(c.w(i+2)):
+		c.emit("finetune", i, i+2) // "finetune qwen2.5 32b full params": every weight trained
+		return i + 2
+	case speedClaim(w) && claimWord(c.w(i+1)):
+		c.skip(i, i+1) // "is it really 3x faster": a claim to check, not three GPUs
+		return i + 1
+	case w == "on" && (c.w(i+1) == "," || c.w(i+1) == "") && toggleWord(c.w(i-1)):
+		c.skip(i, i+1) // "grad ckpt on, zero-2": switched on
+		return i + 1
+	case (w == "need" || w == "needs" || w == "or") && reqStartsNumber(c.w(i+1)) && c.w(i+2) == "" && c.anyGPU(0, i):
+		c.skip(i, i+2) // "is 1 h100 enough … or do i need 2": the plan says whether one does
+		return i + 2
+	case w == "on" && (c.w(i+1) == "our" || c.w(i+1) == "my" || c.w(i+1) == "the") && dataNoun(c.w(i+2), c.w(i+3)):
+		c.skip(i, i+2) // "fine-tune … on our support tickets": the data, not hardware
+		return i + 2
+	}
+	return i
+}
+
+// speedClaim reports a ratio said as "3x", "2.5x", "10배".
+func speedClaim(w string) bool {
+	n, ok := strings.CutSuffix(w, "x")
+	if !ok || n == "" {
+		return false
+	}
+	_, rest, ok := reqScanNumber(n)
+	return ok && rest == ""
+}
+
+// claimWord is a comparative a ratio qualifies ("3x faster", "2x cheaper").
+func claimWord(w string) bool {
+	switch w {
+	case "faster", "slower", "quicker", "cheaper", "speedup", "speed-up", "better", "more", "less", "as":
+		return true
+	}
+	return false
+}
+
+// toggleWord is a feature switched "on" ("grad ckpt on", "flash on").
+func toggleWord(w string) bool {
+	switch w {
+	case "ckpt", "checkpointing", "checkpoint", "recompute", "flash", "compile", "offload", "offloading", "ac", "sdpa", "liger":
+		return true
+	}
+	return false
+}
+
+// dataNoun reports whether a or the word after it names data a model is
+// trained on ("support tickets", "internal docs", "own data").
+func dataNoun(a, b string) bool {
+	for _, w := range []string{a, b} {
+		switch strings.TrimSuffix(w, "s") {
+		case "ticket", "doc", "document", "convo", "conversation", "chat", "email", "log", "data", "dataset", "corpu", "corpus", "text",
+			"transcript", "review", "article", "question", "record", "note", "message", "code", "contract", "report", "faq", "manual", "wiki":
+			return true
+		}
+	}
+	return false
+}
+
+// koAside reads Korean chat shorthand the lexicon's words do not: "동접100",
+// "동시접속 50" (users at once with no 명 after the number).
+func (c *canonizer) koAside(i int) int {
+	w := c.w(i)
+	if (w == "동접" || w == "동시접속" || w == "동접자") && reqStartsNumber(c.w(i+1)) {
+		if _, unit, ok := reqScanNumber(c.w(i + 1)); ok && unit == "" && !strings.HasPrefix(c.w(i+2), "명") {
+			c.emit("concurrency", i, i+1)
+			c.emit(c.w(i+1), i+1, i+2)
+			return i + 2
+		}
+	}
+	return i
+}
