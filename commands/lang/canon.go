@@ -185,6 +185,11 @@ func (c *canonizer) step(i int) int {
 	if n := c.countsAndMoney(i); n > i {
 		return n
 	}
+	if bareThousands(t.w) && (c.w(i-1) == "," || c.w(i-1) == "/" || lastW(c.out) == ",") && c.bareDataCount(i+1) && trainsSaid(c.in) {
+		c.emit(t.w, i, i+1) // "llama8b / lora / 50k / 3ep": the data, beside the epochs said apart
+		c.emit("samples", i, i+1)
+		return i + 1
+	}
 	if isHangulWord(t.w) {
 		c.korean = true
 		if n := koBudgetAt(c.w(i), c.w(i+1), c.w(i+2)); n > 0 {

@@ -88,3 +88,37 @@ func (c *canonizer) koAside(i int) int {
 	}
 	return i
 }
+
+// bareThousands reports a count in thousands or millions with no unit
+// ("50k", "1.2M").
+func bareThousands(w string) bool {
+	n, unit, ok := reqScanNumber(w)
+	return ok && unit == "" && (n.mult == 'k' || n.mult == 'm')
+}
+
+// trainsSaid reports a training word or a training workload's name
+// ("lora", "qlora", "sft", "로라").
+func trainsSaid(in []reqToken) bool {
+	if trainingSaid(in) {
+		return true
+	}
+	for _, t := range in {
+		switch t.w {
+		case "lora", "qlora", "sft", "dpo", "ft", "finetune", "fine-tune", "pretrain", "로라", "큐로라":
+			return true
+		}
+	}
+	return false
+}
+
+// oneMachine drops "노드 하나", "서버 하나" after a GPU: one machine of them
+// is the GPUs already counted ("8x H100 노드 하나 빌리면"); alone, 하나
+// would count GPUs a second time ("a10 하나").
+func (c *canonizer) oneMachine() {
+	for k := 1; k < len(c.in); k++ {
+		if c.in[k].w != "하나" || !machineWord(c.w(k-1)) || !c.anyGPU(max(0, k-4), k-1) {
+			continue
+		}
+		c.in = append(c.in[:k-1], c.in[k+1:]...)
+	}
+}

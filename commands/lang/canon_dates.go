@@ -305,6 +305,7 @@ func (c *canonizer) compoundDurations() {
 // after another of its family ("h100 sxm vs pcie": the H100 PCIe).
 func (c *canonizer) prepass() {
 	c.compoundDurations()
+	c.oneMachine()
 	form := func(w string) bool {
 		switch w {
 		case "sxm", "sxm4", "sxm5", "pcie", "nvl", "sxm2":

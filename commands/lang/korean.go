@@ -821,7 +821,7 @@ func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
 // is the data's: a phrase of its own (a separator or the end at i) beside
 // an epoch count, which leaves samples as the only thing it can count.
 func (c *canonizer) bareDataCount(i int) bool {
-	if w := c.w(i); w != "," && w != "" {
+	if w := c.w(i); w != "," && w != "" && w != "/" {
 		return false
 	}
 	for k := range c.in {
