@@ -75,10 +75,29 @@ func dataNoun(a, b string) bool {
 	return false
 }
 
+// aside reads, before the other readers, a bare count standing for the
+// data ("llama8b / lora / 50k / 3ep") and Korean shorthand (koAside).
+func (c *canonizer) aside(i int) int {
+	if w := c.w(i); bareThousands(w) && (c.w(i-1) == "," || c.w(i-1) == "/" || lastW(c.out) == ",") && c.bareDataCount(i+1) && trainsSaid(c.in) {
+		c.emit(w, i, i+1) // the data, beside the epochs said apart
+		c.emit("samples", i, i+1)
+		return i + 1
+	}
+	if isHangulWord(c.w(i)) {
+		return c.koAside(i)
+	}
+	return i
+}
+
 // koAside reads Korean chat shorthand the lexicon's words do not: "동접100",
-// "동시접속 50" (users at once with no 명 after the number).
+// "동시접속 50" (users at once with no 명 after the number), "배치 글로벌
+// 128" (the global batch, said batch first).
 func (c *canonizer) koAside(i int) int {
 	w := c.w(i)
+	if w == "배치" && (c.w(i+1) == "글로벌" || c.w(i+1) == "전체") && reqStartsNumber(c.w(i+2)) {
+		c.emit("batch", i, i+2)
+		return i + 2
+	}
 	if (w == "동접" || w == "동시접속" || w == "동접자") && reqStartsNumber(c.w(i+1)) {
 		if _, unit, ok := reqScanNumber(c.w(i + 1)); ok && unit == "" && !strings.HasPrefix(c.w(i+2), "명") {
 			c.emit("concurrency", i, i+1)

@@ -490,15 +490,6 @@ func (c *canonizer) koNumber(i int) int {
 	return i
 }
 
-// koEpochWord reports whether w names epochs ("에폭", "에포크", "epochs").
-func koEpochWord(w string) bool {
-	switch w {
-	case "에폭", "에포크", "epoch", "epochs", "ep":
-		return true
-	}
-	return false
-}
-
 func lastW(toks []reqToken) string {
 	if len(toks) == 0 {
 		return ""
@@ -605,10 +596,6 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	}
 	if isDurationUnit(e.word) {
 		return c.koTimeUnit(i, e.word)
-	}
-	if e.word == "batch" && (c.w(i+1) == "글로벌" || c.w(i+1) == "전체") && reqStartsNumber(c.w(i+2)) {
-		c.emit("batch", i, i+2) // "배치 글로벌 128": the global batch, said batch first
-		return i + 2
 	}
 	if e.word == "of" && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !c.koUnitAfter(i+2) {
 		// "데이터셋 30만": a dataset of that many samples, unless a unit
@@ -772,64 +759,6 @@ func (c *canonizer) koCounterAt(i int, w, stem string, e koEntry) int {
 	}
 	c.skip(i, i+1)
 	return i + 1
-}
-
-func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
-	if n := c.scale(i); n > i {
-		if c.bareDataCount(n) {
-			at := c.out[len(c.out)-1].end
-			c.out = append(c.out, reqToken{w: itemsMark, start: at, end: at}) // "lora/5만/3ep": the data
-		}
-		return n
-	}
-	// "10만" was split into "10" and "만…": scale by the stem alone
-	f := scaleWords[stem]
-	if len(c.out) > 0 && f > 0 {
-		last := &c.out[len(c.out)-1]
-		if n, unit, ok := reqScanNumber(last.w); ok && unit == "" && last.end == c.in[i].start {
-			last.w = reqTrimNum(n.v * f)
-			last.end = c.in[i].start + len(stem)
-			last.raw = c.text[last.start:last.end]
-			c.koCompound(f)
-			if rest := w[len(stem):]; rest != "" {
-				if _, e2, ok := koStem(rest); ok && e2.act == koWord {
-					c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
-				} else if ok && e2.act == koCounter {
-					// "2만개", "250만 장": that many items
-					c.out = append(c.out, reqToken{raw: rest, w: itemsMark, start: last.end, end: c.in[i].end})
-				}
-			}
-			return i + 1
-		}
-	}
-	if f > 0 && (len(c.out) == 0 || c.out[len(c.out)-1].end != c.in[i].start) {
-		// "만 스텝" is ten thousand steps
-		c.out = append(c.out, reqToken{raw: c.text[c.in[i].start : c.in[i].start+len(stem)], w: reqTrimNum(f), start: c.in[i].start, end: c.in[i].start + len(stem)})
-		if rest := w[len(stem):]; rest != "" {
-			if _, e2, ok := koStem(rest); ok && e2.act == koWord {
-				c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: c.in[i].start + len(stem), end: c.in[i].end})
-			}
-		}
-		return i + 1
-	}
-	c.skip(i, i+1)
-	return i + 1
-}
-
-// bareDataCount reports whether a count with a Korean scale and nothing
-// after it, in a list whose epochs are said apart ("llama8b/lora/5만/3ep"),
-// is the data's: a phrase of its own (a separator or the end at i) beside
-// an epoch count, which leaves samples as the only thing it can count.
-func (c *canonizer) bareDataCount(i int) bool {
-	if w := c.w(i); w != "," && w != "" && w != "/" {
-		return false
-	}
-	for k := range c.in {
-		if w := c.w(k); koEpochWord(w) || strings.HasSuffix(w, "ep") && reqStartsNumber(w) || strings.HasSuffix(w, "epochs") && reqStartsNumber(w) || strings.HasPrefix(w, "에폭") {
-			return true
-		}
-	}
-	return false
 }
 
 // koCkptWords reads checkpointing asked on and off ("체크포인팅 켰을 때랑

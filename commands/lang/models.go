@@ -348,24 +348,10 @@ func (p *reqParser) familySize() (bool, error) {
 				relaxed = append(relaxed, ix.names[i])
 			}
 		}
-		if !exact && len(relaxed) == 0 && familyKnown {
-			// "라마38b", "llama38b": a version glued to the size ("3" +
-			// "8b") when the family has no model of the glued size
-			if v, s, ok := splitVersionSize(words[len(words)-1]); ok {
-				said := append(append(append([]string(nil), words[:len(words)-1]...), v), s)
-				if m, _, err := p.cat.Model(strings.Join(said, " ")); err == nil {
-					return true, p.setModel(m, p.readAsNote(p.i, p.i+n, m), p.i, p.i+n)
-				}
-			}
+		if ok, err := p.gluedModel(words, n, exact, !exact && familyKnown && len(relaxed) == 0); ok {
+			return true, err
 		}
 		switch {
-		case exact && n == 1 && len(words) == 2:
-			// "qwen7b", "llama8b": a family and a size glued into one
-			// word, read as the two words the catalogue knows
-			if m, fn, ok := p.fuzzyModel(); ok && fn == 1 {
-				return true, p.setModel(m, p.readAsNote(p.i, p.i+1, m), p.i, p.i+1)
-			}
-			return false, nil
 		case exact:
 			return false, nil // the catalogue has it: the usual readers take it
 		case len(relaxed) > 0:
@@ -651,6 +637,27 @@ func (h hubReason) in(p *i18n.Printer) string {
 func isParamSize(w string) bool {
 	size, ok := paramSize(w)
 	return ok && size >= 10e6
+}
+
+// gluedModel reads a family and a size said as one word: "qwen7b",
+// "llama8b" (read like the two words, the earlier release on a tie), and a
+// version glued to the size ("라마38b", "llama370b": "3" + "8b") when the
+// family has no model of the glued size (onlyFamily).
+func (p *reqParser) gluedModel(words []string, n int, exact, onlyFamily bool) (bool, error) {
+	if onlyFamily {
+		if v, s, ok := splitVersionSize(words[len(words)-1]); ok {
+			said := append(append(append([]string(nil), words[:len(words)-1]...), v), s)
+			if m, _, err := p.cat.Model(strings.Join(said, " ")); err == nil {
+				return true, p.setModel(m, p.readAsNote(p.i, p.i+n, m), p.i, p.i+n)
+			}
+		}
+	}
+	if exact && n == 1 && len(words) == 2 {
+		if m, fn, ok := p.fuzzyModel(); ok && fn == 1 {
+			return true, p.setModel(m, p.readAsNote(p.i, p.i+1, m), p.i, p.i+1)
+		}
+	}
+	return false, nil
 }
 
 // splitVersionSize cuts a size with a version glued before it: "38b" →

@@ -112,22 +112,8 @@ func reqTokenize(s string) []reqToken {
 		if start >= end {
 			return
 		}
-		edge := end-start > 1 && (s[start] == '/' && (start == 0 || s[start-1] == ' ') || s[end-1] == '/' && (end == len(s) || s[end] == ' '))
-		if part := s[start:end]; (strings.Count(part, "/") >= 2 || edge) && !perUnitPath(part) {
-			// "llama8b/lora/5만/3ep/a100x2/": a slash-separated one-liner;
-			// one slash inside a word stays ("tok/s", "org/name")
-			k := start
-			for k < end {
-				e := strings.IndexByte(s[k:end], '/')
-				if e < 0 {
-					e = end - k
-				}
-				add(k, k+e)
-				if k+e < end && !familyThenSize(s[k:k+e], s[k+e+1:end]) {
-					toks = append(toks, reqToken{raw: ",", w: ",", start: k + e, end: k + e + 1})
-				}
-				k += e + 1
-			}
+		if slashList(s, start, end) {
+			forSlashParts(s, start, end, add, func(at int) { toks = append(toks, reqToken{raw: ",", w: ",", start: at, end: at + 1}) })
 			return
 		}
 		if k := hangulBoundary(s[start:end]); k > 0 {
@@ -192,6 +178,32 @@ func reqTokenize(s string) []reqToken {
 	return toks
 }
 
+// forSlashParts reads a slash-separated list ("llama8b/lora/5만/3ep/
+// a100x2/"): each part as a word, a separator between parts, except
+// between a family and its size ("라마/8b"). One slash inside a word
+// stays ("tok/s", "org/name"): see slashList.
+func forSlashParts(s string, start, end int, part func(a, b int), sep func(at int)) {
+	for k := start; k < end; {
+		e := strings.IndexByte(s[k:end], '/')
+		if e < 0 {
+			e = end - k
+		}
+		part(k, k+e)
+		if k+e < end && !familyThenSize(s[k:k+e], s[k+e+1:end]) {
+			sep(k + e)
+		}
+		k += e + 1
+	}
+}
+
+// slashList reports whether s[start:end] is a slash-separated list: two
+// slashes or more, or one at an edge facing a space ("vllm/"), and no
+// rate's units.
+func slashList(s string, start, end int) bool {
+	part := s[start:end]
+	edge := end-start > 1 && (s[start] == '/' && (start == 0 || s[start-1] == ' ') || s[end-1] == '/' && (end == len(s) || s[end] == ' '))
+	return (strings.Count(part, "/") >= 2 || edge) && !perUnitPath(part)
+}
 
 // perUnitPath reports a rate's units ("tokens/s/gpu", "img/s/gpu"): a
 // unit of time or a per-GPU share right after a counted thing or another

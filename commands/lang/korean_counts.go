@@ -1,0 +1,76 @@
+package lang
+
+import "strings"
+
+// Counts in Korean: a scale word after a number ("10만", "만 스텝"), a
+// bare count beside epochs said apart ("lora/5만/3ep"), and the epoch
+// words a native count follows ("에폭 세번").
+
+// koEpochWord reports whether w names epochs ("에폭", "에포크", "epochs").
+func koEpochWord(w string) bool {
+	switch w {
+	case "에폭", "에포크", "epoch", "epochs", "ep":
+		return true
+	}
+	return false
+}
+
+// koScaleAt reads a Korean scale word (만, 억, 천) at i: it multiplies the
+// number before it, or stands for its own value ("만 스텝").
+func (c *canonizer) koScaleAt(i int, w, stem string, e koEntry) int {
+	if n := c.scale(i); n > i {
+		if c.bareDataCount(n) {
+			at := c.out[len(c.out)-1].end
+			c.out = append(c.out, reqToken{w: itemsMark, start: at, end: at}) // "lora/5만/3ep": the data
+		}
+		return n
+	}
+	// "10만" was split into "10" and "만…": scale by the stem alone
+	f := scaleWords[stem]
+	if len(c.out) > 0 && f > 0 {
+		last := &c.out[len(c.out)-1]
+		if n, unit, ok := reqScanNumber(last.w); ok && unit == "" && last.end == c.in[i].start {
+			last.w = reqTrimNum(n.v * f)
+			last.end = c.in[i].start + len(stem)
+			last.raw = c.text[last.start:last.end]
+			c.koCompound(f)
+			if rest := w[len(stem):]; rest != "" {
+				if _, e2, ok := koStem(rest); ok && e2.act == koWord {
+					c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: last.end, end: c.in[i].end})
+				} else if ok && e2.act == koCounter {
+					// "2만개", "250만 장": that many items
+					c.out = append(c.out, reqToken{raw: rest, w: itemsMark, start: last.end, end: c.in[i].end})
+				}
+			}
+			return i + 1
+		}
+	}
+	if f > 0 && (len(c.out) == 0 || c.out[len(c.out)-1].end != c.in[i].start) {
+		// "만 스텝" is ten thousand steps
+		c.out = append(c.out, reqToken{raw: c.text[c.in[i].start : c.in[i].start+len(stem)], w: reqTrimNum(f), start: c.in[i].start, end: c.in[i].start + len(stem)})
+		if rest := w[len(stem):]; rest != "" {
+			if _, e2, ok := koStem(rest); ok && e2.act == koWord {
+				c.out = append(c.out, reqToken{raw: rest, w: e2.word, start: c.in[i].start + len(stem), end: c.in[i].end})
+			}
+		}
+		return i + 1
+	}
+	c.skip(i, i+1)
+	return i + 1
+}
+
+// bareDataCount reports whether a count with a Korean scale and nothing
+// after it, in a list whose epochs are said apart ("llama8b/lora/5만/3ep"),
+// is the data's: a phrase of its own (a separator or the end at i) beside
+// an epoch count, which leaves samples as the only thing it can count.
+func (c *canonizer) bareDataCount(i int) bool {
+	if w := c.w(i); w != "," && w != "" && w != "/" {
+		return false
+	}
+	for k := range c.in {
+		if w := c.w(k); koEpochWord(w) || strings.HasSuffix(w, "ep") && reqStartsNumber(w) || strings.HasSuffix(w, "epochs") && reqStartsNumber(w) || strings.HasPrefix(w, "에폭") {
+			return true
+		}
+	}
+	return false
+}
