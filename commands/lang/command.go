@@ -33,7 +33,7 @@ var commandVerbs = []struct {
 	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings", "my reservation", "my booking"}},
 	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "빈 ", "사용중", "사용 중", "쓰고 있"}},
+		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있"}},
 	{"help", []string{"help", "도움말", "사용법", "how do i use", "what can you do", "명령어", "어떻게 해", "어떻게 하", "how do i", "how to use"}},
 }
 
@@ -103,8 +103,9 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 			name = "wait"
 		} else if strings.Contains(low, "free up") && strings.Contains(low, "my ") || strings.Contains(low, "done with") {
 			name = "release"
-		} else if strings.Contains(low, "free up") || strings.Contains(low, "free gpu") || strings.Contains(low, "비면") {
-			name = "status"
+		} else if strings.Contains(low, "free up") || strings.Contains(low, "free gpu") || strings.Contains(low, "비면") ||
+			strings.Contains(low, " free") && strings.ContainsAny(text, "?？") {
+			name = "status" // "is server-a free tomorrow? need 4 gpus": asked, not booked
 		}
 	}
 	cat := env.Catalog

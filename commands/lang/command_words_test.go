@@ -25,6 +25,12 @@ func TestCommandWordsThatMeet(t *testing.T) {
 		"is anything free on server-a right now?": "status",
 		"what's free right now?":                  "status",
 		"ping me when 2 gpus free up on server-a": "wait",
+		// probe 10: availability asked, in Korean past forms, and a
+		// question that says a need is asked, not booked
+		"a서버 gpu 몇개 남았어":                                    "status",
+		"server-h 비었어?":                                     "status",
+		"is server-a free tomorrow? need 4 gpus for 2 days": "status",
+		"I need 2 gpus on server-h from 1pm to 5pm":         "reserve",
 	} {
 		if cr, ok := ReadCommand(env, text); !ok || cr.Name != want {
 			t.Errorf("%q: read as %q (%v), want %q", text, cr.Name, ok, want)
