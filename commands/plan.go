@@ -30,7 +30,7 @@ func planCommand() Command {
 			"measured run: `baseline 5.67 h/epoch on 4x v100` (units `samples/s`, `tokens/s`, `s/step`, `h/epoch`, `h`); the plain `on …` is the target",
 			"side by side: `compare on h200x4, a100x4, v100x4`",
 			"the team's servers are hardware: `on server-h`, `on server h`, `server-v에서`, `server-h 2장` (two of its GPUs); `which of our servers …` ranks them",
-			"ask the way you talk, in English or Korean: `how long would it take to …`, `can I run mixtral on 2x a100 80gb?`, `how many h100s do I need to … in a day`, `qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?`, `4090 몇 장 필요해?`, `how much vram for llama3 8b lora?`, `the cheapest way to pretrain a 350m model on 50B tokens`, `… budget $20k`, `under $2/hr` (a ceiling on one GPU's hourly price: GPUs and team servers priced over it are left out; `시간당 2달러 이하`), `예산 3000달러로 몇 토큰까지?` or `how many epochs in 3 days?` (the work a budget or a time buys), `kv cache 얼마나 먹어?`, `ckpt on vs off`, `초당 토큰 몇 개?`, `max context on a 4090` (`최대 컨텍스트 길이`: the longest sequence that fits at micro-batch 1), `v100에서 에폭당 2시간 걸렸는데 h100이면?`, `tgi vs vllm`, `awq랑 gptq 중 메모리 덜 먹는거`, `lora vs full finetune memory`, `llama 3.1 8b vs qwen2.5 7b` (two choices of one kind, both planned on the same hardware), `dpo` (preference pairs with a reference model), `12월 15일까지`, `by dec 15`, `5k req/min`, `for 20k tok/s`, `한달 서빙하면 얼마`; question words are skipped and listed, and every answer starts with a Read as: line",
+			"ask the way you talk, in English or Korean: `how long would it take to …`, `can I run mixtral on 2x a100 80gb?`, `how many h100s do I need to … in a day`, `qlora로 llama-2-70b a100 1장에서 돌릴 수 있어?`, `4090 몇 장 필요해?`, `how much vram for llama3 8b lora?`, `the cheapest way to pretrain a 350m model on 50B tokens`, `… budget $20k`, `under $2/hr` (a ceiling on one GPU's hourly price: GPUs and team servers priced over it are left out; `시간당 2달러 이하`), `예산 3000달러로 몇 토큰까지?` or `how many epochs in 3 days?` (the work a budget or a time buys), `kv cache 얼마나 먹어?`, `ckpt on vs off`, `초당 토큰 몇 개?`, `max context on a 4090` (`최대 컨텍스트 길이`: the longest sequence that fits at micro-batch 1), `v100에서 에폭당 2시간 걸렸는데 h100이면?`, `tgi vs vllm`, `awq랑 gptq 중 메모리 덜 먹는거`, `lora vs full finetune memory`, `llama 3.1 8b vs qwen2.5 7b` (two choices of one kind, both planned on the same hardware), `dpo` (preference pairs with a reference model), `12월 15일까지`, `by dec 15`, `5k req/min`, `for 20k tok/s`, `한달 서빙하면 얼마`, `h100 8장 일주일 빌리면 얼마야` (GPUs' price with no model: their hours at the catalogue's or the team's price); question words are skipped and listed, and every answer starts with a Read as: line",
 			"everyday numbers: `a single 4090`, `a pair of a100s`, `2.5 million samples`, `400k`, `10만`, `250만`, `1억 토큰`, `h100 2장`; datasets by name: `90 epochs of imagenet`, `on squad`, `c4`",
 			"without hardware, or in addition to it, the plan recommends the fastest, cheapest and balanced choice on the team's servers, then from the catalogue (labelled cloud)",
 		},
@@ -55,6 +55,9 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	}
 	rd, err := lang.Read(s.planEnvCtx(ctx), args)
 	if err != nil {
+		if rt, ok := lang.ReadRental(s.planEnvCtx(ctx), args); ok {
+			return rentalReply(p, rt) // "h100 8장 일주일 빌리면 얼마야": GPUs and their price, no job
+		}
 		return nil, err
 	}
 	rd.Request.Printer = p

@@ -1,0 +1,109 @@
+package lang
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Rental is GPUs asked about for their price alone, with no job: "how much
+// for 8 h100s for a week", "h100 8장 일주일 빌리면 얼마야", "a100 한대 시간당
+// 얼마야? 72시간 쓰면 총 얼마". Hours is 0 when no time was said (the
+// answer gives the hourly price and a day's, a week's and a month's).
+type Rental struct {
+	Hardware planner.Hardware
+	Hours    float64
+	// Words are what said the time ("for a week", "72시간").
+	Words string
+}
+
+// rentalDurations are the times a rental is said for, each with its hours
+// (a month is 730, the hours a GPU-month is billed at).
+var rentalDurations = []struct {
+	re    *regexp.Regexp
+	hours func(n float64) float64
+}{
+	{regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b`), func(n float64) float64 { return n }},
+	{regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*(?:days?|d)\b`), func(n float64) float64 { return 24 * n }},
+	{regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*(?:weeks?|wks?)\b`), func(n float64) float64 { return 168 * n }},
+	{regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*(?:months?|mo)\b`), func(n float64) float64 { return 730 * n }},
+	{regexp.MustCompile(`(?i)\b(?:a|one)\s+(hour|day|week|month)\b`), nil},
+	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*시간`), func(n float64) float64 { return n }},
+	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*(?:개월|달)`), func(n float64) float64 { return 730 * n }},
+	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*주(?:일|간|동안)?`), func(n float64) float64 { return 168 * n }},
+	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*일(?:간|동안)?`), func(n float64) float64 { return 24 * n }},
+	{regexp.MustCompile(`(일주일|한\s?주|하루|이틀|사흘|나흘|한\s?달|두\s?달|세\s?달)`), nil},
+}
+
+// koRentalWords are the Korean times said as words, in hours.
+var koRentalWords = map[string]float64{"일주일": 168, "한주": 168, "한 주": 168, "하루": 24, "이틀": 48, "사흘": 72, "나흘": 96,
+	"한달": 730, "한 달": 730, "두달": 1460, "두 달": 1460, "세달": 2190, "세 달": 2190}
+
+// rentalOf is "cost of", "price of": the GPUs follow, not a dataset.
+var rentalOf = regexp.MustCompile(`\b(cost|price|rent|rental)\s+of\b`)
+
+// rentalAsked are the words that ask a price.
+var rentalAsked = []string{"how much", "cost", "price", "rent", "얼마", "비용", "요금", "가격", "빌리", "렌탈", "대여"}
+
+// ReadRental reads a request that names GPUs and asks their price, with no
+// model: the hardware the plan language reads, and the time said. It
+// reports false when a model is named, no price is asked or no GPU is.
+func ReadRental(env Env, text string) (Rental, bool) {
+	low := strings.ToLower(reqNormalize(text))
+	asked := false
+	for _, w := range rentalAsked {
+		asked = asked || strings.Contains(low, w)
+	}
+	if !asked {
+		return Rental{}, false
+	}
+	cat := env.Catalog
+	if cat == nil {
+		cat = planner.DefaultCatalog()
+	}
+	for _, t := range reqTokenize(low) {
+		if _, _, err := cat.Model(t.w); err == nil && len(t.w) > 3 && !reqStartsNumber(t.w) {
+			if _, _, gerr := cat.GPU(t.w); gerr != nil {
+				return Rental{}, false // a model: a plan's cost, not a rental
+			}
+		}
+	}
+	hours, words, rest := rentalTime(low)
+	rest = rentalOf.ReplaceAllString(rest, "$1") // "cost of 4x a100": the GPUs, not a dataset
+	// the hardware, read by the plan language with a stand-in job
+	env.noVariant = true
+	r, err := Read(env, "bert-base inference "+rest)
+	if err != nil || len(r.Request.Targets) != 1 {
+		return Rental{}, false
+	}
+	return Rental{Hardware: r.Request.Targets[0], Hours: hours, Words: words}, true
+}
+
+// rentalTime finds the time a rental is said for in low and returns its
+// hours, the words and low without them.
+func rentalTime(low string) (float64, string, string) {
+	for _, d := range rentalDurations {
+		m := d.re.FindStringSubmatchIndex(low)
+		if m == nil {
+			continue
+		}
+		words := low[m[0]:m[1]]
+		rest := low[:m[0]] + " " + low[m[1]:]
+		if d.hours == nil {
+			unit := strings.TrimSpace(low[m[2]:m[3]])
+			h := map[string]float64{"hour": 1, "day": 24, "week": 168, "month": 730}[unit]
+			if h == 0 {
+				h = koRentalWords[unit]
+			}
+			return h, words, rest
+		}
+		n, err := strconv.ParseFloat(low[m[2]:m[3]], 64)
+		if err != nil || n <= 0 {
+			continue
+		}
+		return d.hours(n), words, rest
+	}
+	return 0, "", low
+}

@@ -1,0 +1,56 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/i18n"
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// GPUs asked about for their price with no job are answered with their
+// hours at the catalogue's price; a team server at the team's price; no
+// time said, an hour's, a day's, a week's and a month's. A request that
+// names a model is a plan, whatever it asks.
+func TestRentalWithoutAModel(t *testing.T) {
+	h100, _, err := planner.DefaultCatalog().GPU("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	week := planner.FormatUSD(8 * 168 * h100.PriceUSD)
+	for text, want := range map[string]string{
+		"how much for 8 h100s for a week": week,
+		"h100 8장 일주일 빌리면 얼마야":             week,
+		"cost of 8x h100 for 7 days":      week,
+		"a100 한대 시간당 얼마야? 72시간 쓰면 총 얼마":   "72",
+		"h100 가격 얼마야":                     "$" + strings.TrimPrefix(planner.FormatUSD(h100.PriceUSD), "$"),
+	} {
+		r, err := dispatch(t, "plan "+text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if all := r.Summary + " " + sectionsText(r); !strings.Contains(all, want) {
+			t.Errorf("%q: %q lacks %q", text, all, want)
+		}
+	}
+	if r := dispatchIn(t, i18n.KO, "plan h100 8장 일주일 빌리면 얼마야"); !strings.Contains(r.Summary, "동안") {
+		t.Errorf("asked in Korean, answered %q", r.Summary)
+	}
+	r, err := dispatch(t, "plan how much to lora llama3 8b on 1B tokens on 8 h100s")
+	if err != nil || r.Data == nil {
+		t.Errorf("a model named is a plan: %v, %+v", err, r)
+	}
+}
+
+// sectionsText is a reply's section texts and fields, joined.
+func sectionsText(r *Reply) string {
+	var b strings.Builder
+	for _, s := range r.Sections {
+		b.WriteString(s.Text + " ")
+		for _, f := range s.Fields {
+			b.WriteString(f.Label + " " + f.Value + " ")
+		}
+	}
+	return b.String()
+}
