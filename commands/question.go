@@ -45,6 +45,7 @@ func (s *Set) planEnvCtx(ctx context.Context) lang.Env {
 		for _, srv := range inv.Servers {
 			env.Servers = append(env.Servers, srv.Hardware())
 		}
+		env.Models = inv.Models
 	}
 	return env
 }

@@ -32,6 +32,9 @@ type Inventory struct {
 	// Users maps Unix user names to Slack user ids (for the GPU agent);
 	// never nil.
 	Users map[string]string
+	// Models are the team's own models by lower-case name (models.go);
+	// never nil after Parse.
+	Models map[string]planner.Model
 }
 
 // Server is one GPU server of the team.
@@ -93,6 +96,7 @@ func Default(cat *planner.Catalog) *Inventory {
 		ReminderBefore: defaultReminderBefore,
 		IdleNudgeAfter: defaultIdleNudgeAfter,
 		Users:          map[string]string{},
+		Models:         exampleModels(cat),
 	}
 	for _, s := range []struct {
 		name, gpu string

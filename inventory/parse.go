@@ -58,7 +58,7 @@ var (
 // Keys a config may use, and the usual other spellings of each (for the
 // did-you-mean of an unknown key).
 var (
-	inventoryKeys = []string{"timezone", "team_channel", "admins", "max_duration", "reminder_before", "idle_nudge_after", "servers", "users"}
+	inventoryKeys = []string{"timezone", "team_channel", "admins", "max_duration", "reminder_before", "idle_nudge_after", "servers", "users", "models"}
 	serverKeys    = []string{"name", "gpu", "gpus", "gpu_ids", "host", "interconnect", "labels", "price", "max_duration"}
 	keyAliases    = map[string]string{
 		"tz": "timezone", "time_zone": "timezone", "zone": "timezone",
@@ -135,6 +135,7 @@ func Parse(cat *planner.Catalog, data []byte, source string) (*Inventory, error)
 		ReminderBefore: defaultReminderBefore,
 		IdleNudgeAfter: defaultIdleNudgeAfter,
 		Users:          map[string]string{},
+		Models:         map[string]planner.Model{},
 	}
 	var serversNode *yaml.Node
 	p.mapping(root, "", inventoryKeys, func(key string, k, v *yaml.Node) {
@@ -168,6 +169,8 @@ func Parse(cat *planner.Catalog, data []byte, source string) (*Inventory, error)
 			serversNode = v
 		case "users":
 			p.users(v, inv.Users)
+		case "models":
+			p.models(v, inv.Models)
 		}
 	})
 	if serversNode == nil {

@@ -98,6 +98,12 @@ func (c *canonizer) koAside(i int) int {
 		c.emit("batch", i, i+2)
 		return i + 2
 	}
+	if (w == "배치" || w == "배치사이즈") && reqStartsNumber(c.w(i+1)) && strings.HasPrefix(c.w(i+2), "씩") {
+		c.emit("micro", i, i+1) // "4장 배치 32씩": 32 on each GPU
+		c.emit(c.w(i+1), i+1, i+2)
+		c.skip(i+2, i+3)
+		return i + 3
+	}
 	if (w == "동접" || w == "동시접속" || w == "동접자") && reqStartsNumber(c.w(i+1)) {
 		if _, unit, ok := reqScanNumber(c.w(i + 1)); ok && unit == "" && !strings.HasPrefix(c.w(i+2), "명") {
 			c.emit("concurrency", i, i+1)

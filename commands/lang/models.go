@@ -22,6 +22,10 @@ func (p *reqParser) catalogModel() (bool, error) {
 	if p.modelNorms == nil {
 		p.modelNorms = modelNameIndex(p.cat).modelNorms()
 	}
+	if m, ok := p.teamModels[p.toks[p.i].w]; ok {
+		// the team's own model ("logbert"), as its servers file defines it
+		return true, p.setModel(m, planner.Resolution{}, p.i, p.i+1)
+	}
 	if ok, err := p.familySize(); ok {
 		return true, err
 	}

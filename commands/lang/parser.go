@@ -67,10 +67,11 @@ type reqParser struct {
 	strategy                           reqSlot[planner.Strategy]
 	optimizer                          reqSlot[planner.Optimizer]
 	stack                              reqSlot[planner.Stack]
-	kernels                            bool // torch.compile or Liger named: fused kernels on any framework
-	openCount                          int  // a GPU count said with no GPU named ("on 8 gpus")
-	layoutGPUs                         int  // the GPUs a said layout spans ("tp 2 pp 2": 4), 0 when none
-	perGPU                             bool // the measured rate was said per GPU ("tokens/s/gpu")
+	kernels                            bool                     // torch.compile or Liger named: fused kernels on any framework
+	openCount                          int                      // a GPU count said with no GPU named ("on 8 gpus")
+	layoutGPUs                         int                      // the GPUs a said layout spans ("tp 2 pp 2": 4), 0 when none
+	teamModels                         map[string]planner.Model // Env.Models
+	perGPU                             bool                     // the measured rate was said per GPU ("tokens/s/gpu")
 	// its is a measured run given in iterations per second: usable only
 	// when the work is counted in the same steps (its refusal otherwise).
 	its struct {

@@ -39,6 +39,10 @@ type Env struct {
 	// ("meta-llama/Llama-3.2-3B") or a config.json path; nil means ids are
 	// read against the catalogue only.
 	Resolve func(ref string) (planner.Model, error)
+	// Models are the team's own models by lower-case name ("logbert": a
+	// catalogue architecture with the team's vocabulary), read before the
+	// catalogue's.
+	Models map[string]planner.Model
 
 	// unsettled reads a correction itself, to check it parses: its own
 	// hint is not checked again.
@@ -193,7 +197,7 @@ func Read(env Env, text string) (Reading, error) {
 		names[h.Server] = true
 		gpus[h.Server] = h.GPU.ID
 	}
-	p := &reqParser{cat: cat, text: text, servers: servers, resolve: env.Resolve}
+	p := &reqParser{cat: cat, text: text, servers: servers, resolve: env.Resolve, teamModels: env.Models}
 	for _, h := range env.Servers {
 		p.serverOrder = append(p.serverOrder, h.Server)
 	}
@@ -253,10 +257,16 @@ func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[str
 	return &canonizer{text: text, in: respellKorean(reqTokenize(text), p.isGPU), servers: names, serverGPU: gpus, now: now,
 		gpu: func(w string) bool { return p.isGPU(w) },
 		modelKnown: func(w string) bool {
+			if _, ok := p.teamModels[w]; ok {
+				return true
+			}
 			_, _, err := cat.Model(w)
 			return err == nil || reqAmbiguous(err)
 		},
 		modelID: func(w string) string {
+			if m, ok := p.teamModels[w]; ok {
+				return m.ID
+			}
 			m, _, err := cat.Model(w)
 			if err != nil {
 				return ""
