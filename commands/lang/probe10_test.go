@@ -50,6 +50,8 @@ func TestProbeTenReadings(t *testing.T) {
 		{"llama8b / lora / 50k / 3ep / 2xa100 / eta?", "3 epochs of 50000 samples"},
 		{"혹시 8x H100 노드 하나 빌리면 llama 3 8b continued pretraining 50B 토큰 몇일이나 걸리는지랑 대충 비용도 알수있을까여", "50B tokens · on 8x h100"},
 		{"a10 하나로 llama 8b 추론", "on 1x a10"},
+		{"which gpu should i rent for finetuning 13b models with lora, budget $2k/month?", "budget $2000"},
+		{"llama 8b serving budget $2k/month on l4", "served for 730 h"},
 	})
 	// a unit after a slash stays the rate's; a Hub id keeps its slash
 	readingsHave(t, cat, env, []struct{ text, has string }{

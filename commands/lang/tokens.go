@@ -25,6 +25,7 @@ func reqNormalize(s string) string {
 	// "1) h200 몇장 2) 한달 비용", "(a) fits? (b) hours?": a list's markers
 	// number the questions, not GPUs or amounts
 	s = reqListMarker.ReplaceAllString(s, "$1 , $2")
+	s = reqPerPeriod.ReplaceAllString(s, "$1 per $2") // "$2k/month": a sum per month, as "$2k per month" reads
 	s = reqContractions.ReplaceAllStringFunc(s, func(m string) string {
 		return m[:strings.IndexAny(m, "'’")]
 	})
@@ -61,6 +62,10 @@ func reqNormalize(s string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// reqPerPeriod is a sum said per month, week or day in one word
+// ("$2k/month", "$500/wk").
+var reqPerPeriod = regexp.MustCompile(`(?i)(\$[\d.,]+[km]?)/(month|mo|week|wk|day)\b`)
 
 // reqListMarker is a list item's marker: "1)", "(2)", "a)", "(b)" after a
 // space or at the start.
