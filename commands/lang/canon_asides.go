@@ -3,17 +3,14 @@ package lang
 import "strings"
 
 // asidePhrase reads phrases of chat that restate a part of the request in
-// another order or wrap it in a claim (probe 10): "grad acc 16", "배치
-// 글로벌 128", "full params", "is it really 3x faster", "grad ckpt on,",
+// another order or wrap it in a claim (probe 10): "grad acc 16", "full
+// params", "is it really 3x faster", "grad ckpt on,",
 // "…or do i need 2". It returns the input after what it read, or i.
 func (c *canonizer) asidePhrase(i int) int {
 	w := c.w(i)
 	switch {
 	case (w == "grad" || w == "gradient") && (c.w(i+1) == "acc" || c.w(i+1) == "accum" || c.w(i+1) == "accumulate") && reqStartsNumber(c.w(i+2)):
 		c.emit("accum", i, i+2) // "grad acc 16": accumulation steps
-		return i + 2
-	case w == "배치" && (c.w(i+1) == "글로벌" || c.w(i+1) == "전체") && reqStartsNumber(c.w(i+2)):
-		c.emit("batch", i, i+2) // "배치 글로벌 128": the global batch, said batch first
 		return i + 2
 	case w == "full" && (c.w(i+1) == "params" || c.w(i+1) == "parameters" || c.w(i+1) == "param" || c.w(i+1) == "parameter") && !reqStartsNumber(c.w(i+2)):
 		c.emit("finetune", i, i+2) // "finetune qwen2.5 32b full params": every weight trained
@@ -34,7 +31,7 @@ func (c *canonizer) asidePhrase(i int) int {
 	return i
 }
 
-// speedClaim reports a ratio said as "3x", "2.5x", "10배".
+// speedClaim reports a ratio said as "3x", "2.5x".
 func speedClaim(w string) bool {
 	n, ok := strings.CutSuffix(w, "x")
 	if !ok || n == "" {
