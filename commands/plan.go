@@ -58,6 +58,14 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		if rt, ok := lang.ReadRental(s.planEnvCtx(ctx), args); ok {
 			return rentalReply(p, rt) // "h100 8장 일주일 빌리면 얼마야": GPUs and their price, no job
 		}
+		if cr, ok := lang.ReadCommand(s.planEnv(), args); ok {
+			// "plan server-h 비었어?": a question about the reservations
+			if c, ok := s.index[cr.Name]; ok && (cr.Name == "status" || cr.Name == "mine") {
+				return c.run(ctx, s, ureq, cr.Args)
+			}
+			return nil, &UserError{Msg: p.Tf("that reads as `%s %s`, not a plan: send it without `plan`", cr.Name, cr.Args),
+				Hint: cr.Name + " " + cr.Args}
+		}
 		return nil, err
 	}
 	rd.Request.Printer = p

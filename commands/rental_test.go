@@ -54,3 +54,21 @@ func sectionsText(r *Reply) string {
 	}
 	return b.String()
 }
+
+// "plan server-h 비었어?": a question about the reservations sent as a plan
+// is answered as the status; a booking sent as a plan is not made, and the
+// answer says what it reads as.
+func TestPlanOfAReservationQuestion(t *testing.T) {
+	s, _ := newReservations(t)
+	r, err := do(t, s, "U1", "plan server-h 비었어?")
+	if err != nil || !strings.Contains(r.Summary, "4/4") {
+		t.Errorf("status asked through plan: %v, %+v", err, r)
+	}
+	_, err = do(t, s, "U1", "plan server-a 2장 내일 오전 9시부터 3시간 예약")
+	if err == nil || !strings.Contains(err.Error(), "reserve 2 on server-a") {
+		t.Errorf("a booking through plan: %v", err)
+	}
+	if r, _ := do(t, s, "U1", "status"); strings.Contains(sectionsText(r), "U1") {
+		t.Errorf("the booking sent through plan was made: %s", sectionsText(r))
+	}
+}

@@ -119,6 +119,7 @@ func koCommands() map[string]string {
 		"A week":                 "일주일",
 		"A month (730 h)":        "한 달 (730시간)",
 		"The GPUs' price alone. Name a model and the work for how long a job takes there and what it costs (`plan llama3-8b lora 1B tokens on 8x h100`).": "GPU 가격만 계산했어요. 모델과 작업량을 말하면 그 GPU에서 작업이 얼마나 걸리고 얼마가 드는지 알려 드려요 (`plan llama3-8b lora 1B tokens on 8x h100`).",
+		"that reads as `%s %s`, not a plan: send it without `plan`":                                                                                       "플랜이 아니라 `%s %s`로 읽혀요: `plan` 없이 보내 주세요",
 		"Recommendations":                        "추천",
 		"Cloud options (not the team's servers)": "클라우드 옵션 (팀 서버 아님)",
 		" (cloud)":                               " (클라우드)",
