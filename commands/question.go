@@ -477,6 +477,13 @@ func preferredPick(p *i18n.Printer, rd lang.Reading, res *planner.Result) string
 // memoryAnswer answers "how much vram for …": the peak per GPU where it
 // was planned, and in all when it is spread over several.
 func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
+	if sv := e.Serving; sv != nil && sv.MaxInFlight > 1 && sv.KVCacheGiB > 0 && e.Memory.EngineCapGiB > 0 {
+		// a batched engine fills what it takes of the card with KV cache:
+		// the need is the weights, the workspace and one sequence's cache
+		need := e.Memory.PerGPUGiB - sv.KVCacheGiB + sv.KVCacheGiB/float64(sv.MaxInFlight)
+		return p.Tf("It needs about %.0f GiB per GPU on %s for one request of %d tokens; a serving engine takes %.0f of its %.0f GiB and fills the rest with KV cache, %d requests at once.",
+			need, hw, sv.InputTokens+sv.OutputTokens, e.Memory.EngineCapGiB, e.Memory.CapacityGiB, sv.MaxInFlight)
+	}
 	if e.GPUs > 1 {
 		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
 	}

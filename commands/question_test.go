@@ -33,6 +33,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"13b 모델 int4 양자화하면 정확도 말고 메모리 얼마나 줄어", "fit", []string{"fp16:", "int4:", "GiB", "덜 써요"}},
 		// probe 10: over a serving engine's share of the card, not over the card ("needs 22 and has 24")
 		{"qwen2.5-coder 32b awq on a 4090 - fits?", "fit", []string{"No — on 1× GeForce RTX 4090", "more than the 21.4 GiB of 24 a serving engine takes"}},
+		// probe 11: a served model's memory asked is one request's need, not the KV cache the engine fills its share with
+		{"how much vram for qwen2.5 72b awq int4?", "fit", []string{"for one request of 4096 tokens", "a serving engine takes"}},
 		// a latency target: whether the plan meets it
 		{"qwen2.5 7b h100 vllm ttft 500ms 안쪽으로 되나?", "fit", []string{"목표 500 ms 안에 들어와요", "첫 토큰"}},
 		// a question asked in the negative gets the fact, no yes that reads as no
