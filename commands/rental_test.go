@@ -24,6 +24,11 @@ func TestRentalWithoutAModel(t *testing.T) {
 		"cost of 8x h100 for 7 days":      week,
 		"a100 한대 시간당 얼마야? 72시간 쓰면 총 얼마":   "72",
 		"h100 가격 얼마야":                     "$" + strings.TrimPrefix(planner.FormatUSD(h100.PriceUSD), "$"),
+		// probe 11: the 100 of h100 is no hundred hours; several GPUs side by side
+		"H100 시간당 얼마야?":                            planner.FormatUSD(h100.PriceUSD),
+		"what's l40s rental price vs a100?":        "L40S",
+		"h100 pcie vs sxm price?":                  "H100 PCIe",
+		"what's an a100 80gb going for these days": "A100",
 	} {
 		r, err := dispatch(t, "plan "+text)
 		if err != nil {

@@ -15,6 +15,14 @@ func (c *canonizer) asidePhrase(i int) int {
 	case w == "full" && (c.w(i+1) == "params" || c.w(i+1) == "parameters" || c.w(i+1) == "param" || c.w(i+1) == "parameter") && !reqStartsNumber(c.w(i+2)):
 		c.emit("finetune", i, i+2) // "finetune qwen2.5 32b full params": every weight trained
 		return i + 2
+	case (w == "conc" || w == "concurr") && reqStartsNumber(lastW(c.out)):
+		c.emit("concurrent", i, i+1) // "50 conc users"
+		return i + 1
+	case w == "first" && (c.w(i+1) == "token" || c.w(i+1) == "tok") && (latencyWord(c.w(i+2)) || c.w(i+2) == "time"):
+		c.setAsk(AskTime) // "first token latency": the time to the first token
+		c.latency, c.runWord = true, true
+		c.skip(i, i+3)
+		return i + 3
 	case speedClaim(w) && claimWord(c.w(i+1)):
 		c.skip(i, i+1) // "is it really 3x faster": a claim to check, not three GPUs
 		return i + 1
@@ -91,6 +99,11 @@ func (c *canonizer) aside(i int) int {
 // 128" (the global batch, said batch first).
 func (c *canonizer) koAside(i int) int {
 	w := c.w(i)
+	if strings.HasPrefix(w, "빌려") || strings.HasPrefix(w, "빌리") || strings.HasPrefix(w, "대여") {
+		c.cloud = true // "gpu 뭐 빌려야돼": rented GPUs, not the team's
+		c.skip(i, i+1)
+		return i + 1
+	}
 	if w == "배치" && (c.w(i+1) == "글로벌" || c.w(i+1) == "전체") && reqStartsNumber(c.w(i+2)) {
 		c.emit("batch", i, i+2)
 		return i + 2

@@ -197,8 +197,11 @@ func (c *canonizer) koLoadTarget(i int) int {
 		return k
 	}
 	switch {
-	case what == "requests" && (c.koPastAfter(k) || span == 1 && !c.koTargetAfter(k)):
-		return i // "초당 10건 처리했는데", "초당 10건": a measured rate, or the rate question's
+	case what == "requests" && (c.koPastAfter(k) || span == 1 && !c.koTargetAfter(k) && c.serveHours == 0):
+		// "초당 10건 처리했는데", "초당 10건": a measured rate, or the rate
+		// question's; beside a month of serving ("월 비용 … 초당 10
+		// 요청") it is the load the month serves
+		return i
 	case what == "tokens" && !c.koTargetAfter(k):
 		return i // "초당 40토큰 나왔는데": a measured speed
 	case what == "":

@@ -118,7 +118,7 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwInterconnect, string(planner.NVLink), "nvlink", "nvswitch")
 	reqKws(reqKwInterconnect, string(planner.PCIe), "pcie")
 	reqKws(reqKwInterconnect, string(planner.IB), "ib", "infiniband", "roce")
-	reqKws(reqKwKey, "seq", "seq", "seqlen", "seq-len", "seq-length", "sequence-length", "context", "context-length",
+	reqKws(reqKwKey, "seq", "seq", "seqlen", "seq-len", "seq-length", "sequence-length", "sequence", "context", "context-length",
 		"ctx", "ctx-len", "max-len", "max-length", "max-seq-len", "max-seq-length", "cutoff-len", "model-max-length", "block-size",
 		"max-source-length")
 	reqKws(reqKwKey, "batch", "batch", "bs", "global-batch", "batch-size", "batchsize", "global-batch-size", "gbs")

@@ -48,7 +48,7 @@ func TestProbeTenReadings(t *testing.T) {
 		{"llama8b/lora/5만/3ep/a100x2/시간?", "llama-3-8b · lora · 3 epochs of 50000 samples · on 2x a100-sxm4-80gb"},
 		{"라마/8b/서빙/vllm/동접100/h100몇장", "llama-3-8b · inference · vllm concurrency 100"},
 		{"llama8b / lora / 50k / 3ep / 2xa100 / eta?", "3 epochs of 50000 samples"},
-		{"혹시 8x H100 노드 하나 빌리면 llama 3 8b continued pretraining 50B 토큰 몇일이나 걸리는지랑 대충 비용도 알수있을까여", "50B tokens · on 8x h100"},
+		{"혹시 8x H100 노드 하나 빌리면 llama 3 8b continued pretraining 50B 토큰 몇일이나 걸리는지랑 대충 비용도 알수있을까여", "50B tokens · in the cloud · on 8x h100"},
 		{"a10 하나로 llama 8b 추론", "on 1x a10"},
 		{"which gpu should i rent for finetuning 13b models with lora, budget $2k/month?", "budget $2000"},
 		{"llama 8b serving budget $2k/month on l4", "served for 730 h"},

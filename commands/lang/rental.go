@@ -13,7 +13,9 @@ import (
 // 얼마야? 72시간 쓰면 총 얼마". Hours is 0 when no time was said (the
 // answer gives the hourly price and a day's, a week's and a month's).
 type Rental struct {
-	Hardware planner.Hardware
+	// Hardware is what was asked about: one, or a few set side by side
+	// ("l40s rental price vs a100", "h100 pcie vs sxm price?").
+	Hardware []planner.Hardware
 	Hours    float64
 	// Words are what said the time ("for a week", "72시간").
 	Words string
@@ -30,10 +32,11 @@ var rentalDurations = []struct {
 	{regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*(?:weeks?|wks?)\b`), func(n float64) float64 { return 168 * n }},
 	{regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*(?:months?|mo)\b`), func(n float64) float64 { return 730 * n }},
 	{regexp.MustCompile(`(?i)\b(?:a|one)\s+(hour|day|week|month)\b`), nil},
-	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*시간`), func(n float64) float64 { return n }},
-	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*(?:개월|달)`), func(n float64) float64 { return 730 * n }},
-	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*주(?:일|간|동안)?`), func(n float64) float64 { return 168 * n }},
-	{regexp.MustCompile(`(\d+(?:\.\d+)?)\s*일(?:간|동안)?`), func(n float64) float64 { return 24 * n }},
+	// a number of its own (not the 100 of "h100"), and 시간 not 시간당
+	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*시간(?:[^당]|$)`), func(n float64) float64 { return n }},
+	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*(?:개월|달)`), func(n float64) float64 { return 730 * n }},
+	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*주(?:일|간|동안)?`), func(n float64) float64 { return 168 * n }},
+	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*일(?:간|동안)?`), func(n float64) float64 { return 24 * n }},
 	{regexp.MustCompile(`(일주일|한\s?주|하루|이틀|사흘|나흘|한\s?달|두\s?달|세\s?달)`), nil},
 }
 
@@ -45,7 +48,7 @@ var koRentalWords = map[string]float64{"일주일": 168, "한주": 168, "한 주
 var rentalOf = regexp.MustCompile(`\b(cost|price|rent|rental)\s+of\b`)
 
 // rentalAsked are the words that ask a price.
-var rentalAsked = []string{"how much", "cost", "price", "rent", "얼마", "비용", "요금", "가격", "빌리", "렌탈", "대여"}
+var rentalAsked = []string{"how much", "cost", "price", "rent", "going for", "얼마", "비용", "요금", "가격", "빌리", "렌탈", "대여"}
 
 // ReadRental reads a request that names GPUs and asks their price, with no
 // model: the hardware the plan language reads, and the time said. It
@@ -72,13 +75,14 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	}
 	hours, words, rest := rentalTime(low)
 	rest = rentalOf.ReplaceAllString(rest, "$1") // "cost of 4x a100": the GPUs, not a dataset
+	rest = strings.NewReplacer("going for", " ", "these days", " ", "nowadays", " ").Replace(rest)
 	// the hardware, read by the plan language with a stand-in job
 	env.noVariant = true
 	r, err := Read(env, "bert-base inference "+rest)
-	if err != nil || len(r.Request.Targets) != 1 {
+	if err != nil || len(r.Request.Targets) == 0 || len(r.Request.Targets) > 4 {
 		return Rental{}, false
 	}
-	return Rental{Hardware: r.Request.Targets[0], Hours: hours, Words: words}, true
+	return Rental{Hardware: r.Request.Targets, Hours: hours, Words: words}, true
 }
 
 // rentalTime finds the time a rental is said for in low and returns its

@@ -25,7 +25,17 @@ func reqNormalize(s string) string {
 	// "1) h200 몇장 2) 한달 비용", "(a) fits? (b) hours?": a list's markers
 	// number the questions, not GPUs or amounts
 	s = reqListMarker.ReplaceAllString(s, "$1 , $2")
-	s = reqPerPeriod.ReplaceAllString(s, "$1 per $2") // "$2k/month": a sum per month, as "$2k per month" reads
+	s = reqPerPeriod.ReplaceAllStringFunc(s, func(m string) string {
+		// "$2k/month", "cost/mo": a sum per month, as "$2k per month" reads
+		sum, period, _ := strings.Cut(m, "/")
+		switch strings.ToLower(period) {
+		case "mo", "month":
+			period = "month"
+		case "wk", "week":
+			period = "week"
+		}
+		return sum + " per " + period
+	})
 	s = reqContractions.ReplaceAllStringFunc(s, func(m string) string {
 		return m[:strings.IndexAny(m, "'’")]
 	})
@@ -65,7 +75,7 @@ func reqNormalize(s string) string {
 
 // reqPerPeriod is a sum said per month, week or day in one word
 // ("$2k/month", "$500/wk").
-var reqPerPeriod = regexp.MustCompile(`(?i)(\$[\d.,]+[km]?)/(month|mo|week|wk|day)\b`)
+var reqPerPeriod = regexp.MustCompile(`(?i)(\$[\d.,]+[km]?|\bcost|\bprice)/(month|mo|week|wk|day)\b`)
 
 // reqListMarker is a list item's marker: "1)", "(2)", "a)", "(b)" after a
 // space or at the start.

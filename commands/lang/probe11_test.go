@@ -1,0 +1,26 @@
+package lang
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Probe 11's misses: "sequence length", "50 conc users", "cost/mo", "first
+// token latency", a Korean request rate beside a month of serving ("월
+// 비용 … 초당 10 요청"), renting said in Korean (빌려야돼: the cloud, not
+// the team's servers), and 잼마 for Gemma.
+func TestProbeElevenReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"fine-tune Llama 3.1 70B with QLoRA on roughly 30k instruction examples, sequence length 4096, on H100s", "seq 4096"},
+		{"serving gemma2 9b, 50 conc users, l4 or a10g? cost/mo?", "concurrency 50 · served for 730 h"},
+		{"first token latency for qwen2.5 14b on h100 with vllm?", "inference · vllm concurrency 1 · on 1x h100-sxm5-80gb · latency?"},
+		{"llama 3.1 8b 추론 월 비용 얼마나 나와? 초당 10 요청", "10 req/s · served for 730 h"},
+		{"서빙 한달 비용 비교: llama 8b 초당 5요청 h100 vs a100", "5 req/s"},
+		{"deepseek r1 distill llama 70b 서빙하려면 gpu 뭐 빌려야돼?", "in the cloud"},
+		{"a100에서 잼마2 9b 로라 돌리면 vram 충분한가여", "gemma-2-9b · lora"},
+	})
+}
