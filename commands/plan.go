@@ -55,18 +55,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	}
 	rd, err := lang.Read(s.planEnvCtx(ctx), args)
 	if err != nil {
-		if rt, ok := lang.ReadRental(s.planEnvCtx(ctx), args); ok {
-			return rentalReply(p, rt) // "h100 8장 일주일 빌리면 얼마야": GPUs and their price, no job
-		}
-		if cr, ok := lang.ReadCommand(s.planEnv(), args); ok {
-			// "plan server-h 비었어?": a question about the reservations
-			if c, ok := s.index[cr.Name]; ok && (cr.Name == "status" || cr.Name == "mine") {
-				return c.run(ctx, s, ureq, cr.Args)
-			}
-			return nil, &UserError{Msg: p.Tf("that reads as `%s %s`, not a plan: send it without `plan`", cr.Name, cr.Args),
-				Hint: cr.Name + " " + cr.Args}
-		}
-		return nil, err
+		return s.notAPlan(ctx, ureq, args, err)
 	}
 	rd.Request.Printer = p
 	rd.Request.Job.Notes = rd.NotesIn(p) // the reader's assumptions, in the reply's language
@@ -352,6 +341,26 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
+}
+
+// notAPlan answers a request the plan language refused when it asks
+// something else: GPUs' price with no job ("h100 8장 일주일 빌리면
+// 얼마야"), or the reservations' status ("plan server-h 비었어?"); a booking
+// sent as a plan is not made, and the answer says what it reads as.
+// Otherwise the plan language's refusal stands.
+func (s *Set) notAPlan(ctx context.Context, ureq Request, args string, err error) (*Reply, error) {
+	p := ureq.printer()
+	if rt, ok := lang.ReadRental(s.planEnvCtx(ctx), args); ok {
+		return rentalReply(p, rt)
+	}
+	if cr, ok := lang.ReadCommand(s.planEnv(), args); ok {
+		if c, ok := s.index[cr.Name]; ok && (cr.Name == "status" || cr.Name == "mine") {
+			return c.run(ctx, s, ureq, cr.Args)
+		}
+		return nil, &UserError{Msg: p.Tf("that reads as `%s %s`, not a plan: send it without `plan`", cr.Name, cr.Args),
+			Hint: cr.Name + " " + cr.Args}
+	}
+	return nil, err
 }
 
 func hwText(p *i18n.Printer, e *planner.Estimate) string {
