@@ -15,6 +15,12 @@ func (c *canonizer) asidePhrase(i int) int {
 	case w == "full" && (c.w(i+1) == "params" || c.w(i+1) == "parameters" || c.w(i+1) == "param" || c.w(i+1) == "parameter") && !reqStartsNumber(c.w(i+2)):
 		c.emit("finetune", i, i+2) // "finetune qwen2.5 32b full params": every weight trained
 		return i + 2
+	case (w == "per-gpu" || w == "per" && c.w(i+1) == "gpu") && memoryWord(c.w(i+1+boolInt(w == "per"))):
+		n := i + 2 + boolInt(w == "per") // "per-gpu memory", "per gpu vram": the peak on each GPU, which the plan gives
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, n)
+		return n
 	case (w == "conc" || w == "concurr") && reqStartsNumber(lastW(c.out)):
 		c.emit("concurrent", i, i+1) // "50 conc users"
 		return i + 1
@@ -99,6 +105,10 @@ func (c *canonizer) aside(i int) int {
 // 128" (the global batch, said batch first).
 func (c *canonizer) koAside(i int) int {
 	w := c.w(i)
+	if w == "당" && (c.w(i-1) == "gpu" || c.w(i-1) == "카드") {
+		c.skip(i, i+1) // "gpu당 메모리": each GPU's, as the plan gives it
+		return i + 1
+	}
 	if strings.HasPrefix(w, "빌려") || strings.HasPrefix(w, "빌리") || strings.HasPrefix(w, "대여") {
 		c.cloud = true // "gpu 뭐 빌려야돼": rented GPUs, not the team's
 		c.skip(i, i+1)
@@ -156,4 +166,11 @@ func (c *canonizer) oneMachine() {
 		}
 		c.in = append(c.in[:k-1], c.in[k+1:]...)
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

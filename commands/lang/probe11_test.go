@@ -10,7 +10,8 @@ import (
 // Probe 11's misses: "sequence length", "50 conc users", "cost/mo", "first
 // token latency", a Korean request rate beside a month of serving ("월
 // 비용 … 초당 10 요청"), renting said in Korean (빌려야돼: the cloud, not
-// the team's servers), and 잼마 for Gemma.
+// the team's servers), 잼마 for Gemma, and each GPU's memory asked ("gpu당
+// 메모리", "per-gpu memory"; "per-gpu 4" stays a micro-batch).
 func TestProbeElevenReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
@@ -22,5 +23,8 @@ func TestProbeElevenReadings(t *testing.T) {
 		{"서빙 한달 비용 비교: llama 8b 초당 5요청 h100 vs a100", "5 req/s"},
 		{"deepseek r1 distill llama 70b 서빙하려면 gpu 뭐 빌려야돼?", "in the cloud"},
 		{"a100에서 잼마2 9b 로라 돌리면 vram 충분한가여", "gemma-2-9b · lora"},
+		{"tp4 pp2로 llama 70b 학습하면 gpu당 메모리 얼마?", "tp 4 pp 2 · on 8 gpus · will it fit?"},
+		{"llama 70b tp4 on h100, per-gpu memory for serving with 32k context?", "inference · seq 32768 · tp 4"},
+		{"llama 8b lora per-gpu 4 on 2 a100", "micro 4"},
 	})
 }
