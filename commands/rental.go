@@ -32,7 +32,7 @@ func rentalReply(p *i18n.Printer, rt lang.Rental) (*Reply, error) {
 		if rt.Hours > 0 {
 			total := hourly * rt.Hours
 			summaries = append(summaries, p.Tf("%s for %s: %s", name, planner.FormatHoursIn(p, rt.Hours), planner.FormatUSDIn(p, total)))
-			fields = append(fields, Field{Label: p.T("Total"), Value: p.Tf("%s GPU-hours × %s = %s", groupInt(rt.Hours*float64(h.Count)), planner.FormatUSDIn(p, g.PriceUSD), planner.FormatUSDIn(p, total))})
+			fields = append(fields, Field{Label: p.T("Total"), Value: p.Tf("%s GPU-hours × %s = %s", p.Count(rt.Hours*float64(h.Count)), planner.FormatUSDIn(p, g.PriceUSD), planner.FormatUSDIn(p, total))})
 		} else {
 			summaries = append(summaries, p.Tf("%s: %s an hour", name, planner.FormatUSDIn(p, hourly)))
 			for _, d := range []struct {
@@ -55,13 +55,4 @@ func rentalReply(p *i18n.Printer, rt lang.Rental) (*Reply, error) {
 	}
 	r.Sections = append(r.Sections, Section{Text: p.T("The GPUs' price alone. Name a model and the work for how long a job takes there and what it costs (`plan llama3-8b lora 1B tokens on 8x h100`).")})
 	return r, nil
-}
-
-// groupInt writes v rounded, with thousands grouped ("1,344").
-func groupInt(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

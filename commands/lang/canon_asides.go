@@ -15,8 +15,11 @@ func (c *canonizer) asidePhrase(i int) int {
 	case w == "full" && (c.w(i+1) == "params" || c.w(i+1) == "parameters" || c.w(i+1) == "param" || c.w(i+1) == "parameter") && !reqStartsNumber(c.w(i+2)):
 		c.emit("finetune", i, i+2) // "finetune qwen2.5 32b full params": every weight trained
 		return i + 2
-	case (w == "per-gpu" || w == "per" && c.w(i+1) == "gpu") && memoryWord(c.w(i+1+boolInt(w == "per"))):
-		n := i + 2 + boolInt(w == "per") // "per-gpu memory", "per gpu vram": the peak on each GPU, which the plan gives
+	case w == "per-gpu" && memoryWord(c.w(i+1)), w == "per" && c.w(i+1) == "gpu" && memoryWord(c.w(i+2)):
+		n := i + 2 // "per-gpu memory", "per gpu vram": the peak on each GPU, which the plan gives
+		if w == "per" {
+			n++
+		}
 		c.setAsk(AskFit)
 		c.memory = true
 		c.skip(i, n)
@@ -166,11 +169,4 @@ func (c *canonizer) oneMachine() {
 		}
 		c.in = append(c.in[:k-1], c.in[k+1:]...)
 	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -117,10 +117,8 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	r := &cmdReader{text: norm, raw: text, in: toks, servers: servers}
 	if cat != nil {
 		r.gpu = func(w string) bool { _, _, err := cat.GPU(w); return err == nil }
-		for _, t := range toks {
-			if _, _, err := cat.Model(t.w); err == nil && !r.gpu(t.w) && !reqStartsNumber(t.w) && !servers[t.w] && len(t.w) > 3 {
-				return CommandReading{}, false // a model is named: a plan, not a command
-			}
+		if namesModel(cat, toks, servers) {
+			return CommandReading{}, false // a model is named: a plan, not a command
 		}
 	} else {
 		r.gpu = func(string) bool { return false }

@@ -66,12 +66,8 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	if cat == nil {
 		cat = planner.DefaultCatalog()
 	}
-	for _, t := range reqTokenize(low) {
-		if _, _, err := cat.Model(t.w); err == nil && len(t.w) > 3 && !reqStartsNumber(t.w) {
-			if _, _, gerr := cat.GPU(t.w); gerr != nil {
-				return Rental{}, false // a model: a plan's cost, not a rental
-			}
-		}
+	if namesModel(cat, reqTokenize(low), nil) {
+		return Rental{}, false // a model: a plan's cost, not a rental
 	}
 	hours, words, rest := rentalTime(low)
 	rest = rentalOf.ReplaceAllString(rest, "$1") // "cost of 4x a100": the GPUs, not a dataset
@@ -110,4 +106,21 @@ func rentalTime(low string) (float64, string, string) {
 		return d.hours(n), words, rest
 	}
 	return 0, "", low
+}
+
+// namesModel reports whether a word of toks names a catalogue model: a
+// word of four letters or more that is no GPU, number or team server.
+func namesModel(cat *planner.Catalog, toks []reqToken, servers map[string]bool) bool {
+	for _, t := range toks {
+		if len(t.w) <= 3 || reqStartsNumber(t.w) || servers[t.w] {
+			continue
+		}
+		if _, _, err := cat.Model(t.w); err != nil {
+			continue
+		}
+		if _, _, err := cat.GPU(t.w); err != nil {
+			return true
+		}
+	}
+	return false
 }
