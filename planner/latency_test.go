@@ -121,7 +121,10 @@ func TestHostBoundIsMarked(t *testing.T) {
 // issued from Python, so an H100 is no faster than its host allows, a
 // bigger batch costs almost nothing more per step, and the advice gives
 // the engine's rate beside it. Said by no stack word, decode stays an
-// engine's; `tuned` (torch.compile, an engine) is the GPU's pace.
+// engine's; `tuned` (torch.compile, an engine) is the GPU's pace. An
+// attention kernel named with no engine (LitGPT's and transformers'
+// generate with FlashAttention) is a PyTorch program too; with an engine
+// named, the kernel is the engine's.
 func TestEagerDecodeIsTheHostsPace(t *testing.T) {
 	c := DefaultCatalog()
 	m := mustModel(t, c, "llama-3-8b")
@@ -151,6 +154,18 @@ func TestEagerDecodeIsTheHostsPace(t *testing.T) {
 	}
 	if b8, _ := at(HF, 8); b8.Time.PerTokenS > 1.05*eager.Time.PerTokenS {
 		t.Errorf("eager batch 8 takes %.1f ms a step, batch 1 %.1f: the host's issue does not grow with the batch", b8.Time.PerTokenS*1e3, eager.Time.PerTokenS*1e3)
+	}
+	kernel := func(engine Engine) *Estimate {
+		t.Helper()
+		r := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "h100-sxm5-80gb", 1)},
+			Job: Job{Model: m, Workload: Inference, Precision: BF16, GlobalBatch: 1, SeqLen: 768, GenTokens: 256, Attention: Flash, Engine: engine}})
+		return r.Plans[0]
+	}
+	if e := kernel(""); !e.HostBound || e.Time.PerTokenS != eager.Time.PerTokenS {
+		t.Errorf("`flash` and no engine: host-bound %v, %.1f ms a token; want eager's %.1f", e.HostBound, e.Time.PerTokenS*1e3, eager.Time.PerTokenS*1e3)
+	}
+	if e := kernel("vllm"); e.HostBound {
+		t.Errorf("`flash` with vllm is host-bound: the engine's kernel, the engine's pace")
 	}
 	said := strings.Join(eager.Assumptions, "\n")
 	for _, a := range res.Advice {

@@ -60,3 +60,16 @@ func TestCheapestPrefersFewerGPUsAtTheSameCost(t *testing.T) {
 		t.Errorf("a 14 %% saving was passed over for fewer GPUs")
 	}
 }
+
+// The fastest pick is the cheapest of the options within 1 % of the least
+// time: a decode bound by the host runs as fast on one GPU as on four.
+func TestFastestPrefersTheCheaperAtTheSameTime(t *testing.T) {
+	hours, costs := []float64{1.000, 1.004, 1.2}, []float64{4, 1, 0.5}
+	if got := fastestOf(3, func(i int) float64 { return hours[i] }, func(i int) float64 { return costs[i] }); got != 1 {
+		t.Errorf("picked option %d (%.3f h at $%.0f), want the $1 one at 1.004 h", got, hours[got], costs[got])
+	}
+	hours = []float64{1.0, 1.1}
+	if got := fastestOf(2, func(i int) float64 { return hours[i] }, func(i int) float64 { return costs[i] }); got != 0 {
+		t.Errorf("a 10 %% faster option was passed over for a cheaper one")
+	}
+}

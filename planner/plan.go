@@ -209,7 +209,8 @@ type planContext struct {
 	// keptPrecision: the job's precision came from the measured run.
 	keptPrecision bool
 	// eagerDecode: a decoder served by eager PyTorch, named as such
-	// (`hf`, `transformers`, `pytorch`): its decode is the host's pace.
+	// (`hf`, `transformers`, `pytorch`, or an attention kernel with no
+	// engine): its decode is the host's pace.
 	eagerDecode bool
 	// pinLayout: the layout said (Job.TensorParallel, PipelineParallel)
 	// is the only one tried; set while the measured run, or the targets
@@ -332,7 +333,15 @@ func (pc *planContext) resolveJob() error {
 		}
 	}
 	pc.shippedWeights(j, m)
-	pc.eagerDecode = j.Workload == Inference && j.Stack == HF && j.Engine == "" && !forwardOnly(m)
+	pc.eagerDecode = j.Workload == Inference && j.Engine == "" && !forwardOnly(m) &&
+		(j.Stack == HF || j.Stack == "" && j.Attention != AttentionDefault)
+	if pc.eagerDecode && j.Stack == "" {
+		// "inference … flash": an attention kernel is a choice made in a
+		// PyTorch program (transformers' attn_implementation, LitGPT's
+		// generate); a serving engine picks its own and is not asked
+		j.Stack = HF
+		pc.assume(pc.pr.Tf("an attention kernel (`%s`) and no serving engine: planned as PyTorch's own generate loop with that kernel (say `vllm`, `tgi`, `sglang`, `trt-llm` or `llama.cpp` to plan an engine)", j.Attention))
+	}
 	if j.Stack == "" {
 		pc.defaultStack(j, m)
 	}

@@ -717,7 +717,8 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 		nb++
 		return built[nb-1]
 	}
-	rec.Fastest, rec.Cheapest, rec.Balanced = pick(byTime[0].src), pick(cheapest), pick(balanced)
+	fastest := byTime[fastestOf(len(byTime), func(i int) float64 { return byTime[i].hours }, func(i int) float64 { return byTime[i].cost })].src
+	rec.Fastest, rec.Cheapest, rec.Balanced = pick(fastest), pick(cheapest), pick(balanced)
 	for _, e := range []*Estimate{rec.Fastest, rec.Cheapest, rec.Balanced} {
 		if e.Launch == "" {
 			pc.describe(e)
@@ -726,18 +727,30 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 	return rec
 }
 
-// cheapTie is how close to the least cost an option on fewer GPUs may be
-// and still be the cheapest pick.
-const cheapTie = 1.01
+// pickTie is how close to the best value an option may be and still be
+// the pick for a reason of its own: the model cannot tell 1 % apart.
+const pickTie = 1.01
 
 // cheapestOf returns the cheapest pick among n options sorted by cost: of
-// those within 1 % of the lowest cost (the model cannot tell 1 % apart),
-// the one on the fewest GPUs, which are easier to get and to run, the
-// cheaper first.
+// those within pickTie of the lowest cost, the one on the fewest GPUs,
+// which are easier to get and to run, the cheaper first.
 func cheapestOf(n int, cost func(int) float64, gpus func(int) int) int {
 	best := 0
-	for i := 1; i < n && cost(i) <= cost(0)*cheapTie; i++ {
+	for i := 1; i < n && cost(i) <= cost(0)*pickTie; i++ {
 		if gpus(i) < gpus(best) {
+			best = i
+		}
+	}
+	return best
+}
+
+// fastestOf returns the fastest pick among n options sorted by time: of
+// those within pickTie of the least time, the cheapest. A decode bound by
+// the host runs as fast on one GPU as on four, and four cost four times.
+func fastestOf(n int, hours, cost func(int) float64) int {
+	best := 0
+	for i := 1; i < n && hours(i) <= hours(0)*pickTie; i++ {
+		if cost(i) < cost(best) {
 			best = i
 		}
 	}

@@ -399,16 +399,17 @@ func (s *optionSet) order() {
 }
 
 // fastest is the least hours of an option that fits; false when none
-// fits.
+// fits. Every option that may come within pickTie of it is timed: the
+// fastest pick is the cheapest among those.
 func (s *optionSet) fastest() (float64, bool) {
-	return s.least(&s.byHours, func(o *optionState) float64 { return o.hours }, floorSlack)
+	return s.least(&s.byHours, func(o *optionState) float64 { return o.hours }, pickTie*floorSlack)
 }
 
 // cheapest is the least cost of an option that fits; false when none
-// fits. Every option that may come within cheapTie of it is timed: the
+// fits. Every option that may come within pickTie of it is timed: the
 // cheapest pick is the one on the fewest GPUs among those.
 func (s *optionSet) cheapest() (float64, bool) {
-	return s.least(&s.byCost, func(o *optionState) float64 { return o.cost }, cheapTie*floorSlack)
+	return s.least(&s.byCost, func(o *optionState) float64 { return o.cost }, pickTie*floorSlack)
 }
 
 // least times options in the order of their floors until no floor left

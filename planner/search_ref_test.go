@@ -138,7 +138,7 @@ func (pc *planContext) refSearch(pool []Hardware) Recommendations {
 			}
 		}
 	}()
-	rec.Fastest = byTime[0]
+	rec.Fastest = byTime[fastestOf(len(byTime), func(i int) float64 { return byTime[i].sortKeyHours() }, func(i int) float64 { return byTime[i].sortKeyCost() })]
 	rec.Cheapest = byCost[cheapestOf(len(byCost), func(i int) float64 { return byCost[i].sortKeyCost() }, func(i int) int { return byCost[i].GPUs })]
 	limit := byCost[0].sortKeyCost() * 1.5
 	rec.Balanced = rec.Cheapest

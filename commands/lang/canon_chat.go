@@ -107,7 +107,8 @@ func lastParams(out []reqToken) string {
 }
 
 // chatWords reads the everyday words that stand for a keyword or say
-// nothing: "how much faster" (a speed), "lora tune", "300 completion",
+// nothing: "how much faster" (a speed), "lora tune", "generate with
+// transformers" (inference), "300 completion",
 // "40 people", "on volta", "a 150m gpt"; i when none is there.
 func (c *canonizer) chatWords(i int) int {
 	w := c.w(i)
@@ -131,6 +132,9 @@ func (c *canonizer) chatWords(i int) int {
 		return i + 1
 	case (w == "people" || w == "persons") && reqStartsNumber(lastW(c.out)):
 		c.emit("users", i, i+1) // "~40 people at once": users
+		return i + 1
+	case (w == "generate" || w == "generating" || w == "generation" || w == "generate()") && !reqStartsNumber(c.w(i+1)) && !trainingSaid(c.in):
+		c.emit("inference", i, i+1) // "generate with transformers": the verb, not `gen 256`
 		return i + 1
 	case w == "volta" || w == "ampere" || w == "hopper" || w == "turing" || w == "blackwell":
 		c.skip(i, i+1) // "bitsandbytes on volta": the generation, the GPU is named elsewhere

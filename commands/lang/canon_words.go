@@ -185,12 +185,12 @@ func concurrentWords(a, b string) int {
 
 // rateQuestion is how many words at a, b, c say a rate unit with no
 // number: "tokens per second", "tokens/s", "tok/s", "it/s", "samples per
-// sec", "images a second"; 0 for none.
+// sec", "images a second", "speed"; 0 for none.
 func rateQuestion(a, b, c string) int {
 	switch a {
 	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries", "docs", "documents", "sentences", "passages":
-	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "images/sec", "img/sec", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "docs/s", "docs/sec", "throughput":
-		return 1
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "images/sec", "img/sec", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "docs/s", "docs/sec", "throughput", "speed":
+		return 1 // "generation speed?": how fast
 	default:
 		return 0
 	}

@@ -293,10 +293,11 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
-	if (c.runWord || c.serveHours > 0 || c.latencyTarget > 0 || c.latency && !trainingSaid(c.in)) && r.Request.Job.Workload == "" && (!trainingJob(r.Request) || c.useWord) {
+	if (c.runWord || c.serveHours > 0 || c.latencyTarget > 0 || c.latency && !trainingSaid(c.in)) && r.Request.Job.Workload == "" && (!trainingJob(r.Request) && !trainingAhead(c.in) || c.useWord) {
 		// "can I run mixtral on 2 a6000": running a model is inference;
-		// so is a latency asked ("ttft for llama 3 8b", "latency for 512
-		// output tokens") when nothing says training
+		// so is a latency or a rate asked ("ttft for llama 3 8b", "latency
+		// for 512 output tokens") when nothing says training ("training
+		// bert-base on a100, how fast" is training's speed)
 		r.Request.Job.Workload = planner.Inference
 	}
 	if c.maxSeq && r.Request.Job.Workload == "" && !trainingSaid(c.in) && !trainingJob(r.Request) {

@@ -83,6 +83,18 @@ var trainingWords = map[string]bool{
 	"tune": true, "tuning": true,
 }
 
+// trainingAhead reports whether a word of the input says training is
+// the job: trainingSaid without "trained", which names a model already
+// trained ("llama 3 8b i trained, how fast does it run").
+func trainingAhead(in []reqToken) bool {
+	for _, t := range in {
+		if t.w != "trained" && trainingSaid([]reqToken{t}) {
+			return true
+		}
+	}
+	return false
+}
+
 // trainingSaid reports whether a word of the input says training.
 func trainingSaid(in []reqToken) bool {
 	for _, t := range in {
