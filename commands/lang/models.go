@@ -268,9 +268,8 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 		best, bestExtra, tie := -1, 1<<30, false
 		for k, c := range cands {
 			switch {
-			case c.family == words[0] || len(words[0]) >= 4 && strings.HasPrefix(c.family, words[0]) ||
-				len(words[0]) >= 5 && words[0][0] == c.family[0] && osa(words[0], c.family) <= 2:
-				// the family, a prefix of it, or a typo of it ("lamma", "deepsek")
+			case c.family == words[0] || len(words[0]) >= 4 && strings.HasPrefix(c.family, words[0]) || familyTypo(words[0], c.family):
+				// the family, a prefix of it, or a typo of it ("lamma", "deepsek", "llma", "qwne")
 				if !partsSubset(words[1:], c.parts[1:]) {
 					continue
 				}
@@ -306,6 +305,35 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 		return m, n, true
 	}
 	return planner.Model{}, 0, false
+}
+
+// familyTypo reports whether w is a typo of a model family's name: the
+// same first letter and, for five letters or more, two edits at most
+// ("lamma", "deepsek"); for four, one letter left out of a longer name
+// ("llma", "gema") or two letters swapped ("qwne"), not one changed
+// ("bart" is another model, not BERT).
+func familyTypo(w, family string) bool {
+	if len(w) < 4 || w[0] != family[0] {
+		return false
+	}
+	if len(w) >= 5 {
+		return osa(w, family) <= 2
+	}
+	if osa(w, family) != 1 {
+		return false
+	}
+	return len(family) > len(w) || len(family) == len(w) && swapped(w, family)
+}
+
+// swapped reports whether a and b, of the same length, differ by two
+// neighbouring letters swapped.
+func swapped(a, b string) bool {
+	for i := 0; i+1 < len(a); i++ {
+		if a[i] != b[i] {
+			return a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+		}
+	}
+	return false
 }
 
 // familySize reads a family the catalogue knows with a size it does not

@@ -377,15 +377,14 @@ const (
 		"and a measurement (baseline 5.67 h/epoch on 4x v100)"
 )
 
-// familyLike reports whether w names a model family of the catalogue or
-// is a typo of one: close (two edits at most) to a family name of five
-// letters or more, with the same first letter.
+// familyLike reports whether w names a model family of the catalogue of
+// four letters or more, or is a typo of one (familyTypo).
 func familyLike(cat *planner.Catalog, w string) bool {
-	if len(w) < 5 || reqStartsNumber(w) {
+	if len(w) < 4 || reqStartsNumber(w) {
 		return false
 	}
 	for _, f := range modelNameIndex(cat).parts {
-		if len(f) > 0 && len(f[0]) >= 5 && f[0][0] == w[0] && osa(w, f[0]) <= 2 {
+		if len(f) > 0 && len(f[0]) >= 4 && (len(w) >= 5 && w == f[0] || familyTypo(w, f[0])) {
 			return true
 		}
 	}
