@@ -328,7 +328,7 @@ func (c *canonizer) phrase(i int) int {
 		c.stepAsked = true
 		c.skip(i, n)
 		return n
-	case rateQuestion(c.w(i), c.w(i+1), c.w(i+2)) > 0 && (i == 0 || !reqStartsNumber(c.w(i-1)) || c.gpu(c.w(i-1))):
+	case rateQuestion(c.w(i), c.w(i+1), c.w(i+2)) > 0 && (i == 0 || !reqStartsNumber(c.w(i-1)) || c.gpu(c.w(i-1)) || isParamSize(c.w(i-1))):
 		// "tokens per second?", "how many tok/s", "images/sec": asks how
 		// fast, with no measurement said (a number before it would be one)
 		n := i + rateQuestion(c.w(i), c.w(i+1), c.w(i+2))

@@ -36,6 +36,15 @@ func (c *canonizer) chatPhrase(i int) int {
 		c.emit(w+"x", i, i+1)
 		c.emit("bigger", i+1, i+2)
 		return i + 2
+	case reqStartsNumber(w) && !isParamSize(w) && !c.gpu(w) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) == 3:
+		// "500 tokens per second on a100": a measured rate, said in words
+		if c.measurement(i) {
+			at := c.in[i].start
+			c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})
+		}
+		c.emit(w, i, i+1)
+		c.emit(rateUnit(c.w(i+1)), i+1, i+4)
+		return i + 4
 	case latencyWord(w):
 		return c.latencyTargetAt(i)
 	case strings.HasSuffix(w, "-way") || strings.HasSuffix(w, "way") && len(w) > 3 && digitsOnly(strings.TrimSuffix(w, "way")):
@@ -192,4 +201,17 @@ func (c *canonizer) koLatencyTarget(i int) int {
 		}
 	}
 	return i
+}
+
+// rateUnit is the per-second unit of a rate's noun ("tokens" → tokens/s).
+func rateUnit(noun string) string {
+	switch noun {
+	case "tokens", "token", "tok", "toks":
+		return "tokens/s"
+	case "images", "imgs":
+		return "images/s"
+	case "requests", "reqs", "queries":
+		return "req/s"
+	}
+	return "samples/s"
 }

@@ -197,6 +197,8 @@ func rateQuestion(a, b, c string) int {
 	switch {
 	case (b == "per" || b == "a" || b == "/") && (c == "second" || c == "sec" || c == "s"):
 		return 3
+	case b == "speed" || b == "rate" || b == "throughput":
+		return 2 // "token speed on a 4090"
 	case b == "/s" || b == "/sec":
 		return 2
 	}

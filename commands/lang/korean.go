@@ -589,6 +589,10 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	if n := c.koCkptWords(i, e); n > i {
 		return n
 	}
+	if e.word == "tokens" && strings.HasPrefix(c.w(i+1), "속도") && len(c.out) > 0 && c.gpu(lastW(c.out)) {
+		c.skip(i, i+1) // "4090 토큰 속도": the card, then the rate asked (속도 asks it)
+		return i + 1
+	}
 	if e.word == "month" && !c.koDeadlineAt(i) {
 		c.skip(i, i+1) // "한 달 비용": a month of serving, not a deadline
 		c.serveHours = 730
