@@ -292,3 +292,28 @@ func TestEmbeddingEncoders(t *testing.T) {
 		}
 	}
 }
+
+// A CNN's stored activations follow the count its model card gives, not
+// its parameters: ResNet-18 has 46 % of ResNet-50's parameters and 23 %
+// of its activations, ConvNeXt-Large 7.7x the parameters and 3.9x the
+// activations. The ResNet-50 reference (23M values an image) is kept.
+func TestCNNActivationsFollowTheCard(t *testing.T) {
+	c := DefaultCatalog()
+	stored := func(id string) float64 {
+		t.Helper()
+		m := mustModel(t, c, id)
+		if m.ActivationsM == 0 {
+			t.Fatalf("%s has no activation count", id)
+		}
+		s, _, _ := activationPerSample(&fittedParams, m, Pretrain, layout{precision: FP16}, 224, Tuned)
+		return s / 2
+	}
+	if got := stored("resnet-50"); math.Abs(got-23e6) > 0.2e6 {
+		t.Errorf("ResNet-50 stores %.1fM values an image, want 23M", got/1e6)
+	}
+	for id, ratio := range map[string]float64{"resnet-18": 2.5 / 11.1, "convnext-large-224": 43.1 / 11.1} {
+		if r := stored(id) / stored("resnet-50"); math.Abs(r-ratio) > 0.01 {
+			t.Errorf("%s stores %.2fx ResNet-50's activations, its card says %.2fx", id, r, ratio)
+		}
+	}
+}

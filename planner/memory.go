@@ -266,8 +266,14 @@ func activationPerSample(prm *Params, m Model, w Workload, l layout, seq int, st
 	}
 	if m.Kind == VisionConv {
 		// ResNet-50 at 224²: ~23M stored values per image (torchvision
-		// profile), scaled by parameter count for other CNNs.
+		// profile), 2.07 for each of the 11.1M activations timm's card
+		// counts (the convolutions' outputs; batch norm and the residual
+		// adds store as much again). A CNN whose card gives its count
+		// scales by it; another, by parameter count.
 		perImage := 23e6 * ab * (m.Params() / 25.6e6)
+		if m.ActivationsM > 0 {
+			perImage = 23.0 / 11.1 * m.ActivationsM * 1e6 * ab
+		}
 		if l.ckpt {
 			return perImage * 0.35, 0, 0
 		}

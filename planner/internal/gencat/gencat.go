@@ -384,6 +384,9 @@ func modelFromRow(r row) (*fields, error) {
 	f.int("Experts", experts)
 	f.int("TopK", topK)
 	f.float("FwdGFLOPs", gflops)
+	if kind == "cnn" {
+		f.float("ActivationsM", parseActivations(notes))
+	}
 	if sh := shippedFormat(notes); sh != "" {
 		f.raw("Shipped", sh)
 	}
@@ -435,8 +438,16 @@ func numberAfter(s, marker string) int {
 }
 
 // parseGFLOPs reads "~17.6 GFLOPs fwd" or "(~8.2 GFLOPs) forward" from a notes cell.
-func parseGFLOPs(s string) float64 {
-	i := strings.Index(s, "GFLOPs")
+func parseGFLOPs(s string) float64 { return decimalBefore(s, "GFLOPs") }
+
+// parseActivations reads a CNN's activation count per image, in millions,
+// from its notes as timm's model cards give it ("28.8M activations").
+func parseActivations(s string) float64 { return decimalBefore(s, "M activations") }
+
+// decimalBefore is the number written just before the first unit in s
+// ("~4.1 GFLOPs" → 4.1), 0 when there is none.
+func decimalBefore(s, unit string) float64 {
+	i := strings.Index(s, unit)
 	if i < 0 {
 		return 0
 	}

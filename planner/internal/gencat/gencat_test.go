@@ -29,7 +29,7 @@ func catalogFS(gpus, prices, models string) fstest.MapFS {
 func TestGenerateRows(t *testing.T) {
 	src, err := Generate(catalogFS(h100Row, h100Price,
 		bertRow+"deepseek-v3,DeepSeek,decoder,61,7168,128,128,,18432,129280,163840,no,swiglu; 256 routed experts top-8 + 1 shared,rmsnorm,rope,671,,37,,https://example.test/ds\n"+
-			"resnet-50,ResNet,cnn,50 (conv),,,,,,,224,no,,batchnorm,,0.0256,,,~4.1 GFLOPs fwd at 224x224,https://example.test/rn\n"))
+			"resnet-50,ResNet,cnn,50 (conv),,,,,,,224,no,,batchnorm,,0.0256,,,~4.1 GFLOPs fwd at 224x224 (11.1M activations),https://example.test/rn\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestGenerateRows(t *testing.T) {
 		`{ID: "h100-sxm", Name: "H100 SXM5 80GB", Vendor: "NVIDIA", Generation: Hopper, FormFactor: "SXM5", MemoryGB: 80, MemBWGBs: 3350, peak: peakTable{pkFP32: 67, pkTF32: 494.5, pkBF16: 989.5, pkFP16: 989.5, pkFP8: 1979, pkINT8: 1979}, NVLinkGBs: 900, PCIeGen: 5, TDPW: 700, SXM: true, PriceUSD: 2.5, PriceSource: "estimate, 2026", Source: "https://example.test/h100", Confidence: "high", family: "h100", defaultScore: 1080},`,
 		`{ID: "bert-base-uncased", Family: "BERT", Kind: Encoder, Layers: 12, Hidden: 768, Heads: 12, KVHeads: 12, HeadDim: 64, FFN: 3072, Vocab: 30522, MaxCtx: 512, Tied: true, Learned: true, ParamsB: 0.11, Source: "https://example.test/bert", Notes: "incl. pooler", Origin: "catalogue"},`,
 		`Kind: MoE, Layers: 61,`, `Gated: true, ParamsB: 671, ActiveB: 37, Experts: 256, TopK: 8,`,
-		`{ID: "resnet-50", Family: "ResNet", Kind: VisionConv, Layers: 50, MaxCtx: 224, ParamsB: 0.0256, FwdGFLOPs: 4.1,`,
+		`{ID: "resnet-50", Family: "ResNet", Kind: VisionConv, Layers: 50, MaxCtx: 224, ParamsB: 0.0256, FwdGFLOPs: 4.1, ActivationsM: 11.1,`,
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("generated source lacks\n%s\nin\n%s", want, src)
