@@ -116,6 +116,13 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		answer = answerLine(p, rd, res)
 	}
 	answer = refineAnswer(p, rd, res, answer)
+	if then := s.thenServing(p, rd, res); then != "" {
+		if answer == "" {
+			answer = then
+		} else {
+			answer += "\n" + then
+		}
+	}
 	if answer != "" {
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer

@@ -35,6 +35,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen2.5-coder 32b awq on a 4090 - fits?", "fit", []string{"No — on 1× GeForce RTX 4090", "more than the 21.4 GiB of 24 a serving engine takes"}},
 		// probe 11: a served model's memory asked is one request's need, not the KV cache the engine fills its share with
 		{"how much vram for qwen2.5 72b awq int4?", "fit", []string{"for one request of 4096 tokens", "a serving engine takes"}},
+		// training, then serving the trained model: both answered, the serving on the same GPU
+		{"llama 8b lora 학습하고 vllm으로 서빙까지 하려면 4090 몇 장?", "count", []string{"GeForce RTX 4090", "이어서 서빙하면: 1× GeForce RTX 4090"}},
+		{"llama 3 8b qlora on a 4090, then serve it with vllm", "", []string{"Then serving it: About", "tokens/s on 1× GeForce RTX 4090"}},
 		// a latency target: whether the plan meets it
 		{"qwen2.5 7b h100 vllm ttft 500ms 안쪽으로 되나?", "fit", []string{"목표 500 ms 안에 들어와요", "첫 토큰"}},
 		// a question asked in the negative gets the fact, no yes that reads as no

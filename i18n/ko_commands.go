@@ -214,6 +214,7 @@ func koCommands() map[string]string {
 		"No — on %s it needs %.0f GiB per GPU and has %.0f; see what to change below.":                                                                               "아니요 — %s에서는 GPU당 %.0f GiB가 필요한데 %.0f GiB뿐이에요. 아래에서 바꿀 점을 확인하세요.",
 		"It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.":                                                                                "%s에는 메모리가 부족해요 (GPU당 %.0f / %.0f GiB). 아래에서 바꿀 점을 확인하세요.",
 		"About %s on %s.":                                "약 %s 걸려요 (%s).",
+		"Then serving it: %s":                            "이어서 서빙하면: %s",
 		"About %s on %s (%s).":                           "약 %s 들어요 (%s, %s).",
 		"%s runs it fastest":                             "%s가 가장 빨라요",
 		"%s: does not fit":                               "%s: 메모리 부족",

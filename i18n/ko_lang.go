@@ -173,6 +173,8 @@ func koLang() map[string]string {
 		"`%s` read as hours of audio: %s samples of 30 seconds":                                                        "`%s`는 음성 시간으로 읽었어요: 30초짜리 샘플 %s개",
 		"context parallelism is planned when its degree is said (`cp 2`, `cp 4`): this plan runs without it, and shows whether one sequence fits a GPU": "context parallelism은 차수를 말하면 반영해요 (`cp 2`, `cp 4`): 이 플랜은 없이 계산했고, 시퀀스 하나가 GPU 한 장에 들어가는지 보여 줘요",
 		"served for %.0f h": "%.0f시간 서빙",
+		"then served (%s)":  "이어서 서빙 (%s)",
+		"then served":       "이어서 서빙",
 		"%s tokens/s for each of %d streams at once: %s tokens/s in all":                                                                                                         "동시 스트림마다 초당 %s 토큰 × %d개: 모두 초당 %s 토큰",
 		"Chinchilla-optimal: 20 tokens a parameter (Hoffmann et al. 2022), %s tokens":                                                                                            "Chinchilla 최적: 파라미터당 20 토큰 (Hoffmann et al. 2022), %s 토큰",
 		"no count said for %s: planned on %d, as many as your measured run":                                                                                                      "%s 개수를 말하지 않아서 측정한 실행과 같은 %d장으로 계산했어요",

@@ -293,6 +293,13 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	if r.Cloud {
 		add(p.T("in the cloud"))
 	}
+	if r.ThenServe != nil {
+		if w := strings.Join(servingWords(r.ThenServe.Job), " "); w != "" {
+			add(p.Tf("then served (%s)", w))
+		} else {
+			add(p.T("then served"))
+		}
+	}
 	if r.ServeHours > 0 {
 		add(p.Tf("served for %.0f h", r.ServeHours))
 	}

@@ -51,6 +51,7 @@ type servingState struct {
 	hostBW           reqSlot[float64]
 	any              bool
 	quantWord, first string
+	at               int // the token of the first serving word
 }
 
 var engineWords = map[string]planner.Engine{
@@ -505,7 +506,7 @@ func (p *reqParser) servingHostBW(a int) error {
 
 func (p *reqParser) serveMark(a int) {
 	if !p.serve.any {
-		p.serve.any, p.serve.first = true, p.span(a, p.i)
+		p.serve.any, p.serve.first, p.serve.at = true, p.span(a, p.i), a
 	}
 }
 
@@ -520,10 +521,22 @@ func (p *reqParser) finishServing() error {
 		sv.engine = reqSlot[planner.Engine]{v: planner.EngineGraph, word: string(planner.EngineGraph), set: true}
 		sv.any = true
 	}
-	if !sv.any && !sv.input.set && !sv.quant.set {
+	if p.workload.set && p.workload.v != planner.Inference && sv.any && p.thenAfter(p.workloadAt, sv.at) {
+		p.thenServe = true // "lora 학습하고 vllm으로 20명 동시에": trained, then served
+	}
+	if !sv.any && !sv.input.set && !sv.quant.set && !p.thenServe {
 		return nil
 	}
-	if p.workload.set && p.workload.v != planner.Inference && sv.any {
+	if p.thenServe {
+		// the serving words make the job served after the training: its
+		// own job, the model as trained (its adapter merged), in the
+		// training's 16-bit format unless a weight format is said
+		s := planner.Job{Model: j.Model, Workload: planner.Inference}
+		if j.Precision == planner.BF16 || j.Precision == planner.FP16 {
+			s.Precision = j.Precision
+		}
+		p.serveJob, j = &s, &s
+	} else if p.workload.set && p.workload.v != planner.Inference && sv.any {
 		return said(en.Tf("`%s` is about serving a model, but the request says `%s`", sv.first, p.workload.word), &UserError{Hint: "try: gpuplan plan llama-3.1-8b inference vllm in 1024 out 256 on h100"})
 	}
 	if j.Workload == "" && (sv.any || sv.input.set) {
@@ -536,7 +549,7 @@ func (p *reqParser) finishServing() error {
 			j.GenTokens = out
 			p.note(en.T("output length not given: 256 generated tokens per request (say `out N`)"))
 		}
-		if p.seq.set && p.seq.v != sv.input.v+out {
+		if p.seq.set && p.seq.v != sv.input.v+out && !p.thenServe {
 			return said(en.Tf("`%s` and `%s` disagree: the context is the prompt plus the output (%d)", p.seq.word, sv.input.word, sv.input.v+out), &UserError{Hint: p.tryWithout(p.seq.word)})
 		}
 		j.SeqLen = sv.input.v + out
@@ -585,6 +598,23 @@ func (p *reqParser) finishServing() error {
 		}
 	}
 	return nil
+}
+
+// thenAfter reports whether the words at token b follow the training
+// named at token a as a next step: after it, with a word that says so
+// between them ("then", "and", "after", "하고", "후", "다음", "까지", or
+// the training verb's own 하고/해서/한 뒤).
+func (p *reqParser) thenAfter(a, b int) bool {
+	if a < 0 || b <= a || b >= len(p.toks) || p.toks[a].end > p.toks[b].start || p.toks[b].start > len(p.text) {
+		return false
+	}
+	between := strings.ToLower(p.text[p.toks[a].start:p.toks[b].start])
+	for _, w := range []string{"then", " and ", "after", "afterwards", "하고", "해서", "한 뒤", "한뒤", "후", "다음", "나서", "까지", "시키고", "돌리고"} {
+		if strings.Contains(between, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // tryWithout is a hint with the words w taken out of the request.

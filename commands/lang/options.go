@@ -381,6 +381,12 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 func (p *reqParser) setWorkload(w planner.Workload, a, b int) error {
 	if p.workload.set {
 		cur := p.workload.v
+		if cur != planner.Inference && w == planner.Inference && p.thenAfter(p.workloadAt, a) {
+			// "fine-tune mistral with lora, then serve it": the training
+			// planned, the serving after it (finishServing)
+			p.thenServe = true
+			return nil
+		}
 		// LoRA and QLoRA are ways to fine-tune: "lora finetune" is LoRA.
 		if cur == planner.Finetune && (w == planner.LoRA || w == planner.QLoRA) {
 			p.workload = reqSlot[planner.Workload]{v: w, word: p.span(a, b), set: true}
@@ -389,6 +395,9 @@ func (p *reqParser) setWorkload(w planner.Workload, a, b int) error {
 		if w == planner.Finetune && (cur == planner.LoRA || cur == planner.QLoRA) {
 			return nil
 		}
+	}
+	if !p.workload.set {
+		p.workloadAt = a
 	}
 	return reqSet(p, &p.workload, w, a, b, "workloads")
 }

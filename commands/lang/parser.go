@@ -102,6 +102,12 @@ type reqParser struct {
 	serverOrder []string
 	resolve     func(string) (planner.Model, error)
 	serve       servingState // the serving words (engine.go)
+	// thenServe: a training workload and serving said in that order
+	// ("lora 학습하고 vllm으로 서빙까지", "fine-tune … then serve it"):
+	// the training is the job, serveJob the serving after it.
+	thenServe  bool
+	serveJob   *planner.Job
+	workloadAt int // the token of the workload word
 	// workloadAssumed says why a workload the request did not name was
 	// chosen by the reading ("from int4; say qlora to train").
 	workloadAssumed string

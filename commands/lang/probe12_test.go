@@ -37,3 +37,40 @@ func TestProbeTwelveReadings(t *testing.T) {
 		t.Errorf("bart large read as %s: BART is not in the catalogue, and is not BERT", r.Request.Job.Model.ID)
 	}
 }
+
+// Training and then serving the trained model, said in that order with a
+// word for the next step, reads as the training with the serving after it
+// (ThenServe): its engine and load go to the serving, not to the training.
+// Said the other way round, or with nothing joining them, the two
+// workloads still ask which one.
+func TestTrainThenServe(t *testing.T) {
+	env := Env{Catalog: planner.DefaultCatalog(), Now: time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC)}
+	for text, want := range map[string]struct {
+		w           planner.Workload
+		engine      planner.Engine
+		concurrency int
+	}{
+		"llama 8b lora 학습하고 vllm으로 서빙까지 하려면 4090 몇 장?":                                    {planner.LoRA, planner.EngineVLLM, 0},
+		"fine-tune mistral 7b with lora then serve it with vllm for 20 users, what gpus?": {planner.LoRA, planner.EngineVLLM, 20},
+		"qwen 7b 파인튜닝 후 서빙하려면 a100 몇장":                                                    {planner.Finetune, "", 0},
+	} {
+		r, err := Read(env, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		j := r.Request.Job
+		if j.Workload != want.w || j.Engine != "" || j.Concurrency != 0 || r.ThenServe == nil {
+			t.Errorf("%q: %s (engine %q, concurrency %d), then serve %v; want %s with the serving apart", text, j.Workload, j.Engine, j.Concurrency, r.ThenServe != nil, want.w)
+			continue
+		}
+		if s := r.ThenServe.Job; s.Workload != planner.Inference || s.Engine != want.engine || s.Concurrency != want.concurrency || s.Model.ID != j.Model.ID {
+			t.Errorf("%q: serves %s %s with %q at %d, want inference of %s with %q at %d", text, s.Workload, s.Model.ID, s.Engine, s.Concurrency, j.Model.ID, want.engine, want.concurrency)
+		}
+	}
+	for _, text := range []string{"llama3-8b inference pretrain", "llama 8b lora vllm"} {
+		if _, err := Read(env, text); err == nil {
+			t.Errorf("%q read without asking which workload", text)
+		}
+	}
+}

@@ -70,6 +70,11 @@ type Reading struct {
 	// Variant is the request again with the second of two choices set
 	// side by side ("vllm vs sglang"), nil when none were.
 	Variant *Variant
+	// ThenServe is the serving of the trained model when the request asks
+	// both in that order ("lora 학습하고 vllm으로 서빙까지", "fine-tune …
+	// then serve it for 20 users"): Request plans the training, this the
+	// serving, on the same hardware words; nil otherwise.
+	ThenServe *planner.Request
 	// NegativeAsk marks a question asked in the negative ("v100에
 	// 안들어가지?", "안 돼?"): a bare yes or no would answer it backwards.
 	NegativeAsk bool
@@ -234,6 +239,14 @@ func Read(env Env, text string) (Reading, error) {
 		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst}
 	if p.req.Job.Workload == planner.Inference {
+		r.ServeHours = c.serveHours
+	}
+	if p.serveJob != nil {
+		serve := p.req
+		serve.Job = *p.serveJob
+		serve.Job.Notes = nil
+		serve.Baseline = nil
+		r.ThenServe = &serve
 		r.ServeHours = c.serveHours
 	}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
