@@ -2,6 +2,7 @@ package lang
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -196,8 +197,11 @@ func (c *canonizer) koLoadTarget(i int) int {
 		c.emit("tokens/s", k-1, k)
 		return k
 	}
+	// "초당 5요청이면", "서빙 … 초당 5건": a load the serving is planned
+	// for, said as a condition or after the serving
+	load := strings.HasSuffix(rest, "면") || strings.HasSuffix(c.w(k-1), "면") || slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "inference" })
 	switch {
-	case what == "requests" && (c.koPastAfter(k) || span == 1 && !c.koTargetAfter(k) && c.serveHours == 0):
+	case what == "requests" && (c.koPastAfter(k) || span == 1 && !c.koTargetAfter(k) && c.serveHours == 0 && !load):
 		// "초당 10건 처리했는데", "초당 10건": a measured rate, or the rate
 		// question's; beside a month of serving ("월 비용 … 초당 10
 		// 요청") it is the load the month serves

@@ -32,6 +32,8 @@ func TestProbeTwelveReadings(t *testing.T) {
 		{"we get 500 tokens per second on a100, llama 8b, how fast on h100?", "baseline 500 tokens/s on 1x a100-sxm4-80gb · on 1x h100-sxm5-80gb"},
 		{"llama 8b lora runs at 2000 tokens per second on 4090, how long for 1B tokens on 2x a100", "lora · 1B tokens · baseline 2000 tokens/s on 1x rtx-4090 · on 2x a100-sxm4-80gb"},
 		{"resnet50 training 1200 images per second on a100, h100은?", "baseline 1200 samples/s on 1x a100-sxm4-80gb"},
+		{"llama 8b 서빙 초당 5요청이면 제일 싼 gpu 뭐야?", "inference · 5 req/s"},
+		{"llama 8b 서빙 초당 5건", "inference · 5 req/s"},
 	})
 	if r, err := Read(env, "bart large finetune on a100"); err == nil {
 		t.Errorf("bart large read as %s: BART is not in the catalogue, and is not BERT", r.Request.Job.Model.ID)
@@ -71,6 +73,26 @@ func TestTrainThenServe(t *testing.T) {
 	for _, text := range []string{"llama3-8b inference pretrain", "llama 8b lora vllm"} {
 		if _, err := Read(env, text); err == nil {
 			t.Errorf("%q read without asking which workload", text)
+		}
+	}
+}
+
+// Two LoRA ranks side by side ("rank 8 vs 64", "r16이랑 r64") are two
+// readings, the second rank in the first's place; a bare number after
+// "rank 8 vs" is a rank too.
+func TestLoRARanksSideBySide(t *testing.T) {
+	env := Env{Catalog: planner.DefaultCatalog(), Now: time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC)}
+	for text, want := range map[string][2]int{
+		"lora rank 8 vs 64 memory llama 8b on 4090": {8, 64},
+		"llama 8b lora r16이랑 r64 속도 차이":             {16, 64},
+	} {
+		r, err := Read(env, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if v := r.Variant; v == nil || v.Kind != "rank" || r.Request.Job.LoRARank != want[0] || v.Request.Job.LoRARank != want[1] {
+			t.Errorf("%q: rank %d, variant %+v; want ranks %v side by side", text, r.Request.Job.LoRARank, v, want)
 		}
 	}
 }

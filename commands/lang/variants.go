@@ -61,6 +61,9 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 			return "workload" // "풀파인튜닝", "로라랑"
 		}
 	}
+	if b-a == 2 && rankWord(ws[0]) && digitsOnly(ws[1]) {
+		return "rank" // "rank 8 vs 64", "r16이랑 r64"
+	}
 	if b-a == 2 && ws[0] == "full" && reqKeywords[ws[1]].kind == reqKwWorkload {
 		return "workload" // "full finetune", "full ft"
 	}
@@ -96,6 +99,9 @@ func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]in
 			if ka == "" {
 				continue
 			}
+			if ka == "rank" && k+1 < len(toks) && digitsOnly(toks[k+1].w) {
+				return [2]int{k - la, k}, [2]int{k + 1, k + 2}, k, ka, true // "rank 8 vs 64": the second rank, its word left out
+			}
 			for lb := min(4, len(toks)-k-1); lb >= 1; lb-- {
 				if kb := variantKind(cat, toks, k+1, k+1+lb); kb == ka {
 					if ka == "model" && lb+la == 2 && toks[k-1].w == toks[k+1].w {
@@ -129,7 +135,11 @@ func readVariants(env Env, text string) (Reading, bool) {
 	bs, be := span(b)
 	cs := toks[cmp].start
 	first := text[:cs] + text[be:]
-	second := text[:as] + text[bs:be] + text[ae:cs] + text[be:]
+	bText := text[bs:be]
+	if kind == "rank" && digitsOnly(toks[b[0]].w) {
+		bText = "rank " + bText // "rank 8 vs 64": 64 is a rank too
+	}
+	second := text[:as] + bText + text[ae:cs] + text[be:]
 	env.noVariant = true
 	r1, err1 := Read(env, first)
 	r2, err2 := Read(env, second)
@@ -146,6 +156,11 @@ func readVariants(env Env, text string) (Reading, bool) {
 		}
 		return s
 	}
-	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(text[bs:be])}, Request: r2.Request}
+	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(bText)}, Request: r2.Request}
 	return r1, true
+}
+
+// rankWord reports whether w names a LoRA rank's key ("rank", "r", "랭크").
+func rankWord(w string) bool {
+	return w == "rank" || w == "r" || w == "lora-r" || w == "lora-rank" || w == "랭크"
 }
