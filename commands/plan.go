@@ -116,13 +116,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		answer = answerLine(p, rd, res)
 	}
 	answer = refineAnswer(p, rd, res, answer)
-	if then := s.thenServing(p, rd, res); then != "" {
-		if answer == "" {
-			answer = then
-		} else {
-			answer += "\n" + then
-		}
-	}
+	answer = joinLines(answer, s.thenServing(p, rd, res))
 	if answer != "" {
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer

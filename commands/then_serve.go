@@ -55,3 +55,11 @@ func (s *Set) thenServing(p *i18n.Printer, rd lang.Reading, trained *planner.Res
 	}
 	return p.Tf("Then serving it: %s", line)
 }
+
+// joinLines is a and b on lines of their own, either left out when empty.
+func joinLines(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n" + b
+}

@@ -148,9 +148,7 @@ type Model struct {
 	Experts   int     // MoE: routed experts per layer
 	TopK      int     // MoE: experts each token is routed to
 	FwdGFLOPs float64 // vision/CNN: forward GFLOPs per sample at native size
-	// ActivationsM is a CNN's activation count per image in millions, as
-	// timm's model cards give it (the outputs of its layers at native
-	// size); 0 where no card gives it.
+	// ActivationsM: a CNN's activations per image in millions, from its timm card (0: none).
 	ActivationsM float64 `json:",omitempty"`
 	// Shipped is the weight format the published checkpoint comes in when
 	// it is not 16-bit (DeepSeek-V3's FP8, GPT-OSS's MXFP4 experts read

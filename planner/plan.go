@@ -333,15 +333,7 @@ func (pc *planContext) resolveJob() error {
 		}
 	}
 	pc.shippedWeights(j, m)
-	pc.eagerDecode = j.Workload == Inference && j.Engine == "" && !forwardOnly(m) &&
-		(j.Stack == HF || j.Stack == "" && j.Attention != AttentionDefault)
-	if pc.eagerDecode && j.Stack == "" {
-		// "inference … flash": an attention kernel is a choice made in a
-		// PyTorch program (transformers' attn_implementation, LitGPT's
-		// generate); a serving engine picks its own and is not asked
-		j.Stack = HF
-		pc.assume(pc.pr.Tf("an attention kernel (`%s`) and no serving engine: planned as PyTorch's own generate loop with that kernel (say `vllm`, `tgi`, `sglang`, `trt-llm` or `llama.cpp` to plan an engine)", j.Attention))
-	}
+	pc.eagerDecodeSaid(j, m)
 	if j.Stack == "" {
 		pc.defaultStack(j, m)
 	}
@@ -700,4 +692,18 @@ func (pc *planContext) preferencePairs(j *Job) error {
 	}
 	pc.assume(pc.pr.Tf("DPO: every pair is two sequences (chosen and rejected) in one batch, so samples, batches and rates below count sequences (2 per pair); a frozen reference model scores both every step (%s)", ref))
 	return nil
+}
+
+// eagerDecodeSaid sets pc.eagerDecode: a decoder run with no serving
+// engine on a stack named as eager PyTorch (`hf`, `transformers`), or
+// with an attention kernel named ("inference … flash"): that kernel is a
+// choice made in a PyTorch program (transformers' attn_implementation,
+// LitGPT's generate), where a serving engine picks its own unasked.
+func (pc *planContext) eagerDecodeSaid(j *Job, m Model) {
+	pc.eagerDecode = j.Workload == Inference && j.Engine == "" && !forwardOnly(m) &&
+		(j.Stack == HF || j.Stack == "" && j.Attention != AttentionDefault)
+	if pc.eagerDecode && j.Stack == "" {
+		j.Stack = HF
+		pc.assume(pc.pr.Tf("an attention kernel (`%s`) and no serving engine: planned as PyTorch's own generate loop with that kernel (say `vllm`, `tgi`, `sglang`, `trt-llm` or `llama.cpp` to plan an engine)", j.Attention))
+	}
 }

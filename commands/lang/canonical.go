@@ -293,13 +293,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	if r.Cloud {
 		add(p.T("in the cloud"))
 	}
-	if r.ThenServe != nil {
-		if w := strings.Join(servingWords(r.ThenServe.Job), " "); w != "" {
-			add(p.Tf("then served (%s)", w))
-		} else {
-			add(p.T("then served"))
-		}
-	}
+	add(thenServedSaid(p, r))
 	if r.ServeHours > 0 {
 		add(p.Tf("served for %.0f h", r.ServeHours))
 	}
@@ -654,4 +648,16 @@ func layoutWords(j planner.Job) []string {
 		}
 	}
 	return out
+}
+
+// thenServedSaid is the reading's words for the serving after the
+// training ("then served (vllm concurrency 20)"), "" when none was asked.
+func thenServedSaid(p *i18n.Printer, r Reading) string {
+	if r.ThenServe == nil {
+		return ""
+	}
+	if w := strings.Join(servingWords(r.ThenServe.Job), " "); w != "" {
+		return p.Tf("then served (%s)", w)
+	}
+	return p.T("then served")
 }

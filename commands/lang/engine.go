@@ -528,14 +528,7 @@ func (p *reqParser) finishServing() error {
 		return nil
 	}
 	if p.thenServe {
-		// the serving words make the job served after the training: its
-		// own job, the model as trained (its adapter merged), in the
-		// training's 16-bit format unless a weight format is said
-		s := planner.Job{Model: j.Model, Workload: planner.Inference}
-		if j.Precision == planner.BF16 || j.Precision == planner.FP16 {
-			s.Precision = j.Precision
-		}
-		p.serveJob, j = &s, &s
+		j = p.serveAfterTraining(j) // the serving words go to the serving after the training
 	} else if p.workload.set && p.workload.v != planner.Inference && sv.any {
 		return said(en.Tf("`%s` is about serving a model, but the request says `%s`", sv.first, p.workload.word), &UserError{Hint: "try: gpuplan plan llama-3.1-8b inference vllm in 1024 out 256 on h100"})
 	}
@@ -705,4 +698,29 @@ func (p *reqParser) sideBySide(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// thenServeRequest is the serving after the training (thenServe): the
+// request's hardware words with the serving job; nil when there is none.
+func (p *reqParser) thenServeRequest() *planner.Request {
+	if p.serveJob == nil {
+		return nil
+	}
+	serve := p.req
+	serve.Job = *p.serveJob
+	serve.Job.Notes = nil
+	serve.Baseline = nil
+	return &serve
+}
+
+// serveAfterTraining starts the serving job of a trained model (the
+// model as trained, its adapter merged, in the training's 16-bit format
+// unless a weight format is said) and returns it for the serving words.
+func (p *reqParser) serveAfterTraining(trained *planner.Job) *planner.Job {
+	s := planner.Job{Model: trained.Model, Workload: planner.Inference}
+	if trained.Precision == planner.BF16 || trained.Precision == planner.FP16 {
+		s.Precision = trained.Precision
+	}
+	p.serveJob = &s
+	return &s
 }

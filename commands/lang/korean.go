@@ -589,9 +589,8 @@ func (c *canonizer) koWordAt(i int, w, stem string, e koEntry) int {
 	if n := c.koCkptWords(i, e); n > i {
 		return n
 	}
-	if e.word == "tokens" && strings.HasPrefix(c.w(i+1), "속도") && len(c.out) > 0 && c.gpu(lastW(c.out)) {
-		c.skip(i, i+1) // "4090 토큰 속도": the card, then the rate asked (속도 asks it)
-		return i + 1
+	if n := c.koRateNoun(i, e); n > i {
+		return n
 	}
 	if e.word == "month" && !c.koDeadlineAt(i) {
 		c.skip(i, i+1) // "한 달 비용": a month of serving, not a deadline
@@ -864,4 +863,15 @@ func (c *canonizer) koHowMany(i int, w string) (int, bool) {
 		return i + 2, true
 	}
 	return 0, false
+}
+
+// koRateNoun skips 토큰 between a GPU and 속도 ("4090 토큰 속도"): the
+// card, then the rate asked (속도 asks it), not 4,090 tokens; i when it
+// is not there.
+func (c *canonizer) koRateNoun(i int, e koEntry) int {
+	if e.word == "tokens" && strings.HasPrefix(c.w(i+1), "속도") && len(c.out) > 0 && c.gpu(lastW(c.out)) {
+		c.skip(i, i+1)
+		return i + 1
+	}
+	return i
 }

@@ -238,15 +238,7 @@ func Read(env Env, text string) (Reading, error) {
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst}
-	if p.req.Job.Workload == planner.Inference {
-		r.ServeHours = c.serveHours
-	}
-	if p.serveJob != nil {
-		serve := p.req
-		serve.Job = *p.serveJob
-		serve.Job.Notes = nil
-		serve.Baseline = nil
-		r.ThenServe = &serve
+	if r.ThenServe = p.thenServeRequest(); p.req.Job.Workload == planner.Inference || r.ThenServe != nil {
 		r.ServeHours = c.serveHours
 	}
 	if p.openCount > 0 && len(r.Request.Targets) == 0 {
