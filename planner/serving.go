@@ -78,13 +78,16 @@ const (
 // GGUFBitsPerWeight is the average bits per weight of a GGUF file type,
 // the whole file (K-quant mixes keep some tensors at higher precision).
 // K-quants: llama.cpp tools/quantize/README.md, Llama 2 7B table; the
-// block formats by construction (Q8_0: 32 int8 + one fp16 scale = 8.5).
+// block formats by construction (Q8_0: 32 int8 + one fp16 scale = 8.5);
+// the i-quants as llama-quantize lists them (IQ1_S 1.5625: the
+// "1.58-bit" files of DeepSeek-R1 are mostly IQ1_S).
 var GGUFBitsPerWeight = map[string]float64{
 	"F32": 32, "F16": 16, "BF16": 16,
 	"Q8_0": 8.5, "Q6_K": 6.56, "Q5_K_M": 5.68, "Q5_K_S": 5.52, "Q5_1": 6.0, "Q5_0": 5.5,
 	"Q4_K_M": 4.84, "Q4_K_S": 4.58, "Q4_1": 5.0, "Q4_0": 4.5,
 	"Q3_K_L": 4.27, "Q3_K_M": 3.91, "Q3_K_S": 3.5, "Q2_K": 3.35,
-	"IQ4_XS": 4.25, "IQ4_NL": 4.5, "IQ3_XXS": 3.06, "IQ2_XXS": 2.06,
+	"IQ4_XS": 4.25, "IQ4_NL": 4.5, "IQ3_M": 3.66, "IQ3_S": 3.44, "IQ3_XS": 3.3, "IQ3_XXS": 3.06,
+	"IQ2_M": 2.7, "IQ2_S": 2.5, "IQ2_XS": 2.31, "IQ2_XXS": 2.06, "IQ1_M": 1.75, "IQ1_S": 1.5625,
 }
 
 const (

@@ -125,6 +125,11 @@ func TestQuantisedWeights(t *testing.T) {
 	if r := q8.Serving.WeightsGiB / q4.Serving.WeightsGiB; !within(r, 8.5/4.84, 0.001) {
 		t.Errorf("Q8_0/Q4_K_M weights: %.3f", r)
 	}
+	// DeepSeek-R1's "1.58-bit" file is IQ1_S: 671B at 1.5625 bits holds on two H100s
+	iq1 := servePlan(t, "deepseek-r1", "h100-sxm5-80gb", 2, func(j *Job) { j.GGUFType = "IQ1_S"; lengths(512, 128)(j) })
+	if got := iq1.Serving.WeightsGiB * gib; !within(got, mustModel(t, DefaultCatalog(), "deepseek-r1").Params()*1.5625/8, 0.001) || !iq1.Fits() {
+		t.Errorf("IQ1_S DeepSeek-R1 weighs %.3g bytes, fits on 2 H100s: %v", got, iq1.Fits())
+	}
 	if q4.Serving.Engine != EngineLlamaCpp || q8.Serving.OutputTokPS >= q4.Serving.OutputTokPS {
 		t.Errorf("Q4_K_M %0.f tok/s on %s, Q8_0 %0.f", q4.Serving.OutputTokPS, q4.Serving.Engine, q8.Serving.OutputTokPS)
 	}

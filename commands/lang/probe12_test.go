@@ -34,6 +34,9 @@ func TestProbeTwelveReadings(t *testing.T) {
 		{"resnet50 training 1200 images per second on a100, h100은?", "baseline 1200 samples/s on 1x a100-sxm4-80gb"},
 		{"llama 8b 서빙 초당 5요청이면 제일 싼 gpu 뭐야?", "inference · 5 req/s"},
 		{"llama 8b 서빙 초당 5건", "inference · 5 req/s"},
+		{"deepseek r1 1.58bit gguf on 2x h100", "deepseek-r1 · inference (assumed from int4; say qlora to train) · int4 · iq1_s · on 2x h100-sxm5-80gb"},
+		{"deepseek r1 1.58 bit 양자화 h100 2장이면 돌아가?", "iq1_s"},
+		{"qwen 32b iq3_m ollama 3090", "ollama iq3_m"},
 	})
 	if r, err := Read(env, "bart large finetune on a100"); err == nil {
 		t.Errorf("bart large read as %s: BART is not in the catalogue, and is not BERT", r.Request.Job.Model.ID)

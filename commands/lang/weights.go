@@ -21,7 +21,7 @@ import (
 // is priced as 8-bit, the safe side).
 func quantLevel(w string) (planner.Precision, bool, bool) {
 	w = strings.TrimPrefix(w, "i") // the importance-matrix variants ("iq4_xs")
-	if len(w) < 2 || w[0] != 'q' || w[1] < '2' || w[1] > '8' {
+	if len(w) < 2 || w[0] != 'q' || w[1] < '1' || w[1] > '8' || w[1] == '1' && !strings.HasPrefix(w, "q1_") {
 		return "", false, false
 	}
 	for _, r := range w[2:] {
@@ -30,7 +30,7 @@ func quantLevel(w string) (planner.Precision, bool, bool) {
 		}
 	}
 	switch w[1] {
-	case '2', '3', '4':
+	case '1', '2', '3', '4':
 		return planner.INT4, false, true
 	case '5', '6':
 		return planner.INT8, true, true
@@ -65,6 +65,17 @@ func (c *canonizer) quant(i int) int {
 	if p, ok := quantFormats[w]; ok {
 		c.emit(string(p), i, i+1)
 		return i + 1
+	}
+	if w == "1.58bit" || w == "1.58-bit" || w == "1.58비트" || w == "1.58" && (c.w(i+1) == "bit" || c.w(i+1) == "bits" || c.w(i+1) == "비트") {
+		// "deepseek r1 1.58bit": the ternary-sized GGUF files (IQ1_S)
+		n := i + 1
+		if w == "1.58" {
+			n++
+		}
+		c.weightFormat = "gguf"
+		c.emit("gguf", i, n)
+		c.emit("iq1_s", i, n)
+		return n
 	}
 	if p, between, ok := quantLevel(w); ok {
 		if between {
