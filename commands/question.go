@@ -77,6 +77,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		req.Targets = s.teamRanking(req)
 		req.Compare = len(req.Targets) > 1
 		return req, "", nil
+	case rd.LargestModel:
+		return s.largestModel(p, rd, req)
 	case rd.ComparePrecisions[0] != "" && rd.Memory:
 		// "int4 양자화하면 메모리 얼마나 줄어": each format's memory side by side
 		pr := rd.ComparePrecisions

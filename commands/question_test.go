@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
+	"github.com/gpuplan/gpuplan/planner"
 )
 
 // The seeds' questions become plans with a one-line answer under the
@@ -35,6 +37,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen2.5-coder 32b awq on a 4090 - fits?", "fit", []string{"No — on 1× GeForce RTX 4090", "more than the 21.4 GiB of 24 a serving engine takes"}},
 		// probe 11: a served model's memory asked is one request's need, not the KV cache the engine fills its share with
 		{"how much vram for qwen2.5 72b awq int4?", "fit", []string{"for one request of 4096 tokens", "a serving engine takes"}},
+		// the largest model asked: a size that fits, a budget's Chinchilla size, a family's largest member
+		{"4090 한장으로 lora 가능한 최대 모델 크기", "fit", []string{"1× GeForce RTX 4090에 들어가는 가장 큰 크기예요", "그 이하의 카탈로그 모델:"}},
+		{"the biggest model we can pretrain for $10k on 8x h100", "", []string{"20 a parameter, Chinchilla", "within the budget of $10,000"}},
+		{"largest qwen2.5 for qlora on a 3090", "", []string{"is the largest of them that fits on 1× GeForce RTX 3090"}},
 		// training, then serving the trained model: both answered, the serving on the same GPU
 		{"llama 8b lora 학습하고 vllm으로 서빙까지 하려면 4090 몇 장?", "count", []string{"GeForce RTX 4090", "이어서 서빙하면: 1× GeForce RTX 4090"}},
 		{"llama 3 8b qlora on a 4090, then serve it with vllm", "", []string{"Then serving it: About", "tokens/s on 1× GeForce RTX 4090"}},
@@ -412,5 +418,33 @@ func TestCloudQuestionsLeaveTheTeamServersOut(t *testing.T) {
 		if !strings.Contains(pd.ReadAs, "in the cloud") && !strings.Contains(pd.ReadAs, "클라우드에서") {
 			t.Errorf("%q: read as %q", text, pd.ReadAs)
 		}
+	}
+}
+
+// The largest size found fits and the next size up does not: the search
+// names the edge, rounded down, not a size that was never checked.
+func TestLargestModelIsTheEdge(t *testing.T) {
+	s, _ := newReservations(t)
+	rd, err := lang.Read(lang.Env{Catalog: s.deps.Catalog}, "what's the largest model I can fine-tune with lora on a 4090")
+	if err != nil || !rd.LargestModel {
+		t.Fatalf("largest asked %v, %v", rd.LargestModel, err)
+	}
+	req, line, err := s.largestModel(i18n.For(i18n.EN), rd, rd.Request)
+	if err != nil || line == "" {
+		t.Fatalf("%q, %v", line, err)
+	}
+	fits := func(n float64) bool {
+		m, err := planner.ModelFromParams(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := req.Job
+		j.Model = m
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: j, Targets: req.Targets, NoSearch: true})
+		return err == nil && len(r.Plans) > 0 && r.Plans[0].Memory.Fits
+	}
+	n := req.Job.Model.Params()
+	if !fits(n) || fits(n*1.15) {
+		t.Errorf("%s: %.3g parameters fits %v, 15 %% more fits %v", line, n, fits(n), fits(n*1.15))
 	}
 }

@@ -235,13 +235,15 @@ func koLang() map[string]string {
 
 		// canonical.go: the Read as line of a plan, said the way the card
 		// says it; model and GPU ids, precisions and options stay as typed.
-		"will it fit?":     "메모리에 들어가요?",
-		"how long?":        "얼마나 걸려요?",
-		"how fast?":        "얼마나 빨라요?",
-		"in the cloud":     "클라우드에서",
-		"latency?":         "지연시간은?",
-		"how many GPUs?":   "GPU 몇 장?",
-		"how many tokens?": "토큰 몇 개까지?",
+		"will it fit?":      "메모리에 들어가요?",
+		"how long?":         "얼마나 걸려요?",
+		"how fast?":         "얼마나 빨라요?",
+		"how big?":          "얼마나 큰 모델까지?",
+		"the largest model": "가장 큰 모델",
+		"in the cloud":      "클라우드에서",
+		"latency?":          "지연시간은?",
+		"how many GPUs?":    "GPU 몇 장?",
+		"how many tokens?":  "토큰 몇 개까지?",
 		"a budget of ₩%s is in won, and GPU prices are in dollars: say it in dollars (`예산 3000달러`), or an admin sets GPUPLAN_KRW_PER_USD (won per dollar)": "예산 ₩%s는 원화인데 GPU 가격은 달러예요: 달러로 말해 주시거나(`예산 3000달러`), 관리자가 GPUPLAN_KRW_PER_USD(1달러당 원)를 설정해 주세요",
 		"budget ₩%s is $%s at ₩%s a dollar (GPUPLAN_KRW_PER_USD)": "예산 ₩%s는 $%s예요 (1달러당 ₩%s, GPUPLAN_KRW_PER_USD)",
 		"ckpt on vs off":                           "체크포인팅 켜기 vs 끄기",

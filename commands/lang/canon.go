@@ -53,6 +53,7 @@ type canonizer struct {
 	deadlineAsk  bool // the deadline is the question: how many GPUs, or does it make it (settleAsk)
 	fitWord      bool // "fit", "fits", "oom" said: memory is the question even beside a deadline
 	question     bool // the request had a question mark (normalisation removes it)
+	largest      bool // the largest model that fits, or that the budget trains, is asked
 	deadlineWord string
 	nextWeek     bool // "다음 주" before a weekday: that day of next week
 	thisWeek     bool // "이번 주" before a weekday: today's weekday is today
@@ -186,6 +187,9 @@ func (c *canonizer) step(i int) int {
 		return n
 	}
 	if n := c.aside(i); n > i {
+		return n
+	}
+	if n := c.largestAt(i); n > i {
 		return n
 	}
 	if isHangulWord(t.w) {

@@ -258,11 +258,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 		}
 	}
 	j := r.Request.Job
-	if r.StandIn {
-		add(p.Tf("model not named (%s stands in)", f.Model))
-	} else {
-		add(f.Model)
-	}
+	add(modelSaid(p, r, f.Model))
 	switch r.WorkloadAssumed {
 	case "":
 		add(f.Workload)
@@ -615,6 +611,8 @@ func hardwareSaid(p *i18n.Printer, r Reading, hw string) string {
 func questionSaid(p *i18n.Printer, r Reading) string {
 	q := askWords(p, r.Ask)
 	switch {
+	case r.LargestModel:
+		return p.T("how big?")
 	case r.Ask == AskTime && r.Latency:
 		q = p.T("latency?")
 	case r.Ask == AskTime && r.Rate:
@@ -660,4 +658,16 @@ func thenServedSaid(p *i18n.Printer, r Reading) string {
 		return p.Tf("then served (%s)", w)
 	}
 	return p.T("then served")
+}
+
+// modelSaid is the reading's words for the model: its name, or what
+// stands in for one not named.
+func modelSaid(p *i18n.Printer, r Reading, model string) string {
+	switch {
+	case r.LargestModel:
+		return p.T("the largest model")
+	case r.StandIn:
+		return p.Tf("model not named (%s stands in)", model)
+	}
+	return model
 }

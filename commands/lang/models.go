@@ -67,6 +67,19 @@ func (p *reqParser) catalogModel() (bool, error) {
 		return true, p.setModel(m, res, p.i, p.i+1)
 	}
 	var nf *planner.NotFoundError
+	if errors.As(err, &nf) && nf.Ambiguous && len(nf.Candidates) > 0 && p.largest {
+		// "the largest qwen2.5 that fits a 4090": the family's members are
+		// the sizes to try, the answer picks
+		for _, id := range nf.Candidates {
+			if m, _, err := p.cat.Model(id); err == nil {
+				p.largestOf = append(p.largestOf, m)
+			}
+		}
+		if len(p.largestOf) > 0 {
+			p.sizeAsked = true
+			return true, p.setModel(p.largestOf[0], planner.Resolution{}, p.i, p.i+1)
+		}
+	}
 	if errors.As(err, &nf) && nf.Ambiguous && len(nf.Candidates) > 0 && len(reqNorm(t.w)) >= 3 {
 		c := nf.Candidates
 		msg := en.Tf("model `%s` matches several: `%s` — say which", reqShort(t.raw), strings.Join(c, "`, `"))

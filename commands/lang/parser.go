@@ -105,6 +105,9 @@ type reqParser struct {
 	// thenServe: a training workload and serving said in that order
 	// ("lora 학습하고 vllm으로 서빙까지", "fine-tune … then serve it"):
 	// the training is the job, serveJob the serving after it.
+	largest    bool            // the largest model is asked: none need be named (canonizer.largest)
+	sizeAsked  bool            // and none was: the model is a stand-in for the size asked
+	largestOf  []planner.Model // a family named with it: its members, the sizes to try
 	thenServe  bool
 	serveJob   *planner.Job
 	workloadAt int // the token of the workload word
@@ -651,17 +654,8 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 		}
 	case !p.arch.IsZero():
 		m, err = planner.ModelFromArch(nil, spec)
-	case p.req.Baseline != nil:
-		// "LogBERT took 5.67 h/epoch on 4x V100 — on server-h?": the
-		// measured run carries the speed, so a stand-in of the measured
-		// kind plans the ratio; the reading says so.
-		base, _, e := p.cat.Model(standInModel)
-		if e != nil {
-			return m, e
-		}
-		m = base
-		p.standIn = true
-		p.note(en.Tf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
+	case p.req.Baseline != nil || p.largest:
+		m, err = p.standInModel()
 	default:
 		// an example with a model, labelled as one: the model is not the
 		// user's to be slipped into their request
@@ -817,4 +811,24 @@ func (p *reqParser) diffusionNamed() error {
 		return err
 	}
 	return diffusionRefusal(p.text, false)
+}
+
+// standInModel is the model planned when none is named but none need be:
+// a measured run ("LogBERT took 5.67 h/epoch on 4x V100 — on server-h?")
+// carries the speed, so a stand-in of the measured kind plans the ratio
+// and the reading says so; the largest model asked ("the biggest model
+// that fits a 4090") has its size found by the answer, a 7B standing in
+// until then.
+func (p *reqParser) standInModel() (planner.Model, error) {
+	if p.req.Baseline == nil {
+		p.sizeAsked = true
+		return planner.ModelFromParams(7e9)
+	}
+	base, _, err := p.cat.Model(standInModel)
+	if err != nil {
+		return base, err
+	}
+	p.standIn = true
+	p.note(en.Tf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
+	return base, nil
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -97,5 +98,39 @@ func TestLoRARanksSideBySide(t *testing.T) {
 		if v := r.Variant; v == nil || v.Kind != "rank" || r.Request.Job.LoRARank != want[0] || v.Request.Job.LoRARank != want[1] {
 			t.Errorf("%q: rank %d, variant %+v; want ranks %v side by side", text, r.Request.Job.LoRARank, v, want)
 		}
+	}
+}
+
+// The largest model asked of hardware or a budget needs no model named:
+// the reading marks the size as what is asked. A model named with the
+// same words ("largest qwen2.5 model") is a family whose largest member
+// that fits is asked; a model named elsewhere is planned as named.
+func TestLargestModelAsked(t *testing.T) {
+	env := Env{Catalog: planner.DefaultCatalog(), Now: time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC)}
+	for _, text := range []string{
+		"what's the largest model I can fine-tune on a 4090",
+		"4090으로 몇b까지 돌아가?",
+		"4090 한장으로 lora 가능한 최대 모델 크기",
+		"h100 2장이면 최대 몇 b 모델까지 추론 가능?",
+		"the biggest model we can pretrain for $10k on 8x h100",
+		"qlora로 3090 한장에 올릴 수 있는 제일 큰 모델은?",
+		"how big a model can I serve on 2x a100?",
+	} {
+		r, err := Read(env, text)
+		if err != nil || !r.LargestModel {
+			t.Errorf("%q: largest asked %v, %v", text, r.LargestModel, err)
+		}
+	}
+	r, err := Read(env, "largest qwen2.5 model on a 4090")
+	if err != nil || !r.LargestModel || len(r.LargestOf) < 5 {
+		t.Fatalf("a family named with 'largest': %v, largest asked %v, %d members", err, r.LargestModel, len(r.LargestOf))
+	}
+	for _, m := range r.LargestOf {
+		if !strings.HasPrefix(m.ID, "qwen2.5-") {
+			t.Errorf("the largest qwen2.5 is chosen among %s", m.ID)
+		}
+	}
+	if r, err := Read(env, "qwen2.5-7b lora on a 4090, the largest batch that fits?"); err != nil || r.LargestModel || r.Request.Job.Model.ID != "qwen2.5-7b" {
+		t.Errorf("a model named: %v, largest asked %v, model %s", err, r.LargestModel, r.Request.Job.Model.ID)
 	}
 }

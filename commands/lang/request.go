@@ -75,6 +75,14 @@ type Reading struct {
 	// then serve it for 20 users"): Request plans the training, this the
 	// serving, on the same hardware words; nil otherwise.
 	ThenServe *planner.Request
+	// LargestModel: the largest model that fits the hardware named (or
+	// that the budget trains) is asked, and no model was named; the
+	// request's model is a stand-in the answer replaces with that size.
+	LargestModel bool
+	// LargestOf are the members of the family named with it ("the
+	// largest qwen2.5 that fits"): the answer picks among them rather
+	// than sizing a model from its parameter count.
+	LargestOf []planner.Model
 	// NegativeAsk marks a question asked in the negative ("v100에
 	// 안들어가지?", "안 돼?"): a bare yes or no would answer it backwards.
 	NegativeAsk bool
@@ -217,7 +225,7 @@ func Read(env Env, text string) (Reading, error) {
 	if c.wonBudget > 0 {
 		p.note(en.Tf("budget ₩%s is $%s at ₩%s a dollar (GPUPLAN_KRW_PER_USD)", groupThousands(c.wonBudget), groupThousands(c.budget), reqTrimNum(c.krwPerUSD)))
 	}
-	p.toks = c.out
+	p.toks, p.largest = c.out, c.largest
 	if err := p.run(); err != nil {
 		if !env.unsettled {
 			err = p.settle(env, err)
@@ -236,7 +244,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
-		WorkloadAssumed: p.workloadAssumed, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
+		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst}
 	if r.ThenServe = p.thenServeRequest(); p.req.Job.Workload == planner.Inference || r.ThenServe != nil {
 		r.ServeHours = c.serveHours
