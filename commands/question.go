@@ -134,10 +134,32 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 			return r, "", nil
 		}
 		return req, "", nil
-	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0, !rd.CountOpen:
+	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0:
 		return req, "", nil
 	}
-	return s.fewestGPUs(p, rd, req)
+	return s.oneOrFewest(p, rd, req)
+}
+
+// oneOrFewest plans a GPU named with no count ("llama 70b lora h100으로
+// 하면 비용 얼마야?", "h100 빌리면 시간당 얼마야? llama 70b lora 돌리려고")
+// on one of it when one holds the job, else on the fewest that do, and
+// says so: one that cannot hold it answers nothing that was asked. A
+// count left open ("on h100s", "몇 장") is always the fewest.
+func (s *Set) oneOrFewest(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	if rd.CountOpen {
+		return s.fewestGPUs(p, rd, req)
+	}
+	if !rd.CountUnsaid || len(req.Targets) != 1 || req.Targets[0].Count != 1 || req.Baseline != nil || rd.Ask == lang.AskFit || rd.Memory {
+		return req, "", nil
+	}
+	r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: req.Targets, NoSearch: true})
+	if err != nil || len(r.Plans) == 0 || r.Plans[0].Memory.Fits {
+		return req, "", nil
+	}
+	if open, line, err := s.fewestGPUs(p, rd, req); err == nil && open.Targets[0].Count > 1 {
+		return open, line, nil
+	}
+	return req, "", nil
 }
 
 // recommendedGPU is one of the GPU a count question with no GPU named is
@@ -850,6 +872,9 @@ func gpuHoursLine(p *i18n.Printer, e *planner.Estimate, hw string) string {
 	s := p.Tf("About %s GPU-hours on %s (%s on %d GPUs", p.Count(math.Round(gh)), hw, planner.FormatHoursIn(p, *e.Time.TotalHours), e.GPUs)
 	if e.GPUs == 1 {
 		s = p.Tf("About %s GPU-hours on %s (%s", p.Count(math.Round(gh)), hw, planner.FormatHoursIn(p, *e.Time.TotalHours))
+	}
+	if gh >= 48 {
+		s += p.Tf("; %s GPU-days", p.Count(math.Round(gh/24)))
 	}
 	if e.CostUSD != nil {
 		s += ", " + money(*e.CostUSD)

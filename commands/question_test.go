@@ -41,6 +41,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"4090 한장으로 lora 가능한 최대 모델 크기", "fit", []string{"1× GeForce RTX 4090에 들어가는 가장 큰 크기예요", "그 이하의 카탈로그 모델:"}},
 		{"the biggest model we can pretrain for $10k on 8x h100", "", []string{"20 a parameter, Chinchilla", "within the budget of $10,000"}},
 		{"largest qwen2.5 for qlora on a 3090", "", []string{"is the largest of them that fits on 1× GeForce RTX 3090"}},
+		// a GPU named with no count that one of does not hold: the fewest that do
+		{"llama 70b lora on h100, how long for 100M tokens", "time", []string{"2× H100 SXM5 80GB — the fewest that fit"}},
+		{"tinyllama 1.1b pretrain 3T tokens how many h100 days", "time", []string{"GPU-hours", "GPU-days"}},
 		// training, then serving the trained model: both answered, the serving on the same GPU
 		{"llama 8b lora 학습하고 vllm으로 서빙까지 하려면 4090 몇 장?", "count", []string{"GeForce RTX 4090", "이어서 서빙하면: 1× GeForce RTX 4090"}},
 		{"llama 3 8b qlora on a 4090, then serve it with vllm", "", []string{"Then serving it: About", "tokens/s on 1× GeForce RTX 4090"}},

@@ -132,6 +132,9 @@ func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer 
 		answer = p.Tf("Chinchilla-optimal: %s tokens.", bigCount(p, rd.Request.Job.Tokens)) + " " + answer
 	}
 	if answer != "" && rd.LatencyTargetS > 0 {
+		if !strings.HasSuffix(answer, ".") && !strings.HasSuffix(answer, "요") {
+			answer += "." // "… (one replica below)": a sentence ends before the verdict
+		}
 		answer += latencyVerdict(p, rd, firstEstimate(res))
 	}
 	if answer != "" && rd.NegativeAsk {

@@ -215,6 +215,7 @@ func koCommands() map[string]string {
 		"It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.":                                                                                "%s에는 메모리가 부족해요 (GPU당 %.0f / %.0f GiB). 아래에서 바꿀 점을 확인하세요.",
 		"About %s on %s.":     "약 %s 걸려요 (%s).",
 		"Then serving it: %s": "이어서 서빙하면: %s",
+		"; %s GPU-days":       ", GPU-일 %s",
 		"About %s is the largest that fits on %s (%.0f of %.0f GiB per GPU).":                                    "%s 정도가 %s에 들어가는 가장 큰 크기예요 (GPU당 %.0f / %.0f GiB).",
 		"About %s: on %s tokens (20 a parameter, Chinchilla) it takes %s and %s on %s, within the budget of %s.": "%s 정도예요: 토큰 %s개(파라미터당 20, Chinchilla)에 %s, %s 들어요 (%s, 예산 %s 안).",
 		"Catalogue models at or under it: %s.":                                                                   "그 이하의 카탈로그 모델: %s.",

@@ -14,6 +14,9 @@ func (c *canonizer) chatPhrase(i int) int {
 	if n := c.asidePhrase(i); n > i {
 		return n
 	}
+	if n := c.chatTargets(i); n > i {
+		return n
+	}
 	w := c.w(i)
 	switch {
 	case (w == "same" || w == "identical") && (c.w(i+1) == "data" || c.w(i+1) == "dataset" || c.w(i+1) == "datasets"):
@@ -36,17 +39,9 @@ func (c *canonizer) chatPhrase(i int) int {
 		c.emit(w+"x", i, i+1)
 		c.emit("bigger", i+1, i+2)
 		return i + 2
-	case reqStartsNumber(w) && !isParamSize(w) && !c.gpu(w) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) == 3:
-		// "500 tokens per second on a100": a measured rate, said in words
-		if c.measurement(i) {
-			at := c.in[i].start
-			c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})
-		}
-		c.emit(w, i, i+1)
-		c.emit(rateUnit(c.w(i+1)), i+1, i+4)
-		return i + 4
 	case latencyWord(w):
 		return c.latencyTargetAt(i)
+
 	case strings.HasSuffix(w, "-way") || strings.HasSuffix(w, "way") && len(w) > 3 && digitsOnly(strings.TrimSuffix(w, "way")):
 		if n := strings.TrimSuffix(strings.TrimSuffix(w, "way"), "-"); digitsOnly(n) {
 			c.emit(n+"x", i, i+1) // "8-way a100 node": eight of them
@@ -214,4 +209,50 @@ func rateUnit(noun string) string {
 		return "req/s"
 	}
 	return "samples/s"
+}
+
+// latencyBeforeWord reads a latency target said before its word ("with
+// <1s ttft", "<200ms p99"): the number and unit after "<", the word after
+// them; i when they are not a time.
+func (c *canonizer) latencyBeforeWord(i int) int {
+	v, unit, ok := reqScanNumber(strings.TrimPrefix(c.w(i), "<"))
+	if !ok || v.v <= 0 || !timeUnitWord(unit) {
+		return i
+	}
+	secs := v.v
+	if strings.HasPrefix(unit, "ms") {
+		secs /= 1000
+	}
+	first := c.w(i+1) == "ttft" || c.w(i+1) == "time-to-first-token" || c.w(i+1) == "first-token"
+	c.latencyTarget, c.latencyFirst, c.latency = secs, first, true
+	c.skip(i, i+2)
+	return i + 2
+}
+
+// chatTargets reads what a request wants said in chat's words: a measured
+// rate in words ("500 tokens per second on a100"), a latency target before
+// its word ("<1s ttft"), "on a budget" (the cheapest); i when none is there.
+func (c *canonizer) chatTargets(i int) int {
+	w := c.w(i)
+	switch {
+	case reqStartsNumber(w) && !isParamSize(w) && !c.gpu(w) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) == 3:
+		if c.measurement(i) {
+			at := c.in[i].start
+			c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})
+		}
+		c.emit(w, i, i+1)
+		c.emit(rateUnit(c.w(i+1)), i+1, i+4)
+		return i + 4
+	case strings.HasPrefix(w, "<") && len(w) > 1 && latencyWord(c.w(i+1)):
+		return c.latencyBeforeWord(i)
+	case w == "on" && c.w(i+1) == "a" && (c.w(i+2) == "budget" || c.w(i+2) == "tight" && c.w(i+3) == "budget" || c.w(i+2) == "shoestring"):
+		n := i + 3
+		if c.w(i+2) == "tight" {
+			n++
+		}
+		c.prefer = "cheapest"
+		c.skip(i, n)
+		return n
+	}
+	return i
 }

@@ -243,6 +243,9 @@ func (c *canonizer) size(i int) int {
 	if _, e, ok := koStem(next); ok && e.act == koWord && (e.word == "tokens" || e.word == "samples" || e.word == "steps" || e.word == "epochs") {
 		return i // "100B 토큰": an amount, not a size
 	}
+	if strings.HasPrefix(lastW(c.out), unitMark) {
+		return i // "토큰 300B", "토큰 1T면": the unit said first, an amount of it
+	}
 	if c.anyModel() {
 		if prev := lastW(c.out); prev != "" && c.modelID != nil && c.modelID(prev) != "" && !c.gpu(prev) &&
 			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) && c.ownSize(prev, n) {

@@ -773,14 +773,16 @@ func (c *canonizer) gpuAfter(i int) bool {
 // gpuHoursAt reads GPU-hours asked at i ("how many h100 hours for …",
 // "how many gpu hours"); i when not.
 func (c *canonizer) gpuHoursAt(i int) int {
-	if !(c.words(i, "how", "many") && (c.gpu(c.w(i+2)) || c.w(i+2) == "gpu" || c.w(i+2) == "gpu-hours") && (c.w(i+3) == "hours" || c.w(i+3) == "hrs" || c.w(i+2) == "gpu-hours")) {
+	if !(c.words(i, "how", "many") && (c.gpu(c.w(i+2)) || c.w(i+2) == "gpu" || c.w(i+2) == "gpu-hours" || c.w(i+2) == "gpu-days") &&
+		(c.w(i+3) == "hours" || c.w(i+3) == "hrs" || c.w(i+3) == "days" || c.w(i+2) == "gpu-hours" || c.w(i+2) == "gpu-days")) {
 		return i
 	}
-	// "how many h100 hours for …", "how many gpu hours": the GPU-hours
+	// "how many h100 hours for …", "how many gpu hours", "how many h100
+	// days": the GPU-hours (the answer gives the days beside them)
 	c.setAsk(AskTime)
 	c.gpuHours = true
 	n := i + 4
-	if c.w(i+2) == "gpu-hours" {
+	if c.w(i+2) == "gpu-hours" || c.w(i+2) == "gpu-days" {
 		n = i + 3
 	}
 	if c.gpu(c.w(i+2)) && !c.gpuAfter(i+4) {

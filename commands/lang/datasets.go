@@ -14,6 +14,7 @@ type Dataset struct {
 // datasets: each size with where it is published.
 var datasets = []Dataset{
 	{Name: "imagenet-1k", Samples: 1281167, Source: "https://www.image-net.org/download.php (ILSVRC2012 train: 1,281,167 images)"},
+	{Name: "imagenet-21k", Samples: 14197122, Source: "https://www.image-net.org/ (14,197,122 images in 21,841 synsets: the full fall 2011 release people train on as ImageNet-21k/22k)"},
 	{Name: "cifar-10", Samples: 50000, Source: "https://www.cs.toronto.edu/~kriz/cifar.html (50,000 training images)"},
 	{Name: "cifar-100", Samples: 50000, Source: "https://www.cs.toronto.edu/~kriz/cifar.html (50,000 training images)"},
 	{Name: "mnist", Samples: 60000, Source: "http://yann.lecun.com/exdb/mnist/ (60,000 training examples)"},
@@ -43,6 +44,8 @@ var datasets = []Dataset{
 var datasetAliases = map[string]string{
 	"imagenet": "imagenet-1k", "imagenet1k": "imagenet-1k", "imagenet-1k": "imagenet-1k", "ilsvrc": "imagenet-1k",
 	"ilsvrc2012": "imagenet-1k", "이미지넷": "imagenet-1k",
+	"imagenet-21k": "imagenet-21k", "imagenet21k": "imagenet-21k", "imagenet-22k": "imagenet-21k", "imagenet22k": "imagenet-21k",
+	"in21k": "imagenet-21k", "in22k": "imagenet-21k", "in-21k": "imagenet-21k", "in-22k": "imagenet-21k",
 	"cifar10": "cifar-10", "cifar-10": "cifar-10", "cifar": "cifar-10", "cifar100": "cifar-100", "cifar-100": "cifar-100",
 	"mnist": "mnist", "coco": "coco", "mscoco": "coco", "ms-coco": "coco",
 	"squad": "squad", "squad1": "squad", "squad1.1": "squad", "squad-v1": "squad", "squad2": "squad-v2", "squad2.0": "squad-v2",

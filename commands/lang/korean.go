@@ -245,7 +245,7 @@ func koGrammarRest(rest string) bool {
 // or before a particle, so "대략" is not "대" + "략".
 func koOneSyllablePrefix(s string) bool {
 	switch s {
-	case "장", "개", "대", "몇", "만", "억", "천", "조", "일", "분", "주", "회":
+	case "장", "개", "대", "몇", "만", "억", "천", "조", "일", "분", "주", "회", "건":
 		return true
 	}
 	return false
@@ -347,8 +347,9 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 			}
 		}
 	}
-	if len(c.out) == 0 || !reqStartsNumber(c.out[len(c.out)-1].w) {
-		// "… 시간?", "시간 얼마나": a unit without a number asks how long
+	if len(c.out) == 0 || !reqStartsNumber(c.out[len(c.out)-1].w) || koTimeAndCost(c.w(i), c.w(i+1)) {
+		// "… 시간?", "시간 얼마나": a unit without a number asks how long;
+		// "데이터 1만 시간이랑 비용 둘다": the time asked beside the cost
 		c.setAsk(AskTime)
 		c.skip(i, i+1)
 		return i + 1
@@ -694,6 +695,10 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		c.skip(i, i+2) // "어느 정도": about, not which
 		return i + 2
 	}
+	if strings.HasPrefix(w, "어느정도") {
+		c.skip(i, i+1) // "토큰 속도 어느정도?": about, not which
+		return i + 1
+	}
 	if ask == AskCost && (c.latency || strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요") || c.w(i-1) == "에폭당" || c.w(i-1) == "스텝당" || c.w(i-1) == "에포크당" || c.koTookBefore(i) && !c.costWordSaid()) {
 		ask = AskTime // "얼마 걸려", "에폭당 얼마?" are how long, not how much
 	}
@@ -874,4 +879,16 @@ func (c *canonizer) koRateNoun(i int, e koEntry) int {
 		return i + 1
 	}
 	return i
+}
+
+// koTimeAndCost reports whether a time word joined to the next by "and"
+// names the cost beside it ("시간이랑 비용", "시간하고 비용", "시간과 비용"):
+// both are asked, and the number before the time counts something else.
+func koTimeAndCost(w, next string) bool {
+	for _, j := range []string{"이랑", "랑", "하고", "과", "와", "이나"} {
+		if strings.HasSuffix(w, j) && (strings.HasPrefix(next, "비용") || strings.HasPrefix(next, "가격") || strings.HasPrefix(next, "돈")) {
+			return true
+		}
+	}
+	return false
 }

@@ -397,6 +397,11 @@ func (p *reqParser) dataset(a int) error {
 		if q.class == reqUSamples || q.class == reqUTokens {
 			return p.setAmount(q.class, q.n.v, a, p.i, true)
 		}
+		if h, ok := speechDataHours(p.catModel, q); ok && q.class == reqUTime {
+			// "whisper small … 데이터 200시간": a speech dataset in hours of audio
+			p.note(en.Tf("`%s` read as hours of audio: %s samples of 30 seconds", p.span(a, p.i), reqTrimNum(h*120)))
+			return p.setAmount(reqUSamples, h*120, a, p.i, true)
+		}
 	}
 	return said(en.Tf("`%s` should say the dataset size, like `of 2.5M samples` or `of 1.2B tokens`",
 		p.span(a, p.i+1)), &UserError{Hint: p.drop(a, p.i, reqEg("of 2.5M samples", "of 1.2B tokens"))})

@@ -597,6 +597,7 @@ func (p *reqParser) finish() error {
 	}
 	if !p.compare {
 		p.req.Targets, p.counted = ownGPUsOfServer(p.req.Targets, p.counted)
+		p.req.Targets = sameHardwareOnce(p.req.Targets)
 	}
 	if p.compare && len(p.req.Targets) < 2 {
 		return said(en.Tf("`%s` needs at least two setups, like `compare h200x4, a100x4`", p.compareWord), &UserError{Hint: reqEg("compare h200x4, a100x4")})
@@ -831,4 +832,19 @@ func (p *reqParser) standInModel() (planner.Model, error) {
 	p.standIn = true
 	p.note(en.Tf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
 	return base, nil
+}
+
+// sameHardwareOnce drops a target said again ("48기가 한장으로 되나
+// (a6000)": the 48 GB card and its name are one A6000, not a comparison
+// of it with itself).
+func sameHardwareOnce(ts []planner.Hardware) []planner.Hardware {
+	var out []planner.Hardware
+	for _, t := range ts {
+		if !slices.ContainsFunc(out, func(o planner.Hardware) bool {
+			return o.GPU.ID == t.GPU.ID && o.Count == t.Count && o.GPUsPerNode == t.GPUsPerNode && o.Server == t.Server && o.Interconnect == t.Interconnect
+		}) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -134,3 +134,37 @@ func TestLargestModelAsked(t *testing.T) {
 		t.Errorf("a model named: %v, largest asked %v, model %s", err, r.LargestModel, r.Request.Job.Model.ID)
 	}
 }
+
+// Probe 12's misses (150 requests written blind on the build at the start
+// of the evening: 112 read right): 건 with a conjunction glued ("5만
+// 건이고"), a unit before a sized number ("토큰 1T면", "토큰 300B"), a
+// speech dataset in hours ("데이터 200시간" of Whisper), the time asked
+// beside the cost ("시간이랑 비용 둘다"), "<1s ttft", "on a budget",
+// "어느정도", "h100 days", ImageNet-21k, a card said twice ("48기가 …
+// (a6000)"), hardware compared beside the word 서버, and workloads side by
+// side with the particle glued ("풀파인튜닝이랑 lora").
+func TestProbeTwelveMisses(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"안녕하세요! 혹시 gemma 2 9b를 lora로 학습하려고 하는데 데이터가 5만 건이고 3 에폭 돌리면 a100 한 장으로 얼마나 걸릴까요?", "gemma-2-9b · lora · 3 epochs of 50000 samples · on 1x a100-sxm4-80gb · how long?"},
+		{"7b 모델 처음부터 사전학습 토큰 1T면 h100 64장으로 며칠?", "7B params · pretrain · 1T tokens · on 64x h100-sxm5-80gb"},
+		{"7b 사전학습 토큰 300B h100 64장", "300B tokens"},
+		{"whisper small 파인튜닝 한국어 데이터 200시간 3090 2장 얼마나 걸려요", "whisper-small · finetune · of 24000 samples"},
+		{"llama 3 70b lora a100 80 4장 3에폭 데이터 1만 시간이랑 비용 둘다 알려줘", "3 epochs of 10000 samples · on 4x a100-sxm4-80gb · what does it cost?"},
+		{"need to serve llama3 8b to ~200 concurrent users with <1s ttft, how many a100s?", "inference · concurrency 200 · on a100-sxm4-80gb × ? · how many GPUs?"},
+		{"what gpu should i rent for qwen2.5 32b qlora on a budget", "qwen2.5-32b · qlora · in the cloud · which GPU?"},
+		{"gguf q4_k_m llama 3 70b llama.cpp로 4090 두 장에 올리면 토큰 속도 어느정도?", "on 2x rtx-4090 · how fast?"},
+		{"tinyllama 1.1b pretrain 3T tokens how many h100 days", "3T tokens · on h100-sxm5-80gb × ? · how long?"},
+		{"vit-large 사전학습 imagenet-21k 에폭 30 h100 16장 얼마나?", "30 epochs of 14.197122M samples (imagenet-21k)"},
+		{"llama3 70b qlora 48기가 한장으로 되나 (a6000)", "qlora · on 1x rtx-a6000 · will it fit?"},
+		{"4090 8장 서버 vs h100 2장, 70b 추론은 어디가 나음?", "compare 8x rtx-4090, 2x h100-sxm5-80gb · which GPU?"},
+		{"7b 모델 풀파인튜닝이랑 lora 메모리 차이 얼마나 나요? a100 80 기준", "풀파인튜닝 vs lora"},
+	})
+	if r, err := Read(env, "need to serve llama3 8b to ~200 concurrent users with <1s ttft, how many a100s?"); err != nil || r.LatencyTargetS != 1 || !r.LatencyFirst {
+		t.Errorf("<1s ttft: target %v s, first token %v, %v", r.LatencyTargetS, r.LatencyFirst, err)
+	}
+	if r, err := Read(env, "what gpu should i rent for qwen2.5 32b qlora on a budget"); err != nil || r.Prefer != "cheapest" {
+		t.Errorf("on a budget: prefer %q, %v", r.Prefer, err)
+	}
+}

@@ -64,6 +64,10 @@ type Reading struct {
 	// CountOpen marks a GPU named without a count in a "how many" question:
 	// the count is what is asked.
 	CountOpen bool
+	// CountUnsaid marks one GPU named with no count at all ("h100으로",
+	// "on h100"): planned on one, or on the fewest that hold the job when
+	// one does not.
+	CountUnsaid bool
 	// CompareOpen marks a comparison of GPU types none of which has a
 	// count ("h100 vs a100 for …"): each is planned at the fewest that fit.
 	CompareOpen bool
@@ -302,7 +306,7 @@ func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[str
 // a model implies, from the question words and the shape of what was
 // read; the order of the rules is their precedence.
 func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
-	if c.serverWord && !c.gpuWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) {
+	if c.serverWord && !c.gpuWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) && !r.Request.Compare {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
@@ -376,6 +380,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// GPU named without a count is of as many as the job takes too
 		r.CountOpen = p.countOpen()
 	}
+	r.CountUnsaid = p.countOpen()
 }
 
 const (

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -111,6 +112,28 @@ func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]in
 				}
 			}
 			break
+		}
+	}
+	return gluedVariant(cat, toks)
+}
+
+// gluedVariant finds "A이랑 B" with the particle glued to A ("7b 모델
+// 풀파인튜닝이랑 lora 메모리 차이"): cmp is then B's first token, as if the
+// particle stood there.
+func gluedVariant(cat *planner.Catalog, toks []reqToken) (a, b [2]int, cmp int, kind string, ok bool) {
+	for k := 0; k+1 < len(toks); k++ {
+		w := toks[k].w
+		if !isHangulWord(w) || !slices.ContainsFunc([]string{"이랑", "랑", "하고", "아니면"}, func(p string) bool { return strings.HasSuffix(w, p) && w != p }) {
+			continue
+		}
+		ka := variantKind(cat, toks, k, k+1)
+		if ka == "" {
+			continue
+		}
+		for lb := min(4, len(toks)-k-1); lb >= 1; lb-- {
+			if variantKind(cat, toks, k+1, k+1+lb) == ka {
+				return [2]int{k, k + 1}, [2]int{k + 1, k + 1 + lb}, k + 1, ka, true
+			}
 		}
 	}
 	return a, b, 0, "", false
