@@ -245,6 +245,13 @@ func (c *canonizer) chatTargets(i int) int {
 		return i + 4
 	case strings.HasPrefix(w, "<") && len(w) > 1 && latencyWord(c.w(i+1)):
 		return c.latencyBeforeWord(i)
+	case (w == "avg" || w == "average" || w == "avg." || w == "mean") && reqStartsNumber(c.w(i+1)) && (c.w(i+2) == "tokens" || c.w(i+2) == "token" || c.w(i+2) == "tok"):
+		// "30k instruction pairs (avg 1k tokens)": each sample's length, not
+		// a second dataset size
+		c.emit("seq", i, i+1)
+		c.emit(c.w(i+1), i+1, i+2)
+		c.skip(i+2, i+3)
+		return i + 3
 	case w == "on" && c.w(i+1) == "a" && (c.w(i+2) == "budget" || c.w(i+2) == "tight" && c.w(i+3) == "budget" || c.w(i+2) == "shoestring"):
 		n := i + 3
 		if c.w(i+2) == "tight" {

@@ -160,6 +160,7 @@ func TestProbeTwelveMisses(t *testing.T) {
 		{"llama3 70b qlora 48기가 한장으로 되나 (a6000)", "qlora · on 1x rtx-a6000 · will it fit?"},
 		{"4090 8장 서버 vs h100 2장, 70b 추론은 어디가 나음?", "compare 8x rtx-4090, 2x h100-sxm5-80gb · which GPU?"},
 		{"7b 모델 풀파인튜닝이랑 lora 메모리 차이 얼마나 나요? a100 80 기준", "풀파인튜닝 vs lora"},
+		{"We're planning to fine-tune Llama 3.1 8B with LoRA on about 30k instruction pairs (avg 1k tokens). Would 2x A100 40GB be enough, and roughly how long for 3 epochs?", "3 epochs of 30000 samples · seq 1024 · on 2x a100-sxm4-40gb"},
 	})
 	if r, err := Read(env, "need to serve llama3 8b to ~200 concurrent users with <1s ttft, how many a100s?"); err != nil || r.LatencyTargetS != 1 || !r.LatencyFirst {
 		t.Errorf("<1s ttft: target %v s, first token %v, %v", r.LatencyTargetS, r.LatencyFirst, err)
