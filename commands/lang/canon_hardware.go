@@ -354,7 +354,10 @@ func (c *canonizer) countList(i int) int {
 	k := i
 	for n, cnt := range counts {
 		// each count keeps the span of its own number
-		for c.w(k) != strconv.Itoa(cnt) {
+		for k < j {
+			if v, rest, ok := reqScanInt(c.w(k)); ok && rest == "" && v == cnt {
+				break // "01" is the count 1: compared as numbers, never past the list
+			}
 			k++
 		}
 		if n > 0 {
