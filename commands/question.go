@@ -142,14 +142,16 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 
 // oneOrFewest plans a GPU named with no count ("llama 70b lora h100으로
 // 하면 비용 얼마야?", "h100 빌리면 시간당 얼마야? llama 70b lora 돌리려고")
-// on one of it when one holds the job, else on the fewest that do, and
-// says so: one that cannot hold it answers nothing that was asked. A
+// on one of it when one holds the job, else, when a time or a cost is
+// asked, on the fewest that do, and says so: one that cannot hold it
+// answers neither. Asked nothing, or whether it fits, one is planned and
+// the card says what to change. A
 // count left open ("on h100s", "몇 장") is always the fewest.
 func (s *Set) oneOrFewest(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
 	if rd.CountOpen {
 		return s.fewestGPUs(p, rd, req)
 	}
-	if !rd.CountUnsaid || len(req.Targets) != 1 || req.Targets[0].Count != 1 || req.Baseline != nil || rd.Ask == lang.AskFit || rd.Memory {
+	if !rd.CountUnsaid || len(req.Targets) != 1 || req.Targets[0].Count != 1 || req.Baseline != nil || rd.Ask != lang.AskCost && rd.Ask != lang.AskTime || rd.Memory {
 		return req, "", nil
 	}
 	r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: req.Targets, NoSearch: true})

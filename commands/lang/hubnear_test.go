@@ -41,7 +41,7 @@ func TestHubRefusalNamesNearestModels(t *testing.T) {
 		}
 	}
 	// nothing of the family in the catalogue: no made-up neighbour
-	if got := hubNearest("Falcon-180B-chat", cat.ModelNames(), 3); len(got) > 0 {
-		t.Errorf("falcon: %v", got)
+	if got := hubNearest("Baichuan2-13B-Chat", cat.ModelNames(), 3); len(got) > 0 {
+		t.Errorf("baichuan: %v", got)
 	}
 }

@@ -160,6 +160,15 @@ func TestProbeTwelveMisses(t *testing.T) {
 		{"llama3 70b qlora 48기가 한장으로 되나 (a6000)", "qlora · on 1x rtx-a6000 · will it fit?"},
 		{"4090 8장 서버 vs h100 2장, 70b 추론은 어디가 나음?", "compare 8x rtx-4090, 2x h100-sxm5-80gb · which GPU?"},
 		{"7b 모델 풀파인튜닝이랑 lora 메모리 차이 얼마나 나요? a100 80 기준", "풀파인튜닝 vs lora"},
+		{"코드라마 34b gptq 서빙 3090 두 개로?", "codellama-34b · inference · int4 · gptq · on 2x rtx-3090"},
+		{"eeve 10.8b 추론 vllm 4090 가능? 양자화 없이", "eeve-korean-10.8b · inference · vllm"},
+		{"falcon 40b infrence on a100 80gb int8 fits?", "falcon-40b · inference · int8"},
+		{"팔콘 40b 추론 a100 몇장", "falcon-40b · inference"},
+		{"llama 3.2 11b vision finetune on 2 h100", "llama-3.2-11b-vision · finetune"},
+		{"distilbert finetune on 1m reviews 2 epochs a10g time and cost", "distilbert-base-uncased · finetune · 2 epochs of 1M samples"},
+		{"bert-base-multilingual 파인튜닝 데이터 8만 건 배치 64 에폭 5 v100 한장 몇시간?", "bert-base-multilingual-cased · finetune"},
+		{"qwen2 vl 7b 파인튜닝 h100 몇장", "qwen2-vl-7b · finetune"},
+		{"qwen2-vl-72b inference gpus needed", "qwen2-vl-72b · inference"},
 		{"We're planning to fine-tune Llama 3.1 8B with LoRA on about 30k instruction pairs (avg 1k tokens). Would 2x A100 40GB be enough, and roughly how long for 3 epochs?", "3 epochs of 30000 samples · seq 1024 · on 2x a100-sxm4-40gb"},
 	})
 	if r, err := Read(env, "need to serve llama3 8b to ~200 concurrent users with <1s ttft, how many a100s?"); err != nil || r.LatencyTargetS != 1 || !r.LatencyFirst {
