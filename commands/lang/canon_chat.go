@@ -155,7 +155,7 @@ func (c *canonizer) chatWords(i int) int {
 // 이내": the seconds, and whether it is the first token's; i when no
 // number follows.
 func (c *canonizer) latencyTargetAt(i int) int {
-	first := c.w(i) == "ttft" || c.w(i) == "time-to-first-token" || c.w(i) == "first-token" || strings.HasPrefix(c.w(i), "첫토큰") || strings.HasPrefix(c.w(i), "첫")
+	first := firstTokenWord(c.w(i)) || strings.HasPrefix(c.w(i), "첫")
 	j := i + 1
 	for latencyWord(c.w(j)) || latencyComparator(c.w(j)) {
 		j++
@@ -177,11 +177,7 @@ func (c *canonizer) latencyTargetAt(i int) int {
 	for latencyComparator(c.w(j)) || strings.HasPrefix(c.w(j), "이내") || strings.HasPrefix(c.w(j), "안쪽") || strings.HasPrefix(c.w(j), "안으로") || strings.HasPrefix(c.w(j), "이하") || strings.HasPrefix(c.w(j), "미만") {
 		j++
 	}
-	secs := v.v
-	if strings.HasPrefix(unit, "ms") || strings.HasPrefix(unit, "밀리") {
-		secs /= 1000
-	}
-	c.latencyTarget, c.latencyFirst, c.latency = secs, first, true
+	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), first, true
 	c.skip(i, j)
 	return j
 }
@@ -219,12 +215,7 @@ func (c *canonizer) latencyBeforeWord(i int) int {
 	if !ok || v.v <= 0 || !timeUnitWord(unit) {
 		return i
 	}
-	secs := v.v
-	if strings.HasPrefix(unit, "ms") {
-		secs /= 1000
-	}
-	first := c.w(i+1) == "ttft" || c.w(i+1) == "time-to-first-token" || c.w(i+1) == "first-token"
-	c.latencyTarget, c.latencyFirst, c.latency = secs, first, true
+	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), firstTokenWord(c.w(i+1)), true
 	c.skip(i, i+2)
 	return i + 2
 }
@@ -262,4 +253,17 @@ func (c *canonizer) chatTargets(i int) int {
 		return n
 	}
 	return i
+}
+
+// firstTokenWord reports whether w names the first token's latency.
+func firstTokenWord(w string) bool {
+	return w == "ttft" || w == "time-to-first-token" || w == "first-token" || strings.HasPrefix(w, "첫토큰")
+}
+
+// seconds is a latency of v in unit ("ms", "밀리초", "s", "초") in seconds.
+func seconds(v float64, unit string) float64 {
+	if strings.HasPrefix(unit, "ms") || strings.HasPrefix(unit, "밀리") {
+		return v / 1000
+	}
+	return v
 }
