@@ -462,8 +462,8 @@ func (pc *planContext) offloadTime(j Job, h Hardware, l layout, shardParams, hel
 	if j.Offload == OffloadFull {
 		// weights in for forward and again for backward, every micro-batch
 		wb := 2.0
-		if j.Workload == QLoRA {
-			wb = nf4BytesPerParam
+		if j.quantBase() {
+			wb = j.baseBytesPerParam()
 		}
 		perMicro := 2 * heldShard * wb / pcie
 		exp += float64(ga) * math.Max(0, perMicro-offloadOverlap*tMicro)

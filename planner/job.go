@@ -119,6 +119,11 @@ type Job struct {
 	Optimizer          Optimizer // "" = AdamW
 	Stack              Stack     // "" = HF
 	LoRARank           int       // 0 = 16
+	// Base8bit: LoRA on a base loaded in 8 bits (bitsandbytes LLM.int8,
+	// `load_in_8bit`, as alpaca-lora and PEFT's early examples ran it):
+	// the frozen weights are stored int8 and dequantised for each GEMM's
+	// backward like QLoRA's NF4, at twice NF4's bytes.
+	Base8bit bool
 
 	// Memory-saving techniques (zero values: off).
 	Offload Offload // states kept in host memory instead of on the GPU
@@ -269,4 +274,20 @@ type Request struct {
 	// Printer writes the plan's sentences in the reader's language; nil
 	// means English.
 	Printer Printer `json:"-"`
+}
+
+// quantBase reports whether j's frozen base is stored quantised (QLoRA's
+// NF4, or an 8-bit LoRA base) and dequantised to bf16 for its GEMMs.
+func (j Job) quantBase() bool {
+	return j.Workload == QLoRA || j.Workload == LoRA && j.Base8bit
+}
+
+// baseBytesPerParam is what one quantised frozen weight weighs: NF4 with
+// its scales, or int8 with one fp32 scale per row (LLM.int8's row-wise
+// absmax; the scales are ~0.1 % of the bytes, inside the rounding).
+func (j Job) baseBytesPerParam() float64 {
+	if j.Workload == LoRA && j.Base8bit {
+		return 1
+	}
+	return nf4BytesPerParam
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -202,5 +203,37 @@ func TestMemoryBreakdownAddsUpToTheTotal(t *testing.T) {
 		if tc.gpus == 1 && !off {
 			t.Errorf("%s on one GPU: no line for what is not alive at the peak", tc.model)
 		}
+	}
+}
+
+// LoRA on an 8-bit base ("lora 8bit", bitsandbytes load_in_8bit): its
+// frozen linear weights weigh one byte each, between QLoRA's NF4 and
+// LoRA's bf16, and each pass dequantises them like QLoRA's, reading twice
+// NF4's bytes, so a step is no faster than QLoRA's and slower than LoRA's.
+// Said as int8 with lora (or a fine-tune), the request is read that way.
+func TestLoRAOnAnEightBitBase(t *testing.T) {
+	c := DefaultCatalog()
+	m := mustModel(t, c, "llama-3-8b")
+	plan := func(j Job) *Estimate {
+		j.Model, j.SeqLen, j.MicroBatch, j.GlobalBatch, j.Checkpointing = m, 2048, 1, 1, true
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-4090", 1)}, Job: j}).Plans[0]
+	}
+	lora, q := plan(Job{Workload: LoRA}), plan(Job{Workload: QLoRA})
+	int8 := plan(Job{Workload: LoRA, Precision: INT8})
+	w := func(e *Estimate) float64 { return breakdown(e, "weights") }
+	tables := float64(m.Vocab) * float64(m.Hidden) * 2 // untied embeddings and head stay fp32 under PEFT
+	want := ((m.Params()-tables)*1 + tables*4) / (1 << 30)
+	if math.Abs(w(int8)/want-1) > 0.01 || !(w(q) < w(int8) && w(int8) < w(lora)) {
+		t.Errorf("weights: 8-bit %.2f GiB (want %.2f), NF4 %.2f, bf16 %.2f", w(int8), want, w(q), w(lora))
+	}
+	if !(int8.Time.StepS >= q.Time.StepS && int8.Time.StepS > lora.Time.StepS) {
+		t.Errorf("step: 8-bit %.3f s, QLoRA %.3f s, LoRA %.3f s", int8.Time.StepS, q.Time.StepS, lora.Time.StepS)
+	}
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-4090", 1)}, Job: Job{Model: m, Workload: Finetune, Precision: INT8}})
+	if !strings.Contains(strings.Join(res.Assumptions, " "), "8-bit base") || res.Job.Workload != LoRA {
+		t.Errorf("finetune int8: %s, assumptions %q; want LoRA on an 8-bit base, said", res.Job.Workload, res.Assumptions)
+	}
+	if _, err := c.Plan(Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-4090", 1)}, Job: Job{Model: m, Workload: Pretrain, Precision: INT8}}); err == nil {
+		t.Error("pretraining in int8 planned; want the inference-format error")
 	}
 }

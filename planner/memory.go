@@ -226,7 +226,7 @@ const nf4BytesPerParam = 4.127 / 8
 // (embeddings, LM head, norms) to fp32, tuned stacks (torchtune) keep them
 // in bf16.
 func frozenBaseBytes(j Job, prec Precision, p float64) float64 {
-	if j.Workload != QLoRA {
+	if !j.quantBase() {
 		return p * activationBytes(prec)
 	}
 	m := j.Model
@@ -238,7 +238,7 @@ func frozenBaseBytes(j Job, prec Precision, p float64) float64 {
 	if !j.Stack.Fused() {
 		embBytes = 4
 	}
-	return (p-emb)*nf4BytesPerParam + emb*embBytes
+	return (p-emb)*j.baseBytesPerParam() + emb*embBytes
 }
 
 // adapterStateBytes is what one trainable LoRA parameter holds: weight,
@@ -415,7 +415,7 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 	case LoRA, QLoRA:
 		trainable = loraParams(m, j.LoRARank)
 		base := frozenBaseBytes(j, l.precision, p)
-		if j.Workload == QLoRA {
+		if j.quantBase() {
 			// The kernel dequantises one matrix at a time to bf16 and
 			// frees it after the matmul.
 			workspace = largestMatrixParams(m) * 2 / float64(l.tp)
@@ -483,10 +483,10 @@ func trainingMemory(prm *Params, j Job, l layout, detail bool) Memory {
 		// until the kernel dequantises them; embeddings are 16-bit).
 		block, emb := blockAndEmbedding(m)
 		blockBytes := block * sb.weights
-		switch j.Workload {
-		case QLoRA:
-			blockBytes = block * nf4BytesPerParam
-		case LoRA:
+		switch {
+		case j.quantBase():
+			blockBytes = block * j.baseBytesPerParam()
+		case j.Workload == LoRA:
 			blockBytes = block * 2
 		}
 		workspace += 2 * math.Max(blockBytes, emb*2) / mp

@@ -307,7 +307,7 @@ func loraAdapterS(p *Params, j Job, l layout, tokens float64) float64 {
 // on an A100 at micro-batch 2 x 4096 at 0.98.
 func qloraDequantS(p *Params, j Job, l layout) float64 {
 	m := j.Model
-	if j.Workload != QLoRA || !m.IsTransformer() {
+	if !j.quantBase() || !m.IsTransformer() {
 		return 0
 	}
 	tables := float64(m.Vocab) * float64(m.Hidden) // embeddings and head stay 16-bit
@@ -321,7 +321,10 @@ func qloraDequantS(p *Params, j Job, l layout) float64 {
 	if l.ckpt {
 		passes = 3
 	}
-	return passes * w * p.DequantBytes / (l.gpu.MemBWGBs * 1e9)
+	// DequantBytes is fitted on NF4 (0.52 B read, 2 written, 2 read back
+	// by the GEMM); an int8 base reads 1 B in place of the 0.52.
+	bytes := p.DequantBytes * (j.baseBytesPerParam() + 4) / (nf4BytesPerParam + 4)
+	return passes * w * bytes / (l.gpu.MemBWGBs * 1e9)
 }
 
 // linkGBs returns the achievable per-direction bus bandwidth (GB/s) for

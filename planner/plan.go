@@ -321,16 +321,8 @@ func (pc *planContext) resolveJob() error {
 	if err := pc.preferencePairs(j); err != nil {
 		return err
 	}
-	if (j.Precision == INT8 || j.Precision == INT4) && j.Workload != Inference {
-		if j.Precision == INT4 && j.Workload == QLoRA {
-			j.Precision = "" // "qlora 4bit": the 4-bit base is what QLoRA is; it computes in bf16
-		} else if j.Precision == INT4 && (j.Workload == LoRA || j.Workload == Finetune) {
-			j.Workload = QLoRA
-			j.Precision = ""
-			pc.assume(pc.pr.T("4-bit training read as QLoRA (NF4 base, bf16 compute)"))
-		} else {
-			return userError(pc.pr.Tf("%s is an inference weight format; to train on a 4-bit base say `qlora`, otherwise use bf16/fp16/fp8", j.Precision))
-		}
+	if err := pc.quantisedTraining(j); err != nil {
+		return err
 	}
 	pc.shippedWeights(j, m)
 	pc.eagerDecodeSaid(j, m)
@@ -706,4 +698,26 @@ func (pc *planContext) eagerDecodeSaid(j *Job, m Model) {
 		j.Stack = HF
 		pc.assume(pc.pr.Tf("an attention kernel (`%s`) and no serving engine: planned as PyTorch's own generate loop with that kernel (say `vllm`, `tgi`, `sglang`, `trt-llm` or `llama.cpp` to plan an engine)", j.Attention))
 	}
+}
+
+// quantisedTraining reads a training job said in an inference weight
+// format: 4-bit as QLoRA (NF4 base, bf16 compute), 8-bit LoRA or
+// fine-tuning as LoRA on an 8-bit base; anything else is refused.
+func (pc *planContext) quantisedTraining(j *Job) error {
+	if (j.Precision == INT8 || j.Precision == INT4) && j.Workload != Inference {
+		if j.Precision == INT4 && j.Workload == QLoRA {
+			j.Precision = "" // "qlora 4bit": the 4-bit base is what QLoRA is; it computes in bf16
+		} else if j.Precision == INT4 && (j.Workload == LoRA || j.Workload == Finetune) {
+			j.Workload = QLoRA
+			j.Precision = ""
+			pc.assume(pc.pr.T("4-bit training read as QLoRA (NF4 base, bf16 compute)"))
+		} else if j.Precision == INT8 && (j.Workload == LoRA || j.Workload == Finetune) {
+			// "lora 8bit", "8bit로 파인튜닝": LoRA on a base loaded in 8 bits
+			j.Workload, j.Base8bit, j.Precision = LoRA, true, ""
+			pc.assume(pc.pr.T("8-bit training read as LoRA on an 8-bit base (bitsandbytes int8, bf16 compute)"))
+		} else {
+			return userError(pc.pr.Tf("%s is an inference weight format; to train on a quantised base say `qlora` (4-bit) or `lora 8bit`, otherwise use bf16/fp16/fp8", j.Precision))
+		}
+	}
+	return nil
 }

@@ -442,7 +442,7 @@ func (pc *planContext) modelParallel(h Hardware, mps []mpPair) []mpPair {
 	n := h.Count
 	mps = append(mps, mpPair{1, 1})
 	perNode := gpusPerNode(h)
-	if j.Stack == Tuned && j.Model.IsTransformer() && j.Model.Kind != VisionViT && j.Workload != QLoRA {
+	if j.Stack == Tuned && j.Model.IsTransformer() && j.Model.Kind != VisionViT && !j.quantBase() {
 		for tp := 2; tp <= min(8, perNode, n); tp *= 2 {
 			if j.Model.Heads%tp == 0 && n%tp == 0 {
 				mps = append(mps, mpPair{tp, 1})

@@ -46,7 +46,7 @@ func (pc *planContext) floorJob() floorJob {
 		fj.hwMax, fj.attnMax = fj.hwMax*seq, fj.attnMax*seq
 	}
 	fj.attnEffMin = math.Min(1, pc.prm.AttnFlash)
-	fj.hidesAR = j.Workload != QLoRA && pc.prm.AttnFlash > 0
+	fj.hidesAR = !j.quantBase() && pc.prm.AttnFlash > 0
 	fj.capB = max(1, min(256, 32768/max(j.SeqLen, 1)))
 	if !j.Model.IsTransformer() {
 		fj.capB = 256
