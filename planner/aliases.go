@@ -1,0 +1,86 @@
+package planner
+
+// modelAliases are the names people type for catalogue entries that the
+// normalised-prefix rule does not find on its own.
+var modelAliases = map[string]string{
+	"bert":         "bert-base-uncased",
+	"bertbase":     "bert-base-uncased",
+	"bertlarge":    "bert-large-uncased",
+	"gpt2small":    "gpt2",
+	"gpt2124m":     "gpt2",
+	"mistral7b":    "mistral-7b-v0.1",
+	"mistral":      "mistral-7b-v0.1",
+	"mixtral":      "mixtral-8x7b",
+	"llama27b":     "llama-2-7b",
+	"llama213b":    "llama-2-13b",
+	"llama270b":    "llama-2-70b",
+	"llama38b":     "llama-3-8b",
+	"llama370b":    "llama-3-70b",
+	"llama3p18b":   "llama-3.1-8b",
+	"llama3p170b":  "llama-3.1-70b",
+	"llama405b":    "llama-3.1-405b",
+	"resnet50":     "resnet-50",
+	"resnet":       "resnet-50",
+	"vitb16":       "vit-base-patch16-224",
+	"vitl16":       "vit-large-patch16-224",
+	"vitbase":      "vit-base-patch16-224",
+	"vitlarge":     "vit-large-patch16-224",
+	"t5":           "t5-base",
+	"tinyllama":    "tinyllama-1.1b",
+	"deepseekv3":   "deepseek-v3",
+	"deepseekr1":   "deepseek-r1",
+	"phi3mini":     "phi-3-mini-4k",
+	"phi3small":    "phi-3-small-8k",
+	"phi3medium":   "phi-3-medium-4k",
+	"modernbert":   "modernbert-base",
+	"vith14":       "vit-huge-patch14-224",
+	"vithuge":      "vit-huge-patch14-224",
+	"clipvitl14":   "clip-vit-large-patch14",
+	"clipl14":      "clip-vit-large-patch14",
+	"clip":         "clip-vit-large-patch14",
+	"clipvitb32":   "clip-vit-base-patch32",
+	"clipb32":      "clip-vit-base-patch32",
+	"vitb32":       "clip-vit-base-patch32",
+	"minilm":       "all-minilm-l6-v2",
+	"minilml6":     "all-minilm-l6-v2",
+	"allminilm":    "all-minilm-l6-v2",
+	"resnet101":    "resnet-101",
+	"deberta":      "deberta-v3-base",
+	"debertav3":    "deberta-v3-base",
+	"phi35mini":    "phi-3.5-mini",
+	"phi3p5mini":   "phi-3.5-mini",
+	"whisperturbo": "whisper-large-v3-turbo",
+	"convnext":     "convnext-base-224",
+	// Korean teams' encoders with the shape of one in the catalogue
+	// (their vocabularies differ by a few thousand words)
+	"koelectra":        "electra-base",
+	"koelectrabase":    "electra-base",
+	"koelectrabasev3":  "electra-base",
+	"electra":          "electra-base",
+	"kobert":           "bert-base-uncased",
+	"kluebertbase":     "bert-base-uncased",
+	"kluerobertabase":  "roberta-base",
+	"kluerobertalarge": "roberta-large",
+	"exaone":           "exaone-3.5-7.8b",
+	"xlmr":             "xlm-roberta-base",
+	"xlmrbase":         "xlm-roberta-base",
+	"xlmrlarge":        "xlm-roberta-large",
+	"xlmroberta":       "xlm-roberta-base",
+	"bgelarge":         "bge-large-en-v1.5",
+	"bgebase":          "bge-base-en-v1.5",
+	"e5large":          "e5-large-v2",
+	"e5base":           "e5-base-v2",
+	"me5large":         "multilingual-e5-large",
+	"multilinguale5":   "multilingual-e5-large",
+	"mbert":            "bert-base-multilingual-cased",
+	"multilingualbert": "bert-base-multilingual-cased",
+	"solar":            "solar-10.7b",
+}
+
+// IsModelAlias reports whether name is one of the catalogue's other names
+// for a model ("mbert", "multilingual bert", "xlmr"), spaces and case
+// aside.
+func IsModelAlias(name string) bool {
+	_, ok := modelAliases[norm(name)]
+	return ok
+}
