@@ -118,10 +118,13 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	answer = refineAnswer(p, rd, res, answer)
 	answer = joinLines(answer, s.thenServing(p, rd, res))
 	if answer != "" {
+		answer = inWon(p, rd, s.deps.KRWPerUSD, answer)
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer
 	} else if rd.LatencyTargetS > 0 {
 		reply.Summary = strings.TrimSuffix(reply.Summary, ".") + "." + latencyVerdict(p, rd, firstEstimate(res)) // "p50 under 2s - what hardware?"
+	} else {
+		reply.Summary = inWon(p, rd, s.deps.KRWPerUSD, reply.Summary)
 	}
 	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
 	return reply, nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -286,6 +285,10 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 				line += fmt.Sprintf(" (%s, %s)", money(*best.CostUSD), planner.FormatHoursIn(p, *best.Time.TotalHours))
 			case best.Time.TotalHours != nil:
 				line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
+			case rd.Ask == lang.AskCost && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
+				// no work said: the cost of a million samples there
+				h := best.Time.HoursPerMillionSamples
+				line += p.Tf(" (%s per 1M samples, %s)", money(h*float64(best.GPUs)*best.PriceUSDPerGPUH), planner.FormatHoursIn(p, h))
 			}
 		}
 		return req, line, nil
@@ -313,6 +316,11 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		return ""
 	}
 	if rd.Ask == lang.AskAmount {
+		return amountAnswer(p, rd, e, res.Job)
+	}
+	if rd.Ask == lang.AskTime && rd.Budget > 0 && e.Time.TotalHours == nil && res.Job.Workload != planner.Inference {
+		// "100만원이면 몇시간?" with no dataset: the hours the money buys
+		// there, and the work they cover
 		return amountAnswer(p, rd, e, res.Job)
 	}
 	if s := preferredPick(p, rd, res); s != "" {
@@ -427,6 +435,12 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	case lang.AskCost:
 		if e.CostUSD != nil && e.Memory.Fits {
 			return p.Tf("About %s on %s (%s).", planner.FormatUSDIn(p, *e.CostUSD), hw, hours)
+		}
+		if h := e.Time.HoursPerMillionSamples; e.CostUSD == nil && e.Memory.Fits && h > 0 && e.PriceUSDPerGPUH > 0 && rd.Request.Job.Workload != planner.Inference {
+			// no amount of work said: the cost of the card's unit, a
+			// million samples, and what says the total
+			return p.Tf("About %s per 1M samples on %s (%s at $%.2f an hour); say the dataset size (`of 50k samples`, `1B tokens`) for the total.",
+				planner.FormatUSDIn(p, h*float64(e.GPUs)*e.PriceUSDPerGPUH), hw, planner.FormatHoursIn(p, h), e.PriceUSDPerGPUH*float64(e.GPUs))
 		}
 	case lang.AskWhichServer:
 		if e = fastestPlan(res.Plans); len(res.Plans) > 1 && e != nil && e.Server != "" {
@@ -706,86 +720,6 @@ func fastestPlan(plans []*planner.Estimate) *planner.Estimate {
 		}
 	}
 	return best
-}
-
-// amountAnswer answers how much work a budget or a time buys: the plan's
-// rate in the unit asked, times the hours the money pays for on that
-// hardware or the time given (the smaller, when both are said).
-func amountAnswer(p *i18n.Printer, rd lang.Reading, e *planner.Estimate, job planner.JobInfo) string {
-	hw := hwText(p, e)
-	if !e.Memory.Fits {
-		return p.Tf("It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
-	}
-	unit := rd.AmountUnit
-	perS := e.Throughput.SamplesPerS
-	switch unit {
-	case "tokens":
-		perS = e.Throughput.TokensPerS
-		if perS == 0 {
-			perS = e.Throughput.SamplesPerS * float64(job.SeqLen)
-		}
-	case "steps":
-		perS /= float64(max(1, e.GlobalBatch))
-	case "epochs":
-		epoch := job.EpochSamples
-		if epoch <= 0 && job.Epochs == 0 {
-			epoch = job.TotalSamples // "100만 샘플 몇 에폭": the samples said are one pass
-		}
-		if epoch <= 0 {
-			unit = "samples" // no dataset size: an epoch has no length yet
-		} else {
-			perS /= epoch
-		}
-	}
-	seconds := math.Inf(1)
-	perHour := e.PriceUSDPerGPUH * float64(e.GPUs)
-	if rd.Budget > 0 && perHour > 0 {
-		seconds = rd.Budget / perHour * 3600
-	}
-	if rd.Deadline > 0 {
-		seconds = math.Min(seconds, rd.Deadline.Seconds())
-	}
-	if perS <= 0 {
-		return ""
-	}
-	if math.IsInf(seconds, 1) {
-		return p.Tf("On %s: about %s %s an hour; say a budget (`$3000`) or a time (`in 3 days`) for the total.", hw, amountText(p, perS*3600, unit), unitWords(p, unit))
-	}
-	amount, hours := amountText(p, perS*seconds, unit), planner.FormatHoursIn(p, seconds/3600)
-	var s string
-	switch {
-	case rd.Budget > 0 && seconds < rd.Deadline.Seconds() || rd.Deadline == 0:
-		// the money runs out first
-		s = p.Tf("On %s: about %s %s; $%.0f buys %s at $%.2f an hour.", hw, amount, unitWords(p, unit), rd.Budget, hours, perHour)
-	case perHour > 0:
-		s = p.Tf("On %s in %s: about %s %s ($%.0f at $%.2f an hour).", hw, hours, amount, unitWords(p, unit), perHour*seconds/3600, perHour)
-	default:
-		s = p.Tf("On %s in %s: about %s %s.", hw, hours, amount, unitWords(p, unit))
-	}
-	if unit == "samples" && rd.AmountUnit == "epochs" {
-		s += " " + p.T("Say the dataset size (`of 2.5M samples`) to count it in epochs.")
-	}
-	return s
-}
-
-// amountText writes an amount of work for people: epochs with a decimal,
-// counts in 만/억 in Korean and with M/B in English past a million.
-func amountText(p *i18n.Printer, v float64, unit string) string {
-	if unit == "epochs" || v < 10 {
-		return strconv.FormatFloat(v, 'g', 2, 64) // "0.35 epochs an hour", "4.2"
-	}
-	if p.Korean() || v < 1e6 {
-		return p.Count(v)
-	}
-	for _, u := range []struct {
-		v   float64
-		suf string
-	}{{1e12, "T"}, {1e9, "B"}, {1e6, "M"}} {
-		if v >= u.v {
-			return strconv.FormatFloat(v/u.v, 'g', 3, 64) + u.suf
-		}
-	}
-	return p.Count(v)
 }
 
 // unitWords names a unit of work in p's language.

@@ -101,6 +101,14 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"예산 3000달러로 llama3 8b 사전학습 h100에서 몇 토큰까지 가능해?", "amount", []string{"× H100 SXM5 80GB에서 약 ", "억 토큰이에요: $3,000으로", "쓸 수 있어요 (시간당 $"}},
 		{"how many tokens can I pretrain a 1b model on 8 h100s in 3 days?", "amount", []string{"On 8× H100 SXM5 80GB in 3.0 days: about ", "B tokens ($1440 at $20.00 an hour)."}},
 		{"1000달러로 bert-base 몇 에폭 돌릴 수 있어? 100만 샘플 a100", "amount", []string{"1× A100 SXM4 80GB에서 약 ", " 에폭이에요: $1,000으로"}},
+		// how long, with a budget and no dataset: the hours the money buys there, and their work
+		{"llama3 8b lora 4090 2장 100만원이면 몇시간?", "time", []string{"2× GeForce RTX 4090에서 약 ", "억 토큰이에요: $703으로", "쓸 수 있어요 (시간당 $0.80)"}},
+		{"bert-base finetune on a100, budget $50, how long", "time", []string{"On 1× A100 SXM4 80GB: about ", "M samples; $50 buys "}},
+		// the GPUs held for a span of time: the work that time covers and its cost, here in won too
+		{"how much would it cost in KRW to lora train qwen2.5 72b on 8 h100s for 2 days", "amount", []string{"On 8× H100 SXM5 80GB in 2.0 days: about ", "B tokens ($960 ≈ ₩1,370,000 at $20.00 ≈ ₩28,400 an hour)", "the 2025 average"}},
+		{"resnet50 imagenet 학습 비용 h100 1장 90에폭 원화로", "cost", []string{"≈ ₩", "들어요 (1× H100", "2025년 평균 환율"}},
+		// a cost asked with no amount of work: the cost of the card's unit
+		{"how much does mistral 7b lora cost on an h100", "cost", []string{"per 1M samples on 1× H100 SXM5 80GB", "say the dataset size"}},
 		{"llama3 8b lora a100 몇 토큰 학습 가능?", "amount", []string{"시간당 약", "예산(`예산 3000달러`)이나 시간(`3일 동안`)"}},
 		// the cost asked of a GPU without a count: the fewest that fit, their cost first
 		{"how much does it cost to fine tune llama 3 8b on 1B tokens on cloud h100s?", "cost", []string{"× H100 SXM5 80GB — the fewest that fit ($"}},

@@ -5,6 +5,8 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
+		"(₩%s/$, the 2025 average; GPUPLAN_KRW_PER_USD sets today's)":                                         "(1달러당 ₩%s, 2025년 평균 환율 가정; GPUPLAN_KRW_PER_USD로 바꿀 수 있어요)",
+		"(₩%s/$, GPUPLAN_KRW_PER_USD)":                                                                        "(1달러당 ₩%s, GPUPLAN_KRW_PER_USD)",
 		"All of the model's %s-token context fits on %s at micro-batch 1.":                                    "모델의 컨텍스트 %s 토큰 전부가 %s에 들어가요 (micro-batch 1).",
 		"Not even 128 tokens fit on %s at micro-batch 1; see what to change below.":                           "%s에는 micro-batch 1로 128 토큰도 들어가지 않아요. 아래에서 바꿀 점을 보세요.",
 		"The longest context that fits on %s at micro-batch 1 is about %s tokens (the model reads up to %s).": "%s에 들어가는 가장 긴 컨텍스트는 micro-batch 1에서 약 %s 토큰이에요 (모델 최대 %s).",
@@ -203,7 +205,8 @@ func koCommands() map[string]string {
 		"%.3gM params":  "파라미터 %.3gM",
 		" — the fewest that finish within %s (%s)": " — %s 안에 끝나는 최소 개수 (%s)",
 		" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`": " — 메모리에 들어가는 최소 개수예요. %s 안에 끝나는지 보려면 작업량을 알려 주세요: `of 2.5M samples` 또는 `of 1B tokens`",
-		" — the fewest that fit": " — 메모리에 들어가는 최소 개수",
+		" — the fewest that fit":   " — 메모리에 들어가는 최소 개수",
+		" (%s per 1M samples, %s)": " (샘플 100만 개당 %s, %s)",
 		"no count of %s finishes within %s (%s); the fastest tried is %d× at %s": "%s는 몇 장이든 %s 안에 못 끝내요 (%s). 시도한 것 중 가장 빠른 건 %d장, %s",
 		"%s does not hold this job at up to %d GPUs — see the recommendations":   "%s로는 %d장까지 늘려도 이 작업이 메모리에 안 들어가요 — 추천을 참고하세요",
 		"No — nothing searched holds this job; see what to change below.":        "아니요 — 찾아본 구성 중 이 작업이 들어가는 게 없어요. 아래에서 바꿀 점을 확인하세요.",
@@ -222,7 +225,8 @@ func koCommands() map[string]string {
 		"%s is the largest of them that fits on %s (%.0f of %.0f GiB per GPU).":                                  "%s가 그중 %s에 들어가는 가장 큰 모델이에요 (GPU당 %.0f / %.0f GiB).",
 		"None of them fits on %s for this job, not even %s; see what to change below.":                           "이 작업은 그중 어느 것도 %s에 들어가지 않아요. %s도요. 아래에서 바꿀 점을 보세요.",
 		"Not even a model of %s parameters fits on %s for this job.":                                             "이 작업은 파라미터 %s짜리 모델도 %s에 들어가지 않아요.",
-		"About %s on %s (%s).":                           "약 %s 들어요 (%s, %s).",
+		"About %s on %s (%s).": "약 %s 들어요 (%s, %s).",
+		"About %s per 1M samples on %s (%s at $%.2f an hour); say the dataset size (`of 50k samples`, `1B tokens`) for the total.": "샘플 100만 개당 약 %s 들어요 (%s, %s, 시간당 $%.2f). 전체 비용은 데이터셋 크기(`5만 샘플`, `토큰 10억`)를 알려 주시면 계산해요.",
 		"%s runs it fastest":                             "%s가 가장 빨라요",
 		"%s: does not fit":                               "%s: 메모리 부족",
 		"all %d on the GPU":                              "%d개 모두 GPU",

@@ -104,7 +104,7 @@ var Settings = []Setting{
 	{Env: "GPUPLAN_PRICES", Commands: []string{"serve", "run", "plan"}, Default: "catalogue prices (`gpuplan gpus`), then the inventory's `price:`",
 		What:  "hourly price per GPU for cost, over the inventory's: `GPUPLAN_PRICES=\"h100=2.1,a100=1.2\"`",
 		Wrong: "an unknown GPU or a non-number stops the start (or the command) with exit 2 and says which"},
-	{Env: "GPUPLAN_KRW_PER_USD", Commands: []string{"serve", "run", "plan"}, Default: "unset: a budget said in won is answered with a request to say it in dollars",
+	{Env: "GPUPLAN_KRW_PER_USD", Commands: []string{"serve", "run", "plan"}, Default: "unset: ₩1,422 a dollar, the 2025 average (the reading says it assumed it)",
 		What:  "won per dollar, for budgets said in won (`예산 300만원`, `₩3,000,000`): `GPUPLAN_KRW_PER_USD=1400`; the reading says the dollars it used",
 		Wrong: "not a positive number stops the start (or the command) with exit 2 and says so"},
 	{Flag: "price", Commands: []string{"run", "plan"}, Default: "`GPUPLAN_PRICES`",

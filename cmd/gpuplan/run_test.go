@@ -108,18 +108,19 @@ func TestCatalogAndBuildCommands(t *testing.T) {
 }
 
 // A budget in won plans in dollars at GPUPLAN_KRW_PER_USD and says the
-// rate; unset, the plan asks for dollars; a bad rate stops with exit 2.
+// rate; unset, it uses the 2025 average and says so; a bad rate stops
+// with exit 2.
 func TestBudgetInWonFromTheEnvironment(t *testing.T) {
 	const req = "예산 280만원으로 llama3 8b lora h100 몇 토큰까지?"
 	code, out, _ := runCLI(t, map[string]string{"GPUPLAN_KRW_PER_USD": "1400"}, "plan", "--lang", "ko", req)
 	if code != 0 || !strings.Contains(out, "$2,000") || !strings.Contains(out, "₩2,800,000") {
 		t.Errorf("rate set: exit %d\n%s", code, out)
 	}
-	code, _, errOut := runCLI(t, nil, "plan", "--lang", "ko", req)
-	if code == 0 || !strings.Contains(errOut, "GPUPLAN_KRW_PER_USD") {
-		t.Errorf("rate unset: exit %d, %q", code, errOut)
+	code, out, _ = runCLI(t, nil, "plan", "--lang", "ko", req)
+	if code != 0 || !strings.Contains(out, "$1,969") || !strings.Contains(out, "2025년 평균") {
+		t.Errorf("rate unset: exit %d\n%s", code, out)
 	}
-	code, _, errOut = runCLI(t, map[string]string{"GPUPLAN_KRW_PER_USD": "lots"}, "plan", req)
+	code, _, errOut := runCLI(t, map[string]string{"GPUPLAN_KRW_PER_USD": "lots"}, "plan", req)
 	if code != 2 || !strings.Contains(errOut, "GPUPLAN_KRW_PER_USD") {
 		t.Errorf("bad rate: exit %d, %q", code, errOut)
 	}

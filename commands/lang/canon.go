@@ -83,6 +83,7 @@ type canonizer struct {
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
+	inWon        bool        // the money asked in won ("원화로", "in KRW")
 	gpuHours     bool        // GPU-hours asked ("how many h100 hours")
 	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
@@ -525,11 +526,16 @@ func (c *canonizer) phrase(i int) int {
 	case (c.w(i) == "timeline" || c.w(i) == "wall-clock" || c.w(i) == "wallclock" || c.w(i) == "gpu-hours" || c.w(i) == "hrs" ||
 		c.w(i) == "est" || c.w(i) == "estimate" || c.w(i) == "expect" || c.w(i) == "per-epoch" || c.w(i) == "runtime" ||
 		latencyWord(c.w(i)) || c.w(i) == "latencies") &&
-		(i == 0 || !reqStartsNumber(c.w(i-1))):
+		(i == 0 || !reqStartsNumber(c.w(i-1)) || isParamSize(c.w(i-1))):
+		// "mistral 7b latency": a model's size before it is no target
 		c.setAsk(AskTime)
 		c.latency = c.latency || latencyWord(c.w(i)) || c.w(i) == "latencies"
-		c.skip(i, i+1)
-		return i + 1
+		n := i + 1
+		if c.latency && c.w(n) == "per" && (c.w(n+1) == "token" || c.w(n+1) == "tok") {
+			n += 2 // "latency per token": the time of each token, which the answer gives
+		}
+		c.skip(i, n)
+		return n
 	case isContextWord(c.w(i+1)) && reqStartsNumber(c.w(i)) && !isContextWord(c.w(i-1)) && reqKeywords[c.w(i-1)].kind != reqKwKey &&
 		c.w(i-1) != "=" && (!reqStartsNumber(c.w(i+2)) || c.gpu(c.w(i+2))) && !billions(c.w(i)):
 		// "8k context", "4k ctx": the length before its key ("llama 3 8b

@@ -178,8 +178,7 @@ func (c *canonizer) latencyTargetAt(i int) int {
 		j++
 	}
 	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), first, true
-	c.skip(i, j)
-	return j
+	return j // named in the reading
 }
 
 // koLatencyTarget reads "첫토큰 200ms 이하로", "지연 2초 이내", "레이턴시 1초
@@ -208,16 +207,28 @@ func rateUnit(noun string) string {
 }
 
 // latencyBeforeWord reads a latency target said before its word ("with
-// <1s ttft", "<200ms p99"): the number and unit after "<", the word after
-// them; i when they are not a time.
+// <1s ttft", "<200ms p99", "under 200ms latency", "200 ms p99"): a
+// comparator or none, the number and its unit, then the word; i when
+// they are not a time.
 func (c *canonizer) latencyBeforeWord(i int) int {
-	v, unit, ok := reqScanNumber(strings.TrimPrefix(c.w(i), "<"))
-	if !ok || v.v <= 0 || !timeUnitWord(unit) {
+	j := i
+	if w := c.w(j); w == "under" || w == "below" || w == "sub" || w == "<" || w == "<=" {
+		j++
+	}
+	v, unit, ok := reqScanNumber(strings.TrimPrefix(c.w(j), "<"))
+	if !ok || v.v <= 0 {
 		return i
 	}
-	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), firstTokenWord(c.w(i+1)), true
-	c.skip(i, i+2)
-	return i + 2
+	j++
+	if unit == "" && timeUnitWord(c.w(j)) {
+		unit = c.w(j)
+		j++
+	}
+	if !timeUnitWord(unit) || !latencyWord(c.w(j)) {
+		return i
+	}
+	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), firstTokenWord(c.w(j)), true
+	return j + 1 // named in the reading
 }
 
 // chatTargets reads what a request wants said in chat's words: a measured
@@ -234,8 +245,10 @@ func (c *canonizer) chatTargets(i int) int {
 		c.emit(w, i, i+1)
 		c.emit(rateUnit(c.w(i+1)), i+1, i+4)
 		return i + 4
-	case strings.HasPrefix(w, "<") && len(w) > 1 && latencyWord(c.w(i+1)):
-		return c.latencyBeforeWord(i)
+	case strings.HasPrefix(w, "<") || reqStartsNumber(w) || w == "under" || w == "below" || w == "sub":
+		if n := c.latencyBeforeWord(i); n > i {
+			return n
+		}
 	case (w == "avg" || w == "average" || w == "avg." || w == "mean") && reqStartsNumber(c.w(i+1)) && (c.w(i+2) == "tokens" || c.w(i+2) == "token" || c.w(i+2) == "tok"):
 		// "30k instruction pairs (avg 1k tokens)": each sample's length, not
 		// a second dataset size

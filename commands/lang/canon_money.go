@@ -19,6 +19,9 @@ func (c *canonizer) countsAndMoney(i int) int {
 		c.korean = true
 		return n // "12월 15일까지", "다음 달 3일까지", "12/15까지"
 	}
+	if n := c.inWonAt(i); n > i {
+		return n
+	}
 	if n := c.loadTarget(i); n > i {
 		return n // "5k req/min", "for 20k tok/s", "1시간당 100만 토큰 생성해야"
 	}
@@ -109,6 +112,27 @@ func (c *canonizer) optimizer8bit(i int) int {
 		return i + 2
 	case eight(c.w(i)) && optim(c.w(i+1)):
 		c.emit("adam8bit", i, i+2)
+		return i + 2
+	}
+	return i
+}
+
+// inWonAt reads money asked in won at i: "원화로", "원화 기준", "한화로",
+// "in KRW", "in won".
+func (c *canonizer) inWonAt(i int) int {
+	w := c.w(i)
+	switch {
+	case strings.HasPrefix(w, "원화") || strings.HasPrefix(w, "한화") || w == "krw" || w == "krw로" || w == "krw로?":
+		c.inWon = true
+		if strings.HasPrefix(c.w(i+1), "기준") {
+			return i + 2
+		}
+		return i + 1
+	case w == "in" && (c.w(i+1) == "krw" || c.w(i+1) == "won" || c.w(i+1) == "korean" && strings.HasPrefix(c.w(i+2), "won")):
+		c.inWon = true
+		if c.w(i+1) == "korean" {
+			return i + 3
+		}
 		return i + 2
 	}
 	return i

@@ -299,6 +299,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 		add(p.Tf("on %d gpus", r.GPUCount))
 	}
 	add(questionSaid(p, r))
+	add(latencySaid(p, r))
 	if r.Budget > 0 {
 		add(p.Tf("budget $%s", strconv.FormatFloat(r.Budget, 'f', -1, 64)))
 	}
@@ -316,10 +317,46 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 		}
 		s += p.Tf(" (read %s)", strings.Join(said, ", "))
 	}
-	if len(r.Skipped) > 0 {
-		s += p.Tf(" (skipped: %s)", strings.Join(r.Skipped, ", "))
+	if skipped := notAsked(r); len(skipped) > 0 {
+		s += p.Tf(" (skipped: %s)", strings.Join(skipped, ", "))
 	}
 	return s
+}
+
+// askEnglish are the English words that say what is asked ("how long",
+// "how many", "what does it cost"), and the Korean nouns of a time or a
+// cost asked (시간, 비용) that the Korean lexicon reads as units or skips:
+// read as the question, which the reading shows, not as filler.
+var askEnglish = map[string]bool{"how": true, "long": true, "many": true, "much": true, "hours": true, "days": true,
+	"hrs": true, "eta": true, "what": true, "whats": true, "what's": true, "which": true, "when": true,
+	"cost": true, "costs": true, "price": true, "fast": true, "speed": true, "latency": true, "latencies": true,
+	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true}
+
+// notAsked is the skipped words less those that asked the reading's
+// question ("how long", "몇시간 걸려"): the reading names the question,
+// and listing its words as skipped says they were not read.
+func notAsked(r Reading) []string {
+	if r.Ask == AskNone {
+		return r.Skipped
+	}
+	var out []string
+	for _, sk := range r.Skipped {
+		if r.Latency && strings.HasSuffix(strings.ToLower(sk), "latency per token") {
+			continue // the time of each token, which the answer gives
+		}
+		asked := true
+		for _, w := range strings.Fields(sk) {
+			w = strings.ToLower(strings.Trim(w, "?!.,~"))
+			if _, e, ok := koStem(w); ok && e.act == koAsk || askEnglish[w] || r.Ask == AskAmount && amountUnitWord(w) > reqUUnknown {
+				continue // "how many tokens": the amount asked, in its unit
+			}
+			asked = false
+		}
+		if !asked {
+			out = append(out, sk)
+		}
+	}
+	return out
 }
 
 // weightsAssumed is why a request naming only an inference weight format
@@ -670,4 +707,23 @@ func modelSaid(p *i18n.Printer, r Reading, model string) string {
 		return p.Tf("model not named (%s stands in)", model)
 	}
 	return model
+}
+
+// latencySaid is the latency target the reading plans against, or "".
+func latencySaid(p *i18n.Printer, r Reading) string {
+	switch {
+	case r.LatencyTargetS > 0 && r.LatencyFirst:
+		return p.Tf("first token within %s", latencyText(r.LatencyTargetS))
+	case r.LatencyTargetS > 0:
+		return p.Tf("latency within %s", latencyText(r.LatencyTargetS))
+	}
+	return ""
+}
+
+// latencyText writes a latency target as people say it: "200 ms", "1.5 s".
+func latencyText(s float64) string {
+	if s < 1 {
+		return strconv.FormatFloat(s*1000, 'f', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64) + " s"
 }

@@ -110,8 +110,7 @@ func (c *canonizer) emitDataset(d Dataset, a, b int) {
 	// a size the user gave beside the name wins: "imagenet 1.28M images",
 	// "ImageNet 전체(약 128만 장)", "alpaca (52k)"
 	if c.hasAmountAfter(b) {
-		c.skip(a, b)
-		return
+		return // named in the reading beside the size said
 	}
 	if n, ok := c.bareSizeAfter(b); ok {
 		unit := "samples"
@@ -123,6 +122,9 @@ func (c *canonizer) emitDataset(d Dataset, a, b int) {
 		c.emit(c.w(n), n, n+1)
 		c.out = append(c.out, reqToken{raw: unit, w: unit, start: c.in[n].end, end: c.in[n].end})
 		c.skipTo = n + 1
+		if k := amountUnitWord(c.w(n + 1)); k == reqUSamples || k == reqUTokens {
+			c.skipTo = n + 2 // "openwebtext 9b토큰": the unit said is the one written
+		}
 		return
 	}
 	// Otherwise the dataset's own size, placed at the end of the reading
@@ -163,6 +165,15 @@ func (c *canonizer) placeDataset() {
 		k++
 	}
 	c.out = append(c.out[:k], append(c.dsToks, c.out[k:]...)...)
+}
+
+// amountUnitWord is the kind of unit w names, in English ("tokens") or
+// Korean ("토큰", "샘플", "개").
+func amountUnitWord(w string) reqUnitKind {
+	if e, ok := koLexicon()[w]; ok && e.act == koWord {
+		w = e.word
+	}
+	return reqUnitClass(w)
 }
 
 // hasAmountAfter reports whether a dataset size follows ("imagenet (1.28M

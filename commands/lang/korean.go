@@ -146,7 +146,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"라마": {act: koWord, word: "llama"}, "버트": {act: koWord, word: "bert"}, "베이스": {act: koWord, word: "base"},
 		"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
 		"딥시크": {act: koWord, word: "deepseek"}, "큐웬": {act: koWord, word: "qwen"}, "큐원": {act: koWord, word: "qwen"},
-		"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "잼마": {act: koWord, word: "gemma"}, "코드라마": {act: koWord, word: "codellama"}, "팔콘": {act: koWord, word: "falcon"}, "레즈넷": {act: koWord, word: "resnet"},
+		"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "잼마": {act: koWord, word: "gemma"}, "코드라마": {act: koWord, word: "codellama"}, "팔콘": {act: koWord, word: "falcon"}, "다국어": {act: koWord, word: "multilingual"}, "레즈넷": {act: koWord, word: "resnet"},
 		"로버타": {act: koWord, word: "roberta"}, "위스퍼": {act: koWord, word: "whisper"}, "스몰": {act: koWord, word: "small"},
 		"미디엄": {act: koWord, word: "medium"}, "모던버트": {act: koWord, word: "modernbert"}, "지피티": {act: koWord, word: "gpt"},
 		"엑사원": {act: koWord, word: "exaone"}, "솔라": {act: koWord, word: "solar"}, "딥식": {act: koWord, word: "deepseek"}, "올라마": {act: koWord, word: "ollama"},
@@ -347,9 +347,10 @@ func (c *canonizer) koTimeUnit(i int, unit string) int {
 			}
 		}
 	}
-	if len(c.out) == 0 || !reqStartsNumber(c.out[len(c.out)-1].w) || koTimeAndCost(c.w(i), c.w(i+1)) {
+	if len(c.out) == 0 || !reqStartsNumber(c.out[len(c.out)-1].w) || koTimeAndCost(c.w(i), c.w(i+1)) || c.gpu(c.w(i-1)) && lastW(c.out) == c.w(i-1) {
 		// "… 시간?", "시간 얼마나": a unit without a number asks how long;
-		// "데이터 1만 시간이랑 비용 둘다": the time asked beside the cost
+		// "데이터 1만 시간이랑 비용 둘다": the time asked beside the cost;
+		// "4090 시간 얼마나": the number before is a GPU's name
 		c.setAsk(AskTime)
 		c.skip(i, i+1)
 		return i + 1

@@ -435,13 +435,34 @@ func (c *canonizer) koParallelism(i int) int {
 
 // koLength reads "길이 4k", "최대 길이 2048": a sequence length said with
 // the word 길이 alone ("프롬프트+응답 길이 4k"); after 컨텍스트 or 시퀀스,
-// already the length's word, it is nothing more.
+// already the length's word, it is nothing more. "평균 1000토큰" after a sample
+// count is each sample's length too.
 func (c *canonizer) koLength(i int) int {
-	if !strings.HasPrefix(c.w(i), "길이") || !reqStartsNumber(c.w(i+1)) || lastW(c.out) == "seq" {
+	if lastW(c.out) == "seq" || !reqStartsNumber(c.w(i+1)) {
 		return i
 	}
-	c.emit("seq", i, i+1)
-	return i + 1
+	if strings.HasPrefix(c.w(i), "길이") {
+		c.emit("seq", i, i+1)
+		return i + 1
+	}
+	if (c.w(i) == "평균" || c.w(i) == "평균적으로" || c.w(i) == "평균길이") && strings.HasPrefix(c.w(i+2), "토큰") && c.samplesSaid(i) {
+		// "10만개 평균 1000토큰": each sample's length after their count,
+		// not a second dataset size
+		c.emit("seq", i, i+1)
+		c.emit(c.w(i+1), i+1, i+2)
+		return i + 3
+	}
+	return i
+}
+
+// samplesSaid reports whether a count of samples was read just before i
+// ("10만개", "5만 문장", "20k samples"): what an average length belongs to.
+func (c *canonizer) samplesSaid(i int) bool {
+	if w := lastW(c.out); w == itemsMark || w == "samples" {
+		return true // "10만개", "5만 문장": the count just read
+	}
+	prev := c.w(i - 1)
+	return reqStartsNumber(lastW(c.out)) && koItemWord(prev) && !strings.HasPrefix(prev, "토큰")
 }
 
 // koRateComesOut reads "몇 나올까", "몇 나와" at i: how much comes out,
@@ -559,6 +580,26 @@ var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
 	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy, (*canonizer).koUseWords,
 	(*canonizer).koDeadlineWord, (*canonizer).koReduce, (*canonizer).koOutputLength, (*canonizer).koLatencyTarget,
+	(*canonizer).koRealtime,
+}
+
+// koRealtime reads "실시간 처리 가능?", "실시간으로 돼?": whether the model
+// keeps up with real time, a rate asked (a speech model's in audio time
+// per wall time, the answer's "x real time").
+func (c *canonizer) koRealtime(i int) int {
+	w := c.w(i)
+	if !strings.HasPrefix(w, "실시간") || strings.HasPrefix(c.w(i+1), "몇") || strings.HasPrefix(c.w(i+1), "배") {
+		return i // "실시간 몇 배속" is read with its 몇
+	}
+	n := i + 1
+	if strings.HasPrefix(c.w(n), "처리") || strings.HasPrefix(c.w(n), "전사") || strings.HasPrefix(c.w(n), "인식") || strings.HasPrefix(c.w(n), "변환") {
+		n++
+	}
+	c.ask = AskNone
+	c.setAsk(AskTime)
+	c.audioRate, c.rate, c.runWord = true, true, true
+	c.skip(i, n)
+	return n
 }
 
 // koOutputLength reads an answer's length: "응답 토큰 평균 300개", "출력

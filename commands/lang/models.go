@@ -42,8 +42,8 @@ func (p *reqParser) catalogModel() (bool, error) {
 			parts = append(parts, t.w)
 		}
 		joined := strings.Join(parts, " ")
-		if !p.modelNorms[reqNorm(joined)] {
-			continue
+		if !p.modelNorms[reqNorm(joined)] && !planner.IsModelAlias(joined) {
+			continue // "multilingual bert": an alias said in words
 		}
 		if m, res, err := p.cat.Model(joined); err == nil {
 			return true, p.setModel(m, res, p.i, p.i+n)
@@ -377,6 +377,7 @@ func (p *reqParser) familySize() (bool, error) {
 		familyKnown, exact := false, false
 		var relaxed []string // ids whose version starts with the one said
 		var family []string  // ids of the family said, at any size
+		var otherVersion []string
 		for i, ps := range ix.parts {
 			if len(ps) == 0 || ps[0] != words[0] {
 				continue
@@ -391,6 +392,18 @@ func (p *reqParser) familySize() (bool, error) {
 			}
 			if versionPrefixed(rest, ps[1:]) && partsSubset(words[len(words)-1:], ps[1:]) {
 				relaxed = append(relaxed, ix.names[i])
+			}
+			if nv := unversioned(rest); len(nv) < len(rest) && partsSubset(append(nv, words[len(words)-1]), ps[1:]) {
+				otherVersion = append(otherVersion, ix.names[i])
+			}
+		}
+		if !exact && !familyKnown && len(relaxed) == 0 && len(otherVersion) > 0 {
+			// "exaone 3.0 7.8b": a version the catalogue lacks, at a size
+			// another version of the family has: that one, said so
+			m, _, err := p.cat.Model(otherVersion[0])
+			if err == nil {
+				p.note(en.Tf("`%s` is not in the catalogue: planned as %s, the same family at the same size", p.span(p.i, p.i+n), m.ID))
+				return true, p.setModel(m, planner.Resolution{}, p.i, p.i+n)
 			}
 		}
 		if ok, err := p.gluedModel(words, n, exact, !exact && familyKnown && len(relaxed) == 0); ok {
@@ -464,6 +477,17 @@ func versionPrefixed(said, have []string) bool {
 		}
 	}
 	return true
+}
+
+// unversioned is words less the version numbers among them.
+func unversioned(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !isVersion(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func isVersion(w string) bool {

@@ -241,15 +241,7 @@ func (p *reqParser) number() error {
 		key := map[reqUnitKind]string{reqULayers: "layers", reqUHeads: "heads", reqUHidden: "hidden", reqUVocab: "vocab"}[q.class]
 		return p.setArch(key, q.n.v, a, b)
 	case reqUTime:
-		if h, ok := speechDataHours(p.catModel, q); ok && !saysTook(p.text) {
-			// "whisper small 파인튜닝 300시간": hours of data for a
-			// speech model are hours of audio, not a measured run
-			p.note(en.Tf("`%s` read as hours of audio: %s samples of 30 seconds", p.span(a, b), reqTrimNum(h*120)))
-			return p.setAmount(reqUSamples, h*120, a, b, false)
-		}
-		return said(en.Tf("`%s` is a measurement; a plan needs the work (`10 epochs`, `5000 steps`) — a measured run goes in a baseline", p.span(a, b)), &UserError{
-			Hint: p.tryOr(a, b, "baseline "+p.span(a, b), reqEg("baseline 5.67 h/epoch on 4x v100")),
-		})
+		return p.timeQuantity(q, a, b)
 	}
 	// No unit: hardware ("2 h100", "2xh100", "4090", "2 nodes of 8x h100")?
 	p.i = a
@@ -484,3 +476,34 @@ func saysTook(text string) bool {
 
 // gpuWord reports whether w says "GPU" without naming one.
 func gpuWord(w string) bool { return w == "gpus" || w == "gpu" || w == "cards" || w == "card" }
+
+// runSpanAt reads the time quantity q at [a, b) as a span the GPUs run
+// for ("on 8 h100s for 2 days", "a100 4장 10시간" with its cost or the work
+// it covers asked): nothing says it was measured ("took", 걸렸), and "for"
+// or the question says it is the run's length.
+func (p *reqParser) runSpanAt(q reqQuantity, a, b int) bool {
+	d, ok := deadlineUnit(q.unit)
+	if !ok || saysTook(p.text) || p.runFor != 0 || p.ask != AskCost && p.ask != AskAmount && p.tok(a-1).w != "for" {
+		return false
+	}
+	p.runFor, p.runForWords = durScale(q.n.v, d), p.span(a, b)
+	return true
+}
+
+// timeQuantity reads a time said with no other word for it: hours of
+// audio for a speech model, a span the GPUs run for, else a measurement
+// that belongs in a baseline.
+func (p *reqParser) timeQuantity(q reqQuantity, a, b int) error {
+	if h, ok := speechDataHours(p.catModel, q); ok && !saysTook(p.text) {
+		// "whisper small 파인튜닝 300시간": hours of data for a
+		// speech model are hours of audio, not a measured run
+		p.note(en.Tf("`%s` read as hours of audio: %s samples of 30 seconds", p.span(a, b), reqTrimNum(h*120)))
+		return p.setAmount(reqUSamples, h*120, a, b, false)
+	}
+	if p.runSpanAt(q, a, b) {
+		return nil
+	}
+	return said(en.Tf("`%s` is a measurement; a plan needs the work (`10 epochs`, `5000 steps`) — a measured run goes in a baseline", p.span(a, b)), &UserError{
+		Hint: p.tryOr(a, b, "baseline "+p.span(a, b), reqEg("baseline 5.67 h/epoch on 4x v100")),
+	})
+}

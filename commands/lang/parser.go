@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -30,11 +31,17 @@ type reqBatch struct {
 
 type reqParser struct {
 	notes []text // the sentences of req.Job.Notes, in order
-	cat   *planner.Catalog
-	text  string
-	toks  []reqToken
-	i     int
-	req   planner.Request
+	// ask is the question the canonizer read; runFor a span of time said
+	// for the run ("on 8 h100s for 2 days", "a100 4장 10시간" with its
+	// cost asked): the hardware held that long, not a measured run.
+	ask         Ask
+	runFor      time.Duration
+	runForWords string
+	cat         *planner.Catalog
+	text        string
+	toks        []reqToken
+	i           int
+	req         planner.Request
 
 	// model
 	model    reqSlot[string] // "cat:<id>" or "params:<n>"

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -777,10 +778,14 @@ func TestBudgetInWon(t *testing.T) {
 			t.Errorf("%q: budget %v %v; want $%v", text, r.Budget, err, usd)
 		}
 	}
+	// No rate set: the 2025 average, and the reading says it assumed it.
 	env.KRWPerUSD = 0
-	_, err := Read(env, "예산 500만원 안에서 mistral 7b 10억토큰 풀파인튜닝 할 수 있어?")
-	if err == nil || !strings.Contains(err.Error(), "₩5,000,000") || !strings.Contains(err.Error(), "GPUPLAN_KRW_PER_USD") {
-		t.Errorf("no rate: %v", err)
+	r, err := Read(env, "예산 500만원 안에서 mistral 7b 10억토큰 풀파인튜닝 할 수 있어?")
+	if err != nil || r.Budget != math.Round(5e6/DefaultKRWPerUSD) {
+		t.Fatalf("no rate: budget %v %v", r.Budget, err)
+	}
+	if s := strings.Join(r.Request.Job.Notes, " "); !strings.Contains(s, "₩5,000,000") || !strings.Contains(s, "assumed") || !strings.Contains(s, "GPUPLAN_KRW_PER_USD") {
+		t.Errorf("no rate: notes %q", r.Request.Job.Notes)
 	}
 }
 

@@ -23,6 +23,25 @@ import (
 	"github.com/gpuplan/gpuplan/planner"
 )
 
+// DefaultKRWPerUSD is the won a dollar bought on average over 2025,
+// 1,422.16 in onshore trading (Bank of Korea data as reported by Yonhap,
+// 2025-12-31), rounded: what a budget said in won is converted at when an
+// admin has not set GPUPLAN_KRW_PER_USD. The GPU prices it is set against
+// are themselves 2025-26 listings, so a rate of the same years keeps the
+// two comparable; the reading says the rate was assumed.
+const DefaultKRWPerUSD = 1422
+
+// noteWonBudget says the dollars a budget said in won came to and at
+// which rate: the admin's, or the assumed 2025 average.
+func noteWonBudget(p *reqParser, c *canonizer, rateSet bool) {
+	switch {
+	case c.wonBudget > 0 && rateSet:
+		p.note(en.Tf("budget ₩%s is $%s at ₩%s a dollar (GPUPLAN_KRW_PER_USD)", groupThousands(c.wonBudget), groupThousands(c.budget), reqTrimNum(c.krwPerUSD)))
+	case c.wonBudget > 0:
+		p.note(en.Tf("budget ₩%s is $%s at ₩%s a dollar, the 2025 average (assumed; an admin sets today's with GPUPLAN_KRW_PER_USD)", groupThousands(c.wonBudget), groupThousands(c.budget), reqTrimNum(c.krwPerUSD)))
+	}
+}
+
 // Env is what a request is read against.
 type Env struct {
 	// Catalog names the models and GPUs; nil means the default catalogue.
@@ -33,7 +52,7 @@ type Env struct {
 	// Now anchors deadlines such as "by friday"; zero means time.Now.
 	Now time.Time
 	// KRWPerUSD converts a budget said in won ("예산 300만원") to dollars;
-	// 0 refuses it with a hint to say dollars or set the rate.
+	// 0 means DefaultKRWPerUSD, and the reading says it assumed that rate.
 	KRWPerUSD float64
 	// Resolve reads a model named by its Hugging Face Hub id
 	// ("meta-llama/Llama-3.2-3B") or a config.json path; nil means ids are
@@ -98,6 +117,9 @@ type Reading struct {
 	// token's. The answer says whether the plan meets it.
 	LatencyTargetS float64
 	LatencyFirst   bool
+	// InWon marks money asked in won ("원화로", "in KRW"): the answer
+	// gives its dollar sums in won too.
+	InWon bool
 	// ServeHours is how long a served model runs when the request says
 	// ("한 달 돌리면", "24/7 for a month", "월 비용"): 730 a month; 0 when
 	// unsaid or not serving.
@@ -221,15 +243,12 @@ func Read(env Env, text string) (Reading, error) {
 	c := newCanonizer(cat, p, text, names, gpus, now)
 	c.question = question
 	c.krwPerUSD = env.KRWPerUSD
+	if c.krwPerUSD <= 0 {
+		c.krwPerUSD = DefaultKRWPerUSD
+	}
 	c.run()
-	if c.wonBudget > 0 && c.krwPerUSD <= 0 {
-		return Reading{}, said(en.Tf("a budget of ₩%s is in won, and GPU prices are in dollars: say it in dollars (`예산 3000달러`), or an admin sets GPUPLAN_KRW_PER_USD (won per dollar)", groupThousands(c.wonBudget)),
-			&UserError{Hint: "e.g. `예산 3000달러`, `budget $3000`"})
-	}
-	if c.wonBudget > 0 {
-		p.note(en.Tf("budget ₩%s is $%s at ₩%s a dollar (GPUPLAN_KRW_PER_USD)", groupThousands(c.wonBudget), groupThousands(c.budget), reqTrimNum(c.krwPerUSD)))
-	}
-	p.toks, p.largest = c.out, c.largest
+	noteWonBudget(p, c, env.KRWPerUSD > 0)
+	p.toks, p.largest, p.ask = c.out, c.largest, c.ask
 	if err := p.run(); err != nil {
 		if !env.unsettled {
 			err = p.settle(env, err)
@@ -249,7 +268,8 @@ func Read(env Env, text string) (Reading, error) {
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
-		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst}
+		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, InWon: c.inWon}
+	p.rentSpan(&r)
 	if r.ThenServe = p.thenServeRequest(); p.req.Job.Workload == planner.Inference || r.ThenServe != nil {
 		r.ServeHours = c.serveHours
 	}
@@ -521,4 +541,32 @@ func groupThousands(v float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// rentSpan makes a span of time said for the run ("for 2 days") the
+// reading's time limit, and with no work said, asks what that time buys:
+// the work done in it and its cost.
+func (p *reqParser) rentSpan(r *Reading) {
+	if p.runFor == 0 || r.Deadline > 0 {
+		return
+	}
+	r.Deadline, r.DeadlineWords = p.runFor, p.runForWords
+	j := r.Request.Job
+	if j.Epochs == 0 && j.Tokens == 0 && j.Samples == 0 && j.Steps == 0 && j.Workload != planner.Inference &&
+		(r.Ask == AskCost || r.Ask == AskNone || r.Ask == AskTime) {
+		r.Ask = AskAmount
+	}
+	if r.Ask == AskAmount && r.AmountUnit == "" {
+		r.AmountUnit = DefaultAmountUnit(j.Model)
+	}
+}
+
+// DefaultAmountUnit is the unit the work a time or a budget buys is
+// counted in when none was asked: a language model's in tokens, any
+// other's in samples.
+func DefaultAmountUnit(m planner.Model) string {
+	if m.Kind == planner.Decoder || m.Kind == planner.MoE {
+		return "tokens"
+	}
+	return "samples"
 }
