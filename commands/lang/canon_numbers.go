@@ -249,8 +249,7 @@ func (c *canonizer) size(i int) int {
 	if c.anyModel() {
 		if prev := lastW(c.out); prev != "" && c.modelID != nil && c.modelID(prev) != "" && !c.gpu(prev) &&
 			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) && c.ownSize(prev, n) {
-			c.skip(i, i+1) // "gpt2 124M", "deepseek-r1 671b": the model's own size, already named
-			return i + 1
+			return i + 1 // "gpt2 124M", "deepseek-r1 671b": the model's own size, read and agreeing
 		}
 		return i
 	}

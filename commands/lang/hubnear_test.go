@@ -21,7 +21,7 @@ func TestHubRefusalNamesNearestModels(t *testing.T) {
 		{"someorg/Qwen3-30B-A3B-Instruct-2507-FP8 inference on h100", "qwen3-30b-a3b", "qwen3"},
 		{"acme/gemma-3-27b-it-qat-q4_0-unquantized inference on h100", "gemma-3-27b", "gemma"},
 		// the size said breaks ties between members of the family
-		{"beomi/gemma-ko-7b lora on v100", "gemma-2-9b", "gemma"},
+		{"beomi/gemma-ko-7b lora on v100", "gemma-7b", "gemma"}, // Gemma 1 7B is its base
 	} {
 		_, err := Read(Env{Catalog: cat, Resolve: offline}, c.text)
 		var ue *UserError

@@ -16,7 +16,8 @@ import (
 // version the catalogue lacks at a size it has ("exaone 3.0 7.8b");
 // "multilingual bert" and 다국어; the money asked in won; "latency" after a
 // model's size and a latency target said number first ("200ms latency");
-// 실시간 처리 (real time) asking a rate.
+// 실시간 처리 (real time) asking a rate; Gemma 7B, DeepSeek-Coder 6.7B and
+// DeepSeek-V2-Lite, which the catalogue lacked.
 func TestProbeThirteenReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
@@ -34,6 +35,11 @@ func TestProbeThirteenReadings(t *testing.T) {
 		{"llama 8b 200ms latency on h100", "latency within 200 ms"},
 		{"llama 8b inference with <1s ttft on h100", "first token within 1 s"},
 		{"whisper medium 추론 실시간 처리 a10 한장 가능?", "whisper-medium · inference · on 1x a10 · how fast?"},
+		// models the catalogue lacked, now there from their configs; a
+		// size said after the name that agrees with it is the model's own
+		{"gemma 7b vllm 서빙 동시 100명 a100 2장이면 버틸까", "gemma-7b · inference · vllm concurrency 100"},
+		{"deepseek coder 6.7b 추론 4bit 3060 12gb 에서 돌아감?", "deepseek-coder-6.7b · inference · int4"},
+		{"deepseek-v2-lite 16b lora 학습 server-a 로 얼마나 걸려", "deepseek-v2-lite · lora · on 4x server-a · how long?"},
 	})
 	// A bare time with nothing asked of it stays a measurement to move
 	// into a baseline.
