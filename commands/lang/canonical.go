@@ -330,13 +330,14 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 var askEnglish = map[string]bool{"how": true, "long": true, "many": true, "much": true, "hours": true, "days": true,
 	"hrs": true, "eta": true, "what": true, "whats": true, "what's": true, "which": true, "when": true,
 	"cost": true, "costs": true, "price": true, "fast": true, "speed": true, "latency": true, "latencies": true,
-	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true}
+	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "중에": true, "중": true, "더": true, "빠른거": true, "빠른": true, "빨라": true, "faster": true, "is": true, "one": true, "cheaper": true, "cheapest": true, "fastest": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true}
 
 // notAsked is the skipped words less those that asked the reading's
-// question ("how long", "몇시간 걸려"): the reading names the question,
+// question ("how long", "몇시간 걸려") or set its two choices against each
+// other ("더 빠른거", "which is faster"): the reading names the question,
 // and listing its words as skipped says they were not read.
 func notAsked(r Reading) []string {
-	if r.Ask == AskNone {
+	if r.Ask == AskNone && r.Variant == nil {
 		return r.Skipped
 	}
 	var out []string

@@ -40,7 +40,13 @@ func TestProbeThirteenReadings(t *testing.T) {
 		{"gemma 7b vllm 서빙 동시 100명 a100 2장이면 버틸까", "gemma-7b · inference · vllm concurrency 100"},
 		{"deepseek coder 6.7b 추론 4bit 3060 12gb 에서 돌아감?", "deepseek-coder-6.7b · inference · int4"},
 		{"deepseek-v2-lite 16b lora 학습 server-a 로 얼마나 걸려", "deepseek-v2-lite · lora · on 4x server-a · how long?"},
+		// two models side by side with the particle glued to the first's
+		// size, the second a family and a size
+		{"llama3 8b랑 qwen 7b 중에 4090에서 lora 학습 더 빠른거?", "llama-3-8b · lora · llama3 8b vs qwen 7b · on 1x rtx-4090"},
 	})
+	if r, err := Read(env, "llama3 8b vs qwen2.5 7b lora on 4090, which is faster"); err != nil || r.Variant == nil || r.Ask == AskWhichGPU {
+		t.Errorf("which of two models is faster: %+v %v; want the two side by side, no GPU asked", r.Ask, err)
+	}
 	// A bare time with nothing asked of it stays a measurement to move
 	// into a baseline.
 	if _, err := Read(env, "bert-base 36h on h100"); err == nil {

@@ -81,7 +81,21 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 			return "model"
 		}
 	}
+	if len(ws) == 2 && isParamSize(ws[1]) && familyName(cat, ws[0]) {
+		return "model" // "qwen 7b": a family and a size, which the reading resolves
+	}
 	return ""
+}
+
+// familyName reports whether w is the first part of a catalogue model's
+// name ("qwen", "llama3", "gemma").
+func familyName(cat *planner.Catalog, w string) bool {
+	for _, ps := range modelNameIndex(cat).parts {
+		if len(ps) > 0 && ps[0] == w {
+			return true
+		}
+	}
+	return false
 }
 
 // findVariant finds "A vs B" in toks: the spans of A and B (B ending
@@ -126,17 +140,39 @@ func gluedVariant(cat *planner.Catalog, toks []reqToken) (a, b [2]int, cmp int, 
 		if !isHangulWord(w) || !slices.ContainsFunc([]string{"이랑", "랑", "하고", "아니면"}, func(p string) bool { return strings.HasSuffix(w, p) && w != p }) {
 			continue
 		}
-		ka := variantKind(cat, toks, k, k+1)
-		if ka == "" {
-			continue
-		}
-		for lb := min(4, len(toks)-k-1); lb >= 1; lb-- {
-			if variantKind(cat, toks, k+1, k+1+lb) == ka {
-				return [2]int{k, k + 1}, [2]int{k + 1, k + 1 + lb}, k + 1, ka, true
+		for la := min(4, k+1); la >= 1; la-- {
+			ka := gluedKind(cat, toks[k+1-la:k+1])
+			if ka == "" {
+				continue
+			}
+			for lb := min(4, len(toks)-k-1); lb >= 1; lb-- {
+				if variantKind(cat, toks, k+1, k+1+lb) == ka {
+					return [2]int{k + 1 - la, k + 1}, [2]int{k + 1, k + 1 + lb}, k + 1, ka, true
+				}
 			}
 		}
 	}
 	return a, b, 0, "", false
+}
+
+// gluedKind is the kind of choice span names, its last word's particle
+// set aside when the words before it are a model ("llama3 8b랑": the
+// model llama3 8b); a single word is read with its particle as it is.
+func gluedKind(cat *planner.Catalog, span []reqToken) string {
+	if len(span) == 1 {
+		return variantKind(cat, span, 0, 1)
+	}
+	last := span[len(span)-1].w
+	for _, p := range []string{"이랑", "랑", "하고", "아니면"} {
+		if t, ok := strings.CutSuffix(last, p); ok && t != "" {
+			words := slices.Clone(span)
+			words[len(words)-1].w = t
+			if k := variantKind(cat, words, 0, len(words)); k == "model" {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 // readVariants reads a request that sets two choices side by side as two
@@ -180,6 +216,9 @@ func readVariants(env Env, text string) (Reading, bool) {
 		return s
 	}
 	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(bText)}, Request: r2.Request}
+	if r1.Ask == AskWhichGPU {
+		r1.Ask = AskNone // "which is faster": which of the two choices, both answered, not a GPU
+	}
 	return r1, true
 }
 
