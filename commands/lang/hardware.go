@@ -345,7 +345,11 @@ func (p *reqParser) unknownGPU(i int, name string, count int) error {
 		return p.vendorGPU(i) // "gtx 1660", "tpu v4"
 	}
 	if appleSilicon(name) {
-		return said(en.Tf("`%s` is Apple silicon: gpuplan plans NVIDIA and AMD GPUs, and Macs are not in its catalogue", reqShort(t.raw)), &UserError{Hint: p.gpuFamilies()})
+		mac := reqShort(t.raw)
+		if stem, _, ok := koStem(t.raw); ok && isHangulWord(t.raw) {
+			mac = stem // "맥북에서": the Mac, without its particle
+		}
+		return said(en.Tf("`%s` is Apple silicon: gpuplan plans NVIDIA and AMD GPUs, and Macs are not in its catalogue", mac), &UserError{Hint: p.gpuFamilies()})
 	}
 	shown := name
 	if name == t.w {

@@ -255,6 +255,9 @@ func (p *reqParser) step() error {
 		}
 		return nil
 	}
+	if appleSilicon(t.w) {
+		return p.unknownGPU(p.i, t.w, 0) // "맥북에서 돌아가?": a Mac, never skipped for a plan elsewhere
+	}
 	if p.skippable(p.i) {
 		p.skipped = append(p.skipped, t.raw)
 		p.i++
@@ -401,6 +404,9 @@ func (p *reqParser) unknown(i int, prefer []string) error {
 	t := p.tok(i)
 	if c := reqUnitClass(t.w); c > reqUUnknown {
 		return p.needNumber(i, c)
+	}
+	if appleSilicon(t.w) {
+		return p.unknownGPU(i, t.w, 0) // "m2 ultra에서": a Mac, said so
 	}
 	sug := p.suggest(t.w, prefer)
 	if sug == "" && !p.model.set && p.arch.IsZero() && modelish(t.w) {

@@ -241,6 +241,8 @@ func TestUnplannableNamedAsSuch(t *testing.T) {
 		{"yolov8 학습 coco 100 epoch a100 한 장이면?", "I do not know `yolov8`"},
 		{"phi-4 inference on a mac?", "Apple silicon"},
 		{"llama 3 8b on m2 ultra", "Apple silicon"},
+		{"llama 8b 추론 m2 ultra에서 속도", "Apple silicon"},
+		{"llama 8b 추론 맥북에서 돌아가?", "Apple silicon"},
 	} {
 		_, err := Read(env, k.text)
 		if err == nil || !strings.Contains(err.Error(), k.want) {
