@@ -3,6 +3,7 @@ package commands
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
@@ -90,4 +91,57 @@ func amountText(p *i18n.Printer, v float64, unit string) string {
 		}
 	}
 	return p.Count(v)
+}
+
+// cloudAgainstTeam answers "cloud h100 vs our servers": the cloud
+// hardware planned, then the team's cheapest and fastest that hold the
+// job, each with its time and cost; "" when the plan is on a team server
+// or the team's servers were not searched.
+func cloudAgainstTeam(p *i18n.Printer, rd lang.Reading, e *planner.Estimate, res *planner.Result) string {
+	rec := res.Recommendations
+	if !rd.Cloud || e == nil || e.Server != "" || rec.Cheapest == nil || rec.Cheapest.Server == "" {
+		return ""
+	}
+	s := p.Tf("Cloud: %s.", estimateSummary(p, e, res.Job)) + " " + p.Tf("The team's servers: cheapest %s", estimateSummary(p, rec.Cheapest, res.Job))
+	if f := rec.Fastest; f != nil && f.Server != "" && f != rec.Cheapest && (f.Server != rec.Cheapest.Server || f.GPUs != rec.Cheapest.GPUs) {
+		s += p.Tf("; fastest %s", estimateSummary(p, f, res.Job))
+	}
+	return s + "."
+}
+
+// cheapestServer answers "which of our servers runs it cheapest" ("제일
+// 싸게 할 수 있는 곳"): the team server whose run costs least, each other's
+// cost beside it; "" unless the cheapest was asked and costs are known.
+func cheapestServer(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
+	if rd.Prefer != "cheapest" || len(res.Plans) < 2 {
+		return ""
+	}
+	var best *planner.Estimate
+	for _, e := range res.Plans {
+		if e.Memory.Fits && e.CostUSD != nil && e.Server != "" && (best == nil || *e.CostUSD < *best.CostUSD) {
+			best = e
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	s := p.Tf("%s runs it cheapest", best.Server) + " (" + money(*best.CostUSD)
+	if best.Time.TotalHours != nil {
+		s += ", " + planner.FormatHoursIn(p, *best.Time.TotalHours)
+	}
+	s += ")"
+	var others []string
+	for _, o := range res.Plans {
+		switch {
+		case o == best:
+		case !o.Memory.Fits:
+			others = append(others, p.Tf("%s: does not fit", o.Server))
+		case o.CostUSD != nil:
+			others = append(others, o.Server+": "+money(*o.CostUSD))
+		}
+	}
+	if len(others) > 0 {
+		s += "; " + strings.Join(others, ", ")
+	}
+	return s + "."
 }

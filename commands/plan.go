@@ -155,11 +155,14 @@ func splitSearch(req *planner.Request, team, cloudPool []planner.Hardware) *plan
 // both; a ceiling on one GPU's hourly price ("under $2/hr") keeps the
 // GPUs priced under it, the team's servers at their configured price
 // included (a pick the asker ruled out is no answer). A nil cloud pool is
-// the whole catalogue.
+// the whole catalogue. The cloud said alone ("클라우드에서") leaves the
+// team's servers out.
 func (s *Set) searchPools(p *i18n.Printer, rd lang.Reading, req *planner.Request) (team, cloud []planner.Hardware, err error) {
 	team = s.teamPool()
-	if rd.Cloud && len(team) > 0 {
-		team = nil // "클라우드에서 하면 얼마": rented GPUs only
+	if rd.Cloud && len(team) > 0 && rd.Ask != lang.AskWhichServer {
+		// "클라우드에서 하면 얼마": rented GPUs only; "cloud h100 vs our
+		// servers" keeps the team's, to set against the cloud's
+		team = nil
 		req.Job.Notes = append(req.Job.Notes, p.T("cloud GPUs only, as asked: the team's servers are left out"))
 	}
 	if n := rd.GPUCount; n > 0 && len(req.Targets) == 0 {
@@ -210,9 +213,10 @@ func (s *Set) addTeam(ctx context.Context, ureq Request, req planner.Request, rd
 	if sec == nil {
 		return
 	}
-	if rd.Ask == lang.AskWhichServer && finish != "" {
+	if rd.Ask == lang.AskWhichServer && finish != "" && rd.Prefer != "cheapest" && !rd.Cloud {
 		// Which server to use is when it finishes, not only how fast
-		// it runs: the live reservations decide.
+		// it runs: the live reservations decide (unless the cheapest, or
+		// the cloud against the team, was asked).
 		reply.Summary = finish
 		reply.Data.(*PlanData).Answer = finish
 	}

@@ -250,6 +250,9 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 			continue
 		}
 		e := r.Plans[0]
+		if sv := e.Serving; sv != nil && sv.CPULayers > 0 && req.Job.Offload == planner.OffloadNone && n < countLadder[len(countLadder)-1] {
+			continue // "how many v100s for llama.cpp 70b": all layers on GPUs, unless offload was asked
+		}
 		if fastest == nil || e.Time.TotalHours != nil && fastest.Time.TotalHours != nil && *e.Time.TotalHours < *fastest.Time.TotalHours {
 			fastest = e
 		}
@@ -443,6 +446,12 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 				planner.FormatUSDIn(p, h*float64(e.GPUs)*e.PriceUSDPerGPUH), hw, planner.FormatHoursIn(p, h), e.PriceUSDPerGPUH*float64(e.GPUs))
 		}
 	case lang.AskWhichServer:
+		if s := cloudAgainstTeam(p, rd, e, res); s != "" {
+			return s
+		}
+		if s := cheapestServer(p, rd, res); s != "" {
+			return s
+		}
 		if e = fastestPlan(res.Plans); len(res.Plans) > 1 && e != nil && e.Server != "" {
 			// the servers as named ("server-a랑 server-h 비교"), or ranked:
 			// the fastest that fits leads either way

@@ -154,6 +154,12 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3.1 8b 서빙 동시 사용자 50명 l4 몇 장 필요해요?", "count", []string{"× L4 — replica", "부하를 감당하는 최소 구성"}},
 		// said in the flow of a question: the best server, how fast, a price for the named GPU
 		{"best server for qwen2.5 7b full ft?", "which_server", []string{"server-h runs it fastest"}},
+		// the cheapest asked: the team server whose run costs least, the others' costs beside it
+		{"which of our servers is cheapest for bert-base 3 epochs of 1M samples", "which_server", []string{"runs it cheapest ($", "server-a: $"}},
+		// the cloud set against the team's servers: both, each with its time and cost
+		{"llama3 8b lora 1B tokens: cloud h100 vs our servers, which is cheaper?", "which_server", []string{"Cloud: 1× H100 SXM5 80GB: fits", "The team's servers: cheapest server-"}},
+		// how many GPUs llama.cpp needs: all layers on them, not some on the CPU
+		{"llama 3.1 70b q4_k_m llama.cpp v100 몇 장 필요해?", "count", []string{"2× Tesla V100 SXM2 32GB"}},
 		// a served model's rate in requests, its latency
 		{"llama 3 8b vllm on an a100, requests per second?", "time", []string{"requests/s on 1× A100", "output tokens/s"}},
 		{"qwen2.5 7b vllm a100 한 장 초당 요청 몇 개?", "time", []string{"초당 약", "요청이에요"}},

@@ -5,6 +5,9 @@ package i18n
 // koCommands is long on purpose: it is a catalogue, one message a line.
 func koCommands() map[string]string {
 	return map[string]string{
+		"Cloud: %s.":                      "클라우드: %s.",
+		"The team's servers: cheapest %s": "팀 서버: 가장 저렴한 구성은 %s",
+		"; fastest %s":                    "; 가장 빠른 구성은 %s",
 		"(₩%s/$, the 2025 average; GPUPLAN_KRW_PER_USD sets today's)":                                         "(1달러당 ₩%s, 2025년 평균 환율 가정; GPUPLAN_KRW_PER_USD로 바꿀 수 있어요)",
 		"(₩%s/$, GPUPLAN_KRW_PER_USD)":                                                                        "(1달러당 ₩%s, GPUPLAN_KRW_PER_USD)",
 		"All of the model's %s-token context fits on %s at micro-batch 1.":                                    "모델의 컨텍스트 %s 토큰 전부가 %s에 들어가요 (micro-batch 1).",
@@ -227,6 +230,7 @@ func koCommands() map[string]string {
 		"Not even a model of %s parameters fits on %s for this job.":                                             "이 작업은 파라미터 %s짜리 모델도 %s에 들어가지 않아요.",
 		"About %s on %s (%s).": "약 %s 들어요 (%s, %s).",
 		"About %s per 1M samples on %s (%s at $%.2f an hour); say the dataset size (`of 50k samples`, `1B tokens`) for the total.": "샘플 100만 개당 약 %s 들어요 (%s, %s, 시간당 $%.2f). 전체 비용은 데이터셋 크기(`5만 샘플`, `토큰 10억`)를 알려 주시면 계산해요.",
+		"%s runs it cheapest":                            "%s가 가장 저렴해요",
 		"%s runs it fastest":                             "%s가 가장 빨라요",
 		"%s: does not fit":                               "%s: 메모리 부족",
 		"all %d on the GPU":                              "%d개 모두 GPU",

@@ -387,6 +387,9 @@ func (c *canonizer) phrase(i int) int {
 		c.maxBatch = true
 		c.skip(i, n)
 		return n
+	case (c.w(i) == "max" || c.w(i) == "maximum") && (c.w(i+1) == "len" || c.w(i+1) == "length" || seqWord(c.w(i+1))) && reqStartsNumber(c.w(i+2)):
+		c.emit("seq", i, i+2) // "max len 256", "max length 512": the sequence length
+		return i + 2
 	case (c.w(i) == "max" || c.w(i) == "maximum" || c.w(i) == "longest" || c.w(i) == "largest") && seqWord(c.w(i+1)) &&
 		!reqStartsNumber(c.w(i+2)):
 		// "max context on a 4090", "longest sequence that fits": the
@@ -617,7 +620,9 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve" || c.w(i) == "locally":
 		c.runWord = true
-	case (c.w(i) == "embeddings" || c.w(i) == "embedding" || c.w(i) == "embed" || c.w(i) == "encode" || c.w(i) == "encoding") && !trainingSaid(c.in):
+	case (c.w(i) == "embeddings" || c.w(i) == "embedding" || c.w(i) == "embed" || c.w(i) == "encode" || c.w(i) == "encoding") && !trainingSaid(c.in) &&
+		c.w(i+1) != "model" && c.w(i+1) != "models" && !epochsSaid(c.in):
+		// ("an embedding model", "per epoch": the model's kind, and training)
 		// "image embeddings for 50M images", "embed 10M docs": running the
 		// model forward over the data, whatever amount is said
 		c.emit("inference", i, i+1)
@@ -636,7 +641,7 @@ func (c *canonizer) phrase(i int) int {
 		c.retractModel()
 		c.skip(i, i+2)
 		return i + 2
-	case c.w(i) == "like" && reqStartsNumber(c.w(i+1)) && c.hardwareBefore():
+	case c.w(i) == "like" && reqStartsNumber(c.w(i+1)) && c.hardwareBefore() && concurrentWords(c.w(i+2), c.w(i+3)) == 0 && !strings.HasPrefix(c.w(i+2), "user"):
 		// "on a few L40S, like 3", "on T4s, like 4 of them": the count, said after
 		n := i + 2
 		if c.w(n) == "of" && (c.w(n+1) == "them" || c.w(n+1) == "those") {

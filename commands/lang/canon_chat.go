@@ -256,6 +256,9 @@ func (c *canonizer) chatTargets(i int) int {
 		c.emit(c.w(i+1), i+1, i+2)
 		c.skip(i+2, i+3)
 		return i + 3
+	case w == "on" && reqStartsNumber(c.w(i+1)) && (timeUnitWord(c.w(i+2)) || c.w(i+2) == "hrs") && !c.gpu(c.w(i+2)):
+		c.skip(i, i+1) // "fine tune whisper on 500 hrs of korean audio": the data, not hardware
+		return i + 1
 	case w == "on" && c.w(i+1) == "a" && (c.w(i+2) == "budget" || c.w(i+2) == "tight" && c.w(i+3) == "budget" || c.w(i+2) == "shoestring"):
 		n := i + 3
 		if c.w(i+2) == "tight" {
@@ -279,4 +282,62 @@ func seconds(v float64, unit string) float64 {
 		return v / 1000
 	}
 	return v
+}
+
+// dataWords counts the words at i that say what a dataset is ("customer
+// chat logs", "code", "korean support tickets"): plain English words that
+// name no GPU, server, model, dataset or keyword, the last a kind of data
+// (dataNoun); 0 when there are none.
+func (c *canonizer) dataWords(i int) int {
+	last := 0
+	for k := i; k < len(c.in) && k < i+4; k++ {
+		w := c.w(k)
+		if !plainWord(w) || c.gpu(w) || c.servers[w] {
+			break
+		}
+		if _, ok := lookupDataset(w); ok {
+			break
+		}
+		if dataNoun(w, "") {
+			last = k - i + 1 // "chat", "code": data, whatever else the word could name
+			continue
+		}
+		if k > i && englishFillers[w] {
+			break
+		}
+		if reqKeywords[w].kind != 0 || c.modelKnown != nil && c.modelKnown(w) && !dataNoun(c.w(k+1), c.w(k+2)) {
+			break // a model's or a keyword's word, unless data is named right after ("customer chat logs")
+		}
+	}
+	return last
+}
+
+// plainWord reports whether w is a lower-case English word of three
+// letters or more.
+func plainWord(w string) bool {
+	if len(w) < 3 {
+		return false
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// dataPhrase reads what the data is, said after "on" or after an amount
+// and "of" ("finetuning llama on customer chat logs", "300M tokens of
+// code"): words to skip, never hardware or a model; i when none is there.
+func (c *canonizer) dataPhrase(i int) int {
+	w := c.w(i)
+	if w != "on" && (w != "of" || lastW(c.out) != "tokens" && lastW(c.out) != "samples") {
+		return i
+	}
+	k := c.dataWords(i + 1)
+	if k == 0 {
+		return i
+	}
+	c.skip(i, i+1+k)
+	return i + 1 + k
 }

@@ -12,6 +12,9 @@ import (
 // countsAndMoney reads, at input i, what must be read before the words
 // around it take their usual meaning; i when none is there.
 func (c *canonizer) countsAndMoney(i int) int {
+	if n := c.dataPhrase(i); n > i {
+		return n
+	}
 	if n := c.koParallelism(i); n > i && !isHangulWord(c.w(i)) {
 		return n // "context 병렬", "tensor 패러렐"
 	}

@@ -330,7 +330,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 var askEnglish = map[string]bool{"how": true, "long": true, "many": true, "much": true, "hours": true, "days": true,
 	"hrs": true, "eta": true, "what": true, "whats": true, "what's": true, "which": true, "when": true,
 	"cost": true, "costs": true, "price": true, "fast": true, "speed": true, "latency": true, "latencies": true,
-	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "중에": true, "중": true, "더": true, "빠른거": true, "빠른": true, "빨라": true, "faster": true, "is": true, "one": true, "cheaper": true, "cheapest": true, "fastest": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true}
+	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "중에": true, "중": true, "더": true, "our": true, "servers": true, "우리": true, "팀": true, "서버": true, "제일": true, "가장": true, "싸게": true, "곳": true, "배치": true, "사이즈": true, "최대": true, "크기": true, "빠른거": true, "빠른": true, "빨라": true, "faster": true, "is": true, "one": true, "cheaper": true, "cheapest": true, "fastest": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true}
 
 // notAsked is the skipped words less those that asked the reading's
 // question ("how long", "몇시간 걸려") or set its two choices against each

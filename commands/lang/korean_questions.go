@@ -199,7 +199,11 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.runWord = true
 		return c.skipCounters(i+1, "명", "개", "까지"), true
 	}
-	if i > 0 && strings.HasPrefix(c.w(i-1), "배치") {
+	b := i - 1
+	for b > 0 && (strings.HasPrefix(c.w(b), "사이즈") || strings.HasPrefix(c.w(b), "크기") || strings.HasPrefix(c.w(b), "최대")) {
+		b-- // "배치 사이즈 최대 몇까지": the words between are the batch's
+	}
+	if i > 0 && strings.HasPrefix(c.w(b), "배치") {
 		// "배치 몇까지 돼?", "배치 몇 개까지": the largest batch that fits
 		if n := len(c.out); n > 0 && c.out[n-1].w == "batch" {
 			c.out = c.out[:n-1]
@@ -546,6 +550,10 @@ func (c *canonizer) koUseWords(i int) int {
 		if strings.HasPrefix(w, p) && !trainingSaid(c.in) {
 			c.runWord, c.useWord = true, true
 			c.skip(i, i+1)
+			return i + 1
+		}
+		if strings.HasPrefix(w, p) && (p == "임베딩" || p == "인코딩") {
+			c.skip(i, i+1) // "임베딩 모델 파인튜닝": the kind of model trained, not a second workload
 			return i + 1
 		}
 	}

@@ -379,8 +379,19 @@ func (c *canonizer) koInOut(i int) int {
 	if num, ok := strings.CutSuffix(v, "토큰"); ok {
 		v = num
 	}
-	if _, unit, ok := reqScanNumber(v); !ok || unit != "" && unit != "k" {
+	num, unit, ok := reqScanNumber(v)
+	if !ok || unit != "" && unit != "k" {
 		return i
+	}
+	if trainingSaid(c.in) && !servingSaid(c.in) {
+		// "요약 모델 학습, 입력 512 출력 128": a training sample's source and
+		// target, one sequence of both, not a served request's lengths
+		c.trainInOut(word, num.v, i, n)
+		n++
+		if strings.HasPrefix(c.w(n), "토큰") || c.w(n) == "개" {
+			n++
+		}
+		return n
 	}
 	c.emit(word, i, i+1)
 	c.emit(v, n, n+1)
@@ -515,4 +526,36 @@ func rateUnitWord(w string) string {
 		return "samples/s"
 	}
 	return ""
+}
+
+// trainInOut adds a training sample's input or output length at [i, n]
+// to the sequence length: the first said is the length, the second adds
+// to it.
+func (c *canonizer) trainInOut(word string, v float64, i, n int) {
+	for k := len(c.out) - 2; k >= 0; k-- {
+		if c.out[k].w == "seq" {
+			if have, _, ok := reqScanNumber(c.out[k+1].w); ok {
+				c.out[k+1].w = reqTrimNum(have.v + v)
+				return
+			}
+		}
+	}
+	c.emit("seq", i, i+1)
+	c.emit(reqTrimNum(v), n, n+1)
+}
+
+// servingSaid reports whether in says the model is served or run for
+// inference (서빙, 추론, serve, vllm…), beside any training it names.
+func servingSaid(in []reqToken) bool {
+	for _, t := range in {
+		if engineWords[t.w] != "" || t.w == "serve" || t.w == "serving" || t.w == "inference" {
+			return true
+		}
+		for _, ko := range []string{"서빙", "추론", "배포", "인퍼런스"} {
+			if strings.Contains(t.w, ko) {
+				return true
+			}
+		}
+	}
+	return false
 }

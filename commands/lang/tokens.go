@@ -24,7 +24,7 @@ func reqNormalize(s string) string {
 	s = reqNegations.Replace(s)
 	// "1) h200 몇장 2) 한달 비용", "(a) fits? (b) hours?": a list's markers
 	// number the questions, not GPUs or amounts
-	s = reqListMarker.ReplaceAllString(s, "$1 , $2")
+	s = listMarkers(s)
 	s = reqPerPeriod.ReplaceAllStringFunc(s, func(m string) string {
 		// "$2k/month", "cost/mo": a sum per month, as "$2k per month" reads
 		sum, period, _ := strings.Cut(m, "/")
@@ -79,7 +79,39 @@ var reqPerPeriod = regexp.MustCompile(`(?i)(\$[\d.,]+[km]?|\bcost|\bprice)/(mont
 
 // reqListMarker is a list item's marker: "1)", "(2)", "a)", "(b)" after a
 // space or at the start.
-var reqListMarker = regexp.MustCompile(`(^|[\s,;/])\(?(?:\d{1,2}|[a-zA-Z])\)(\s|$)`)
+var reqListMarker = regexp.MustCompile(`(^|[\s,;/])(\(?(?:\d{1,2}|[a-zA-Z])\))(\s|$)`)
+
+// unbracket narrows the word s[start:end] to what its brackets hold:
+// "(데이터 2만5천 개, 에폭 5)", "[lora]" group words for the eye, and the
+// words inside are read as words; "f(x)" keeps its own.
+func unbracket(s string, start, end int) (int, int) {
+	for start < end && (s[start] == '(' || s[start] == '[') {
+		start++
+	}
+	for end > start && (s[end-1] == ')' || s[end-1] == ']') && !strings.Contains(s[start:end-1], "(") {
+		end--
+	}
+	return start, end
+}
+
+// listMarkers replaces each list marker of s with a separator. "5)" that
+// closes a parenthesis opened before it ("(데이터 2만5천 개, 에폭 5)",
+// "(epochs 5)") is a value and its bracket, not a marker.
+func listMarkers(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range reqListMarker.FindAllStringSubmatchIndex(s, -1) {
+		marker := s[m[4]:m[5]]
+		if !strings.HasPrefix(marker, "(") && strings.Count(s[:m[4]], "(") > strings.Count(s[:m[4]], ")") {
+			continue // it closes an open bracket
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(s[m[2]:m[3]] + " , " + s[m[6]:m[7]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
 
 // reqStripLead drops what precedes the request proper: Slack mention tokens
 // ("<@U123ABC>") and a leading command word ("gpuplan", "/gpuplan", "plan").
@@ -124,6 +156,7 @@ func reqTokenize(s string) []reqToken {
 		for end > start && (s[end-1] == '_' || s[end-1] == '.') {
 			end--
 		}
+		start, end = unbracket(s, start, end)
 		if start >= end {
 			return
 		}

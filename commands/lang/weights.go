@@ -174,3 +174,14 @@ func AssumedWorkload(j planner.Job) planner.Workload {
 	}
 	return w
 }
+
+// epochsSaid reports whether in counts epochs ("3 epochs", "per epoch",
+// "에폭"): passes over data to learn from, so the job trains.
+func epochsSaid(in []reqToken) bool {
+	for _, t := range in {
+		if t.w == "epoch" || t.w == "epochs" || strings.HasPrefix(t.w, "에폭") || strings.HasPrefix(t.w, "에포크") {
+			return true
+		}
+	}
+	return false
+}
