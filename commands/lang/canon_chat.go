@@ -341,3 +341,25 @@ func (c *canonizer) dataPhrase(i int) int {
 	c.skip(i, i+1+k)
 	return i + 1 + k
 }
+
+// precisionDenied reads a precision said as unsupported or not wanted
+// ("V100s do not support bf16", "no bf16 on these", "without fp8"): the
+// words are skipped, so the card picks what the GPU runs; i when none.
+func (c *canonizer) precisionDenied(i int) int {
+	w := c.w(i)
+	if w != "not" && w != "no" && w != "without" && w != "lack" && w != "lacks" {
+		return i
+	}
+	for k := i + 1; k <= i+3 && k < len(c.in); k++ {
+		if reqKeywords[c.w(k)].kind == reqKwPrecision {
+			c.skip(i, k+1)
+			return k + 1
+		}
+		switch c.w(k) {
+		case "support", "supports", "supported", "have", "has", "do", "does", "native", "use":
+			continue
+		}
+		break
+	}
+	return i
+}

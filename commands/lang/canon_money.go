@@ -15,6 +15,9 @@ func (c *canonizer) countsAndMoney(i int) int {
 	if n := c.dataPhrase(i); n > i {
 		return n
 	}
+	if n := c.precisionDenied(i); n > i {
+		return n
+	}
 	if n := c.koParallelism(i); n > i && !isHangulWord(c.w(i)) {
 		return n // "context 병렬", "tensor 패러렐"
 	}

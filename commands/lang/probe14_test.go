@@ -17,7 +17,8 @@ import (
 // a training job's input and output lengths ("입력 512 출력 128") are its
 // sequence, not a served request's; "an embedding model … per epoch" and
 // "임베딩 모델 파인튜닝" train; "배치 사이즈 최대 몇까지" asks the largest
-// batch; "moe" after a model's name is filler.
+// batch; "moe" after a model's name is filler; a precision said as
+// unsupported ("V100s do not support bf16") is not planned.
 func TestProbeFourteenReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)}
@@ -37,6 +38,12 @@ func TestProbeFourteenReadings(t *testing.T) {
 		{"llama 3.1 8b lora 학습하려고 하는데 h200 1장에 배치 사이즈 최대 몇까지 올릴 수 있을까요? seq 4096이요", "llama-3.1-8b · lora · seq 4096 · on 1x h200-sxm-141gb · will it fit?"},
 		{"deepseek v2 lite moe 풀파인튜닝 h200 4장으로 가능?", "deepseek-v2-lite · finetune · on 4x h200-sxm-141gb"},
 	})
+	for _, text := range []string{"llama 8b lora on v100, no bf16", "exaone 3.5 7.8b lora on server-v, V100s do not support bf16, 20k samples, how long"} {
+		// a precision said as unsupported is not the one planned
+		if r, err := Read(env, text); err != nil || r.Request.Job.Precision != "" {
+			t.Errorf("%q: precision %q (%v); want none said", text, r.Request.Job.Precision, err)
+		}
+	}
 	if r, err := Read(env, "llama 3.1 8b lora 학습하려고 하는데 h200 1장에 배치 사이즈 최대 몇까지 올릴 수 있을까요? seq 4096이요"); err != nil || !r.MaxBatch {
 		t.Errorf("배치 사이즈 최대 몇까지: MaxBatch %v (%v); want the largest batch asked", r.MaxBatch, err)
 	}
