@@ -363,3 +363,61 @@ func (c *canonizer) precisionDenied(i int) int {
 	}
 	return i
 }
+
+// gpuCountList reads counts of one GPU set side by side after its name:
+// "h200 1장 vs 2장", "h200 1장이랑 2장 비교", "a100 2, 4장": each count of
+// it planned and compared, as "1 vs 2 h200s" is; i when the words are not
+// such a list.
+func (c *canonizer) gpuCountList(i int) int {
+	g := c.w(i)
+	if !c.gpu(g) || isHangulWord(g) {
+		return i
+	}
+	unit := func(w string) bool {
+		return strings.HasPrefix(w, "장") || strings.HasPrefix(w, "개") || strings.HasPrefix(w, "대") || w == "gpus" || w == "gpu" || w == "cards"
+	}
+	glued := func(w string) bool {
+		return strings.HasSuffix(w, "이랑") || strings.HasSuffix(w, "랑") || strings.HasSuffix(w, "하고") || strings.HasSuffix(w, "vs")
+	}
+	sep := func(w string) bool {
+		switch w {
+		case "vs", "vs.", "versus", ",", "or", "랑", "이랑", "하고", "아니면", "대", "/":
+			return true
+		}
+		return false
+	}
+	var counts []string
+	k := i + 1
+	for {
+		n, rest, ok := reqScanInt(c.w(k))
+		if !ok || rest != "" || n <= 0 {
+			break
+		}
+		hasUnit := unit(c.w(k + 1))
+		if !hasUnit && !sep(c.w(k+1)) {
+			break // "2노드", "100만": not a count of this GPU
+		}
+		counts = append(counts, c.w(k))
+		k++
+		if hasUnit {
+			k++
+			if glued(c.w(k - 1)) {
+				continue // "1장이랑 2장"
+			}
+		}
+		if !sep(c.w(k)) {
+			break
+		}
+		k++
+	}
+	if len(counts) < 2 || !unit(c.w(k-1)) {
+		return i
+	}
+	for j, n := range counts {
+		if j > 0 {
+			c.emit(",", i, k)
+		}
+		c.emit(n+"x"+g, i, k)
+	}
+	return k
+}

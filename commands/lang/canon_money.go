@@ -18,6 +18,9 @@ func (c *canonizer) countsAndMoney(i int) int {
 	if n := c.precisionDenied(i); n > i {
 		return n
 	}
+	if n := c.gpuCountList(i); n > i {
+		return n
+	}
 	if n := c.koParallelism(i); n > i && !isHangulWord(c.w(i)) {
 		return n // "context 병렬", "tensor 패러렐"
 	}

@@ -18,7 +18,8 @@ import (
 // sequence, not a served request's; "an embedding model … per epoch" and
 // "임베딩 모델 파인튜닝" train; "배치 사이즈 최대 몇까지" asks the largest
 // batch; "moe" after a model's name is filler; a precision said as
-// unsupported ("V100s do not support bf16") is not planned.
+// unsupported ("V100s do not support bf16") is not planned; counts of one
+// GPU side by side after its name ("h200 1장 vs 2장") are compared.
 func TestProbeFourteenReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)}
@@ -37,6 +38,10 @@ func TestProbeFourteenReadings(t *testing.T) {
 		{"bge-m3 임베딩 모델 파인튜닝, 쿼리-문서 쌍 50만 개, a100 1장", "bge-m3 · finetune · 500000 samples"},
 		{"llama 3.1 8b lora 학습하려고 하는데 h200 1장에 배치 사이즈 최대 몇까지 올릴 수 있을까요? seq 4096이요", "llama-3.1-8b · lora · seq 4096 · on 1x h200-sxm-141gb · will it fit?"},
 		{"deepseek v2 lite moe 풀파인튜닝 h200 4장으로 가능?", "deepseek-v2-lite · finetune · on 4x h200-sxm-141gb"},
+		// counts of one GPU side by side after its name
+		{"mixtral 8x7b vllm 서빙 → h200 1장 vs 2장 (텐서 병렬)", "compare 1x h200-sxm-141gb, 2x h200-sxm-141gb"},
+		{"mixtral 8x7b vllm 서빙 h200 1장이랑 2장 비교", "compare 1x h200-sxm-141gb, 2x h200-sxm-141gb"},
+		{"bert h100 2장, 100만 샘플 1에폭", "1 epoch of 1M samples · on 2x h100-sxm5-80gb"},
 	})
 	for _, text := range []string{"llama 8b lora on v100, no bf16", "exaone 3.5 7.8b lora on server-v, V100s do not support bf16, 20k samples, how long"} {
 		// a precision said as unsupported is not the one planned
