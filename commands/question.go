@@ -78,7 +78,7 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return req, "", nil
 	case rd.LargestModel:
 		return s.largestModel(p, rd, req)
-	case rd.ComparePrecisions[0] != "" && rd.Memory:
+	case rd.ComparePrecisions[0] != "" && (rd.Memory || rd.Ask == lang.AskFit):
 		// "int4 양자화하면 메모리 얼마나 줄어": each format's memory side by side
 		pr := rd.ComparePrecisions
 		second := req

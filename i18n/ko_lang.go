@@ -29,6 +29,7 @@ func koLang() map[string]string {
 		"`%s` read as the model of your measured run, `%s` as the one to plan":                                                     "`%s`는 측정한 run의 모델로, `%s`는 계획할 모델로 읽었어요",
 		"`%s` and `%s` both named: planned `%s`, the last one":                                                                     "`%s`와 `%s`가 둘 다 나와서 마지막에 말한 `%s`로 계획했어요",
 		"`%s` and `%s` both named: planned in %s, the last one":                                                                    "`%s`와 `%s`가 둘 다 나와서 마지막에 말한 %s로 계획했어요",
+		"`%s` also named: %s and %s compared; ask it against one of them on its own":                                               "`%s`도 나왔어요: %s와 %s를 비교했어요. 그것은 둘 중 하나와 따로 물어봐 주세요",
 		"`%s` scales a measured run's data: say the run in hours (`it took 6.5 hours on 1x a100`), or give the dataset size":       "`%s`는 측정한 run의 데이터를 몇 배로 늘리는 말이에요: run을 시간으로 알려 주시거나(`a100 한 장에서 6.5시간 걸렸어요`), 데이터셋 크기를 알려 주세요",
 		"`%s` has %d GPUs: planned %d of its %s as asked, more than it holds":                                                      "`%s`에는 GPU가 %d장뿐이지만, 말씀하신 대로 %d장(%s)으로 계획했어요",
 		"`%s` read as 4-bit weights (say `int8` for 8-bit)":                                                                        "`%s`는 4비트 가중치로 읽었어요 (8비트는 `int8`)",

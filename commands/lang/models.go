@@ -627,6 +627,10 @@ func isHubRef(w string) bool {
 	if reqUnitClass(strings.ToLower(org)) > reqUUnknown || reqUnitClass(strings.ToLower(name)) > reqUUnknown {
 		return false
 	}
+	// two things weighed, not an id: "quality/memory", "time/cost"
+	if weighedWord(strings.ToLower(org)) || weighedWord(strings.ToLower(name)) {
+		return false
+	}
 	return len(org) >= 2
 }
 
@@ -749,4 +753,16 @@ func glued(words []string) bool {
 	}
 	_, ok := paramSize(words[1])
 	return ok
+}
+
+// weighedWord reports whether w names something a plan is judged by
+// ("quality/memory tradeoff", "time/cost"): a slash between two of them
+// is "and", never a Hub id.
+func weighedWord(w string) bool {
+	switch w {
+	case "quality", "memory", "vram", "time", "cost", "costs", "price", "speed", "throughput", "latency", "accuracy",
+		"performance", "perf", "tradeoff", "tradeoffs", "size", "power":
+		return true
+	}
+	return false
 }

@@ -415,11 +415,17 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 		return nil
 	}
 	pv := planner.Precision(v)
-	if prev := p.precision; prev.set && prev.v != pv && !reqFloatFormat(prev.v) != !reqFloatFormat(pv) && p.onlySeparators(p.precisionEnd, a) &&
+	if prev := p.precision; prev.set && prev.v != pv && !(reqFloatFormat(prev.v) && reqFloatFormat(pv)) && p.onlySeparators(p.precisionEnd, a) &&
 		p.toks[p.precisionEnd-1].end < p.toks[a].start && strings.TrimSpace(p.text[p.toks[p.precisionEnd-1].end:p.toks[a].start]) != "" {
-		// "int4 vs fp16", "awq랑 fp16 비교": weights in 4 bits set
-		// against 16, side by side
-		p.precisionPair = [2]planner.Precision{prev.v, pv}
+		// "int4 vs fp16", "awq랑 fp16 비교", "int8 vs int4": weights in
+		// 4 or 8 bits set against 16 or each other, side by side; a third
+		// ("fp16 vs int8 vs int4") sets the first against the last
+		first := prev.v
+		if p.precisionPair[0] != "" {
+			first = p.precisionPair[0]
+			p.note(en.Tf("`%s` also named: %s and %s compared; ask it against one of them on its own", prev.word, first, pv))
+		}
+		p.precisionPair = [2]planner.Precision{first, pv}
 		p.precision = reqSlot[planner.Precision]{v: pv, word: p.span(a, b), set: true}
 		p.precisionEnd = b
 		return nil

@@ -19,7 +19,10 @@ import (
 // "임베딩 모델 파인튜닝" train; "배치 사이즈 최대 몇까지" asks the largest
 // batch; "moe" after a model's name is filler; a precision said as
 // unsupported ("V100s do not support bf16") is not planned; counts of one
-// GPU side by side after its name ("h200 1장 vs 2장") are compared.
+// GPU side by side after its name ("h200 1장 vs 2장") are compared; two
+// weight formats side by side ("int8 vs int4"), a third option beside two
+// (named in the notes), "compare" before two choices; "quality/memory" is
+// two words, not a Hub id.
 func TestProbeFourteenReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)}
@@ -42,6 +45,12 @@ func TestProbeFourteenReadings(t *testing.T) {
 		{"mixtral 8x7b vllm 서빙 → h200 1장 vs 2장 (텐서 병렬)", "compare 1x h200-sxm-141gb, 2x h200-sxm-141gb"},
 		{"mixtral 8x7b vllm 서빙 h200 1장이랑 2장 비교", "compare 1x h200-sxm-141gb, 2x h200-sxm-141gb"},
 		{"bert h100 2장, 100만 샘플 1에폭", "1 epoch of 1M samples · on 2x h100-sxm5-80gb"},
+		// two weight formats side by side; a third choice beside two; the
+		// word "compare" before two choices that are not hardware
+		{"solar 10.7b int8 vs int4 quality/memory tradeoff for serving on a 4090?", "solar-10.7b · inference · int8 vs int4 · on 1x rtx-4090"},
+		{"llama 3.2 3b를 fp16 vs int8 vs int4로 서빙할 때 메모리 차이 알려주세요", "llama-3.2-3b · inference · fp16 vs int4"},
+		{"serving qwen2.5 7b with ollama vs vllm vs tgi on a l40s, which gives best throughput?", "ollama vs vllm · on 1x l40s"},
+		{"compare full finetune vs lora for mistral 7b on server-a, 100M tokens, time + cost pls", "mistral-7b-v0.1 · finetune · 100M tokens · full finetune vs lora · on 4x server-a"},
 	})
 	for _, text := range []string{"llama 8b lora on v100, no bf16", "exaone 3.5 7.8b lora on server-v, V100s do not support bf16, 20k samples, how long"} {
 		// a precision said as unsupported is not the one planned

@@ -81,10 +81,17 @@ var reqPerPeriod = regexp.MustCompile(`(?i)(\$[\d.,]+[km]?|\bcost|\bprice)/(mont
 // space or at the start.
 var reqListMarker = regexp.MustCompile(`(^|[\s,;/])(\(?(?:\d{1,2}|[a-zA-Z])\))(\s|$)`)
 
-// unbracket narrows the word s[start:end] to what its brackets hold:
+// unbracket narrows the word s[start:end] to what its brackets hold, and
+// drops underscores around it and a full stop after it:
 // "(데이터 2만5천 개, 에폭 5)", "[lora]" group words for the eye, and the
 // words inside are read as words; "f(x)" keeps its own.
 func unbracket(s string, start, end int) (int, int) {
+	for start < end && s[start] == '_' {
+		start++
+	}
+	for end > start && (s[end-1] == '_' || s[end-1] == '.') {
+		end--
+	}
 	for start < end && (s[start] == '(' || s[start] == '[') {
 		start++
 	}
@@ -150,14 +157,13 @@ func reqTokenize(s string) []reqToken {
 	var toks []reqToken
 	var add func(start, end int)
 	add = func(start, end int) {
-		for start < end && s[start] == '_' {
-			start++
-		}
-		for end > start && (s[end-1] == '_' || s[end-1] == '.') {
-			end--
-		}
 		start, end = unbracket(s, start, end)
 		if start >= end {
+			return
+		}
+		if a, b, ok := strings.Cut(strings.ToLower(s[start:end]), "/"); ok && weighedWord(a) && weighedWord(b) {
+			add(start, start+len(a)) // "quality/memory": two words
+			add(start+len(a)+1, end)
 			return
 		}
 		if slashList(s, start, end) {

@@ -193,6 +193,18 @@ func readVariants(env Env, text string) (Reading, bool) {
 	as, ae := span(a)
 	bs, be := span(b)
 	cs := toks[cmp].start
+	third := ""
+	if k := b[1]; k+1 < len(toks) && variantWords[toks[k].w] && variantKind(cat, toks, k+1, k+2) == kind {
+		// "ollama vs vllm vs tgi": the first two side by side, the third
+		// named in the notes
+		third = text[toks[k+1].start:toks[k+1].end]
+		text = text[:toks[k].start] + text[toks[k+1].end:]
+	}
+	if k := a[0] - 1; k >= 0 && (toks[k].w == "compare" || toks[k].w == "comparing") {
+		// "compare full finetune vs lora": the two choices are the
+		// comparison; the word would ask for hardware to compare
+		text = text[:toks[k].start] + strings.Repeat(" ", toks[k].end-toks[k].start) + text[toks[k].end:]
+	}
 	first := text[:cs] + text[be:]
 	bText := text[bs:be]
 	if kind == "rank" && digitsOnly(toks[b[0]].w) {
@@ -218,6 +230,11 @@ func readVariants(env Env, text string) (Reading, bool) {
 	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(bText)}, Request: r2.Request}
 	if r1.Ask == AskWhichGPU {
 		r1.Ask = AskNone // "which is faster": which of the two choices, both answered, not a GPU
+	}
+	if third != "" {
+		t := en.Tf("`%s` also named: %s and %s compared; ask it against one of them on its own", third, r1.Variant.Labels[0], r1.Variant.Labels[1])
+		r1.notes = append(r1.notes, t)
+		r1.Request.Job.Notes = append(r1.Request.Job.Notes, t.String())
 	}
 	return r1, true
 }
