@@ -102,6 +102,11 @@ func (p *reqParser) setModel(m planner.Model, res planner.Resolution, a, b int) 
 		p.secondA, p.secondB = a, b
 		p.model = reqSlot[string]{}
 	}
+	if p.model.set && strings.HasPrefix(p.model.v, "params:") && p.params > 0 && math.Abs(m.Params()/p.params-1) < 0.1 {
+		// "70b 모델 qlora … 모델은 llama 3.1 70b": the size said first, then
+		// the model of that size it meant
+		p.model, p.params = reqSlot[string]{}, 0
+	}
 	if err := reqSet(p, &p.model, "cat:"+m.ID, a, b, "models"); err != nil {
 		return err
 	}
