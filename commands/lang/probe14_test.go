@@ -23,7 +23,8 @@ import (
 // weight formats side by side ("int8 vs int4"), a third option beside two
 // (named in the notes), "compare" before two choices; "quality/memory" is
 // two words, not a Hub id; a size said first and then the model of that
-// size ("70b 모델 … 모델은 llama 3.1 70b") is one model.
+// size ("70b 모델 … 모델은 llama 3.1 70b") is one model; "A를 B로 바꾸면"
+// sets the two models side by side.
 func TestProbeFourteenReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)}
@@ -52,6 +53,7 @@ func TestProbeFourteenReadings(t *testing.T) {
 		{"llama 3.2 3b를 fp16 vs int8 vs int4로 서빙할 때 메모리 차이 알려주세요", "llama-3.2-3b · inference · fp16 vs int4"},
 		{"serving qwen2.5 7b with ollama vs vllm vs tgi on a l40s, which gives best throughput?", "ollama vs vllm · on 1x l40s"},
 		{"혹시 70b 모델 qlora 학습을 a100 80기가 한 장으로 돌리는 게 현실적으로 가능한지 여쭤봐도 될까요? 모델은 llama 3.1 70b 입니다.", "llama-3.1-70b · qlora · on 1x a100-sxm4-80gb · will it fit?"},
+		{"기존에 쓰던 bert-base-multilingual을 roberta large로 바꾸려는데, 학습 시간이 얼마나 늘어날지 궁금합니다. 데이터 10만 개, a100 1장 기준이에요.", "bert-base-multilingual vs roberta large · on 1x a100-sxm4-80gb"},
 		{"compare full finetune vs lora for mistral 7b on server-a, 100M tokens, time + cost pls", "mistral-7b-v0.1 · finetune · 100M tokens · full finetune vs lora · on 4x server-a"},
 	})
 	for _, text := range []string{"llama 8b lora on v100, no bf16", "exaone 3.5 7.8b lora on server-v, V100s do not support bf16, 20k samples, how long"} {

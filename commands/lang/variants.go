@@ -105,7 +105,8 @@ func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]in
 	compareSaid := strings.Contains(text, "compare") || strings.Contains(text, "비교") || strings.Contains(text, "차이") || strings.Contains(text, "difference")
 	for k := 1; k+1 < len(toks); k++ {
 		w := toks[k].w
-		if !variantWords[w] && !(w == "and" && compareSaid) {
+		swap := (w == "을" || w == "를") && switchAfter(toks, k)
+		if !variantWords[w] && !(w == "and" && compareSaid) && !swap {
 			continue
 		}
 		// the longest span on each side that names a choice, the same kind
@@ -242,4 +243,22 @@ func readVariants(env Env, text string) (Reading, bool) {
 // rankWord reports whether w names a LoRA rank's key ("rank", "r", "랭크").
 func rankWord(w string) bool {
 	return w == "rank" || w == "r" || w == "lora-r" || w == "lora-rank" || w == "랭크"
+}
+
+// switchAfter reports whether a switch is said after the object particle
+// at k: "A를 B로 바꾸면", "A을 B로 교체": B, then 로/으로, then a verb of
+// changing.
+func switchAfter(toks []reqToken, k int) bool {
+	for j := k + 2; j < len(toks) && j <= k+5; j++ {
+		if toks[j].w != "로" && toks[j].w != "으로" {
+			continue
+		}
+		next := toks[min(j+1, len(toks)-1)].w
+		for _, v := range []string{"바꾸", "바꿔", "바꿀", "변경", "교체", "갈아타"} {
+			if strings.HasPrefix(next, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
