@@ -51,16 +51,17 @@ var modelAliases = map[string]string{
 	"phi3p5mini":   "phi-3.5-mini",
 	"whisperturbo": "whisper-large-v3-turbo",
 	"convnext":     "convnext-base-224",
-	// Korean teams' encoders with the shape of one in the catalogue
-	// (their vocabularies differ by a few thousand words)
-	"koelectra":        "electra-base",
-	"koelectrabase":    "electra-base",
-	"koelectrabasev3":  "electra-base",
+	// Korean teams' encoders, each its own row (KLUE, KoELECTRA, KoBERT
+	// vocabularies); KoELECTRA-small is not in the catalogue: its
+	// embeddings (128) are narrower than its hidden size (256), which the
+	// model's shape does not express
+	"koelectra":        "koelectra-base-v3",
+	"koelectrabase":    "koelectra-base-v3",
 	"electra":          "electra-base",
-	"kobert":           "bert-base-uncased",
-	"kluebertbase":     "bert-base-uncased",
-	"kluerobertabase":  "roberta-base",
-	"kluerobertalarge": "roberta-large",
+	"kluebert":         "klue-bert-base",
+	"klueroberta":      "klue-roberta-base",
+	"kobertbasev1":     "kobert",
+	"skt/kobert":       "kobert",
 	"exaone":           "exaone-3.5-7.8b",
 	"xlmr":             "xlm-roberta-base",
 	"xlmrbase":         "xlm-roberta-base",
