@@ -724,7 +724,8 @@ func reqParamsText(v float64) string {
 // ownGPUsOfServer reads a team server named beside its own GPU type as
 // that many of the server's GPUs: "서버 V에 있는 V100 32GB 한 장", "에이
 // 서버 A100 네 장" name one setup (server-v × 1, server-a × 4), not two to
-// compare.
+// compare. The type named again with no count ("on server-v, given V100s
+// …") leaves the server whole.
 func ownGPUsOfServer(targets []planner.Hardware, counted []bool) ([]planner.Hardware, []bool) {
 	if len(targets) != 2 {
 		return targets, counted
@@ -734,14 +735,18 @@ func ownGPUsOfServer(targets []planner.Hardware, counted []bool) ([]planner.Hard
 		if srv.Server == "" || g.Server != "" || g.GPU.ID != srv.GPU.ID || g.Count < 1 || g.Count > srv.Count {
 			continue
 		}
-		part := srv
-		part.Count = g.Count
-		if len(part.IDs) > g.Count {
-			part.IDs = part.IDs[:g.Count]
-		}
 		wasCounted := true
 		if k[1] < len(counted) {
 			wasCounted = counted[k[1]]
+		}
+		part := srv
+		if wasCounted {
+			part.Count = g.Count
+			if len(part.IDs) > g.Count {
+				part.IDs = part.IDs[:g.Count]
+			}
+		} else if k[0] < len(counted) {
+			wasCounted = counted[k[0]] // "server-v … V100s": the type named again, the server whole
 		}
 		return []planner.Hardware{part}, []bool{wasCounted}
 	}
