@@ -18,6 +18,12 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 			return i + 3, true
 		}
 	}
+	if w == "for" && (c.w(i+1) == "a" || c.w(i+1) == "one") && c.finishAsked() {
+		if d, ok := deadlineUnit(c.w(i + 2)); ok {
+			c.setDeadline(d, i, i+3) // "have server-h for a week. will it finish?"
+			return i + 3, true
+		}
+	}
 	if n, ok := c.timeThereIs(i); ok {
 		return n, true
 	}
@@ -482,4 +488,16 @@ func (c *canonizer) timeThereIs(i int) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// finishAsked reports whether the request asks if the job finishes ("will
+// it finish", "done in time"): a span said with "for" is then the time it
+// has.
+func (c *canonizer) finishAsked() bool {
+	for _, t := range c.in {
+		if t.w == "finish" || t.w == "finish?" || t.w == "done" || t.w == "done?" || t.w == "finished" {
+			return true
+		}
+	}
+	return false
 }

@@ -55,6 +55,7 @@ func TestProbeFourteenReadings(t *testing.T) {
 		{"혹시 70b 모델 qlora 학습을 a100 80기가 한 장으로 돌리는 게 현실적으로 가능한지 여쭤봐도 될까요? 모델은 llama 3.1 70b 입니다.", "llama-3.1-70b · qlora · on 1x a100-sxm4-80gb · will it fit?"},
 		{"기존에 쓰던 bert-base-multilingual을 roberta large로 바꾸려는데, 학습 시간이 얼마나 늘어날지 궁금합니다. 데이터 10만 개, a100 1장 기준이에요.", "bert-base-multilingual vs roberta large · on 1x a100-sxm4-80gb"},
 		{"exaone 3.5 7.8b lora on server-v, given V100s do not support bf16, 20k samples, how long", "exaone-3.5-7.8b · lora · 20000 samples · on 4x server-v · how long?"},
+		{"hey so we're finetuning llama3.1-8b-instruct on customer chat logs (about 2.5 billion tokens lol) w/ full ft. have server-h for a week. will it finish?", "2.5B tokens · on 4x server-h · how long to finish within 7 days?"},
 		{"compare full finetune vs lora for mistral 7b on server-a, 100M tokens, time + cost pls", "mistral-7b-v0.1 · finetune · 100M tokens · full finetune vs lora · on 4x server-a"},
 	})
 	for _, text := range []string{"llama 8b lora on v100, no bf16", "exaone 3.5 7.8b lora on server-v, V100s do not support bf16, 20k samples, how long"} {
