@@ -134,8 +134,8 @@ func (c *canonizer) chatWords(i int) int {
 		c.out = append(c.out, reqToken{raw: n.raw, w: "gen", start: n.start, end: n.start}, n) // "300 completion": 300 tokens out
 		c.skip(i, i+1)
 		return i + 1
-	case (w == "people" || w == "persons") && reqStartsNumber(lastW(c.out)):
-		c.emit("users", i, i+1) // "~40 people at once": users
+	case peopleWord(w) && reqStartsNumber(lastW(c.out)):
+		c.emit("users", i, i+1) // "~40 people at once", "for 30 devs": users
 		return i + 1
 	case (w == "generate" || w == "generating" || w == "generation" || w == "generate()") && !reqStartsNumber(c.w(i+1)) && !trainingSaid(c.in):
 		c.emit("inference", i, i+1) // "generate with transformers": the verb, not `gen 256`
@@ -245,6 +245,10 @@ func (c *canonizer) chatTargets(i int) int {
 		c.emit(w, i, i+1)
 		c.emit(rateUnit(c.w(i+1)), i+1, i+4)
 		return i + 4
+	case reqStartsNumber(w) && (strings.HasPrefix(c.w(i+1), "동시") || strings.HasPrefix(c.w(i+1), "동접")) && !reqStartsNumber(c.w(i+2)):
+		c.emit(w, i, i+1) // "128 동시", "동접 128" said number first: users at once
+		c.emit("users", i+1, i+2)
+		return i + 2
 	case strings.HasPrefix(w, "<") || reqStartsNumber(w) || w == "under" || w == "below" || w == "sub":
 		if n := c.latencyBeforeWord(i); n > i {
 			return n
@@ -420,4 +424,14 @@ func (c *canonizer) gpuCountList(i int) int {
 		c.emit(n+"x"+g, i, k)
 	}
 	return k
+}
+
+// peopleWord reports whether w counts the people a served model answers
+// ("40 people", "30 devs", "200 employees").
+func peopleWord(w string) bool {
+	switch w {
+	case "people", "persons", "devs", "developers", "engineers", "employees", "members", "researchers", "teammates", "staff", "analysts":
+		return true
+	}
+	return false
 }

@@ -139,7 +139,7 @@ func (c *canonizer) loadTarget(i int) int {
 	case what == "requests" && c.pastBefore(i) && !targetWord(lastW(c.out)) && !targetWord(c.w(i-1)):
 		return i // "we served 1M docs/day": what a run did
 	case what == "tokens" && !targetWord(lastW(c.out)) && !targetWord(c.w(i-1)) && !c.koTargetAfter(j) &&
-		c.w(j) != "needed" && c.w(j) != "target" && c.w(j) != "required":
+		c.w(j) != "needed" && c.w(j) != "target" && c.w(j) != "required" && !c.hardwareAsked(i):
 		return i // "1,500 tokens/s on a 4090": a measured speed
 	}
 	c.emitLoad(what, v.v/span, i, j)
@@ -310,4 +310,12 @@ func perWho(w string) bool {
 		return true
 	}
 	return false
+}
+
+// hardwareAsked reports whether a rate at i is asked of hardware still to
+// be found ("the cheapest GPU to serve phi-3-mini at 50 tokens/s", "how
+// many h100s at 2k tok/s"): "at" before it, and which GPU or how many is
+// the question.
+func (c *canonizer) hardwareAsked(i int) bool {
+	return c.w(i-1) == "at" && (c.ask == AskWhichGPU || c.ask == AskCount || c.prefer != "")
 }

@@ -12,17 +12,8 @@ import (
 // friday", "by tomorrow": how soon the job must be done.
 func (c *canonizer) englishDeadline(i int) (int, bool) {
 	w := c.w(i)
-	if (w == "have" || w == "got") && (c.w(i+1) == "a" || c.w(i+1) == "one") {
-		if d, ok := deadlineUnit(c.w(i + 2)); ok {
-			c.setDeadline(d, i, i+3) // "we have a week"
-			return i + 3, true
-		}
-	}
-	if w == "for" && (c.w(i+1) == "a" || c.w(i+1) == "one") && c.finishAsked() {
-		if d, ok := deadlineUnit(c.w(i + 2)); ok {
-			c.setDeadline(d, i, i+3) // "have server-h for a week. will it finish?"
-			return i + 3, true
-		}
+	if n, ok := c.spanHad(i); ok {
+		return n, true
 	}
 	if n, ok := c.timeThereIs(i); ok {
 		return n, true
@@ -500,4 +491,29 @@ func (c *canonizer) finishAsked() bool {
 		}
 	}
 	return false
+}
+
+// spanHad reads a time the job has, said with "a": "we have a week",
+// "got one day", "have server-h for a week" when finishing is asked; and
+// "for 2 weeks" after "how many GPUs".
+func (c *canonizer) spanHad(i int) (int, bool) {
+	w := c.w(i)
+	if w == "for" && c.ask == AskCount {
+		// "how many A100s for 2 weeks?": the GPUs that finish in that time
+		if v, unit, ok := reqScanNumber(c.w(i + 1)); ok && v.v > 0 && unit == "" {
+			if d, ok := deadlineUnit(c.w(i + 2)); ok {
+				c.setDeadline(durScale(v.v, d), i, i+3)
+				return i + 3, true
+			}
+		}
+	}
+	if c.w(i+1) != "a" && c.w(i+1) != "one" || w != "have" && w != "got" && (w != "for" || !c.finishAsked()) {
+		return i, false
+	}
+	d, ok := deadlineUnit(c.w(i + 2))
+	if !ok {
+		return i, false
+	}
+	c.setDeadline(d, i, i+3)
+	return i + 3, true
 }

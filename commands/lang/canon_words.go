@@ -177,7 +177,8 @@ func concurrentWords(a, b string) int {
 			return 2
 		}
 	}
-	if a == "users" || a == "clients" || a == "sessions" {
+	switch a {
+	case "users", "clients", "sessions":
 		return 1
 	}
 	return 0

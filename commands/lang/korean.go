@@ -206,9 +206,9 @@ func koStem(w string) (string, koEntry, bool) {
 	}
 	for _, s := range koStems() {
 		if len(s) > 3 && strings.HasPrefix(w, s) || len(s) == 3 && strings.HasPrefix(w, s) && koOneSyllablePrefix(s) && koGrammarRest(w[len(s):]) {
-			if short, ok := strings.CutSuffix(s, "이"); ok && strings.HasPrefix(w[len(s):], "었") {
+			if short, ok := strings.CutSuffix(s, "이"); ok && copulaRest(w[len(s):]) {
 				if e, ok := koLexicon()[short]; ok {
-					return short, e, true // "2시간이었어요": 시간 + past copula, not the question "시간이"
+					return short, e, true // "2시간이었어요", "1200시간이고": 시간 + the copula, not the question "시간이"
 				}
 			}
 			return s, koLexicon()[s], true

@@ -74,3 +74,15 @@ func (c *canonizer) bareDataCount(i int) bool {
 	}
 	return false
 }
+
+// copulaRest reports whether rest continues the copula 이 after a noun
+// ("이었어요", "이고", "이며", "이라서", "이니까", "이에요"): the noun is said,
+// not asked about.
+func copulaRest(rest string) bool {
+	for _, p := range []string{"었", "고", "며", "라", "니까", "니", "에요", "예요", "거든"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}

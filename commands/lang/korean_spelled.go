@@ -158,7 +158,17 @@ func koNumberRest(rest string) bool {
 // follows as a word of its own.
 func respellKorean(toks []reqToken, isGPU func(string) bool) []reqToken {
 	var out []reqToken
+	skip := -1
 	for k, t := range toks {
+		if k == skip {
+			continue
+		}
+		if g := hangulLetterGPU(toks, k, isGPU); g != "" {
+			// "에이100", "에이치100": the letter read aloud, the number in digits
+			out = append(out, reqToken{raw: t.raw + toks[k+1].raw, w: g, start: t.start, end: toks[k+1].end})
+			skip = k + 1
+			continue
+		}
 		if !isHangulWord(t.w) || t.w != t.raw || k > 0 && (reqStartsNumber(toks[k-1].w) || toks[k-1].end == t.start) {
 			// "2천만", "10 만": a scale after digits is the digits' own;
 			// "inference만": glued to a word, a particle
@@ -247,4 +257,18 @@ func koSpelledSize(w string) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// hangulLetterGPU is the GPU named by the Hangul letter at k and the
+// digits glued after it ("에이" "100" is a100), "" when they name none.
+func hangulLetterGPU(toks []reqToken, k int, isGPU func(string) bool) string {
+	if k+1 >= len(toks) || toks[k+1].start != toks[k].end || !reqStartsNumber(toks[k+1].w) {
+		return ""
+	}
+	for _, l := range koGPULetters {
+		if toks[k].w == l.ko && isGPU(l.en+toks[k+1].w) {
+			return l.en + toks[k+1].w
+		}
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gpuplan/gpuplan/hub"
 	"github.com/gpuplan/gpuplan/i18n"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -375,9 +376,10 @@ func (p *reqParser) familySize() (bool, error) {
 			continue
 		}
 		size, ok := paramSize(words[len(words)-1])
-		if next := p.tok(p.i + n).w; !ok || size < 10e6 || reqUnitClass(next) > reqUUnknown || next == "params" || next == "parameters" {
+		if next := p.tok(p.i + n).w; !ok || size < 10e6 || reqUnitClass(next) > reqUUnknown && reqKeywords[next].kind != reqKwPrecision || next == "params" || next == "parameters" {
 			continue // "gpt2 1.2B tokens", "bert-base 7b params": an amount, or a size said as its own model
 		}
+		words = dropVersionV(words)
 		rest := words[1 : len(words)-1]
 		familyKnown, exact := false, false
 		var relaxed []string // ids whose version starts with the one said
@@ -424,20 +426,7 @@ func (p *reqParser) familySize() (bool, error) {
 			}
 			return true, p.setModel(m, p.readAsNote(p.i, p.i+n, m), p.i, p.i+n)
 		case familyKnown:
-			a := p.i
-			for _, id := range family {
-				// "deepseek r1 671b": the catalogue's model is that size,
-				// its id just does not say it
-				if m, _, err := p.cat.Model(id); err == nil && math.Abs(m.Params()/size-1) < 0.03 {
-					return true, p.setModel(m, p.readAsNote(a, a+n, m), a, a+n)
-				}
-			}
-			if err := p.setParams(size, a, a+n); err != nil {
-				return true, err
-			}
-			p.note(en.Tf("`%s` is not in the catalogue: planned as a %s-parameter model of the usual shape", p.span(a, a+n), reqParamsText(size)))
-			p.i = a + n
-			return true, nil
+			return true, p.familyAtSize(family, size, n)
 		}
 	}
 	return false, nil
@@ -770,4 +759,39 @@ func weighedWord(w string) bool {
 		return true
 	}
 	return false
+}
+
+// dropVersionV drops a "v" said before a version's number ("deepseek v3"
+// as typed splits into deepseek, v, 3), as the catalogue's names are
+// split (deepseek-v3 is deepseek, 3).
+func dropVersionV(words []string) []string {
+	var out []string
+	for k, w := range words {
+		if w == "v" && k+1 < len(words) && isVersion(words[k+1]) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// familyAtSize plans the member of family the size said names, the one
+// with the fewest words beside those said ("deepseek v2 lite 16b" is
+// deepseek-v2-lite, not deepseek-coder-v2-lite; "deepseek r1 671b": the
+// catalogue's model is that size, its id just does not say it); failing
+// that, a model of that many parameters, said in the notes.
+func (p *reqParser) familyAtSize(family []string, size float64, n int) error {
+	a := p.i
+	slices.SortStableFunc(family, func(x, y string) int { return len(nameParts(x)) - len(nameParts(y)) })
+	for _, id := range family {
+		if m, _, err := p.cat.Model(id); err == nil && math.Abs(m.Params()/size-1) < 0.03 {
+			return p.setModel(m, p.readAsNote(a, a+n, m), a, a+n)
+		}
+	}
+	if err := p.setParams(size, a, a+n); err != nil {
+		return err
+	}
+	p.note(en.Tf("`%s` is not in the catalogue: planned as a %s-parameter model of the usual shape", p.span(a, a+n), reqParamsText(size)))
+	p.i = a + n
+	return nil
 }

@@ -452,7 +452,8 @@ func (p *reqParser) suggest(w string, prefer []string) string {
 
 // closeEnough is the similarity a suggestion must have: a word of four
 // letters or fewer is one edit from it ("h1000" → "h100"), a longer word
-// two (a typo or a transposition), measured on the folded names, so short
+// with the same first letter two (a typo or a transposition; people seldom
+// mistype the first letter), measured on the folded names, so short
 // common words ("can", "use", "gpu") never match a keyword.
 func closeEnough(w, s string) bool {
 	a, b := reqNorm(w), reqNorm(s)
@@ -460,8 +461,8 @@ func closeEnough(w, s string) bool {
 		return true // "bert-bas", "h100s": a prefix or an extension
 	}
 	limit := 1
-	if len(a) >= 6 {
-		limit = 2
+	if len(a) >= 6 && a[0] == b[0] {
+		limit = 2 // two slips, the first letter kept: "logbert" is not "kobert"
 	}
 	return osa(a, b) <= limit
 }
