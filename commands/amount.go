@@ -130,18 +130,30 @@ func cheapestServer(p *i18n.Printer, rd lang.Reading, res *planner.Result) strin
 		s += ", " + planner.FormatHoursIn(p, *best.Time.TotalHours)
 	}
 	s += ")"
+	return s + otherServers(p, best, res.Plans, func(o *planner.Estimate) string {
+		if o.CostUSD == nil {
+			return ""
+		}
+		return money(*o.CostUSD)
+	})
+}
+
+// otherServers ends a which-server answer: each server planned besides
+// best with value (its time, its cost), or that it does not fit; "." when
+// there is none.
+func otherServers(p *i18n.Printer, best *planner.Estimate, plans []*planner.Estimate, value func(*planner.Estimate) string) string {
 	var others []string
-	for _, o := range res.Plans {
-		switch {
+	for _, o := range plans {
+		switch v := value(o); {
 		case o == best:
 		case !o.Memory.Fits:
 			others = append(others, p.Tf("%s: does not fit", o.Server))
-		case o.CostUSD != nil:
-			others = append(others, o.Server+": "+money(*o.CostUSD))
+		case v != "":
+			others = append(others, o.Server+": "+v)
 		}
 	}
-	if len(others) > 0 {
-		s += "; " + strings.Join(others, ", ")
+	if len(others) == 0 {
+		return "."
 	}
-	return s + "."
+	return "; " + strings.Join(others, ", ") + "."
 }

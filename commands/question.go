@@ -459,20 +459,12 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			if e.Time.TotalHours != nil {
 				s += " (" + planner.FormatHoursIn(p, *e.Time.TotalHours) + ")"
 			}
-			var others []string
-			for _, o := range res.Plans {
-				switch {
-				case o == e:
-				case !o.Memory.Fits:
-					others = append(others, p.Tf("%s: does not fit", o.Server))
-				case o.Time.TotalHours != nil:
-					others = append(others, o.Server+": "+planner.FormatHoursIn(p, *o.Time.TotalHours))
+			return s + otherServers(p, e, res.Plans, func(o *planner.Estimate) string {
+				if o.Time.TotalHours == nil {
+					return ""
 				}
-			}
-			if len(others) > 0 {
-				s += "; " + strings.Join(others, ", ")
-			}
-			return s + "."
+				return planner.FormatHoursIn(p, *o.Time.TotalHours)
+			})
 		}
 	}
 	return ""
