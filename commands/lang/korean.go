@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -45,7 +46,7 @@ type koEntry struct {
 // it (koStem returns at once for a word without), so an English request's
 // process never pays for its ~280 entries.
 var koLexicon = sync.OnceValue(func() map[string]koEntry {
-	return map[string]koEntry{
+	m := map[string]koEntry{
 		// amounts
 		"에폭당": {act: koWord, word: "/epoch"}, "에포크당": {act: koWord, word: "/epoch"}, "스텝당": {act: koWord, word: "/step"},
 		"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
@@ -141,19 +142,9 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"얼마걸릴": {act: koAsk, ask: AskTime},
 		"싸":    {act: koAsk, ask: AskCost}, "싸요": {act: koAsk, ask: AskCost}, "저렴": {act: koAsk, ask: AskCost},
 		"이었는데": {act: koTook}, "였는데": {act: koTook}, "이었어요": {act: koTook}, "였어요": {act: koTook}, "측정됨": {act: koTook},
-		"측정": {act: koSkip},
-		// model names as said in Korean
-		"라마": {act: koWord, word: "llama"}, "버트": {act: koWord, word: "bert"}, "베이스": {act: koWord, word: "base"},
-		"라지": {act: koWord, word: "large"}, "미스트랄": {act: koWord, word: "mistral"}, "믹스트랄": {act: koWord, word: "mixtral"},
-		"딥시크": {act: koWord, word: "deepseek"}, "큐웬": {act: koWord, word: "qwen"}, "큐원": {act: koWord, word: "qwen"},
-		"퀜": {act: koWord, word: "qwen"}, "젬마": {act: koWord, word: "gemma"}, "잼마": {act: koWord, word: "gemma"}, "코드라마": {act: koWord, word: "codellama"}, "팔콘": {act: koWord, word: "falcon"}, "다국어": {act: koWord, word: "multilingual"},
-		"맥북": {act: koWord, word: "macbook"}, "맥스튜디오": {act: koWord, word: "mac-studio"}, "맥미니": {act: koWord, word: "mac-mini"}, "레즈넷": {act: koWord, word: "resnet"},
-		"로버타": {act: koWord, word: "roberta"}, "위스퍼": {act: koWord, word: "whisper"}, "스몰": {act: koWord, word: "small"},
-		"미디엄": {act: koWord, word: "medium"}, "모던버트": {act: koWord, word: "modernbert"}, "지피티": {act: koWord, word: "gpt"},
-		"엑사원": {act: koWord, word: "exaone"}, "솔라": {act: koWord, word: "solar"}, "딥식": {act: koWord, word: "deepseek"}, "올라마": {act: koWord, word: "ollama"},
+		"측정":   {act: koSkip},
 		"찍혔는데": {act: koTook}, "찍혔어": {act: koTook}, "찍혔고": {act: koTook}, "찍힘": {act: koTook}, "찍었는데": {act: koTook},
-		"일렉트라": {act: koWord, word: "electra"},
-		"기가":   {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
+		"기가": {act: koWord, word: "gb"}, "기가바이트": {act: koWord, word: "gb"}, "지비": {act: koWord, word: "gb"},
 		"당": {act: koWord, word: "per"},
 		// fillers people type around a request
 		"모델": {act: koSkip}, "으로": {act: koSkip}, "정도": {act: koSkip}, "대략": {act: koSkip}, "약": {act: koSkip},
@@ -167,6 +158,8 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"은": {act: koSkip}, "는": {act: koSkip}, "의": {act: koSkip}, "도": {act: koSkip}, "랑": {act: koSkip},
 		"이랑": {act: koSkip}, "하고": {act: koSkip}, "와": {act: koSkip}, "과": {act: koSkip}, "부터": {act: koSkip},
 	}
+	maps.Copy(m, koNames)
+	return m
 })
 
 // koStems are the lexicon's keys, longest first, for prefix matching.
