@@ -580,6 +580,9 @@ func compareSummaryIn(p *i18n.Printer, res *planner.Result, withCost bool) strin
 			part += ", " + money(*e.CostUSD)
 		case withCost && res.Job.Workload == planner.Inference:
 			part += ", " + inferenceCost(p, e) // "cheaper per token": a served token's price
+		case withCost && e.PriceUSDPerGPUH > 0:
+			// "b200 vs h100, which is cheaper?" with no work said: a million samples' price
+			part += ", " + money(e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH) + p.T("/1M samples")
 		}
 		parts = append(parts, part)
 	}

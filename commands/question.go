@@ -90,13 +90,13 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.ComparePrecisions[0] != "":
 		return req, s.comparePrecisions(p, rd, req), nil
 	case rd.Variant != nil:
-		return req, s.compareVariants(p, rd, req), nil
+		return s.variantAnswer(p, rd, req)
 	case rd.CompareCkpt:
 		return req, s.compareCheckpointing(p, req), nil
 	case rd.CompareOpen:
 		req.Targets = s.fewestEach(req)
 		return req, "", nil
-	case rd.Ask == lang.AskCount && rd.Deadline > 0 && len(req.Targets) == 0 && len(req.Pool) == 0:
+	case rd.Ask == lang.AskCount && (rd.Deadline > 0 || loadSaid(req.Job)) && len(req.Targets) == 0 && len(req.Pool) == 0:
 		// "how many GPUs to pretrain a 3b model on 300B tokens in 2
 		// weeks": of the GPU the plan recommends, as many as the deadline
 		// takes
@@ -137,6 +137,12 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return req, "", nil
 	}
 	return s.oneOrFewest(p, rd, req)
+}
+
+// loadSaid reports whether a served job says its load: users at once, a
+// request rate or a token rate ("~1000 DAU … how many gpus?").
+func loadSaid(j planner.Job) bool {
+	return j.Workload == planner.Inference && (j.Concurrency > 0 || j.RequestRate > 0 || j.OutputTokPS > 0)
 }
 
 // oneOrFewest plans a GPU named with no count ("llama 70b lora h100으로
@@ -359,6 +365,10 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			return p.Tf("Up to %d sequences of %d tokens at once on %s: what the KV cache has room for.", n, res.Job.SeqLen, hw)
 		}
 	}
+	if rd.MaxBatch && !e.Memory.Fits && rd.Request.Job.Workload != planner.Inference {
+		// "배치 몇까지 돼?" where one sample does not fit: no batch does
+		return p.Tf("No batch fits on %s: even a micro-batch of one needs %.0f GiB per GPU and it has %.0f; see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+	}
 	if rd.MaxBatch && e.Memory.Fits && e.Memory.MaxMicroBatch > 0 {
 		return p.Tf("The largest micro-batch that fits on %s is %d per GPU (planned at %d).", hw, e.Memory.MaxMicroBatch, e.MicroBatch)
 	}
@@ -525,10 +535,17 @@ func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
 		return p.Tf("It needs about %.0f GiB per GPU on %s for one request of %d tokens; a serving engine takes %.0f of its %.0f GiB and fills the rest with KV cache, %d requests at once.",
 			need, hw, sv.InputTokens+sv.OutputTokens, e.Memory.EngineCapGiB, e.Memory.CapacityGiB, sv.MaxInFlight)
 	}
-	if e.GPUs > 1 {
-		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB)
+	weights := ""
+	for _, it := range e.Memory.Breakdown {
+		if (it.Name == "weight" || it.Name == "weights") && it.GiB >= 0.1 {
+			// "gguf 용량 얼마": the weights are what a model's file holds
+			weights = " " + p.Tf("The weights are %.1f GiB of it.", it.GiB)
+		}
 	}
-	return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB)
+	if e.GPUs > 1 {
+		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB) + weights
+	}
+	return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB) + weights
 }
 
 // kvRoom answers "kv캐시 몇기가 남아?": what the GPUs have left for the KV

@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
@@ -68,14 +69,36 @@ func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Reque
 
 // servingSpanCost answers "한 달 서빙하면 얼마", "24/7 for a month on
 // A100s": the plan's GPUs at their hourly price for the span said, with
-// what they serve in it; "" when nothing fits or has a price.
+// what they serve in it; each column of a comparison ("a100이랑 h100 중
+// 뭐가 싸?") side by side, the cheaper named; against the budget when
+// one was said ("월 300만원"); "" when nothing fits or has a price.
 func servingSpanCost(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
+	hours := rd.ServeHours
+	spanCost := func(e *planner.Estimate) float64 { return e.PriceUSDPerGPUH * float64(e.GPUs) * hours }
+	if res.Compare && len(res.Plans) > 1 {
+		var parts []string
+		var cheapest *planner.Estimate
+		for _, e := range res.Plans {
+			if !e.Memory.Fits || e.PriceUSDPerGPUH <= 0 {
+				parts = append(parts, p.Tf("%s: does not fit", hwText(p, e)))
+				continue
+			}
+			parts = append(parts, p.Tf("%s: %s (%.0f tokens/s)", hwText(p, e), money(spanCost(e)), e.Throughput.TokensPerS))
+			if cheapest == nil || spanCost(e) < spanCost(cheapest) {
+				cheapest = e
+			}
+		}
+		if cheapest == nil {
+			return ""
+		}
+		s := p.Tf("For %.0f hours of serving: %s — %s costs least.", hours, strings.Join(parts, " · "), hwText(p, cheapest))
+		return s + spanBudget(p, rd, spanCost(cheapest))
+	}
 	e := firstEstimate(res)
 	if e == nil || !e.Memory.Fits || e.PriceUSDPerGPUH <= 0 {
 		return ""
 	}
-	hours := rd.ServeHours
-	cost := e.PriceUSDPerGPUH * float64(e.GPUs) * hours
+	cost := spanCost(e)
 	s := p.Tf("%s: about %s for %.0f hours of serving (%s GPU-hours at $%.2f)", hwText(p, e), money(cost), hours, p.Count(hours*float64(e.GPUs)), e.PriceUSDPerGPUH)
 	count := func(v float64) string { return bigCount(p, v) }
 	if tps := e.Throughput.TokensPerS; tps > 0 {
@@ -83,5 +106,17 @@ func servingSpanCost(p *i18n.Printer, rd lang.Reading, res *planner.Result) stri
 	} else if sps := e.Throughput.SamplesPerS; sps > 0 {
 		s += p.Tf(", up to %s requests in that time at %.0f a second", count(sps*hours*3600), sps)
 	}
-	return s + "."
+	return s + "." + spanBudget(p, rd, cost)
+}
+
+// spanBudget says whether a span of serving's cost is within the budget
+// said; "" with no budget.
+func spanBudget(p *i18n.Printer, rd lang.Reading, cost float64) string {
+	switch {
+	case rd.Budget <= 0:
+		return ""
+	case cost <= rd.Budget:
+		return " " + p.Tf("Within your %s budget.", money(rd.Budget))
+	}
+	return " " + p.Tf("Over your %s budget by %s: a smaller quantised model (int4 AWQ/GPTQ) or fewer GPUs brings it down.", money(rd.Budget), money(cost-rd.Budget))
 }

@@ -57,6 +57,17 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3.1 8b vs qwen2.5 7b 로라 학습 시간 차이 a100 기준", "time", []string{"llama 3.1 8b:", "qwen2.5 7b:", "A100"}},
 		// a generated-token load: requests of the plan's output length
 		{"llama 8b serving 20k tok/s how many h100", "count", []string{"H100", "serve that load"}},
+		// probe 15: which of two models needs fewer GPUs: the fewest of each, side by side
+		{"which needs fewer GPUs, llama 3 70b or llama 3 8b, for lora on a100 80gb?", "count", []string{"llama 3 70b: 4× A100 SXM4 80GB", "llama 3 8b: 1× A100 SXM4 80GB", "llama 3 8b needs fewer"}},
+		{"llama 3 70b vs qwen2.5 72b lora, 몇 장 필요해? a100 80gb", "count", []string{"llama 3 70b: 4×", "qwen2.5 72b: 4×", "같은 개수"}},
+		// probe 16: a month of serving on two GPUs against a budget a month; a cost compared with no work; a load of users a day; no batch fits; the weights' size
+		{"예산이 월 300만원밖에 없어서 그런데 라마3 70b 서빙 a100이랑 h100 중 뭐가 싸?", "cost", []string{"서빙 730시간 기준", "2× A100 SXM4 80GB:", "2× H100 SXM5 80GB:", "가장 싸요", "예산 $2,110"}},
+		{"llama 3.2 3b lora on b200 vs h100, which is cheaper?", "cost", []string{"1× B200:", "1× H100:", "/1M samples"}},
+		{"we're launching a chatbot next week, ~1000 DAU, llama 3.1 8b on vllm, how many gpus?", "count", []string{"the fewest that fit and serve that load"}},
+		{"큐웬 2.5 3b 풀파튜 a6000 한장이면 배치 몇까지 돼?", "fit", []string{"어떤 배치도 안 들어가요", "마이크로 배치 1개도"}},
+		{"llama 3 70b gguf q4_k_m 용량 얼마야?", "fit", []string{"GPU당 약", "그중 가중치가"}},
+		{"라마3 8b 파인튜닝 예산 50만원인데 h100으로 데이터 몇개까지 돌릴수있어", "amount", []string{"샘플이에요", "$352"}},
+		{"llama3 8b inference llama.cpp q8_0 vs vllm fp16 on 4090, which is faster?", "", []string{"llama.cpp q8_0:", "requests at once", "each request streams faster on llama.cpp q8_0"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

@@ -27,7 +27,7 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 		memory = memory || strings.EqualFold(w, "vram") || strings.HasPrefix(w, "메모리") || strings.EqualFold(w, "memory") // "vram 차이", "vram 덜 먹는거"
 	}
 	var parts []string
-	var vals [2]float64
+	var vals, each [2]float64 // each: one request's own rate, for served choices
 	var shown *planner.Estimate
 	for i, r := range []planner.Request{req, v.Request} {
 		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{hw}, true, nil, false
@@ -56,6 +56,10 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 			var part string
 			vals[i], part = sideRate(p, label, e)
 			parts = append(parts, part)
+			each[i] = vals[i]
+			if sv := e.Serving; sv != nil && sv.Concurrency > 1 && sv.TPOTS > 0 {
+				each[i] = 1 / sv.TPOTS
+			}
 		}
 	}
 	if shown == nil {
@@ -77,9 +81,66 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 			}
 		default:
 			line += p.Tf(" — %s is %.2fx as fast as %s", v.Labels[a], vals[a]/vals[b], v.Labels[b])
+			if !memory && each[b] > each[a]*1.02 {
+				// "llama.cpp vs vllm, which is faster": vLLM's total is over
+				// many requests, each slower than the other's one
+				line += p.Tf(" in all; each request streams faster on %s (%.0f against %.0f tokens/s)", v.Labels[b], each[b], each[a])
+			}
 		}
 	}
 	return line + "."
+}
+
+// variantAnswer answers two choices set side by side: the GPUs each
+// needs when a count is asked, else each one's memory or speed.
+func (s *Set) variantAnswer(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	if (rd.Ask == lang.AskCount || rd.CountOpen) && len(req.Targets) <= 1 {
+		return s.compareCounts(p, rd, req)
+	}
+	return req, s.compareVariants(p, rd, req), nil
+}
+
+// compareCounts answers "which needs fewer GPUs, A or B" and "A vs B, 몇
+// 장?": the fewest of the GPU (the one named, or the team's fastest
+// server's) that hold each side, and which needs fewer. The card below
+// plans the first side on its count.
+func (s *Set) compareCounts(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	hw, ok := s.sideBySideGPU(req)
+	if !ok {
+		return req, "", nil
+	}
+	hw.Count, hw.GPUsPerNode = 1, 0
+	v := rd.Variant
+	var parts []string
+	var counts [2]int
+	for i, r := range []planner.Request{req, v.Request} {
+		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{hw}, true, nil, false
+		got := s.fewestEach(r)[0]
+		res, err := s.deps.Catalog.Plan(planner.Request{Job: r.Job, Targets: []planner.Hardware{got}, NoSearch: true, Baseline: r.Baseline})
+		switch {
+		case err != nil || len(res.Plans) == 0:
+			parts = append(parts, p.Tf("%s: does not plan (%s)", v.Labels[i], shortError(err)))
+		case !res.Plans[0].Memory.Fits:
+			parts = append(parts, p.Tf("%s: no count up to %d holds it", v.Labels[i], countLadder[len(countLadder)-1]))
+		default:
+			counts[i] = got.Count
+			parts = append(parts, fmt.Sprintf("%s: %d× %s", v.Labels[i], got.Count, hw.GPU.Name))
+			if i == 0 {
+				req.Targets = []planner.Hardware{got}
+			}
+		}
+	}
+	line := strings.Join(parts, " · ") + p.T(", the fewest that hold each")
+	switch a, b := counts[0], counts[1]; {
+	case a == 0 || b == 0:
+	case a == b:
+		line += p.T(": the same count")
+	case a < b:
+		line += p.Tf(": %s needs fewer", v.Labels[0])
+	default:
+		line += p.Tf(": %s needs fewer", v.Labels[1])
+	}
+	return req, line + ".", nil
 }
 
 // shortError is the first line of an error, for a side that did not plan.
@@ -100,6 +161,11 @@ func sideRate(p *i18n.Printer, label string, e *planner.Estimate) (float64, stri
 		return 0, p.Tf("%s: does not fit", label)
 	case e.Time.TotalHours != nil:
 		return 1 / *e.Time.TotalHours, fmt.Sprintf("%s: %s", label, planner.FormatHoursIn(p, *e.Time.TotalHours))
+	case e.Serving != nil && e.Serving.Concurrency > 1 && e.Serving.TPOTS > 0:
+		// a batched engine's rate is over the requests it runs together;
+		// each of them streams at its own pace
+		sv := e.Serving
+		return e.Throughput.TokensPerS, p.Tf("%s: %.0f tokens/s over %.0f requests at once (%.0f each)", label, e.Throughput.TokensPerS, sv.Concurrency, 1/sv.TPOTS)
 	case e.Throughput.TokensPerS > 0:
 		return e.Throughput.TokensPerS, p.Tf("%s: %.0f tokens/s", label, e.Throughput.TokensPerS)
 	}

@@ -240,6 +240,8 @@ func koLang() map[string]string {
 		// canonical.go: the Read as line of a plan, said the way the card
 		// says it; model and GPU ids, precisions and options stay as typed.
 		"will it fit?":      "메모리에 들어가요?",
+		"largest batch?":    "배치 최대 몇?",
+		"how many at once?": "동시에 몇 개?",
 		"how long?":         "얼마나 걸려요?",
 		"how fast?":         "얼마나 빨라요?",
 		"how big?":          "얼마나 큰 모델까지?",
@@ -248,6 +250,7 @@ func koLang() map[string]string {
 		"latency?":          "지연시간은?",
 		"how many GPUs?":    "GPU 몇 장?",
 		"how many tokens?":  "토큰 몇 개까지?",
+		"%s users a day planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak": "하루 사용자 %s명을 가장 붐빌 때 동시 %s명으로 잡았어요(10분의 1, 가정). 실제 피크는 `동시 N명`으로 알려 주세요",
 		"budget ₩%s is $%s at ₩%s a dollar, the 2025 average (assumed; an admin sets today's with GPUPLAN_KRW_PER_USD)": "예산 ₩%s는 $%s예요 (1달러당 ₩%s, 2025년 평균 환율로 가정; 관리자가 GPUPLAN_KRW_PER_USD로 현재 환율을 설정할 수 있어요)",
 		"budget ₩%s is $%s at ₩%s a dollar (GPUPLAN_KRW_PER_USD)":                                                       "예산 ₩%s는 $%s예요 (1달러당 ₩%s, GPUPLAN_KRW_PER_USD)",
 		"ckpt on vs off":                           "체크포인팅 켜기 vs 끄기",

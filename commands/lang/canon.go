@@ -104,6 +104,7 @@ type canonizer struct {
 	// count ("h100으로 하면"); Chinchilla's tokens; a rate per user
 	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked, latencyFirst bool
 	serveHours, latencyTarget                                                   float64 // a span of serving; a latency target in seconds
+	dailyUsers                                                                  float64 // "1000 DAU": users a day, planned as a tenth at once
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string
@@ -191,6 +192,9 @@ func (c *canonizer) step(i int) int {
 		return n
 	}
 	if n := c.largestAt(i); n > i {
+		return n
+	}
+	if n := c.dailyUsersAt(i); n > i {
 		return n
 	}
 	if isHangulWord(t.w) {
@@ -365,11 +369,11 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i+3, n)
 		return n
-	case audioHours(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3)) > 0:
+	case audioHours(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3), c.w(i+4)) > 0:
 		// "100 hours of audio": Whisper-class models read 30-second windows,
 		// so an hour is 120 samples
 		v, _, _ := reqScanNumber(c.w(i))
-		n := i + audioHours(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3))
+		n := i + audioHours(c.w(i), c.w(i+1), c.w(i+2), c.w(i+3), c.w(i+4))
 		if lastW(c.out) == "on" {
 			c.out = c.out[:len(c.out)-1] // "finetune on 100 hours of audio": the data, not hardware
 		}
@@ -576,7 +580,8 @@ func (c *canonizer) phrase(i int) int {
 	case c.words(i, "which", "one"), c.words(i, "which", "is"), c.words(i, "which", "would"):
 		return c.which(i, 2)
 	case c.words(i, "smallest", "number"), c.words(i, "minimum", "number"), c.words(i, "fewest"), c.words(i, "min", "number"),
-		c.words(i, "least", "number"):
+		c.words(i, "least", "number"), (c.w(i) == "fewer" || c.w(i) == "less") && isGPUWord(c.w(i+1)):
+		// "which needs fewer gpus, A or B": the count is asked
 		c.setAsk(AskCount)
 		n := i + 2
 		if c.w(i) == "fewest" {

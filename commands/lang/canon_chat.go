@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // Phrases of chat around a request that name no part of it, or name one
 // in a form the readers do not take: a latency target ("p99 under 1.5s",
@@ -134,6 +137,17 @@ func (c *canonizer) chatWords(i int) int {
 		c.out = append(c.out, reqToken{raw: n.raw, w: "gen", start: n.start, end: n.start}, n) // "300 completion": 300 tokens out
 		c.skip(i, i+1)
 		return i + 1
+	case reqStartsNumber(lastW(c.out)) && dailyUsersWords(c.w(i), c.w(i+1), c.w(i+2)) > 0:
+		// "~1000 DAU", "1000 daily active users": users a day, not at
+		// once; a tenth of them at the busiest time, and the reading says so
+		n := dailyUsersWords(c.w(i), c.w(i+1), c.w(i+2))
+		last := &c.out[len(c.out)-1]
+		if f, _, ok := reqScanNumber(last.w); ok && f.v > 0 {
+			c.dailyUsers = f.v
+			last.w = reqTrimNum(atOnce(f.v))
+		}
+		c.emit("users", i, i+n)
+		return i + n
 	case peopleWord(w) && reqStartsNumber(lastW(c.out)):
 		c.emit("users", i, i+1) // "~40 people at once", "for 30 devs": users
 		return i + 1
@@ -245,7 +259,7 @@ func (c *canonizer) chatTargets(i int) int {
 		c.emit(w, i, i+1)
 		c.emit(rateUnit(c.w(i+1)), i+1, i+4)
 		return i + 4
-	case reqStartsNumber(w) && (strings.HasPrefix(c.w(i+1), "동시") || strings.HasPrefix(c.w(i+1), "동접")) && !reqStartsNumber(c.w(i+2)):
+	case reqStartsNumber(w) && !c.gpu(w) && !isParamSize(w) && (strings.HasPrefix(c.w(i+1), "동시") || strings.HasPrefix(c.w(i+1), "동접")) && !reqStartsNumber(c.w(i+2)):
 		c.emit(w, i, i+1) // "128 동시", "동접 128" said number first: users at once
 		c.emit("users", i+1, i+2)
 		return i + 2
@@ -434,4 +448,48 @@ func peopleWord(w string) bool {
 		return true
 	}
 	return false
+}
+
+// dailyUsersWords is how many words at a say users a day: "dau", "daily
+// active users", "daily users", "일일 사용자"; 0 for none.
+func dailyUsersWords(a, b, c string) int {
+	switch {
+	case a == "dau" || a == "daus":
+		return 1
+	case a == "daily" && b == "active" && (c == "users" || c == "user"):
+		return 3
+	case a == "daily" && (b == "users" || b == "user"):
+		return 2
+	}
+	return 0
+}
+
+// atOnce is the users at once that n users a day come to at the busiest
+// time: a tenth, at least one.
+func atOnce(n float64) float64 { return math.Max(1, math.Ceil(n/10)) }
+
+// dailyUsersAt reads users a day said before their count: "DAU 1000명",
+// "하루 사용자 5000명"; a tenth of them at once at the busiest time, and
+// the reading says so. It returns i when none is there.
+func (c *canonizer) dailyUsersAt(i int) int {
+	w := c.w(i)
+	if w != "dau" && w != "일일" && w != "하루" && w != "일간" {
+		return i
+	}
+	j := i + 1
+	if strings.HasPrefix(c.w(j), "사용자") || strings.HasPrefix(c.w(j), "이용자") || strings.HasPrefix(c.w(j), "유저") {
+		j++
+	}
+	f, unit, ok := reqScanNumber(c.w(j))
+	if !ok || f.v <= 0 || !(unit == "명" || unit == "" && (strings.HasPrefix(c.w(j+1), "명") || w == "dau")) {
+		return i
+	}
+	n := j + 1
+	if unit == "" && strings.HasPrefix(c.w(j+1), "명") {
+		n++
+	}
+	c.dailyUsers = f.v
+	c.emit(reqTrimNum(atOnce(f.v)), i, n)
+	c.emit("users", n-1, n)
+	return n
 }

@@ -284,11 +284,27 @@ func (c *canonizer) servingSpan(i int) int {
 	case w == "monthly" || w == "/month" || w == "/mo" || w == "매달" || w == "매월" || strings.HasPrefix(w, "월비용") || strings.HasPrefix(w, "월간"):
 		c.serveHours = month
 		return i + 1
+	case (w == "월" || w == "한달에" || w == "매달" || w == "매월") && reqStartsNumber(c.w(i+1)) && koMoneyAhead(c.w(i+1), c.w(i+2)):
+		// "예산이 월 300만원": money a month, for a month of serving
+		c.serveHours = month
+		c.skip(i, i+1)
+		return i + 1
 	case (w == "월" || w == "한달에" || w == "한달" || w == "한달간" || w == "한달동안") && koServeSpanNext(c.w(i+1)):
 		c.serveHours = month
 		return i + 1
 	}
 	return i
+}
+
+// koMoneyAhead reports whether an amount of money is said in w or in w
+// and the word after it ("300만원", "2000 달러").
+func koMoneyAhead(w, next string) bool {
+	for _, x := range []string{w, next} {
+		if strings.Contains(x, "원") || strings.Contains(x, "달러") || strings.Contains(x, "불") || strings.HasPrefix(x, "$") {
+			return true
+		}
+	}
+	return false
 }
 
 // koServeSpanNext reports whether w, after a month said in Korean, makes

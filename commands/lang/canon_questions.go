@@ -56,7 +56,7 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 		j++
 	}
 	if w == "by" || w == "before" {
-		return c.byDeadline(w, i, j)
+		return c.byWhom(w, i, j)
 	}
 	n := 1.0
 	switch v := c.w(j); {
@@ -516,4 +516,30 @@ func (c *canonizer) spanHad(i int) (int, bool) {
 	}
 	c.setDeadline(d, i, i+3)
 	return i + 3, true
+}
+
+// byWhom reads a day after "by" or "before": the job's deadline, or,
+// after what a person hands in ("my manager wants numbers by monday"),
+// when the answer is due, which is no deadline of the job's.
+func (c *canonizer) byWhom(w string, i, j int) (int, bool) {
+	if !reportWord(c.w(i - 1)) {
+		return c.byDeadline(w, i, j)
+	}
+	d, dw, da := c.deadline, c.deadlineWord, c.deadlineAsk
+	n, ok := c.byDeadline(w, i, j)
+	c.deadline, c.deadlineWord, c.deadlineAsk = d, dw, da
+	if ok {
+		c.skip(i, n)
+	}
+	return n, ok
+}
+
+// reportWord reports whether w names what a person must hand in, not the
+// job: "numbers by monday", "an estimate by friday".
+func reportWord(w string) bool {
+	switch w {
+	case "numbers", "estimate", "estimates", "answer", "report", "slides", "quote", "figures", "proposal":
+		return true
+	}
+	return false
 }

@@ -212,7 +212,7 @@ func memoryWord(w string) bool {
 	case "vram", "memory", "mem", "gpu-memory", "hbm", "ram", "gpu":
 		return true
 	}
-	return strings.HasPrefix(w, "메모리") || strings.HasPrefix(w, "vram") || strings.HasPrefix(w, "램")
+	return strings.HasPrefix(w, "메모리") || strings.HasPrefix(w, "vram") || strings.HasPrefix(w, "램") || strings.HasPrefix(w, "용량") // "gguf 용량 얼마": the weights' size
 }
 
 // cloudWord reports whether w says rented GPUs: "cloud", "rent", a GPU
@@ -321,7 +321,7 @@ func koBudgetAt(a, b, c string) int {
 
 // audioHours is how many words at a… say hours of audio with a number:
 // "100 hours of audio", "100h audio", "100 hrs of speech"; 0 for none.
-func audioHours(a, b, c, d string) int {
+func audioHours(a, b, c, d, e string) int {
 	v, unit, ok := reqScanNumber(a)
 	if !ok || v.v <= 0 {
 		return 0
@@ -344,17 +344,29 @@ func audioHours(a, b, c, d string) int {
 	} else if unit != "h" && unit != "hours" && unit != "hrs" {
 		return 0
 	}
-	next, after := b, c
+	next, after, third := b, c, d
 	if k == 2 {
-		next, after = c, d
+		next, after, third = c, d, e
 	}
 	switch {
 	case audio(next):
 		return k + 1
 	case (next == "of" || next == "의") && audio(after):
 		return k + 2
+	case (next == "of" || next == "의") && languageWord(after) && audio(third):
+		return k + 3 // "500 hours of korean audio"
 	}
 	return 0
+}
+
+// languageWord reports whether w names a spoken language, as said before
+// "audio" or "speech".
+func languageWord(w string) bool {
+	switch w {
+	case "korean", "english", "japanese", "chinese", "mandarin", "spanish", "french", "german", "multilingual", "한국어", "영어", "일본어", "중국어":
+		return true
+	}
+	return false
 }
 
 // pagedOptimizerWord is a word of "paged adamw 8bit" / "paged 8-bit

@@ -330,7 +330,17 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 var askEnglish = map[string]bool{"how": true, "long": true, "many": true, "much": true, "hours": true, "days": true,
 	"hrs": true, "eta": true, "what": true, "whats": true, "what's": true, "which": true, "when": true,
 	"cost": true, "costs": true, "price": true, "fast": true, "speed": true, "latency": true, "latencies": true,
-	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "중에": true, "중": true, "더": true, "our": true, "servers": true, "우리": true, "팀": true, "서버": true, "제일": true, "가장": true, "싸게": true, "곳": true, "배치": true, "사이즈": true, "최대": true, "크기": true, "빠른거": true, "빠른": true, "빨라": true, "faster": true, "is": true, "one": true, "cheaper": true, "cheapest": true, "fastest": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true}
+	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "중에": true, "중": true, "더": true, "our": true, "servers": true, "우리": true, "팀": true, "서버": true, "제일": true, "가장": true, "싸게": true, "곳": true, "배치": true, "사이즈": true, "최대": true, "크기": true, "빠른거": true, "빠른": true, "빨라": true, "faster": true, "is": true, "one": true, "cheaper": true, "cheapest": true, "fastest": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true,
+	"fewer": true, "fewest": true, "less": true, "gpus": true, "needs": true, "need": true,
+	"장": true, "필요해": true, "필요": true, "필요한지": true, "필요함": true, "필요할까": true, "필요하지": true,
+	"용량": true, "용량은": true, "용량이": true}
+
+// maxBatchWords asked the largest batch, or the most requests at once.
+var maxBatchWords = map[string]bool{"max": true, "maximum": true, "largest": true, "biggest": true, "batch": true, "size": true,
+	"bs": true, "동시": true, "사용자": true, "명까지": true, "명": true, "개까지": true, "까지": true, "users": true, "concurrent": true}
+
+// budgetWords said the budget the reading names.
+var budgetWords = map[string]bool{"예산": true, "예산이": true, "예산은": true, "budget": true}
 
 // notAsked is the skipped words less those that asked the reading's
 // question ("how long", "몇시간 걸려") or set its two choices against each
@@ -348,7 +358,9 @@ func notAsked(r Reading) []string {
 		asked := true
 		for _, w := range strings.Fields(sk) {
 			w = strings.ToLower(strings.Trim(w, "?!.,~"))
-			if _, e, ok := koStem(w); ok && e.act == koAsk || askEnglish[w] || r.Ask == AskAmount && amountUnitWord(w) > reqUUnknown {
+			if _, e, ok := koStem(w); ok && e.act == koAsk || askEnglish[w] || r.Ask == AskAmount && amountUnitWord(w) > reqUUnknown ||
+				r.Memory && memoryWord(w) || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
+				r.Budget > 0 && budgetWords[w] || r.ServeHours > 0 && w == "월" {
 				continue // "how many tokens": the amount asked, in its unit
 			}
 			asked = false
@@ -651,6 +663,10 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 	switch {
 	case r.LargestModel:
 		return p.T("how big?")
+	case r.MaxBatch && r.Ask == AskFit && r.Request.Job.Workload == planner.Inference:
+		q = p.T("how many at once?")
+	case r.MaxBatch && r.Ask == AskFit:
+		q = p.T("largest batch?")
 	case r.Ask == AskTime && r.Latency:
 		q = p.T("latency?")
 	case r.Ask == AskTime && r.Rate:

@@ -190,6 +190,14 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 	if n, ok := c.koHowManyRate(i, w); ok {
 		return n, true
 	}
+	if next := c.w(i + 1); i > 0 && koDataWord(c.w(i-1)) && !c.rate &&
+		(w == "몇" && (strings.HasPrefix(next, "개") || strings.HasPrefix(next, "까지")) || strings.HasPrefix(w, "몇개") || strings.HasPrefix(w, "몇까지")) {
+		// "예산 50만원인데 데이터 몇개까지 돌릴수있어": the samples a budget
+		// or a time buys
+		c.ask = AskNone
+		c.askAmount("samples")
+		return c.skipCounters(i+1, "개", "까지"), true
+	}
 	if next := c.w(i + 1); strings.HasPrefix(next, "명") || strings.HasPrefix(w, "몇명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) {
 		// "동시 사용자 몇 명", "동시 요청 몇 개까지": the most sequences
 		// served together that memory holds
@@ -250,6 +258,17 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		return i + 2, true
 	}
 	return 0, false
+}
+
+// koDataWord reports whether w names a dataset's samples: "데이터",
+// "샘플", "문장", "이미지", "문서".
+func koDataWord(w string) bool {
+	for _, p := range []string{"데이터", "샘플", "문장", "이미지", "문서"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // koPerTime reports whether w says "per unit of time" ("초당", "시간당"):

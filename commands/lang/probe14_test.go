@@ -41,7 +41,7 @@ func TestProbeFourteenReadings(t *testing.T) {
 		{"llama3 8b 서빙 입력 1000 출력 200 h100", "llama-3-8b · inference"},
 		{"we got a new dataset of ~20 million sentence pairs for an embedding model (e5-large). how long per epoch on server-h with all 4 gpus?", "e5-large-v2 · finetune (assumed)"},
 		{"bge-m3 임베딩 모델 파인튜닝, 쿼리-문서 쌍 50만 개, a100 1장", "bge-m3 · finetune · 500000 samples"},
-		{"llama 3.1 8b lora 학습하려고 하는데 h200 1장에 배치 사이즈 최대 몇까지 올릴 수 있을까요? seq 4096이요", "llama-3.1-8b · lora · seq 4096 · on 1x h200-sxm-141gb · will it fit?"},
+		{"llama 3.1 8b lora 학습하려고 하는데 h200 1장에 배치 사이즈 최대 몇까지 올릴 수 있을까요? seq 4096이요", "llama-3.1-8b · lora · seq 4096 · on 1x h200-sxm-141gb · largest batch?"},
 		{"deepseek v2 lite moe 풀파인튜닝 h200 4장으로 가능?", "deepseek-v2-lite · finetune · on 4x h200-sxm-141gb"},
 		// counts of one GPU side by side after its name
 		{"mixtral 8x7b vllm 서빙 → h200 1장 vs 2장 (텐서 병렬)", "compare 1x h200-sxm-141gb, 2x h200-sxm-141gb"},

@@ -815,7 +815,7 @@ func TestProbeFiveWords(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
 	readingsHave(t, cat, env, []struct{ text, has string }{
-		{"what batch size fits for llama3 8b lora on a 4090?", "will it fit?"},
+		{"what batch size fits for llama3 8b lora on a 4090?", "largest batch?"},
 		{"llama3 8b lora 1B tokens cheapest under $3/hr per gpu", "max $3/gpu-hour"},
 		{"llama3 8b vllm on h100 2k prompt and 512 out, tokens/s?", "gen 512"},
 		{"bge-m3 embeddings for 20 million passages on an l4", "20M samples"},

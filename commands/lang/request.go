@@ -248,6 +248,9 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	c.run()
 	noteWonBudget(p, c, env.KRWPerUSD > 0)
+	if c.dailyUsers > 0 {
+		p.note(en.Tf("%s users a day planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak", groupThousands(c.dailyUsers), groupThousands(atOnce(c.dailyUsers))))
+	}
 	p.toks, p.largest, p.ask = c.out, c.largest, c.ask
 	if err := p.run(); err != nil {
 		if !env.unsettled {

@@ -62,6 +62,9 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 			return "workload" // "풀파인튜닝", "로라랑"
 		}
 	}
+	if b-a == 2 && engineWords[ws[0]] != "" && weightWord(ws[1]) {
+		return "engine" // "llama.cpp q8_0 vs vllm fp16": an engine with its weights
+	}
 	if b-a == 2 && rankWord(ws[0]) && digitsOnly(ws[1]) {
 		return "rank" // "rank 8 vs 64", "r16이랑 r64"
 	}
@@ -85,6 +88,18 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 		return "model" // "qwen 7b": a family and a size, which the reading resolves
 	}
 	return ""
+}
+
+// weightWord reports whether w names the weights' precision or format:
+// "fp16", "int4", "q8_0", "awq".
+func weightWord(w string) bool {
+	if _, ok := ggufType(w); ok {
+		return true
+	}
+	if _, ok := kvTypes[w]; ok {
+		return true
+	}
+	return reqKeywords[w].kind == reqKwPrecision || w == "awq" || w == "gptq" || w == "gguf"
 }
 
 // familyName reports whether w is the first part of a catalogue model's
