@@ -79,14 +79,7 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.LargestModel:
 		return s.largestModel(p, rd, req)
 	case rd.ComparePrecisions[0] != "" && (rd.Memory || rd.Ask == lang.AskFit):
-		// "int4 양자화하면 메모리 얼마나 줄어": each format's memory side by side
-		pr := rd.ComparePrecisions
-		second := req
-		second.Job.Precision = pr[1]
-		first := req
-		first.Job.Precision = pr[0]
-		rd.Variant = &lang.Variant{Kind: "precision", Labels: [2]string{string(pr[0]), string(pr[1])}, Request: second}
-		return req, s.compareVariants(p, rd, first), nil
+		return req, s.precisionsMemory(p, rd, req), nil
 	case rd.ComparePrecisions[0] != "":
 		return req, s.comparePrecisions(p, rd, req), nil
 	case rd.Variant != nil:

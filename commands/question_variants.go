@@ -26,26 +26,99 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 	for _, w := range rd.Skipped {
 		memory = memory || strings.EqualFold(w, "vram") || strings.HasPrefix(w, "메모리") || strings.EqualFold(w, "memory") // "vram 차이", "vram 덜 먹는거"
 	}
-	var parts []string
-	var vals, each [2]float64 // each: one request's own rate, for served choices
-	var shown *planner.Estimate
-	for i, r := range []planner.Request{req, v.Request} {
-		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{hw}, true, nil, false
+	sides := []lang.Choice{{Label: v.Labels[0], Request: req}, {Label: v.Labels[1], Request: v.Request}}
+	sides = append(sides, v.Also...)
+	own := rd.CountOpen && !memory // "H100 기준": each choice on the fewest H100s that hold it
+	plan := func(r planner.Request, on planner.Hardware) (*planner.Estimate, error) {
+		if own {
+			on.Count, on.GPUsPerNode, on.Server = 1, 0, ""
+			on = s.fewestEach(planner.Request{Job: r.Job, Targets: []planner.Hardware{on}, Baseline: r.Baseline})[0]
+		}
+		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{on}, true, nil, false
 		if memory && r.Job.MicroBatch == 0 && r.Job.Workload != planner.Inference {
 			r.Job.MicroBatch, r.Job.Checkpointing = 1, true // the least each needs, as a memory answer is sized
 		}
 		res, err := s.deps.Catalog.Plan(r)
 		if err != nil || len(res.Plans) == 0 {
-			parts = append(parts, p.Tf("%s: does not plan (%s)", v.Labels[i], shortError(err)))
+			return nil, err
+		}
+		return res.Plans[0], nil
+	}
+	if one := hw; memory && len(req.Targets) == 0 && hw.Count > 1 {
+		// memory asked of no GPU named: one of the team's fastest GPU when
+		// every choice fits on it, so the figures are a whole model's
+		one.Count, one.GPUsPerNode, one.Server = 1, 0, ""
+		fits := true
+		for _, sd := range sides {
+			e, err := plan(sd.Request, one)
+			fits = fits && err == nil && e != nil && e.Memory.Fits
+		}
+		if fits {
+			hw = one
+		}
+	}
+	mode := sideRates
+	switch {
+	case memory:
+		mode = sideMemory
+	case rd.Ask == lang.AskCost || rd.Prefer == "cheapest":
+		mode = sideCosts
+	}
+	parts, vals, each, shown, counted := sideFigures(p, sides, plan, hw, mode, own)
+	if shown == nil {
+		return ""
+	}
+	on := hwText(p, shown)
+	if counted {
+		on = shown.GPUName // each side says its count
+	}
+	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + variantVerdict(p, v.Kind, sides, vals, each, mode) + "."
+}
+
+// sideMode is what a side-by-side answer compares: memory, rate or cost.
+type sideMode int
+
+const (
+	sideRates sideMode = iota
+	sideMemory
+	sideCosts
+)
+
+// sideFigures plans each choice on hw and says its memory per GPU (memory
+// asked) or its rate: the words, the figure to compare (higher is better;
+// 0 for a choice that did not plan or fit), one request's own rate, and
+// the first estimate that planned.
+func sideFigures(p *i18n.Printer, sides []lang.Choice, plan func(planner.Request, planner.Hardware) (*planner.Estimate, error),
+	hw planner.Hardware, mode sideMode, own bool) (parts []string, vals, each []float64, shown *planner.Estimate, counted bool) {
+	vals, each = make([]float64, len(sides)), make([]float64, len(sides)) // each: one request's own rate, for served choices
+	es, errs := make([]*planner.Estimate, len(sides)), make([]error, len(sides))
+	counts := map[int]bool{}
+	for i, sd := range sides {
+		es[i], errs[i] = plan(sd.Request, hw)
+		if es[i] != nil {
+			counts[es[i].GPUs] = true
+		}
+	}
+	for i, sd := range sides {
+		e := es[i]
+		if e == nil {
+			parts = append(parts, p.Tf("%s: does not plan (%s)", sd.Label, shortError(errs[i])))
 			continue
 		}
-		e := res.Plans[0]
 		if shown == nil {
 			shown = e
 		}
-		label := v.Labels[i]
+		label := sd.Label
+		counted = own && len(counts) > 1
+		if counted {
+			label = fmt.Sprintf("%s (%d×)", label, e.GPUs) // the fewest of the GPU each needs
+		}
 		switch {
-		case memory:
+		case mode == sideCosts && e.Memory.Fits && e.PriceUSDPerGPUH > 0:
+			cost, words := sideCost(p, e)
+			vals[i] = -cost // less is better
+			parts = append(parts, fmt.Sprintf("%s: %s", label, words))
+		case mode == sideMemory:
 			vals[i] = -e.Memory.PerGPUGiB // less is better
 			verdict := p.T("fits")
 			if !e.Memory.Fits {
@@ -62,39 +135,75 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 			}
 		}
 	}
-	if shown == nil {
-		return ""
-	}
-	line := strings.Join(parts, " · ") + p.Tf(" on %s", hwText(p, shown))
-	if vals[0] != 0 && vals[1] != 0 {
-		a, b := 0, 1
-		if vals[1] > vals[0] {
-			a, b = 1, 0
+	return parts, vals, each, shown, counted
+}
+
+// variantVerdict says how the choices differ: which needs less memory or
+// is faster, and by how much; "" when one of them did not plan.
+func variantVerdict(p *i18n.Printer, kind string, sides []lang.Choice, vals, each []float64, mode sideMode) string {
+	memory := mode == sideMemory
+	a, b := -1, -1 // the best and the worst
+	for i, x := range vals {
+		if x == 0 {
+			return ""
 		}
-		switch {
-		case memory && vals[a]-vals[b] >= 0.5:
-			line += p.Tf(" — %s needs %.0f GiB less per GPU", v.Labels[a], vals[a]-vals[b])
-		case memory || vals[a]/vals[b] < 1.02:
-			line += p.T(" — about the same")
-			if v.Kind == "engine" {
-				line += p.T(" (the planner models vLLM, TGI and SGLang alike: their published throughputs differ by less than the benchmarks' spread)")
-			}
-		default:
-			line += p.Tf(" — %s is %.2fx as fast as %s", v.Labels[a], vals[a]/vals[b], v.Labels[b])
-			if !memory && each[b] > each[a]*1.02 {
-				// "llama.cpp vs vllm, which is faster": vLLM's total is over
-				// many requests, each slower than the other's one
-				line += p.Tf(" in all; each request streams faster on %s (%.0f against %.0f tokens/s)", v.Labels[b], each[b], each[a])
-			}
+		if a < 0 || x > vals[a] {
+			a = i
+		}
+		if b < 0 || x < vals[b] {
+			b = i
 		}
 	}
-	return line + "."
+	if a < 0 || a == b {
+		a, b = 0, 1
+	}
+	la, lb := sides[a].Label, sides[b].Label
+	switch {
+	case memory && vals[a]-vals[b] >= 0.5 && len(sides) > 2:
+		return p.Tf(" — %s needs the least, %.0f GiB less per GPU than %s", la, vals[a]-vals[b], lb)
+	case memory && vals[a]-vals[b] >= 0.5:
+		return p.Tf(" — %s needs %.0f GiB less per GPU", la, vals[a]-vals[b])
+	case mode == sideCosts && vals[b]/vals[a] >= 1.02:
+		return p.Tf(" — %s costs least, %.2fx less than %s", la, vals[b]/vals[a], lb)
+	case memory || mode == sideCosts || vals[a]/vals[b] < 1.02:
+		line := p.T(" — about the same")
+		if kind == "engine" {
+			line += p.T(" (the planner models vLLM, TGI and SGLang alike: their published throughputs differ by less than the benchmarks' spread)")
+		}
+		return line
+	}
+	line := p.Tf(" — %s is %.2fx as fast as %s", la, vals[a]/vals[b], lb)
+	if each[b] > each[a]*1.02 {
+		// "llama.cpp vs vllm, which is faster": vLLM's total is over many
+		// requests, each slower than the other's one
+		line += p.Tf(" in all; each request streams faster on %s (%.0f against %.0f tokens/s)", lb, each[b], each[a])
+	}
+	return line
+}
+
+// precisionsMemory answers "int4 양자화하면 메모리 얼마나 줄어", "4비트,
+// 8비트, 16비트로 … VRAM 각각": each format's memory side by side, in the
+// order said.
+func (s *Set) precisionsMemory(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
+	pr := rd.ComparePrecisions
+	second := req
+	second.Job.Precision = pr[1]
+	first := req
+	first.Job.Precision = pr[0]
+	rd.Variant = &lang.Variant{Kind: "precision", Labels: [2]string{string(pr[0]), string(pr[1])}, Request: second}
+	if t := rd.ThirdPrecision; t != "" {
+		middle := req
+		middle.Job.Precision = t
+		rd.Variant.Labels[1], rd.Variant.Request = string(t), middle
+		rd.Variant.Also = []lang.Choice{{Label: string(pr[1]), Request: second}}
+	}
+	return s.compareVariants(p, rd, first)
 }
 
 // variantAnswer answers two choices set side by side: the GPUs each
 // needs when a count is asked, else each one's memory or speed.
 func (s *Set) variantAnswer(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
-	if (rd.Ask == lang.AskCount || rd.CountOpen) && len(req.Targets) <= 1 {
+	if rd.Ask == lang.AskCount && len(req.Targets) <= 1 {
 		return s.compareCounts(p, rd, req)
 	}
 	return req, s.compareVariants(p, rd, req), nil
@@ -150,6 +259,21 @@ func shortError(err error) string {
 	}
 	first, _, _ := strings.Cut(err.Error(), "\n")
 	return first
+}
+
+// sideCost is what e's run costs: the whole work when its size is known,
+// else a million samples (or, served, a million tokens); with its time.
+func sideCost(p *i18n.Printer, e *planner.Estimate) (float64, string) {
+	switch {
+	case e.CostUSD != nil && e.Time.TotalHours != nil:
+		return *e.CostUSD, fmt.Sprintf("%s (%s)", money(*e.CostUSD), planner.FormatHoursIn(p, *e.Time.TotalHours))
+	case e.Serving != nil || e.InferencePath != "":
+		if c := perMillionTokens(e); c > 0 {
+			return c, inferenceCost(p, e)
+		}
+	}
+	c := e.Time.HoursPerMillionSamples * float64(e.GPUs) * e.PriceUSDPerGPUH
+	return c, money(c) + p.T("/1M samples") + fmt.Sprintf(" (%s)", p.Tf("%s per 1M samples", planner.FormatHoursIn(p, e.Time.HoursPerMillionSamples)))
 }
 
 // sideRate is one column of a side-by-side answer: how fast e does the

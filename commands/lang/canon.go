@@ -726,7 +726,9 @@ func (c *canonizer) phrase(i int) int {
 		c.memory = true
 		c.skip(i, i+1)
 		return i + 1
-	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (c.w(i+1) == "needed" || c.w(i+1) == "required" || c.w(i+1) == "usage" || c.w(i+1) == "requirement" || c.w(i+1) == "requirements"):
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (c.w(i+1) == "needed" || c.w(i+1) == "required" || c.w(i+1) == "usage" || c.w(i+1) == "requirement" || c.w(i+1) == "requirements" ||
+		c.w(i+1) == "each" && (i+2 == len(c.in) || c.w(i+2) == "?" || strings.HasSuffix(c.in[i+1].raw, "?"))):
+		// "vram each?": each choice's memory
 		// "what's the vram needed for …", "memory requirements of …"
 		c.setAsk(AskFit)
 		c.memory = true

@@ -210,6 +210,7 @@ func (c *canonizer) which(i, n int) int {
 	} else {
 		c.setAsk(AskWhichGPU)
 	}
+	c.notePreference(c.w(i + n)) // "which is cheaper", "which one is faster"
 	c.skip(i, i+n)
 	return i + n
 }

@@ -201,6 +201,20 @@ func Num(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
+// precisionsSaid is the reading's precision: the formats compared when
+// several were set side by side (all are answered; the card plans the
+// second), else the one planned.
+func precisionsSaid(r Reading, planned string) string {
+	pr := r.ComparePrecisions
+	switch {
+	case pr[0] == "":
+		return planned
+	case r.ThirdPrecision != "":
+		return string(pr[0]) + " vs " + string(r.ThirdPrecision) + " vs " + string(pr[1])
+	}
+	return string(pr[0]) + " vs " + string(pr[1])
+}
+
 // askWords says the question back: "how many GPUs?", "GPU 몇 장?".
 func askWords(p *i18n.Printer, a Ask) string {
 	switch a {
@@ -264,8 +278,11 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 		add(f.Workload)
 	case "not said":
 		add(p.Tf("%s (assumed)", WorkloadWords(p, AssumedWorkload(j))))
-	case weightsAssumed(j.Precision):
-		add(p.Tf("%s (assumed from %s; say qlora to train)", f.Workload, string(j.Precision)))
+	case weightsAssumed(planner.INT4), weightsAssumed(planner.INT8):
+		// the quantised format that made it inference, which may be one
+		// of several compared ("int4 vs int8 vs fp16")
+		pr := strings.TrimSuffix(strings.TrimPrefix(r.WorkloadAssumed, "from "), "; say qlora to train")
+		add(p.Tf("%s (assumed from %s; say qlora to train)", f.Workload, pr))
 	default:
 		add(p.Tf("%s (assumed %s)", f.Workload, r.WorkloadAssumed))
 	}
@@ -275,10 +292,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	}
 	add(amount)
 	add(f.Shape)
-	if pr := r.ComparePrecisions; pr[0] != "" {
-		f.Precision = string(pr[0]) + " vs " + string(pr[1]) // both are answered; the card plans the second
-	}
-	add(f.Precision)
+	add(precisionsSaid(r, f.Precision))
 	add(f.Options)
 	if r.CompareCkpt {
 		add(p.T("ckpt on vs off"))
@@ -333,7 +347,7 @@ var askEnglish = map[string]bool{"how": true, "long": true, "many": true, "much"
 	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "중에": true, "중": true, "더": true, "our": true, "servers": true, "우리": true, "팀": true, "서버": true, "제일": true, "가장": true, "싸게": true, "곳": true, "배치": true, "사이즈": true, "최대": true, "크기": true, "빠른거": true, "빠른": true, "빨라": true, "faster": true, "is": true, "one": true, "cheaper": true, "cheapest": true, "fastest": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true,
 	"fewer": true, "fewest": true, "less": true, "gpus": true, "needs": true, "need": true,
 	"장": true, "필요해": true, "필요": true, "필요한지": true, "필요함": true, "필요할까": true, "필요하지": true,
-	"용량": true, "용량은": true, "용량이": true}
+	"용량": true, "용량은": true, "용량이": true, "각각": true, "each": true, "비교": true, "비교해줘": true}
 
 // maxBatchWords asked the largest batch, or the most requests at once.
 var maxBatchWords = map[string]bool{"max": true, "maximum": true, "largest": true, "biggest": true, "batch": true, "size": true,

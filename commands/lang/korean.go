@@ -697,7 +697,11 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	if ask == AskCost && (c.latency || strings.HasPrefix(next, "걸") || strings.HasPrefix(next, "소요") || c.w(i-1) == "에폭당" || c.w(i-1) == "스텝당" || c.w(i-1) == "에포크당" || c.koTookBefore(i) && !c.costWordSaid()) {
 		ask = AskTime // "얼마 걸려", "에폭당 얼마?" are how long, not how much
 	}
-	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(c.w(i-1)) && !(ask == AskCost && c.w(i-1) == "gpu") || ask == AskCost && memoryWord(next) {
+	prev := c.w(i - 1)
+	if prev == "각각" || prev == "다" || prev == "총" {
+		prev = c.w(i - 2) // "VRAM 각각 얼마나": each one's memory
+	}
+	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(prev) && !(ask == AskCost && prev == "gpu") || ask == AskCost && memoryWord(next) {
 		ask = AskFit // "메모리 얼마나 필요해", "vram 얼마": how much memory
 		c.memory = true
 	}

@@ -406,6 +406,9 @@ func (p *reqParser) setWorkload(w planner.Workload, a, b int) error {
 // another precision is named ("bf16 amp" is bf16); `mixed` leaves the
 // choice of 16-bit format to the planner.
 func (p *reqParser) setPrecision(v string, a, b int) error {
+	if v == "mixed" && p.sixteenBeside(a, b) {
+		v = string(planner.FP16) // "4bit, 8bit, 16bit": 16-bit weights set beside quantised ones
+	}
 	switch v {
 	case "amp":
 		p.amp = true
@@ -423,7 +426,7 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 		first := prev.v
 		if p.precisionPair[0] != "" {
 			first = p.precisionPair[0]
-			p.note(en.Tf("`%s` also named: %s and %s compared; ask it against one of them on its own", prev.word, first, pv))
+			p.precisionMiddle = prev // compared too when memory is asked; else noted
 		}
 		p.precisionPair = [2]planner.Precision{first, pv}
 		p.precision = reqSlot[planner.Precision]{v: pv, word: p.span(a, b), set: true}

@@ -67,8 +67,9 @@ type reqParser struct {
 	accum                              reqSlot[int] // gradient accumulation steps (gradient_accumulation_steps 8)
 	batch                              reqSlot[reqBatch]
 	precision                          reqSlot[planner.Precision]
-	precisionEnd                       int                  // the token after the precision last read
-	precisionPair                      [2]planner.Precision // two float formats said side by side ("bf16 vs fp8"): both planned
+	precisionEnd                       int                        // the token after the precision last read
+	precisionPair                      [2]planner.Precision       // two float formats said side by side ("bf16 vs fp8"): both planned
+	precisionMiddle                    reqSlot[planner.Precision] // the middle of three formats said side by side
 	amp, mixed                         bool
 	attention                          reqSlot[planner.Attention]
 	strategy                           reqSlot[planner.Strategy]

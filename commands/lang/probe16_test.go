@@ -38,7 +38,18 @@ func TestProbeSixteenReadings(t *testing.T) {
 		// an engine and its weights changed together
 		{"llama3 8b 추론 llama.cpp q8_0 vs vllm fp16 on 4090, which is faster?", "llama.cpp q8_0 vs vllm fp16 · on 1x rtx-4090"},
 		{"qwen2.5 7b ollama q4_k_m이랑 vllm awq 중에 4090에서 뭐가 빨라?", "ollama q4_k_m vs vllm awq"},
+		// three formats, each one's memory asked; 16-bit set beside a quantised format is 16-bit weights
+		{"qwen2.5 14b 4비트, 8비트, 16비트로 돌리면 VRAM 각각 얼마나 필요해?", "int4 vs int8 vs fp16 · will it fit?"},
+		{"qwen2.5 14b int4, int8, fp16 vram each?", "inference (assumed from int8; say qlora to train) · int4 vs int8 vs fp16 · will it fit?"},
+		{"llama2 13b 추론 fp16 vs int8 vs int4 메모리 비교", "fp16 vs int8 vs int4 · will it fit?"},
+		{"qwen2.5 14b 16bit vs 4bit vram", "fp16 vs int4"},
+		// which is cheaper between two choices asks their cost
+		{"llama 3.2 3b lora vs full finetune on h100, which is cheaper?", "lora vs full finetune · on 1x h100-sxm5-80gb · what does it cost?"},
 	})
+	// 16-bit said alone is still the planner's choice of 16-bit format
+	if r, err := Read(env, "llama 3 8b 16bit lora on 4090"); err != nil || r.ComparePrecisions[0] != "" {
+		t.Errorf("16bit alone: %v (%v); want no formats compared", r.ComparePrecisions, err)
+	}
 	// the day the numbers are due is not the job's deadline
 	r, err := Read(env, "my manager wants numbers by monday: qwen2.5 72b lora on 8x h100, 500k samples 2 epochs, time + cost?")
 	if err != nil || r.Deadline != 0 || r.Ask != AskCost {

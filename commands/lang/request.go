@@ -153,6 +153,9 @@ type Reading struct {
 	// ComparePrecisions: two float formats said side by side ("bf16 vs
 	// fp8"); the request plans the second, the answer sets both.
 	ComparePrecisions [2]planner.Precision
+	// ThirdPrecision is a third format said beside them when memory is
+	// asked ("4비트, 8비트, 16비트 … VRAM 각각"): each one's memory is given.
+	ThirdPrecision planner.Precision
 	// Cloud: the question is about rented GPUs ("in the cloud",
 	// "클라우드에서"), so the team's servers are left out of the search.
 	Cloud bool
@@ -268,7 +271,7 @@ func Read(env Env, text string) (Reading, error) {
 	if j := p.req.Job; c.reduceAsked && p.precisionPair[0] == "" && (j.Precision == planner.INT4 || j.Precision == planner.INT8 || j.Precision == planner.FP8) {
 		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
 	}
-	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord,
+	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, InWon: c.inWon}

@@ -25,6 +25,15 @@ type Variant struct {
 	Labels [2]string
 	// Request is the request with the second choice.
 	Request planner.Request
+	// Also are more choices answered beside the two ("4비트, 8비트,
+	// 16비트 … 각각").
+	Also []Choice
+}
+
+// Choice is one more choice of a Variant: its label and its request.
+type Choice struct {
+	Label   string
+	Request planner.Request
 }
 
 // variantWords are the words that set two choices against each other.
@@ -246,6 +255,9 @@ func readVariants(env Env, text string) (Reading, bool) {
 	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(bText)}, Request: r2.Request}
 	if r1.Ask == AskWhichGPU {
 		r1.Ask = AskNone // "which is faster": which of the two choices, both answered, not a GPU
+		if r1.Prefer == "cheapest" {
+			r1.Ask = AskCost // "which is cheaper": each one's cost
+		}
 	}
 	if third != "" {
 		t := en.Tf("`%s` also named: %s and %s compared; ask it against one of them on its own", third, r1.Variant.Labels[0], r1.Variant.Labels[1])

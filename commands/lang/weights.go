@@ -132,15 +132,24 @@ func (p *reqParser) weightOnlyInference(trained bool, container string) {
 		j.Precision = planner.INT4
 		p.note(en.Tf("`%s` with no level: weights read as 4-bit (Q4_K_M, llama.cpp's usual); say `q8_0` for 8-bit", container))
 	}
-	if j.Workload != "" || j.Precision != planner.INT4 && j.Precision != planner.INT8 {
+	quant := func(v planner.Precision) bool { return v == planner.INT4 || v == planner.INT8 }
+	pr := j.Precision
+	if !quant(pr) {
+		for _, v := range append(p.precisionPair[:], p.precisionMiddle.v) {
+			if quant(v) {
+				pr = v // "int4 vs int8 vs fp16": weights compared, for inference
+			}
+		}
+	}
+	if j.Workload != "" || !quant(pr) {
 		return
 	}
 	if trained || trainingJob(p.req) {
 		return
 	}
 	j.Workload = planner.Inference
-	p.workloadAssumed = "from " + string(j.Precision) + "; say qlora to train"
-	p.note(en.Tf("%s weights and no training word: planned as inference (say `qlora` to train on a 4-bit base)", string(j.Precision)))
+	p.workloadAssumed = weightsAssumed(pr)
+	p.note(en.Tf("%s weights and no training word: planned as inference (say `qlora` to train on a 4-bit base)", string(pr)))
 }
 
 // trainingJob reports whether what was read of a request says training
@@ -184,4 +193,40 @@ func epochsSaid(in []reqToken) bool {
 		}
 	}
 	return false
+}
+
+// sixteenBeside reports whether "16bit" at [a, b) is set beside a
+// quantised format said just before or after it ("int4 vs 16bit", "16bit
+// vs 4bit"): 16-bit weights then, not the planner's choice of 16-bit
+// training format.
+func (p *reqParser) sixteenBeside(a, b int) bool {
+	if !strings.Contains(p.span(a, b), "16") {
+		return false
+	}
+	quant := func(w string) bool { v := kvTypes[w]; return v == planner.INT4 || v == planner.INT8 }
+	if pr := p.precision; pr.set && (pr.v == planner.INT4 || pr.v == planner.INT8) && p.onlySeparators(p.precisionEnd, a) {
+		return true
+	}
+	for k := b; k < len(p.toks) && k < b+3; k++ {
+		if quant(p.toks[k].w) {
+			return p.onlySeparators(b, k)
+		}
+	}
+	return false
+}
+
+// thirdPrecision is the middle of three formats said side by side when
+// memory is asked ("4비트, 8비트, 16비트로 … VRAM 각각": each one's memory);
+// asked anything else, the two at the ends are compared and the note
+// says so.
+func (p *reqParser) thirdPrecision(memory bool) planner.Precision {
+	m := p.precisionMiddle
+	switch {
+	case !m.set:
+		return ""
+	case memory:
+		return m.v
+	}
+	p.note(en.Tf("`%s` also named: %s and %s compared; ask it against one of them on its own", m.word, p.precisionPair[0], p.precisionPair[1]))
+	return ""
 }
