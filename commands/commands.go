@@ -269,12 +269,23 @@ func (s *Set) dispatch(ctx context.Context, req Request) (*Reply, error) {
 	if KindOf(err) == Invalid {
 		// A first word the request language does not read is likelier a
 		// mistyped command than a plan: suggest one.
-		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && !s.planWord(word) {
+		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && asciiWord(word) && !s.planWord(word) {
 			return nil, &UserError{Msg: p.Tf("unknown command `%s` — did you mean `%s`?", word, sug[0]),
 				Hint: p.T("try `help` for the command list, or `help plan` for the request language")}
 		}
 	}
 	return reply, err
+}
+
+// asciiWord reports whether word is written in ASCII, as every command
+// name is: a Korean first word ("라마 3.2 3B …") is no mistyped command.
+func asciiWord(word string) bool {
+	for _, r := range word {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
 }
 
 // planProbe is a request that reads, for planWord to put a word in front of.

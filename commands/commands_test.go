@@ -458,6 +458,8 @@ func TestMistypedCommandWord(t *testing.T) {
 		"statu":                        "did you mean `status`",
 		"bert-bse 10 epochs on h100x2": "`bert-base`",
 		"bert-base 10 epochs on h999":  "h999",
+		// a Korean first word is no mistyped command: the plan's own error
+		"라마 3.2 3B ollama로 server-z 에서 돌리면 tokens/s 얼마?": "server-z",
 	} {
 		_, err := dispatch(t, text)
 		if ue := Explain(err); ue == nil || !strings.Contains(ue.Msg, want) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -78,10 +77,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return req, "", nil
 	case rd.LargestModel:
 		return s.largestModel(p, rd, req)
-	case rd.ComparePrecisions[0] != "" && (rd.Memory || rd.Ask == lang.AskFit):
-		return req, s.precisionsMemory(p, rd, req), nil
 	case rd.ComparePrecisions[0] != "":
-		return req, s.comparePrecisions(p, rd, req), nil
+		return req, s.precisionsSideBySide(p, rd, req), nil
 	case rd.Variant != nil:
 		return s.variantAnswer(p, rd, req)
 	case rd.CompareCkpt:
@@ -680,42 +677,6 @@ func servedAtOnce(e *planner.Estimate) int {
 		return e.Serving.MaxInFlight
 	}
 	return e.Memory.MaxMicroBatch
-}
-
-// comparePrecisions answers "bf16 vs fp8 on an h100, speed?": the job in
-// each format on the hardware named (or the team's fastest server), each
-// at its best layout, and how much faster the faster one is; "" when
-// neither fits. The card below plans the format said last.
-func (s *Set) comparePrecisions(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
-	hw, ok := s.sideBySideGPU(req)
-	if !ok {
-		return ""
-	}
-	var parts []string
-	var rates [2]float64
-	var shown *planner.Estimate
-	for i, prec := range rd.ComparePrecisions {
-		j := req.Job
-		j.Precision = prec
-		r, err := s.deps.Catalog.Plan(planner.Request{Job: j, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline})
-		if err != nil || len(r.Plans) == 0 {
-			return ""
-		}
-		e := r.Plans[0]
-		shown = e
-		var part string
-		rates[i], part = sideRate(p, string(prec), e)
-		parts = append(parts, part)
-	}
-	line := strings.Join(parts, " · ") + p.Tf(" on %s", hwText(p, shown))
-	if rates[0] > 0 && rates[1] > 0 {
-		fast, slow, x := rd.ComparePrecisions[1], rd.ComparePrecisions[0], rates[1]/rates[0]
-		if x < 1 {
-			fast, slow, x = slow, fast, 1/x
-		}
-		line += p.Tf(" — %s is %.2fx as fast as %s", fast, x, slow)
-	}
-	return line + "."
 }
 
 // fastestPlan is the plan that fits and takes the least time per sample,

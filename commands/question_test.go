@@ -71,6 +71,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen2.5 14b 4비트, 8비트, 16비트로 돌리면 VRAM 각각 얼마나 필요해?", "fit", []string{"int4: GPU당", "· int8: GPU당", "· fp16: GPU당", "(1× H200", "int4가 가장 적게 써요"}},
 		{"gemma3 27b 풀파인튜닝 vs LoRA 비용 비교 H100 기준", "cost", []string{"풀파인튜닝 (8×): $", "LoRA (1×): $", "LoRA 쪽이 가장 싸요"}},
 		{"llama 3.2 3b lora vs full finetune on h100, which is cheaper?", "cost", []string{"lora: $", "full finetune: $", "lora costs least"}},
+		// probe 17: formats compared in training on the fewest H100s that hold both; a rate asked as "tokens/s 얼마"
+		{"Compare bf16 vs fp8 training for Llama 3 8B on H100, time and cost", "cost", []string{"bf16: $", "fp8: $", "on 4× H100 SXM5 80GB", "fp8 costs least"}},
+		{"라마 3.2 3B ollama로 server-a 에서 돌리면 tokens/s 얼마?", "time", []string{"토큰/s예요", "server-a"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

@@ -28,11 +28,28 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 	}
 	sides := []lang.Choice{{Label: v.Labels[0], Request: req}, {Label: v.Labels[1], Request: v.Request}}
 	sides = append(sides, v.Also...)
-	own := rd.CountOpen && !memory // "H100 기준": each choice on the fewest H100s that hold it
+	// "H100 기준", "on H100" with no count: each choice on the fewest
+	// H100s that hold it
+	own := (rd.CountOpen || rd.CountUnsaid && len(req.Targets) == 1) && !memory
+	fewest := func(r planner.Request, on planner.Hardware) planner.Hardware {
+		on.Count, on.GPUsPerNode, on.Server = 1, 0, ""
+		return s.fewestEach(planner.Request{Job: r.Job, Targets: []planner.Hardware{on}, Baseline: r.Baseline})[0]
+	}
+	if own && v.Kind == "precision" {
+		// formats compared on one count, the fewest that hold every one
+		// of them: the format's own effect, not the GPUs'
+		common := hw
+		common.Count = 0
+		for _, sd := range sides {
+			if f := fewest(sd.Request, hw); f.Count > common.Count {
+				common = f
+			}
+		}
+		hw, own = common, false
+	}
 	plan := func(r planner.Request, on planner.Hardware) (*planner.Estimate, error) {
 		if own {
-			on.Count, on.GPUsPerNode, on.Server = 1, 0, ""
-			on = s.fewestEach(planner.Request{Job: r.Job, Targets: []planner.Hardware{on}, Baseline: r.Baseline})[0]
+			on = fewest(r, on) // "풀파인튜닝 vs LoRA … H100 기준": each on what it needs
 		}
 		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{on}, true, nil, false
 		if memory && r.Job.MicroBatch == 0 && r.Job.Workload != planner.Inference {
@@ -181,10 +198,10 @@ func variantVerdict(p *i18n.Printer, kind string, sides []lang.Choice, vals, eac
 	return line
 }
 
-// precisionsMemory answers "int4 양자화하면 메모리 얼마나 줄어", "4비트,
-// 8비트, 16비트로 … VRAM 각각": each format's memory side by side, in the
-// order said.
-func (s *Set) precisionsMemory(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
+// precisionsSideBySide answers "bf16 vs fp8 on h100", "int4 양자화하면
+// 메모리 얼마나 줄어", "4비트, 8비트, 16비트로 … VRAM 각각": each format's
+// rate, cost or memory side by side, in the order said.
+func (s *Set) precisionsSideBySide(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
 	pr := rd.ComparePrecisions
 	second := req
 	second.Job.Precision = pr[1]

@@ -55,17 +55,23 @@ var modelAliases = map[string]string{
 	// vocabularies); KoELECTRA-small is not in the catalogue: its
 	// embeddings (128) are narrower than its hidden size (256), which the
 	// model's shape does not express
-	"koelectra":        "koelectra-base-v3",
-	"koelectrabase":    "koelectra-base-v3",
-	"electra":          "electra-base",
-	"kluebert":         "klue-bert-base",
-	"klueroberta":      "klue-roberta-base",
-	"kobertbasev1":     "kobert",
-	"skt/kobert":       "kobert",
-	"exaone":           "exaone-3.5-7.8b",
-	"xlmr":             "xlm-roberta-base",
-	"xlmrbase":         "xlm-roberta-base",
-	"xlmrlarge":        "xlm-roberta-large",
+	"koelectra":     "koelectra-base-v3",
+	"koelectrabase": "koelectra-base-v3",
+	"electra":       "electra-base",
+	"kluebert":      "klue-bert-base",
+	"klueroberta":   "klue-roberta-base",
+	"kobertbasev1":  "kobert",
+	"skt/kobert":    "kobert",
+	"exaone":        "exaone-3.5-7.8b",
+	"xlmr":          "xlm-roberta-base",
+	"xlmrbase":      "xlm-roberta-base",
+	"xlmrlarge":     "xlm-roberta-large",
+	// BAAI's cross-encoder rerankers are XLM-RoBERTa with a one-logit head
+	// (their config.json: XLMRobertaForSequenceClassification, the base
+	// model's dimensions); v2-m3 starts from bge-m3
+	"bgererankerlarge": "xlm-roberta-large",
+	"bgererankerbase":  "xlm-roberta-base",
+	"bgererankerv2m3":  "bge-m3",
 	"xlmroberta":       "xlm-roberta-base",
 	"bgelarge":         "bge-large-en-v1.5",
 	"bgebase":          "bge-base-en-v1.5",

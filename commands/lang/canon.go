@@ -625,12 +625,15 @@ func (c *canonizer) phrase(i int) int {
 		return i + 1
 	case c.w(i) == "host" || c.w(i) == "deploy" || c.w(i) == "serve" || c.w(i) == "locally":
 		c.runWord = true
-	case (c.w(i) == "embeddings" || c.w(i) == "embedding" || c.w(i) == "embed" || c.w(i) == "encode" || c.w(i) == "encoding") && !trainingSaid(c.in) &&
+	case (c.w(i) == "embeddings" || c.w(i) == "embedding" || c.w(i) == "embed" || c.w(i) == "encode" || c.w(i) == "encoding") && !trainingSaid(c.in) && !trainWorkloadSaid(c.in) &&
 		c.w(i+1) != "model" && c.w(i+1) != "models" && !epochsSaid(c.in):
 		// ("an embedding model", "per epoch": the model's kind, and training)
 		// "image embeddings for 50M images", "embed 10M docs": running the
 		// model forward over the data, whatever amount is said
 		c.emit("inference", i, i+1)
+		return i + 1
+	case (c.w(i) == "embeddings" || c.w(i) == "embedding") && (trainingSaid(c.in) || trainWorkloadSaid(c.in) || epochsSaid(c.in)):
+		c.skip(i, i+1) // "finetune the embedding model", "e5-large embeddings … finetune it": the model's kind
 		return i + 1
 	case (c.w(i) == "run" || c.w(i) == "running") && (runVerb(c.w(i-1)) || c.modalBefore(i)):
 		c.runWord = true // "can I run mixtral", not "our run was"

@@ -124,6 +124,9 @@ func (c *canonizer) chatWords(i int) int {
 		c.setAsk(AskTime) // "how much faster is sxm": a speed, not a cost
 		c.skip(i, i+3)
 		return i + 3
+	case (w == "compare" || w == "comparing") && weightWord(c.w(i+1)) && variantWords[c.w(i+2)] && weightWord(c.w(i+3)):
+		c.skip(i, i+1) // "compare bf16 vs fp8 training": the formats are the comparison, not hardware
+		return i + 1
 	case w == "tune" || w == "tuning" || w == "tunes":
 		if l := lastW(c.out); l == "lora" || l == "qlora" || l == "finetune" {
 			c.skip(i, i+1) // "lora tune mistral": the LoRA said

@@ -199,7 +199,8 @@ func (c *canonizer) koLoadTarget(i int) int {
 	}
 	// "초당 5요청이면", "서빙 … 초당 5건": a load the serving is planned
 	// for, said as a condition or after the serving
-	load := strings.HasSuffix(rest, "면") || strings.HasSuffix(c.w(k-1), "면") || slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "inference" })
+	load := strings.HasSuffix(rest, "면") || strings.HasSuffix(c.w(k-1), "면") || slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "inference" }) ||
+		strings.HasPrefix(c.w(k), "들어오") || strings.HasPrefix(c.w(k), "들어와") || strings.HasPrefix(c.w(k), "들어옴") || strings.HasPrefix(c.w(k), "몰려") // "초당 200 요청 들어와요": the load coming in
 	switch {
 	case what == "requests" && (c.koPastAfter(k) || span == 1 && !c.koTargetAfter(k) && c.serveHours == 0 && !load):
 		// "초당 10건 처리했는데", "초당 10건": a measured rate, or the rate

@@ -508,6 +508,17 @@ func (c *canonizer) spanHad(i int) (int, bool) {
 			}
 		}
 	}
+	if w == "have" || w == "got" {
+		// "we have two weeks and about $3000", "only have 10 days": the time there is
+		n := numberPart(c.w(i + 1))
+		if v, unit, ok := reqScanNumber(c.w(i + 1)); ok && unit == "" {
+			n = v.v
+		}
+		if d, ok := deadlineUnit(c.w(i + 2)); ok && n > 1 {
+			c.setDeadline(durScale(n, d), i, i+3)
+			return i + 3, true
+		}
+	}
 	if c.w(i+1) != "a" && c.w(i+1) != "one" || w != "have" && w != "got" && (w != "for" || !c.finishAsked()) {
 		return i, false
 	}

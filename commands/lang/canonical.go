@@ -361,7 +361,7 @@ var budgetWords = map[string]bool{"예산": true, "예산이": true, "예산은"
 // other ("더 빠른거", "which is faster"): the reading names the question,
 // and listing its words as skipped says they were not read.
 func notAsked(r Reading) []string {
-	if r.Ask == AskNone && r.Variant == nil {
+	if r.Ask == AskNone && r.Variant == nil && r.ComparePrecisions[0] == "" {
 		return r.Skipped
 	}
 	var out []string
@@ -373,7 +373,7 @@ func notAsked(r Reading) []string {
 		for _, w := range strings.Fields(sk) {
 			w = strings.ToLower(strings.Trim(w, "?!.,~"))
 			if _, e, ok := koStem(w); ok && e.act == koAsk || askEnglish[w] || r.Ask == AskAmount && amountUnitWord(w) > reqUUnknown ||
-				r.Memory && memoryWord(w) || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
+				(r.Memory || r.Ask == AskFit) && memoryWord(w) || r.Rate && koRateWord(w) || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
 				r.Budget > 0 && budgetWords[w] || r.ServeHours > 0 && w == "월" {
 				continue // "how many tokens": the amount asked, in its unit
 			}

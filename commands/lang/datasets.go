@@ -52,7 +52,7 @@ var datasetAliases = map[string]string{
 	"squad-v2": "squad-v2", "squadv2": "squad-v2",
 	"mnli": "mnli", "glue-mnli": "mnli", "glue-sst2": "sst-2", "glue-sst-2": "sst-2", "glue-qqp": "qqp", "glue-qnli": "qnli",
 	"glue-cola": "cola", "glue-mrpc": "mrpc", "glue-rte": "rte", "sst2": "sst-2", "sst-2": "sst-2", "qqp": "qqp", "qnli": "qnli", "cola": "cola",
-	"mrpc": "mrpc", "rte": "rte", "alpaca": "alpaca", "dolly": "dolly", "dolly-15k": "dolly", "imdb": "imdb",
+	"mrpc": "mrpc", "rte": "rte", "alpaca": "alpaca", "알파카": "alpaca", "dolly": "dolly", "dolly-15k": "dolly", "imdb": "imdb",
 	"c4": "c4", "pile": "the-pile", "the-pile": "the-pile", "thepile": "the-pile", "openwebtext": "openwebtext",
 	"owt": "openwebtext", "wikipedia": "wikipedia", "wiki": "wikipedia", "enwiki": "wikipedia", "위키피디아": "wikipedia",
 	"위키": "wikipedia", "fineweb-edu": "fineweb-edu", "fineweb": "fineweb-edu",

@@ -570,8 +570,8 @@ func (c *canonizer) koCompound(f float64) {
 	cur, prev := c.out[n-1], c.out[n-2]
 	pv, pu, ok1 := reqScanNumber(prev.w)
 	cv, _, ok2 := reqScanNumber(cur.w)
-	if !ok1 || !ok2 || pu != "" || c.text[prev.start:prev.end] == prev.w {
-		return // the one before was typed as digits, not read with a scale
+	if !ok1 || !ok2 || pu != "" || !strings.ContainsAny(c.text[prev.start:prev.end], "천만억조") {
+		return // the one before was not read with a Korean scale ("7B 3억": a model's size, then tokens)
 	}
 	if pv.v >= 10*f && pv.v > cv.v && cur.start-prev.end <= 1 {
 		c.out[n-2].w = reqTrimNum(pv.v + cv.v)
@@ -707,6 +707,9 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	}
 	if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {
 		ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
+	}
+	if ask == AskCost && koRateWord(prev) {
+		ask, c.rate, c.runWord = AskTime, true, true // "tokens/s 얼마?", "처리량 얼마": the rate, not its cost
 	}
 	c.setAsk(ask)
 	c.notePreference(stem)

@@ -271,6 +271,12 @@ func koDataWord(w string) bool {
 	return false
 }
 
+// koRateWord reports whether w names a rate ("tokens/s", "tok/s", "tps",
+// "처리량"): 얼마 after it asks the rate, not a cost.
+func koRateWord(w string) bool {
+	return strings.HasSuffix(w, "/s") || strings.HasSuffix(w, "/sec") || w == "tps" || strings.HasPrefix(w, "처리량") || strings.HasPrefix(w, "throughput")
+}
+
 // koPerTime reports whether w says "per unit of time" ("초당", "시간당"):
 // 몇 after it asks a rate, not an amount.
 func koPerTime(w string) bool {
@@ -324,10 +330,11 @@ func (c *canonizer) koAskFlags(i int, stem string) {
 	if strings.HasPrefix(stem, "싸") && (c.w(i-1) == "제일" || c.w(i-1) == "가장" || c.w(i-1) == "젤") {
 		c.prefer = "cheapest" // "어떤 gpu가 제일 싸요?"
 	}
-	if stem == "속도" {
-		c.rate = true // "속도 얼마나 나와?", "속도 차이": how fast
+	if stem == "속도" || stem == "처리량" {
+		c.rate = true // "속도 얼마나 나와?", "속도 차이", "처리량?": how fast
 		c.runWord = true
 	}
+
 	if strings.HasPrefix(stem, "실시간") || strings.HasPrefix(c.w(i-1), "실시간") {
 		c.audioRate, c.rate, c.runWord = true, true, true // "실시간 몇 배속": audio time per wall time
 	}

@@ -81,6 +81,13 @@ func (p *reqParser) catalogModel() (bool, error) {
 			return true, p.setModel(p.largestOf[0], planner.Resolution{}, p.i, p.i+1)
 		}
 	}
+	if errors.As(err, &nf) && nf.Ambiguous && len(nf.Candidates) > 0 && (p.catModel.ID != "" || p.modelNamedAfter(p.i+1)) {
+		// "an internal code assistant … Qwen2.5-Coder-32B": a family word
+		// in a sentence around the model named
+		p.skipped = append(p.skipped, t.raw)
+		p.i++
+		return true, nil
+	}
 	if errors.As(err, &nf) && nf.Ambiguous && len(nf.Candidates) > 0 && len(reqNorm(t.w)) >= 3 {
 		c := nf.Candidates
 		msg := en.Tf("model `%s` matches several: `%s` — say which", reqShort(t.raw), strings.Join(c, "`, `"))
@@ -93,6 +100,17 @@ func (p *reqParser) catalogModel() (bool, error) {
 		})
 	}
 	return false, nil
+}
+
+// modelNamedAfter reports whether a token from k on names one catalogue
+// model exactly.
+func (p *reqParser) modelNamedAfter(k int) bool {
+	for ; k < len(p.toks); k++ {
+		if m, _, err := p.cat.Model(p.toks[k].w); err == nil && m.ID != "" && len(p.toks[k].w) >= 4 {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *reqParser) setModel(m planner.Model, res planner.Resolution, a, b int) error {

@@ -294,6 +294,20 @@ func Read(env Env, text string) (Reading, error) {
 	return r, nil
 }
 
+// formatsAsked reads "which" of formats said side by side ("bf16이랑 fp8
+// 중에 뭐가 빨라", "which is cheaper"): both are answered, the cost when
+// cheaper was asked; it reports whether it did.
+func formatsAsked(r *Reading, c *canonizer) bool {
+	if r.ComparePrecisions[0] == "" || r.Ask != AskWhichGPU || r.Request.Compare {
+		return false
+	}
+	r.Ask = AskNone
+	if c.prefer == "cheapest" {
+		r.Ask = AskCost
+	}
+	return true
+}
+
 // newCanonizer is the first pass over a request's words, with what it
 // needs to know of the catalogue, the team's servers and the clock.
 func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[string]bool, gpus map[string]string, now time.Time) *canonizer {
@@ -332,6 +346,9 @@ func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[str
 // a model implies, from the question words and the shape of what was
 // read; the order of the rules is their precedence.
 func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
+	if formatsAsked(r, c) {
+		question = false // answered by the formats side by side
+	}
 	if c.serverWord && !c.gpuWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) && !r.Request.Compare {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer

@@ -94,6 +94,17 @@ var trainingWords = map[string]bool{
 	"tune": true, "tuning": true,
 }
 
+// trainWorkloadSaid reports whether a training workload is named:
+// "finetune", "lora", "sft", "pretrain".
+func trainWorkloadSaid(in []reqToken) bool {
+	for _, t := range in {
+		if k := reqKeywords[t.w]; k.kind == reqKwWorkload && k.val != string(planner.Inference) {
+			return true
+		}
+	}
+	return false
+}
+
 // trainingAhead reports whether a word of the input says training is
 // the job: trainingSaid without "trained", which names a model already
 // trained ("llama 3 8b i trained, how fast does it run").
@@ -155,12 +166,12 @@ func (p *reqParser) weightOnlyInference(trained bool, container string) {
 // trainingJob reports whether what was read of a request says training
 // without a training word: an amount of work (epochs, samples, tokens,
 // steps, a dataset), a LoRA rank, an optimizer, a sharding strategy,
-// checkpointing or a measured run.
+// checkpointing, preference pairs (DPO) or a measured run.
 func trainingJob(r planner.Request) bool {
 	j := r.Job
 	return j.Epochs > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 || j.DatasetSamples > 0 ||
 		j.DatasetTokens > 0 || j.LoRARank > 0 || j.Optimizer != "" || j.Strategy != "" || j.Checkpointing ||
-		r.Baseline != nil
+		j.Preference || r.Baseline != nil
 }
 
 // AssumedWorkload is the workload a job that does not say one is planned
