@@ -390,7 +390,8 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if rd.AudioRate && e.Throughput.SamplesPerS > 0 && rd.Request.Job.Model.Kind == planner.EncDec {
 			// "how many hours of audio an hour": 30-second windows a second, in audio time
 			x := e.Throughput.SamplesPerS * 30
-			return p.Tf("About %.0f hours of audio an hour on %s (%.0fx real time), in 30-second windows.", x, hw, x)
+			return p.Tf("About %.0f hours of audio an hour on %s (%.0fx real time), in 30-second windows.", x, hw, x) + " " +
+				p.Tf("That is about %.0f live streams at once, batched.", math.Floor(x))
 		}
 		// "tokens per second?", or how fast a served model runs: its rate
 		rate := rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference

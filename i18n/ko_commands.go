@@ -41,6 +41,7 @@ func koCommands() map[string]string {
 		"It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).": "GPU당 약 %.0f GiB가 필요해요 (%s, 모두 %.0f GiB, GPU 메모리 %.0f GiB).",
 		"sized at micro-batch 1 with activation checkpointing: the least memory the job needs (a larger batch, or no checkpointing, uses more and runs faster)": "micro-batch 1, activation checkpointing 기준: 이 작업에 필요한 최소 메모리예요 (batch를 키우거나 checkpointing을 끄면 메모리를 더 쓰고 더 빨라요)",
 		"The weights are %.1f GiB of it.":                                                                                  "그중 가중치가 %.1f GiB예요.",
+		"That is about %.0f live streams at once, batched.":                                                                "동시에 실시간 스트림(채널) 약 %.0f개를 배치로 처리하는 셈이에요.",
 		" — %s costs least, %.2fx less than %s":                                                                            " — %s 쪽이 가장 싸요 (%.2f배 덜 들어요, %s 대비)",
 		" — %s needs the least, %.0f GiB less per GPU than %s":                                                             " — %s가 가장 적게 써요 (GPU당 %.0f GiB 덜 써요, %s 대비)",
 		" in all; each request streams faster on %s (%.0f against %.0f tokens/s)":                                          " (합계 기준). 요청 하나하나는 %s 쪽이 더 빨리 나와요 (초당 %.0f 대 %.0f 토큰)",

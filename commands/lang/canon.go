@@ -105,6 +105,7 @@ type canonizer struct {
 	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked, latencyFirst bool
 	serveHours, latencyTarget                                                   float64 // a span of serving; a latency target in seconds
 	dailyUsers                                                                  float64 // "1000 DAU": users a day, planned as a tenth at once
+	distill                                                                     bool    // "distill A into B", "증류": the student is trained
 	// weightFormat is a quantised-weights container named without its
 	// level ("gguf").
 	weightFormat string

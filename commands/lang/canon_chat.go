@@ -127,6 +127,25 @@ func (c *canonizer) chatWords(i int) int {
 	case (w == "compare" || w == "comparing") && weightWord(c.w(i+1)) && variantWords[c.w(i+2)] && weightWord(c.w(i+3)):
 		c.skip(i, i+1) // "compare bf16 vs fp8 training": the formats are the comparison, not hardware
 		return i + 1
+	case changeVerb(w) && c.w(i+1) == "to" && changedKey(c.w(i+2)) != "":
+		// "it OOM'd at seq 8192 … if I drop to seq 4096": the new value
+		// replaces the one said before
+		c.dropKey(changedKey(c.w(i + 2)))
+		c.skip(i, i+2)
+		return i + 2
+	case (w == "distill" || w == "distillation" || w == "distilling" || w == "distil" || w == "kd" || strings.HasPrefix(w, "증류")) &&
+		!strings.HasSuffix(c.w(i-1), "r1"): // "deepseek r1 distill llama 70b" is a model's name
+		// "distill A into B", "70B를 8B로 증류": training the student
+		c.distill = true
+		if !trainingSaid(c.in) && !trainWorkloadSaid(c.in) {
+			c.emit("finetune", i, i+1)
+		} else {
+			c.skip(i, i+1)
+		}
+		return i + 1
+	case w == "into" && c.distill:
+		c.skip(i, i+1) // "distill A into B"
+		return i + 1
 	case w == "tune" || w == "tuning" || w == "tunes":
 		if l := lastW(c.out); l == "lora" || l == "qlora" || l == "finetune" {
 			c.skip(i, i+1) // "lora tune mistral": the LoRA said
@@ -495,4 +514,42 @@ func (c *canonizer) dailyUsersAt(i int) int {
 	c.emit(reqTrimNum(atOnce(f.v)), i, n)
 	c.emit("users", n-1, n)
 	return n
+}
+
+// changeVerb reports whether w changes a setting to a new value: "drop
+// to", "reduce to", "bump to".
+func changeVerb(w string) bool {
+	switch w {
+	case "drop", "reduce", "lower", "cut", "decrease", "increase", "raise", "bump", "change", "switch", "go", "set":
+		return true
+	}
+	return false
+}
+
+// changedKey is the canonical key of a setting said after "drop to":
+// seq, batch, micro or rank; "" for none.
+func changedKey(w string) string {
+	switch {
+	case seqWord(w):
+		return "seq"
+	case w == "batch" || w == "bs":
+		return "batch"
+	case w == "micro" || w == "micro-batch" || w == "microbatch":
+		return "micro"
+	case w == "rank" || w == "r":
+		return "rank"
+	}
+	return ""
+}
+
+// dropKey takes back the last value said for key ("seq 8192") from what
+// was read, as skipped words.
+func (c *canonizer) dropKey(key string) {
+	for k := len(c.out) - 2; k >= 0; k-- {
+		if c.out[k].w == key && reqStartsNumber(c.out[k+1].w) {
+			c.skipped = append(c.skipped, c.out[k].raw+" "+c.out[k+1].raw)
+			c.out = append(c.out[:k], c.out[k+2:]...)
+			return
+		}
+	}
 }

@@ -92,6 +92,12 @@ func (c *canonizer) server(i int) int {
 	// "serverh", "srv-h", "a-server"): a bare "h" is hours
 	named := strings.HasPrefix(w, "server") || strings.HasPrefix(w, "srv") || strings.HasSuffix(w, "-server") || strings.HasSuffix(w, "-box")
 	if name := c.serverName(w); name != "" && (c.servers[w] || named) {
+		if c.busyAfter(i+1) && c.otherServerNamed(name) {
+			// "server-h에서 다른 실험 돌고 있어서요 … server-a 쪽으로": the busy
+			// one is why, not where
+			c.skip(i, i+1)
+			return i + 1
+		}
 		c.emit(name, i, i+1)
 		return i + 1
 	}
@@ -114,6 +120,34 @@ func (c *canonizer) server(i int) int {
 		}
 	}
 	return i
+}
+
+// busyAfter reports whether the words from k on say the server just named
+// is in use: "다른 실험 돌고 있어서", "is busy", "사용 중".
+func (c *canonizer) busyAfter(k int) bool {
+	for j := k; j < k+4 && j < len(c.in); j++ {
+		w := c.w(j)
+		switch {
+		case w == "busy" || w == "occupied" || w == "taken" || w == "full" || c.words(j, "in", "use") || c.words(j, "tied", "up"),
+			strings.HasPrefix(w, "돌고") || strings.HasPrefix(w, "돌아가고") || strings.HasPrefix(w, "쓰고") || strings.HasPrefix(w, "사용중") ||
+				w == "사용" && strings.HasPrefix(c.w(j+1), "중") || strings.HasPrefix(w, "점유") || strings.HasPrefix(w, "꽉"):
+			return true
+		case c.serverName(w) != "":
+			return false // the next server's words
+		}
+	}
+	return false
+}
+
+// otherServerNamed reports whether a team server other than name is named
+// anywhere in the request.
+func (c *canonizer) otherServerNamed(name string) bool {
+	for j := range c.in {
+		if n := c.serverName(c.w(j)); n != "" && n != name && (c.servers[c.w(j)] || strings.HasPrefix(c.w(j), "server")) {
+			return true
+		}
+	}
+	return false
 }
 
 // attachCounts moves a counted GPU number next to its GPU: "h100 2장" and

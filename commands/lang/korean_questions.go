@@ -398,12 +398,15 @@ func koClockAt(ws []string) (int, int) {
 // koHowManyRate reads 몇 asking a rate: "실시간 몇 배속" (a speech model's
 // speed in audio time), "초당 이미지 몇장", "초당 몇 개", "시간당 토큰 몇 개".
 func (c *canonizer) koHowManyRate(i int, w string) (int, bool) {
-	if strings.HasPrefix(c.w(i-1), "실시간") && (strings.HasPrefix(c.w(i+1), "배") || strings.HasPrefix(w, "몇배")) {
+	realtime := strings.HasPrefix(c.w(i-1), "실시간") || c.audioModel() && slices.ContainsFunc(c.in[:i], func(t reqToken) bool { return strings.HasPrefix(t.w, "실시간") })
+	if realtime && (strings.HasPrefix(c.w(i+1), "배") || strings.HasPrefix(w, "몇배") || strings.HasPrefix(c.w(i+1), "채널") || strings.HasPrefix(c.w(i+1), "스트림")) {
+		// "실시간 몇 배속이야", "whisper … 실시간 … 한 장에 몇 채널": a speech
+		// model's speed in audio time, as many live streams as that
 		// "실시간 몇 배속이야": a speech model's speed in audio time
 		c.ask = AskNone
 		c.setAsk(AskTime)
 		c.rate, c.audioRate, c.runWord = true, true, true
-		if strings.HasPrefix(c.w(i+1), "배") {
+		if strings.HasPrefix(c.w(i+1), "배") || strings.HasPrefix(c.w(i+1), "채널") || strings.HasPrefix(c.w(i+1), "스트림") {
 			c.skip(i+1, i+2)
 			return i + 2, true
 		}
@@ -658,4 +661,12 @@ func (c *canonizer) koOutputLength(i int) int {
 	c.emit("gen", i, j)
 	c.emit(c.w(j), j, n)
 	return n
+}
+
+// audioModel reports whether the request names a speech model ("whisper",
+// "위스퍼"): live audio is what its real-time questions are about.
+func (c *canonizer) audioModel() bool {
+	return slices.ContainsFunc(c.in, func(t reqToken) bool {
+		return strings.Contains(t.w, "whisper") || strings.Contains(t.w, "위스퍼")
+	})
 }

@@ -102,6 +102,19 @@ func (p *reqParser) catalogModel() (bool, error) {
 	return false, nil
 }
 
+// modelInSpan reports whether a token of [a, b) names a catalogue model
+// with its size on its own ("deepseek-r1-distill-qwen-32b"; not "solar",
+// a family said alone).
+func (p *reqParser) modelInSpan(a, b int) bool {
+	for k := a; k < b && k < len(p.toks); k++ {
+		sized := slices.ContainsFunc(nameParts(p.toks[k].w), func(w string) bool { _, ok := paramSize(w); return ok })
+		if m, _, err := p.cat.Model(p.toks[k].w); err == nil && m.ID != "" && sized {
+			return true
+		}
+	}
+	return false
+}
+
 // modelNamedAfter reports whether a token from k on names one catalogue
 // model exactly.
 func (p *reqParser) modelNamedAfter(k int) bool {
@@ -164,9 +177,22 @@ func (p *reqParser) sentenceBetween(a, b int) bool {
 // ("bert-base gpt2", "bert-base compare on bert-large") are a question back.
 func (p *reqParser) pickModel() error {
 	if p.earlier == nil {
+		if p.distill && p.model.set && !p.distillNoted {
+			p.note(en.T("distillation: planned as training the model named; the teacher's forward passes over the data are not in it (name both: `distill <teacher> into <student>`)"))
+		}
 		return nil
 	}
 	first, last := *p.earlier, namedModel{m: p.catModel, word: p.model.word, at: p.modelAt, end: p.modelEnd}
+	if p.distill && p.req.Baseline == nil {
+		student, teacher := last, first
+		if first.m.Params() < last.m.Params() {
+			student, teacher = first, last
+		}
+		p.note(en.Tf("distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)", student.m.ID, teacher.m.ID, teacher.m.ID))
+		p.catModel, p.modelAt = student.m, student.at
+		p.model = reqSlot[string]{v: "cat:" + student.m.ID, word: student.word, set: true}
+		return nil
+	}
 	if p.req.Baseline == nil && !p.sentenceBetween(first.end-1, p.lastMention) {
 		return said(en.Tf("two %s: `%s` and `%s` — which one?", pluralText("models"), first.word, p.span(p.secondA, p.secondB)), &UserError{
 			Hint: p.try(p.secondA, p.secondB, ""),
@@ -433,6 +459,11 @@ func (p *reqParser) familySize() (bool, error) {
 		}
 		if ok, err := p.gluedModel(words, n, exact, !exact && familyKnown && len(relaxed) == 0); ok {
 			return true, err
+		}
+		if !exact && !familyKnown && len(relaxed) == 0 && len(rest) > 0 && len(rest) <= 2 && familyName(p.cat, words[0]) && size >= 100e6 && !p.modelInSpan(p.i, p.i+n) {
+			// "solar pro 22b": a member the catalogue lacks, at a size none
+			// of the family has: a dense model of that size, said so
+			return true, p.familyAtSize(nil, size, n)
 		}
 		switch {
 		case exact:

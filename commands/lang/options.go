@@ -753,6 +753,18 @@ func (p *reqParser) setParams(v float64, a, b int) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 1e6 || v > 5e12 {
 		return said(en.Tf("`%s` is outside the 1M–5T parameters gpuplan plans for", p.span(a, b)), &UserError{Hint: p.drop(a, b, reqEg("7b params"))})
 	}
+	if p.distill && p.model.set && strings.HasPrefix(p.model.v, "params:") {
+		// "70B를 8B로 증류": of the two sizes, the student (the smaller) is trained
+		teacher := p.model.word
+		if v > p.params {
+			teacher = p.span(a, b)
+			p.note(en.Tf("distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)", p.model.word, teacher, teacher))
+			p.distillNoted = true
+			return nil
+		}
+		p.note(en.Tf("distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)", p.span(a, b), teacher, teacher))
+		p.model, p.distillNoted = reqSlot[string]{}, true
+	}
 	if err := reqSet(p, &p.model, "params:"+reqTrimNum(v), a, b, "models"); err != nil {
 		return err
 	}

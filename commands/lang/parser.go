@@ -70,6 +70,7 @@ type reqParser struct {
 	precisionEnd                       int                        // the token after the precision last read
 	precisionPair                      [2]planner.Precision       // two float formats said side by side ("bf16 vs fp8"): both planned
 	precisionMiddle                    reqSlot[planner.Precision] // the middle of three formats said side by side
+	distill, distillNoted              bool                       // knowledge distillation said: of two models, the smaller is trained (and the note says so)
 	amp, mixed                         bool
 	attention                          reqSlot[planner.Attention]
 	strategy                           reqSlot[planner.Strategy]

@@ -32,5 +32,23 @@ func TestProbeSeventeenReadings(t *testing.T) {
 		{"phi-3-mini SFT 알파카 데이터로 L4 한장 가능?", "52002 samples (alpaca)"},
 		{"라마 3.2 3B ollama로 server-v 에서 돌리면 tokens/s 얼마?", "ollama · on 4x server-v · how fast?"},
 		{"gemma 3 12b vllm 서빙 L4 4장 tp=4 처리량?", "on 4x l4 · how fast?"},
+		// a busy server named as the reason is not where to plan
+		{"현재 server-h에서 다른 실험 돌고 있어서요. Llama 3.1 8B 를 QLoRA로 학습하려는데 4bit, r=8, seq 4096. server-a 쪽으로 돌려도 충분할까요?", "llama-3.1-8b · qlora · seq 4096 rank 8 · int4 · on 4x server-a · will it fit?"},
+		{"server-h is busy, can I run llama 3 8b lora on server-a?", "on 4x server-a · will it fit?"},
+		// GPUs said of "a server" with a fit asked: whether it fits there
+		{"A100 4장짜리 서버에서 mixtral 8x22b fp8 서빙 되나?", "mixtral-8x22b · inference · fp8 · on 4x a100-sxm4-80gb · will it fit?"},
+		// a family member the catalogue lacks, at a size none of it has
+		{"solar pro 22b full finetune on h100", "22B params · finetune"},
+		// a bare size on a card, asked whether it fits: whether it loads
+		{"13B on 24GB?", "13B params · inference · on 1x rtx-3090 · will it fit?"},
+		// the new value of a setting replaces the one said before
+		{"I ran a LoRA on server-v last week and it OOM'd at seq 8192. Model was Llama 3.1 8B, rank 128, batch 4. Will it fit if I drop to seq 4096 or should I use server-h?", "seq 4096 batch 4 rank 128"},
+		// live streams of a speech model
+		{"whisper small 실시간 추론 A10 한 장에 몇 채널?", "whisper-small · inference · on 1x a10 · how fast?"},
+		// distillation trains the student, the smaller of two models
+		{"70B를 8B로 distillation 하고 싶은데 H200 8장이면 얼마나 걸려? 2B 토큰", "8B params · finetune · 2B tokens · on 8x h200-sxm-141gb · how long?"},
+		{"Need to distill DeepSeek-R1-Distill-Qwen-32B into Qwen2.5-1.5B, 500M tokens, 8x H100. How long and how much?", "qwen2.5-1.5b · finetune · 500M tokens · on 8x h100-sxm5-80gb"},
+		{"exaone 2.4b 증류 학습 4090 2장 가능?", "exaone-3.5-2.4b · finetune"},
+		{"deepseek r1 distill llama 70b 추론 h100 몇 장?", "deepseek-r1-distill-llama-70b · inference"},
 	})
 }

@@ -254,7 +254,7 @@ func Read(env Env, text string) (Reading, error) {
 	if c.dailyUsers > 0 {
 		p.note(en.Tf("%s users a day planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak", groupThousands(c.dailyUsers), groupThousands(atOnce(c.dailyUsers))))
 	}
-	p.toks, p.largest, p.ask = c.out, c.largest, c.ask
+	p.toks, p.largest, p.ask, p.distill = c.out, c.largest, c.ask, c.distill
 	if err := p.run(); err != nil {
 		if !env.unsettled {
 			err = p.settle(env, err)
@@ -349,7 +349,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if formatsAsked(r, c) {
 		question = false // answered by the formats side by side
 	}
-	if c.serverWord && !c.gpuWord && (r.Ask == AskWhichGPU || r.Ask == AskFit) && !namesServer(r.Request.Targets) && !r.Request.Compare {
+	if c.serverWord && !c.gpuWord && (r.Ask == AskWhichGPU || r.Ask == AskFit && len(r.Request.Targets) == 0) && !namesServer(r.Request.Targets) && !r.Request.Compare {
 		// "서버 어디가 나음", "가능한 서버 있음?": a choice among the team's servers
 		r.Ask = AskWhichServer
 	}
@@ -365,7 +365,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		// model's window, when nothing says training
 		r.Request.Job.Workload = planner.Inference
 	}
-	servedFromWords(r, c)
+	servedFromWords(r, c, question)
 	if j := &r.Request.Job; c.latency && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
 		// "TTFT?", "지연시간": one request's latency unless a load is said
 		j.Concurrency = 1
@@ -533,8 +533,10 @@ func offersAlternatives(text string) bool {
 // its words say so: whether a language model fits with nothing said of
 // training, audio given as the work, the KV cache named. The KV cache
 // named asks its memory too.
-func servedFromWords(r *Reading, c *canonizer) {
-	if j := r.Request.Job; r.Ask == AskFit && j.Workload == "" && (j.Model.Kind == planner.Decoder || j.Model.Kind == planner.MoE) &&
+func servedFromWords(r *Reading, c *canonizer, question bool) {
+	j := r.Request.Job
+	fitAsked := r.Ask == AskFit || question && r.Ask == AskNone && len(r.Request.Targets) > 0 && j.Epochs == 0 && j.Samples == 0 && j.Tokens == 0 && j.Steps == 0 // "13B on 24GB?"
+	if fitAsked && j.Workload == "" && (j.Model.Kind == planner.Decoder || j.Model.Kind == planner.MoE) &&
 		j.Model.Params() >= 1e9 && !trainingSaid(c.in) && !trainingJob(r.Request) {
 		// "gpt-oss-120b on one h100 - fits?", "mixtral 8x22b fp8 on 4x h100,
 		// enough memory?": whether a language model fits, with nothing
