@@ -391,7 +391,7 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			// "how many hours of audio an hour": 30-second windows a second, in audio time
 			x := e.Throughput.SamplesPerS * 30
 			return p.Tf("About %.0f hours of audio an hour on %s (%.0fx real time), in 30-second windows.", x, hw, x) + " " +
-				p.Tf("That is about %.0f live streams at once, batched.", math.Floor(x))
+				p.Tf("That is about %.0f live streams at once, batched.", math.Round(x))
 		}
 		// "tokens per second?", or how fast a served model runs: its rate
 		rate := rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference

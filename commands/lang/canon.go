@@ -603,7 +603,7 @@ func (c *canonizer) phrase(i int) int {
 			c.skip(i, i+2)
 			return i + 2
 		}
-	case (c.w(i) == "time" || c.w(i) == "hours" || c.w(i) == "days" || c.w(i) == "duration" || c.w(i) == "runtime") &&
+	case (c.w(i) == "time" || c.w(i) == "hours" || c.w(i) == "days" || c.w(i) == "duration" || c.w(i) == "runtime") && audioRateAsked(c.ws(i, 8)) == 0 &&
 		(i == 0 || !reqStartsNumber(c.w(i-1)) || c.w(i) == "time" && i == len(c.in)-1 ||
 			(c.w(i) == "hours" || c.w(i) == "days") && i == len(c.in)-1 && c.question):
 		// "… seq 2048 time?": a last "time" asks it, after a number too

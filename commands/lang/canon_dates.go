@@ -306,6 +306,7 @@ func (c *canonizer) compoundDurations() {
 func (c *canonizer) prepass() {
 	c.compoundDurations()
 	c.oneMachine()
+	c.takeBack()
 	form := func(w string) bool {
 		switch w {
 		case "sxm", "sxm4", "sxm5", "pcie", "nvl", "sxm2":

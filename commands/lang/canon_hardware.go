@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -723,4 +724,80 @@ func (c *canonizer) nodesFirst(i int) int {
 	c.emit("nodes", i, j+1)
 	c.emit("of", i, j+1)
 	return j + 1
+}
+
+// takeBack reads hardware taken back: "on a Mac? no wait, on a 4090",
+// "a100에서, 아 아니 h100에서": the hardware said after the correction
+// replaces what was said before it, which is skipped with the words that
+// corrected it.
+func (c *canonizer) takeBack() {
+	hw := func(j int) bool {
+		w := strings.TrimRight(c.w(j), "?!.,")
+		if stem, _, ok := koStem(w); ok && isHangulWord(w) {
+			w = stem
+		}
+		return c.gpu(w) || appleSilicon(w)
+	}
+	for k := 1; k < len(c.in); k++ {
+		n := correctionWords(c.w(k), c.w(k+1))
+		if n == 0 {
+			continue
+		}
+		var before []int
+		for j := 0; j < k; j++ {
+			if hw(j) {
+				before = append(before, j)
+			}
+		}
+		after := slices.ContainsFunc(c.in[k+n:], func(t reqToken) bool { return c.gpu(strings.TrimRight(t.w, "?!.,")) })
+		if len(before) == 0 || !after {
+			continue
+		}
+		if c.moved == nil {
+			c.moved = map[int]bool{}
+		}
+		drop := append([]int(nil), before...)
+		for _, j := range before {
+			for b := j - 1; b >= 0 && b >= j-2 && (c.w(b) == "on" || c.w(b) == "a" || c.w(b) == "an" || c.w(b) == "using" || c.w(b) == "with"); b-- {
+				drop = append(drop, b) // "on a Mac": its preposition and article too
+			}
+		}
+		for j := before[len(before)-1] + 1; j < k && strings.Trim(c.w(j), ",.?!") == ""; j++ {
+			drop = append(drop, j) // "Mac? no wait": the punctuation between
+		}
+		for j := k + n; j < len(c.in) && strings.Trim(c.w(j), ",.?!") == ""; j++ {
+			drop = append(drop, j)
+		}
+		slices.Sort(drop)
+		for _, j := range slices.Compact(append(drop, seq(k, k+n)...)) {
+			c.moved[j] = true
+			if strings.Trim(c.w(j), ",.?!") != "" {
+				c.skipped = append(c.skipped, strings.TrimRight(c.in[j].raw, ",.?!"))
+			}
+		}
+		return
+	}
+}
+
+// correctionWords is how many words at a say the speaker corrects
+// themself ("no wait", "wait no", "i mean", "actually", "아 아니",
+// "아니다"); 0 for none.
+func correctionWords(a, b string) int {
+	a, b = strings.Trim(a, ",.!?"), strings.Trim(b, ",.!?")
+	switch {
+	case a == "no" && b == "wait", a == "wait" && b == "no", a == "i" && b == "mean", a == "아" && strings.HasPrefix(b, "아니"), a == "scratch" && b == "that":
+		return 2
+	case a == "actually", a == "correction", a == "아니다", a == "아니" && b != "면", a == "정정":
+		return 1
+	}
+	return 0
+}
+
+// seq is the ints in [a, b).
+func seq(a, b int) []int {
+	var out []int
+	for i := a; i < b; i++ {
+		out = append(out, i)
+	}
+	return out
 }

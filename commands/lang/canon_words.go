@@ -583,6 +583,9 @@ func audioRateAsked(w []string) int {
 			}
 		}
 		return 5
+	case (at(0) == "hours" || at(0) == "hrs") && at(1) == "of" && (at(2) == "audio" || at(2) == "speech") && (at(3) == "per" || at(3) == "an" || at(3) == "a") &&
+		(strings.TrimRight(at(4), "?") == "hour" || strings.TrimRight(at(4), "?") == "hr"):
+		return 5 // "hours of audio per hour?" without "how many"
 	}
 	return 0
 }

@@ -353,6 +353,10 @@ var askEnglish = map[string]bool{"how": true, "long": true, "many": true, "much"
 var maxBatchWords = map[string]bool{"max": true, "maximum": true, "largest": true, "biggest": true, "batch": true, "size": true,
 	"bs": true, "동시": true, "사용자": true, "명까지": true, "명": true, "개까지": true, "까지": true, "users": true, "concurrent": true}
 
+// audioAskWords asked a speech model's rate in audio time.
+var audioAskWords = map[string]bool{"hours": true, "hrs": true, "of": true, "audio": true, "speech": true, "per": true, "an": true, "hour": true,
+	"real-time": true, "realtime": true, "factor": true, "rtf": true, "real-time-factor": true, "채널": true, "실시간": true}
+
 // budgetWords said the budget the reading names.
 var budgetWords = map[string]bool{"예산": true, "예산이": true, "예산은": true, "budget": true}
 
@@ -373,7 +377,7 @@ func notAsked(r Reading) []string {
 		for _, w := range strings.Fields(sk) {
 			w = strings.ToLower(strings.Trim(w, "?!.,~"))
 			if _, e, ok := koStem(w); ok && e.act == koAsk || askEnglish[w] || r.Ask == AskAmount && amountUnitWord(w) > reqUUnknown ||
-				(r.Memory || r.Ask == AskFit) && memoryWord(w) || r.Rate && koRateWord(w) || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
+				(r.Memory || r.Ask == AskFit) && memoryWord(w) || r.Rate && koRateWord(w) || r.AudioRate && audioAskWords[w] || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
 				r.Budget > 0 && budgetWords[w] || r.ServeHours > 0 && w == "월" {
 				continue // "how many tokens": the amount asked, in its unit
 			}
