@@ -232,7 +232,7 @@ func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
 // deadline, or the fastest tried when none does.
 func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
 	if req.Job.Workload == planner.Inference && (req.Job.Concurrency > 0 || req.Job.RequestRate > 0 || req.Job.OutputTokPS > 0) {
-		return s.fewestForLoad(p, req)
+		return s.fewestForLoad(p, rd, req)
 	}
 	base := req.Targets[0]
 	var best, fastest *planner.Estimate

@@ -15,7 +15,11 @@ import (
 // model, as many replicas as the load takes — its requests in flight in
 // the KV cache, its rate within what one replica serves at its fullest —
 // and the fewest GPUs in all. The plan shown is one replica.
-func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Request, string, error) {
+//
+// A latency target said ("응답 지연 2초 이내", "500 ms time to first
+// token") takes more replicas when one replica's share of the load runs
+// over it: each replica then carries fewer requests at once.
+func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
 	base := req.Targets[0]
 	name := base.GPU.Name
 	bestTotal, bestTP, bestReplicas := 0, 0, 0
@@ -53,6 +57,13 @@ func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Reque
 		if rate > 0 && sv.Saturated && sv.RequestsPerS > 0 {
 			replicas = max(replicas, int(math.Ceil(rate/sv.RequestsPerS)))
 		}
+		if rd.LatencyTargetS > 0 {
+			r, ok := s.replicasForLatency(rd, req.Job, hw, replicas, rate)
+			if !ok {
+				continue // no replica count at this size meets it
+			}
+			replicas = r
+		}
 		if total := tp * replicas; bestTotal == 0 || total < bestTotal {
 			bestTotal, bestTP, bestReplicas = total, tp, replicas
 		}
@@ -61,10 +72,53 @@ func (s *Set) fewestForLoad(p *i18n.Printer, req planner.Request) (planner.Reque
 		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
 	}
 	req.Targets[0].Count, req.Targets[0].GPUsPerNode = bestTP, 0
+	req.Job = replicaShare(req.Job, bestReplicas)
 	if bestReplicas == 1 {
 		return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load"), nil
 	}
 	return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP), nil
+}
+
+// replicaShare is the load one of n replicas carries: its share of the
+// requests in flight and of the request rate.
+func replicaShare(j planner.Job, n int) planner.Job {
+	if n <= 1 {
+		return j
+	}
+	if j.Concurrency > 0 {
+		j.Concurrency = (j.Concurrency + n - 1) / n
+	}
+	if j.RequestRate > 0 {
+		j.RequestRate /= float64(n)
+	}
+	if j.OutputTokPS > 0 {
+		j.OutputTokPS /= float64(n)
+	}
+	return j
+}
+
+// replicasForLatency is the fewest replicas, from least on, whose share
+// of the load keeps a request (or its first token, when that is the
+// target) within the latency said; ok is false when none up to 256 does.
+func (s *Set) replicasForLatency(rd lang.Reading, j planner.Job, hw planner.Hardware, least int, rate float64) (int, bool) {
+	for n := least; n <= 256; n += max(1, n/4) {
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: replicaShare(j, n), Targets: []planner.Hardware{hw}, NoSearch: true})
+		if err != nil || len(r.Plans) == 0 || r.Plans[0].Serving == nil || !r.Plans[0].Memory.Fits {
+			return 0, false
+		}
+		sv := r.Plans[0].Serving
+		got := sv.LatencyS
+		if rd.LatencyFirst {
+			got = sv.TTFTS
+		}
+		if got <= rd.LatencyTargetS && !sv.Saturated {
+			return n, true
+		}
+		if j.Concurrency > 0 && (j.Concurrency+n-1)/n <= 1 && rate == 0 {
+			return 0, false // one request each and still over: more replicas do not help
+		}
+	}
+	return 0, false
 }
 
 // servingSpanCost answers "한 달 서빙하면 얼마", "24/7 for a month on

@@ -75,6 +75,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"Compare bf16 vs fp8 training for Llama 3 8B on H100, time and cost", "cost", []string{"bf16: $", "fp8: $", "on 4× H100 SXM5 80GB", "fp8 costs least"}},
 		{"라마 3.2 3B ollama로 server-a 에서 돌리면 tokens/s 얼마?", "time", []string{"토큰/s예요", "server-a"}},
 		{"whisper small 실시간 추론 A10 한 장에 몇 채널?", "time", []string{"실시간의", "실시간 스트림(채널) 약"}},
+		// probe 18: a latency target sizes the replicas; a fit asked with a target missed is answered no
+		{"Serving Llama 3.1 8B with 100 concurrent users, 500 ms time to first token, how many L4s?", "count", []string{"× L4", "Within your 500 ms target for the first token"}},
+		{"Can we serve Gemma 2 27B at p95 latency under 1s with 50 QPS on server-a?", "fit", []string{"No — it fits on server-a", "Over your 1 s target"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

@@ -342,12 +342,31 @@ func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer 
 		if !strings.HasSuffix(answer, ".") && !strings.HasSuffix(answer, "요") {
 			answer += "." // "… (one replica below)": a sentence ends before the verdict
 		}
-		answer += latencyVerdict(p, rd, firstEstimate(res))
+		e := firstEstimate(res)
+		v := latencyVerdict(p, rd, e)
+		if rest, ok := strings.CutPrefix(answer, p.T("Yes")+" — "); ok && latencyOver(rd, e) {
+			// "can we serve … at p95 under 1s": it fits, but the target is the question
+			answer = p.T("No") + " — " + rest
+		}
+		answer += v
 	}
 	if answer != "" && rd.NegativeAsk {
 		answer = withoutYesNo(p, answer) // "안 들어가지?": the fact, not a yes that reads as no
 	}
 	return answer
+}
+
+// latencyOver reports whether a served plan runs over the latency target
+// said (the first token's for a TTFT target, a whole request's otherwise).
+func latencyOver(rd lang.Reading, e *planner.Estimate) bool {
+	if e == nil || e.Serving == nil || !e.Memory.Fits {
+		return false
+	}
+	got := e.Serving.LatencyS
+	if rd.LatencyFirst {
+		got = e.Serving.TTFTS
+	}
+	return got > rd.LatencyTargetS
 }
 
 // latencyVerdict says whether the plan meets a latency said as a target:

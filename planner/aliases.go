@@ -69,6 +69,11 @@ var modelAliases = map[string]string{
 	// BAAI's cross-encoder rerankers are XLM-RoBERTa with a one-logit head
 	// (their config.json: XLMRobertaForSequenceClassification, the base
 	// model's dimensions); v2-m3 starts from bge-m3
+	// Zephyr 7B (HuggingFaceH4) is Mistral 7B v0.1 fine-tuned: its
+	// config.json is MistralForCausalLM at the base model's dimensions
+	"zephyr":           "mistral-7b-v0.1",
+	"zephyr7b":         "mistral-7b-v0.1",
+	"zephyr7bbeta":     "mistral-7b-v0.1",
 	"bgererankerlarge": "xlm-roberta-large",
 	"bgererankerbase":  "xlm-roberta-base",
 	"bgererankerv2m3":  "bge-m3",

@@ -198,6 +198,9 @@ func (c *canonizer) step(i int) int {
 	if n := c.dailyUsersAt(i); n > i {
 		return n
 	}
+	if n := c.sizeRange(i); n > i {
+		return n
+	}
 	if isHangulWord(t.w) {
 		c.korean = true
 		if n := koBudgetAt(c.w(i), c.w(i+1), c.w(i+2)); n > 0 {
@@ -327,6 +330,9 @@ func (c *canonizer) phrase(i int) int {
 		return n
 	}
 	if n := c.gpuHoursAt(i); n > i {
+		return n
+	}
+	if n := c.memoryAsked(i); n > i {
 		return n
 	}
 	switch {
@@ -722,31 +728,9 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskCount)
 		c.skip(i, i+2)
 		return i + 2
-	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (i+1 == len(c.in) || c.w(i+1) == "?" || strings.HasSuffix(c.in[i].raw, "?")) &&
-		(len(c.out) == 0 || !strings.HasSuffix(lastW(c.out), "gb") && !reqStartsNumber(lastW(c.out))):
-		// "gemma2 27b 추론 vram?", "llama3 8b memory?": the request ends
-		// asking about memory (not "24gb vram", a card's size)
-		c.setAsk(AskFit)
-		c.memory = true
-		c.skip(i, i+1)
-		return i + 1
-	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (c.w(i+1) == "needed" || c.w(i+1) == "required" || c.w(i+1) == "usage" || c.w(i+1) == "requirement" || c.w(i+1) == "requirements" ||
-		c.w(i+1) == "each" && (i+2 == len(c.in) || c.w(i+2) == "?" || strings.HasSuffix(c.in[i+1].raw, "?"))):
-		// "vram each?": each choice's memory
-		// "what's the vram needed for …", "memory requirements of …"
-		c.setAsk(AskFit)
-		c.memory = true
-		c.skip(i, i+2)
-		return i + 2
 	case c.w(i) == "24/7" || c.w(i) == "round-the-clock" || c.w(i) == "around-the-clock" || c.w(i) == "always-on":
 		c.skip(i, i+1) // "serve it 24/7": a served model runs all the time; the card prices an hour and a month
 		return i + 1
-	case memoryWord(c.w(i)) && c.w(i) != "gpu" && c.w(i+1) == "for" && (i == 0 || !reqStartsNumber(c.w(i-1))):
-		// "memory for 13b inference …", "vram for llama3 8b lora": how much
-		c.setAsk(AskFit)
-		c.memory = true
-		c.skip(i, i+2)
-		return i + 2
 	case c.words(i, "how", "much") && memoryWord(c.w(i+2)):
 		// "how much vram for …", "how much memory does mixtral need"
 		c.setAsk(AskFit)

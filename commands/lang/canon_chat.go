@@ -146,6 +146,12 @@ func (c *canonizer) chatWords(i int) int {
 	case w == "into" && c.distill:
 		c.skip(i, i+1) // "distill A into B"
 		return i + 1
+	case strings.HasPrefix(w, "dpo-") && trainingWords[strings.TrimPrefix(w, "dpo-")]:
+		c.emit("dpo", i, i+1) // "DPO-train Zephyr 7B": DPO, which is training
+		return i + 1
+	case w == "rerank" || w == "reranking" || w == "re-rank":
+		c.emit("inference", i, i+1) // "rerank 1M query-doc pairs": a forward pass over each pair
+		return i + 1
 	case w == "tune" || w == "tuning" || w == "tunes":
 		if l := lastW(c.out); l == "lora" || l == "qlora" || l == "finetune" {
 			c.skip(i, i+1) // "lora tune mistral": the LoRA said
@@ -259,6 +265,12 @@ func (c *canonizer) latencyBeforeWord(i int) int {
 	if unit == "" && timeUnitWord(c.w(j)) {
 		unit = c.w(j)
 		j++
+	}
+	if timeUnitWord(unit) && c.words(j, "time", "to", "first", "token") {
+		// "500 ms time to first token": TTFT spelled out
+		c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), true, true
+		c.skip(j, j+4)
+		return j + 4
 	}
 	if !timeUnitWord(unit) || !latencyWord(c.w(j)) {
 		return i
@@ -552,4 +564,30 @@ func (c *canonizer) dropKey(key string) {
 			return
 		}
 	}
+}
+
+// sizeRange reads a range of model sizes ("7B~13B", "7-13b", "7b to
+// 13b"): the largest is planned, since what holds it holds the others,
+// and the reading says so. It returns i when none is there.
+func (c *canonizer) sizeRange(i int) int {
+	w, n := c.w(i), 1
+	lo, hi := "", ""
+	if a, b, ok := strings.Cut(w, "~"); ok {
+		lo, hi = a, b
+	} else if a, b, ok := strings.Cut(w, "-"); ok && digitsOnly(strings.TrimRight(a, ".0123456789")+"0") {
+		lo, hi = a, b
+	} else if (c.w(i+1) == "to" || c.w(i+1) == "~" || c.w(i+1) == "에서") && isParamSize(w) {
+		lo, hi, n = w, c.w(i+2), 3
+	}
+	top, ok1 := paramSize(hi)
+	low, ok2 := paramSize(lo)
+	if !ok2 && hi != "" && len(hi) > 0 {
+		low, ok2 = paramSize(lo + hi[len(hi)-1:]) // "7-13b": the unit said once
+	}
+	if !ok1 || !ok2 || low >= top || top < 100e6 {
+		return i
+	}
+	c.emit(hi+"-params", i, i+n)
+	c.corrected = append(c.corrected, c.text[c.in[i].start:c.in[i+n-1].end]+" → "+hi+" (the largest of the range)")
+	return i + n
 }

@@ -33,6 +33,9 @@ func (c *canonizer) englishDeadline(i int) (int, bool) {
 			return j + 1 + n, true
 		}
 		if w != "on" {
+			if n, ok := c.byDeadline("by", i, j); ok {
+				return n, true // "our deadline is next Friday", "deadline: end of month"
+			}
 			if day, n, ok := c.englishDate(j); ok {
 				if left, ok := c.until(day); ok {
 					c.setDeadline(left, i, n) // "our deadline is Dec 15"

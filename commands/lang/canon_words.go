@@ -614,8 +614,9 @@ func koWonAt(w []string) (float64, int) {
 	if w[1] == "won" || w[1] == "krw" {
 		return v.v, 2 // "3000000 won", "3M krw"
 	}
-	scale := map[string]float64{"만": 1e4, "억": 1e8, "천": 1e3}
-	for s, f := range scale {
+	scale := map[string]float64{"만": 1e4, "억": 1e8, "천": 1e3, "천만": 1e7, "백만": 1e6, "십만": 1e5, "십억": 1e9}
+	for _, s := range []string{"천만", "백만", "십만", "십억", "만", "억", "천"} { // longest first: "3천만원"
+		f := scale[s]
 		if strings.HasPrefix(w[1], s+"원") {
 			return v.v * f, 2
 		}
@@ -820,4 +821,41 @@ func (c *canonizer) words(i int, ws ...string) bool {
 		}
 	}
 	return true
+}
+
+// memoryAsked reads a memory word that asks the memory: "llama3 8b
+// memory?", "vram needed for …", "vram each?", "memory on T4", "memory
+// for 13b inference"; i when none is there.
+func (c *canonizer) memoryAsked(i int) int {
+	switch {
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (i+1 == len(c.in) || c.w(i+1) == "?" || strings.HasSuffix(c.in[i].raw, "?")) &&
+		(len(c.out) == 0 || !strings.HasSuffix(lastW(c.out), "gb") && !reqStartsNumber(lastW(c.out))):
+		// "gemma2 27b 추론 vram?", "llama3 8b memory?": the request ends
+		// asking about memory (not "24gb vram", a card's size)
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+1)
+		return i + 1
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && (c.w(i+1) == "needed" || c.w(i+1) == "required" || c.w(i+1) == "usage" || c.w(i+1) == "requirement" || c.w(i+1) == "requirements" ||
+		c.w(i+1) == "each" && (i+2 == len(c.in) || c.w(i+2) == "?" || strings.HasSuffix(c.in[i+1].raw, "?"))):
+		// "vram each?": each choice's memory
+		// "what's the vram needed for …", "memory requirements of …"
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+2)
+		return i + 2
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && c.w(i+1) == "on" && c.gpu(strings.TrimRight(c.w(i+2), "?")) && (i == 0 || !reqStartsNumber(c.w(i-1))):
+		// "int8 vs fp16 vs int4 memory on T4": the memory there asked
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+1)
+		return i + 1
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && c.w(i+1) == "for" && (i == 0 || !reqStartsNumber(c.w(i-1))):
+		// "memory for 13b inference …", "vram for llama3 8b lora": how much
+		c.setAsk(AskFit)
+		c.memory = true
+		c.skip(i, i+2)
+		return i + 2
+	}
+	return i
 }

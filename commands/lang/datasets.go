@@ -80,6 +80,9 @@ func Datasets() []Dataset { return append([]Dataset(nil), datasets...) }
 // request's dataset, its size goes where the name stood (emitDataset), and
 // reading goes on after the name or after a size said beside it.
 func (c *canonizer) readDataset(d Dataset, a, b int) int {
+	if strings.HasSuffix(d.Name, "-1k") && (c.w(b) == "1k" || c.w(b) == "-1k") {
+		b++ // "이미지넷 1k", "imagenet 1k": the name's own "1k", not a size
+	}
 	c.dataset = d.Name
 	c.skipTo = 0
 	c.emitDataset(d, a, b)

@@ -880,6 +880,10 @@ func (c *canonizer) koRateNoun(i int, e koEntry) int {
 		c.skip(i, i+1)
 		return i + 1
 	}
+	if e.word == "tokens" && (strings.HasPrefix(c.w(i+1), "생성") || strings.HasPrefix(c.w(i+1), "출력")) && strings.HasPrefix(c.w(i+2), "속도") {
+		c.skip(i, i+1) // "토큰 생성 속도": the rate named, its number comes later
+		return i + 1
+	}
 	return i
 }
 

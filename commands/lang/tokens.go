@@ -16,6 +16,9 @@ import (
 // become spaces; Slack's HTML escapes are undone; invalid UTF-8 becomes
 // U+FFFD. A '*' between two letters or digits ("h100*2") is a count 'x';
 // elsewhere it is Slack bold and is dropped.
+// reqSizeRange is a range of model sizes written with a tilde ("7B~13B").
+var reqSizeRange = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?[bm])\s*~\s*(\d+(?:\.\d+)?[bm])\b`)
+
 func reqNormalize(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(s)
@@ -36,6 +39,8 @@ func reqNormalize(s string) string {
 		}
 		return sum + " per " + period
 	})
+	// "7B~13B": a range of model sizes, not "about 13B"
+	s = reqSizeRange.ReplaceAllString(s, "$1 to $2")
 	s = reqContractions.ReplaceAllStringFunc(s, func(m string) string {
 		return m[:strings.IndexAny(m, "'’")]
 	})
