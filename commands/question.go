@@ -77,6 +77,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return req, "", nil
 	case rd.LargestModel:
 		return s.largestModel(p, rd, req)
+	case rd.BitsAsked:
+		return s.widestFormat(p, req)
 	case rd.ComparePrecisions[0] != "":
 		return req, s.precisionsSideBySide(p, rd, req), nil
 	case rd.Variant != nil:

@@ -78,6 +78,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// probe 18: a latency target sizes the replicas; a fit asked with a target missed is answered no
 		{"Serving Llama 3.1 8B with 100 concurrent users, 500 ms time to first token, how many L4s?", "count", []string{"× L4", "Within your 500 ms target for the first token"}},
 		{"Can we serve Gemma 2 27B at p95 latency under 1s with 50 QPS on server-a?", "fit", []string{"No — it fits on server-a", "Over your 1 s target"}},
+		{"gemma 3 27b 를 4090에 올릴려면 몇비트 양자화 해야댐?", "fit", []string{"int4가 1× GeForce RTX 4090에 들어가는 가장 넓은 형식이에요", "int8은"}},
+		{"llama 3 405b what quantization fits on a 4090?", "fit", []string{"Not even 4 bits fit on 1× GeForce RTX 4090"}},
+		{"GGUF Q8_0 vs Q4_K_M for Llama 3 8B on RTX 3090, speed and quality tradeoff?", "time", []string{"Q8_0:", "Q4_K_M:", "Q4_K_M is"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

@@ -394,3 +394,42 @@ func bigCount(p *i18n.Printer, v float64) string {
 	}
 	return lang.Num(math.Round(v/1e5) / 10 * 1e6)
 }
+
+// widestFormat answers "4090에 올릴려면 몇비트 양자화 해야댐?", "how many bits
+// to fit gemma 3 27b on a 4090": the widest weight format, of 16, 8 and 4
+// bits, that holds the job on the hardware named (one of it when no count
+// is said, the team's fastest server's GPU when none is named), and what
+// each wider one needs; the card below plans that format.
+func (s *Set) widestFormat(p *i18n.Printer, req planner.Request) (planner.Request, string, error) {
+	hw, ok := s.sideBySideGPU(req)
+	if !ok {
+		return req, "", nil
+	}
+	if len(req.Targets) == 0 {
+		hw.Count, hw.GPUsPerNode, hw.Server = 1, 0, ""
+	}
+	var over []string
+	for _, f := range []planner.Precision{planner.BF16, planner.INT8, planner.INT4} {
+		j := req.Job
+		j.Precision = f
+		if f == planner.BF16 && !hw.GPU.Supports(planner.BF16) {
+			j.Precision = planner.FP16
+		}
+		res, err := s.deps.Catalog.Plan(planner.Request{Job: j, Targets: []planner.Hardware{hw}, NoSearch: true})
+		if err != nil || len(res.Plans) == 0 {
+			continue
+		}
+		e := res.Plans[0]
+		if !e.Memory.Fits {
+			over = append(over, p.Tf("%s needs %.0f GiB", j.Precision, e.Memory.PerGPUGiB))
+			continue
+		}
+		req.Job, req.Targets = j, []planner.Hardware{hw}
+		line := p.Tf("%s is the widest that fits on %s (%.0f of %.0f GiB per GPU)", j.Precision, hwText(p, e), e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+		if len(over) > 0 {
+			line += "; " + strings.Join(over, ", ")
+		}
+		return req, line + ".", nil
+	}
+	return req, p.Tf("Not even 4 bits fit on %s (%s); more GPUs or a larger card hold it.", hwText(p, &planner.Estimate{GPUs: hw.Count, GPUName: hw.GPU.Name, Server: hw.Server}), strings.Join(over, ", ")), nil
+}

@@ -119,6 +119,9 @@ func lastParams(out []reqToken) string {
 // "40 people", "on volta", "a 150m gpt"; i when none is there.
 func (c *canonizer) chatWords(i int) int {
 	w := c.w(i)
+	if n := c.bitsAskedAt(i); n > i {
+		return n
+	}
 	switch {
 	case w == "how" && c.w(i+1) == "much" && (c.w(i+2) == "faster" || c.w(i+2) == "slower" || c.w(i+2) == "quicker" || c.w(i+2) == "longer"):
 		c.setAsk(AskTime) // "how much faster is sxm": a speed, not a cost
@@ -589,5 +592,26 @@ func (c *canonizer) sizeRange(i int) int {
 	}
 	c.emit(hi+"-params", i, i+n)
 	c.corrected = append(c.corrected, c.text[c.in[i].start:c.in[i+n-1].end]+" → "+hi+" (the largest of the range)")
+	return i + n
+}
+
+// bitsAskedAt reads the widest weight format that fits asked in English:
+// "how many bits to fit gemma 3 27b on a 4090", "what quantization fits";
+// i when it is not there.
+func (c *canonizer) bitsAskedAt(i int) int {
+	n := 0
+	switch {
+	case c.words(i, "how", "many", "bits"), c.words(i, "what", "bit", "width"):
+		n = 3
+	case c.words(i, "what", "bit-width"), c.words(i, "which", "bit-width"), c.words(i, "what", "quantization"), c.words(i, "which", "quantization"),
+		c.words(i, "what", "quant"), c.words(i, "which", "quant"):
+		n = 2
+	default:
+		return i
+	}
+	c.ask = AskNone
+	c.setAsk(AskFit)
+	c.bitsAsked, c.runWord = true, true
+	c.skip(i, i+n)
 	return i + n
 }

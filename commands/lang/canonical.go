@@ -357,6 +357,10 @@ var maxBatchWords = map[string]bool{"max": true, "maximum": true, "largest": tru
 var audioAskWords = map[string]bool{"hours": true, "hrs": true, "of": true, "audio": true, "speech": true, "per": true, "an": true, "hour": true,
 	"real-time": true, "realtime": true, "factor": true, "rtf": true, "real-time-factor": true, "채널": true, "실시간": true}
 
+// bitsAskWords asked the widest weight format that fits.
+var bitsAskWords = map[string]bool{"bits": true, "bit": true, "width": true, "bit-width": true, "quantization": true, "quant": true,
+	"fit": true, "fits": true, "양자화": true, "양자화해야": true}
+
 // budgetWords said the budget the reading names.
 var budgetWords = map[string]bool{"예산": true, "예산이": true, "예산은": true, "budget": true}
 
@@ -377,7 +381,7 @@ func notAsked(r Reading) []string {
 		for _, w := range strings.Fields(sk) {
 			w = strings.ToLower(strings.Trim(w, "?!.,~"))
 			if _, e, ok := koStem(w); ok && e.act == koAsk || askEnglish[w] || r.Ask == AskAmount && amountUnitWord(w) > reqUUnknown ||
-				(r.Memory || r.Ask == AskFit) && memoryWord(w) || r.Rate && koRateWord(w) || r.AudioRate && audioAskWords[w] || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
+				(r.Memory || r.Ask == AskFit) && memoryWord(w) || r.Rate && koRateWord(w) || r.AudioRate && audioAskWords[w] || r.BitsAsked && bitsAskWords[w] || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
 				r.Budget > 0 && budgetWords[w] || r.ServeHours > 0 && w == "월" {
 				continue // "how many tokens": the amount asked, in its unit
 			}
@@ -681,6 +685,8 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 	switch {
 	case r.LargestModel:
 		return p.T("how big?")
+	case r.BitsAsked:
+		q = p.T("which bit width fits?")
 	case r.MaxBatch && r.Ask == AskFit && r.Request.Job.Workload == planner.Inference:
 		q = p.T("how many at once?")
 	case r.MaxBatch && r.Ask == AskFit:

@@ -187,6 +187,9 @@ func perSecond(s string) bool {
 // tok/s", "몇 이미지/초" ask how fast, as a rate (the number before it is
 // no amount of tokens: "4090에서 몇 토큰/s").
 func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
+	if n, ok := c.koBitsAsked(i, w); ok {
+		return n, true
+	}
 	if n, ok := c.koHowManyRate(i, w); ok {
 		return n, true
 	}
@@ -669,4 +672,20 @@ func (c *canonizer) audioModel() bool {
 	return slices.ContainsFunc(c.in, func(t reqToken) bool {
 		return strings.Contains(t.w, "whisper") || strings.Contains(t.w, "위스퍼")
 	})
+}
+
+// koBitsAsked reads "몇비트": "4090에 올릴려면 몇비트 양자화 해야댐?" asks the
+// widest weight format that fits.
+func (c *canonizer) koBitsAsked(i int, w string) (int, bool) {
+	if !strings.HasPrefix(w, "몇비트") && (w != "몇" || !strings.HasPrefix(c.w(i+1), "비트")) {
+		return 0, false
+	}
+	c.ask = AskNone
+	c.setAsk(AskFit)
+	c.bitsAsked, c.runWord = true, true
+	n := i + 1
+	if w == "몇" {
+		n++
+	}
+	return c.skipCounters(n, "양자화", "로", "으로"), true
 }

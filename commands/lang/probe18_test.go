@@ -28,6 +28,11 @@ func TestProbeEighteenReadings(t *testing.T) {
 		{"Rerank 1M query-doc pairs with bge-reranker-large on L4, latency?", "xlm-roberta-large · inference"},
 		{"Serving Llama 3.1 8B with 100 concurrent users, 500 ms time to first token, how many L4s?", "first token within 500 ms"},
 		{"라마3 8b 토큰 생성 속도 초당 100토큰 이상 나오려면 어떤 gpu 사야돼?", "output-rate 100 tok/s"},
+		// a rank and a GGUF type compared; the widest format that fits asked
+		{"llama 3 8b qlora r=8 vs r=64 memory on 4090", "r=8 vs r=64 · on 1x rtx-4090"},
+		{"GGUF Q8_0 vs Q4_K_M for Llama 3 8B on RTX 3090, speed and quality tradeoff?", "Q8_0 vs Q4_K_M · on 1x rtx-3090"},
+		{"gemma 3 27b 를 4090에 올릴려면 몇비트 양자화 해야댐?", "gemma-3-27b · inference · on 1x rtx-4090 · which bit width fits?"},
+		{"how many bits to fit llama 3 70b on 2x 3090?", "llama-3-70b · inference · on 2x rtx-3090 · which bit width fits?"},
 	})
 }
 

@@ -188,6 +188,9 @@ type Reading struct {
 	MaxBatch bool
 	// MaxSeq: the question asked the longest context that fits.
 	MaxSeq bool
+	// BitsAsked: the widest weight format that fits was asked ("몇비트로
+	//양자화해야 4090에 올라가?", "what bit width fits").
+	BitsAsked bool
 	// Budget is a ceiling on the cost in USD the request said, 0 for none.
 	Budget float64
 	// GPUCount is a GPU count said with no GPU named ("on 8 gpus", "gpu
@@ -272,7 +275,7 @@ func Read(env Env, text string) (Reading, error) {
 		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: c.corrected, StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, InWon: c.inWon}
 	p.rentSpan(&r)

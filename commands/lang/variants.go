@@ -46,6 +46,9 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 	if a < 0 || b > len(toks) || a >= b {
 		return ""
 	}
+	if b-a == 3 && rankWord(toks[a].w) && toks[a+1].w == "=" && digitsOnly(toks[a+2].w) {
+		return "rank" // "r=8 이랑 r=64"
+	}
 	var ws []string
 	for _, t := range toks[a:b] {
 		if t.w == "" || !unicode.IsLetter(rune(t.w[0])) && !unicode.IsDigit(rune(t.w[0])) && !isHangulWord(t.w) {
@@ -58,6 +61,10 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 		switch {
 		case engineWords[w] != "":
 			return "engine"
+		case gluedRank(w):
+			return "rank" // "r=8 이랑 r=64", "r16"
+		case isGGUFType(w):
+			return "quant" // "Q8_0 vs Q4_K_M"
 		case w == "awq" || w == "gptq" || w == "bnb" || w == "bitsandbytes" || w == "exl2" || w == "gguf" || w == "hqq":
 			return "quant"
 		case reqKeywords[w].kind == reqKwStack:
@@ -268,6 +275,23 @@ func readVariants(env Env, text string) (Reading, bool) {
 }
 
 // rankWord reports whether w names a LoRA rank's key ("rank", "r", "랭크").
+// gluedRank reports whether w is a LoRA rank written in one word: "r=8",
+// "r16", "rank=64".
+func gluedRank(w string) bool {
+	for _, p := range []string{"rank=", "r=", "r"} {
+		if rest, ok := strings.CutPrefix(w, p); ok && rest != "" && digitsOnly(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGGUFType reports whether w names a GGUF file type ("q8_0", "q4_k_m").
+func isGGUFType(w string) bool {
+	_, ok := ggufType(w)
+	return ok && strings.HasPrefix(w, "q") || ok && strings.HasPrefix(w, "iq")
+}
+
 func rankWord(w string) bool {
 	return w == "rank" || w == "r" || w == "lora-r" || w == "lora-rank" || w == "랭크"
 }
