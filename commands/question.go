@@ -518,13 +518,37 @@ func preferredPick(p *i18n.Printer, rd lang.Reading, res *planner.Result) string
 	return ""
 }
 
+// jobLoad is the requests at once a served plan was asked for: the
+// concurrency said, within what fits; 0 when the engine's own fill was
+// planned.
+func jobLoad(sv *planner.Serving) int {
+	if sv.Concurrency >= float64(sv.MaxInFlight) {
+		return 0
+	}
+	return int(math.Ceil(sv.Concurrency))
+}
+
 // memoryAnswer answers "how much vram for …": the peak per GPU where it
 // was planned, and in all when it is spread over several.
 func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
 	if sv := e.Serving; sv != nil && sv.MaxInFlight > 1 && sv.KVCacheGiB > 0 && e.Memory.EngineCapGiB > 0 {
 		// a batched engine fills what it takes of the card with KV cache:
-		// the need is the weights, the workspace and one sequence's cache
-		need := e.Memory.PerGPUGiB - sv.KVCacheGiB + sv.KVCacheGiB/float64(sv.MaxInFlight)
+		// the need is the weights, the workspace and the cache of the
+		// requests said at once (one when none was said); the peak planned
+		// holds the cache of the requests it ran
+		held := 0.0
+		for _, it := range e.Memory.Breakdown {
+			if it.Name == "KV cache" {
+				held = it.GiB
+			}
+		}
+		perReq := sv.KVCacheGiB / float64(sv.MaxInFlight)
+		if n := jobLoad(sv); n > 1 {
+			need := e.Memory.PerGPUGiB - held + perReq*float64(n)
+			return p.Tf("It needs about %.0f GiB per GPU on %s for %d requests of %d tokens at once (their KV cache %.0f GiB); a serving engine takes %.0f of its %.0f GiB, room for %d.",
+				need, hw, n, sv.InputTokens+sv.OutputTokens, perReq*float64(n), e.Memory.EngineCapGiB, e.Memory.CapacityGiB, sv.MaxInFlight)
+		}
+		need := e.Memory.PerGPUGiB - held + perReq
 		return p.Tf("It needs about %.0f GiB per GPU on %s for one request of %d tokens; a serving engine takes %.0f of its %.0f GiB and fills the rest with KV cache, %d requests at once.",
 			need, hw, sv.InputTokens+sv.OutputTokens, e.Memory.EngineCapGiB, e.Memory.CapacityGiB, sv.MaxInFlight)
 	}

@@ -81,6 +81,11 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"gemma 3 27b 를 4090에 올릴려면 몇비트 양자화 해야댐?", "fit", []string{"int4가 1× GeForce RTX 4090에 들어가는 가장 넓은 형식이에요", "int8은"}},
 		{"llama 3 405b what quantization fits on a 4090?", "fit", []string{"Not even 4 bits fit on 1× GeForce RTX 4090"}},
 		{"GGUF Q8_0 vs Q4_K_M for Llama 3 8B on RTX 3090, speed and quality tradeoff?", "time", []string{"Q8_0:", "Q4_K_M:", "Q4_K_M is"}},
+		// probe 19: a served job's memory for the batch said (it had come out negative); a rate asked with a fit is part of the answer; three models side by side
+		{"How much VRAM does Llama 3.1 8B need at 32k context with batch 16 in vLLM?", "fit", []string{"It needs about 81 GiB per GPU", "for 16 requests of 32768 tokens at once"}},
+		{"초당 토큰 2000개 뽑아야 되는데 큐웬2.5 32B AWQ L40S로 될까", "fit", []string{"아니요 — 1× L40S에 들어가요", "요청한 건 초당 2,000개"}},
+		{"임베딩 서빙 e5-large 초당 500 요청 L4로 충분?", "fit", []string{"아니요", "요청한 건 초당 500개"}},
+		{"Compare Llama 3.1 8B vs Qwen2.5 7B vs Gemma 2 9B serving throughput on one H100", "time", []string{"Llama 3.1 8B:", "Qwen2.5 7B:", "Gemma 2 9B:"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

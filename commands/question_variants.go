@@ -350,10 +350,34 @@ func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer 
 		}
 		answer += v
 	}
+	if rest, ok := strings.CutPrefix(answer, p.T("Yes")+" — "); ok && rd.Ask == lang.AskFit {
+		if got, want, short := rateShort(rd.Request.Job, firstEstimate(res)); short {
+			// "초당 토큰 2000개 뽑아야 되는데 … L40S로 될까": it fits, but the rate is the question
+			answer = p.T("No") + " — " + rest + " " + p.Tf("It serves %s of the %s asked a second: more GPUs carry the rest (ask how many).", sig(got), sig(want))
+		}
+	}
 	if answer != "" && rd.NegativeAsk {
 		answer = withoutYesNo(p, answer) // "안 들어가지?": the fact, not a yes that reads as no
 	}
 	return answer
+}
+
+// rateShort reports whether a served plan falls short of the rate the job
+// asked for — tokens a second, or requests a second — with what it serves
+// and what was asked.
+func rateShort(j planner.Job, e *planner.Estimate) (got, want float64, short bool) {
+	if e == nil || !e.Memory.Fits || j.Workload != planner.Inference {
+		return 0, 0, false
+	}
+	switch sv := e.Serving; {
+	case j.OutputTokPS > 0 && sv != nil:
+		return sv.OutputTokPS, j.OutputTokPS, sv.OutputTokPS < 0.98*j.OutputTokPS
+	case j.RequestRate > 0 && sv != nil:
+		return sv.RequestsPerS, j.RequestRate, sv.Saturated
+	case j.RequestRate > 0 && e.Throughput.SamplesPerS > 0:
+		return e.Throughput.SamplesPerS, j.RequestRate, e.Throughput.SamplesPerS < 0.98*j.RequestRate
+	}
+	return 0, 0, false
 }
 
 // latencyOver reports whether a served plan runs over the latency target

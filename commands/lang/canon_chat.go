@@ -149,6 +149,9 @@ func (c *canonizer) chatWords(i int) int {
 	case w == "into" && c.distill:
 		c.skip(i, i+1) // "distill A into B"
 		return i + 1
+	case digitsOnly(w) && c.w(i-1) == "the" && strings.Contains(strings.ToLower(c.text), w+"gb"):
+		c.skip(i, i+1) // "A100 40GB vs A100 80GB … does the 40 suffice?": the card said before
+		return i + 1
 	case strings.HasPrefix(w, "dpo-") && trainingWords[strings.TrimPrefix(w, "dpo-")]:
 		c.emit("dpo", i, i+1) // "DPO-train Zephyr 7B": DPO, which is training
 		return i + 1

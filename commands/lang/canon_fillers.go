@@ -21,7 +21,8 @@ var englishFillers = func() map[string]bool {
 		gpu gpus card cards hardware instance accelerator box boxes setup rig
 		vram memory mem without w/o cost price rent rented renting chat instruct ran servers machines gives gave brings bring makes
 		them dreaming am honestly tbh rn gonna wanna lemme kinda idk btw fyi asap
-		cloud aws gcp azure runpod vastai free colab kaggle spare difference differences napkin math ballpark eta moe`) {
+		cloud aws gcp azure runpod vastai free colab kaggle spare difference differences napkin math ballpark eta moe
+		suffice suffices sufficient adequate`) {
 		m[w] = true
 	}
 	// "of" and "on" are keywords the readers use; "take"/"took" too where

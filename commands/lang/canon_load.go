@@ -334,5 +334,15 @@ func perWho(w string) bool {
 // many h100s at 2k tok/s"): "at" before it, and which GPU or how many is
 // the question.
 func (c *canonizer) hardwareAsked(i int) bool {
-	return c.w(i-1) == "at" && (c.ask == AskWhichGPU || c.ask == AskCount || c.prefer != "")
+	if c.w(i-1) == "at" && (c.ask == AskWhichGPU || c.ask == AskCount || c.prefer != "") {
+		return true
+	}
+	// "500 concurrent chat users, 2000 tokens/s aggregate … How many
+	// L4s?": a rate beside users, with the GPUs still to be counted
+	for k := i + 1; k < len(c.in)-1; k++ {
+		if c.words(k, "how", "many") || c.words(k, "how", "much") && c.w(k+2) == "gpu" {
+			return slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "users" || t.w == "concurrency" }) || c.w(i+3) == "aggregate"
+		}
+	}
+	return false
 }

@@ -385,6 +385,37 @@ func (c *canonizer) monthEnd(months int) time.Duration {
 	return first.Add(-time.Minute).Sub(c.now)
 }
 
+// koQuarterEnd reads "이번 분기 안에", "다음 분기까지", "분기말까지": the
+// time to the last day of this quarter (or the next), and where the words
+// end; i when none is there.
+func (c *canonizer) koQuarterEnd(i int) (time.Duration, int) {
+	w, k, next := c.w(i), i+1, false
+	switch {
+	case strings.HasPrefix(w, "분기말"):
+	case (w == "이번" || w == "다음") && strings.HasPrefix(c.w(i+1), "분기"):
+		next, w, k = w == "다음", c.w(i+1), i+2
+	case strings.HasPrefix(w, "이번분기") || strings.HasPrefix(w, "다음분기"):
+		next = strings.HasPrefix(w, "다음")
+	default:
+		return 0, i
+	}
+	rest := w[strings.Index(w, "분기")+len("분기"):]
+	if rest == "" {
+		rest, k = c.w(k), k+1
+	}
+	switch strings.TrimPrefix(rest, "말") {
+	case "까지", "안에", "내로", "내에", "중으로", "중에", "전까지", "이내":
+	default:
+		return 0, i
+	}
+	_, m, _ := c.now.Date()
+	months := (3 - (int(m)-1)%3) - 1 // to the quarter's last month
+	if next {
+		months += 3
+	}
+	return c.monthEnd(months), k
+}
+
 // koPeriodEnd reads the end of a week or a month said in Korean — "다음 주
 // 말까지", "이번 주 안에", "이번주 중으로", "주말까지", "이번 달 말까지",
 // "다음 달 안에", "월말까지" — as the time to that week's Sunday or that
@@ -393,6 +424,9 @@ func (c *canonizer) koPeriodEnd(i int) (time.Duration, int) {
 	w := c.w(i)
 	if strings.HasPrefix(w, "월말") {
 		return c.monthEnd(0), i + 1
+	}
+	if d, n := c.koQuarterEnd(i); n > i {
+		return d, n
 	}
 	which, unit, k := "", "", i
 	switch {

@@ -51,7 +51,7 @@ func TestProbeFourteenReadings(t *testing.T) {
 		// word "compare" before two choices that are not hardware
 		{"solar 10.7b int8 vs int4 quality/memory tradeoff for serving on a 4090?", "solar-10.7b · inference · int8 vs int4 · on 1x rtx-4090"},
 		{"llama 3.2 3b를 fp16 vs int8 vs int4로 서빙할 때 메모리 차이 알려주세요", "llama-3.2-3b · inference · fp16 vs int8 vs int4"},
-		{"serving qwen2.5 7b with ollama vs vllm vs tgi on a l40s, which gives best throughput?", "ollama vs vllm · on 1x l40s"},
+		{"serving qwen2.5 7b with ollama vs vllm vs tgi on a l40s, which gives best throughput?", "ollama vs vllm vs tgi · on 1x l40s"},
 		{"혹시 70b 모델 qlora 학습을 a100 80기가 한 장으로 돌리는 게 현실적으로 가능한지 여쭤봐도 될까요? 모델은 llama 3.1 70b 입니다.", "llama-3.1-70b · qlora · on 1x a100-sxm4-80gb · will it fit?"},
 		{"기존에 쓰던 bert-base-multilingual을 roberta large로 바꾸려는데, 학습 시간이 얼마나 늘어날지 궁금합니다. 데이터 10만 개, a100 1장 기준이에요.", "bert-base-multilingual vs roberta large · on 1x a100-sxm4-80gb"},
 		{"exaone 3.5 7.8b lora on server-v, given V100s do not support bf16, 20k samples, how long", "exaone-3.5-7.8b · lora · 20000 samples · on 4x server-v · how long?"},

@@ -30,6 +30,15 @@ type Variant struct {
 	Also []Choice
 }
 
+// said is the choices as the reading names them: "A vs B vs C".
+func (v *Variant) said() string {
+	s := v.Labels[0] + " vs " + v.Labels[1]
+	for _, c := range v.Also {
+		s += " vs " + c.Label
+	}
+	return s
+}
+
 // Choice is one more choice of a Variant: its label and its request.
 type Choice struct {
 	Label   string
@@ -89,6 +98,11 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 	}
 	if b-a == 2 && variantKind(cat, toks, a, a+1) == "quant" && (ws[1] == "4bit" || ws[1] == "int4" || ws[1] == "8bit" || ws[1] == "int8" || ws[1] == "4-bit") {
 		return "quant" // "gptq 4bit랑 awq 4bit"
+	}
+	for k, w := range ws {
+		if stem, e, ok := koStem(w); ok && isHangulWord(w) && e.act == koWord && familyName(cat, e.word) {
+			ws[k] = e.word + w[len(stem):] // "젬마2 9B": gemma2 9b
+		}
 	}
 	for _, w := range ws {
 		if isHangulWord(w) || reqKeywords[w].kind != 0 && reqKeywords[w].kind != reqKwModelKind {
@@ -226,11 +240,16 @@ func readVariants(env Env, text string) (Reading, bool) {
 	bs, be := span(b)
 	cs := toks[cmp].start
 	third := ""
-	if k := b[1]; k+1 < len(toks) && variantWords[toks[k].w] && variantKind(cat, toks, k+1, k+2) == kind {
-		// "ollama vs vllm vs tgi": the first two side by side, the third
-		// named in the notes
-		third = text[toks[k+1].start:toks[k+1].end]
-		text = text[:toks[k].start] + text[toks[k+1].end:]
+	if k := b[1]; k+1 < len(toks) && variantWords[toks[k].w] {
+		// "ollama vs vllm vs tgi", "A vs B vs C serving throughput": a
+		// third choice of the same kind, answered beside the two
+		for lc := min(4, len(toks)-k-1); lc >= 1; lc-- {
+			if variantKind(cat, toks, k+1, k+1+lc) == kind {
+				third = text[toks[k+1].start:toks[k+lc].end]
+				text = text[:toks[k].start] + text[toks[k+lc].end:]
+				break
+			}
+		}
 	}
 	if k := a[0] - 1; k >= 0 && (toks[k].w == "compare" || toks[k].w == "comparing") {
 		// "compare full finetune vs lora": the two choices are the
@@ -267,9 +286,13 @@ func readVariants(env Env, text string) (Reading, bool) {
 		}
 	}
 	if third != "" {
-		t := en.Tf("`%s` also named: %s and %s compared; ask it against one of them on its own", third, r1.Variant.Labels[0], r1.Variant.Labels[1])
-		r1.notes = append(r1.notes, t)
-		r1.Request.Job.Notes = append(r1.Request.Job.Notes, t.String())
+		if r3, err := Read(env, text[:as]+third+text[ae:cs]+text[be:]); err == nil {
+			r1.Variant.Also = []Choice{{Label: third, Request: r3.Request}}
+		} else {
+			t := en.Tf("`%s` also named: %s and %s compared; ask it against one of them on its own", third, r1.Variant.Labels[0], r1.Variant.Labels[1])
+			r1.notes = append(r1.notes, t)
+			r1.Request.Job.Notes = append(r1.Request.Job.Notes, t.String())
+		}
 	}
 	return r1, true
 }
