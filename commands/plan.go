@@ -100,15 +100,27 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	}
 	reply := planReply(p, args, res)
 	recHead := p.T("Recommendations")
+	var cloudRes *planner.Result
 	if cloudDone != nil {
 		if c := <-cloudDone; c.err == nil && c.res.Recommendations.Feasible > 0 {
 			addCloud(p, reply, c.res, recHead)
+			cloudRes = c.res
 		}
 	}
 	// In the reply's language, in --json too: its "lang" says which.
 	readAs := lang.ReadAsIn(p, s.deps.Catalog, rd)
 	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs
+	s.answer(p, rd, req, res, cloudRes, answer, reply)
+	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
+	return reply, nil
+}
+
+// answer puts the question's answer under the reading: the one worked out
+// before planning, else the plan's answer line, refined (a latency or rate
+// target, won); with no line, the cloud's pick when nothing on the team's
+// servers holds the job, or the card's own summary.
+func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res, cloudRes *planner.Result, answer string, reply *Reply) {
 	if answer == "" && rd.MaxSeq {
 		answer = s.longestContext(p, req, res)
 	}
@@ -117,17 +129,19 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	}
 	answer = refineAnswer(p, rd, res, answer)
 	answer = joinLines(answer, s.thenServing(p, rd, res))
-	if answer != "" {
+	switch ci := cloudInstead(p, rd, res, cloudRes); {
+	case answer != "":
 		answer = inWon(p, rd, s.deps.KRWPerUSD, answer)
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer
-	} else if rd.LatencyTargetS > 0 {
+	case ci != "":
+		reply.Summary = ci
+		reply.Data.(*PlanData).Answer = ci
+	case rd.LatencyTargetS > 0:
 		reply.Summary = strings.TrimSuffix(reply.Summary, ".") + "." + latencyVerdict(p, rd, firstEstimate(res)) // "p50 under 2s - what hardware?"
-	} else {
+	default:
 		reply.Summary = inWon(p, rd, s.deps.KRWPerUSD, reply.Summary)
 	}
-	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
-	return reply, nil
 }
 
 // splitSearch points req's recommendation search at the team's servers
@@ -232,6 +246,34 @@ func (s *Set) addTeam(ctx context.Context, ureq Request, req planner.Request, rd
 	if act != nil {
 		reply.Actions = append([]Action{*act}, reply.Actions...)
 	}
+}
+
+// cloudInstead is the answer when nothing on the team's servers holds the
+// job and the cloud search found something ("Budget is $5k. Can we DPO
+// Llama 3 70B …?"): the cheapest cloud option when money was asked (said
+// against the budget), the balanced one otherwise; "" when the team's
+// servers hold it or the cloud was not searched.
+func cloudInstead(p *i18n.Printer, rd lang.Reading, res, cloud *planner.Result) string {
+	if cloud == nil || res.Recommendations.Feasible > 0 || firstEstimate(res) != nil && firstEstimate(res).Memory.Fits {
+		return ""
+	}
+	rec := cloud.Recommendations
+	pick := rec.Balanced
+	if rd.Budget > 0 || rd.Ask == lang.AskCost || rd.Prefer == "cheapest" {
+		pick = rec.Cheapest
+	}
+	if pick == nil {
+		return ""
+	}
+	line := p.Tf("Nothing on the team's servers holds it; in the cloud: %s", estimateSummary(p, pick, cloud.Job))
+	if rd.Budget > 0 && pick.CostUSD != nil {
+		if *pick.CostUSD <= rd.Budget {
+			line += p.Tf(", within the budget of %s", money(rd.Budget))
+		} else {
+			line += p.Tf(", over the budget of %s", money(rd.Budget))
+		}
+	}
+	return line + "."
 }
 
 // addCloud adds the catalogue's recommendations, labelled cloud, after

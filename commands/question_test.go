@@ -86,6 +86,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"초당 토큰 2000개 뽑아야 되는데 큐웬2.5 32B AWQ L40S로 될까", "fit", []string{"아니요 — 1× L40S에 들어가요", "요청한 건 초당 2,000개"}},
 		{"임베딩 서빙 e5-large 초당 500 요청 L4로 충분?", "fit", []string{"아니요", "요청한 건 초당 500개"}},
 		{"Compare Llama 3.1 8B vs Qwen2.5 7B vs Gemma 2 9B serving throughput on one H100", "time", []string{"Llama 3.1 8B:", "Qwen2.5 7B:", "Gemma 2 9B:"}},
+		// nothing on the team's servers holds it: the cloud's pick answers, against the budget
+		{"Budget is $5k. Can we DPO Llama 3 70B on 20k preference pairs?", "cost", []string{"Nothing on the team's servers holds it; in the cloud:", "within the budget of $5,000"}},
+		// a month of hosting once hosting made it inference
+		{"monthly cost of hosting llama 3 70b on server-h", "cost", []string{"for 730 hours of serving"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

@@ -559,6 +559,9 @@ func servedFromWords(r *Reading, c *canonizer, question bool) {
 			r.Ask, r.Memory = AskFit, true
 		}
 	}
+	if r.ServeHours == 0 && c.serveHours > 0 && r.Request.Job.Workload == planner.Inference {
+		r.ServeHours = c.serveHours // "monthly cost of hosting …": served, once hosting made it inference
+	}
 }
 
 // groupThousands writes a whole amount with thousands separators
