@@ -202,6 +202,9 @@ func (c *canonizer) step(i int) int {
 	if n := c.sizeRange(i); n > i {
 		return n
 	}
+	if n := c.asideAt(i); n > i {
+		return n
+	}
 	if isHangulWord(t.w) {
 		c.korean = true
 		if n := koBudgetAt(c.w(i), c.w(i+1), c.w(i+2)); n > 0 {

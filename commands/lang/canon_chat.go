@@ -2,6 +2,7 @@ package lang
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -617,4 +618,28 @@ func (c *canonizer) bitsAskedAt(i int) int {
 	c.bitsAsked, c.runWord = true, true
 	c.skip(i, i+n)
 	return i + n
+}
+
+// asideAt skips what a request says that does not change its plan, in
+// either language, before the Korean readers take a Hangul word: a
+// training setting ("dpo 베타 0.1", "lr 2e-5"), an image size ("224
+// 해상도로"), serving round the clock ("서빙 24시간"); i when none is there.
+func (c *canonizer) asideAt(i int) int {
+	w := c.w(i)
+	switch {
+	case (w == "beta" || w == "베타" || w == "β" || w == "lr" || w == "learning-rate" || w == "warmup") && reqStartsNumber(c.w(i+1)) && !reqStartsNumber(c.w(i+2)):
+		c.skip(i, i+2) // "dpo 베타 0.1", "lr 2e-5": a setting that does not change the plan
+		return i + 2
+	case reqStartsNumber(w) && (strings.HasPrefix(c.w(i+1), "해상도") || c.w(i+1) == "resolution" || c.w(i+1) == "px"),
+		(w == "resolution" || strings.HasPrefix(w, "해상도")) && reqStartsNumber(c.w(i+1)):
+		c.skip(i, i+2) // "224 해상도로": the image size (a model's own is 224)
+		return i + 2
+	case w == "24" && strings.HasPrefix(c.w(i+1), "시간") && !strings.HasPrefix(c.w(i+2), "안") && slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "inference" }):
+		c.skip(i, i+2) // "서빙 24시간": round the clock, as "24/7" is
+		if c.serveHours == 0 {
+			c.serveHours = 730
+		}
+		return i + 2
+	}
+	return i
 }

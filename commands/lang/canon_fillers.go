@@ -22,7 +22,7 @@ var englishFillers = func() map[string]bool {
 		vram memory mem without w/o cost price rent rented renting chat instruct ran servers machines gives gave brings bring makes
 		them dreaming am honestly tbh rn gonna wanna lemme kinda idk btw fyi asap
 		cloud aws gcp azure runpod vastai free colab kaggle spare difference differences napkin math ballpark eta moe
-		suffice suffices sufficient adequate`) {
+		suffice suffices sufficient adequate internal external in-house inhouse`) {
 		m[w] = true
 	}
 	// "of" and "on" are keywords the readers use; "take"/"took" too where

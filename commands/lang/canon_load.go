@@ -337,11 +337,14 @@ func (c *canonizer) hardwareAsked(i int) bool {
 	if c.w(i-1) == "at" && (c.ask == AskWhichGPU || c.ask == AskCount || c.prefer != "") {
 		return true
 	}
+	aggregate := slices.ContainsFunc([]string{c.w(i + 1), c.w(i + 2), c.w(i + 3), c.w(i + 4)}, func(w string) bool {
+		return strings.TrimRight(w, ",.") == "aggregate" || strings.TrimRight(w, ",.") == "total"
+	})
 	// "500 concurrent chat users, 2000 tokens/s aggregate … How many
 	// L4s?": a rate beside users, with the GPUs still to be counted
 	for k := i + 1; k < len(c.in)-1; k++ {
 		if c.words(k, "how", "many") || c.words(k, "how", "much") && c.w(k+2) == "gpu" {
-			return slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "users" || t.w == "concurrency" }) || c.w(i+3) == "aggregate"
+			return slices.ContainsFunc(c.out, func(t reqToken) bool { return t.w == "users" || t.w == "concurrency" }) || aggregate || c.w(i-1) == "at"
 		}
 	}
 	return false

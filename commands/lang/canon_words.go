@@ -614,6 +614,9 @@ func koWonAt(w []string) (float64, int) {
 	if w[1] == "won" || w[1] == "krw" {
 		return v.v, 2 // "3000000 won", "3M krw"
 	}
+	if f := scaleWords[w[1]]; f > 0 && len(w) > 2 && (w[2] == "won" || w[2] == "krw") {
+		return v.v * f, 3 // "10 million won"
+	}
 	scale := map[string]float64{"만": 1e4, "억": 1e8, "천": 1e3, "천만": 1e7, "백만": 1e6, "십만": 1e5, "십억": 1e9}
 	for _, s := range []string{"천만", "백만", "십만", "십억", "만", "억", "천"} { // longest first: "3천만원"
 		f := scale[s]
