@@ -708,7 +708,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {
 		ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
 	}
-	if ask == AskCost && koRateWord(prev) {
+	if (ask == AskCost || ask == AskCount) && koRateWord(prev) {
 		ask, c.rate, c.runWord = AskTime, true, true // "tokens/s 얼마?", "처리량 얼마": the rate, not its cost
 	}
 	c.setAsk(ask)

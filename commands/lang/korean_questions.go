@@ -674,9 +674,17 @@ func (c *canonizer) audioModel() bool {
 	})
 }
 
-// koBitsAsked reads "몇비트": "4090에 올릴려면 몇비트 양자화 해야댐?" asks the
-// widest weight format that fits.
+// koBitsAsked reads 몇 glued to what it counts: "몇비트" ("4090에 올릴려면
+// 몇비트 양자화 해야댐?" asks the widest weight format that fits) and "몇에폭"
+// ("200달러로 몇에폭 돌릴수있어": the work a budget buys).
 func (c *canonizer) koBitsAsked(i int, w string) (int, bool) {
+	if rest, ok := strings.CutPrefix(w, "몇"); ok && rest != "" && !c.rate {
+		if s, e, ok := koStem(rest); ok && s != "" && e.act == koWord && workUnit(e.word) != "" && !koPerTime(c.w(i-1)) {
+			c.ask = AskNone
+			c.askAmount(workUnit(e.word)) // "몇에폭 돌릴수있어": the work a budget buys, the unit glued
+			return i + 1, true
+		}
+	}
 	if !strings.HasPrefix(w, "몇비트") && (w != "몇" || !strings.HasPrefix(c.w(i+1), "비트")) {
 		return 0, false
 	}
