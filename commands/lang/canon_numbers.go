@@ -246,6 +246,20 @@ func (c *canonizer) size(i int) int {
 	if strings.HasPrefix(lastW(c.out), unitMark) {
 		return i // "토큰 300B", "토큰 1T면": the unit said first, an amount of it
 	}
+	if u := lastW(c.out); (u == "tokens" || u == "samples") && isHangulWord(c.in[i-1].w) {
+		// "모델 토큰 100B개": the unit in Korean before its number; the
+		// number, then its unit, as "100B 토큰" reads
+		unit := c.out[len(c.out)-1]
+		c.out = c.out[:len(c.out)-1]
+		c.emit(c.w(i), i, i+1)
+		at := c.in[i].end // spans stay in order: the unit stands where the number ends
+		c.out = append(c.out, reqToken{raw: unit.raw, w: unit.w, start: at, end: at})
+		if strings.HasPrefix(c.w(i+1), "개") {
+			c.skip(i+1, i+2)
+			return i + 2
+		}
+		return i + 1
+	}
 	if c.anyModel() {
 		if prev := lastW(c.out); prev != "" && c.modelID != nil && c.modelID(prev) != "" && !c.gpu(prev) &&
 			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) && c.ownSize(prev, n) {
