@@ -624,7 +624,7 @@ func compareSummaryIn(p *i18n.Printer, res *planner.Result, withCost bool) strin
 			part += ", " + inferenceCost(p, e) // "cheaper per token": a served token's price
 		case withCost && e.PriceUSDPerGPUH > 0:
 			// "b200 vs h100, which is cheaper?" with no work said: a million samples' price
-			part += ", " + money(e.Time.HoursPerMillionSamples*float64(e.GPUs)*e.PriceUSDPerGPUH) + p.T("/1M samples")
+			part += ", " + money(perMillionSamples(e)) + p.T("/1M samples")
 		}
 		parts = append(parts, part)
 	}
@@ -648,7 +648,7 @@ func recommendSection(p *i18n.Printer, rec planner.Recommendations, job planner.
 		case pk.e.CostUSD != nil:
 			cost = money(*pk.e.CostUSD)
 		default:
-			cost = money(pk.e.Time.HoursPerMillionSamples*float64(pk.e.GPUs)*pk.e.PriceUSDPerGPUH) + p.T("/1M samples")
+			cost = money(perMillionSamples(pk.e)) + p.T("/1M samples")
 		}
 		t.Rows = append(t.Rows, []string{pk.name, hwText(p, pk.e), timeText(p, pk.e, job), cost,
 			fmt.Sprintf("%.0f/%.0f GiB", pk.e.Memory.PerGPUGiB, pk.e.Memory.CapacityGiB), setupText(p, pk.e)})
@@ -673,6 +673,11 @@ func inferenceCost(p *i18n.Printer, e *planner.Estimate) string {
 		return money(float64(e.GPUs)*e.PriceUSDPerGPUH/3600/e.Throughput.SamplesPerS*1e6) + unit
 	}
 	return money(perMillionTokens(e)) + p.T("/1M tokens")
+}
+
+// perMillionSamples is the GPU cost of training on a million samples.
+func perMillionSamples(e *planner.Estimate) float64 {
+	return e.Time.HoursPerMillionSamples * float64(e.GPUs) * e.PriceUSDPerGPUH
 }
 
 // perMillionTokens is the GPU cost of generating a million tokens.

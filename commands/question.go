@@ -289,7 +289,7 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 			case rd.Ask == lang.AskCost && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
 				// no work said: the cost of a million samples there
 				h := best.Time.HoursPerMillionSamples
-				line += p.Tf(" (%s per 1M samples, %s)", money(h*float64(best.GPUs)*best.PriceUSDPerGPUH), planner.FormatHoursIn(p, h))
+				line += p.Tf(" (%s per 1M samples, %s)", money(perMillionSamples(best)), planner.FormatHoursIn(p, h))
 			}
 		}
 		return req, line, nil

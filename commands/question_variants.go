@@ -289,7 +289,7 @@ func sideCost(p *i18n.Printer, e *planner.Estimate) (float64, string) {
 			return c, inferenceCost(p, e)
 		}
 	}
-	c := e.Time.HoursPerMillionSamples * float64(e.GPUs) * e.PriceUSDPerGPUH
+	c := perMillionSamples(e)
 	return c, money(c) + p.T("/1M samples") + fmt.Sprintf(" (%s)", p.Tf("%s per 1M samples", planner.FormatHoursIn(p, e.Time.HoursPerMillionSamples)))
 }
 

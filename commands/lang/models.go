@@ -188,7 +188,7 @@ func (p *reqParser) pickModel() error {
 		if first.m.Params() < last.m.Params() {
 			student, teacher = first, last
 		}
-		p.note(en.Tf("distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)", student.m.ID, teacher.m.ID, teacher.m.ID))
+		p.distillNote(student.m.ID, teacher.m.ID)
 		p.catModel, p.modelAt = student.m, student.at
 		p.model = reqSlot[string]{v: "cat:" + student.m.ID, word: student.word, set: true}
 		return nil
@@ -843,4 +843,11 @@ func (p *reqParser) familyAtSize(family []string, size float64, n int) error {
 	p.note(en.Tf("`%s` is not in the catalogue: planned as a %s-parameter model of the usual shape", p.span(a, a+n), reqParamsText(size)))
 	p.i = a + n
 	return nil
+}
+
+// distillNote says a distillation is planned as the student's training,
+// and that the teacher's forward passes come on top.
+func (p *reqParser) distillNote(student, teacher string) {
+	p.note(en.Tf("distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)", student, teacher, teacher))
+	p.distillNoted = true
 }

@@ -758,12 +758,11 @@ func (p *reqParser) setParams(v float64, a, b int) error {
 		teacher := p.model.word
 		if v > p.params {
 			teacher = p.span(a, b)
-			p.note(en.Tf("distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)", p.model.word, teacher, teacher))
-			p.distillNoted = true
+			p.distillNote(p.model.word, teacher)
 			return nil
 		}
-		p.note(en.Tf("distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)", p.span(a, b), teacher, teacher))
-		p.model, p.distillNoted = reqSlot[string]{}, true
+		p.distillNote(p.span(a, b), teacher)
+		p.model = reqSlot[string]{}
 	}
 	if err := reqSet(p, &p.model, "params:"+reqTrimNum(v), a, b, "models"); err != nil {
 		return err
