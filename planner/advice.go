@@ -321,6 +321,17 @@ func launchLine(j Job, e *Estimate) string {
 	}
 	var b strings.Builder
 	b.WriteString(env)
+	if j.Stack == Graph {
+		// one process per node drives its GPUs (tf.distribute, jax.pmap)
+		fmt.Fprintf(&b, " python train.py --per_replica_batch_size %d --grad_accum_steps %d", e.MicroBatch, e.GradAccum)
+		if e.Precision == FP16 || e.Precision == BF16 {
+			fmt.Fprintf(&b, " --mixed_precision %s", map[Precision]string{FP16: "mixed_float16", BF16: "mixed_bfloat16"}[e.Precision])
+		}
+		if e.Nodes > 1 {
+			fmt.Fprintf(&b, "  # on each of %d nodes (MultiWorkerMirroredStrategy / jax.distributed)", e.Nodes)
+		}
+		return b.String()
+	}
 	if e.TensorParallel > 1 || e.PipelineParallel > 1 {
 		return megatronLine(&b, j, e, perNode)
 	}

@@ -97,6 +97,31 @@ func TestGraphRuntimeSitsBetweenEagerAndTensorRT(t *testing.T) {
 	}
 }
 
+// Training in TensorFlow or JAX (the Graph stack) moves eager PyTorch's
+// bytes under mixed precision but issues the step with no Python between
+// operators: slower than a fused stack at a large micro-batch, faster than
+// eager PyTorch where the host paces a small one, and launched as a
+// TensorFlow/JAX script, not torchrun.
+func TestGraphStackTraining(t *testing.T) {
+	c := DefaultCatalog()
+	plan := func(stack Stack, micro int) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100-sxm4-80gb", 1)},
+			Job: Job{Model: mustModel(t, c, "bert-large"), Workload: Pretrain, Precision: FP16, SeqLen: 128, MicroBatch: micro, GlobalBatch: micro * 4, Stack: stack}}).Plans[0]
+	}
+	big := func(s Stack) float64 { return plan(s, 256).Throughput.SamplesPerS }
+	if !(big(Graph) < big(Tuned)) {
+		t.Errorf("micro 256: graph %.0f, tuned %.0f seq/s; want the graph below the fused stack", big(Graph), big(Tuned))
+	}
+	small := func(s Stack) *Estimate { return plan(s, 1) }
+	if g, h := small(Graph), small(HF); !(g.Throughput.SamplesPerS > h.Throughput.SamplesPerS) || !h.HostBound {
+		t.Errorf("micro 1: graph %.1f, eager %.1f seq/s (eager host-bound %v); want the graph faster where Python paces eager", g.Throughput.SamplesPerS, h.Throughput.SamplesPerS, h.HostBound)
+	}
+	e := plan(Graph, 64)
+	if strings.Contains(e.Launch, "torchrun") || !strings.Contains(e.Launch, "mixed_float16") {
+		t.Errorf("launch %q, want a TensorFlow/JAX script with its mixed-precision policy", e.Launch)
+	}
+}
+
 // A TensorRT engine runs a CNN with batch norm folded into its
 // convolutions and the activation and residual add in their epilogues, and
 // an int8 engine keeps its activations in 8 bits: at a large batch it

@@ -121,7 +121,7 @@ func (pc *planContext) timeStep(h *Hardware, s *sizedLayout) timedStep {
 	tMicro := float64(micro) * ((perSampleHW-perSampleAttn)*moeExpertFactor(pc.prm, j, l, peak*u)/(peak*u) + tAttn) / mpShare / cpShare
 	tMicro += qloraDequantS(pc.prm, *j, *l) / pc.jobFactor
 	tMicro += loraAdapterS(pc.prm, *j, *l, tokensPerMicro) / pc.jobFactor
-	tMicro, hostBound := withTrainLaunchFloor(pc.prm, *g, j.Model, l.ckpt, l.pp, tMicro)
+	tMicro, hostBound := withTrainLaunchFloor(pc.prm, *g, j.Model, j.Stack, l.ckpt, l.pp, tMicro)
 	tCompute := tMicro * float64(ga)
 	var exposed float64
 	if j.ActivationOffload {

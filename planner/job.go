@@ -49,6 +49,12 @@ const (
 	// logits (Cut Cross-Entropy, Unsloth 2024.12 on), and its default
 	// gradient checkpointing keeps the checkpoints in host memory.
 	Unsloth Stack = "unsloth"
+	// Graph is training in a graph runtime: TensorFlow (with XLA) or JAX.
+	// The compiler fuses element-wise operators, but its mixed-precision
+	// policy keeps the residual stream, norms and softmax in fp32 like
+	// autocast, and its kernels are not FlashAttention-class: utilization
+	// as eager PyTorch's traffic, issue as a graph's (no Python per op).
+	Graph Stack = "xla"
 )
 
 // Fused reports whether the stack runs fused kernels (FlashAttention,

@@ -91,7 +91,11 @@ func opS(p *Params, g GPU) float64 {
 // once more, and a pipeline stage issues only its own layers. Small
 // models at small micro-batches are host-bound: BERT-base fine-tuning at
 // micro-batch 32 takes the H200's host 24-48 ms a step, the GPU about 15.
-func withTrainLaunchFloor(p *Params, g GPU, m Model, ckpt bool, pp int, compute float64) (t float64, hostBound bool) {
+func withTrainLaunchFloor(p *Params, g GPU, m Model, stack Stack, ckpt bool, pp int, compute float64) (t float64, hostBound bool) {
+	ops := forwardOps(m)
+	if stack == Graph {
+		ops = graphOps(p, m) // a compiled step: no Python between operators
+	}
 	passes := 4.4
 	if m.Kind == VisionConv || !m.IsTransformer() {
 		passes = 2.7
@@ -99,7 +103,7 @@ func withTrainLaunchFloor(p *Params, g GPU, m Model, ckpt bool, pp int, compute 
 	if ckpt {
 		passes++
 	}
-	return blendIssue(p, forwardOps(m)*passes*opS(p, g)/float64(max(pp, 1)), compute)
+	return blendIssue(p, ops*passes*opS(p, g)/float64(max(pp, 1)), compute)
 }
 
 // blendIssue is the smooth max of the host's issue time and the GPU's,

@@ -329,6 +329,9 @@ func (pc *planContext) resolveJob() error {
 	if j.Stack == "" {
 		pc.defaultStack(j, m)
 	}
+	if j.Stack == Graph && j.Workload != Inference {
+		pc.assume(pc.pr.T("stack: TensorFlow or JAX with XLA: the compiler fuses element-wise operators and issues the step with no Python between them, but its mixed-precision policy keeps the residual stream, norms and softmax in fp32 as autocast does, so memory traffic is planned as eager PyTorch's"))
+	}
 	pc.inferenceOffload(j)
 	pc.resolveLayout()
 	if j.Optimizer == "" {

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -504,6 +505,12 @@ func (p *reqParser) servingHostBW(a int) error {
 	return reqSet(p, &p.serve.hostBW, n.v, a, p.i, "host bandwidths")
 }
 
+// graphRead takes the graph runtime's words off the skipped ones: they
+// were read, as the engine or the stack.
+func (p *reqParser) graphRead() {
+	p.skipped = slices.DeleteFunc(p.skipped, func(w string) bool { return reqGraphRuntimes[strings.ToLower(w)] })
+}
+
 func (p *reqParser) serveMark(a int) {
 	if !p.serve.any {
 		p.serve.any, p.serve.first, p.serve.at = true, p.span(a, p.i), a
@@ -520,6 +527,13 @@ func (p *reqParser) finishServing() error {
 		// "bert-large inference … tensorflow xla": served as a graph
 		sv.engine = reqSlot[planner.Engine]{v: planner.EngineGraph, word: string(planner.EngineGraph), set: true}
 		sv.any = true
+		p.graphRead()
+	}
+	if p.graphTrainer && !p.stack.set && j.Workload != planner.Inference && j.Workload != "" {
+		// "bert-large pretrain … tensorflow xla", "jax": trained in a
+		// graph runtime
+		j.Stack = planner.Graph
+		p.graphRead()
 	}
 	if p.workload.set && p.workload.v != planner.Inference && sv.any && p.thenAfter(p.workloadAt, sv.at) {
 		p.thenServe = true // "lora 학습하고 vllm으로 20명 동시에": trained, then served

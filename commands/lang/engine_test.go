@@ -138,7 +138,15 @@ func TestSoftwareNamesAreSkipped(t *testing.T) {
 			t.Errorf("%q: %v", text, err)
 			continue
 		}
-		if ra := ReadAs(nil, r); !strings.Contains(ra, "skipped: "+w) || !strings.Contains(ra, "v100") {
+		ra := ReadAs(nil, r)
+		if reqGraphRuntimes[w] {
+			// an encoder served by a graph runtime: read as that engine
+			if !strings.Contains(ra, "graph-runtime") || strings.Contains(ra, "skipped") || r.Request.Job.Precision != planner.FP16 || !strings.Contains(ra, "v100") {
+				t.Errorf("%q read as %q, want the graph runtime, fp16 and the V100", text, ra)
+			}
+			continue
+		}
+		if !strings.Contains(ra, "skipped: "+w) || !strings.Contains(ra, "v100") {
 			t.Errorf("%q read as %q, want %s skipped and the V100 kept", text, ra, w)
 		}
 	}
@@ -246,13 +254,12 @@ func TestOneMachineThenItsGPUs(t *testing.T) {
 }
 
 // TensorFlow/XLA, JAX or ONNX Runtime named for serving an encoder is a
-// graph runtime; named for training or for a decoder it is passed over.
+// graph runtime; named for a decoder's inference it is passed over.
 func TestGraphRuntimeWords(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	for text, want := range map[string]planner.Engine{
 		"bert-large inference seq 128 batch 1 fp16 tensorflow xla on v100": planner.EngineGraph,
 		"bert-base inference onnxruntime batch 8 on t4":                    planner.EngineGraph,
-		"bert-large finetune tensorflow on v100":                           "",
 		"llama-3.1-8b inference jax on h100":                               "",
 	} {
 		r, err := Read(Env{Catalog: cat}, text)
@@ -266,6 +273,38 @@ func TestGraphRuntimeWords(t *testing.T) {
 		if want != "" {
 			if back, err := Read(Env{Catalog: cat}, readingText(cat, r)); err != nil || back.Request.Job.Engine != want {
 				t.Errorf("%q: reading %q reads back as %v (%v)", text, readingText(cat, r), back.Request.Job.Engine, err)
+			}
+		}
+	}
+}
+
+// TensorFlow or JAX named for training is the graph stack (planner.Graph),
+// read back as `xla` and no longer listed as skipped; ONNX Runtime or
+// TorchScript named for training is not a trainer and stays skipped.
+func TestGraphRuntimeTraining(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]planner.Stack{
+		"bert-large finetune tensorflow on v100":                            planner.Graph,
+		"bert-large-uncased pretrain seq 128 micro 60 fp16 tf2 on 16x v100": planner.Graph,
+		"gpt2 pretrain 10B tokens jax on 8x h100":                           planner.Graph,
+		"bert-large finetune tensorflow hf on v100":                         planner.HF,
+		"bert-base finetune onnxruntime on t4":                              "",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if s := r.Request.Job.Stack; s != want {
+			t.Errorf("%q: stack %q, want %q", text, s, want)
+		}
+		if want == planner.Graph {
+			if len(r.Skipped) > 0 {
+				t.Errorf("%q: skipped %q, want the runtime read", text, r.Skipped)
+			}
+			back, err := Read(Env{Catalog: cat}, readingText(cat, r))
+			if err != nil || back.Request.Job.Stack != want {
+				t.Errorf("%q: reading %q reads back as %v (%v)", text, readingText(cat, r), back.Request.Job.Stack, err)
 			}
 		}
 	}

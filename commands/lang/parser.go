@@ -95,13 +95,14 @@ type reqParser struct {
 
 	// servers are the team's servers by name; skipped the words read as
 	// filler; counted marks targets whose count was written.
-	servers     map[string]planner.Hardware
-	skipped     []string
-	counted     []bool
-	lastCounted bool
-	standIn     bool
-	baselineAt  int  // the token the measured run starts at
-	graphWord   bool // a graph runtime was named (reqGraphRuntimes)
+	servers      map[string]planner.Hardware
+	skipped      []string
+	counted      []bool
+	lastCounted  bool
+	standIn      bool
+	baselineAt   int  // the token the measured run starts at
+	graphWord    bool // a graph runtime was named (reqGraphRuntimes)
+	graphTrainer bool // one people train in (reqGraphTrainers)
 	// workScale: "the dataset is 3x bigger" than the measured run's
 	workScale      float64
 	workScaleWords string
@@ -343,11 +344,17 @@ var reqSoftware = map[string]bool{
 }
 
 // reqGraphRuntimes are the software names that serve a forward-only model
-// as a graph issued from C++ (planner.EngineGraph); named for training,
-// or for a decoder, they are passed over like the rest.
+// as a graph issued from C++ (planner.EngineGraph); named for a decoder's
+// inference they are passed over like the rest.
 var reqGraphRuntimes = map[string]bool{
 	"tf2": true, "tf1": true, "tensorflow": true, "tensorflow2": true, "xla": true, "jax": true, "flax": true,
 	"onnx": true, "onnxruntime": true, "onnx-runtime": true, "torchscript": true,
+}
+
+// reqGraphTrainers are the graph runtimes people train in: a training
+// job named with one runs as planner.Graph.
+var reqGraphTrainers = map[string]bool{
+	"tf2": true, "tf1": true, "tensorflow": true, "tensorflow2": true, "xla": true, "jax": true, "flax": true,
 }
 
 // skippable reports whether the word at i can be passed over as filler: a
@@ -358,6 +365,7 @@ func (p *reqParser) skippable(i int) bool {
 	t := p.tok(i)
 	if reqGraphRuntimes[t.w] {
 		p.graphWord = true
+		p.graphTrainer = p.graphTrainer || reqGraphTrainers[t.w]
 		return true
 	}
 	if reqSoftware[t.w] {
