@@ -42,7 +42,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"the biggest model we can pretrain for $10k on 8x h100", "", []string{"20 a parameter, Chinchilla", "within the budget of $10,000"}},
 		{"largest qwen2.5 for qlora on a 3090", "", []string{"is the largest of them that fits on 1× GeForce RTX 3090"}},
 		// a GPU named with no count that one of does not hold: the fewest that do
-		{"llama 70b lora on h100, how long for 100M tokens", "time", []string{"2× H100 SXM5 80GB — the fewest that fit"}},
+		{"llama 2 70b lora on h100, how long for 100M tokens", "time", []string{"2× H100 SXM5 80GB — the fewest that fit"}},
 		{"tinyllama 1.1b pretrain 3T tokens how many h100 days", "time", []string{"GPU-hours", "GPU-days"}},
 		// training, then serving the trained model: both answered, the serving on the same GPU
 		{"llama 8b lora 학습하고 vllm으로 서빙까지 하려면 4090 몇 장?", "count", []string{"GeForce RTX 4090", "이어서 서빙하면: 1× GeForce RTX 4090"}},

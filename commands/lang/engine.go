@@ -505,9 +505,21 @@ func (p *reqParser) servingHostBW(a int) error {
 	return reqSet(p, &p.serve.hostBW, n.v, a, p.i, "host bandwidths")
 }
 
-// graphRead takes the graph runtime's words off the skipped ones: they
-// were read, as the engine or the stack.
-func (p *reqParser) graphRead() {
+// graphRuntime reads a graph runtime's words: serving an encoder or a
+// CNN, the engine ("bert-large inference … tensorflow xla"); training, the
+// stack ("bert-large pretrain … tf2", "jax"). Read, they are no longer
+// listed as skipped.
+func (p *reqParser) graphRuntime() {
+	sv, j := &p.serve, &p.req.Job
+	switch {
+	case p.graphWord && !sv.engine.set && j.Workload == planner.Inference && j.Model.Layers > 0 && j.Model.ForwardOnly():
+		sv.engine = reqSlot[planner.Engine]{v: planner.EngineGraph, word: string(planner.EngineGraph), set: true}
+		sv.any = true
+	case p.graphTrainer && !p.stack.set && j.Workload != planner.Inference && j.Workload != "":
+		j.Stack = planner.Graph
+	default:
+		return
+	}
 	p.skipped = slices.DeleteFunc(p.skipped, func(w string) bool { return reqGraphRuntimes[strings.ToLower(w)] })
 }
 
@@ -523,18 +535,7 @@ func (p *reqParser) serveMark(a int) {
 func (p *reqParser) finishServing() error {
 	sv := &p.serve
 	j := &p.req.Job
-	if p.graphWord && !sv.engine.set && j.Workload == planner.Inference && j.Model.Layers > 0 && j.Model.ForwardOnly() {
-		// "bert-large inference … tensorflow xla": served as a graph
-		sv.engine = reqSlot[planner.Engine]{v: planner.EngineGraph, word: string(planner.EngineGraph), set: true}
-		sv.any = true
-		p.graphRead()
-	}
-	if p.graphTrainer && !p.stack.set && j.Workload != planner.Inference && j.Workload != "" {
-		// "bert-large pretrain … tensorflow xla", "jax": trained in a
-		// graph runtime
-		j.Stack = planner.Graph
-		p.graphRead()
-	}
+	p.graphRuntime()
 	if p.workload.set && p.workload.v != planner.Inference && sv.any && p.thenAfter(p.workloadAt, sv.at) {
 		p.thenServe = true // "lora 학습하고 vllm으로 20명 동시에": trained, then served
 	}

@@ -425,6 +425,11 @@ func (p *reqParser) familySize() (bool, error) {
 		}
 		words = dropVersionV(words)
 		rest := words[1 : len(words)-1]
+		if len(rest) == 0 {
+			if ok, err := p.newestVersion(ix, words, n); ok {
+				return true, err
+			}
+		}
 		familyKnown, exact := false, false
 		var relaxed []string // ids whose version starts with the one said
 		var family []string  // ids of the family said, at any size

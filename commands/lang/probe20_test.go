@@ -20,7 +20,7 @@ func TestProbeTwentyReadings(t *testing.T) {
 		{"budget 10 million won, llama 3 70b qlora on 1M samples, which server?", "budget $7032"},
 		{"미스트랄7b dpo 베타 0.1 데이터 5만 a100 4장 몇시간", "mistral-7b-v0.1 · finetune (assumed) · of 50000 samples · dpo · on 4x a100-sxm4-80gb · how long?"},
 		{"Manager here — what would it cost per month to serve Qwen2.5 14B for 500 internal users?", "qwen2.5-14b · inference · concurrency 500 · served for 730 h · what does it cost?"},
-		{"월 500만원 안에서 qwen 32b 서빙 24시간 어떤 gpu가 제일 싸?", "qwen2.5-32b · inference · served for 730 h"},
+		{"월 500만원 안에서 qwen 32b 서빙 24시간 어떤 gpu가 제일 싸?", "qwen3-32b · inference · served for 730 h"},
 		// the unit in Korean before a number with an English scale
 		{"사전학습 1B 모델 토큰 100B개 H100 64장 며칠 걸림", "1B params · pretrain · 100B tokens · on 64x h100-sxm5-80gb · how long?"},
 		{"사전학습 llama 3 8b 토큰 100B h100 64장", "llama-3-8b · pretrain · 100B tokens"},

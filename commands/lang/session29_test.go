@@ -1,0 +1,35 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// A family and a size with no version ("llama 70b", "라마 8b", "qwen 32b")
+// is the newest version the catalogue holds at that size, said in a note;
+// a version said, or a size only one version has, reads as before.
+func TestFamilySizeWithoutVersionIsTheNewest(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"llama 70b inference on h100", "llama-3.3-70b · inference"},
+		{"라마 70b 추론 h100 몇장", "llama-3.3-70b"},
+		{"llama-70b inference", "llama-3.3-70b"},
+		{"llama 8b lora on 4090", "llama-3.1-8b · lora"},
+		{"qwen 32b inference", "qwen3-32b · inference"},
+		{"llama 2 70b inference", "llama-2-70b · inference"},
+		{"llama3 70b inference", "llama-3-70b · inference"},
+		{"llama 7b lora on 4090", "llama-2-7b · lora"},
+		{"llama 405b inference fp8", "llama-3.1-405b · inference"},
+	})
+	r, err := Read(env, "llama 70b inference on h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(r.NotesIn(nil), "\n"); !strings.Contains(notes, "names no version: read as llama-3.3-70b") {
+		t.Errorf("notes %q lack the version note", notes)
+	}
+}
