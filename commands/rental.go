@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
@@ -29,7 +30,11 @@ func rentalReply(p *i18n.Printer, rt lang.Rental) (*Reply, error) {
 		hourly := g.PriceUSD * float64(h.Count)
 		fields := []Field{{Label: p.T("Price"), Value: p.Tf("%s per GPU-hour (%s)", planner.FormatUSDIn(p, g.PriceUSD), g.PriceSource)},
 			{Label: p.T("All GPUs"), Value: p.Tf("%s an hour", planner.FormatUSDIn(p, hourly))}}
-		if rt.Hours > 0 {
+		if rt.BudgetUSD > 0 {
+			sum, more := budgetHours(p, rt, h, hourly)
+			summaries = append(summaries, name+": "+sum)
+			fields = append(fields, more...)
+		} else if rt.Hours > 0 {
 			total := hourly * rt.Hours
 			summaries = append(summaries, p.Tf("%s for %s: %s", name, planner.FormatHoursIn(p, rt.Hours), planner.FormatUSDIn(p, total)))
 			fields = append(fields, Field{Label: p.T("Total"), Value: p.Tf("%s GPU-hours × %s = %s", p.Count(rt.Hours*float64(h.Count)), planner.FormatUSDIn(p, g.PriceUSD), planner.FormatUSDIn(p, total))})
@@ -53,6 +58,30 @@ func rentalReply(p *i18n.Printer, rt lang.Rental) (*Reply, error) {
 	for _, s := range summaries[1:] {
 		r.Summary += " · " + s
 	}
+	if notes := rt.NotesIn(p); len(notes) > 0 {
+		r.Sections = append(r.Sections, Section{Heading: p.T("Assumptions"), Bullets: notes})
+	}
 	r.Sections = append(r.Sections, Section{Text: p.T("The GPUs' price alone. Name a model and the work for how long a job takes there and what it costs (`plan llama3-8b lora 1B tokens on 8x h100`).")})
 	return r, nil
+}
+
+// budgetHours is what a budget buys of GPUs h at hourly (all of them, an
+// hour): its GPU-hours, how long the GPUs asked about run on it, and with
+// a time said ("한달 예산"), how many run around the clock for that time.
+func budgetHours(p *i18n.Printer, rt lang.Rental, h planner.Hardware, hourly float64) (string, []Field) {
+	gpuHours := rt.BudgetUSD / h.GPU.PriceUSD
+	fields := []Field{{Label: p.T("Budget"), Value: planner.FormatUSDIn(p, rt.BudgetUSD)},
+		{Label: p.T("GPU-hours"), Value: p.Tf("%s (%s ÷ %s)", p.Count(math.Floor(gpuHours)), planner.FormatUSDIn(p, rt.BudgetUSD), planner.FormatUSDIn(p, h.GPU.PriceUSD))}}
+	sum := p.Tf("%s buys %s GPU-hours", planner.FormatUSDIn(p, rt.BudgetUSD), p.Count(math.Floor(gpuHours)))
+	if h.Count > 1 {
+		fields = append(fields, Field{Label: p.Tf("%d GPUs", h.Count), Value: planner.FormatHoursIn(p, rt.BudgetUSD/hourly)})
+		sum = p.Tf("%s buys %s on all %d GPUs (%s GPU-hours)", planner.FormatUSDIn(p, rt.BudgetUSD), planner.FormatHoursIn(p, rt.BudgetUSD/hourly), h.Count, p.Count(math.Floor(gpuHours)))
+	}
+	if rt.Hours > 0 {
+		n := math.Floor(gpuHours / rt.Hours)
+		fields = append(fields, Field{Label: p.Tf("For %s", planner.FormatHoursIn(p, rt.Hours)),
+			Value: p.Tf("%s GPUs around the clock (%s)", p.Count(n), planner.FormatUSDIn(p, n*rt.Hours*h.GPU.PriceUSD))})
+		sum += p.Tf("; for %s, %s GPUs around the clock", planner.FormatHoursIn(p, rt.Hours), p.Count(n))
+	}
+	return sum, fields
 }

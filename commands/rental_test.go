@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -45,6 +46,44 @@ func TestRentalWithoutAModel(t *testing.T) {
 	r, err := dispatch(t, "plan how much to lora llama3 8b on 1B tokens on 8 h100s")
 	if err != nil || r.Data == nil {
 		t.Errorf("a model named is a plan: %v, %+v", err, r)
+	}
+}
+
+// A budget said with GPUs and no model asks the hours it buys: its
+// GPU-hours at the GPU's price, the time the GPUs said run on it, and with
+// a time said ("한달 예산"), how many GPUs it keeps running that long.
+func TestBudgetHoursWithoutAModel(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	h100, _, _ := cat.GPU("h100")
+	a100, _, _ := cat.GPU("a100")
+	count := func(v float64) string { return i18n.For(i18n.EN).Count(math.Floor(v)) }
+	won := 10_000_000 / 1422.0 // the default rate the note names
+	for text, want := range map[string][]string{
+		"budget 3000 dollars, how many a100 hours?":          {count(3000 / a100.PriceUSD), "GPU-hours"},
+		"with a $5000 budget how many H100 hours can we get": {count(5000 / h100.PriceUSD)},
+		"한달 예산 1000만원으로 H100 몇 시간":                           {count(won / h100.PriceUSD), "24시간 내내", "GPU " + count(won/h100.PriceUSD/730) + "장"},
+		"h100 8장 예산 500만원이면 몇시간 쓸 수 있어?":                     {"GPU 8장 전부"},
+	} {
+		r, err := dispatch(t, "plan "+text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		all := r.Summary + " " + sectionsText(r)
+		for _, w := range want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%q: %q lacks %q", text, all, w)
+			}
+		}
+		if strings.Contains(all, "bert") {
+			t.Errorf("%q: the stand-in job shows: %q", text, all)
+		}
+	}
+	if r := dispatchIn(t, i18n.KO, "plan 한달 예산 1000만원으로 H100 몇 시간"); !strings.Contains(r.Summary, "24시간 내내") {
+		t.Errorf("asked in Korean, answered %q", r.Summary)
+	}
+	if _, err := dispatch(t, "plan how many hours is an h100"); err == nil {
+		t.Error("hours asked of no budget and no job: want the plan language's question back")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -19,6 +20,26 @@ type Rental struct {
 	Hours    float64
 	// Words are what said the time ("for a week", "72시간").
 	Words string
+	// BudgetUSD is a budget said with the GPUs ("예산 1000만원으로 H100 몇
+	// 시간", "$5000 budget, how many a100 hours"): the answer is the hours
+	// it buys, and with a time said, the GPUs it keeps running that long
+	// ("한달 예산"). 0 for none.
+	BudgetUSD float64
+	reading   Reading
+}
+
+// NotesIn is the reading's note on the budget (said in won: the dollars
+// it came to, at what rate) in p's language; the stand-in job's are not
+// the asker's.
+func (r Rental) NotesIn(p *i18n.Printer) []string {
+	var out []string
+	said := r.reading.NotesIn(p)
+	for i, n := range r.reading.Request.Job.Notes {
+		if strings.HasPrefix(n, "budget ₩") && i < len(said) {
+			out = append(out, said[i])
+		}
+	}
+	return out
 }
 
 // rentalDurations are the times a rental is said for, each with its hours
@@ -50,16 +71,21 @@ var rentalOf = regexp.MustCompile(`\b(cost|price|rent|rental)\s+of\b`)
 // rentalAsked are the words that ask a price.
 var rentalAsked = []string{"how much", "cost", "price", "rent", "going for", "얼마", "비용", "요금", "가격", "빌리", "렌탈", "대여"}
 
+// rentalHoursAsked asks the hours a budget buys ("how many a100 hours",
+// "몇 시간", "gpu-hours").
+var rentalHoursAsked = regexp.MustCompile(`how many\b([^?.!]{0,30}?)\bhours|몇\s*시간|gpu[- ]?hours|gpu\s*시간`)
+
 // ReadRental reads a request that names GPUs and asks their price, with no
 // model: the hardware the plan language reads, and the time said. It
 // reports false when a model is named, no price is asked or no GPU is.
 func ReadRental(env Env, text string) (Rental, bool) {
 	low := strings.ToLower(reqNormalize(text))
-	asked := false
+	asked, hoursAsked := false, false
 	for _, w := range rentalAsked {
 		asked = asked || strings.Contains(low, w)
 	}
-	if !asked {
+	hoursAsked = rentalHoursAsked.MatchString(low)
+	if !asked && !hoursAsked {
 		return Rental{}, false
 	}
 	cat := env.Catalog
@@ -69,7 +95,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	if namesModel(cat, reqTokenize(low), nil) {
 		return Rental{}, false // a model: a plan's cost, not a rental
 	}
-	hours, words, rest := rentalTime(low)
+	hours, words, rest := rentalTime(rentalHoursAsked.ReplaceAllString(low, " $1 ")) // the GPU said between stays
 	rest = rentalOf.ReplaceAllString(rest, "$1") // "cost of 4x a100": the GPUs, not a dataset
 	rest = strings.NewReplacer("going for", " ", "these days", " ", "nowadays", " ").Replace(rest)
 	// the hardware, read by the plan language with a stand-in job
@@ -78,7 +104,13 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	if err != nil || len(r.Request.Targets) == 0 || len(r.Request.Targets) > 4 {
 		return Rental{}, false
 	}
-	return Rental{Hardware: r.Request.Targets, Hours: hours, Words: words}, true
+	rt := Rental{Hardware: r.Request.Targets, Hours: hours, Words: words}
+	if r.Budget > 0 {
+		rt.BudgetUSD, rt.reading = r.Budget, r
+	} else if !asked {
+		return Rental{}, false // hours asked, but of no budget
+	}
+	return rt, true
 }
 
 // rentalTime finds the time a rental is said for in low and returns its
