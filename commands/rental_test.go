@@ -30,6 +30,11 @@ func TestRentalWithoutAModel(t *testing.T) {
 		"what's l40s rental price vs a100?":        "L40S",
 		"h100 pcie vs sxm price?":                  "H100 PCIe",
 		"what's an a100 80gb going for these days": "A100",
+		// a time's count said as a word
+		"how much to rent 8 h100s for one week":  week,
+		"a couple of weeks on 4 h100s, how much": planner.FormatUSD(4 * 336 * h100.PriceUSD),
+		"h100 8장 이주일 빌리면 얼마":                     planner.FormatUSD(8 * 336 * h100.PriceUSD),
+		"h100 보름 빌리면 얼마":                         planner.FormatUSD(360 * h100.PriceUSD),
 	} {
 		r, err := dispatch(t, "plan "+text)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
@@ -58,11 +59,35 @@ var rentalDurations = []struct {
 	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*(?:개월|달)`), func(n float64) float64 { return 730 * n }},
 	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*주(?:일|간|동안)?`), func(n float64) float64 { return 168 * n }},
 	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*일(?:간|동안)?`), func(n float64) float64 { return 24 * n }},
-	{regexp.MustCompile(`(일주일|한\s?주|하루|이틀|사흘|나흘|한\s?달|두\s?달|세\s?달)`), nil},
+	{regexp.MustCompile(`(일주일|한\s?주|하루|이틀|사흘|나흘|닷새|열흘|보름|한\s?달|두\s?달|세\s?달)`), nil},
+}
+
+// rentalEnglishCount and rentalKoreanCount are a time's count said as a
+// word ("for two weeks", "a couple of days", "이주일", "삼일"): rentalTime
+// reads it as the digits.
+var (
+	rentalEnglishCount = regexp.MustCompile(`\b(?:a\s+)?(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple|few)(?:\s+of)?\s+(hours?|days?|weeks?|months?)\b`)
+	// 이 only before 주일 or 개월: 이달 and 이주 are "this month" and "this week"
+	rentalKoreanCount = regexp.MustCompile(`(^|[^가-힣])(이(?:\s*(?:주일|개월))|(?:삼|사|오|육|칠|팔|구|십)\s*(?:주일|주|개월|달|일))`)
+	koreanDigits      = map[string]string{"이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "칠": "7", "팔": "8", "구": "9", "십": "10"}
+)
+
+// rentalCounts writes a time's count said as a word in digits.
+func rentalCounts(low string) string {
+	low = rentalEnglishCount.ReplaceAllStringFunc(low, func(m string) string {
+		g := rentalEnglishCount.FindStringSubmatch(m)
+		return reqTrimNum(englishNumbers[g[1]]) + " " + g[2]
+	})
+	return rentalKoreanCount.ReplaceAllStringFunc(low, func(m string) string {
+		g := rentalKoreanCount.FindStringSubmatch(m)
+		first, size := utf8.DecodeRuneInString(g[2])
+		return g[1] + koreanDigits[string(first)] + g[2][size:]
+	})
 }
 
 // koRentalWords are the Korean times said as words, in hours.
 var koRentalWords = map[string]float64{"일주일": 168, "한주": 168, "한 주": 168, "하루": 24, "이틀": 48, "사흘": 72, "나흘": 96,
+	"닷새": 120, "열흘": 240, "보름": 360,
 	"한달": 730, "한 달": 730, "두달": 1460, "두 달": 1460, "세달": 2190, "세 달": 2190}
 
 // rentalOf is "cost of", "price of": the GPUs follow, not a dataset.
@@ -95,8 +120,8 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	if namesModel(cat, reqTokenize(low), nil) {
 		return Rental{}, false // a model: a plan's cost, not a rental
 	}
-	hours, words, rest := rentalTime(rentalHoursAsked.ReplaceAllString(low, " $1 ")) // the GPU said between stays
-	rest = rentalOf.ReplaceAllString(rest, "$1") // "cost of 4x a100": the GPUs, not a dataset
+	hours, words, rest := rentalTime(rentalCounts(rentalHoursAsked.ReplaceAllString(low, " $1 "))) // the GPU said between stays
+	rest = rentalOf.ReplaceAllString(rest, "$1")                                                   // "cost of 4x a100": the GPUs, not a dataset
 	rest = strings.NewReplacer("going for", " ", "these days", " ", "nowadays", " ").Replace(rest)
 	// the hardware, read by the plan language with a stand-in job
 	env.noVariant = true
