@@ -89,7 +89,35 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 	if counted {
 		on = shown.GPUName // each side says its count
 	}
-	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + variantVerdict(p, v.Kind, sides, vals, each, mode) + "."
+	verdict := variantVerdict(p, v.Kind, sides, vals, each, mode)
+	if mode == sideMemory && rd.Ask == lang.AskTime {
+		// "속도랑 메모리 비교", "memory and tokens/s?": each side's rate
+		// beside its memory, and both differences
+		parts, verdict = withRates(p, v.Kind, sides, plan, hw, parts, verdict)
+	}
+	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + verdict + "."
+}
+
+// withRates adds each side's rate to its memory figures, and the rates'
+// difference to the memory verdict.
+func withRates(p *i18n.Printer, kind string, sides []lang.Choice, plan func(planner.Request, planner.Hardware) (*planner.Estimate, error),
+	hw planner.Hardware, parts []string, verdict string) ([]string, string) {
+	rates, vals, each, shown, _ := sideFigures(p, sides, plan, hw, sideRates, false)
+	if shown == nil || len(rates) != len(parts) {
+		return parts, verdict
+	}
+	out := make([]string, len(parts))
+	for i := range parts {
+		rate := rates[i]
+		if _, after, ok := strings.Cut(rate, ": "); ok {
+			rate = after // the label is said once, before the memory
+		}
+		out[i] = parts[i] + ", " + rate
+	}
+	if rv := variantVerdict(p, kind, sides, vals, each, sideRates); rv != "" {
+		verdict += "; " + strings.TrimPrefix(rv, " — ")
+	}
+	return out, verdict
 }
 
 // sideMode is what a side-by-side answer compares: memory, rate or cost.
