@@ -399,7 +399,7 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 		b = 1
 	}
 
-	mem := pc.servingMemory(h, wGPU, work, s.kvTok/n*(s.in+s.out)*math.Max(1, math.Ceil(b)), capB*servingMemFraction)
+	mem := pc.servingMemory(h, h.Count > 1, wGPU, work, s.kvTok/n*(s.in+s.out)*math.Max(1, math.Ceil(b)), capB*servingMemFraction)
 	mem.MaxMicroBatch = inFlight
 	if maxConc < 1 {
 		mem.Fits = false
@@ -451,14 +451,14 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 // servingMemory is one GPU's memory under a serving engine: the engine's
 // share of it, of which weights, workspace and runtime are fixed and the
 // rest KV cache for the requests in flight.
-func (pc *planContext) servingMemory(h Hardware, weights, work, kv, budget float64) Memory {
+func (pc *planContext) servingMemory(h Hardware, nccl bool, weights, work, kv, budget float64) Memory {
 	items := []MemItem{
 		{"weights", weights / gib},
 		{"KV cache", kv / gib},
 		{"activations workspace", work / gib},
 		{"CUDA context", cudaContextGiB},
 	}
-	if h.Count > 1 {
+	if nccl {
 		items = append(items, MemItem{"NCCL buffers", ncclBuffersGiB})
 	}
 	mem := finishMemory(items, h.GPU)
@@ -557,7 +557,7 @@ func (pc *planContext) evaluateLocal(h Hardware, l layout) Estimate {
 
 	gpuPer := gpuBytes / n
 	kvPer := gpuKV / n
-	mem := pc.servingMemory(h, gpuPer, llamaComputeBufGiB*gib, kvPer, 0)
+	mem := pc.servingMemory(h, false, gpuPer, llamaComputeBufGiB*gib, kvPer, 0) // llama.cpp copies between GPUs itself, no NCCL
 	mem.MaxMicroBatch = int(streams)
 	if j.GPULayers > 0 && j.GPULayers > L {
 		notes = append(notes, pc.pr.Tf("-ngl %d is more than %s's %d layers: all of them are on the GPU", j.GPULayers, m.ID, L))

@@ -245,3 +245,20 @@ func TestLaunchLineNamesTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// llama.cpp copies activations between the GPUs of a layer split itself:
+// no NCCL buffers, and the layers it places on the GPUs fit them (a 70B
+// Q5_K_M on two 3090s keeps most layers on the GPUs and fits).
+func TestLlamaCppSplitFitsWhatItPlaces(t *testing.T) {
+	c := DefaultCatalog()
+	e := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-3090", 2)},
+		Job: Job{Model: mustModel(t, c, "llama-3-70b"), Workload: Inference, Precision: INT8, Engine: EngineLlamaCpp, GGUFType: "Q5_K_M"}}).Plans[0]
+	if !e.Memory.Fits || e.Serving == nil || e.Serving.CPULayers == 0 || e.Serving.GPULayers < 60 {
+		t.Fatalf("fits %v (%.1f/%.1f GiB), serving %+v", e.Memory.Fits, e.Memory.PerGPUGiB, e.Memory.CapacityGiB, e.Serving)
+	}
+	for _, it := range e.Memory.Breakdown {
+		if it.Name == "NCCL buffers" {
+			t.Errorf("llama.cpp planned with NCCL buffers: %+v", e.Memory.Breakdown)
+		}
+	}
+}

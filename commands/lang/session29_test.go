@@ -33,3 +33,17 @@ func TestFamilySizeWithoutVersionIsTheNewest(t *testing.T) {
 		t.Errorf("notes %q lack the version note", notes)
 	}
 }
+
+// A GGUF type the engine reads (`q5_k_m` in llama.cpp) is priced at its own
+// bits, so the reading does not say it was priced as 8-bit; with no
+// engine to read it (training), it still says so.
+func TestGGUFTypeServedIsNotPricedAsEightBit(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	r, err := Read(Env{Catalog: cat}, "llama 3 70b q5_k_m llama.cpp on 2x 3090 tokens/s?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Request.Job.GGUFType != "Q5_K_M" || len(r.Corrected) != 0 {
+		t.Errorf("gguf %q, corrections %q; want Q5_K_M and no 8-bit note", r.Request.Job.GGUFType, r.Corrected)
+	}
+}
