@@ -19,6 +19,7 @@ func koLang() map[string]string {
 		"`%s` is not in the catalogue: planned as %s, the same family at the same size":    "`%s`는 카탈로그에 없어요: 같은 계열, 같은 크기인 %s로 계획했어요",
 		"say %s (1 ÷ it/s, if each iteration is one optimizer step) or %s":                 "이렇게 써 주세요: %s (iteration 하나가 optimizer step 하나라면 1 ÷ it/s) 또는 %s",
 		"`%s` read as %s": "`%s`는 %s로 읽었어요",
+		"quantising itself is not what is planned: AWQ and GPTQ quantise one layer at a time on one GPU (a layer of %s is %.1f GiB in 16 bits, with its calibration activations beside it), reading the 16-bit model from host memory (%.0f GiB of RAM); llama.cpp's quantize runs on the CPU. Planned below: serving the quantised model": "양자화 작업 자체는 계획하지 않았어요: AWQ와 GPTQ는 GPU 한 장에서 레이어를 하나씩 양자화해요 (%s의 레이어 하나는 16비트로 %.1f GiB이고 옆에 캘리브레이션 activation이 붙어요). 16비트 모델은 호스트 메모리에서 읽어요 (RAM %.0f GiB). llama.cpp의 quantize는 CPU에서 돌아요. 아래는 양자화된 모델을 서빙하는 계획이에요",
 		"`%s` names no version: read as %s, the newest of the family at that size (say the version for another)": "`%s`에 버전이 없어서 그 크기의 가장 최신 모델인 %s로 읽었어요 (다른 버전이면 버전을 적어 주세요)",
 		"`%s` beside `%s` read as each sample's length":                                                          "`%s`는 `%s` 옆에 있어서 샘플 하나의 길이로 읽었어요",
 		"`%s` read as %s (others: %s)":                                                                           "`%s`는 %s로 읽었어요 (다른 후보: %s)",

@@ -271,6 +271,7 @@ func Read(env Env, text string) (Reading, error) {
 	p.runCount(c.ask)
 	p.chinchillaTokens(c.chinchilla)
 	p.perUserRate(c.perUser)
+	p.quantisingNote(&c.skipped, &p.skipped)
 	if j := p.req.Job; c.reduceAsked && p.precisionPair[0] == "" && (j.Precision == planner.INT4 || j.Precision == planner.INT8 || j.Precision == planner.FP8) {
 		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
 	}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +46,31 @@ func TestGGUFTypeServedIsNotPricedAsEightBit(t *testing.T) {
 	}
 	if r.Request.Job.GGUFType != "Q5_K_M" || len(r.Corrected) != 0 {
 		t.Errorf("gguf %q, corrections %q; want Q5_K_M and no 8-bit note", r.Request.Job.GGUFType, r.Corrected)
+	}
+}
+
+// Quantising a model asked as a job ("양자화하려면", "to quantize") plans
+// serving the quantised model and says, in a note, what the quantisation
+// run itself needs; "양자화하면" (once quantised) asks about the model.
+func TestQuantisingAsAJobIsNoted(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]bool{
+		"llama 3 70b awq 양자화하려면 h100 몇 장 필요해?":                true,
+		"how long to quantize llama 3 70b to gptq on an a100": true,
+		"qwen2.5 72b를 gguf로 변환하려면 메모리 얼마나 필요해":                true,
+		"13b 모델 int4 양자화하면 메모리 얼마나 줄어":                        false,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		notes := strings.Join(r.NotesIn(nil), "\n")
+		if got := strings.Contains(notes, "quantising itself is not what is planned"); got != want {
+			t.Errorf("%q: quantising note %v, want %v (%s)", text, got, want, notes)
+		}
+		if want && slices.ContainsFunc(r.Skipped, quantisingAct) {
+			t.Errorf("%q: the quantising word is still skipped: %q", text, r.Skipped)
+		}
 	}
 }
