@@ -379,7 +379,7 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			return p.Tf("Yes, as micro-batches of %d with %d accumulation steps on %s (%.0f of %.0f GiB per GPU); a batch of %d in one pass does not fit.", e.MicroBatch, e.GradAccum, hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB, e.MicroBatch*e.GradAccum)
 		}
 		if e.Memory.Fits {
-			return p.Tf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
+			return p.Tf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB) + alsoPace(p, rd, e)
 		}
 		if e.Memory.OverEngineCap() {
 			return p.Tf("No — on %s it needs %.1f GiB per GPU, more than the %.1f GiB of %.0f a serving engine takes (vLLM's gpu_memory_utilization 0.9); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.EngineCapGiB, e.Memory.CapacityGiB)
@@ -815,4 +815,20 @@ func gpuHoursLine(p *i18n.Printer, e *planner.Estimate, hw string) string {
 		s += ", " + money(*e.CostUSD)
 	}
 	return s + ")."
+}
+
+// alsoPace is the speed or the time a fit's answer adds when it was asked
+// too ("will it fit and how fast?"), "" otherwise.
+func alsoPace(p *i18n.Printer, rd lang.Reading, e *planner.Estimate) string {
+	switch {
+	case !rd.AlsoTime:
+		return ""
+	case e.Time.TotalHours != nil:
+		return " " + p.Tf("It takes %s.", planner.FormatHoursIn(p, *e.Time.TotalHours))
+	case e.Throughput.TokensPerS > 0:
+		return " " + p.Tf("About %.0f tokens/s.", e.Throughput.TokensPerS)
+	case e.Throughput.SamplesPerS > 0:
+		return " " + p.Tf("About %.0f samples/s.", e.Throughput.SamplesPerS)
+	}
+	return ""
 }

@@ -165,6 +165,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// 4-bit weights set against 16-bit ones, side by side
 		{"llama3.1 8b int4 vs fp16 on an h100 speed", "time", []string{"int4: ", "fp16: ", "int4 is", "as fast as fp16"}},
 		{"라마3.1 8b awq랑 fp16 h100 한장 속도 비교", "time", []string{"int4: 초당", "fp16: 초당", "빨라요 (fp16 대비)"}},
+		// a fit asked with the speed or the time: both answered
+		{"ollama running qwen3 32b on an rtx 4090, will it fit and how fast?", "fit", []string{"Yes — it fits on 1× GeForce RTX 4090", "GiB per GPU. About ", " tokens/s."}},
+		{"llama 8b lora on a 4090 for 10k samples, will it fit and how long?", "fit", []string{"Yes — it fits", "It takes "}},
 		// speed and memory asked together: each side's memory and rate, both differences
 		{"qwen2.5 7b awq vs fp16 on a 4090: memory and tokens/s?", "time", []string{"int4: ", "GiB per GPU (fits), ", "tokens/s · fp16: ", "GiB less per GPU; int4 is", "as fast as fp16"}},
 		{"llama 3 8b 4bit vs 8bit 속도랑 메모리 비교 4090", "time", []string{"int4: GPU당", "(메모리 OK), 초당", "덜 써요; int4가", "빨라요"}},

@@ -58,6 +58,10 @@ func rentalReply(p *i18n.Printer, rt lang.Rental) (*Reply, error) {
 	for _, s := range summaries[1:] {
 		r.Summary += " · " + s
 	}
+	if rt.Buy {
+		r.Summary = p.T("No purchase prices in the catalogue; renting: ") + r.Summary
+		r.Sections = append(r.Sections, buySection(p, rt))
+	}
 	if notes := rt.NotesIn(p); len(notes) > 0 {
 		r.Sections = append(r.Sections, Section{Heading: p.T("Assumptions"), Bullets: notes})
 	}
@@ -84,4 +88,22 @@ func budgetHours(p *i18n.Printer, rt lang.Rental, h planner.Hardware, hourly flo
 		sum += p.Tf("; for %s, %s GPUs around the clock", planner.FormatHoursIn(p, rt.Hours), p.Count(n))
 	}
 	return sum, fields
+}
+
+// buySection answers buying asked beside the rent: the catalogue has no
+// purchase prices (they vary by vendor, quantity and year), so it sets
+// what renting costs against any quote: the hours of renting that each
+// $100,000 of a quote pays for.
+func buySection(p *i18n.Printer, rt lang.Rental) Section {
+	var bullets []string
+	for _, h := range rt.Hardware {
+		hourly := h.GPU.PriceUSD * float64(h.Count)
+		if hourly <= 0 {
+			continue
+		}
+		hours := 100_000 / hourly
+		bullets = append(bullets, p.Tf("%d× %s: each $100,000 of a purchase quote pays for %s hours of renting them (%s around the clock)",
+			h.Count, h.GPU.Name, p.Count(math.Round(hours)), planner.FormatHoursIn(p, hours)))
+	}
+	return Section{Heading: p.T("Buying"), Text: p.T("Purchase prices are not in the catalogue: they vary by vendor, quantity and year. Set a quote against the rent: buying pays off once you would have rented longer than this, before power, hosting and staff."), Bullets: bullets}
 }

@@ -92,6 +92,33 @@ func TestBudgetHoursWithoutAModel(t *testing.T) {
 	}
 }
 
+// Buying asked ("구매가 기준으로", "should we buy … or rent?") is answered
+// with the rent and what it sets against a purchase quote: the catalogue
+// has no purchase prices, and the answer says so first.
+func TestBuyingAskedIsSetAgainstTheRent(t *testing.T) {
+	h100, _, _ := planner.DefaultCatalog().GPU("h100")
+	for text, want := range map[string][]string{
+		"should we buy 8 H100s or rent? we train about 10 hours a day": {"No purchase prices in the catalogue", i18n.For(i18n.EN).Count(math.Round(100_000/(8*h100.PriceUSD))) + " hours of renting"},
+		"h200 가격 얼마예요? 구매가 기준으로요":                                      {"구매 가격은 카탈로그에 없어요", "구매 견적 $100,000마다"},
+		"예산 3천만원으로 h100 사는게 나아 아니면 a100 여러장 사는게 나아?":                   {"구매 가격은 카탈로그에 없어요", "A100"},
+	} {
+		r, err := dispatch(t, "plan "+text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		all := r.Summary + " " + sectionsText(r)
+		for _, s := range r.Sections {
+			all += " " + strings.Join(s.Bullets, " ")
+		}
+		for _, w := range want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%q: %q lacks %q", text, all, w)
+			}
+		}
+	}
+}
+
 // sectionsText is a reply's section texts and fields, joined.
 func sectionsText(r *Reply) string {
 	var b strings.Builder

@@ -83,6 +83,7 @@ type canonizer struct {
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
+	timeAsked    bool        // a time or a rate was asked, whichever question won
 	inWon        bool        // the money asked in won ("원화로", "in KRW")
 	gpuHours     bool        // GPU-hours asked ("how many h100 hours")
 	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
@@ -138,6 +139,7 @@ func (c *canonizer) setAsk(a Ask) {
 	if a == AskCost {
 		c.costWord = true // a comparison asked in money is a cost question
 	}
+	c.timeAsked = c.timeAsked || a == AskTime
 	if a == AskFit && c.ask == AskTime && c.rate {
 		return // "초당 이미지 몇 장 처리 가능?": the rate asked, "가능" its verb
 	}
@@ -204,6 +206,9 @@ func (c *canonizer) step(i int) int {
 	}
 	if n := c.asideAt(i); n > i {
 		return n
+	}
+	if n := c.koAudioHoursFirst(i); n > i {
+		return n // "1000시간 분량 음성", "500시간짜리 녹음": hours of audio, not a run's
 	}
 	if isHangulWord(t.w) {
 		c.korean = true
@@ -745,6 +750,15 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskTime) // "how much time will it take"
 		c.skip(i, i+3)
 		return i + 3
+	case c.words(i, "how", "much") && speedGainWord(c.w(i+2)):
+		// "how much throughput gain", "how much speedup": a rate asked
+		n := i + 3
+		if g := c.w(n); g == "gain" || g == "gains" || g == "improvement" || g == "difference" || g == "boost" {
+			n++
+		}
+		c.setAsk(AskTime)
+		c.skip(i, n)
+		return n
 	case c.w(i) == "cost-wise" || c.w(i) == "costwise" || c.w(i) == "price-wise" || c.w(i) == "money-wise":
 		c.setAsk(AskCost) // "3090 vs 4090, cost-wise?"
 		c.skip(i, i+1)

@@ -99,7 +99,13 @@ func (c *canonizer) server(i int) int {
 			c.skip(i, i+1)
 			return i + 1
 		}
+		if k := len(c.out) - 1; k >= 0 && c.out[k].w == "1" && (strings.EqualFold(c.out[k].raw, "one") || strings.EqualFold(c.out[k].raw, "single")) {
+			c.out = c.out[:k] // "is one server-h enough?": the one server, all its GPUs
+		}
 		c.emit(name, i, i+1)
+		if next := c.w(i + 1); strings.HasPrefix(next, "한대") || strings.HasPrefix(next, "1대") {
+			return i + 2 // "server-h 한대로": the one server, all its GPUs (read, not skipped)
+		}
 		return i + 1
 	}
 	if isServerWord(w) {

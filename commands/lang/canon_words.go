@@ -327,7 +327,7 @@ func audioHours(a, b, c, d, e string) int {
 		return 0
 	}
 	audio := func(w string) bool {
-		switch w {
+		switch strings.TrimRight(w, "을를이가은는") {
 		case "audio", "speech", "recordings", "recording", "voice", "오디오", "음성", "녹음":
 			return true
 		}
@@ -341,6 +341,11 @@ func audioHours(a, b, c, d, e string) int {
 		default:
 			return 0
 		}
+	} else if unit == "시간짜리" {
+		if audio(b) {
+			return 2
+		}
+		return 0
 	} else if unit != "h" && unit != "hours" && unit != "hrs" {
 		return 0
 	}
@@ -351,8 +356,8 @@ func audioHours(a, b, c, d, e string) int {
 	switch {
 	case audio(next):
 		return k + 1
-	case (next == "of" || next == "의") && audio(after):
-		return k + 2
+	case (next == "of" || next == "의" || next == "분량" || next == "분량의" || next == "짜리") && audio(after):
+		return k + 2 // "1000시간 분량 음성", "500시간짜리 녹음"
 	case (next == "of" || next == "의") && languageWord(after) && audio(third):
 		return k + 3 // "500 hours of korean audio"
 	}
@@ -861,4 +866,14 @@ func (c *canonizer) memoryAsked(i int) int {
 		return i + 2
 	}
 	return i
+}
+
+// speedGainWord is a word after "how much" that asks a rate, not money:
+// "how much throughput (gain)", "how much speedup", "how much faster".
+func speedGainWord(w string) bool {
+	switch w {
+	case "throughput", "speedup", "speed-up", "speed", "perf", "performance", "tokens/s", "tok/s":
+		return true
+	}
+	return false
 }

@@ -737,7 +737,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 }
 
 func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
-	if (stem == "데이터" || stem == "학습데이터") && w == stem && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !c.koUnitAfter(i+2) && !c.gpu(c.w(i+1)) {
+	if rest := strings.TrimPrefix(w, stem); (stem == "데이터" || stem == "학습데이터") && (rest == "" || rest == "는" || rest == "가" || rest == "도") && (reqStartsNumber(c.w(i+1)) || koNumberWord(c.w(i+1))) && !c.koUnitAfter(i+2) && !c.gpu(c.w(i+1)) {
 		c.emit("of", i, i+1)
 		return c.koUnitFirst(i, "samples") // "데이터 30만": samples, as "데이터셋 30만"
 	}

@@ -316,6 +316,33 @@ func (c *canonizer) koAudioHours(i int) int {
 	return n
 }
 
+// koAudioHoursFirst reads the hours said first: "1000시간 분량 음성",
+// "500시간짜리 녹음", "100시간 분량의 오디오".
+func (c *canonizer) koAudioHoursFirst(i int) int {
+	v, unit, ok := reqScanNumber(c.w(i))
+	if !ok || v.v <= 0 {
+		return i
+	}
+	n := i + 1
+	switch {
+	case unit == "" && strings.HasPrefix(c.w(i+1), "시간"):
+		n = i + 2
+	case unit == "h" || strings.HasSuffix(c.w(i), "시간") || strings.HasSuffix(c.w(i), "시간짜리"):
+	default:
+		return i
+	}
+	if w := c.w(n); strings.HasPrefix(w, "분량") || strings.HasPrefix(w, "짜리") {
+		n++
+	}
+	switch strings.TrimRight(c.w(n), "을를이가은는의") {
+	case "음성", "오디오", "녹음":
+	default:
+		return i
+	}
+	c.emitAudioHours(v.v, i, n+1)
+	return n + 1
+}
+
 // koMaxBatch reads "최대 배치 크기", "최대 배치가 얼마": the largest
 // micro-batch that fits; "최대 컨텍스트 길이", "최대 시퀀스": the longest
 // context.

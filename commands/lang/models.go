@@ -17,8 +17,8 @@ import (
 // Models
 
 // catalogModel reads a catalogue model name at p.i: one word ("llama3-8b")
-// or, spelled with spaces, two or three that together are exactly a
-// catalogue name ("llama 3 8b", "bert base").
+// or, spelled with spaces, two to four that together are exactly a
+// catalogue name ("llama 3 8b", "bert base", "deepseek coder v2 lite").
 func (p *reqParser) catalogModel() (bool, error) {
 	if p.modelNorms == nil {
 		p.modelNorms = modelNameIndex(p.cat).modelNorms()
@@ -34,7 +34,7 @@ func (p *reqParser) catalogModel() (bool, error) {
 	if fok && fn >= 3 {
 		return true, p.setModel(fm, p.readAsNote(p.i, p.i+fn, fm), p.i, p.i+fn)
 	}
-	for n := 3; n >= 2; n-- {
+	for n := 4; n >= 2; n-- {
 		if p.i+n > len(p.toks) {
 			continue
 		}

@@ -26,8 +26,15 @@ type Rental struct {
 	// it buys, and with a time said, the GPUs it keeps running that long
 	// ("한달 예산"). 0 for none.
 	BudgetUSD float64
-	reading   Reading
+	// Buy: buying was asked ("구매가 기준으로", "should we buy 8 H100s or
+	// rent?"): the catalogue has no purchase prices, and the answer says
+	// so beside the rent a purchase quote is set against.
+	Buy     bool
+	reading Reading
 }
+
+// rentalBuyWords ask about buying GPUs rather than renting them.
+var rentalBuyWords = []string{"buy", "purchase", "구매", "구입", "사는게", "사는 게", "살까", "사야"}
 
 // NotesIn is the reading's note on the budget (said in won: the dollars
 // it came to, at what rate) in p's language; the stand-in job's are not
@@ -110,7 +117,11 @@ func ReadRental(env Env, text string) (Rental, bool) {
 		asked = asked || strings.Contains(low, w)
 	}
 	hoursAsked = rentalHoursAsked.MatchString(low)
-	if !asked && !hoursAsked {
+	buy := false
+	for _, w := range rentalBuyWords {
+		buy = buy || strings.Contains(low, w)
+	}
+	if !asked && !hoursAsked && !buy {
 		return Rental{}, false
 	}
 	cat := env.Catalog
@@ -129,10 +140,10 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	if err != nil || len(r.Request.Targets) == 0 || len(r.Request.Targets) > 4 {
 		return Rental{}, false
 	}
-	rt := Rental{Hardware: r.Request.Targets, Hours: hours, Words: words}
+	rt := Rental{Hardware: r.Request.Targets, Hours: hours, Words: words, Buy: buy}
 	if r.Budget > 0 {
 		rt.BudgetUSD, rt.reading = r.Budget, r
-	} else if !asked {
+	} else if !asked && !buy {
 		return Rental{}, false // hours asked, but of no budget
 	}
 	return rt, true

@@ -193,6 +193,9 @@ type Reading struct {
 	BitsAsked bool
 	// Budget is a ceiling on the cost in USD the request said, 0 for none.
 	Budget float64
+	// AlsoTime: the speed or the time was asked beside a fit ("will it fit
+	// and how fast?"): the fit's answer says it too.
+	AlsoTime bool
 	// GPUCount is a GPU count said with no GPU named ("on 8 gpus", "gpu
 	// 8장"): the search keeps that count and finds the GPU. 0 for none.
 	GPUCount int
@@ -266,19 +269,14 @@ func Read(env Env, text string) (Reading, error) {
 		}
 		return Reading{}, err
 	}
-	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
-	p.layoutCount(c.ask)
-	p.runCount(c.ask)
-	p.chinchillaTokens(c.chinchilla)
-	p.perUserRate(c.perUser)
-	p.quantisingNote(&c.skipped, &p.skipped)
+	p.afterRun(c)
 	if j := p.req.Job; c.reduceAsked && p.precisionPair[0] == "" && (j.Precision == planner.INT4 || j.Precision == planner.INT8 || j.Precision == planner.FP8) {
 		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
-		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, InWon: c.inWon}
+		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit}
 	p.rentSpan(&r)
 	if r.ThenServe = p.thenServeRequest(); p.req.Job.Workload == planner.Inference || r.ThenServe != nil {
 		r.ServeHours = c.serveHours
@@ -492,6 +490,18 @@ func allServers(hs []planner.Hardware) bool {
 		}
 	}
 	return len(hs) > 0
+}
+
+// afterRun settles what the typed readers left to the whole request:
+// weights said for inference, counts asked of a layout or a run, a
+// Chinchilla budget, a per-user rate, quantising asked as a job.
+func (p *reqParser) afterRun(c *canonizer) {
+	p.weightOnlyInference(trainingSaid(c.in), c.weightFormat)
+	p.layoutCount(c.ask)
+	p.runCount(c.ask)
+	p.chinchillaTokens(c.chinchilla)
+	p.perUserRate(c.perUser)
+	p.quantisingNote(&c.skipped, &p.skipped)
 }
 
 // NotesIn is the reader's notes on the request (Request.Job.Notes) in p's

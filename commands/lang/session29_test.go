@@ -74,3 +74,29 @@ func TestQuantisingAsAJobIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// Probe 21's misreads and refusals (89 of 100 read right on the build
+// after this session's first fixes).
+func TestProbeTwentyOneReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		// "데이터는 20만개에요": the data word with its topic particle
+		{"예산 500만원으로 qwen2.5 32b 로라 학습 가능할까요? 데이터는 20만개에요", "qwen2.5-32b · lora · of 200000 samples"},
+		// a catalogue name of four words, in Hangul or not
+		{"딥시크 코더 v2 라이트 서빙 a100 한장 가능한가요", "deepseek-coder-v2-lite · inference"},
+		{"deepseek coder v2 lite inference on a100", "deepseek-coder-v2-lite · inference"},
+		// hours of audio said hours first, with 분량 or 짜리
+		{"whisper large-v3 로 1000시간 분량 음성 전사하면 4090 한장으로 얼마나 걸림", "whisper-large-v3 · inference · 120000 samples"},
+		{"위스퍼 large v3 500시간짜리 녹음 a100 한장 얼마나 걸려", "60000 samples"},
+		// one server said as a machine: all its GPUs
+		{"qwen2.5-coder 32b awq vllm 사용자 30명이면 server-h 한대로 충분?", "on 4x server-h"},
+		{"qwen2.5-coder 32b awq vllm 30 users, is one server-h enough?", "on 4x server-h"},
+		// "how much throughput gain": a rate, not money
+		{"bf16 vs fp8 for llama 3.1 70b serving on 4x H100 - how much throughput gain?", "bf16 vs fp8 · on 4x h100-sxm5-80gb · how long?"},
+	})
+	r, err := Read(env, "ollama running qwen3 32b on an rtx 4090, will it fit and how fast?")
+	if err != nil || r.Ask != AskFit || !r.AlsoTime {
+		t.Errorf("fit and speed asked: ask %q, also time %v (%v)", r.Ask, r.AlsoTime, err)
+	}
+}
