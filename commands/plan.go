@@ -130,7 +130,9 @@ func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res,
 	answer = refineAnswer(p, rd, res, answer)
 	answer = joinLines(answer, s.thenServing(p, rd, res))
 	switch ci := cloudInstead(p, rd, res, cloudRes); {
-	case answer != "":
+	case answer != "" && !(rd.Ask == lang.AskFit && ci != "" && len(req.Targets) == 0 && !rd.BitsAsked):
+		// (a fit asked of no GPU where nothing on the team's servers holds
+		// it: the cloud's answer says so and where it does fit)
 		answer = inWon(p, rd, s.deps.KRWPerUSD, answer)
 		reply.Summary = answer // the first line under the reading: the question's answer
 		reply.Data.(*PlanData).Answer = answer
@@ -266,14 +268,27 @@ func cloudInstead(p *i18n.Printer, rd lang.Reading, res, cloud *planner.Result) 
 		return ""
 	}
 	line := p.Tf("Nothing on the team's servers holds it; in the cloud: %s", estimateSummary(p, pick, cloud.Job))
-	if rd.Budget > 0 && pick.CostUSD != nil {
+	switch per := perMillionSamples(pick); {
+	case rd.Budget > 0 && pick.CostUSD != nil:
 		if *pick.CostUSD <= rd.Budget {
 			line += p.Tf(", within the budget of %s", money(rd.Budget))
 		} else {
 			line += p.Tf(", over the budget of %s", money(rd.Budget))
 		}
+	case rd.Budget > 0 && per > 0 && pick.Time.HoursPerMillionSamples > 0:
+		// no amount of work said: what the budget buys there
+		line += p.Tf("; at %s per 1M samples the budget of %s buys about %s samples", money(per), money(rd.Budget), p.Count(round2(rd.Budget/per*1e6)))
 	}
 	return line + "."
+}
+
+// round2 rounds v to two significant figures, for amounts said as estimates.
+func round2(v float64) float64 {
+	if v <= 0 {
+		return 0
+	}
+	d := math.Pow(10, math.Floor(math.Log10(v))-1)
+	return math.Round(v/d) * d
 }
 
 // addCloud adds the catalogue's recommendations, labelled cloud, after

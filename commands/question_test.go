@@ -88,6 +88,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"Compare Llama 3.1 8B vs Qwen2.5 7B vs Gemma 2 9B serving throughput on one H100", "time", []string{"Llama 3.1 8B:", "Qwen2.5 7B:", "Gemma 2 9B:"}},
 		// nothing on the team's servers holds it: the cloud's pick answers, against the budget
 		{"Budget is $5k. Can we DPO Llama 3 70B on 20k preference pairs?", "cost", []string{"Nothing on the team's servers holds it; in the cloud:", "within the budget of $5,000"}},
+		// a budget and no amount of work: what it buys there; a fit asked of no GPU gets the cloud's answer
+		{"we have a $10k budget, can we full fine-tune mixtral 8x7b?", "", []string{"Nothing on the team's servers holds it; in the cloud:", "per 1M samples the budget of $10,000 buys about"}},
+		{"예산 1000만원으로 mixtral 8x7b 풀파인튜닝 가능?", "fit", []string{"팀 서버에는 들어가는 구성이 없어요", "예산 $7,032로 샘플 약"}},
 		// a month of hosting once hosting made it inference
 		{"monthly cost of hosting llama 3 70b on server-h", "cost", []string{"for 730 hours of serving"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},

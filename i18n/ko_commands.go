@@ -147,6 +147,7 @@ func koCommands() map[string]string {
 		"A month (730 h)":        "한 달 (730시간)",
 		"Budget":                 "예산",
 		"Buying":                 "구매",
+		"; at %s per 1M samples the budget of %s buys about %s samples":                                     "; 샘플 100만 개당 %s라서 예산 %s로 샘플 약 %s개를 학습할 수 있어요",
 		"No purchase prices in the catalogue; renting: ":                                                    "구매 가격은 카탈로그에 없어요. 렌탈 기준: ",
 		"%d× %s: each $100,000 of a purchase quote pays for %s hours of renting them (%s around the clock)": "%d× %s: 구매 견적 $100,000마다 렌탈 %s시간어치예요 (24시간 내내 쓰면 %s)",
 		"Purchase prices are not in the catalogue: they vary by vendor, quantity and year. Set a quote against the rent: buying pays off once you would have rented longer than this, before power, hosting and staff.": "구매 가격은 카탈로그에 없어요: 업체, 수량, 시기에 따라 달라요. 받은 견적을 렌탈 비용과 비교해 보세요: 이보다 오래 빌려 쓸 거라면 구매가 이득이에요 (전기, 호스팅, 인건비는 빼고).",
