@@ -149,6 +149,10 @@ func servingSpanCost(p *i18n.Printer, rd lang.Reading, res *planner.Result) stri
 		return s + spanBudget(p, rd, spanCost(cheapest))
 	}
 	e := firstEstimate(res)
+	if c := res.Recommendations.Cheapest; (len(rd.Request.Targets) == 0 || rd.CountUnsaid) && c != nil && c.Memory.Fits &&
+		c.PriceUSDPerGPUH > 0 && (c.Serving == nil || !c.Serving.Saturated) && (e == nil || spanCost(c) < spanCost(e) && (len(rd.Request.Targets) == 0 || c.GPU == e.GPU)) {
+		e = c // no count said: the month on the fewest GPUs that serve the load, not a whole server
+	}
 	if e == nil || !e.Memory.Fits || e.PriceUSDPerGPUH <= 0 {
 		return ""
 	}

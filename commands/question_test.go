@@ -93,6 +93,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"예산 1000만원으로 mixtral 8x7b 풀파인튜닝 가능?", "fit", []string{"팀 서버에는 들어가는 구성이 없어요", "예산 $7,032로 샘플 약"}},
 		// a month of hosting once hosting made it inference
 		{"monthly cost of hosting llama 3 70b on server-h", "cost", []string{"for 730 hours of serving"}},
+		// no count said: the month on the fewest GPUs that carry the load, not the whole server
+		{"Our manager wants to know: what would it cost per month to serve Llama 3.1 8B to 500 daily users?", "cost", []string{"1× H200 SXM 141GB: about $2,555 for 730 hours of serving", "4.57B tokens"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

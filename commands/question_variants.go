@@ -444,7 +444,11 @@ func bigCount(p *i18n.Printer, v float64) string {
 	if p.Korean() {
 		return p.Count(math.Round(v))
 	}
-	return lang.Num(math.Round(v/1e5) / 10 * 1e6)
+	if v <= 0 {
+		return lang.Num(0)
+	}
+	d := math.Pow(10, math.Floor(math.Log10(v))-2) // three significant figures
+	return lang.Num(math.Round(v/d) * d)
 }
 
 // widestFormat answers "4090에 올릴려면 몇비트 양자화 해야댐?", "how many bits
