@@ -751,7 +751,9 @@ func (c *canonizer) phrase(i int) int {
 		c.skip(i, i+3)
 		return i + 3
 	case c.words(i, "how", "much") && speedGainWord(c.w(i+2)):
-		// "how much throughput gain", "how much speedup": a rate asked
+		// "how much throughput gain", "how much speedup": a rate asked,
+		// against 16 bits when one lower format is said
+		c.reduceAsked = true
 		n := i + 3
 		if g := c.w(n); g == "gain" || g == "gains" || g == "improvement" || g == "difference" || g == "boost" {
 			n++
