@@ -188,6 +188,9 @@ type Job struct {
 	// ("Q4_K_M", a key of GGUFBitsPerWeight).
 	Quant    QuantMethod `json:",omitempty"`
 	GGUFType string      `json:",omitempty"`
+	// WeightBits is an EXL2 file's bits per weight ("4.65bpw"), 0 for
+	// none: ExLlamaV2 quantises to any average between 2 and 8.
+	WeightBits float64 `json:",omitempty"`
 	// GPULayers is the layers a local engine keeps on the GPUs (llama.cpp
 	// -ngl): 0 = as many as fit, -1 = none.
 	GPULayers int `json:",omitempty"`

@@ -41,11 +41,15 @@ const (
 	EngineSGLang   Engine = "sglang"
 	EngineLlamaCpp Engine = "llama.cpp"
 	EngineOllama   Engine = "ollama"
+	// EngineExLlama is ExLlamaV2 (served by TabbyAPI): local streams from
+	// an EXL2 file of any bits per weight, its layers split over the GPUs
+	// and none on the CPU.
+	EngineExLlama Engine = "exllamav2"
 )
 
-// Local reports whether e runs one stream from a GGUF file (llama.cpp
-// class) rather than continuous batching.
-func (e Engine) Local() bool { return e == EngineLlamaCpp || e == EngineOllama }
+// Local reports whether e runs one stream from a quantised file
+// (llama.cpp class) rather than continuous batching.
+func (e Engine) Local() bool { return e == EngineLlamaCpp || e == EngineOllama || e == EngineExLlama }
 
 // Compiled reports whether e runs a forward-only model as a prebuilt
 // TensorRT engine: fused kernels enqueued from C++, no Python or ATen
@@ -147,7 +151,7 @@ func servingJob(j Job) bool {
 		return false
 	}
 	return j.Engine != "" || j.Concurrency > 0 || j.RequestRate > 0 || j.KVPrecision != "" || j.Quant != "" ||
-		j.GGUFType != "" || j.GPULayers != 0 || j.Split != "" || j.HostMemBWGBs > 0
+		j.GGUFType != "" || j.WeightBits > 0 || j.GPULayers != 0 || j.Split != "" || j.HostMemBWGBs > 0
 }
 
 // servingEngine is the engine the job runs on: as named, else llama.cpp
@@ -156,6 +160,8 @@ func servingEngine(j Job) Engine {
 	switch {
 	case j.Engine != "":
 		return j.Engine
+	case j.WeightBits > 0:
+		return EngineExLlama
 	case j.GGUFType != "" || j.Quant == GGUF || j.GPULayers != 0 || j.HostMemBWGBs > 0:
 		return EngineLlamaCpp
 	default:
@@ -197,6 +203,9 @@ func servingWeightBytes(j Job, p Precision) (bytes float64, dequant bool) {
 	if t := j.GGUFType; t != "" {
 		bpw := GGUFBitsPerWeight[t]
 		return m.Params() * bpw / 8, bpw < 16
+	}
+	if j.WeightBits > 0 {
+		return m.Params() * j.WeightBits / 8, j.WeightBits < 16
 	}
 	b := weightBytesInference(p)
 	if p != INT8 && p != INT4 {
@@ -259,7 +268,7 @@ func (pc *planContext) servingSetup(h Hardware, l layout) servingSetup {
 		s.bw *= pc.prm.DequantDecode
 	}
 	cp := l.precision
-	if cp == INT8 || cp == INT4 || j.GGUFType != "" {
+	if cp == INT8 || cp == INT4 || j.GGUFType != "" || j.WeightBits > 0 {
 		cp = FP16 // weight-only formats compute in 16-bit
 	}
 	s.peak = effectivePeak(g, cp) * 1e12
@@ -498,6 +507,8 @@ func (pc *planContext) evaluateLocal(h Hardware, l layout) Estimate {
 	gpuLayers := 0
 	var notes []string
 	switch {
+	case eng == EngineExLlama:
+		gpuLayers = L // ExLlamaV2 runs every layer on the GPUs
 	case j.GPULayers < 0:
 		gpuLayers = 0
 	case j.GPULayers > 0:
@@ -642,6 +653,8 @@ func weightFormat(j Job, p Precision) string {
 	switch {
 	case j.GGUFType != "":
 		return fmt.Sprintf("GGUF %s (%s bits/weight)", j.GGUFType, trimFloat(GGUFBitsPerWeight[j.GGUFType]))
+	case j.WeightBits > 0:
+		return fmt.Sprintf("EXL2 %s bits/weight", trimFloat(j.WeightBits))
 	case j.Quant != "" && j.Quant != GGUF:
 		return fmt.Sprintf("%s %s", strings.ToUpper(string(j.Quant)), p)
 	default:
@@ -697,6 +710,11 @@ func serveLine(j Job, e *Estimate) string {
 		quant = "bitsandbytes"
 	}
 	switch eng {
+	case EngineExLlama:
+		// TabbyAPI serves EXL2 files with ExLlamaV2; gpu_split_auto fills
+		// the GPUs in turn, as llama.cpp's layer split does
+		return fmt.Sprintf("python main.py --model-name <model>-exl2-%sbpw --max-seq-len %d --gpu-split-auto true --cache-mode %s  # TabbyAPI",
+			trimFloat(j.WeightBits), j.SeqLen, map[bool]string{true: "Q8", false: "FP16"}[j.KVPrecision == INT8 || j.KVPrecision == FP8])
 	case EngineLlamaCpp, EngineOllama:
 		gguf := j.GGUFType
 		if gguf == "" {

@@ -262,3 +262,25 @@ func TestLlamaCppSplitFitsWhatItPlaces(t *testing.T) {
 		}
 	}
 }
+
+// ExLlamaV2 keeps every layer on the GPUs (no CPU offload): an EXL2 file
+// is its bits per weight, a 70B at 4.65 bits fits two 24 GB cards and
+// not one, where llama.cpp would spill layers to the CPU.
+func TestExLlamaRunsOnTheGPUsOnly(t *testing.T) {
+	c := DefaultCatalog()
+	plan := func(n int) *Estimate {
+		return mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "rtx-3090", n)},
+			Job: Job{Model: mustModel(t, c, "llama-3-70b"), Workload: Inference, Precision: INT4, Engine: EngineExLlama, WeightBits: 4.65}}).Plans[0]
+	}
+	two, one := plan(2), plan(1)
+	if !two.Memory.Fits || two.Serving.CPULayers != 0 || one.Memory.Fits || one.Serving.CPULayers != 0 {
+		t.Fatalf("two: fits %v, cpu layers %d; one: fits %v, cpu layers %d", two.Memory.Fits, two.Serving.CPULayers, one.Memory.Fits, one.Serving.CPULayers)
+	}
+	want := mustModel(t, c, "llama-3-70b").Params() * 4.65 / 8 / (1 << 30)
+	if got := two.Serving.WeightsGiB; math.Abs(got-want) > 0.01 {
+		t.Errorf("weights %.2f GiB, want %.2f (4.65 bits a weight)", got, want)
+	}
+	if !strings.Contains(two.Launch, "4.65bpw") {
+		t.Errorf("launch %q lacks the EXL2 file", two.Launch)
+	}
+}

@@ -50,6 +50,7 @@ type servingState struct {
 	cpuLayers        reqSlot[int]
 	split            reqSlot[planner.Split]
 	hostBW           reqSlot[float64]
+	bpw              reqSlot[float64] // an EXL2 file's bits per weight
 	any              bool
 	quantWord, first string
 	at               int // the token of the first serving word
@@ -65,6 +66,8 @@ var engineWords = map[string]planner.Engine{
 	"llama-server": planner.EngineLlamaCpp, "llama-cli": planner.EngineLlamaCpp,
 	"ollama":        planner.EngineOllama,
 	"graph-runtime": planner.EngineGraph,
+	"exllamav2":     planner.EngineExLlama, "exllama": planner.EngineExLlama, "exllama2": planner.EngineExLlama, "exl2": planner.EngineExLlama,
+	"tabbyapi": planner.EngineExLlama, "tabby-api": planner.EngineExLlama,
 }
 
 var quantWords = map[string]planner.QuantMethod{
@@ -140,6 +143,12 @@ func (p *reqParser) servingWord() (bool, error) {
 				return true, err
 			}
 			return false, reqSet(p, &sv.quant, planner.GGUF, a, a+1, "quantisation methods")
+		}
+		if raw == "exl2" {
+			// "exl2": ExLlamaV2's format, read as its engine (the bits, if
+			// said, come with `bpw`)
+			mark()
+			return false, reqSet(p, &sv.engine, planner.EngineExLlama, a, a+1, "engines")
 		}
 	}
 	if e, ok := engineWords[w]; ok {
@@ -247,6 +256,11 @@ func (p *reqParser) servingWord() (bool, error) {
 	case "cpu-bw", "ram-bw", "cpu-bandwidth", "ram-bandwidth", "memory-bandwidth":
 		p.i++
 		return true, p.servingHostBW(a)
+	case "bpw":
+		if v, _, ok := reqScanNumber(next); ok && reqStartsNumber(next) {
+			p.i = a + 2
+			return true, p.servingBPW(v.v, a)
+		}
 	case "cpu", "ram", "host":
 		if n := p.tok(a + 1).w; (n == "bandwidth" || n == "bw") && reqStartsNumber(p.tok(a+2).w) {
 			p.i = a + 2
@@ -257,6 +271,14 @@ func (p *reqParser) servingWord() (bool, error) {
 		p.i = a + 2
 		mark()
 		return true, reqSet(p, &sv.split, m, a, p.i, "splits")
+	}
+	if v, u, ok := reqScanNumber(w); ok && (u == "bpw" || u == "" && next == "bpw") {
+		// "4.65bpw", "6.0 bpw": an EXL2 file's bits per weight
+		p.i = a + 1
+		if u == "" {
+			p.i++
+		}
+		return true, p.servingBPW(v.v, a)
 	}
 	if reqStartsNumber(w) {
 		return p.servingNumber(a)
@@ -569,6 +591,9 @@ func (p *reqParser) finishServing() error {
 	j.Concurrency, j.RequestRate, j.Split, j.HostMemBWGBs = sv.concurrency.v, sv.rate.v, sv.split.v, sv.hostBW.v
 	j.OutputTokPS = sv.tokRate.v
 	j.GPULayers = sv.gpuLayers.v
+	if err := p.exl2Bits(j); err != nil {
+		return err
+	}
 	if j.Quant == planner.GGUF && j.GGUFType == "" {
 		j.GGUFType = "Q4_K_M"
 		p.note(en.T("`gguf` without a type read as Q4_K_M (4.84 bits per weight, the usual download); name it (`q8_0`, `q5_k_m`) to change it"))
@@ -634,6 +659,15 @@ func (p *reqParser) tryWithout(w string) string {
 	return "try: gpuplan plan " + s
 }
 
+// servingBPW sets an EXL2 file's bits per weight, said from a on.
+func (p *reqParser) servingBPW(v float64, a int) error {
+	if v < 2 || v > 8.5 {
+		return said(en.Tf("`%s`: EXL2 files hold 2 to 8 bits per weight", p.span(a, p.i)), &UserError{Hint: reqEg("4.65bpw")})
+	}
+	p.serveMark(a)
+	return reqSet(p, &p.serve.bpw, v, a, p.i, "bits per weight")
+}
+
 // servingWords restates the serving fields in words the parser reads back.
 func servingWords(j planner.Job) []string {
 	var w []string
@@ -643,6 +677,8 @@ func servingWords(j planner.Job) []string {
 	switch {
 	case j.GGUFType != "":
 		w = append(w, strings.ToLower(j.GGUFType))
+	case j.WeightBits > 0:
+		w = append(w, "bpw "+Num(j.WeightBits))
 	case j.Quant != "":
 		w = append(w, string(j.Quant))
 	}
@@ -738,4 +774,36 @@ func (p *reqParser) serveAfterTraining(trained *planner.Job) *planner.Job {
 	}
 	p.serveJob = &s
 	return &s
+}
+
+// exl2Bits puts an EXL2 file's bits per weight into j: served by
+// ExLlamaV2 unless another local engine is named, computed in 16 bits
+// over 4- or 8-bit-class weights; an ExLlamaV2 named with no bits takes
+// 4.0 and says so.
+func (p *reqParser) exl2Bits(j *planner.Job) error {
+	sv := &p.serve
+	if !sv.bpw.set && j.Engine != planner.EngineExLlama {
+		return nil
+	}
+	if j.GGUFType != "" {
+		return said(en.Tf("`%s` is a GGUF type; ExLlamaV2 reads EXL2 files (say `4.65bpw`)", strings.ToLower(j.GGUFType)), &UserError{Hint: reqEg("exllamav2 4.65bpw")})
+	}
+	if j.Engine != "" && !j.Engine.Local() {
+		return said(en.Tf("EXL2 weights are ExLlamaV2's; %s does not read them", j.Engine), &UserError{Hint: p.tryWithout(sv.engine.word)})
+	}
+	j.WeightBits = sv.bpw.v
+	if !sv.bpw.set {
+		j.WeightBits = 4
+		p.note(en.T("ExLlamaV2 with no bits said: a 4.0 bpw EXL2 file (say `4.65bpw`, `6bpw`)"))
+	}
+	if j.Engine == "" {
+		j.Engine = planner.EngineExLlama
+	}
+	if j.Precision == "" || j.Precision == planner.INT4 || j.Precision == planner.INT8 {
+		j.Precision = planner.INT4
+		if j.WeightBits > 5 {
+			j.Precision = planner.INT8
+		}
+	}
+	return nil
 }

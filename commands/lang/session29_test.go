@@ -101,3 +101,36 @@ func TestProbeTwentyOneReadings(t *testing.T) {
 		t.Errorf("fit and speed asked: ask %q, also time %v (%v)", r.Ask, r.AlsoTime, err)
 	}
 }
+
+// ExLlamaV2 and its EXL2 files: the engine by any of its names, the bits
+// per weight said ("4.65bpw", "6.0 bpw", "bpw 5"), read back the same;
+// bits out of EXL2's range, a GGUF type or a batched engine are refused.
+func TestExLlamaReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, bits := range map[string]float64{
+		"llama 3 70b exl2 4.65bpw on 2x 3090 tokens/s": 4.65,
+		"mistral 7b 6.0 bpw exllama 4090":              6,
+		"qwen2.5 32b exllamav2 on a 4090":              4,
+		"큐웬 32b exl2 4090 한장 올라가?":                     4,
+		"llama 3 70b tabbyapi bpw 5 on 2x 3090":        5,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		j := r.Request.Job
+		if j.Engine != planner.EngineExLlama || j.WeightBits != bits {
+			t.Errorf("%q: engine %q, %v bits; want exllamav2 at %v", text, j.Engine, j.WeightBits, bits)
+		}
+		back, err := Read(Env{Catalog: cat}, readingText(cat, r))
+		if err != nil || back.Request.Job.WeightBits != bits || back.Request.Job.Engine != planner.EngineExLlama {
+			t.Errorf("%q: reading %q reads back as %+v (%v)", text, readingText(cat, r), back.Request.Job, err)
+		}
+	}
+	for _, text := range []string{"llama 3 70b 12bpw on 2x 3090", "llama 3 70b exl2 4.65bpw vllm on 2x 3090", "llama 3 70b exllamav2 q4_k_m on 2x 3090"} {
+		if _, err := Read(Env{Catalog: cat}, text); err == nil {
+			t.Errorf("%q: read, want a refusal", text)
+		}
+	}
+}
