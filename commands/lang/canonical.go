@@ -693,7 +693,7 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 		q = p.T("largest batch?")
 	case r.Ask == AskTime && r.Latency:
 		q = p.T("latency?")
-	case r.Ask == AskTime && r.Rate:
+	case r.Ask == AskTime && (r.Rate || servedRate(r)):
 		q = p.T("how fast?")
 	case r.Ask == AskAmount:
 		q = amountWords(p, r.AmountUnit)
@@ -767,4 +767,12 @@ func latencyText(s float64) string {
 		return strconv.FormatFloat(s*1000, 'f', -1, 64) + " ms"
 	}
 	return strconv.FormatFloat(s, 'f', -1, 64) + " s"
+}
+
+// servedRate reports whether a time asked of inference with no amount of
+// work is its rate ("how much throughput gain?", "속도 비교"): there is no
+// "how long" without work to time.
+func servedRate(r Reading) bool {
+	j := r.Request.Job
+	return j.Workload == planner.Inference && j.Samples == 0 && j.Tokens == 0 && j.DatasetSamples == 0 && j.DatasetTokens == 0 && r.ServeHours == 0 && r.Request.Baseline == nil
 }

@@ -93,8 +93,8 @@ func TestProbeTwentyOneReadings(t *testing.T) {
 		{"qwen2.5-coder 32b awq vllm 사용자 30명이면 server-h 한대로 충분?", "on 4x server-h"},
 		{"qwen2.5-coder 32b awq vllm 30 users, is one server-h enough?", "on 4x server-h"},
 		// "how much throughput gain": a rate, not money
-		{"bf16 vs fp8 for llama 3.1 70b serving on 4x H100 - how much throughput gain?", "bf16 vs fp8 · on 4x h100-sxm5-80gb · how long?"},
-		{"how much speedup from fp8 on llama 3.1 8b serving h100", "fp16 vs fp8 · on 1x h100-sxm5-80gb · how long?"},
+		{"bf16 vs fp8 for llama 3.1 70b serving on 4x H100 - how much throughput gain?", "bf16 vs fp8 · on 4x h100-sxm5-80gb · how fast?"},
+		{"how much speedup from fp8 on llama 3.1 8b serving h100", "fp16 vs fp8 · on 1x h100-sxm5-80gb · how fast?"},
 	})
 	r, err := Read(env, "ollama running qwen3 32b on an rtx 4090, will it fit and how fast?")
 	if err != nil || r.Ask != AskFit || !r.AlsoTime {
