@@ -87,6 +87,8 @@ type Bot struct {
 
 	// obs is what the Observer is told: the live connection, ack times.
 	obs observeState
+	// convs is each thread's last plan, for follow-ups (followup.go).
+	convs conversations
 }
 
 // New checks the configuration and builds the bot. It does not connect.

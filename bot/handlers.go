@@ -378,8 +378,20 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 		thread := e.ThreadTimeStamp
 		log = log.With(zap.String("user", e.User), zap.String("channel", e.Channel), zap.String("command", firstWord(commands.StripMentions(e.Text))))
 		u := b.lookupUser(ctx, e.User) // their zone and Slack language
+		root := thread                 // the answer goes to the mention's thread, or starts one under it
+		if root == "" {
+			root = e.TimeStamp
+		}
+		conv := e.Channel + "/" + root
+		earlier := ""
+		if thread != "" {
+			earlier = b.convs.get(conv, b.now(), threadMemory)
+		}
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
-			Location: u.loc, Lang: u.lang})
+			Location: u.loc, Lang: u.lang, Earlier: earlier})
+		if err == nil {
+			b.convs.remember(conv, reply, b.now())
+		}
 		b.deliver(ctx, reply, err, where{from: fromMention, channel: e.Channel, user: e.User, thread: thread, mentionTS: e.TimeStamp}, log)
 	case *slackevents.AppHomeOpenedEvent:
 		b.onHomeOpened(ctx, e, log) // home.go
@@ -391,8 +403,12 @@ func (b *Bot) onEvent(ctx context.Context, ev slackevents.EventsAPIEvent, log *z
 		}
 		log = log.With(zap.String("user", e.User), zap.String("command", firstWord(e.Text)))
 		u := b.lookupUser(ctx, e.User) // their zone and Slack language
+		conv := e.Channel + "/" + e.ThreadTimeStamp
 		reply, err := b.run(ctx, commands.Request{User: e.User, Channel: e.Channel, Text: e.Text, ID: eventID(ev, e.TimeStamp),
-			Location: u.loc, Lang: u.lang})
+			Location: u.loc, Lang: u.lang, Earlier: b.convs.get(conv, b.now(), dmMemory)})
+		if err == nil {
+			b.convs.remember(conv, reply, b.now())
+		}
 		b.deliver(ctx, reply, err, where{from: fromDM, channel: e.Channel, user: e.User, thread: e.ThreadTimeStamp}, log)
 	}
 }

@@ -73,6 +73,11 @@ type Request struct {
 	// --lang / the terminal's locale. Empty: the request's own language
 	// (Korean for a request written in Korean), else English.
 	Lang i18n.Lang
+	// Earlier is the request of the plan answered earlier in the same
+	// conversation (PlanData.Request of the bot's last plan in the Slack
+	// thread or DM), "" for none: words that read as no plan of their own
+	// ("what about on 4x h100?", "비용은?") are read with it.
+	Earlier string
 }
 
 // ReplyLang is the language req is answered in: its Lang, else Korean

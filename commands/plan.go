@@ -54,11 +54,24 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			Hint: p.T("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word")}
 	}
 	rd, err := lang.Read(s.planEnvCtx(ctx), args)
+	followed := false
+	if err != nil && ureq.Earlier != "" {
+		// "what about on 4x h100?" under an earlier plan: that plan's
+		// request with these words, unless they ask a price of their own
+		if _, rental := lang.ReadRental(s.planEnvCtx(ctx), args); !rental {
+			if frd, _, ferr := lang.FollowUp(s.planEnvCtx(ctx), ureq.Earlier, args); ferr == nil {
+				rd, err, followed = frd, nil, true
+			}
+		}
+	}
 	if err != nil {
 		return s.notAPlan(ctx, ureq, args, err)
 	}
 	rd.Request.Printer = p
 	rd.Request.Job.Notes = rd.NotesIn(p) // the reader's assumptions, in the reply's language
+	if followed {
+		rd.Request.Job.Notes = append(rd.Request.Job.Notes, p.Tf("read as a follow-up to this conversation's earlier request: %s", ureq.Earlier))
+	}
 	req, answer, err := s.answerQuestion(p, rd)
 	if err != nil {
 		return nil, err
@@ -109,7 +122,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	}
 	// In the reply's language, in --json too: its "lang" says which.
 	readAs := lang.ReadAsIn(p, s.deps.Catalog, rd)
-	reply.Data = &PlanData{ReadAs: readAs, Question: string(rd.Ask), Result: res}
+	reply.Data = &PlanData{ReadAs: readAs, Request: lang.RequestText(s.deps.Catalog, rd), Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs
 	s.answer(p, rd, req, res, cloudRes, answer, reply)
 	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)

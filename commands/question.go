@@ -18,6 +18,10 @@ type PlanData struct {
 	// ReadAs restates the request (the "Read as:" line), in the reply's
 	// language (Lang): canonical words in English.
 	ReadAs string `json:"read_as"`
+	// Request is the request as the language restates it in English
+	// (lang.RequestText): what a follow-up in the same conversation is
+	// read with (Request.Earlier).
+	Request string `json:"request"`
 	// Question is the question asked ("fit", "time", "count", "which_gpu",
 	// "which_server", "cost"), empty for a plain request.
 	Question string `json:"question,omitempty"`

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -146,5 +147,39 @@ func TestPlanOfAReservationQuestion(t *testing.T) {
 	}
 	if r, _ := do(t, s, "U1", "status"); strings.Contains(sectionsText(r), "U1") {
 		t.Errorf("the booking sent through plan was made: %s", sectionsText(r))
+	}
+}
+
+// A plan's request (PlanData.Request) is what a follow-up is read with
+// (Request.Earlier): words that are no plan of their own plan the earlier
+// request with them, and say so; a price asked on its own stays a rental;
+// without an earlier request the words are the usual question back.
+func TestFollowUpPlansWithTheEarlierRequest(t *testing.T) {
+	s := New(Deps{})
+	ctx := context.Background()
+	first, err := s.Dispatch(ctx, Request{User: "U1", Text: "plan llama 8b lora 50k samples on a 4090 how long?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := first.Data.(*PlanData).Request
+	if !strings.Contains(earlier, "llama-3.1-8b · lora") {
+		t.Fatalf("PlanData.Request = %q", earlier)
+	}
+	r, err := s.Dispatch(ctx, Request{User: "U1", Text: "plan what about on 4x h100?", Earlier: earlier})
+	if err != nil {
+		t.Fatalf("follow-up: %v", err)
+	}
+	var bullets []string
+	for _, sc := range r.Sections {
+		bullets = append(bullets, sc.Bullets...)
+	}
+	if !strings.Contains(r.Data.(*PlanData).ReadAs, "compare 1x rtx-4090, 4x h100-sxm5-80gb") || !strings.Contains(strings.Join(bullets, " "), "follow-up to this conversation's earlier request") {
+		t.Errorf("follow-up read as %q, notes %q", r.Data.(*PlanData).ReadAs, bullets)
+	}
+	if r, err := s.Dispatch(ctx, Request{User: "U1", Text: "plan h100 시간당 얼마야?", Earlier: earlier}); err != nil || !strings.Contains(r.Summary, "$") || r.Data != nil {
+		t.Errorf("a price asked on its own: %v, %+v", err, r)
+	}
+	if _, err := s.Dispatch(ctx, Request{User: "U1", Text: "plan what about on 4x h100?"}); err == nil {
+		t.Error("no earlier request: want the question back")
 	}
 }

@@ -147,6 +147,7 @@ func koCommands() map[string]string {
 		"A month (730 h)":        "한 달 (730시간)",
 		"Budget":                 "예산",
 		"Buying":                 "구매",
+		"read as a follow-up to this conversation's earlier request: %s":                                    "이 대화의 앞선 요청에 이어서 읽었어요: %s",
 		"; at %s per 1M samples the budget of %s buys about %s samples":                                     "; 샘플 100만 개당 %s라서 예산 %s로 샘플 약 %s개를 학습할 수 있어요",
 		"No purchase prices in the catalogue; renting: ":                                                    "구매 가격은 카탈로그에 없어요. 렌탈 기준: ",
 		"%d× %s: each $100,000 of a purchase quote pays for %s hours of renting them (%s around the clock)": "%d× %s: 구매 견적 $100,000마다 렌탈 %s시간어치예요 (24시간 내내 쓰면 %s)",

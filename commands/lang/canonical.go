@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -251,6 +252,17 @@ func amountWords(p *i18n.Printer, unit string) string {
 // question, and the words skipped — for the "Read as:" line of a plan.
 // Read parses it back to the same request.
 func ReadAs(cat *planner.Catalog, r Reading) string { return ReadAsIn(nil, cat, r) }
+
+// RequestText is a reading restated as a request that reads back the
+// same: the English "Read as" line without its notes in brackets, its
+// parts still separated by " · " (FollowUp splits on them; Read skips
+// them).
+func RequestText(cat *planner.Catalog, r Reading) string {
+	return strings.TrimSpace(noteBrackets.ReplaceAllString(ReadAs(cat, r), ""))
+}
+
+// noteBrackets are the bracketed notes of a "Read as" line.
+var noteBrackets = regexp.MustCompile(`\s*\([^)]*\)`)
 
 // ReadAsIn is ReadAs in p's language. In English (p nil or English) it is
 // the canonical words; in Korean it says the same parts the way the card

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -223,8 +222,7 @@ func TestTwoModelsInOneMessage(t *testing.T) {
 // readingText is a reading's restatement as a request: the "Read as" line
 // without its notes in brackets and its separators.
 func readingText(cat *planner.Catalog, r Reading) string {
-	s := regexp.MustCompile(`\s*\([^)]*\)`).ReplaceAllString(ReadAs(cat, r), "")
-	return strings.ReplaceAll(s, " · ", " ")
+	return strings.ReplaceAll(RequestText(cat, r), " · ", " ")
 }
 
 // One machine and then its GPUs ("one HGX H200 node (8 GPUs)", "노드

@@ -134,3 +134,36 @@ func TestExLlamaReadings(t *testing.T) {
 		}
 	}
 }
+
+// A follow-up is read with the earlier request: new hardware is set beside
+// the earlier (a comparison), a new format or question replaces the
+// earlier's, and a clashing part (lora then qlora, one dataset then
+// another) replaces the earlier one.
+func TestFollowUpReadsWithTheEarlierRequest(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	first, err := Read(env, "llama 8b lora 50k samples on a 4090 how long?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := RequestText(cat, first)
+	for text, has := range map[string]string{
+		"what about on 4x h100?": "compare 1x rtx-4090, 4x h100-sxm5-80gb",
+		"그럼 bf16으로 하면?":          "bf16 · on 1x rtx-4090",
+		"and the cost?":          "what does it cost?",
+		"qlora로 하면?":             "llama-3.1-8b · qlora",
+		"10만개면?":                 "100000 samples",
+	} {
+		r, _, err := FollowUp(env, earlier, text)
+		if err != nil {
+			t.Errorf("%q after %q: %v", text, earlier, err)
+			continue
+		}
+		if got := ReadAs(cat, r); !strings.Contains(got, has) {
+			t.Errorf("%q after %q: read as %q, want %q in it", text, earlier, got, has)
+		}
+	}
+	if _, _, err := FollowUp(env, earlier, "reserve 2 on server-h"); err == nil {
+		t.Error("a booking read as a follow-up plan")
+	}
+}
