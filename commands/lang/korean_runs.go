@@ -292,36 +292,45 @@ func (c *canonizer) koConcurrent(i int) int {
 // said audio first, as 30-second samples (audioHours reads the number-first
 // order).
 func (c *canonizer) koAudioHours(i int) int {
-	switch strings.TrimRight(c.w(i), "을를이가은는의") {
-	case "음성", "오디오", "녹음":
-	default:
+	if !koAudioWord(c.w(i)) {
 		return i
 	}
-	v, unit, ok := reqScanNumber(c.w(i + 1))
-	if !ok || v.v <= 0 {
+	v, n, ok := c.koHoursAt(i + 1)
+	if !ok {
 		return i
 	}
-	n := i + 2
-	switch {
-	case unit == "" && strings.HasPrefix(c.w(i+2), "시간"):
-		n = i + 3
-	case unit == "h" || strings.HasSuffix(c.w(i+1), "시간"):
-	default:
-		return i
-	}
-	if strings.HasPrefix(c.w(n), "분량") {
-		n++
-	}
-	c.emitAudioHours(v.v, i, n)
+	c.emitAudioHours(v, i, n)
 	return n
 }
 
 // koAudioHoursFirst reads the hours said first: "1000시간 분량 음성",
 // "500시간짜리 녹음", "100시간 분량의 오디오".
 func (c *canonizer) koAudioHoursFirst(i int) int {
+	v, n, ok := c.koHoursAt(i)
+	if !ok || !koAudioWord(c.w(n)) {
+		return i
+	}
+	c.emitAudioHours(v, i, n+1)
+	return n + 1
+}
+
+// koAudioWord reports whether w names audio: 음성, 오디오, 녹음, with a
+// particle or not.
+func koAudioWord(w string) bool {
+	switch strings.TrimRight(w, "을를이가은는의") {
+	case "음성", "오디오", "녹음":
+		return true
+	}
+	return false
+}
+
+// koHoursAt reads a number of hours at i ("1000시간", "1000 시간", "500h",
+// "500시간짜리") and a 분량/짜리 after it: the hours and the index after
+// them.
+func (c *canonizer) koHoursAt(i int) (float64, int, bool) {
 	v, unit, ok := reqScanNumber(c.w(i))
 	if !ok || v.v <= 0 {
-		return i
+		return 0, i, false
 	}
 	n := i + 1
 	switch {
@@ -329,18 +338,12 @@ func (c *canonizer) koAudioHoursFirst(i int) int {
 		n = i + 2
 	case unit == "h" || strings.HasSuffix(c.w(i), "시간") || strings.HasSuffix(c.w(i), "시간짜리"):
 	default:
-		return i
+		return 0, i, false
 	}
 	if w := c.w(n); strings.HasPrefix(w, "분량") || strings.HasPrefix(w, "짜리") {
 		n++
 	}
-	switch strings.TrimRight(c.w(n), "을를이가은는의") {
-	case "음성", "오디오", "녹음":
-	default:
-		return i
-	}
-	c.emitAudioHours(v.v, i, n+1)
-	return n + 1
+	return v.v, n, true
 }
 
 // koMaxBatch reads "최대 배치 크기", "최대 배치가 얼마": the largest
