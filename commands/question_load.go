@@ -107,10 +107,7 @@ func (s *Set) replicasForLatency(rd lang.Reading, j planner.Job, hw planner.Hard
 			return 0, false
 		}
 		sv := r.Plans[0].Serving
-		got := sv.LatencyS
-		if rd.LatencyFirst {
-			got = sv.TTFTS
-		}
+		got, _ := servedLatency(rd, sv)
 		if got <= rd.LatencyTargetS && !sv.Saturated {
 			return n, true
 		}

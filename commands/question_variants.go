@@ -414,11 +414,20 @@ func latencyOver(rd lang.Reading, e *planner.Estimate) bool {
 	if e == nil || e.Serving == nil || !e.Memory.Fits {
 		return false
 	}
-	got := e.Serving.LatencyS
-	if rd.LatencyFirst {
-		got = e.Serving.TTFTS
-	}
+	got, _ := servedLatency(rd, e.Serving)
 	return got > rd.LatencyTargetS
+}
+
+// servedLatency is the time a latency target is set against: the first
+// token's (TTFT), each token's (TPOT), or a whole request's, and its name.
+func servedLatency(rd lang.Reading, sv *planner.Serving) (float64, string) {
+	switch {
+	case rd.LatencyFirst:
+		return sv.TTFTS, "the first token"
+	case rd.LatencyPerToken:
+		return sv.TPOTS, "each token"
+	}
+	return sv.LatencyS, "a request"
 }
 
 // latencyVerdict says whether the plan meets a latency said as a target:
@@ -427,10 +436,8 @@ func latencyVerdict(p *i18n.Printer, rd lang.Reading, e *planner.Estimate) strin
 	if e == nil || e.Serving == nil || !e.Memory.Fits {
 		return ""
 	}
-	got, what := e.Serving.LatencyS, p.T("a request")
-	if rd.LatencyFirst {
-		got, what = e.Serving.TTFTS, p.T("the first token")
-	}
+	got, what := servedLatency(rd, e.Serving)
+	what = p.T(what)
 	target := planner.FormatSeconds(rd.LatencyTargetS)
 	if got <= rd.LatencyTargetS {
 		return " " + p.Tf("Within your %s target for %s (%s).", target, what, planner.FormatSeconds(got))

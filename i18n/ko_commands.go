@@ -389,6 +389,7 @@ func koCommands() map[string]string {
 		", up to %s requests in that time at %.0f a second":              ", 그동안 최대 %s개 요청 (초당 %.0f개)",
 		"a request":                          "요청 하나",
 		"the first token":                    "첫 토큰",
+		"each token":                         "토큰 하나하나",
 		"Within your %s target for %s (%s).": "목표 %s 안에 들어와요: %s %s.",
 		"Over your %s target for %s (%s): fewer requests at once, a faster GPU or more tensor parallelism brings it down.": "목표 %s를 넘어요: %s %s. 동시 요청을 줄이거나, 더 빠른 GPU나 텐서 병렬을 늘리면 줄어요.",
 		"Chinchilla-optimal: %s tokens.": "Chinchilla 최적: %s 토큰.",

@@ -9,6 +9,7 @@ func koLang() map[string]string {
 	return map[string]string{
 		"budget $%s":            "예산 $%s",
 		"first token within %s": "첫 토큰 %s 이내",
+		"per token within %s":   "토큰당 %s 이내",
 		"latency within %s":     "지연 %s 이내",
 		"max $%s/gpu-hour":      "GPU 시간당 최대 $%s",
 		"the per-GPU rate is taken across all %d GPUs it was measured on":           "GPU당 속도를 측정한 GPU %d장 전체의 속도로 계산했어요",

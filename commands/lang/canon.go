@@ -104,6 +104,7 @@ type canonizer struct {
 	// asked in the negative ("안 들어가지?"); a GPU named with 으로 and no
 	// count ("h100으로 하면"); Chinchilla's tokens; a rate per user
 	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked, latencyFirst bool
+	latencyPerToken                                                             bool // the latency target is each token's (TPOT), not the request's
 	serveHours, latencyTarget                                                   float64 // a span of serving; a latency target in seconds
 	dailyUsers                                                                  float64 // "1000 DAU": users a day, planned as a tenth at once
 	distill                                                                     bool    // "distill A into B", "증류": the student is trained
@@ -185,30 +186,24 @@ func (c *canonizer) run() {
 
 // step reads the phrase at input i and returns where the next starts.
 //
+// earlyReaders read the phrases that go before a word's own reading, in
+// order: counts and money, asides, "the largest", daily users, a size
+// range, a setting said aside, a latency per token ("under 100ms per
+// token", "토큰당 100ms 이내"), hours of audio said hours first ("1000시간
+// 분량 음성": not a run's hours).
+var earlyReaders = []func(*canonizer, int) int{
+	(*canonizer).countsAndMoney, (*canonizer).aside, (*canonizer).largestAt, (*canonizer).dailyUsersAt,
+	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst,
+}
+
 // step is long on purpose: it is the ordered list of readers a word is
 // tried against; the order is the reading's precedence.
 func (c *canonizer) step(i int) int {
 	t := c.in[i]
-	if n := c.countsAndMoney(i); n > i {
-		return n
-	}
-	if n := c.aside(i); n > i {
-		return n
-	}
-	if n := c.largestAt(i); n > i {
-		return n
-	}
-	if n := c.dailyUsersAt(i); n > i {
-		return n
-	}
-	if n := c.sizeRange(i); n > i {
-		return n
-	}
-	if n := c.asideAt(i); n > i {
-		return n
-	}
-	if n := c.koAudioHoursFirst(i); n > i {
-		return n // "1000시간 분량 음성", "500시간짜리 녹음": hours of audio, not a run's
+	for _, read := range earlyReaders {
+		if n := read(c, i); n > i {
+			return n
+		}
 	}
 	if isHangulWord(t.w) {
 		c.korean = true

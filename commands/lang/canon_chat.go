@@ -227,6 +227,55 @@ func (c *canonizer) latencyTargetAt(i int) int {
 		j++
 	}
 	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), first, true
+	c.latencyPerToken = perTokenWord(c.w(i))
+	return j // named in the reading
+}
+
+// perTokenWord is a latency word for each generated token's time.
+func perTokenWord(w string) bool { return w == "tpot" || w == "itl" || w == "inter-token" }
+
+// perTokenLatency reads a latency target for each generated token:
+// "under 100ms per token", "100 ms/token", "50ms a token", "per token
+// within 100 ms" (the reading's own words), "토큰당 100ms 이내", "토큰당
+// 지연 50ms 이하"; i when none is there.
+func (c *canonizer) perTokenLatency(i int) int {
+	j := i
+	switch {
+	case c.words(j, "per", "token", "within"):
+		j += 3
+	case strings.HasPrefix(c.w(j), "토큰당"):
+		j++
+		for latencyWord(c.w(j)) {
+			j++
+		}
+	case latencyComparator(c.w(j)) || c.w(j) == "within" || c.w(j) == "<":
+		j++
+	}
+	korean := strings.HasPrefix(c.w(i), "토큰당")
+	v, unit, ok := reqScanNumber(strings.TrimPrefix(c.w(j), "<"))
+	if !ok || v.v <= 0 {
+		return i
+	}
+	j++
+	unit, perToken := strings.CutSuffix(unit, "/token")
+	if unit == "" && timeUnitWord(strings.TrimSuffix(c.w(j), "/token")) {
+		unit, perToken = strings.CutSuffix(c.w(j), "/token")
+		j++
+	}
+	if !timeUnitWord(unit) {
+		return i
+	}
+	switch {
+	case korean || c.words(i, "per", "token", "within") || perToken:
+	case c.words(j, "per", "token") || c.words(j, "a", "token") || c.words(j, "each", "token"):
+		j += 2
+	default:
+		return i
+	}
+	for latencyComparator(c.w(j)) || strings.HasPrefix(c.w(j), "이내") || strings.HasPrefix(c.w(j), "이하") || strings.HasPrefix(c.w(j), "안쪽") || strings.HasPrefix(c.w(j), "미만") {
+		j++
+	}
+	c.latencyTarget, c.latencyFirst, c.latencyPerToken, c.latency = seconds(v.v, unit), false, true, true
 	return j // named in the reading
 }
 
@@ -283,6 +332,7 @@ func (c *canonizer) latencyBeforeWord(i int) int {
 		return i
 	}
 	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), firstTokenWord(c.w(j)), true
+	c.latencyPerToken = perTokenWord(c.w(j))
 	return j + 1 // named in the reading
 }
 

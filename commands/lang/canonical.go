@@ -767,6 +767,8 @@ func latencySaid(p *i18n.Printer, r Reading) string {
 	switch {
 	case r.LatencyTargetS > 0 && r.LatencyFirst:
 		return p.Tf("first token within %s", latencyText(r.LatencyTargetS))
+	case r.LatencyTargetS > 0 && r.LatencyPerToken:
+		return p.Tf("per token within %s", latencyText(r.LatencyTargetS))
 	case r.LatencyTargetS > 0:
 		return p.Tf("latency within %s", latencyText(r.LatencyTargetS))
 	}

@@ -114,9 +114,11 @@ type Reading struct {
 	Chinchilla bool
 	// LatencyTargetS is a latency said as a target ("p50 under 2s",
 	// "첫토큰 200ms 이하"), in seconds; LatencyFirst marks it the first
-	// token's. The answer says whether the plan meets it.
-	LatencyTargetS float64
-	LatencyFirst   bool
+	// token's, LatencyPerToken each generated token's ("100ms per token",
+	// "tpot 50ms"). The answer says whether the plan meets it.
+	LatencyTargetS  float64
+	LatencyFirst    bool
+	LatencyPerToken bool
 	// InWon marks money asked in won ("원화로", "in KRW"): the answer
 	// gives its dollar sums in won too.
 	InWon bool
@@ -276,7 +278,7 @@ func Read(env Env, text string) (Reading, error) {
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
-		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit}
+		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, LatencyPerToken: c.latencyPerToken, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit}
 	p.rentSpan(&r)
 	if r.ThenServe = p.thenServeRequest(); p.req.Job.Workload == planner.Inference || r.ThenServe != nil {
 		r.ServeHours = c.serveHours

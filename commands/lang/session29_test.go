@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -165,5 +166,32 @@ func TestFollowUpReadsWithTheEarlierRequest(t *testing.T) {
 	}
 	if _, _, err := FollowUp(env, earlier, "reserve 2 on server-h"); err == nil {
 		t.Error("a booking read as a follow-up plan")
+	}
+}
+
+// A latency target for each generated token ("under 100ms per token",
+// "50ms/token", "tpot under 100ms", "토큰당 100ms 이내") is each token's
+// (TPOT), not a whole request's, and reads back the same.
+func TestPerTokenLatencyTarget(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]float64{
+		"llama 70b inference on h200 under 100ms per token, how many?": 0.1,
+		"llama 3 8b vllm 100 users on an l40s, 50ms/token ok?":         0.05,
+		"llama 70b inference on h200 tpot under 100ms, how many?":      0.1,
+		"라마 70b 추론 h200에서 토큰당 100ms 이내로 하려면 몇 장?":                      0.1,
+		"llama 3 8b 서빙 l40s 동접 100명 토큰당 지연 30ms 이하 가능?":                0.03,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if !r.LatencyPerToken || r.LatencyFirst || math.Abs(r.LatencyTargetS-want) > 1e-9 {
+			t.Errorf("%q: target %v s, per token %v, first %v; want %v s per token", text, r.LatencyTargetS, r.LatencyPerToken, r.LatencyFirst, want)
+		}
+		back, err := Read(Env{Catalog: cat}, readingText(cat, r))
+		if err != nil || !back.LatencyPerToken || back.LatencyTargetS != r.LatencyTargetS {
+			t.Errorf("%q: reading %q reads back as %v per token %v (%v)", text, readingText(cat, r), back.LatencyTargetS, back.LatencyPerToken, err)
+		}
 	}
 }
