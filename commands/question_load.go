@@ -23,6 +23,7 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	base := req.Targets[0]
 	name := base.GPU.Name
 	bestTotal, bestTP, bestReplicas := 0, 0, 0
+	missTP, missGot := 0, 0.0 // the fewest GPUs that hold it but miss the latency target, and their time
 	for _, tp := range countLadder {
 		if bestTotal > 0 && tp >= bestTotal {
 			break
@@ -60,6 +61,10 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 		if rd.LatencyTargetS > 0 {
 			r, ok := s.replicasForLatency(rd, req.Job, hw, replicas, rate)
 			if !ok {
+				if missTP == 0 {
+					missTP = tp
+					missGot, _ = servedLatency(rd, sv)
+				}
 				continue // no replica count at this size meets it
 			}
 			replicas = r
@@ -67,6 +72,12 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 		if total := tp * replicas; bestTotal == 0 || total < bestTotal {
 			bestTotal, bestTP, bestReplicas = total, tp, replicas
 		}
+	}
+	if bestTotal == 0 && missTP > 0 {
+		// it fits, but no count meets the latency said
+		_, what := servedLatency(rd, &planner.Serving{})
+		return req, p.Tf("No count of %s meets the %s target for %s: on %d (the fewest that hold it) it takes %s. If you meant each token's time or the first token's, say `%s per token` or `ttft %s`.",
+			name, planner.FormatSeconds(rd.LatencyTargetS), p.T(what), missTP, planner.FormatSeconds(missGot), latencyWords(rd.LatencyTargetS), latencyWords(rd.LatencyTargetS)), nil
 	}
 	if bestTotal == 0 {
 		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
@@ -174,4 +185,12 @@ func spanBudget(p *i18n.Printer, rd lang.Reading, cost float64) string {
 		return " " + p.Tf("Within your %s budget.", money(rd.Budget))
 	}
 	return " " + p.Tf("Over your %s budget by %s: a smaller quantised model (int4 AWQ/GPTQ) or fewer GPUs brings it down.", money(rd.Budget), money(cost-rd.Budget))
+}
+
+// latencyWords is a latency target as a request says it: "100ms", "2s".
+func latencyWords(sec float64) string {
+	if sec < 1 {
+		return fmt.Sprintf("%gms", math.Round(sec*1e4)/10)
+	}
+	return fmt.Sprintf("%gs", sec)
 }
