@@ -104,7 +104,7 @@ type canonizer struct {
 	// asked in the negative ("안 들어가지?"); a GPU named with 으로 and no
 	// count ("h100으로 하면"); Chinchilla's tokens; a rate per user
 	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked, latencyFirst bool
-	latencyPerToken                                                             bool // the latency target is each token's (TPOT), not the request's
+	latencyPerToken                                                             bool    // the latency target is each token's (TPOT), not the request's
 	serveHours, latencyTarget                                                   float64 // a span of serving; a latency target in seconds
 	dailyUsers                                                                  float64 // "1000 DAU": users a day, planned as a tenth at once
 	distill                                                                     bool    // "distill A into B", "증류": the student is trained
