@@ -344,7 +344,7 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 		return p.Tf("No — %s on %s, past %s; ask how many GPUs it needs to finish in time.", hours, hw, durationWords(p, rd.Deadline))
 	}
-	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost) {
+	if len(res.Plans) > 1 && res.Compare && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost || rd.Ask == lang.AskWhichGPU && rd.Prefer == "cheapest") {
 		// "how long on 1, 2, 4, 8 H100s?": every column; asked in money, each with its cost
 		return compareSummaryIn(p, res, rd.Ask == lang.AskCost || rd.Prefer == "cheapest")
 	}

@@ -63,7 +63,7 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 			if !ok {
 				if missTP == 0 {
 					missTP = tp
-					missGot, _ = servedLatency(rd, sv)
+					missGot = servedLatency(rd, sv)
 				}
 				continue // no replica count at this size meets it
 			}
@@ -75,9 +75,9 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	}
 	if bestTotal == 0 && missTP > 0 {
 		// it fits, but no count meets the latency said
-		_, what := servedLatency(rd, &planner.Serving{})
+		what := latencyOf(p, rd)
 		return req, p.Tf("No count of %s meets the %s target for %s: on %d (the fewest that hold it) it takes %s. If you meant each token's time or the first token's, say `%s per token` or `ttft %s`.",
-			name, planner.FormatSeconds(rd.LatencyTargetS), p.T(what), missTP, planner.FormatSeconds(missGot), latencyWords(rd.LatencyTargetS), latencyWords(rd.LatencyTargetS)), nil
+			name, planner.FormatSeconds(rd.LatencyTargetS), what, missTP, planner.FormatSeconds(missGot), latencyWords(rd.LatencyTargetS), latencyWords(rd.LatencyTargetS)), nil
 	}
 	if bestTotal == 0 {
 		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
@@ -118,7 +118,7 @@ func (s *Set) replicasForLatency(rd lang.Reading, j planner.Job, hw planner.Hard
 			return 0, false
 		}
 		sv := r.Plans[0].Serving
-		got, _ := servedLatency(rd, sv)
+		got := servedLatency(rd, sv)
 		if got <= rd.LatencyTargetS && !sv.Saturated {
 			return n, true
 		}

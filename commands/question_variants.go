@@ -414,20 +414,30 @@ func latencyOver(rd lang.Reading, e *planner.Estimate) bool {
 	if e == nil || e.Serving == nil || !e.Memory.Fits {
 		return false
 	}
-	got, _ := servedLatency(rd, e.Serving)
-	return got > rd.LatencyTargetS
+	return servedLatency(rd, e.Serving) > rd.LatencyTargetS
 }
 
 // servedLatency is the time a latency target is set against: the first
-// token's (TTFT), each token's (TPOT), or a whole request's, and its name.
-func servedLatency(rd lang.Reading, sv *planner.Serving) (float64, string) {
+// token's (TTFT), each token's (TPOT), or a whole request's.
+func servedLatency(rd lang.Reading, sv *planner.Serving) float64 {
 	switch {
 	case rd.LatencyFirst:
-		return sv.TTFTS, "the first token"
+		return sv.TTFTS
 	case rd.LatencyPerToken:
-		return sv.TPOTS, "each token"
+		return sv.TPOTS
 	}
-	return sv.LatencyS, "a request"
+	return sv.LatencyS
+}
+
+// latencyOf names what servedLatency times, in p's language.
+func latencyOf(p *i18n.Printer, rd lang.Reading) string {
+	switch {
+	case rd.LatencyFirst:
+		return p.T("the first token")
+	case rd.LatencyPerToken:
+		return p.T("each token")
+	}
+	return p.T("a request")
 }
 
 // latencyVerdict says whether the plan meets a latency said as a target:
@@ -436,8 +446,7 @@ func latencyVerdict(p *i18n.Printer, rd lang.Reading, e *planner.Estimate) strin
 	if e == nil || e.Serving == nil || !e.Memory.Fits {
 		return ""
 	}
-	got, what := servedLatency(rd, e.Serving)
-	what = p.T(what)
+	got, what := servedLatency(rd, e.Serving), latencyOf(p, rd)
 	target := planner.FormatSeconds(rd.LatencyTargetS)
 	if got <= rd.LatencyTargetS {
 		return " " + p.Tf("Within your %s target for %s (%s).", target, what, planner.FormatSeconds(got))

@@ -20,6 +20,7 @@ func koLang() map[string]string {
 		"`%s` is not in the catalogue: planned as %s, the same family at the same size":    "`%s`는 카탈로그에 없어요: 같은 계열, 같은 크기인 %s로 계획했어요",
 		"say %s (1 ÷ it/s, if each iteration is one optimizer step) or %s":                 "이렇게 써 주세요: %s (iteration 하나가 optimizer step 하나라면 1 ÷ it/s) 또는 %s",
 		"`%s` read as %s": "`%s`는 %s로 읽었어요",
+		"gpuplan plans GPUs, not a CPU-only server. llama.cpp and Ollama do run on a CPU alone: each token reads every weight from RAM, so tokens/s is about the RAM bandwidth over the model file's size (60 GB/s of dual-channel DDR5 over a 2 GB 3B Q4_K_M file: about 30). With a GPU and layers kept on the CPU, say `ngl 0` (all on the CPU) or `ngl 20`": "gpuplan은 GPU를 계획해요. CPU만 있는 서버는 계획하지 않아요. llama.cpp와 Ollama는 CPU만으로도 돌아가요: 토큰마다 RAM에서 가중치를 전부 읽으니 초당 토큰 수는 대략 RAM 대역폭 ÷ 모델 파일 크기예요 (듀얼 채널 DDR5 60 GB/s ÷ 2 GB짜리 3B Q4_K_M 파일이면 약 30). GPU가 있고 레이어를 CPU에 두려면 `ngl 0`(전부 CPU)이나 `ngl 20`처럼 말해 주세요",
 		"ExLlamaV2 with no bits said: a 4.0 bpw EXL2 file (say `4.65bpw`, `6bpw`)": "ExLlamaV2에 비트 수가 없어서 4.0 bpw EXL2 파일로 계산했어요 (`4.65bpw`, `6bpw`처럼 지정)",
 		"`%s`: EXL2 files hold 2 to 8 bits per weight":                             "`%s`: EXL2 파일은 가중치당 2~8비트예요",
 		"`%s` is a GGUF type; ExLlamaV2 reads EXL2 files (say `4.65bpw`)":          "`%s`는 GGUF 형식이에요. ExLlamaV2는 EXL2 파일을 읽어요 (`4.65bpw`처럼 지정)",

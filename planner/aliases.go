@@ -60,12 +60,17 @@ var modelAliases = map[string]string{
 	"electra":       "electra-base",
 	"kluebert":      "klue-bert-base",
 	"klueroberta":   "klue-roberta-base",
-	"kobertbasev1":  "kobert",
-	"skt/kobert":    "kobert",
-	"exaone":        "exaone-3.5-7.8b",
-	"xlmr":          "xlm-roberta-base",
-	"xlmrbase":      "xlm-roberta-base",
-	"xlmrlarge":     "xlm-roberta-large",
+	// ko-sroberta (jhgan/ko-sroberta-multitask, the usual Korean sentence
+	// embedder) is klue/roberta-base fine-tuned as a sentence encoder: its
+	// config.json is the base model's shape
+	"kosroberta":          "klue-roberta-base",
+	"kosrobertamultitask": "klue-roberta-base",
+	"kobertbasev1":        "kobert",
+	"skt/kobert":          "kobert",
+	"exaone":              "exaone-3.5-7.8b",
+	"xlmr":                "xlm-roberta-base",
+	"xlmrbase":            "xlm-roberta-base",
+	"xlmrlarge":           "xlm-roberta-large",
 	// BAAI's cross-encoder rerankers are XLM-RoBERTa with a one-logit head
 	// (their config.json: XLMRobertaForSequenceClassification, the base
 	// model's dimensions); v2-m3 starts from bge-m3

@@ -730,8 +730,12 @@ func (c *canonizer) phrase(i int) int {
 		return i + 3
 	case c.words(i, "how", "many"):
 		c.setAsk(AskCount)
-		c.skip(i, i+2)
-		return i + 2
+		n := i + 2
+		if w := strings.TrimRight(c.w(n), "?"); w == "nodes" || w == "servers" || w == "machines" {
+			n++ // "how many nodes?": the GPUs it takes, in machines
+		}
+		c.skip(i, n)
+		return n
 	case c.w(i) == "24/7" || c.w(i) == "round-the-clock" || c.w(i) == "around-the-clock" || c.w(i) == "always-on":
 		c.skip(i, i+1) // "serve it 24/7": a served model runs all the time; the card prices an hour and a month
 		return i + 1

@@ -87,6 +87,16 @@ func (c *canonizer) countsAndMoney(i int) int {
 		c.skip(i+2, i+3)
 		return i + 3
 	}
+	if v, u, ok := reqScanNumber(strings.ReplaceAll(c.w(i), ",", "")); ok && u == "" && v.v > 0 && c.w(i+1) == "budget" && !c.gpu(c.w(i)) {
+		// "50k budget (in usd)": a budget, in dollars unless said otherwise
+		c.budget = v.v
+		n := i + 2
+		if c.w(n) == "in" && usdAfter("1", c.w(n+1)) > 0 {
+			n += 2
+		}
+		c.skip(i+1, n)
+		return n
+	}
 	return i
 }
 

@@ -344,6 +344,11 @@ func (p *reqParser) unknownGPU(i int, name string, count int) error {
 	if gpuVendors[name] && name == t.w {
 		return p.vendorGPU(i) // "gtx 1660", "tpu v4"
 	}
+	if name == "cpu" || name == "cpus" || name == "cpu-only" || strings.HasPrefix(name, "cpu") && strings.Contains(p.text, "only") {
+		// "on a cpu only server?": no GPU at all
+		return said(en.T("gpuplan plans GPUs, not a CPU-only server. llama.cpp and Ollama do run on a CPU alone: each token reads every weight from RAM, so tokens/s is about the RAM bandwidth over the model file's size (60 GB/s of dual-channel DDR5 over a 2 GB 3B Q4_K_M file: about 30). With a GPU and layers kept on the CPU, say `ngl 0` (all on the CPU) or `ngl 20`"),
+			&UserError{Hint: reqEg("llama-3.2-3b inference llama.cpp q4_k_m ngl 0 on 1x rtx-3060")})
+	}
 	if appleSilicon(name) {
 		mac := reqShort(t.raw)
 		if stem, _, ok := koStem(t.raw); ok && isHangulWord(t.raw) {

@@ -16,7 +16,7 @@ var koNames = map[string]koEntry{
 	"클루": {act: koWord, word: "klue"}, "코더": {act: koWord, word: "coder"}, "디스틸버트": {act: koWord, word: "distilbert"},
 	"데버타": {act: koWord, word: "deberta"}, "클립": {act: koWord, word: "clip"}, "티파이브": {act: koWord, word: "t5"},
 	"콘브넥스트": {act: koWord, word: "convnext"}, "타이니": {act: koWord, word: "tiny"}, "이브": {act: koWord, word: "eeve"},
-	"라이트": {act: koWord, word: "lite"}, "미니": {act: koWord, word: "mini"}, "파이": {act: koWord, word: "phi"}, "큐웬3": {act: koWord, word: "qwen3"},
+	"디피오": {act: koWord, word: "dpo"}, "라이트": {act: koWord, word: "lite"}, "미니": {act: koWord, word: "mini"}, "파이": {act: koWord, word: "phi"}, "큐웬3": {act: koWord, word: "qwen3"},
 	"인스트럭트": {act: koWord, word: "instruct"}, "비전": {act: koWord, word: "vision"}, "라바": {act: koWord, word: "llava"},
 	"처리량": {act: koAsk, ask: AskTime},
 	"없어서": {act: koSkip}, "그런데": {act: koSkip}, "근데": {act: koSkip}, "그래서": {act: koSkip}, "밖에": {act: koSkip},

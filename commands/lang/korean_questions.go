@@ -201,7 +201,8 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.askAmount("samples")
 		return c.skipCounters(i+1, "개", "까지"), true
 	}
-	if next := c.w(i + 1); strings.HasPrefix(next, "명") || strings.HasPrefix(w, "몇명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) {
+	gpuCounter := strings.HasPrefix(w, "몇장") || strings.HasPrefix(w, "몇대") || strings.HasPrefix(c.w(i+1), "장") || strings.HasPrefix(c.w(i+1), "대")
+	if next := c.w(i + 1); strings.HasPrefix(next, "명") || strings.HasPrefix(w, "몇명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) && !gpuCounter {
 		// "동시 사용자 몇 명", "동시 요청 몇 개까지": the most sequences
 		// served together that memory holds
 		c.ask = AskNone

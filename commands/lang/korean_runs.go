@@ -354,6 +354,16 @@ func (c *canonizer) koMaxBatch(i int) int {
 		// "a100 4장 배치 최대", "배치 최대 몇까지": the largest micro-batch
 		return c.koLargestAsked(i, i+2, &c.maxBatch, "얼마", "몇", "크기", "까지")
 	}
+	if b := strings.TrimRight(c.w(i), "는은가이"); b == "배치사이즈" || b == "배치크기" || b == "배치" && (strings.HasPrefix(c.w(i+1), "사이즈") || strings.HasPrefix(c.w(i+1), "크기")) {
+		// "배치사이즈 얼마까지 돼?", "배치 크기 몇까지": the largest micro-batch
+		n := i + 1
+		if b == "배치" {
+			n++
+		}
+		if w := c.w(n); (strings.HasPrefix(w, "얼마") || strings.HasPrefix(w, "몇")) && (strings.HasSuffix(w, "까지") || strings.HasPrefix(c.w(n+1), "까지")) {
+			return c.koLargestAsked(i, n+1, &c.maxBatch, "까지")
+		}
+	}
 	if koSeqWord(c.w(i)) && (strings.HasPrefix(c.w(i+1), "얼마") && strings.HasSuffix(c.w(i+1), "까지") || c.w(i+1) == "얼마나" && strings.HasPrefix(c.w(i+2), "까지")) {
 		// "컨텍스트 얼마까지 가능", "시퀀스 얼마까지 돼?": the longest context
 		return c.koLargestAsked(i, i+2, &c.maxSeq, "까지")

@@ -34,7 +34,7 @@ type Rental struct {
 }
 
 // rentalBuyWords ask about buying GPUs rather than renting them.
-var rentalBuyWords = []string{"buy", "purchase", "구매", "구입", "사는게", "사는 게", "살까", "사야"}
+var rentalBuyWords = []string{"buy", "purchase", "구매", "구입", "사는게", "사는 게", "살까", "사야", "살 수", "살수"}
 
 // NotesIn is the reading's note on the budget (said in won: the dollars
 // it came to, at what rate) in p's language; the stand-in job's are not
@@ -64,6 +64,7 @@ var rentalDurations = []struct {
 	// a number of its own (not the 100 of "h100"), and 시간 not 시간당
 	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*시간(?:[^당]|$)`), func(n float64) float64 { return n }},
 	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*(?:개월|달)`), func(n float64) float64 { return 730 * n }},
+	{regexp.MustCompile(`(?:^|\s)(월|매달|per month|a month|monthly)(?:\s|$)`), nil},
 	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*주(?:일|간|동안)?`), func(n float64) float64 { return 168 * n }},
 	{regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*일(?:간|동안)?`), func(n float64) float64 { return 24 * n }},
 	{regexp.MustCompile(`(일주일|한\s?주|하루|이틀|사흘|나흘|닷새|열흘|보름|한\s?달|두\s?달|세\s?달)`), nil},
@@ -93,15 +94,22 @@ func rentalCounts(low string) string {
 }
 
 // koRentalWords are the Korean times said as words, in hours.
-var koRentalWords = map[string]float64{"일주일": 168, "한주": 168, "한 주": 168, "하루": 24, "이틀": 48, "사흘": 72, "나흘": 96,
+var koRentalWords = map[string]float64{"월": 730, "매달": 730, "per month": 730, "a month": 730, "monthly": 730, "일주일": 168, "한주": 168, "한 주": 168, "하루": 24, "이틀": 48, "사흘": 72, "나흘": 96,
 	"닷새": 120, "열흘": 240, "보름": 360,
 	"한달": 730, "한 달": 730, "두달": 1460, "두 달": 1460, "세달": 2190, "세 달": 2190}
+
+// rentalOnBudget is "on a $20k budget": the budget follows "on", not GPUs.
+var rentalOnBudget = regexp.MustCompile(`\bon (?:a |our |the )?(\$|\d)`)
 
 // rentalOf is "cost of", "price of": the GPUs follow, not a dataset.
 var rentalOf = regexp.MustCompile(`\b(cost|price|rent|rental)\s+of\b`)
 
 // rentalAsked are the words that ask a price.
 var rentalAsked = []string{"how much", "cost", "price", "rent", "going for", "얼마", "비용", "요금", "가격", "빌리", "렌탈", "대여"}
+
+// rentalCountAsked asks how many GPUs a budget keeps ("월 천만원인데 h100
+// 몇장까지", "how many h100s can we keep").
+var rentalCountAsked = regexp.MustCompile(`몇\s*(?:장|대|개)|how many`)
 
 // rentalHoursAsked asks the hours a budget buys ("how many a100 hours",
 // "몇 시간", "gpu-hours").
@@ -116,7 +124,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	for _, w := range rentalAsked {
 		asked = asked || strings.Contains(low, w)
 	}
-	hoursAsked = rentalHoursAsked.MatchString(low)
+	hoursAsked = rentalHoursAsked.MatchString(low) || rentalCountAsked.MatchString(low) // with a budget: what it keeps running
 	buy := false
 	for _, w := range rentalBuyWords {
 		buy = buy || strings.Contains(low, w)
@@ -133,6 +141,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	}
 	hours, words, rest := rentalTime(rentalCounts(rentalHoursAsked.ReplaceAllString(low, " $1 "))) // the GPU said between stays
 	rest = rentalOf.ReplaceAllString(rest, "$1")                                                   // "cost of 4x a100": the GPUs, not a dataset
+	rest = rentalOnBudget.ReplaceAllString(rest, "$1")                                             // "on a $20k budget": money, not hardware
 	rest = strings.NewReplacer("going for", " ", "these days", " ", "nowadays", " ").Replace(rest)
 	// the hardware, read by the plan language with a stand-in job
 	env.noVariant = true

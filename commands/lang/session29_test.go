@@ -195,3 +195,33 @@ func TestPerTokenLatencyTarget(t *testing.T) {
 		}
 	}
 }
+
+// Probe 22's misreads and refusals (84 of 100 read right).
+func TestProbeTwentyTwoReadings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC)}
+	readingsHave(t, cat, env, []struct{ text, has string }{
+		{"미스트랄 7b 디피오 학습 h100 두장이면 시간 얼마나 걸림", "mistral-7b-v0.1 · finetune (assumed) · dpo"},
+		{"ko-sroberta 문장 임베딩 학습 배치 256으로 a100에서 메모리 괜찮아?", "klue-roberta-base"},
+		{"라마 3.2 3b 로라 4090에서 배치사이즈 얼마까지 돼?", "largest batch?"},
+		{"sglang으로 qwen3 32b 서빙, 유저 200명 동시접속이면 몇장?", "how many GPUs?"},
+		{"라마 3.1 8b를 fp8로 vllm 서빙하면 bf16 대비 처리량 얼마나 올라가?", "fp8 vs bf16"},
+		{"deploy deepseek v3 with sglang on h200s, how many nodes?", "how many GPUs?"},
+		{"llama 8b lora 50k budget which gpu", "budget $50000"},
+	})
+	if _, err := Read(env, "ollama llama3.2 3b on cpu only server? or do we need a gpu"); err == nil || !strings.Contains(err.Error(), "CPU-only") {
+		t.Errorf("a CPU-only server: %v, want the reason", err)
+	}
+	for text, want := range map[string]float64{
+		"팀 예산 월 천만원인데 h100 몇장까지 상시로 쓸수있어?":                             730,
+		"how many h100s can we keep running on a $20k monthly budget?": 730,
+	} {
+		rt, ok := ReadRental(env, text)
+		if !ok || rt.BudgetUSD <= 0 || rt.Hours != want {
+			t.Errorf("%q: rental %v, budget %v, hours %v; want a month's budget", text, ok, rt.BudgetUSD, rt.Hours)
+		}
+	}
+	if rt, ok := ReadRental(env, "we have 50k budget in USD for Q3, should we buy an H100 server or rent?"); !ok || !rt.Buy || rt.BudgetUSD != 50000 {
+		t.Errorf("buy or rent with a budget: %v %+v", ok, rt)
+	}
+}
