@@ -76,6 +76,13 @@ func (c *canonizer) countsAndMoney(i int) int {
 		c.budget = v // "1000달러로 몇 에폭", "3000달러 안에서": what may be spent
 		return i + n
 	}
+	return c.usdBudget(i)
+}
+
+// usdBudget reads a budget said in dollars with the word budget or a
+// ceiling: "budget 10k usd", "under 5000 dollars", "10k usd budget",
+// "50k budget (in usd)".
+func (c *canonizer) usdBudget(i int) int {
 	if (c.w(i) == "budget" || c.w(i) == "under" || c.w(i) == "within") && usdAfter(c.w(i+1), c.w(i+2)) > 0 && hourlyPriceAt(c.ws(i, 6)) == 0 && !perHour(c.w(i+3), c.w(i+4)) {
 		// "budget 10k usd", "under 5000 dollars": a ceiling on the cost
 		c.budget = usdAfter(c.w(i+1), c.w(i+2))

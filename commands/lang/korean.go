@@ -255,10 +255,6 @@ func (c *canonizer) korean1(i int) int {
 		c.skip(i, i+2)
 		return i + 2
 	}
-	if (strings.HasPrefix(w, "대비") || strings.HasPrefix(w, "비해") || w == "보다") && reqKeywords[lastW(c.out)].kind == reqKwPrecision {
-		c.emit("대비", i, i+1) // "fp8로 … bf16 대비": the format compared against, for the parser
-		return i + 1
-	}
 	for _, read := range koPhrases {
 		if n := read(c, i); n > i {
 			return n

@@ -617,7 +617,7 @@ func (c *canonizer) koReduce(i int) int {
 // the lexicon do: rates, people, concurrent requests, hours of audio, the largest batch, a
 // served request's lengths.
 var koPhrases = []func(*canonizer, int) int{
-	(*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
+	(*canonizer).koVersus, (*canonizer).koRateQuestion, (*canonizer).koPeople, (*canonizer).koConcurrent, (*canonizer).koAudioHours, (*canonizer).koMaxBatch, (*canonizer).koInOut,
 	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
 	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy, (*canonizer).koUseWords,
 	(*canonizer).koDeadlineWord, (*canonizer).koReduce, (*canonizer).koOutputLength, (*canonizer).koLatencyTarget,
@@ -697,4 +697,15 @@ func (c *canonizer) koBitsAsked(i int, w string) (int, bool) {
 		n++
 	}
 	return c.skipCounters(n, "양자화", "로", "으로"), true
+}
+
+// koVersus keeps "대비", "비해", "보다" after a format ("fp8로 … bf16 대비
+// 얼마나 빨라져"): the parser sets the two formats side by side.
+func (c *canonizer) koVersus(i int) int {
+	w := c.w(i)
+	if (strings.HasPrefix(w, "대비") || strings.HasPrefix(w, "비해") || w == "보다") && reqKeywords[lastW(c.out)].kind == reqKwPrecision {
+		c.emit("대비", i, i+1)
+		return i + 1
+	}
+	return i
 }
