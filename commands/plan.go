@@ -141,6 +141,10 @@ func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res,
 		answer = answerLine(p, rd, res)
 	}
 	answer = refineAnswer(p, rd, res, answer)
+	if e := firstEstimate(res); rd.Ask == lang.AskFit && rd.Budget > 0 && e != nil && e.Memory.Fits && strings.HasSuffix(answer, ".") && !strings.Contains(answer, money(rd.Budget)) {
+		// "예산 300만원이면 충분해요?": the fit, and the budget against it
+		answer = strings.TrimSuffix(answer, ".") + budgetBuys(p, rd, e) + "."
+	}
 	answer = joinLines(answer, s.thenServing(p, rd, res))
 	switch ci := cloudInstead(p, rd, res, cloudRes); {
 	case answer != "" && !(rd.Ask == lang.AskFit && ci != "" && len(req.Targets) == 0 && !rd.BitsAsked):
@@ -281,18 +285,25 @@ func cloudInstead(p *i18n.Printer, rd lang.Reading, res, cloud *planner.Result) 
 		return ""
 	}
 	line := p.Tf("Nothing on the team's servers holds it; in the cloud: %s", estimateSummary(p, pick, cloud.Job))
-	switch per := perMillionSamples(pick); {
-	case rd.Budget > 0 && pick.CostUSD != nil:
-		if *pick.CostUSD <= rd.Budget {
-			line += p.Tf(", within the budget of %s", money(rd.Budget))
-		} else {
-			line += p.Tf(", over the budget of %s", money(rd.Budget))
-		}
-	case rd.Budget > 0 && per > 0 && pick.Time.HoursPerMillionSamples > 0:
+	return line + budgetBuys(p, rd, pick) + "."
+}
+
+// budgetBuys sets a plan against the budget said: its cost within or over
+// it, or, with no amount of work said, the samples the budget buys at the
+// plan's cost per million; "" with no budget.
+func budgetBuys(p *i18n.Printer, rd lang.Reading, e *planner.Estimate) string {
+	switch per := perMillionSamples(e); {
+	case rd.Budget <= 0 || e == nil:
+		return ""
+	case e.CostUSD != nil && *e.CostUSD <= rd.Budget:
+		return p.Tf(", within the budget of %s", money(rd.Budget))
+	case e.CostUSD != nil:
+		return p.Tf(", over the budget of %s", money(rd.Budget))
+	case per > 0 && e.Time.HoursPerMillionSamples > 0:
 		// no amount of work said: what the budget buys there
-		line += p.Tf("; at %s per 1M samples the budget of %s buys about %s samples", money(per), money(rd.Budget), p.Count(round2(rd.Budget/per*1e6)))
+		return p.Tf("; at %s per 1M samples the budget of %s buys about %s samples", money(per), money(rd.Budget), p.Count(round2(rd.Budget/per*1e6)))
 	}
-	return line + "."
+	return ""
 }
 
 // round2 rounds v to two significant figures, for amounts said as estimates.
@@ -429,7 +440,11 @@ func dedupe(in []string) []string {
 func (s *Set) notAPlan(ctx context.Context, ureq Request, args string, err error) (*Reply, error) {
 	p := ureq.printer()
 	if rt, ok := lang.ReadRental(s.planEnvCtx(ctx), args); ok {
-		return rentalReply(p, rt)
+		r, err := rentalReply(p, rt)
+		if err == nil && rt.InWon {
+			r.Summary = inWon(p, lang.Reading{InWon: true}, s.deps.KRWPerUSD, r.Summary) // "원화로"
+		}
+		return r, err
 	}
 	if cr, ok := lang.ReadCommand(s.planEnv(), args); ok {
 		if c, ok := s.index[cr.Name]; ok && (cr.Name == "status" || cr.Name == "mine") {

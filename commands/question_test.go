@@ -174,6 +174,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 70b inference on h200 under 100ms per token, how many?", "count", []string{"2× H200 SXM 141GB", "Within your 100 ms target for each token"}},
 		// a latency no count meets: said so, with the time it takes, not "does not hold"
 		{"llama 70b inference on h200 latency under 100ms, how many?", "count", []string{"No count of H200 SXM 141GB meets the 100 ms target for a request: on 2 (the fewest that hold it)", "per token"}},
+		// a fit asked with a budget and no amount of work: the fit, and what the budget buys
+		{"7b 모델 풀파인튜닝 하는데 예산 300만원이면 충분해요?", "fit", []string{"네 —", "예산 $2,110로 샘플 약"}},
 		// which is cheaper of two GPUs named: each one's cost
 		{"a100이랑 h100 중에 라마 8b 로라 학습에 뭐가 더 싸게 먹혀?", "which_gpu", []string{"1× A100:", "/샘플 100만 개", "1× H100:"}},
 		// a fit asked with the speed or the time: both answered

@@ -49,6 +49,9 @@ func TestRentalWithoutAModel(t *testing.T) {
 	if r := dispatchIn(t, i18n.KO, "plan h100 8장 일주일 빌리면 얼마야"); !strings.Contains(r.Summary, "동안") {
 		t.Errorf("asked in Korean, answered %q", r.Summary)
 	}
+	if r, err := dispatch(t, "plan h100 한 장 한달 빌리면 얼마에요? 원화로"); err != nil || !strings.Contains(r.Summary, "≈ ₩") {
+		t.Errorf("asked in won: %v, %q", err, r.Summary)
+	}
 	r, err := dispatch(t, "plan how much to lora llama3 8b on 1B tokens on 8 h100s")
 	if err != nil || r.Data == nil {
 		t.Errorf("a model named is a plan: %v, %+v", err, r)

@@ -29,7 +29,9 @@ type Rental struct {
 	// Buy: buying was asked ("구매가 기준으로", "should we buy 8 H100s or
 	// rent?"): the catalogue has no purchase prices, and the answer says
 	// so beside the rent a purchase quote is set against.
-	Buy     bool
+	Buy bool
+	// InWon: the sums were asked in won ("원화로", "in KRW").
+	InWon   bool
 	reading Reading
 }
 
@@ -149,7 +151,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	if err != nil || len(r.Request.Targets) == 0 || len(r.Request.Targets) > 4 {
 		return Rental{}, false
 	}
-	rt := Rental{Hardware: r.Request.Targets, Hours: hours, Words: words, Buy: buy}
+	rt := Rental{Hardware: r.Request.Targets, Hours: hours, Words: words, Buy: buy, InWon: r.InWon}
 	if r.Budget > 0 {
 		rt.BudgetUSD, rt.reading = r.Budget, r
 	} else if !asked && !buy {
