@@ -53,13 +53,14 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 		return nil, &UserError{Msg: p.T("plan what? Name a model and, if you like, the hardware"),
 			Hint: p.T("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word")}
 	}
-	rd, err := lang.Read(s.planEnvCtx(ctx), args)
+	env := s.planEnvCtx(ctx)
+	rd, err := lang.Read(env, args)
 	followed := false
 	if err != nil && ureq.Earlier != "" {
 		// "what about on 4x h100?" under an earlier plan: that plan's
 		// request with these words, unless they ask a price of their own
-		if _, rental := lang.ReadRental(s.planEnvCtx(ctx), args); !rental {
-			if frd, _, ferr := lang.FollowUp(s.planEnvCtx(ctx), ureq.Earlier, args); ferr == nil {
+		if _, rental := lang.ReadRental(env, args); !rental {
+			if frd, _, ferr := lang.FollowUp(env, ureq.Earlier, args); ferr == nil {
 				rd, err, followed = frd, nil, true
 			}
 		}
