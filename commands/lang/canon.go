@@ -171,6 +171,7 @@ func (c *canonizer) run() {
 	c.amountAfterEpochs()
 	c.placeDataset()
 	c.attachCounts()
+	c.gpusOnServer()
 	c.placeNodes()
 	c.finishPending()
 	c.perUnitTimes()

@@ -807,3 +807,37 @@ func seq(a, b int) []int {
 	}
 	return out
 }
+
+// gpusOnServer reads a count of a team server's own GPU said before the
+// server ("we have 8 a100s on server-a", "4x h100 in server-h") as that
+// many of the server's GPUs ("server-a x 8"): left as two, the GPUs and
+// the server would be set side by side as two setups.
+func (c *canonizer) gpusOnServer() {
+	for k := 0; k+3 < len(c.out); k++ {
+		n, g, next := 0, "", k
+		if v, rest, ok := reqScanInt(c.out[k].w); ok && (rest == "" || rest == "x") && !c.gpu(c.out[k].w) {
+			n, next = v, k+1
+			if c.out[next].w == "x" {
+				next++
+			}
+			if next < len(c.out) && c.gpu(c.out[next].w) {
+				g, next = c.out[next].w, next+1
+			}
+		} else if c.gpu(c.out[k].w) && k+2 < len(c.out) && c.out[k+1].w == "x" {
+			if v, rest, ok := reqScanInt(c.out[k+2].w); ok && rest == "" {
+				n, g, next = v, c.out[k].w, k+3
+			}
+		}
+		if g == "" || n < 1 || next+1 >= len(c.out) {
+			continue
+		}
+		on, s := c.out[next].w, c.out[next+1].w
+		if on != "on" && on != "in" && on != "at" || !c.servers[s] || !strings.Contains(c.serverGPU[s], strings.TrimPrefix(g, "rtx-")) {
+			continue
+		}
+		srv, at := c.out[next+1], c.out[k]
+		count := reqToken{raw: at.raw, w: strconv.Itoa(n), start: at.start, end: at.end}
+		x := reqToken{raw: at.raw, w: "x", start: at.end, end: at.end}
+		c.out = slices.Replace(c.out, k, next+2, srv, x, count)
+	}
+}

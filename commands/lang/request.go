@@ -295,7 +295,32 @@ func Read(env Env, text string) (Reading, error) {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}
 	settleAsk(&r, c, p, question)
+	recipeEpochs(&r, p)
 	return r, nil
+}
+
+// recipeEpochs gives a vision model trained from scratch on ImageNet-1k
+// with no amount said the epochs of its published recipe: "resnet50
+// imagenet 학습 얼마나 걸려" asks for the whole training, not one pass.
+// torchvision's ResNet reference trains 90 epochs; DeiT (ViT) and
+// ConvNeXt train 300. The reading shows them and a note says so.
+func recipeEpochs(r *Reading, p *reqParser) {
+	j := &r.Request.Job
+	if r.Dataset != "imagenet-1k" || j.Epochs > 0 || j.StepsPerEpoch > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 ||
+		AssumedWorkload(*j) != planner.Pretrain || r.Request.Baseline != nil || r.Ask == AskAmount {
+		return
+	}
+	switch {
+	case j.Model.Kind == planner.VisionConv && j.Model.Family == "ResNet":
+		j.Epochs = 90
+		p.note(en.T("ImageNet from scratch: 90 epochs, torchvision's ResNet recipe (say `N epochs` for another)"))
+	case j.Model.Kind == planner.VisionConv || j.Model.Kind == planner.VisionViT:
+		j.Epochs = 300
+		p.note(en.T("ImageNet from scratch: 300 epochs, the DeiT and ConvNeXt recipes (say `N epochs` for another)"))
+	default:
+		return
+	}
+	r.notes, j.Notes = p.notes, p.req.Job.Notes
 }
 
 // formatsAsked reads "which" of formats said side by side ("bf16이랑 fp8

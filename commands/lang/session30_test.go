@@ -1,0 +1,75 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// A vision model trained from scratch on ImageNet-1k with no amount said is
+// planned for its published recipe's epochs (90 for ResNet, 300 for ViT
+// and ConvNeXt), shown in the reading and said in a note; epochs said,
+// fine-tuning, or a language model on another dataset keep their reading.
+func TestImageNetFromScratchTakesTheRecipesEpochs(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, c := range []struct {
+		text   string
+		epochs float64
+		note   string
+	}{
+		{"resnet50 imagenet 학습하려면 a100 8장으로 얼마나 걸려?", 90, "90 epochs"},
+		{"how long to train resnet50 on imagenet with a single 4090", 90, "90 epochs"},
+		{"train vit-base on imagenet on 8x h100, how long?", 300, "300 epochs"},
+		{"convnext-tiny 이미지넷 처음부터 학습 h100 4장 비용?", 300, "300 epochs"},
+		{"resnet-50 train on imagenet for 40 epochs on 8x a100, how long?", 40, ""},
+		{"convnext imagenet 파인튜닝 4090 한장 얼마나", 0, ""},
+		{"resnet50 on cifar10 on a 4090 how long", 0, ""},
+	} {
+		r, err := Read(Env{Catalog: cat}, c.text)
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		if got := r.Request.Job.Epochs; got != c.epochs {
+			t.Errorf("%q: %v epochs, want %v", c.text, got, c.epochs)
+		}
+		notes := strings.Join(r.NotesIn(nil), "\n")
+		if has := strings.Contains(notes, "ImageNet from scratch"); has != (c.note != "") || c.note != "" && !strings.Contains(notes, c.note) {
+			t.Errorf("%q: notes %q, want %q", c.text, notes, c.note)
+		}
+		if c.note != "" && !strings.Contains(r.Request.Job.Notes[len(r.Request.Job.Notes)-1], c.note) {
+			t.Errorf("%q: the plan's notes %q lack the recipe", c.text, r.Request.Job.Notes)
+		}
+	}
+}
+
+// A count of a team server's own GPU said before the server ("we have 8
+// a100s on server-a") is that many of the server's GPUs, one setup, not the
+// GPUs and the server side by side; another GPU type on it is left alone.
+func TestGPUsOnAServerAreTheServers(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "server-a"}}}
+	for text, want := range map[string]struct {
+		server string
+		count  int
+	}{
+		"we have 8 a100s on server-a, can we fine-tune llama 3 70b with lora?": {"", 8},
+		"lora llama 3 8b on 2 a100s on server-a, how long for 10k samples?":    {"server-a", 2},
+		"a100 x 4 in server-a lora llama 3 8b, fits?":                          {"server-a", 4},
+		"4x A100 on server-a: llama 3 8b lora 10만 샘플 얼마나 걸려?":                  {"server-a", 4},
+	} {
+		r, err := Read(env, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if r.Request.Compare || len(r.Request.Targets) != 1 {
+			t.Errorf("%q: targets %+v compare %v, want one setup", text, r.Request.Targets, r.Request.Compare)
+			continue
+		}
+		if h := r.Request.Targets[0]; h.Server != want.server || h.Count != want.count || !strings.HasPrefix(h.GPU.ID, "a100") {
+			t.Errorf("%q: %d× %s on %q, want %d on %q", text, h.Count, h.GPU.ID, h.Server, want.count, want.server)
+		}
+	}
+}
