@@ -92,6 +92,24 @@ var modelAliases = map[string]string{
 	"mbert":            "bert-base-multilingual-cased",
 	"multilingualbert": "bert-base-multilingual-cased",
 	"solar":            "solar-10.7b",
+	// Llama 4 by Meta's repository names (meta-llama/Llama-4-Scout-17B-16E,
+	// Llama-4-Maverick-17B-128E, with or without -Instruct) and by the
+	// bare model name
+	"scout":                          "llama-4-scout",
+	"llama4scout17b16e":              "llama-4-scout",
+	"maverick":                       "llama-4-maverick",
+	"llama4maverick17b128e":          "llama-4-maverick",
+	"metallamallama4scout17b16e":     "llama-4-scout",
+	"metallamallama4maverick17b128e": "llama-4-maverick",
+	// SigLIP: the So400m tower is the one vision-language models ship with
+	"siglip":                       "siglip-so400m-patch14-384",
+	"siglipso400m":                 "siglip-so400m-patch14-384",
+	"googlesiglipso400mpatch14384": "siglip-so400m-patch14-384",
+	"siglipbase":                   "siglip-base-patch16-224",
+	"siglipb16":                    "siglip-base-patch16-224",
+	"googlesiglipbasepatch16224":   "siglip-base-patch16-224",
+	"thenlpergtelarge":             "gte-large",
+	"thenlpergtebase":              "gte-base",
 }
 
 // IsModelAlias reports whether name is one of the catalogue's other names

@@ -599,7 +599,7 @@ func TestParsePlanErrors(t *testing.T) {
 		{"bert-bse 10 epochs on h1000", "unknown model `bert-bse` — did you mean `bert-base`?",
 			"try: gpuplan plan bert-base 10 epochs on h100"},
 		{"llama 10 epochs",
-			"model `llama` matches several: `llama-2-7b`, `llama-2-13b`, `llama-2-70b`, `llama-3-8b`, `llama-3.1-8b` and 7 more — say which", ""},
+			"model `llama` matches several: `llama-2-7b`, `llama-2-13b`, `llama-2-70b`, `llama-3-8b`, `llama-3.1-8b` and 9 more — say which", ""},
 		{"bert-base on", "`on` needs hardware after it, like `on h100x2`", "try: gpuplan plan bert-base"},
 		{"bert-base on a", "`on` needs hardware after it, like `on h100x2`", "try: gpuplan plan bert-base"},
 		{"bert-base on 2", "which GPU? `2` names none, like `on 2x h100`", ""},
