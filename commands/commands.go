@@ -78,6 +78,9 @@ type Request struct {
 	// thread or DM), "" for none: words that read as no plan of their own
 	// ("what about on 4x h100?", "비용은?") are read with it.
 	Earlier string
+	// oneQuestion: the text is one question of a message that asked
+	// several, not to be cut again.
+	oneQuestion bool
 }
 
 // ReplyLang is the language req is answered in: its Lang, else Korean

@@ -65,6 +65,11 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			}
 		}
 	}
+	if !followed && !ureq.oneQuestion {
+		if parts := questionParts(env, args, err == nil); parts != nil {
+			return manyQuestions(ctx, s, ureq, parts)
+		}
+	}
 	if err != nil {
 		return s.notAPlan(ctx, ureq, args, err)
 	}

@@ -27,6 +27,10 @@ type PlanData struct {
 	Question string `json:"question,omitempty"`
 	// Answer is the one-line answer to a "how many" question.
 	Answer string `json:"answer,omitempty"`
+	// Also are the plans of the other questions a message asked, in
+	// order, when it asked several ("… on an a100? also how many h100s
+	// to serve …"); this one answers the first.
+	Also []*PlanData `json:"also,omitempty"`
 	*planner.Result
 }
 

@@ -1,0 +1,92 @@
+package commands
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/commands/lang"
+)
+
+// maxQuestions is how many separate questions one message is answered
+// for; a longer list is better asked one at a time.
+const maxQuestions = 3
+
+// questionParts cuts a message that does not read as one plan into the
+// questions it asks, when each reads as a plan of its own: "how long to
+// fine-tune bert-base on an a100? also how many h100s to serve llama 3
+// 70b?". Sentences that do not read alone ("and what does it cost?") stay
+// with the one before. Nil when the message is one question.
+//
+// A message that reads as one plan is cut only when its questions plan
+// different models, each with its own question or hardware ("resnet50 on
+// 4x a100, how long. and whisper on 1000 hours of audio on an l4"): read
+// whole, one model would stand for both.
+func questionParts(env lang.Env, text string, readWhole bool) []string {
+	reads := func(s string) bool { _, err := lang.Read(env, s); return err == nil }
+	var parts []string
+	cur := ""
+	for _, s := range lang.Sentences(text) {
+		if cur != "" && reads(cur) && reads(s) {
+			parts = append(parts, cur)
+			cur = s
+			continue
+		}
+		cur = strings.TrimSpace(cur + " " + s)
+	}
+	if cur != "" {
+		parts = append(parts, cur)
+	}
+	if len(parts) < 2 || len(parts) > maxQuestions {
+		return nil
+	}
+	models := map[string]bool{}
+	for _, p := range parts {
+		r, err := lang.Read(env, p)
+		if err != nil {
+			return nil
+		}
+		models[r.Request.Job.Model.ID] = true
+		if readWhole && r.Ask == lang.AskNone && len(r.Request.Targets) == 0 {
+			return nil // "… or roberta-base?": an alternative, not a question
+		}
+	}
+	if readWhole && len(models) < len(parts) {
+		return nil
+	}
+	return parts
+}
+
+// manyQuestions answers each question of a message that asks several: the
+// answers first, one line each, then each plan's card under its question.
+// A reply that runs past Slack's block limit is cut at the end, where the
+// later cards are; the answers stay.
+func manyQuestions(ctx context.Context, s *Set, ureq Request, parts []string) (*Reply, error) {
+	p := ureq.printer()
+	ureq.Earlier, ureq.oneQuestion = "", true
+	var out *Reply
+	var answers, summaries []string
+	var also []*PlanData
+	for i, part := range parts {
+		r, err := runPlan(ctx, s, ureq, part)
+		if err != nil {
+			return nil, err
+		}
+		answers = append(answers, p.Tf("%d. %s — %s", i+1, r.ReadAs, r.Summary))
+		summaries = append(summaries, p.Tf("%d) %s", i+1, r.Summary))
+		if i == 0 {
+			out = r
+			continue
+		}
+		head := Section{Heading: p.Tf("Question %d: %s", i+1, r.ReadAs), Text: r.Summary}
+		out.Sections = append(append(out.Sections, head), r.Sections...)
+		if d, ok := r.Data.(*PlanData); ok {
+			also = append(also, d)
+		}
+	}
+	out.Summary = strings.Join(summaries, " ")
+	out.Sections = append([]Section{{Heading: p.Tf("%d questions in one message: each is answered below", len(parts)), Bullets: answers}}, out.Sections...)
+	if d, ok := out.Data.(*PlanData); ok {
+		d.Also = also
+	}
+	return out, nil
+}

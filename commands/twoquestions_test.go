@@ -1,0 +1,64 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/commands/lang"
+)
+
+// A message that asks two unrelated plans is answered for each: both
+// answers on top, each card under its question, both plans in the data.
+// A message that reads as one plan (training then serving it) is one plan;
+// a second sentence that does not read alone stays with the first.
+func TestTwoQuestionsInOneMessage(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, tc := range []struct {
+		text  string
+		reads [2]string // each question's reading holds these
+	}{
+		{"how long to finetune bert-base on 100k samples on an a100? also how many h100s to serve llama 3 70b?", [2]string{"bert-base-uncased · finetune", "llama-3-70b · inference"}},
+		{"bert-base 파인튜닝 10만개 a100 얼마나 걸려? 그리고 llama 3 70b 서빙은 h100 몇장?", [2]string{"bert-base-uncased · 파인튜닝", "llama-3-70b · 추론"}},
+		{"resnet50 on imagenet with 4x a100, how long. and whisper large v3 on 1000 hours of audio on an l4", [2]string{"resnet-50", "whisper-large-v3"}},
+	} {
+		r := mustDo(t, s, "U1", tc.text)
+		pd, ok := r.Data.(*PlanData)
+		if !ok || len(pd.Also) != 1 {
+			t.Errorf("%q: data %T, want two plans", tc.text, r.Data)
+			continue
+		}
+		if !strings.Contains(pd.ReadAs, tc.reads[0]) || !strings.Contains(pd.Also[0].ReadAs, tc.reads[1]) {
+			t.Errorf("%q: read as %q and %q, want %q", tc.text, pd.ReadAs, pd.Also[0].ReadAs, tc.reads)
+		}
+		if !strings.HasPrefix(r.Summary, "1) ") || !strings.Contains(r.Summary, " 2) ") {
+			t.Errorf("%q: summary %q lacks both answers", tc.text, r.Summary)
+		}
+		all := textOf(t, r)
+		if !strings.Contains(all, pd.Also[0].ReadAs) || strings.Count(all, pd.Answer) < 1 {
+			t.Errorf("%q: the reply does not carry both questions:\n%s", tc.text, all)
+		}
+	}
+	for _, one := range []string{
+		"fine-tune llama 3 8b with lora on 100k samples then serve it with vllm for 50 concurrent users, how many a100s?",
+		"llama 3 8b lora on a 4090? and what would it cost?",
+	} {
+		if pd, ok := mustDo(t, s, "U1", one).Data.(*PlanData); !ok || len(pd.Also) != 0 {
+			t.Errorf("%q: read as several questions", one)
+		}
+	}
+}
+
+// Sentences cuts at sentence ends and drops the word that joins the next.
+func TestSentences(t *testing.T) {
+	for text, want := range map[string][]string{
+		"a? also b":                     {"a?", "b"},
+		"a? and also b!":                {"a?", "b!"},
+		"llama 3.1 8b on h100. qwen 7b": {"llama 3.1 8b on h100.", "qwen 7b"},
+		"a 얼마나 걸려? 그리고 b 몇장?":           {"a 얼마나 걸려?", "b 몇장?"},
+		"one sentence only":             {"one sentence only"},
+	} {
+		if got := lang.Sentences(text); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}
