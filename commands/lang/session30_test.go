@@ -73,3 +73,17 @@ func TestGPUsOnAServerAreTheServers(t *testing.T) {
 		}
 	}
 }
+
+// The catalogue's newer models read by the names people type, in Hangul
+// too: Llama 4's variants, SigLIP, Qwen2.5-VL, GTE.
+func TestNewerModelsByTheirNames(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	readingsHave(t, cat, Env{Catalog: cat}, []struct{ text, has string }{
+		{"라마4 스카우트 서빙 h100 몇장?", "llama-4-scout · inference"},
+		{"라마 4 매버릭 추론 h200 몇장", "llama-4-maverick · inference"},
+		{"llama 4 maverick on 8x h200 fits?", "llama-4-maverick"},
+		{"시글립 추론 l4 배치 64 처리량", "siglip-so400m-patch14-384 · inference"},
+		{"큐웬2.5 vl 7b 로라 4090", "qwen2.5-vl-7b · lora"},
+		{"gte-large 임베딩 1억개 a10 몇시간?", "gte-large · inference"},
+	})
+}
