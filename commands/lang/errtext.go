@@ -138,6 +138,8 @@ func hintSentence(p *i18n.Printer, h string) (string, bool) {
 	switch h {
 	case "try a catalogue name (`gpuplan models` lists them)":
 		return p.T("try a catalogue name (`gpuplan models` lists them)"), true
+	case detectionHint:
+		return p.T("for a rough bound, plan its backbone at its image count: `gpuplan plan resnet-50 100 epochs of coco on a 4090` (a detector at 640 px does several times the work)"), true
 	case "an admin lists them in the servers file (see deploy/servers.example.yaml)": // inventory's
 		return p.T("an admin lists them in the servers file (see deploy/servers.example.yaml)"), true
 	case "run `gpuplan serve` or `gpuplan run` with REDIS_URL, or with the embedded store (the default), to use status/reserve/release": // commands'

@@ -230,15 +230,18 @@ func TestRateAndContextQuestionsBesideAGPUNumber(t *testing.T) {
 }
 
 // What the catalogue cannot plan is said as such: a model it lacks, named
-// with a version in digits ("yolov8"), asks for a model by that name, and
+// with a version in digits, asks for a model by that name; a detector
+// ("yolov8", "욜로") is said to be one; and
 // a Mac is Apple silicon, not an unknown GPU; transcribing audio is
 // inference.
 func TestUnplannableNamedAsSuch(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat}
 	for _, k := range []struct{ text, want string }{
-		{"yolov8 training on coco 100 epochs on an a100", "I do not know `yolov8`"},
-		{"yolov8 학습 coco 100 epoch a100 한 장이면?", "I do not know `yolov8`"},
+		{"yolov8 training on coco 100 epochs on an a100", "`yolov8` is an object-detection model"},
+		{"yolov8 학습 coco 100 epoch a100 한 장이면?", "`yolov8` is an object-detection model"},
+		{"욜로 v8 학습 3090 얼마나 걸려", "object-detection model"},
+		{"efficientdet-d0 train 4090", "object-detection model"},
 		{"phi-4 inference on a mac?", "Apple silicon"},
 		{"llama 3 8b on m2 ultra", "Apple silicon"},
 		{"llama 8b 추론 m2 ultra에서 속도", "Apple silicon"},
