@@ -151,3 +151,42 @@ func TestLlama4ScoutInt4OnOneH100(t *testing.T) {
 	}
 	t.Logf("llama-4-scout int4 on 1x h100: weights %.1f GB, %.1f of %.1f GiB", weights/1e9, e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 }
+
+// A CNN's traffic width follows its FLOPs per activation: ResNet-50 is the
+// reference (1); EfficientNet-B0's depthwise blocks do about a sixth of
+// the work per value written, so per FLOP it trains far slower than
+// ResNet-50 on the same card (NVIDIA publishes both at ~2,500 img/s on
+// one A100 for a tenth of the FLOPs), not at the same utilization.
+func TestCNNWidthFollowsFLOPsPerActivation(t *testing.T) {
+	cat := DefaultCatalog()
+	rn, _, err := cat.Model("resnet-50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, _, err := cat.Model("efficientnet-b0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cnnIntensity(rn); math.Abs(got-1) > 1e-9 {
+		t.Errorf("resnet-50 intensity %v, want 1", got)
+	}
+	if got := cnnIntensity(ef); got < 0.1 || got > 0.25 {
+		t.Errorf("efficientnet-b0 intensity %v, want about a sixth", got)
+	}
+	a100, _, err := cat.GPU("a100-sxm4-80gb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate := func(m Model) float64 {
+		res, err := cat.Plan(Request{Job: Job{Model: m, Workload: Pretrain, Precision: FP16, Stack: Tuned}, Targets: []Hardware{{GPU: a100, Count: 1}}})
+		if err != nil || len(res.Plans) == 0 {
+			t.Fatalf("plan %s: %v", m.ID, err)
+		}
+		return res.Plans[0].Throughput.SamplesPerS
+	}
+	// FLOPs-normalised: samples/s × forward GFLOPs per sample
+	rnWork, efWork := rate(rn)*rn.FwdGFLOPs, rate(ef)*ef.FwdGFLOPs
+	if efWork > rnWork/3 {
+		t.Errorf("efficientnet-b0 does %.0f GFLOP/s to resnet-50's %.0f: its traffic should hold it under a third", efWork, rnWork)
+	}
+}

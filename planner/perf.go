@@ -215,7 +215,7 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 	}
 	h := float64(j.Model.Hidden)
 	if j.Model.Kind == VisionConv || h == 0 {
-		h = p.CNNWidth
+		h = p.CNNWidth * cnnIntensity(j.Model)
 	}
 	u := p.E0 / (1 + R*k*(p.Alpha+p.Beta/h))
 	if j.Model.Kind == VisionConv && l.precision != FP32 {
@@ -402,4 +402,22 @@ func gpusPerNode(h Hardware) int {
 func goodput(n int, hours float64) float64 {
 	overhead := evalCkptOverhead * math.Min(1, hours/24)
 	return (1 - overhead) / (1 + float64(n)*failuresPerGPUHour*lostHoursPerFailure)
+}
+
+// resNet50FLOPsPerActivation is ResNet-50's forward FLOPs per activation
+// its timm card counts: 8.2 GFLOPs over 11.1M activations at 224².
+const resNet50FLOPsPerActivation = 8.2e9 / 11.1e6
+
+// cnnIntensity is how much work a CNN does per value it writes, against
+// ResNet-50 (1 for ResNet-50, and for a CNN whose card gives no
+// activation count). The traffic term's width plays the part hidden size
+// does for a transformer: the FLOPs done per byte moved. A depthwise or
+// grouped CNN does few FLOPs per activation — EfficientNet-B0 about a
+// sixth of ResNet-50's — so batch norm, activations and the depthwise
+// convolutions' reads and writes, not the tensor cores, set its pace.
+func cnnIntensity(m Model) float64 {
+	if m.Kind != VisionConv || m.ActivationsM <= 0 || m.FwdGFLOPs <= 0 {
+		return 1
+	}
+	return m.FwdGFLOPs * 1e9 / (m.ActivationsM * 1e6) / resNet50FLOPsPerActivation
 }
