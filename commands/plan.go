@@ -54,17 +54,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			Hint: p.T("try: `plan bert-base 10 epochs of 2.5M samples on h100x2` — `help plan` lists every word")}
 	}
 	env := s.planEnvCtx(ctx)
-	rd, err := lang.Read(env, args)
-	followed := false
-	if err != nil && ureq.Earlier != "" {
-		// "what about on 4x h100?" under an earlier plan: that plan's
-		// request with these words, unless they ask a price of their own
-		if _, rental := lang.ReadRental(env, args); !rental {
-			if frd, _, ferr := lang.FollowUp(env, ureq.Earlier, args); ferr == nil {
-				rd, err, followed = frd, nil, true
-			}
-		}
-	}
+	rd, followed, err := readPlan(env, ureq, args)
 	if !followed && !ureq.oneQuestion {
 		if parts := questionParts(env, args, err == nil); parts != nil {
 			return manyQuestions(ctx, s, ureq, parts)
@@ -133,6 +123,21 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	s.answer(p, rd, req, res, cloudRes, answer, reply)
 	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
 	return reply, nil
+}
+
+// readPlan reads a plan request; words that read as no plan of their own
+// under an earlier plan ("what about on 4x h100?") are read with that
+// plan's request, unless they ask a price of their own (followed).
+func readPlan(env lang.Env, ureq Request, args string) (rd lang.Reading, followed bool, err error) {
+	rd, err = lang.Read(env, args)
+	if err != nil && ureq.Earlier != "" {
+		if _, rental := lang.ReadRental(env, args); !rental {
+			if frd, _, ferr := lang.FollowUp(env, ureq.Earlier, args); ferr == nil {
+				return frd, true, nil
+			}
+		}
+	}
+	return rd, false, err
 }
 
 // answer puts the question's answer under the reading: the one worked out

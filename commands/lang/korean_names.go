@@ -19,7 +19,7 @@ var koNames = map[string]koEntry{
 	"디피오": {act: koWord, word: "dpo"}, "라이트": {act: koWord, word: "lite"}, "미니": {act: koWord, word: "mini"}, "파이": {act: koWord, word: "phi"}, "큐웬3": {act: koWord, word: "qwen3"},
 	"인스트럭트": {act: koWord, word: "instruct"}, "비전": {act: koWord, word: "vision"}, "라바": {act: koWord, word: "llava"},
 	"스카우트": {act: koWord, word: "scout"}, "스카웃": {act: koWord, word: "scout"}, "매버릭": {act: koWord, word: "maverick"},
-	"시글립": {act: koWord, word: "siglip"}, "지티이": {act: koWord, word: "gte"},
+	"시글립": {act: koWord, word: "siglip"}, "이피션트넷": {act: koWord, word: "efficientnet"}, "에피션트넷": {act: koWord, word: "efficientnet"}, "지티이": {act: koWord, word: "gte"},
 	"처리량": {act: koAsk, ask: AskTime},
 	"없어서": {act: koSkip}, "그런데": {act: koSkip}, "근데": {act: koSkip}, "그래서": {act: koSkip}, "밖에": {act: koSkip},
 }
