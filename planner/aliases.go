@@ -24,6 +24,8 @@ var modelAliases = map[string]string{
 	"efficientnet": "efficientnet-b0",
 	"effnet":       "efficientnet-b0",
 	"effnetb0":     "efficientnet-b0",
+	"resnext":      "resnext101-32x4d",
+	"resnext101":   "resnext101-32x4d",
 	"vitb16":       "vit-base-patch16-224",
 	"vitl16":       "vit-large-patch16-224",
 	"vitbase":      "vit-base-patch16-224",
