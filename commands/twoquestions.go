@@ -25,7 +25,13 @@ func questionParts(env lang.Env, text string, readWhole bool) []string {
 	reads := func(s string) bool { _, err := lang.Read(env, s); return err == nil }
 	var parts []string
 	cur := ""
-	for _, s := range lang.Sentences(text) {
+	sentences := lang.Sentences(text)
+	if len(sentences) == 1 {
+		if halves := lang.JoinedQuestions(text); halves != nil {
+			sentences = halves // "… 얼마나 걸려 그리고 llama 70b 서빙 h100 몇장"
+		}
+	}
+	for _, s := range sentences {
 		if cur != "" && reads(cur) && reads(s) {
 			parts = append(parts, cur)
 			cur = s

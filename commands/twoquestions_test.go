@@ -20,6 +20,9 @@ func TestTwoQuestionsInOneMessage(t *testing.T) {
 		{"how long to finetune bert-base on 100k samples on an a100? also how many h100s to serve llama 3 70b?", [2]string{"bert-base-uncased · finetune", "llama-3-70b · inference"}},
 		{"bert-base 파인튜닝 10만개 a100 얼마나 걸려? 그리고 llama 3 70b 서빙은 h100 몇장?", [2]string{"bert-base-uncased · 파인튜닝", "llama-3-70b · 추론"}},
 		{"resnet50 on imagenet with 4x a100, how long. and whisper large v3 on 1000 hours of audio on an l4", [2]string{"resnet-50", "whisper-large-v3"}},
+		// joined inside one sentence
+		{"bert-base 파인튜닝 10만개 a100 얼마나 걸려 그리고 llama 3 70b 서빙 h100 몇장", [2]string{"bert-base-uncased · 파인튜닝", "llama-3-70b · 추론"}},
+		{"how long is bert-base finetune on 100k samples on a100 and also how many h100s for serving llama 3 70b", [2]string{"bert-base-uncased · finetune", "llama-3-70b · inference"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)
 		pd, ok := r.Data.(*PlanData)
@@ -41,6 +44,7 @@ func TestTwoQuestionsInOneMessage(t *testing.T) {
 	for _, one := range []string{
 		"fine-tune llama 3 8b with lora on 100k samples then serve it with vllm for 50 concurrent users, how many a100s?",
 		"llama 3 8b lora on a 4090? and what would it cost?",
+		"llama 3 8b lora 학습하고 그리고 vllm으로 서빙하려면 a100 몇장",
 	} {
 		if pd, ok := mustDo(t, s, "U1", one).Data.(*PlanData); !ok || len(pd.Also) != 0 {
 			t.Errorf("%q: read as several questions", one)

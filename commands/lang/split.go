@@ -45,3 +45,24 @@ func Sentences(text string) []string {
 	}
 	return out
 }
+
+// midJoins are the words that open a second question inside one sentence
+// ("… 얼마나 걸려 그리고 llama 70b 서빙 h100 몇장", "… on an a100 and also how
+// many h100s …"): only these, and "and" alone is not one ("train and
+// serve" is one job).
+var midJoins = []string{" 그리고 ", " and also ", " also ", " 그리고요 ", " 또한 "}
+
+// JoinedQuestions cuts a one-sentence message at the first word that joins
+// a second question to it; nil when there is none.
+func JoinedQuestions(text string) []string {
+	low := strings.ToLower(text)
+	for _, j := range midJoins {
+		if i := strings.Index(low, j); i > 0 {
+			a, b := strings.TrimSpace(text[:i]), strings.TrimSpace(text[i+len(j):])
+			if a != "" && b != "" {
+				return []string{a, b}
+			}
+		}
+	}
+	return nil
+}
