@@ -91,7 +91,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"머신러닝": {act: koSkip},
 		// questions
 		"몇": {act: koAsk, ask: AskCount}, "몇장": {act: koAsk, ask: AskCount}, "몇명": {act: koAsk, ask: AskCount}, "몇기가": {act: koAsk, ask: AskCount}, "몇개": {act: koAsk, ask: AskCount},
-		"몇대": {act: koAsk, ask: AskCount},
+		"몇대": {act: koAsk, ask: AskCount}, "몇번": {act: koAsk, ask: AskCount},
 		"며칠": {act: koAsk, ask: AskTime}, "몇일": {act: koAsk, ask: AskTime}, "몇칠": {act: koAsk, ask: AskTime}, "얼마나": {act: koAsk, ask: AskTime}, "걸려": {act: koAsk, ask: AskTime},
 		"걸리": {act: koAsk, ask: AskTime}, "걸릴": {act: koAsk, ask: AskTime}, "소요": {act: koAsk, ask: AskTime},
 		"몇시간": {act: koAsk, ask: AskTime}, "시간이": {act: koAsk, ask: AskTime}, "언제": {act: koAsk, ask: AskTime},

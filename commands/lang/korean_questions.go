@@ -201,6 +201,22 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.askAmount("samples")
 		return c.skipCounters(i+1, "개", "까지"), true
 	}
+	if unit := koWorkUnitBefore(c.w(i - 1)); unit != "" && !c.rate && !koPerTime(c.w(i-2)) && !koConcurrent(c.w(i-1), c.w(i-2)) &&
+		(w == "몇" && (strings.HasPrefix(c.w(i+1), "개") || strings.HasPrefix(c.w(i+1), "번") || strings.HasPrefix(c.w(i+1), "까지")) ||
+			strings.HasPrefix(w, "몇개") || strings.HasPrefix(w, "몇번") || strings.HasPrefix(w, "몇까지")) {
+		// "h100 8장이면 하루에 토큰 몇개 학습 가능?": the work a time or a
+		// budget buys, the unit said before the question
+		c.ask = AskNone
+		c.askAmount(unit)
+		if k := len(c.out) - 1; k >= 0 && workUnit(c.out[k].w) != "" && c.out[k].start == c.in[i-1].start {
+			c.out = c.out[:k] // "에폭 몇개까지": the unit asked for, not an amount said
+		}
+		n := c.skipCounters(i+1, "개", "까지")
+		if strings.HasPrefix(c.w(n), "번") {
+			n++ // "에폭 몇 번": how many times, read
+		}
+		return n, true
+	}
 	gpuCounter := strings.HasPrefix(w, "몇장") || strings.HasPrefix(w, "몇대") || strings.HasPrefix(c.w(i+1), "장") || strings.HasPrefix(c.w(i+1), "대")
 	if next := c.w(i + 1); strings.HasPrefix(next, "명") || strings.HasPrefix(w, "몇명") || i > 0 && koConcurrent(c.w(i-1), c.w(i-2)) && !gpuCounter {
 		// "동시 사용자 몇 명", "동시 요청 몇 개까지": the most sequences
@@ -708,4 +724,13 @@ func (c *canonizer) koVersus(i int) int {
 		return i + 1
 	}
 	return i
+}
+
+// koWorkUnitBefore is the unit of work w names, in Korean or English
+// ("토큰", "에폭", "tokens"), "" for none.
+func koWorkUnitBefore(w string) string {
+	if s, e, ok := koStem(w); ok && s != "" && e.act == koWord {
+		return workUnit(e.word)
+	}
+	return workUnit(w)
 }

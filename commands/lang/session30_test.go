@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,4 +87,38 @@ func TestNewerModelsByTheirNames(t *testing.T) {
 		{"큐웬2.5 vl 7b 로라 4090", "qwen2.5-vl-7b · lora"},
 		{"gte-large 임베딩 1억개 a10 몇시간?", "gte-large · inference"},
 	})
+}
+
+// The unit of work said before the question ("토큰 몇개", "에폭 몇 번") asks
+// the work a time or a budget buys, in that unit; the unit is no amount
+// said ("에폭 뒤에 숫자가 필요해요" was the answer).
+func TestKoreanUnitBeforeHowMany(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, unit := range map[string]string{
+		"gemma 3 27b 풀파인튜닝 h100 8장이면 하루에 토큰 몇개 학습 가능?":      "tokens",
+		"예산 100만원으로 llama 3 8b lora 에폭 몇개까지 돼?":             "epochs",
+		"예산 100만원으로 llama 3 8b lora 데이터 5만개 에폭 몇번 돌릴 수 있어?": "epochs",
+		"bert-base 파인튜닝 a100 한장 3일동안 에폭 몇 번 가능?":            "epochs",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if r.Ask != AskAmount || r.AmountUnit != unit {
+			t.Errorf("%q: ask %q in %q, want the %s it buys", text, r.Ask, r.AmountUnit, unit)
+		}
+		if slices.Contains(r.Skipped, "번") {
+			t.Errorf("%q: skipped %q", text, r.Skipped)
+		}
+	}
+}
+
+// NSMC, the Korean sentiment set teams fine-tune on, has its size.
+func TestNSMCHasItsSize(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	r, err := Read(Env{Catalog: cat}, "klue roberta large 파인튜닝 nsmc 3에폭 4090 시간")
+	if err != nil || r.Request.Job.DatasetSamples != 150000 || r.Request.Job.Epochs != 3 {
+		t.Errorf("%v: %v samples, %v epochs; want 3 epochs of 150k", err, r.Request.Job.DatasetSamples, r.Request.Job.Epochs)
+	}
 }
