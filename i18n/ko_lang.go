@@ -78,6 +78,7 @@ func koLang() map[string]string {
 		"`%s` is an image-generation (diffusion) model: gpuplan plans language and speech models (LLMs, BERT, Whisper), ViTs and CNNs, and has no path yet for a diffusion model's denoising steps":    "`%s`는 이미지 생성(디퓨전) 모델이에요: gpuplan은 언어·음성 모델(LLM, BERT, Whisper), ViT, CNN을 계획하고, 디퓨전 모델의 디노이징 단계는 아직 계산하지 못해요",
 		"`%s` is an object-detection model: gpuplan plans CNN and ViT classifiers (ResNet, ConvNeXt, ViT), not a detector's head and neck at its larger images, whose activations no model card gives": "`%s`는 객체 검출 모델이에요: gpuplan은 CNN·ViT 분류 모델(ResNet, ConvNeXt, ViT)을 계획하고, 더 큰 이미지에서 도는 검출기의 head와 neck은 모델 카드에 활성값 수가 없어 계산하지 못해요",
 		"for a rough bound, plan its backbone at its image count: `gpuplan plan resnet-50 100 epochs of coco on a 4090` (a detector at 640 px does several times the work)":                            "대략적인 하한은 백본을 같은 이미지 수로 계획해 보세요: `gpuplan plan resnet-50 100 epochs of coco on a 4090` (640 px 검출기는 그보다 몇 배 일이 많아요)",
+		"%d nodes of %s with no count a node: %d GPUs each, as HGX/DGX servers hold (say `%d nodes of 4x %s` for others)":                                                                              "노드 %d개의 %s: 노드당 장수가 없어 HGX/DGX 서버처럼 노드당 %d장으로 잡았어요 (다르면 `%d nodes of 4x %s`처럼 알려 주세요)",
 		"see the models it plans with `gpuplan models`": "계획할 수 있는 모델은 `gpuplan models`로 볼 수 있어요",
 		"e.g. with a model: %s":                         "예: 모델을 넣어서: %s",
 		"e.g. %s or %s":                                 "예: %s 또는 %s",

@@ -171,7 +171,7 @@ func (c *canonizer) run() {
 	c.amountAfterEpochs()
 	c.placeDataset()
 	c.attachCounts()
-	c.gpusOnServer()
+	c.hardwarePasses()
 	c.placeNodes()
 	c.finishPending()
 	c.perUnitTimes()
@@ -349,7 +349,7 @@ func (c *canonizer) phrase(i int) int {
 		c.stepAsked = true
 		c.skip(i, n)
 		return n
-	case rateQuestion(c.w(i), c.w(i+1), c.w(i+2)) > 0 && (i == 0 || !reqStartsNumber(c.w(i-1)) || c.gpu(c.w(i-1)) || isParamSize(c.w(i-1))):
+	case rateQuestion(c.w(i), c.w(i+1), c.w(i+2)) > 0 && (i == 0 || !reqStartsNumber(c.w(i-1)) || c.gpu(c.w(i-1)) || isParamSize(c.w(i-1)) || isMemWord(c.w(i-1))):
 		// "tokens per second?", "how many tok/s", "images/sec": asks how
 		// fast, with no measurement said (a number before it would be one)
 		n := i + rateQuestion(c.w(i), c.w(i+1), c.w(i+2))

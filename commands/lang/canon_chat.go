@@ -342,7 +342,7 @@ func (c *canonizer) latencyBeforeWord(i int) int {
 func (c *canonizer) chatTargets(i int) int {
 	w := c.w(i)
 	switch {
-	case reqStartsNumber(w) && !isParamSize(w) && !c.gpu(w) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) == 3:
+	case reqStartsNumber(w) && !isParamSize(w) && !isMemWord(w) && !c.gpu(w) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) == 3:
 		if c.measurement(i) {
 			at := c.in[i].start
 			c.out = append(c.out, reqToken{raw: "baseline", w: "baseline", start: at, end: at})

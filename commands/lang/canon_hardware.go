@@ -295,7 +295,7 @@ func (c *canonizer) gpuWords(i int) int {
 		c.emit(w[:len(w)-1], i, i+1)
 		return i + 1
 	}
-	if isMemWord(w) && !c.gpu(next) && !c.gpu(next+c.w(i+2)) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out)) || plainCount(lastW(c.out))) {
+	if isMemWord(w) && !c.gpu(next) && !c.gpu(next+c.w(i+2)) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out)) || plainCount(lastW(c.out)) || isParamSize(lastW(c.out))) {
 		// "is 24GB enough for …", "24기가로": a card of that size stands in,
 		// the cheapest the catalogue has, and the reading says so
 		if v, _, _ := reqScanNumber(w); v.v > 0 {
@@ -645,6 +645,16 @@ func (c *canonizer) placeNodes() {
 		case k >= 2 && strings.HasSuffix(c.out[k-2].w, "x") && c.gpu(c.out[k-1].w): // 8x h100
 			gpu, count = c.out[k-1], c.out[k-2]
 			count.w = strings.TrimSuffix(count.w, "x")
+		case k >= 1 && c.gpu(c.out[k-1].w) && (k < 2 || !reqStartsNumber(c.out[k-2].w)):
+			// "h100 노드 4개": nodes of a GPU with no count a node; the
+			// reader gives each node a server's eight and says so
+			gpu, nodes := c.out[k-1], c.out[k]
+			tail := append([]reqToken(nil), c.out[q+1:]...)
+			c.out = append(c.out[:k-1], nodes, reqToken{raw: c.out[q].raw, w: "nodes", start: nodes.start, end: nodes.end},
+				reqToken{raw: "of", w: "of", start: nodes.start, end: nodes.start}, gpu)
+			c.out = append(c.out, tail...)
+			q = k + 2
+			continue
 		default:
 			continue
 		}
@@ -840,4 +850,61 @@ func (c *canonizer) gpusOnServer() {
 		x := reqToken{raw: at.raw, w: "x", start: at.end, end: at.end}
 		c.out = slices.Replace(c.out, k, next+2, srv, x, count)
 	}
+}
+
+// hardwarePasses are the passes over the reading that settle where the
+// hardware is: GPUs said before their team server, a dataset the language
+// does not know said where hardware goes.
+func (c *canonizer) hardwarePasses() {
+	c.gpusOnServer()
+	c.unknownDatasetOn()
+}
+
+// unknownDatasetOn reads "on <name> <size>" whose name is no GPU, server,
+// model or word of the language ("dpo … on ultrafeedback 60k pairs",
+// "clip training on laion 400m") as a dataset named with its size: the
+// name is skipped and listed, the size kept (in samples when no unit is
+// said). It had been refused as an unknown GPU.
+func (c *canonizer) unknownDatasetOn() {
+	for k := 0; k+2 < len(c.out); k++ {
+		w := c.out[k+1].w
+		if c.out[k].w != "on" || !datasetName(w) || c.gpu(w) || c.servers[w] || c.modelKnown != nil && c.modelKnown(w) || isGPUWord(w) || isServerWord(w) {
+			continue
+		}
+		if _, ok := reqKeywords[w]; ok && strings.EqualFold(c.out[k+1].raw, w) || reqUnitClass(w) != reqUUnknown {
+			continue // a word of the language, as typed ("laion" read as "lion" is still a name)
+		}
+		if !strings.EqualFold(c.out[k+1].raw, w) {
+			w = strings.ToLower(c.out[k+1].raw)
+			if !datasetName(w) || c.gpu(w) {
+				continue
+			}
+		}
+		v, unit, ok := reqScanNumber(c.out[k+2].w)
+		if !ok || v.v <= 0 || unit != "" && unit != "k" && unit != "m" && unit != "b" || gpuVendors[w] || productNumber(c.out[k+2].w) {
+			continue // "on gtx 1660": a card the catalogue lacks, said so
+		}
+		raw := c.out[k+1].raw
+		c.skipped = append(c.skipped, raw)
+		c.corrected = slices.DeleteFunc(c.corrected, func(s string) bool { return strings.HasPrefix(s, raw+" → ") })
+		c.out = slices.Delete(c.out, k, k+2)
+		if k+1 >= len(c.out) || reqUnitClass(c.out[k+1].w) == reqUUnknown && amountUnitWord(c.out[k+1].w) == reqUUnknown {
+			at := c.out[k].end
+			c.out = slices.Insert(c.out, k+1, reqToken{raw: "samples", w: "samples", start: at, end: at})
+		}
+	}
+}
+
+// datasetName reports whether w could name a dataset: a letter, then at
+// least two letters, digits, '-' or '_'.
+func datasetName(w string) bool {
+	if len(w) < 3 || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -61,7 +61,7 @@ func (c *canonizer) measurement(i int) bool {
 		}
 	}
 	j := i + 1
-	if unit == "" && !isParamSize(c.w(i)) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) == 3 {
+	if unit == "" && !isParamSize(c.w(i)) && !isMemWord(c.w(i)) && rateQuestion(c.w(i+1), c.w(i+2), c.w(i+3)) == 3 {
 		unit, j = rateUnit(c.w(i+1)), i+4 // "500 tokens per second": a rate in words
 	} else if unit == "" {
 		unit = c.w(j)

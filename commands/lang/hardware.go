@@ -104,6 +104,13 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 			if err != nil {
 				return inner, false, err
 			}
+			if !p.lastCounted && inner.Server == "" {
+				// "2 node h100", "h100 노드 4개": a node with no count of its
+				// own is a server's eight, as HGX and DGX machines hold
+				inner.Count = nodeGPUs
+				p.lastCounted = true
+				p.note(en.Tf("%d nodes of %s with no count a node: %d GPUs each, as HGX/DGX servers hold (say `%d nodes of 4x %s` for others)", n, inner.GPU.ID, nodeGPUs, n, inner.GPU.ID))
+			}
 			if inner.GPUsPerNode > 0 {
 				return inner, false, said(en.Tf("`%s` nests nodes in nodes", p.span(a, p.i)), &UserError{Hint: p.drop(a, p.i, reqEg("on 2 nodes of 8x h100"))})
 			}
@@ -225,6 +232,10 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 	p.noteRes(m.res)
 	return hw, true, nil
 }
+
+// nodeGPUs is a node's GPUs when a request does not say: an HGX or DGX
+// server's eight.
+const nodeGPUs = 8
 
 func reqCountText(n, per int) string {
 	if n > 1e6 || per > 1e6 {

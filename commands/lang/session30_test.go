@@ -122,3 +122,27 @@ func TestNSMCHasItsSize(t *testing.T) {
 		t.Errorf("%v: %v samples, %v epochs; want 3 epochs of 150k", err, r.Request.Job.DatasetSamples, r.Request.Job.Epochs)
 	}
 }
+
+// Probe 24's plain words: a rate asked after a GPU's memory ("a100 80gb
+// tokens per second?"), a memory size alone after a model's size ("27b
+// 24GB에 들어가?"), nodes with no count a node (a server's eight), and a
+// dataset the language does not know named where hardware goes.
+func TestProbe24PlainWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	readingsHave(t, cat, Env{Catalog: cat}, []struct{ text, has string }{
+		{"vllm llama 3.1 70b on 4x a100 80gb tokens per second?", "on 4x a100-sxm4-80gb · how fast?"},
+		{"ollama로 gemma2 27b 돌리려는데 24GB에 들어가?", "on 1x rtx-3090 · will it fit?"},
+		{"2 node h100 training of 13b model, 100b tokens, how many days", "on 2 nodes of 8x h100-sxm5-80gb · how long?"},
+		{"llama 3 70b 풀파인튜닝 h100 노드 4개면 얼마나 걸려", "on 4 nodes of 8x h100-sxm5-80gb"},
+		{"dpo llama 3 8b on ultrafeedback 60k pairs, time on 4x a100", "60000 samples"},
+		{"clip vit-b/32 training on laion 400m how many gpu days", "400M samples"},
+		{"finetune bert-base on my-data 50k samples on a100", "50000 samples · on 1x a100-sxm4-80gb"},
+	})
+	r, err := Read(Env{Catalog: cat}, "2 node h100 training of 13b model, 100b tokens")
+	if err != nil || !strings.Contains(strings.Join(r.NotesIn(nil), "\n"), "8 GPUs each, as HGX/DGX servers hold") {
+		t.Errorf("nodes with no count: %v, notes %q", err, r.NotesIn(nil))
+	}
+	if r, err := Read(Env{Catalog: cat}, "clip vit-b/32 training on laion 400m"); err != nil || len(r.Corrected) != 0 || !slices.Contains(r.Skipped, "laion") {
+		t.Errorf("laion: %v, corrected %q, skipped %q", err, r.Corrected, r.Skipped)
+	}
+}
