@@ -201,20 +201,7 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.askAmount("samples")
 		return c.skipCounters(i+1, "개", "까지"), true
 	}
-	if unit := koWorkUnitBefore(c.w(i - 1)); unit != "" && !c.rate && !koPerTime(c.w(i-2)) && !koConcurrent(c.w(i-1), c.w(i-2)) &&
-		(w == "몇" && (strings.HasPrefix(c.w(i+1), "개") || strings.HasPrefix(c.w(i+1), "번") || strings.HasPrefix(c.w(i+1), "까지")) ||
-			strings.HasPrefix(w, "몇개") || strings.HasPrefix(w, "몇번") || strings.HasPrefix(w, "몇까지")) {
-		// "h100 8장이면 하루에 토큰 몇개 학습 가능?": the work a time or a
-		// budget buys, the unit said before the question
-		c.ask = AskNone
-		c.askAmount(unit)
-		if k := len(c.out) - 1; k >= 0 && workUnit(c.out[k].w) != "" && c.out[k].start == c.in[i-1].start {
-			c.out = c.out[:k] // "에폭 몇개까지": the unit asked for, not an amount said
-		}
-		n := c.skipCounters(i+1, "개", "까지")
-		if strings.HasPrefix(c.w(n), "번") {
-			n++ // "에폭 몇 번": how many times, read
-		}
+	if n, ok := c.koUnitBeforeHowMany(i, w); ok {
 		return n, true
 	}
 	gpuCounter := strings.HasPrefix(w, "몇장") || strings.HasPrefix(w, "몇대") || strings.HasPrefix(c.w(i+1), "장") || strings.HasPrefix(c.w(i+1), "대")
@@ -733,4 +720,27 @@ func koWorkUnitBefore(w string) string {
 		return workUnit(e.word)
 	}
 	return workUnit(w)
+}
+
+// koUnitBeforeHowMany reads the unit of work said before 몇 ("하루에 토큰
+// 몇개", "에폭 몇 번 돌릴 수 있어"): the work a time or a budget buys, in
+// that unit.
+func (c *canonizer) koUnitBeforeHowMany(i int, w string) (int, bool) {
+	if unit := koWorkUnitBefore(c.w(i - 1)); unit != "" && !c.rate && !koPerTime(c.w(i-2)) && !koConcurrent(c.w(i-1), c.w(i-2)) &&
+		(w == "몇" && (strings.HasPrefix(c.w(i+1), "개") || strings.HasPrefix(c.w(i+1), "번") || strings.HasPrefix(c.w(i+1), "까지")) ||
+			strings.HasPrefix(w, "몇개") || strings.HasPrefix(w, "몇번") || strings.HasPrefix(w, "몇까지")) {
+		// "h100 8장이면 하루에 토큰 몇개 학습 가능?": the work a time or a
+		// budget buys, the unit said before the question
+		c.ask = AskNone
+		c.askAmount(unit)
+		if k := len(c.out) - 1; k >= 0 && workUnit(c.out[k].w) != "" && c.out[k].start == c.in[i-1].start {
+			c.out = c.out[:k] // "에폭 몇개까지": the unit asked for, not an amount said
+		}
+		n := c.skipCounters(i+1, "개", "까지")
+		if strings.HasPrefix(c.w(n), "번") {
+			n++ // "에폭 몇 번": how many times, read
+		}
+		return n, true
+	}
+	return 0, false
 }

@@ -1,0 +1,101 @@
+package lang
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Passes over the reading, once every word is read, that settle where
+// the hardware is.
+
+// gpusOnServer reads a count of a team server's own GPU said before the
+// server ("we have 8 a100s on server-a", "4x h100 in server-h") as that
+// many of the server's GPUs ("server-a x 8"): left as two, the GPUs and
+// the server would be set side by side as two setups.
+func (c *canonizer) gpusOnServer() {
+	for k := 0; k+3 < len(c.out); k++ {
+		n, g, next := 0, "", k
+		if v, rest, ok := reqScanInt(c.out[k].w); ok && (rest == "" || rest == "x") && !c.gpu(c.out[k].w) {
+			n, next = v, k+1
+			if c.out[next].w == "x" {
+				next++
+			}
+			if next < len(c.out) && c.gpu(c.out[next].w) {
+				g, next = c.out[next].w, next+1
+			}
+		} else if c.gpu(c.out[k].w) && k+2 < len(c.out) && c.out[k+1].w == "x" {
+			if v, rest, ok := reqScanInt(c.out[k+2].w); ok && rest == "" {
+				n, g, next = v, c.out[k].w, k+3
+			}
+		}
+		if g == "" || n < 1 || next+1 >= len(c.out) {
+			continue
+		}
+		on, s := c.out[next].w, c.out[next+1].w
+		if on != "on" && on != "in" && on != "at" || !c.servers[s] || !strings.Contains(c.serverGPU[s], strings.TrimPrefix(g, "rtx-")) {
+			continue
+		}
+		srv, at := c.out[next+1], c.out[k]
+		count := reqToken{raw: at.raw, w: strconv.Itoa(n), start: at.start, end: at.end}
+		x := reqToken{raw: at.raw, w: "x", start: at.end, end: at.end}
+		c.out = slices.Replace(c.out, k, next+2, srv, x, count)
+	}
+}
+
+// hardwarePasses are the passes over the reading that settle where the
+// hardware is: GPUs said before their team server, a dataset the language
+// does not know said where hardware goes.
+func (c *canonizer) hardwarePasses() {
+	c.gpusOnServer()
+	c.unknownDatasetOn()
+}
+
+// unknownDatasetOn reads "on <name> <size>" whose name is no GPU, server,
+// model or word of the language ("dpo … on ultrafeedback 60k pairs",
+// "clip training on laion 400m") as a dataset named with its size: the
+// name is skipped and listed, the size kept (in samples when no unit is
+// said). It had been refused as an unknown GPU.
+func (c *canonizer) unknownDatasetOn() {
+	for k := 0; k+2 < len(c.out); k++ {
+		w := c.out[k+1].w
+		if c.out[k].w != "on" || !datasetName(w) || c.gpu(w) || c.servers[w] || c.modelKnown != nil && c.modelKnown(w) || isGPUWord(w) || isServerWord(w) {
+			continue
+		}
+		if _, ok := reqKeywords[w]; ok && strings.EqualFold(c.out[k+1].raw, w) || reqUnitClass(w) != reqUUnknown {
+			continue // a word of the language, as typed ("laion" read as "lion" is still a name)
+		}
+		if !strings.EqualFold(c.out[k+1].raw, w) {
+			w = strings.ToLower(c.out[k+1].raw)
+			if !datasetName(w) || c.gpu(w) {
+				continue
+			}
+		}
+		v, unit, ok := reqScanNumber(c.out[k+2].w)
+		if !ok || v.v <= 0 || unit != "" && unit != "k" && unit != "m" && unit != "b" || gpuVendors[w] || productNumber(c.out[k+2].w) {
+			continue // "on gtx 1660": a card the catalogue lacks, said so
+		}
+		raw := c.out[k+1].raw
+		c.skipped = append(c.skipped, raw)
+		c.corrected = slices.DeleteFunc(c.corrected, func(s string) bool { return strings.HasPrefix(s, raw+" → ") })
+		c.out = slices.Delete(c.out, k, k+2)
+		if k+1 >= len(c.out) || reqUnitClass(c.out[k+1].w) == reqUUnknown && amountUnitWord(c.out[k+1].w) == reqUUnknown {
+			at := c.out[k].end
+			c.out = slices.Insert(c.out, k+1, reqToken{raw: "samples", w: "samples", start: at, end: at})
+		}
+	}
+}
+
+// datasetName reports whether w could name a dataset: a letter, then at
+// least two letters, digits, '-' or '_'.
+func datasetName(w string) bool {
+	if len(w) < 3 || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
