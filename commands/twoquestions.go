@@ -11,43 +11,66 @@ import (
 // for; a longer list is better asked one at a time.
 const maxQuestions = 3
 
+// question is one question of a message that asks several: its words,
+// and for one that names no plan of its own ("그리고 서빙은 몇장?"), the
+// request of the question before it, which it is read with.
+type question struct {
+	text, earlier string
+}
+
 // questionParts cuts a message that does not read as one plan into the
 // questions it asks, when each reads as a plan of its own: "how long to
 // fine-tune bert-base on an a100? also how many h100s to serve llama 3
-// 70b?". Sentences that do not read alone ("and what does it cost?") stay
-// with the one before. Nil when the message is one question.
+// 70b?". A sentence that names no plan of its own is read with the one
+// before it ("gemma 2 9b 파인튜닝 얼마나 걸려? 그리고 서빙은 몇장?"), and one
+// that does not read even so stays with it. Nil when the message is one
+// question.
 //
 // A message that reads as one plan is cut only when its questions plan
 // different models, each with its own question or hardware ("resnet50 on
 // 4x a100, how long. and whisper on 1000 hours of audio on an l4"): read
 // whole, one model would stand for both.
-func questionParts(env lang.Env, text string, readWhole bool) []string {
-	reads := func(s string) bool { _, err := lang.Read(env, s); return err == nil }
-	var parts []string
-	cur := ""
+func questionParts(env lang.Env, text string, readWhole bool) []question {
+	read := func(q question) (lang.Reading, error) {
+		if q.earlier != "" {
+			r, _, err := lang.FollowUp(env, q.earlier, q.text)
+			return r, err
+		}
+		return lang.Read(env, q.text)
+	}
 	sentences := lang.Sentences(text)
 	if len(sentences) == 1 {
 		if halves := lang.JoinedQuestions(text); halves != nil {
 			sentences = halves // "… 얼마나 걸려 그리고 llama 70b 서빙 h100 몇장"
 		}
 	}
+	var parts []question
+	var cur question
 	for _, s := range sentences {
-		if cur != "" && reads(cur) && reads(s) {
-			parts = append(parts, cur)
-			cur = s
-			continue
+		if cur.text != "" {
+			if rc, err := read(cur); err == nil {
+				if _, err := lang.Read(env, s); err == nil {
+					parts, cur = append(parts, cur), question{text: s}
+					continue
+				}
+				earlier := lang.RequestText(env.Catalog, rc)
+				if _, err := read(question{s, earlier}); err == nil && !readWhole {
+					parts, cur = append(parts, cur), question{s, earlier}
+					continue
+				}
+			}
 		}
-		cur = strings.TrimSpace(cur + " " + s)
+		cur.text = strings.TrimSpace(cur.text + " " + s)
 	}
-	if cur != "" {
+	if cur.text != "" {
 		parts = append(parts, cur)
 	}
 	if len(parts) < 2 || len(parts) > maxQuestions {
 		return nil
 	}
 	models := map[string]bool{}
-	for _, p := range parts {
-		r, err := lang.Read(env, p)
+	for _, q := range parts {
+		r, err := read(q)
 		if err != nil {
 			return nil
 		}
@@ -66,14 +89,15 @@ func questionParts(env lang.Env, text string, readWhole bool) []string {
 // answers first, one line each, then each plan's card under its question.
 // A reply that runs past Slack's block limit is cut at the end, where the
 // later cards are; the answers stay.
-func manyQuestions(ctx context.Context, s *Set, ureq Request, parts []string) (*Reply, error) {
+func manyQuestions(ctx context.Context, s *Set, ureq Request, parts []question) (*Reply, error) {
 	p := ureq.printer()
-	ureq.Earlier, ureq.oneQuestion = "", true
+	ureq.oneQuestion = true
 	var out *Reply
 	var answers, summaries []string
 	var also []*PlanData
 	for i, part := range parts {
-		r, err := runPlan(ctx, s, ureq, part)
+		ureq.Earlier = part.earlier
+		r, err := runPlan(ctx, s, ureq, part.text)
 		if err != nil {
 			return nil, err
 		}

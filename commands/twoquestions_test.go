@@ -20,6 +20,8 @@ func TestTwoQuestionsInOneMessage(t *testing.T) {
 		{"how long to finetune bert-base on 100k samples on an a100? also how many h100s to serve llama 3 70b?", [2]string{"bert-base-uncased · finetune", "llama-3-70b · inference"}},
 		{"bert-base 파인튜닝 10만개 a100 얼마나 걸려? 그리고 llama 3 70b 서빙은 h100 몇장?", [2]string{"bert-base-uncased · 파인튜닝", "llama-3-70b · 추론"}},
 		{"resnet50 on imagenet with 4x a100, how long. and whisper large v3 on 1000 hours of audio on an l4", [2]string{"resnet-50", "whisper-large-v3"}},
+		// the second names no model: read with the first's request
+		{"gemma 2 9b 파인튜닝 얼마나 걸려? 그리고 서빙은 몇장?", [2]string{"gemma-2-9b · 파인튜닝", "gemma-2-9b · 추론"}},
 		// joined inside one sentence
 		{"bert-base 파인튜닝 10만개 a100 얼마나 걸려 그리고 llama 3 70b 서빙 h100 몇장", [2]string{"bert-base-uncased · 파인튜닝", "llama-3-70b · 추론"}},
 		{"how long is bert-base finetune on 100k samples on a100 and also how many h100s for serving llama 3 70b", [2]string{"bert-base-uncased · finetune", "llama-3-70b · inference"}},
