@@ -317,6 +317,11 @@ func TestCommandsInSentences(t *testing.T) {
 	if txt := textOf(t, r); !strings.Contains(txt, "도움말: reserve") {
 		t.Errorf("Korean help question: %.200s", txt)
 	}
+	for _, inventory := range []string{"우리 서버 a100 몇 장 있어요?", "how many gpus do we have?"} {
+		if txt := textOf(t, mustDo(t, s, "U1", inventory)); !strings.Contains(txt, "server-a") || !strings.Contains(txt, "server-h") {
+			t.Errorf("%q: the team's GPUs: %.200s", inventory, txt)
+		}
+	}
 	r = mustDo(t, s, "U1", "반납할게요 server-a")
 	if txt := textOf(t, r); !strings.Contains(txt, "GPU 반납됨: server-a") {
 		t.Errorf("Korean release: %s", txt)

@@ -33,7 +33,9 @@ var commandVerbs = []struct {
 	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings", "my reservation", "my booking"}},
 	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있"}},
+		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
+		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
+		"몇 장 있", "몇장 있", "몇 대 있", "몇대 있", "gpus do we have", "gpus we have", "gpu 뭐 있", "gpu 뭐있"}},
 	{"help", []string{"help", "도움말", "사용법", "how do i use", "what can you do", "명령어", "어떻게 해", "어떻게 하", "how do i", "how to use"}},
 }
 
