@@ -96,10 +96,12 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.CompareOpen:
 		req.Targets = s.fewestEach(req)
 		return req, "", nil
-	case rd.Ask == lang.AskCount && (rd.Deadline > 0 || loadSaid(req.Job)) && len(req.Targets) == 0 && len(req.Pool) == 0:
+	case rd.Ask == lang.AskCount && len(req.Targets) == 0 && len(req.Pool) == 0:
 		// "how many GPUs to pretrain a 3b model on 300B tokens in 2
 		// weeks": of the GPU the plan recommends, as many as the deadline
-		// takes
+		// takes; with no deadline or load ("라마3 8b 학습 시킬려면 gpu
+		// 몇개", "serve mixtral with tgi, how many gpus"), the fewest that
+		// hold it, not the whole server the search would pick for speed
 		if hw, ok := s.recommendedGPU(req); ok {
 			req.Targets = []planner.Hardware{hw}
 			return s.fewestGPUs(p, rd, req)

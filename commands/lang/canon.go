@@ -545,8 +545,8 @@ func (c *canonizer) phrase(i int) int {
 	case (c.w(i) == "timeline" || c.w(i) == "wall-clock" || c.w(i) == "wallclock" || c.w(i) == "gpu-hours" || c.w(i) == "hrs" ||
 		c.w(i) == "est" || c.w(i) == "estimate" || c.w(i) == "expect" || c.w(i) == "per-epoch" || c.w(i) == "runtime" ||
 		latencyWord(c.w(i)) || c.w(i) == "latencies") &&
-		(i == 0 || !reqStartsNumber(c.w(i-1)) || isParamSize(c.w(i-1))):
-		// "mistral 7b latency": a model's size before it is no target
+		(i == 0 || !reqStartsNumber(c.w(i-1)) || isParamSize(c.w(i-1)) || valueOfKey(c.w(i-2))):
+		// "mistral 7b latency", "batch 32 latency": no target before it
 		c.setAsk(AskTime)
 		c.latency = c.latency || latencyWord(c.w(i)) || c.w(i) == "latencies"
 		n := i + 1

@@ -878,3 +878,12 @@ func speedGainWord(w string) bool {
 	}
 	return false
 }
+
+// valueOfKey reports whether w is a setting's key, so the number after it
+// is its value ("batch 32 latency", "배치 32 latency"), not a target.
+func valueOfKey(w string) bool {
+	if kw, ok := reqKeywords[w]; ok && kw.kind == reqKwKey {
+		return true
+	}
+	return strings.HasPrefix(w, "배치") || strings.HasPrefix(w, "시퀀스")
+}

@@ -257,6 +257,9 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.skip(i+1, i+1+k)
 		return i + 1 + k, true
 	}
+	if n, ok := c.koTokensComeOut(i); ok {
+		return n, true
+	}
 	if s, e, ok := koStem(c.w(i + 1)); ok && s != "" && e.act == koWord && workUnit(e.word) != "" && !c.rate && !koPerTime(c.w(i-1)) {
 		// "3000달러로 몇 토큰까지 돼?", "3일 동안 몇 에폭": the work a budget
 		// or a time buys
@@ -743,4 +746,23 @@ func (c *canonizer) koUnitBeforeHowMany(i int, w string) (int, bool) {
 		return n, true
 	}
 	return 0, false
+}
+
+// koComesOut reports whether w says what a run puts out ("나와", "나오나요",
+// "뽑혀"): "몇 토큰 나와" asks a rate.
+func koComesOut(w string) bool {
+	return strings.HasPrefix(w, "나와") || strings.HasPrefix(w, "나오") || strings.HasPrefix(w, "나옴") || strings.HasPrefix(w, "뽑")
+}
+
+// koTokensComeOut reads "몇 토큰 나와" at i: how fast it generates, not how
+// many tokens a time buys.
+func (c *canonizer) koTokensComeOut(i int) (int, bool) {
+	if s, e, ok := koStem(c.w(i + 1)); !ok || s == "" || e.act != koWord || workUnit(e.word) != "tokens" || !koComesOut(c.w(i+2)) {
+		return 0, false
+	}
+	c.ask = AskNone
+	c.setAsk(AskTime)
+	c.rate, c.runWord = true, true
+	c.skip(i+1, i+3)
+	return i + 3, true
 }

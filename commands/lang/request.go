@@ -299,6 +299,18 @@ func Read(env Env, text string) (Reading, error) {
 	return r, nil
 }
 
+// perEpochAsked reports whether text asks an epoch's time ("time per
+// epoch?", "에폭당 얼마나"): one epoch is planned then, not a recipe's.
+func perEpochAsked(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range []string{"per epoch", "an epoch", "each epoch", "one epoch", "/epoch", "에폭당", "에포크당", "한 에폭", "1에폭", "1 에폭"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // recipeEpochs gives a vision model trained from scratch on ImageNet-1k
 // with no amount said the epochs of its published recipe: "resnet50
 // imagenet 학습 얼마나 걸려" asks for the whole training, not one pass.
@@ -307,7 +319,7 @@ func Read(env Env, text string) (Reading, error) {
 func recipeEpochs(r *Reading, p *reqParser) {
 	j := &r.Request.Job
 	if r.Dataset != "imagenet-1k" || j.Epochs > 0 || j.StepsPerEpoch > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 ||
-		AssumedWorkload(*j) != planner.Pretrain || r.Request.Baseline != nil || r.Ask == AskAmount {
+		AssumedWorkload(*j) != planner.Pretrain || r.Request.Baseline != nil || r.Ask == AskAmount || perEpochAsked(p.text) {
 		return
 	}
 	switch {
@@ -395,7 +407,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		r.Request.Job.Workload = planner.Inference
 	}
 	servedFromWords(r, c, question)
-	if j := &r.Request.Job; c.latency && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
+	if j := &r.Request.Job; c.latency && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.MicroBatch == 0 && j.GlobalBatch == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
 		// "TTFT?", "지연시간": one request's latency unless a load is said
 		j.Concurrency = 1
 		p.note(en.T("latency asked with no load: one request at a time (say `concurrency 32` for a loaded server)"))

@@ -146,3 +146,24 @@ func TestProbe24PlainWords(t *testing.T) {
 		t.Errorf("laion: %v, corrected %q, skipped %q", err, r.Corrected, r.Skipped)
 	}
 }
+
+// Probe 24's questions read as asked: tokens that "come out" are a rate,
+// a latency after a batch's value is the latency (at that batch, not one
+// request), an epoch's time asked keeps one epoch.
+func TestProbe24Questions(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	r, err := Read(Env{Catalog: cat}, "llama.cpp로 llama 3 8b q4_k_m 돌리면 3090에서 몇 토큰 나와?")
+	if err != nil || !r.Rate || r.Ask != AskTime {
+		t.Errorf("몇 토큰 나와: %v, rate %v, ask %q", err, r.Rate, r.Ask)
+	}
+	for _, text := range []string{"qwen2.5 14b 추론 배치 32 latency 얼마나 나와요 h100에서", "qwen2.5 14b inference batch 32 latency on h100"} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.Latency || r.Request.Job.Concurrency != 0 {
+			t.Errorf("%q: %v, latency %v, concurrency %d", text, err, r.Latency, r.Request.Job.Concurrency)
+		}
+	}
+	r, err = Read(Env{Catalog: cat}, "resnet-50 training on imagenet with 4x v100, time per epoch?")
+	if err != nil || r.Request.Job.Epochs != 0 {
+		t.Errorf("time per epoch: %v, %v epochs", err, r.Request.Job.Epochs)
+	}
+}
