@@ -257,9 +257,6 @@ func (c *canonizer) koHowManyTokens(i int, w string) (int, bool) {
 		c.skip(i+1, i+1+k)
 		return i + 1 + k, true
 	}
-	if n, ok := c.koTokensComeOut(i); ok {
-		return n, true
-	}
 	if s, e, ok := koStem(c.w(i + 1)); ok && s != "" && e.act == koWord && workUnit(e.word) != "" && !c.rate && !koPerTime(c.w(i-1)) {
 		// "3000달러로 몇 토큰까지 돼?", "3일 동안 몇 에폭": the work a budget
 		// or a time buys
@@ -729,6 +726,9 @@ func koWorkUnitBefore(w string) string {
 // 몇개", "에폭 몇 번 돌릴 수 있어"): the work a time or a budget buys, in
 // that unit.
 func (c *canonizer) koUnitBeforeHowMany(i int, w string) (int, bool) {
+	if n, ok := c.koTokensComeOut(i); ok {
+		return n, true // "몇 토큰 나와": a rate
+	}
 	if unit := koWorkUnitBefore(c.w(i - 1)); unit != "" && !c.rate && !koPerTime(c.w(i-2)) && !koConcurrent(c.w(i-1), c.w(i-2)) &&
 		(w == "몇" && (strings.HasPrefix(c.w(i+1), "개") || strings.HasPrefix(c.w(i+1), "번") || strings.HasPrefix(c.w(i+1), "까지")) ||
 			strings.HasPrefix(w, "몇개") || strings.HasPrefix(w, "몇번") || strings.HasPrefix(w, "몇까지")) {
