@@ -223,7 +223,7 @@ func (c *canonizer) latencyTargetAt(i int) int {
 	} else if !timeUnitWord(unit) {
 		return i
 	}
-	for latencyComparator(c.w(j)) || strings.HasPrefix(c.w(j), "이내") || strings.HasPrefix(c.w(j), "안쪽") || strings.HasPrefix(c.w(j), "안으로") || strings.HasPrefix(c.w(j), "이하") || strings.HasPrefix(c.w(j), "미만") {
+	for latencyComparator(c.w(j)) || strings.HasPrefix(c.w(j), "이내") || strings.HasPrefix(c.w(j), "안쪽") || strings.HasPrefix(c.w(j), "안으로") || strings.HasPrefix(c.w(j), "안에") || strings.HasPrefix(c.w(j), "이하") || strings.HasPrefix(c.w(j), "미만") {
 		j++
 	}
 	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), first, true
@@ -279,11 +279,11 @@ func (c *canonizer) perTokenLatency(i int) int {
 	return j // named in the reading
 }
 
-// koLatencyTarget reads "첫토큰 200ms 이하로", "지연 2초 이내", "레이턴시 1초
+// koLatencyTarget reads "첫토큰 200ms 이하로", "지연 2초 이내", "응답 2초 안에", "레이턴시 1초
 // 안쪽": a latency target said in Korean.
 func (c *canonizer) koLatencyTarget(i int) int {
 	w := c.w(i)
-	for _, p := range []string{"첫토큰", "지연", "레이턴시", "응답시간"} {
+	for _, p := range []string{"첫토큰", "지연", "레이턴시", "응답시간", "응답"} {
 		if strings.HasPrefix(w, p) {
 			return c.latencyTargetAt(i)
 		}

@@ -658,8 +658,8 @@ func (c *canonizer) koOutputLength(i int) int {
 		j++
 	}
 	v, unit, ok := reqScanNumber(c.w(j))
-	if !ok || v.v <= 0 || !reqStartsNumber(c.w(j)) || unit != "" && unit != "k" {
-		return i
+	if !ok || v.v <= 0 || !reqStartsNumber(c.w(j)) || unit != "" && unit != "k" || timeUnitWord(c.w(j+1)) || strings.HasPrefix(c.w(j+1), "초") {
+		return i // "응답 2초 안에": a latency, read by koLatencyTarget
 	}
 	n := j + 1
 	if k := c.w(n); strings.HasPrefix(k, "개") || strings.HasPrefix(k, "토큰") {

@@ -167,3 +167,15 @@ func TestProbe24Questions(t *testing.T) {
 		t.Errorf("time per epoch: %v, %v epochs", err, r.Request.Job.Epochs)
 	}
 }
+
+// "응답 2초 안에" is a latency target, not an output length with no number.
+func TestKoreanResponseWithinSeconds(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	r, err := Read(Env{Catalog: cat}, "vllm llama 3.1 8b 동시 사용자 200명 응답 2초 안에 하려면 몇장")
+	if err != nil || r.LatencyTargetS != 2 || r.Ask != AskCount {
+		t.Errorf("%v: target %v s, ask %q", err, r.LatencyTargetS, r.Ask)
+	}
+	if r, err := Read(Env{Catalog: cat}, "llama 3 8b vllm 응답 토큰 평균 300개 동시 50 h100 몇장"); err != nil || r.Request.Job.GenTokens != 300 {
+		t.Errorf("응답 토큰 300개: %v, gen %d", err, r.Request.Job.GenTokens)
+	}
+}
