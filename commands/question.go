@@ -469,6 +469,9 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			// the servers as named ("server-a랑 server-h 비교"), or ranked:
 			// the fastest that fits leads either way
 			s := p.Tf("%s runs it fastest", e.Server)
+			if rd.FitAsked {
+				s = p.Tf("Yes — it fits on %d of the team's %d servers; %s", fittingServers(res.Plans), len(res.Plans), s)
+			}
 			if e.Time.TotalHours != nil {
 				s += " (" + planner.FormatHoursIn(p, *e.Time.TotalHours) + ")"
 			}
@@ -841,4 +844,15 @@ func alsoPace(p *i18n.Printer, rd lang.Reading, e *planner.Estimate) string {
 		return " " + p.Tf("About %.0f samples/s.", e.Throughput.SamplesPerS)
 	}
 	return ""
+}
+
+// fittingServers is how many of the plans' servers hold the job.
+func fittingServers(plans []*planner.Estimate) int {
+	n := 0
+	for _, e := range plans {
+		if e.Memory.Fits {
+			n++
+		}
+	}
+	return n
 }

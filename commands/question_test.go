@@ -206,6 +206,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3.1 8b 서빙 동시 사용자 50명 l4 몇 장 필요해요?", "count", []string{"× L4 — replica", "부하를 감당하는 최소 구성"}},
 		// said in the flow of a question: the best server, how fast, a price for the named GPU
 		{"best server for qwen2.5 7b full ft?", "which_server", []string{"server-h runs it fastest"}},
+		// asked whether it runs on the team's servers: yes or no first
+		{"우리 서버에서 llama 3.1 70b qlora 돌릴 수 있어?", "which_server", []string{"네 — 2대에 들어가요 (팀 서버 2대 중)", "server-h가 가장 빨라요"}},
+		{"can we run llama 3.1 405b fp8 on any of our servers?", "which_server", []string{"Yes — it fits on 1 of the team's 2 servers; server-h runs it fastest"}},
 		// the cheapest asked: the team server whose run costs least, the others' costs beside it
 		{"which of our servers is cheapest for bert-base 3 epochs of 1M samples", "which_server", []string{"runs it cheapest ($", "server-a: $"}},
 		// the cloud set against the team's servers: both, each with its time and cost

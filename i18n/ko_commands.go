@@ -167,6 +167,7 @@ func koCommands() map[string]string {
 		"%d) %s":          "%d) %s",
 		"Question %d: %s": "질문 %d: %s",
 		"%d questions in one message: each is answered below": "한 메시지에 질문이 %d개 있어서 하나씩 답했어요",
+		"Yes — it fits on %d of the team's %d servers; %s":    "네 — %d대에 들어가요 (팀 서버 %d대 중); %s",
 		"Recommendations":                        "추천",
 		"Cloud options (not the team's servers)": "클라우드 옵션 (팀 서버 아님)",
 		" (cloud)":                               " (클라우드)",

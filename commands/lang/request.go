@@ -170,6 +170,9 @@ type Reading struct {
 	// "epochs", "samples", "steps"): how much of it a budget or a time
 	// buys.
 	AmountUnit string
+	// FitAsked: a choice among the team's servers asked as whether it runs
+	// there ("우리 서버에서 … 돌릴 수 있어?"): the answer says yes or no first.
+	FitAsked bool
 	// CompareCkpt: checkpointing asked on and off ("ckpt on vs off",
 	// "체크포인팅 켰을 때랑 껐을 때"): both are planned side by side.
 	CompareCkpt bool
@@ -296,7 +299,21 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	settleAsk(&r, c, p, question)
 	recipeEpochs(&r, p)
+	r.FitAsked = r.Ask == AskWhichServer && canItRun(p.text)
 	return r, nil
+}
+
+// canItRun reports whether text asks whether a job runs at all ("돌릴 수
+// 있어?", "can we run …", "되나요", "does it fit"): asked of the team's
+// servers, the answer says yes or no before which is fastest.
+func canItRun(text string) bool {
+	low := " " + strings.ToLower(text) + " "
+	for _, w := range []string{" can we ", " can i ", " fit", "수 있", "돌아가", "되나", "될까", "돼?", "되요", "돼요", "가능"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // perEpochAsked reports whether text asks an epoch's time ("time per
