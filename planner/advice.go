@@ -253,6 +253,8 @@ func hoursText(pr Printer, e *Estimate) string {
 		return fmt.Sprintf("%.0f tokens/s", e.Throughput.TokensPerS)
 	case e.Time.TotalHours != nil:
 		return "≈ " + FormatHoursIn(pr, *e.Time.TotalHours)
+	case e.Throughput.SamplesPerS < 10:
+		return fmt.Sprintf("%.2g samples/s", e.Throughput.SamplesPerS) // "0.42 samples/s", not "0"
 	default:
 		return fmt.Sprintf("%.0f samples/s", e.Throughput.SamplesPerS)
 	}

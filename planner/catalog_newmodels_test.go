@@ -190,3 +190,17 @@ func TestCNNWidthFollowsFLOPsPerActivation(t *testing.T) {
 		t.Errorf("efficientnet-b0 does %.0f GFLOP/s to resnet-50's %.0f: its traffic should hold it under a third", efWork, rnWork)
 	}
 }
+
+// A slow alternative's rate is written with its digits, not rounded to
+// "0 samples/s".
+func TestHoursTextKeepsSmallRates(t *testing.T) {
+	e := &Estimate{}
+	e.Throughput.SamplesPerS = 0.16
+	if got := hoursText(nil, e); got != "0.16 samples/s" {
+		t.Errorf("hoursText = %q", got)
+	}
+	e.Throughput.SamplesPerS = 250
+	if got := hoursText(nil, e); got != "250 samples/s" {
+		t.Errorf("hoursText = %q", got)
+	}
+}
