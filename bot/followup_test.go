@@ -69,3 +69,18 @@ func TestConversationsRememberTheLastPlan(t *testing.T) {
 		t.Errorf("%d conversations kept, want at most %d", n, conversationsMax)
 	}
 }
+
+// A mention that asks two unrelated plans is answered with both, through
+// the real slack-go client and the fake Slack.
+func TestTwoQuestionsInOneMention(t *testing.T) {
+	h := start(t)
+	h.fake.Push(h.fake.AppMention("<@"+slackfake.BotUserID+"> how long to finetune bert-base on 100k samples on an a100? also how many h100s to serve llama 3 70b?", "U0001", "C0001", ""))
+	calls := h.fake.WaitCalls(t, "chat.postMessage", 1, 5*time.Second)
+	c := calls[0]
+	js := blocksJSON(c.JSON) + c.Param("blocks")
+	for _, want := range []string{"bert-base-uncased", "llama-3-70b", "2 questions in one message"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("the reply lacks %q: %.900s", want, js)
+		}
+	}
+}
