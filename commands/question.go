@@ -141,12 +141,6 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	return s.oneOrFewest(p, rd, req)
 }
 
-// loadSaid reports whether a served job says its load: users at once, a
-// request rate or a token rate ("~1000 DAU … how many gpus?").
-func loadSaid(j planner.Job) bool {
-	return j.Workload == planner.Inference && (j.Concurrency > 0 || j.RequestRate > 0 || j.OutputTokPS > 0)
-}
-
 // oneOrFewest plans a GPU named with no count ("llama 70b lora h100으로
 // 하면 비용 얼마야?", "h100 빌리면 시간당 얼마야? llama 70b lora 돌리려고")
 // on one of it when one holds the job, else, when a time or a cost is
