@@ -31,12 +31,26 @@ type question struct {
 // 4x a100, how long. and whisper on 1000 hours of audio on an l4"): read
 // whole, one model would stand for both.
 func questionParts(env lang.Env, text string, readWhole bool) []question {
+	// Each candidate is read once: a sentence is tried on its own, with the
+	// one before it and again in the check below, and a Hub model id in it
+	// can mean a cache lookup on every reading.
+	type read1 struct {
+		r   lang.Reading
+		err error
+	}
+	seen := map[question]read1{}
 	read := func(q question) (lang.Reading, error) {
-		if q.earlier != "" {
-			r, _, err := lang.FollowUp(env, q.earlier, q.text)
-			return r, err
+		if got, ok := seen[q]; ok {
+			return got.r, got.err
 		}
-		return lang.Read(env, q.text)
+		var got read1
+		if q.earlier != "" {
+			got.r, _, got.err = lang.FollowUp(env, q.earlier, q.text)
+		} else {
+			got.r, got.err = lang.Read(env, q.text)
+		}
+		seen[q] = got
+		return got.r, got.err
 	}
 	sentences := lang.Sentences(text)
 	if len(sentences) == 1 {
@@ -49,7 +63,7 @@ func questionParts(env lang.Env, text string, readWhole bool) []question {
 	for _, s := range sentences {
 		if cur.text != "" {
 			if rc, err := read(cur); err == nil {
-				if _, err := lang.Read(env, s); err == nil {
+				if _, err := read(question{text: s}); err == nil {
 					parts, cur = append(parts, cur), question{text: s}
 					continue
 				}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/planner"
 )
 
 // A message that asks two unrelated plans is answered for each: both
@@ -66,5 +67,30 @@ func TestSentences(t *testing.T) {
 		if got := lang.Sentences(text); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%q: %q, want %q", text, got, want)
 		}
+	}
+}
+
+// Each question of a message is read once while it is cut: a Hub model id
+// in it is looked up once, not once per reading.
+func TestQuestionPartsReadEachOnce(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	lookups := 0
+	env := lang.Env{Catalog: cat, Resolve: func(string) (planner.Model, error) {
+		lookups++
+		m, _, err := cat.Model("llama-3.2-3b")
+		return m, err
+	}}
+	first := "how long to finetune meta-llama/Llama-3.2-3B on 100k samples on an a100?"
+	if _, err := lang.Read(env, first); err != nil {
+		t.Fatal(err)
+	}
+	once := lookups
+	lookups = 0
+	parts := questionParts(env, first+" also how many h100s to serve llama 3 70b?", false)
+	if len(parts) != 2 {
+		t.Fatalf("cut into %d questions, want 2", len(parts))
+	}
+	if once == 0 || lookups != once {
+		t.Errorf("the Hub id was looked up %d times while cutting, want %d (one reading)", lookups, once)
 	}
 }
