@@ -87,6 +87,7 @@ type canonizer struct {
 	inWon        bool        // the money asked in won ("원화로", "in KRW")
 	gpuHours     bool        // GPU-hours asked ("how many h100 hours")
 	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
+	epochAsked   bool        // an epoch's time asked ("time per epoch", "에폭당 얼마나")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -175,14 +176,7 @@ func (c *canonizer) run() {
 	c.placeNodes()
 	c.finishPending()
 	c.perUnitTimes()
-	out := c.out[:0]
-	for _, t := range c.out {
-		if t.w == "/epoch" || t.w == "/step" {
-			continue // "에폭당 얼마나": per epoch, asked for, not measured
-		}
-		out = append(out, t)
-	}
-	c.out = out
+	c.perUnitAsked()
 }
 
 // step reads the phrase at input i and returns where the next starts.
@@ -518,10 +512,11 @@ func (c *canonizer) phrase(i int) int {
 		// "half a million"
 		c.emit(reqTrimNum(0.5*scaleWords[c.w(i+2)]), i, i+3)
 		return c.adjectives(i + 3)
-	case c.w(i) == "per" && (c.w(i+1) == "epoch" || c.w(i+1) == "ep") && !c.afterAmount():
-		// "how long does resnet-50 take per epoch": the card gives the time
-		// per epoch beside the total
+	case (c.w(i) == "per" || c.w(i) == "each" || c.w(i) == "an" || c.w(i) == "a") && (c.w(i+1) == "epoch" || c.w(i+1) == "ep") && !c.afterAmount():
+		// "how long does resnet-50 take per epoch", "how long is an epoch":
+		// the card gives the time per epoch beside the total
 		c.skip(i, i+2)
+		c.epochAsked = true
 		return i + 2
 	case c.w(i) == "per" && !keepPer(c.w(i+1)):
 		// "cost per run", "per 1m reqs", "throughput per dollar": the card

@@ -592,3 +592,41 @@ func reportWord(w string) bool {
 	}
 	return false
 }
+
+// perUnitAsked drops the "/epoch" and "/step" words no measured time took
+// ("에폭당 얼마나"): a time per epoch or step asked for, not measured. An
+// epoch's time asked is kept (no recipe's epochs are planned then).
+func (c *canonizer) perUnitAsked() {
+	out := c.out[:0]
+	for _, t := range c.out {
+		if t.w == "/epoch" || t.w == "/step" {
+			c.epochAsked = c.epochAsked || t.w == "/epoch"
+			continue
+		}
+		out = append(out, t)
+	}
+	c.out = out
+}
+
+// canItRun reports whether the request asks whether a job runs at all
+// ("돌릴 수 있어?", "can we run …", "되나요", "does it fit"): asked of the
+// team's servers, the answer says yes or no before which is fastest. It
+// reads whole words, so a server or dataset named "fitbox" is no question.
+func (c *canonizer) canItRun() bool {
+	for i := range c.in {
+		w := strings.TrimRight(c.w(i), "?!.~")
+		switch {
+		case w == "can" && (c.w(i+1) == "we" || c.w(i+1) == "i"),
+			w == "fit" || w == "fits",
+			(w == "수" || strings.HasSuffix(w, "수")) && strings.HasPrefix(c.w(i+1), "있"),
+			strings.Contains(w, "수있"):
+			return true
+		}
+		for _, k := range []string{"돌아가", "되나", "될까", "돼", "되요", "가능"} {
+			if strings.Contains(w, k) {
+				return true
+			}
+		}
+	}
+	return false
+}

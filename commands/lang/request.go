@@ -298,34 +298,9 @@ func Read(env Env, text string) (Reading, error) {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}
 	settleAsk(&r, c, p, question)
-	recipeEpochs(&r, p)
-	r.FitAsked = r.Ask == AskWhichServer && canItRun(p.text)
+	recipeEpochs(&r, p, c.epochAsked)
+	r.FitAsked = r.Ask == AskWhichServer && c.canItRun()
 	return r, nil
-}
-
-// canItRun reports whether text asks whether a job runs at all ("돌릴 수
-// 있어?", "can we run …", "되나요", "does it fit"): asked of the team's
-// servers, the answer says yes or no before which is fastest.
-func canItRun(text string) bool {
-	low := " " + strings.ToLower(text) + " "
-	for _, w := range []string{" can we ", " can i ", " fit", "수 있", "돌아가", "되나", "될까", "돼?", "되요", "돼요", "가능"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// perEpochAsked reports whether text asks an epoch's time ("time per
-// epoch?", "에폭당 얼마나"): one epoch is planned then, not a recipe's.
-func perEpochAsked(text string) bool {
-	low := strings.ToLower(text)
-	for _, w := range []string{"per epoch", "an epoch", "each epoch", "one epoch", "/epoch", "에폭당", "에포크당", "한 에폭", "1에폭", "1 에폭"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // recipeEpochs gives a vision model trained from scratch on ImageNet-1k
@@ -333,10 +308,10 @@ func perEpochAsked(text string) bool {
 // imagenet 학습 얼마나 걸려" asks for the whole training, not one pass.
 // torchvision's ResNet reference trains 90 epochs; DeiT (ViT) and
 // ConvNeXt train 300. The reading shows them and a note says so.
-func recipeEpochs(r *Reading, p *reqParser) {
+func recipeEpochs(r *Reading, p *reqParser, epochAsked bool) {
 	j := &r.Request.Job
 	if r.Dataset != "imagenet-1k" || j.Epochs > 0 || j.StepsPerEpoch > 0 || j.Samples > 0 || j.Tokens > 0 || j.Steps > 0 ||
-		AssumedWorkload(*j) != planner.Pretrain || r.Request.Baseline != nil || r.Ask == AskAmount || perEpochAsked(p.text) {
+		AssumedWorkload(*j) != planner.Pretrain || r.Request.Baseline != nil || r.Ask == AskAmount || epochAsked {
 		return
 	}
 	switch {

@@ -162,9 +162,17 @@ func TestProbe24Questions(t *testing.T) {
 			t.Errorf("%q: %v, latency %v, concurrency %d", text, err, r.Latency, r.Request.Job.Concurrency)
 		}
 	}
-	r, err = Read(Env{Catalog: cat}, "resnet-50 training on imagenet with 4x v100, time per epoch?")
-	if err != nil || r.Request.Job.Epochs != 0 {
-		t.Errorf("time per epoch: %v, %v epochs", err, r.Request.Job.Epochs)
+	for _, text := range []string{
+		"resnet-50 training on imagenet with 4x v100, time per epoch?",
+		"how long does each epoch take for resnet50 on imagenet on 4x a100",
+		"resnet50 imagenet 학습 a100 8장 에폭당 얼마나 걸려",
+		"resnet50 imagenet 학습 a100 8장 한 에폭 얼마나 걸려",
+		"vit-base imagenet training on 8x h100: how long is an epoch?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.Epochs > 1 {
+			t.Errorf("%q: %v, %v epochs, want one epoch's time", text, err, r.Request.Job.Epochs)
+		}
 	}
 }
 
@@ -177,5 +185,28 @@ func TestKoreanResponseWithinSeconds(t *testing.T) {
 	}
 	if r, err := Read(Env{Catalog: cat}, "llama 3 8b vllm 응답 토큰 평균 300개 동시 50 h100 몇장"); err != nil || r.Request.Job.GenTokens != 300 {
 		t.Errorf("응답 토큰 300개: %v, gen %d", err, r.Request.Job.GenTokens)
+	}
+}
+
+// Whether a job runs on the team's servers is asked in whole words: "can
+// we", "fit", "돌릴 수 있어", "되나요"; a server named "fitbox" asks nothing.
+func TestCanItRunWords(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "fitbox"},
+		{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "server-h"},
+	}}
+	for text, want := range map[string]bool{
+		"우리 서버에서 llama 3.1 70b qlora 돌릴 수 있어?":           true,
+		"우리 서버에서 llama 3.1 70b qlora 돌릴수있나요":            true,
+		"우리 서버 중에 llama 3 8b lora 되나요?":                  true,
+		"can we run llama 3.1 70b qlora on our servers?":       true,
+		"which of our servers is fastest for llama 3 8b lora?": false,
+		"우리 서버 중 llama 3 8b lora 어디가 제일 빨라? fitbox도 포함":   false,
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.Ask != AskWhichServer || r.FitAsked != want {
+			t.Errorf("%q: %v, ask %q, asked whether it runs %v, want %v", text, err, r.Ask, r.FitAsked, want)
+		}
 	}
 }
