@@ -197,12 +197,12 @@ func TestCanItRunWords(t *testing.T) {
 		{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "server-h"},
 	}}
 	for text, want := range map[string]bool{
-		"우리 서버에서 llama 3.1 70b qlora 돌릴 수 있어?":           true,
-		"우리 서버에서 llama 3.1 70b qlora 돌릴수있나요":            true,
-		"우리 서버 중에 llama 3 8b lora 되나요?":                  true,
+		"우리 서버에서 llama 3.1 70b qlora 돌릴 수 있어?":                 true,
+		"우리 서버에서 llama 3.1 70b qlora 돌릴수있나요":                   true,
+		"우리 서버 중에 llama 3 8b lora 되나요?":                        true,
 		"can we run llama 3.1 70b qlora on our servers?":       true,
 		"which of our servers is fastest for llama 3 8b lora?": false,
-		"우리 서버 중 llama 3 8b lora 어디가 제일 빨라? fitbox도 포함":   false,
+		"우리 서버 중 llama 3 8b lora 어디가 제일 빨라? fitbox도 포함":        false,
 	} {
 		r, err := Read(env, text)
 		if err != nil || r.Ask != AskWhichServer || r.FitAsked != want {
