@@ -419,7 +419,7 @@ func (p *reqParser) unknown(i int, prefer []string) error {
 		return p.unknownGPU(i, t.w, 0) // "m2 ultra에서": a Mac, said so
 	}
 	if !p.model.set && p.arch.IsZero() {
-		if err := diffusionRefusal(t.raw, true); err != nil {
+		if err := familyRefusal(t.raw, true); err != nil {
 			return err // "yolov8 학습", "sd15 finetune", "efficientdet-d0": a family with no path, not a slip for a catalogue name
 		}
 	}
@@ -430,7 +430,7 @@ func (p *reqParser) unknown(i int, prefer []string) error {
 			reqShort(t.raw)), &UserError{Hint: "e.g. with a model: gpuplan plan " + withModelFor(p.text, []string{t.raw})})
 	}
 	if sug == "" {
-		if err := diffusionRefusal(p.text, false); err != nil && !p.model.set {
+		if err := familyRefusal(p.text, false); err != nil && !p.model.set {
 			return err // "욜로 v8 학습": the family named, its version not a word of its own
 		}
 		return said(en.Tf("I don't understand `%s`", reqShort(t.raw)), &UserError{Hint: reqKinds})
@@ -688,7 +688,7 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 	default:
 		// an example with a model, labelled as one: the model is not the
 		// user's to be slipped into their request
-		if err := p.diffusionNamed(); err != nil {
+		if err := p.familyNamed(); err != nil {
 			return m, err
 		}
 		if len(p.skipped) > 0 && utf8.RuneCountInString(p.text) <= 300 {

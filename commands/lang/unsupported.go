@@ -21,12 +21,12 @@ var detectionWords = []string{"yolo", "yolov5", "yolov7", "yolov8", "yolov9", "y
 // detectionHint is what to plan for a detector instead.
 const detectionHint = "for a rough bound, plan its backbone at its image count: `gpuplan plan resnet-50 100 epochs of coco on a 4090` (a detector at 640 px does several times the work)"
 
-// diffusionRefusal is the message for words that name a model family the
+// familyRefusal is the message for words that name a model family the
 // planner has no path for — a diffusion model, an object detector: said
 // plainly, with what the planner does plan; nil for any other. named says
 // raw is the model's own words, quoted whole; else raw is the whole
 // request and the family's words are quoted.
-func diffusionRefusal(raw string, named bool) error {
+func familyRefusal(raw string, named bool) error {
 	found := func(words []string) []string {
 		var out []string
 		for _, f := range strings.Fields(raw) {
@@ -57,12 +57,13 @@ func diffusionRefusal(raw string, named bool) error {
 	return nil
 }
 
-// diffusionNamed is the refusal for a request whose model is a diffusion
-// model: named in the words skipped ("sdxl 학습 4090") or anywhere in the
+// familyNamed is the refusal for a request whose model is of a family
+// the planner has no path for (a diffusion model, a detector): named in
+// the words skipped ("sdxl 학습 4090", "yolov8 학습") or anywhere in the
 // text ("스테이블 디퓨전 학습 3090", words the lexicon read past).
-func (p *reqParser) diffusionNamed() error {
-	if err := diffusionRefusal(strings.Join(p.skipped, " "), true); err != nil {
+func (p *reqParser) familyNamed() error {
+	if err := familyRefusal(strings.Join(p.skipped, " "), true); err != nil {
 		return err
 	}
-	return diffusionRefusal(p.text, false)
+	return familyRefusal(p.text, false)
 }
