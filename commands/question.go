@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -231,80 +230,6 @@ func (s *Set) teamRanking(req planner.Request) []planner.Hardware {
 		out[i] = r.hw
 	}
 	return out
-}
-
-// fewestGPUs answers "how many <GPU>s (to finish by …)?": it tries counts
-// of the named GPU and plans the smallest that fits and meets the
-// deadline, or the fastest tried when none does.
-func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
-	if req.Job.Workload == planner.Inference && (req.Job.Concurrency > 0 || req.Job.RequestRate > 0 || req.Job.OutputTokPS > 0) {
-		return s.fewestForLoad(p, rd, req)
-	}
-	base := req.Targets[0]
-	var best, fastest *planner.Estimate
-	noTotal := false // a deadline asked of work with no total ("10 epochs" of no dataset)
-	for _, n := range countLadder {
-		hw := base
-		hw.Count = n
-		hw.GPUsPerNode = 0
-		r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline})
-		if err != nil || len(r.Plans) == 0 || !r.Plans[0].Memory.Fits {
-			continue
-		}
-		e := r.Plans[0]
-		if sv := e.Serving; sv != nil && sv.CPULayers > 0 && req.Job.Offload == planner.OffloadNone && n < countLadder[len(countLadder)-1] {
-			continue // "how many v100s for llama.cpp 70b": all layers on GPUs, unless offload was asked
-		}
-		if fastest == nil || e.Time.TotalHours != nil && fastest.Time.TotalHours != nil && *e.Time.TotalHours < *fastest.Time.TotalHours {
-			fastest = e
-		}
-		if rd.Deadline > 0 && e.Time.TotalHours == nil {
-			best, noTotal = e, true // the deadline cannot be checked: the fewest that fit
-			break
-		}
-		if rd.Deadline > 0 && time.Duration(*e.Time.TotalHours*float64(time.Hour)) > rd.Deadline {
-			continue
-		}
-		best = e
-		break
-	}
-	name := base.GPU.Name
-	switch {
-	case best != nil:
-		req.Targets[0].Count = best.GPUs
-		req.Targets[0].GPUsPerNode = 0
-		if rd.GPUHours && best.Time.TotalHours != nil {
-			return req, gpuHoursLine(p, best, hwText(p, best)), nil // "how many h100 hours for …"
-		}
-		line := fmt.Sprintf("%d× %s", best.GPUs, name)
-		if noTotal {
-			return req, line + p.Tf(" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`", durationWords(p, rd.Deadline)), nil
-		}
-		if rd.Deadline > 0 && best.Time.TotalHours != nil {
-			line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
-		} else {
-			line += p.T(" — the fewest that fit")
-			switch {
-			case rd.Ask == lang.AskCost && best.Time.TotalHours != nil && best.CostUSD != nil:
-				// "how much does it cost … on cloud h100s": the money first
-				line += fmt.Sprintf(" (%s, %s)", money(*best.CostUSD), planner.FormatHoursIn(p, *best.Time.TotalHours))
-			case best.Time.TotalHours != nil:
-				line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
-			case rd.Ask == lang.AskCost && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
-				// no work said: the cost of a million samples there
-				h := best.Time.HoursPerMillionSamples
-				line += p.Tf(" (%s per 1M samples, %s)", money(perMillionSamples(best)), planner.FormatHoursIn(p, h))
-			}
-		}
-		return req, line, nil
-	case fastest != nil:
-		req.Targets[0].Count = fastest.GPUs
-		req.Targets[0].GPUsPerNode = 0
-		return req, p.Tf("no count of %s finishes within %s (%s); the fastest tried is %d× at %s",
-			name, durationWords(p, rd.Deadline), rd.DeadlineWords, fastest.GPUs, planner.FormatHoursIn(p, *fastest.Time.TotalHours)), nil
-	default:
-		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
-	}
 }
 
 // answerLine answers a question in one line from the plan: whether it

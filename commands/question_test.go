@@ -96,6 +96,11 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// no count said: the month on the fewest GPUs that carry the load, not the whole server
 		{"Our manager wants to know: what would it cost per month to serve Llama 3.1 8B to 500 daily users?", "cost", []string{"1× H200 SXM 141GB: about $2,555 for 730 hours of serving", "4.57B tokens"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
+		// asked in nodes: whole nodes of eight, said in nodes; past the ladder's 1,024 for a month's pre-training
+		{"how many h100 nodes do we need to pretrain llama 3 70b on 15T tokens in 30 days", "count", []string{"nodes of 8× H100 SXM5 80GB (", "GPUs) — the fewest that finish within 30 days"}},
+		{"llama 3 70b 15T 토큰 사전학습 45일 안에 끝내려면 h100 노드 몇 개?", "count", []string{"대 (노드당 8× H100 SXM5 80GB, 모두 ", "45일 안에 끝나는 최소 개수"}},
+		{"how many h100 nodes for llama 3 8b lora", "count", []string{"1 node of 8× H100 SXM5 80GB — the fewest that fit"}},
+		{"how many h100s to pretrain llama 3 70b on 15T tokens in 60 days", "count", []string{"× H100 SXM5 80GB — the fewest that finish within 60 days"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},
 		{"will llama-3-70b fit on a single 4090 for inference?", "fit", []string{"No — on 1× GeForce RTX 4090"}},

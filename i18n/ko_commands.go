@@ -256,6 +256,8 @@ func koCommands() map[string]string {
 		": the same count":               ": 같은 개수예요",
 		": %s needs fewer":               ": %s 쪽이 더 적게 필요해요",
 		" (%s per 1M samples, %s)":       " (샘플 100만 개당 %s, %s)",
+		"1 node of %d× %s":               "노드 1대 (%d× %s)",
+		"%d nodes of %d× %s (%d GPUs)":   "노드 %d대 (노드당 %d× %s, 모두 %d장)",
 		"no count of %s finishes within %s (%s); the fastest tried is %d× at %s": "%s는 몇 장이든 %s 안에 못 끝내요 (%s). 시도한 것 중 가장 빠른 건 %d장, %s",
 		"%s does not hold this job at up to %d GPUs — see the recommendations":   "%s로는 %d장까지 늘려도 이 작업이 메모리에 안 들어가요 — 추천을 참고하세요",
 		"No — nothing searched holds this job; see what to change below.":        "아니요 — 찾아본 구성 중 이 작업이 들어가는 게 없어요. 아래에서 바꿀 점을 확인하세요.",

@@ -88,6 +88,7 @@ type canonizer struct {
 	gpuHours     bool        // GPU-hours asked ("how many h100 hours")
 	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
 	epochAsked   bool        // an epoch's time asked ("time per epoch", "에폭당 얼마나")
+	nodesAsked   bool        // a count asked in nodes ("how many h100 nodes", "노드 몇 개")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -188,7 +189,7 @@ func (c *canonizer) run() {
 // 분량 음성": not a run's hours).
 var earlyReaders = []func(*canonizer, int) int{
 	(*canonizer).countsAndMoney, (*canonizer).aside, (*canonizer).largestAt, (*canonizer).dailyUsersAt,
-	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst,
+	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst, (*canonizer).nodesAskedAt,
 }
 
 // step is long on purpose: it is the ordered list of readers a word is
@@ -728,7 +729,8 @@ func (c *canonizer) phrase(i int) int {
 		c.setAsk(AskCount)
 		n := i + 2
 		if w := strings.TrimRight(c.w(n), "?"); w == "nodes" || w == "servers" || w == "machines" {
-			n++ // "how many nodes?": the GPUs it takes, in machines
+			c.nodesAsked = w != "servers" // "how many nodes?": the GPUs it takes, in machines
+			return n + 1
 		}
 		c.skip(i, n)
 		return n

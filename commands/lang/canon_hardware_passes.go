@@ -99,3 +99,28 @@ func datasetName(w string) bool {
 	}
 	return true
 }
+
+// nodesAskedAt reads a count of machines asked ("how many h100 nodes",
+// "how many nodes", "h100 노드 몇 개"): the count is asked in whole
+// nodes of a server's eight GPUs, and the answer says nodes. The words
+// are read as said (not listed as skipped); the GPU and the question are
+// read as ever.
+func (c *canonizer) nodesAskedAt(i int) int {
+	w := c.w(i)
+	switch {
+	case (w == "nodes" || w == "node" || w == "machines" || w == "servers" || w == "boxes") &&
+		(c.w(i-1) == "many" || c.gpu(c.w(i-1)) && c.w(i-2) == "many" || isMemWord(c.w(i-1)) && c.w(i-3) == "many"):
+		if w == "servers" && c.w(i-1) == "many" {
+			return i // "how many servers": the team's servers, asked elsewhere
+		}
+		c.setAsk(AskCount)
+	case strings.HasPrefix(w, "노드") && (strings.HasPrefix(c.w(i+1), "몇") || strings.HasPrefix(w, "노드몇")):
+		if strings.HasPrefix(w, "노드몇") {
+			c.setAsk(AskCount) // "노드몇개": the "몇" is read with the word
+		}
+	default:
+		return i
+	}
+	c.nodesAsked = true
+	return i + 1
+}

@@ -703,6 +703,8 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 		q = p.T("how many at once?")
 	case r.MaxBatch && r.Ask == AskFit:
 		q = p.T("largest batch?")
+	case r.Ask == AskCount && r.NodesAsked:
+		q = p.T("how many nodes?")
 	case r.Ask == AskTime && r.Latency:
 		q = p.T("latency?")
 	case r.Ask == AskTime && (r.Rate || servedRate(r)):

@@ -204,6 +204,9 @@ type Reading struct {
 	// GPUCount is a GPU count said with no GPU named ("on 8 gpus", "gpu
 	// 8장"): the search keeps that count and finds the GPU. 0 for none.
 	GPUCount int
+	// NodesAsked: the count was asked in nodes ("how many h100 nodes",
+	// "노드 몇 개"): counts are tried in whole nodes and said in nodes.
+	NodesAsked bool
 	// MaxGPUHourUSD is a ceiling on one GPU's hourly price the request
 	// said ("under $2/hr"), 0 for none: the cloud search keeps the GPUs
 	// the catalogue prices at or under it.
@@ -300,6 +303,7 @@ func Read(env Env, text string) (Reading, error) {
 	settleAsk(&r, c, p, question)
 	recipeEpochs(&r, p, c.epochAsked)
 	r.FitAsked = r.Ask == AskWhichServer && c.canItRun()
+	r.NodesAsked = c.nodesAsked && r.Ask == AskCount
 	return r, nil
 }
 

@@ -206,7 +206,7 @@ func TestProbeTwentyTwoReadings(t *testing.T) {
 		{"라마 3.2 3b 로라 4090에서 배치사이즈 얼마까지 돼?", "largest batch?"},
 		{"sglang으로 qwen3 32b 서빙, 유저 200명 동시접속이면 몇장?", "how many GPUs?"},
 		{"라마 3.1 8b를 fp8로 vllm 서빙하면 bf16 대비 처리량 얼마나 올라가?", "fp8 vs bf16"},
-		{"deploy deepseek v3 with sglang on h200s, how many nodes?", "how many GPUs?"},
+		{"deploy deepseek v3 with sglang on h200s, how many nodes?", "how many nodes?"},
 		{"llama 8b lora 50k budget which gpu", "budget $50000"},
 	})
 	if _, err := Read(env, "ollama llama3.2 3b on cpu only server? or do we need a gpu"); err == nil || !strings.Contains(err.Error(), "CPU-only") {

@@ -210,3 +210,29 @@ func TestCanItRunWords(t *testing.T) {
 		}
 	}
 }
+
+// A count asked in nodes is asked as such: the GPU's count stays open
+// (no node of eight is fixed), and the question says nodes; a node named
+// is still a node of eight.
+func TestNodesAsked(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"how many h100 nodes do we need to pretrain llama 3 70b on 15T tokens in 30 days",
+		"llama 3 70b 15T 토큰 사전학습 30일 안에 끝내려면 h100 노드 몇 개?",
+		"how many nodes to pretrain llama 3 8b on 2T tokens on h100s in 2 weeks",
+		"how many nodes of h100 to pretrain llama 3 8b on 1T tokens in a week",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Ask != AskCount || !r.NodesAsked || len(r.Request.Targets) != 1 {
+			t.Errorf("%q: %v, ask %q, nodes asked %v, %d targets", text, err, r.Ask, r.NodesAsked, len(r.Request.Targets))
+			continue
+		}
+		if q := ReadAs(cat, r); !strings.Contains(q, "h100-sxm5-80gb × ? · how many nodes") {
+			t.Errorf("%q: question said %q, want nodes", text, q)
+		}
+	}
+	r, err := Read(Env{Catalog: cat}, "an h100 node vs an a100 node for llama 3 8b lora")
+	if err != nil || r.NodesAsked || len(r.Request.Targets) != 2 || r.Request.Targets[0].Count != 8 {
+		t.Errorf("a node named: %v, nodes asked %v, targets %d", err, r.NodesAsked, len(r.Request.Targets))
+	}
+}

@@ -1,0 +1,151 @@
+package commands
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gpuplan/gpuplan/commands/lang"
+	"github.com/gpuplan/gpuplan/i18n"
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// nodeGPUs is a node's GPUs where a count is asked in nodes: an HGX or
+// DGX server's eight.
+const nodeGPUs = 8
+
+// countsToTry is the GPU counts a "how many" question tries, fewest
+// first: the ladder, whole nodes only when nodes were asked, and with a
+// deadline the ladder's doubling on to the planner's limit, since a
+// pre-training run in a month can take thousands of GPUs (Llama 3 70B:
+// 6.4M H100-hours).
+func countsToTry(rd lang.Reading) []int {
+	var out []int
+	for _, n := range countLadder {
+		if !rd.NodesAsked || n%nodeGPUs == 0 {
+			out = append(out, n)
+		}
+	}
+	if rd.Deadline > 0 {
+		for n := countLadder[len(countLadder)-1] * 2; n < planner.MaxGPUs; n *= 2 {
+			out = append(out, n)
+		}
+		out = append(out, planner.MaxGPUs-planner.MaxGPUs%nodeGPUs)
+	}
+	return out
+}
+
+// meets reports whether a plan finishes within the deadline.
+func meets(e *planner.Estimate, deadline time.Duration) bool {
+	return e.Time.TotalHours != nil && time.Duration(*e.Time.TotalHours*float64(time.Hour)) <= deadline
+}
+
+// fewestBetween narrows a deadline's count between a count that misses
+// it (lo) and a plan that meets it, in whole nodes: between 512 and 1,024
+// GPUs the answer is the node count that does it, not the next power of
+// two.
+func fewestBetween(plan func(int) *planner.Estimate, deadline time.Duration, lo int, best *planner.Estimate) *planner.Estimate {
+	hi := best.GPUs
+	for hi-lo > nodeGPUs {
+		mid := (lo + hi) / 2 / nodeGPUs * nodeGPUs
+		if mid <= lo {
+			break
+		}
+		if e := plan(mid); e != nil && meets(e, deadline) {
+			hi, best = mid, e
+		} else {
+			lo = mid
+		}
+	}
+	return best
+}
+
+// fewestGPUs answers "how many <GPU>s (to finish by …)?": it tries counts
+// of the named GPU and plans the smallest that fits and meets the
+// deadline, or the fastest tried when none does.
+func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	if req.Job.Workload == planner.Inference && (req.Job.Concurrency > 0 || req.Job.RequestRate > 0 || req.Job.OutputTokPS > 0) {
+		return s.fewestForLoad(p, rd, req)
+	}
+	base := req.Targets[0]
+	var best, fastest *planner.Estimate
+	noTotal := false // a deadline asked of work with no total ("10 epochs" of no dataset)
+	plan := func(n int) *planner.Estimate {
+		hw := base
+		hw.Count = n
+		hw.GPUsPerNode = 0
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline})
+		if err != nil || len(r.Plans) == 0 || !r.Plans[0].Memory.Fits {
+			return nil
+		}
+		return r.Plans[0]
+	}
+	missed := 0 // the largest count tried that fits and misses the deadline
+	for _, n := range countsToTry(rd) {
+		e := plan(n)
+		if e == nil {
+			continue
+		}
+		if sv := e.Serving; sv != nil && sv.CPULayers > 0 && req.Job.Offload == planner.OffloadNone && n < countLadder[len(countLadder)-1] {
+			continue // "how many v100s for llama.cpp 70b": all layers on GPUs, unless offload was asked
+		}
+		if fastest == nil || e.Time.TotalHours != nil && fastest.Time.TotalHours != nil && *e.Time.TotalHours < *fastest.Time.TotalHours {
+			fastest = e
+		}
+		if rd.Deadline > 0 && e.Time.TotalHours == nil {
+			best, noTotal = e, true // the deadline cannot be checked: the fewest that fit
+			break
+		}
+		if rd.Deadline > 0 && !meets(e, rd.Deadline) {
+			missed = n
+			continue
+		}
+		best = e
+		break
+	}
+	if best != nil && !noTotal && missed >= nodeGPUs {
+		best = fewestBetween(plan, rd.Deadline, missed, best)
+	}
+	name := base.GPU.Name
+	switch {
+	case best != nil:
+		req.Targets[0].Count = best.GPUs
+		req.Targets[0].GPUsPerNode = 0
+		if rd.GPUHours && best.Time.TotalHours != nil {
+			return req, gpuHoursLine(p, best, hwText(p, best)), nil // "how many h100 hours for …"
+		}
+		line := fmt.Sprintf("%d× %s", best.GPUs, name)
+		switch {
+		case rd.NodesAsked && best.GPUs == nodeGPUs:
+			line = p.Tf("1 node of %d× %s", nodeGPUs, name)
+		case rd.NodesAsked:
+			line = p.Tf("%d nodes of %d× %s (%d GPUs)", best.GPUs/nodeGPUs, nodeGPUs, name, best.GPUs)
+		}
+		if noTotal {
+			return req, line + p.Tf(" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`", durationWords(p, rd.Deadline)), nil
+		}
+		if rd.Deadline > 0 && best.Time.TotalHours != nil {
+			line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
+		} else {
+			line += p.T(" — the fewest that fit")
+			switch {
+			case rd.Ask == lang.AskCost && best.Time.TotalHours != nil && best.CostUSD != nil:
+				// "how much does it cost … on cloud h100s": the money first
+				line += fmt.Sprintf(" (%s, %s)", money(*best.CostUSD), planner.FormatHoursIn(p, *best.Time.TotalHours))
+			case best.Time.TotalHours != nil:
+				line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
+			case rd.Ask == lang.AskCost && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
+				// no work said: the cost of a million samples there
+				h := best.Time.HoursPerMillionSamples
+				line += p.Tf(" (%s per 1M samples, %s)", money(perMillionSamples(best)), planner.FormatHoursIn(p, h))
+			}
+		}
+		return req, line, nil
+	case fastest != nil:
+		req.Targets[0].Count = fastest.GPUs
+		req.Targets[0].GPUsPerNode = 0
+		return req, p.Tf("no count of %s finishes within %s (%s); the fastest tried is %d× at %s",
+			name, durationWords(p, rd.Deadline), rd.DeadlineWords, fastest.GPUs, planner.FormatHoursIn(p, *fastest.Time.TotalHours)), nil
+	default:
+		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
+	}
+}
