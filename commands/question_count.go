@@ -113,33 +113,7 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 		if rd.GPUHours && best.Time.TotalHours != nil {
 			return req, gpuHoursLine(p, best, hwText(p, best)), nil // "how many h100 hours for …"
 		}
-		line := fmt.Sprintf("%d× %s", best.GPUs, name)
-		switch {
-		case rd.NodesAsked && best.GPUs == nodeGPUs:
-			line = p.Tf("1 node of %d× %s", nodeGPUs, name)
-		case rd.NodesAsked:
-			line = p.Tf("%d nodes of %d× %s (%d GPUs)", best.GPUs/nodeGPUs, nodeGPUs, name, best.GPUs)
-		}
-		if noTotal {
-			return req, line + p.Tf(" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`", durationWords(p, rd.Deadline)), nil
-		}
-		if rd.Deadline > 0 && best.Time.TotalHours != nil {
-			line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
-		} else {
-			line += p.T(" — the fewest that fit")
-			switch {
-			case rd.Ask == lang.AskCost && best.Time.TotalHours != nil && best.CostUSD != nil:
-				// "how much does it cost … on cloud h100s": the money first
-				line += fmt.Sprintf(" (%s, %s)", money(*best.CostUSD), planner.FormatHoursIn(p, *best.Time.TotalHours))
-			case best.Time.TotalHours != nil:
-				line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
-			case rd.Ask == lang.AskCost && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
-				// no work said: the cost of a million samples there
-				h := best.Time.HoursPerMillionSamples
-				line += p.Tf(" (%s per 1M samples, %s)", money(perMillionSamples(best)), planner.FormatHoursIn(p, h))
-			}
-		}
-		return req, line, nil
+		return req, fewestLine(p, rd, best, name, noTotal), nil
 	case fastest != nil:
 		req.Targets[0].Count = fastest.GPUs
 		req.Targets[0].GPUsPerNode = 0
@@ -148,4 +122,37 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 	default:
 		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
 	}
+}
+
+// fewestLine answers "how many" with the count found: in GPUs or in
+// nodes as asked, and what it meets — the deadline, the fit, the cost
+// when the money was asked.
+func fewestLine(p *i18n.Printer, rd lang.Reading, best *planner.Estimate, name string, noTotal bool) string {
+	line := fmt.Sprintf("%d× %s", best.GPUs, name)
+	switch {
+	case rd.NodesAsked && best.GPUs == nodeGPUs:
+		line = p.Tf("1 node of %d× %s", nodeGPUs, name)
+	case rd.NodesAsked:
+		line = p.Tf("%d nodes of %d× %s (%d GPUs)", best.GPUs/nodeGPUs, nodeGPUs, name, best.GPUs)
+	}
+	if noTotal {
+		return line + p.Tf(" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`", durationWords(p, rd.Deadline))
+	}
+	if rd.Deadline > 0 && best.Time.TotalHours != nil {
+		line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
+	} else {
+		line += p.T(" — the fewest that fit")
+		switch {
+		case rd.Ask == lang.AskCost && best.Time.TotalHours != nil && best.CostUSD != nil:
+			// "how much does it cost … on cloud h100s": the money first
+			line += fmt.Sprintf(" (%s, %s)", money(*best.CostUSD), planner.FormatHoursIn(p, *best.Time.TotalHours))
+		case best.Time.TotalHours != nil:
+			line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
+		case rd.Ask == lang.AskCost && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
+			// no work said: the cost of a million samples there
+			h := best.Time.HoursPerMillionSamples
+			line += p.Tf(" (%s per 1M samples, %s)", money(perMillionSamples(best)), planner.FormatHoursIn(p, h))
+		}
+	}
+	return line
 }
