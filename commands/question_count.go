@@ -139,16 +139,20 @@ func fewestLine(p *i18n.Printer, rd lang.Reading, best *planner.Estimate, name s
 		return line + p.Tf(" — the fewest that fit; to see whether it finishes within %s, say how much work: `of 2.5M samples` or `of 1B tokens`", durationWords(p, rd.Deadline))
 	}
 	if rd.Deadline > 0 && best.Time.TotalHours != nil {
-		line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), planner.FormatHoursIn(p, *best.Time.TotalHours))
+		took := planner.FormatHoursIn(p, *best.Time.TotalHours)
+		if rd.AlsoCost && best.CostUSD != nil {
+			took = money(*best.CostUSD) + ", " + took // "… in 2 days, and the cost?"
+		}
+		line += p.Tf(" — the fewest that finish within %s (%s)", durationWords(p, rd.Deadline), took)
 	} else {
 		line += p.T(" — the fewest that fit")
 		switch {
-		case rd.Ask == lang.AskCost && best.Time.TotalHours != nil && best.CostUSD != nil:
+		case (rd.Ask == lang.AskCost || rd.AlsoCost) && best.Time.TotalHours != nil && best.CostUSD != nil:
 			// "how much does it cost … on cloud h100s": the money first
 			line += fmt.Sprintf(" (%s, %s)", money(*best.CostUSD), planner.FormatHoursIn(p, *best.Time.TotalHours))
 		case best.Time.TotalHours != nil:
 			line += fmt.Sprintf(" (%s)", planner.FormatHoursIn(p, *best.Time.TotalHours))
-		case rd.Ask == lang.AskCost && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
+		case (rd.Ask == lang.AskCost || rd.AlsoCost) && best.Time.HoursPerMillionSamples > 0 && best.PriceUSDPerGPUH > 0:
 			// no work said: the cost of a million samples there
 			h := best.Time.HoursPerMillionSamples
 			line += p.Tf(" (%s per 1M samples, %s)", money(perMillionSamples(best)), planner.FormatHoursIn(p, h))

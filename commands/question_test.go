@@ -100,6 +100,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"how many h100 nodes do we need to pretrain llama 3 70b on 15T tokens in 30 days", "count", []string{"nodes of 8× H100 SXM5 80GB (", "GPUs) — the fewest that finish within 30 days"}},
 		{"llama 3 70b 15T 토큰 사전학습 45일 안에 끝내려면 h100 노드 몇 개?", "count", []string{"대 (노드당 8× H100 SXM5 80GB, 모두 ", "45일 안에 끝나는 최소 개수"}},
 		{"how many h100 nodes for llama 3 8b lora", "count", []string{"1 node of 8× H100 SXM5 80GB — the fewest that fit"}},
+		// the cost asked beside the count: the count's answer gives it
+		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
+		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},
+		{"how many h100s to pretrain a 1B model on 100B tokens in 2 days, and the cost?", "count", []string{"— the fewest that finish within 2 days ($"}},
 		{"how many h100s to pretrain llama 3 70b on 15T tokens in 60 days", "count", []string{"× H100 SXM5 80GB — the fewest that finish within 60 days"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},

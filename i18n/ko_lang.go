@@ -262,6 +262,7 @@ func koLang() map[string]string {
 		"latency?":              "지연시간은?",
 		"how many GPUs?":        "GPU 몇 장?",
 		"how many nodes?":       "노드 몇 대?",
+		"%s and the cost?":      "%s, 비용은?",
 		"how many tokens?":      "토큰 몇 개까지?",
 		"ImageNet from scratch: 90 epochs, torchvision's ResNet recipe (say `N epochs` for another)":                                                                                 "ImageNet 처음부터 학습: torchvision ResNet 레시피대로 90 에폭으로 잡았어요 (다르면 `N 에폭`이라고 알려 주세요)",
 		"ImageNet from scratch: 300 epochs, the DeiT and ConvNeXt recipes (say `N epochs` for another)":                                                                              "ImageNet 처음부터 학습: DeiT·ConvNeXt 레시피대로 300 에폭으로 잡았어요 (다르면 `N 에폭`이라고 알려 주세요)",

@@ -712,6 +712,9 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 	case r.Ask == AskAmount:
 		q = amountWords(p, r.AmountUnit)
 	}
+	if r.AlsoCost {
+		q = p.Tf("%s and the cost?", strings.TrimSuffix(q, "?"))
+	}
 	switch {
 	case r.Ask == AskAmount && r.Deadline > 0:
 		return p.Tf("%s in %s?", strings.TrimSuffix(q, "?"), DurationWordsIn(p, r.Deadline))

@@ -201,6 +201,9 @@ type Reading struct {
 	// AlsoTime: the speed or the time was asked beside a fit ("will it fit
 	// and how fast?"): the fit's answer says it too.
 	AlsoTime bool
+	// AlsoCost: the cost was asked beside a count ("a100 몇장 필요하고
+	// 비용은?"): the count's answer gives the money too.
+	AlsoCost bool
 	// GPUCount is a GPU count said with no GPU named ("on 8 gpus", "gpu
 	// 8장"): the search keeps that count and finds the GPU. 0 for none.
 	GPUCount int
@@ -284,7 +287,8 @@ func Read(env Env, text string) (Reading, error) {
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
 		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
-		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, LatencyPerToken: c.latencyPerToken, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit}
+		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, LatencyPerToken: c.latencyPerToken, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit,
+		AlsoCost: c.costWord && c.ask == AskCount}
 	p.rentSpan(&r)
 	if r.ThenServe = p.thenServeRequest(); p.req.Job.Workload == planner.Inference || r.ThenServe != nil {
 		r.ServeHours = c.serveHours

@@ -236,3 +236,18 @@ func TestNodesAsked(t *testing.T) {
 		t.Errorf("a node named: %v, nodes asked %v, targets %d", err, r.NodesAsked, len(r.Request.Targets))
 	}
 }
+
+// The cost asked beside a count is read as asked, and said back.
+func TestCountAndCost(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]string{
+		"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples": "how many GPUs and the cost?",
+		"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?":                                           "how many GPUs and the cost?",
+		"how many a100s to finetune llama 3 8b on 100k samples":                                 "how many GPUs?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Ask != AskCount || !strings.Contains(ReadAs(cat, r), " · "+want) || (want == "how many GPUs?") == r.AlsoCost {
+			t.Errorf("%q: %v, ask %q, read as %q, want %q in it", text, err, r.Ask, ReadAs(cat, r), want)
+		}
+	}
+}
