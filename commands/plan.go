@@ -562,7 +562,7 @@ func estimateSections(p *i18n.Printer, e *planner.Estimate, job planner.JobInfo)
 		)
 	}
 	if e.CostUSD != nil {
-		fields = append(fields, Field{p.T("Cost"), fmt.Sprintf("%s (%s GPU-h × $%.2f)", money(*e.CostUSD), thousands(*e.GPUHours), e.PriceUSDPerGPUH)})
+		fields = append(fields, Field{p.T("Cost"), fmt.Sprintf("%s (%s GPU-h × $%.2f)", money(*e.CostUSD), gpuHoursFigure(*e.GPUHours), e.PriceUSDPerGPUH)})
 	}
 	if job.Workload != planner.Inference {
 		util := fmt.Sprintf("MFU %.0f%%", e.MFU*100)
@@ -770,6 +770,16 @@ func money(v float64) string {
 }
 
 // thousands writes 1234567 as "1,234,567".
+// gpuHoursFigure writes GPU-hours for the cost line: a tenth below ten
+// ("0.4", not "0", for a 25-minute run), whole hours with thousands
+// separators above.
+func gpuHoursFigure(v float64) string {
+	if v < 9.95 {
+		return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+	}
+	return thousands(v)
+}
+
 func thousands(v float64) string {
 	s := fmt.Sprintf("%.0f", v)
 	neg := strings.HasPrefix(s, "-")
