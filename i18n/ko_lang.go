@@ -265,6 +265,7 @@ func koLang() map[string]string {
 		"%s and the cost?":      "%s, 비용은?",
 		"how many tokens?":      "토큰 몇 개까지?",
 		"ImageNet from scratch: 90 epochs, torchvision's ResNet recipe (say `N epochs` for another)":                                                                                 "ImageNet 처음부터 학습: torchvision ResNet 레시피대로 90 에폭으로 잡았어요 (다르면 `N 에폭`이라고 알려 주세요)",
+		"%s samples average about %d tokens: planned at that length, as a packed or padding-free run does (say `seq N` for the cutoff a padded batch fills)":                         "%s 샘플은 평균 약 %d 토큰이라 그 길이로 잡았어요: packing이나 padding-free 학습의 시간이에요 (패딩된 배치가 채우는 최대 길이로 보려면 `seq N`이라고 알려 주세요)",
 		"ImageNet from scratch: 300 epochs, the DeiT and ConvNeXt recipes (say `N epochs` for another)":                                                                              "ImageNet 처음부터 학습: DeiT·ConvNeXt 레시피대로 300 에폭으로 잡았어요 (다르면 `N 에폭`이라고 알려 주세요)",
 		"%s users a day planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak":                                                              "하루 사용자 %s명을 가장 붐빌 때 동시 %s명으로 잡았어요(10분의 1, 가정). 실제 피크는 `동시 N명`으로 알려 주세요",
 		"distillation: planned as training the student `%s`; the teacher `%s` also runs forward over every sample (plan that with `%s inference …`, or precompute its outputs once)": "증류: 학생 모델 `%s`의 학습으로 계획했어요. 교사 모델 `%s`도 모든 샘플에 forward를 돌려요 (`%s inference …`로 따로 계획하거나, 교사 출력을 한 번 미리 계산해 두세요)",

@@ -1,6 +1,11 @@
 package lang
 
-import "strings"
+import (
+	"math"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
 
 // Dataset is a well-known training set by name, so "90 epochs of imagenet"
 // has an amount. Sizes are the training split as its publisher states it.
@@ -8,7 +13,12 @@ type Dataset struct {
 	Name    string
 	Samples float64 // training examples (images, question–answer pairs, …)
 	Tokens  float64 // training tokens, for text corpora read by tokens
-	Source  string
+	// SampleChars is the mean characters of one formatted training sample
+	// (prompt template, instruction and answer) of an instruction set, 0
+	// where unknown: a decoder fine-tuned on it is planned at that length
+	// in tokens when no sequence length is said (sampleSeq).
+	SampleChars float64
+	Source      string
 }
 
 // datasets: each size with where it is published.
@@ -28,7 +38,9 @@ var datasets = []Dataset{
 	{Name: "cola", Samples: 8551, Source: "https://huggingface.co/datasets/nyu-mll/glue (cola train: 8,551)"},
 	{Name: "mrpc", Samples: 3668, Source: "https://huggingface.co/datasets/nyu-mll/glue (mrpc train: 3,668)"},
 	{Name: "rte", Samples: 2490, Source: "https://huggingface.co/datasets/nyu-mll/glue (rte train: 2,490)"},
-	{Name: "alpaca", Samples: 52002, Source: "https://huggingface.co/datasets/tatsu-lab/alpaca (train: 52,002)"},
+	{Name: "alpaca", Samples: 52002, SampleChars: 542, Source: "https://huggingface.co/datasets/tatsu-lab/alpaca (train: 52,002; about 40% of examples have an input) ; " +
+		"mean sample: https://huggingface.co/datasets/disham993/alpaca-train-validation-test-split (dataset_info: 47,764,738 bytes over 52,002 examples of the original's four columns, instruction, input, output and text, " +
+		"text being the other three in Stanford Alpaca's prompt template: 918 bytes an example; the template adds 205 characters with an input and 140 without, 166 on average, so text is (918 + 166) / 2 ≈ 542)"},
 	{Name: "dolly", Samples: 15011, Source: "https://huggingface.co/datasets/databricks/databricks-dolly-15k (15,011)"},
 	{Name: "nsmc", Samples: 150000, Source: "https://github.com/e9t/nsmc (Naver sentiment movie corpus: 200K reviews, ratings_train.txt 150K for training)"},
 	{Name: "imdb", Samples: 25000, Source: "https://huggingface.co/datasets/stanfordnlp/imdb (train: 25,000)"},
@@ -224,4 +236,34 @@ func (c *canonizer) bareSizeAfter(j int) (int, bool) {
 		return k, true
 	}
 	return 0, false
+}
+
+// Characters per token of English text: Llama 3's 128K-token tokenizer
+// reads about 4.0, Llama 2's 32K one about 3.2 (Meta, in DeepLearning.AI's
+// "Introducing Multimodal Llama 3.2", tokenization lesson). A vocabulary
+// of 100K or more is taken to read like the first.
+const (
+	charsPerTokenLargeVocab = 4.0
+	charsPerTokenSmallVocab = 3.2
+)
+
+// sampleSeq plans a decoder fine-tuned on a named instruction set at its
+// samples' mean length when no sequence length was said: "llama 3 8b lora
+// on alpaca" is 52K samples of ~136 tokens, not of the 2,048 a sequence
+// defaults to (which planned it 15x too long). It is the mean, as "avg
+// 300 tokens" is read: a packed or padding-free run; a note says so.
+func sampleSeq(r *Reading, p *reqParser) {
+	j := &r.Request.Job
+	d, ok := lookupDataset(r.Dataset)
+	if !ok || d.SampleChars == 0 || j.SeqLen > 0 || (j.Model.Kind != planner.Decoder && j.Model.Kind != planner.MoE) ||
+		AssumedWorkload(*j) == planner.Inference || AssumedWorkload(*j) == planner.Pretrain {
+		return
+	}
+	cpt := charsPerTokenSmallVocab
+	if j.Model.Vocab >= 100000 {
+		cpt = charsPerTokenLargeVocab
+	}
+	j.SeqLen = int(math.Ceil(d.SampleChars / cpt))
+	p.note(en.Tf("%s samples average about %d tokens: planned at that length, as a packed or padding-free run does (say `seq N` for the cutoff a padded batch fills)", d.Name, j.SeqLen))
+	r.notes, j.Notes = p.notes, p.req.Job.Notes
 }

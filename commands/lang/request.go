@@ -305,10 +305,17 @@ func Read(env Env, text string) (Reading, error) {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}
 	settleAsk(&r, c, p, question)
-	recipeEpochs(&r, p, c.epochAsked)
+	datasetDefaults(&r, p, c.epochAsked)
 	r.FitAsked = r.Ask == AskWhichServer && c.canItRun()
 	r.NodesAsked = c.nodesAsked && r.Ask == AskCount
 	return r, nil
+}
+
+// datasetDefaults fills in what a named dataset implies and the request
+// did not say: a recipe's epochs, an instruction set's sample length.
+func datasetDefaults(r *Reading, p *reqParser, epochAsked bool) {
+	recipeEpochs(r, p, epochAsked)
+	sampleSeq(r, p)
 }
 
 // recipeEpochs gives a vision model trained from scratch on ImageNet-1k

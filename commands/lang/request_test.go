@@ -301,7 +301,8 @@ func TestParsePlan(t *testing.T) {
 		{"mixtral 8x7b qlora on 2 a6000 ada", "model=mixtral-8x7b wl=qlora on=rtx-6000-adax2"},
 		{"qwen2.5-coder 32b on 2x a100", "model=qwen2.5-coder-32b on=a100-sxm4-80gbx2"},
 		{"llama 2 7b 배치 16 4090 2장", "model=llama-2-7b gb=16 on=rtx-4090x2"},
-		{"llama3-8b lora, 1 epoch of 52k alpaca, 4090", "model=llama-3-8b wl=lora ep=1 ds=52000 on=rtx-4090x1"},
+		// alpaca named: its samples' mean length in tokens (Llama 3 reads ~4 characters a token)
+		{"llama3-8b lora, 1 epoch of 52k alpaca, 4090", "model=llama-3-8b wl=lora ep=1 ds=52000 seq=136 on=rtx-4090x1"},
 		// a value before a dataset's name is the value's, not the dataset's size
 		{"resnet50 batch 256 imagenet 90 epochs on 8 v100", "model=resnet-50 ep=90 ds=1.281167e+06 gb=256 on=v100-sxm2-32gbx8"},
 		{"bert-base seq 384 squad 2 epochs", "model=bert-base-uncased ep=2 ds=87599 seq=384"},

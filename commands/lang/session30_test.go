@@ -251,3 +251,26 @@ func TestCountAndCost(t *testing.T) {
 		}
 	}
 }
+
+// A decoder fine-tuned on Alpaca with no length said is planned at its
+// samples' mean length in that model's tokens; a length said, another
+// workload or a model that is no decoder keeps the default.
+func TestAlpacaSampleLength(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]int{
+		"llama 3 8b lora on alpaca on a 4090 how long":       136, // 128K vocabulary: ~4 characters a token
+		"llama 2 7b 알파카로 lora 학습 a100 한장 얼마나 걸려":             170, // 32K vocabulary: ~3.2
+		"llama 3 8b lora on alpaca seq 512 on a 4090":        512,
+		"bert-base finetune on alpaca on an a100":            0,
+		"llama 3 8b lora on 52k samples on a 4090, how long": 0,
+		"llama 3 8b qlora 알파카 데이터로 3 에폭 4090 몇 시간":           136,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.SeqLen != want {
+			t.Errorf("%q: %v, seq %d, want %d", text, err, r.Request.Job.SeqLen, want)
+		}
+		if noted := strings.Contains(strings.Join(r.Request.Job.Notes, " "), "samples average about"); noted != (want > 0 && want != 512) {
+			t.Errorf("%q: the mean-length note said %v", text, noted)
+		}
+	}
+}
