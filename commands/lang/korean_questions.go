@@ -585,12 +585,10 @@ func (c *canonizer) koUseWords(i int) int {
 	for _, p := range []string{"인코딩", "임베딩", "전사", "회의록", "받아쓰기", "자막"} {
 		if strings.HasPrefix(w, p) && !trainingSaid(c.in) {
 			c.runWord, c.useWord = true, true
-			c.skip(i, i+1)
-			return i + 1
+			return i + 1 // read, so not listed as skipped
 		}
 		if strings.HasPrefix(w, p) && (p == "임베딩" || p == "인코딩") {
-			c.skip(i, i+1) // "임베딩 모델 파인튜닝": the kind of model trained, not a second workload
-			return i + 1
+			return i + 1 // "임베딩 모델 파인튜닝": the kind of model trained, not a second workload
 		}
 	}
 	return i

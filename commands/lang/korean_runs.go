@@ -176,8 +176,15 @@ func (c *canonizer) koRateQuestion(i int) int {
 			v, _ := strconv.ParseFloat(num, 64) // "초당 2만토큰"
 			num, rest = strconv.FormatFloat(v*f, 'f', -1, 64), strings.TrimPrefix(rest, strings.SplitN(rest, "토", 2)[0])
 		}
-		for _, u := range []struct{ ko, en string }{{"토큰", "tokens/s"}, {"샘플", "samples/s"}, {"이미지", "samples/s"}, {"장", "samples/s"}, {"개", "samples/s"}, {"건", "samples/s"}, {"문장", "samples/s"}} {
+		for _, u := range []struct{ ko, en string }{{"토큰", "tokens/s"}, {"샘플", "samples/s"}, {"이미지", "samples/s"}, {"장", "samples/s"}, {"개", "samples/s"}, {"건", "samples/s"}, {"문장", "samples/s"}, {"요청", "samples/s"}, {"리퀘스트", "samples/s"}} {
 			if strings.HasPrefix(rest, u.ko) && num != "" {
+				if u.en == "samples/s" && !c.koTookWithin(m, 4) {
+					// "초당 500건 처리하려면", "초당 요청 500": a load to
+					// serve, not a rate measured ("초당 500장 나왔는데")
+					c.emit(num, n, n+1)
+					c.emit("req/s", n, m)
+					return m
+				}
 				c.emit(num, n, n+1)
 				c.emit(u.en, n, m)
 				c.skip(i, i+1)
@@ -595,6 +602,17 @@ func servingSaid(in []reqToken) bool {
 			if strings.Contains(t.w, ko) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// koTookWithin reports whether a word that reports a measurement ("나왔는데",
+// "걸렸고") comes within k words from i.
+func (c *canonizer) koTookWithin(i, k int) bool {
+	for j := i; j < i+k && j < len(c.in); j++ {
+		if _, e, ok := koStem(c.w(j)); ok && e.act == koTook {
+			return true
 		}
 	}
 	return false

@@ -274,3 +274,27 @@ func TestAlpacaSampleLength(t *testing.T) {
 		}
 	}
 }
+
+// "초당 500건", "초당 500 요청" with nothing measured after them are a load
+// to serve; "초당 40토큰 나왔는데" stays a measured rate. 임베딩 is read,
+// not listed as skipped.
+func TestKoreanRequestRateLoad(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"bge-m3 임베딩 서버 초당 500 요청 t4 몇 장?",
+		"bge-m3 임베딩 초당 500건 처리하려면 l4 몇 장?",
+		"bge-m3 임베딩 초당 500개 t4 몇 장?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.RequestRate != 500 || r.Ask != AskCount || r.Request.Job.Workload != planner.Inference {
+			t.Errorf("%q: %v, %v req/s, ask %q, workload %q", text, err, r.Request.Job.RequestRate, r.Ask, r.Request.Job.Workload)
+		}
+		if strings.Contains(strings.Join(r.Skipped, " "), "임베딩") {
+			t.Errorf("%q: 임베딩 listed as skipped: %v", text, r.Skipped)
+		}
+	}
+	r, err := Read(Env{Catalog: cat}, "llama 3 8b 4090에서 초당 40토큰 나왔는데 h100이면?")
+	if err != nil || r.Request.Baseline == nil || r.Request.Job.RequestRate != 0 {
+		t.Errorf("a measured rate: %v, baseline %v, %v req/s", err, r.Request.Baseline, r.Request.Job.RequestRate)
+	}
+}
