@@ -24,6 +24,7 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	name := base.GPU.Name
 	bestTotal, bestTP, bestReplicas := 0, 0, 0
 	missTP, missGot := 0, 0.0 // the fewest GPUs that hold it but miss the latency target, and their time
+	batched := 0              // the batch an embedding server runs the load at (serverBatch)
 	for _, tp := range countLadder {
 		if bestTotal > 0 && tp >= bestTotal {
 			break
@@ -36,14 +37,10 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 		}
 		sv := r.Plans[0].Serving
 		if sv == nil {
-			// a forward-only model (an encoder, a vision model): each GPU
-			// answers on its own at the plan's rate, so the load's rate
-			// over one GPU's is the GPUs it takes
-			if sps := r.Plans[0].Throughput.SamplesPerS; sps > 0 && req.Job.RequestRate > 0 {
-				total := max(1, int(math.Ceil(req.Job.RequestRate/(sps/float64(tp)))))
-				if bestTotal == 0 || total < bestTotal {
-					bestTotal, bestTP, bestReplicas = total, 1, total
-				}
+			// a forward-only model (an encoder, a vision model)
+			var total int
+			if total, batched = s.forwardOnlyGPUs(rd, &req.Job, hw, r); total > 0 && (bestTotal == 0 || total < bestTotal) {
+				bestTotal, bestTP, bestReplicas = total, 1, total
 			}
 			break
 		}
@@ -84,10 +81,58 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	}
 	req.Targets[0].Count, req.Targets[0].GPUsPerNode = bestTP, 0
 	req.Job = replicaShare(req.Job, bestReplicas)
+	line := fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP)
 	if bestReplicas == 1 {
-		return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load"), nil
+		line = fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load")
 	}
-	return req, fmt.Sprintf("%d× %s", bestTotal, name) + p.Tf(" — %d replicas of %d, the fewest that serve that load (one replica below)", bestReplicas, bestTP), nil
+	if batched > 0 {
+		line += p.Tf("; requests batched %d at a time, as an embedding server (TEI) batches up to 16,384 tokens", batched)
+	}
+	return req, line, nil
+}
+
+// forwardOnlyGPUs is the GPUs a forward-only model (an encoder, a vision
+// model) takes for a request rate: each GPU answers on its own at the
+// plan's rate, so the load's rate over one GPU's is the GPUs it takes.
+// With no batch said, a server batches the requests that arrive together
+// and its full batch sets the rate (serverBatch); j then carries that
+// batch, and it is returned. 0 GPUs when the load is not a rate.
+func (s *Set) forwardOnlyGPUs(rd lang.Reading, j *planner.Job, hw planner.Hardware, r *planner.Result) (gpus, batched int) {
+	if b := serverBatch(rd, *j, r); b > 1 {
+		j.GlobalBatch = b
+		if rb, err := s.deps.Catalog.Plan(planner.Request{Job: *j, Targets: []planner.Hardware{hw}, NoSearch: true}); err == nil && len(rb.Plans) > 0 && rb.Plans[0].Memory.Fits {
+			r, batched = rb, b
+		} else {
+			j.GlobalBatch = 0
+		}
+	}
+	sps := r.Plans[0].Throughput.SamplesPerS
+	if sps <= 0 || j.RequestRate <= 0 {
+		return 0, batched
+	}
+	return max(1, int(math.Ceil(j.RequestRate/(sps/float64(hw.Count))))), batched
+}
+
+// teiMaxBatchTokens is Text Embeddings Inference's default
+// --max-batch-tokens: the tokens its dynamic batcher puts in one batch
+// (github.com/huggingface/text-embeddings-inference, docs/source/en/
+// cli_arguments.md: "[default: 16384]").
+const teiMaxBatchTokens = 16384
+
+// serverBatch is the batch an embedding or classification server runs a
+// request-rate load at when the request says none: as many sequences as
+// TEI's default batch of tokens holds (32 of 512), within what memory
+// holds; 0 when a batch or a latency target was said, or the load is not
+// a rate.
+func serverBatch(rd lang.Reading, j planner.Job, r *planner.Result) int {
+	if j.GlobalBatch > 0 || j.RequestRate == 0 || rd.LatencyTargetS > 0 || r.Job.SeqLen <= 0 || !j.Model.IsTransformer() {
+		return 0
+	}
+	b := teiMaxBatchTokens / r.Job.SeqLen
+	if m := r.Plans[0].Memory.MaxMicroBatch; m > 0 {
+		b = min(b, m)
+	}
+	return b
 }
 
 // replicaShare is the load one of n replicas carries: its share of the

@@ -212,6 +212,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"7b 모델 프리트레이닝 2000억 토큰 한 달 안에 하려면 gpu 몇 장?", "count", []string{"× H200 SXM 141GB — 30일 안에 끝나는 최소 개수"}},
 		// how many GPUs for a serving load: replicas of the smallest tensor-parallel group that holds it
 		{"how many l4s to serve llama3 8b at 2 req/s", "count", []string{"replicas of", "the fewest that serve that load"}},
+		// an embedding server at a request rate: batched as TEI batches (16,384 tokens: 32 of 512), not one at a time
+		{"gte-large embedding server at 1000 qps, how many l4s?", "count", []string{"× L4 — ", "; requests batched 32 at a time"}},
+		{"bge-m3 임베딩 서버 초당 500건 처리하려면 l4 몇 장?", "count", []string{"× L4 — replica", "; 요청은 "}},
 		{"llama 3.1 8b 서빙 동시 사용자 50명 l4 몇 장 필요해요?", "count", []string{"× L4 — replica", "부하를 감당하는 최소 구성"}},
 		// said in the flow of a question: the best server, how fast, a price for the named GPU
 		{"best server for qwen2.5 7b full ft?", "which_server", []string{"server-h runs it fastest"}},
