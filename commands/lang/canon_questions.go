@@ -630,3 +630,16 @@ func (c *canonizer) canItRun() bool {
 	}
 	return false
 }
+
+// liveSaid reports whether the request says its audio comes live
+// ("real-time", "live", "streaming", "실시간").
+func (c *canonizer) liveSaid() bool {
+	for i := range c.in {
+		switch w := c.w(i); {
+		case w == "real-time" || w == "realtime" || w == "live" || w == "streaming" || strings.HasPrefix(w, "실시간"),
+			w == "real" && c.w(i+1) == "time":
+			return true
+		}
+	}
+	return false
+}

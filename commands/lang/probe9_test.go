@@ -44,7 +44,7 @@ func TestProbeNineReadings(t *testing.T) {
 		}
 	}
 	readingsHave(t, cat, env, []struct{ text, has string }{
-		{"whisper medium 실시간 전사 동시 스트림 100개면 gpu 몇 장?", "concurrency 100"},
+		{"whisper medium 실시간 전사 동시 스트림 100개면 gpu 몇 장?", "3.33 req/s"},
 		{"llama 3.1 8b 서빙 with sglang, 5 requests per second, avg 1k prompt 300 completion. how many l4?", "gen 300"},
 		{"could server-a alone serve llama 3.1 70b in fp16 for ~40 people at once?", "concurrency 40"},
 		{"150m짜리 작은 gpt 처음부터 학습 4090 한장으로 며칠? 토큰 30억개", "150M params"},

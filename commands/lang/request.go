@@ -305,17 +305,41 @@ func Read(env Env, text string) (Reading, error) {
 		r.Corrected = append(r.Corrected, c.standInGPU+" (the cheapest card of that size)")
 	}
 	settleAsk(&r, c, p, question)
-	datasetDefaults(&r, p, c.epochAsked)
+	impliedDefaults(&r, p, c)
 	r.FitAsked = r.Ask == AskWhichServer && c.canItRun()
 	r.NodesAsked = c.nodesAsked && r.Ask == AskCount
 	return r, nil
 }
 
-// datasetDefaults fills in what a named dataset implies and the request
-// did not say: a recipe's epochs, an instruction set's sample length.
-func datasetDefaults(r *Reading, p *reqParser, epochAsked bool) {
-	recipeEpochs(r, p, epochAsked)
+// impliedDefaults fills in what the words imply and the request did not
+// say: a recipe's epochs, an instruction set's sample length, the rate
+// live audio streams send.
+func impliedDefaults(r *Reading, p *reqParser, c *canonizer) {
+	recipeEpochs(r, p, c.epochAsked)
 	sampleSeq(r, p)
+	liveStreams(r, p, c)
+}
+
+// liveStreams reads a speech model serving live streams ("real-time
+// transcription for 50 concurrent streams", "실시간 전사 동시 50명"): each
+// stream sends a 30-second window every 30 seconds, so N streams are N/30
+// windows a second, a request rate, not N long requests in flight.
+func liveStreams(r *Reading, p *reqParser, c *canonizer) {
+	j := &r.Request.Job
+	if j.Model.Family != "Whisper" || j.Concurrency <= 0 || j.RequestRate > 0 || !c.liveSaid() {
+		return
+	}
+	n := j.Concurrency
+	j.RequestRate, j.Concurrency = math.Round(float64(n)/30*100)/100, 0
+	p.note(en.Tf("%d live streams: a 30 s window from each every 30 s, %s windows a second", n, reqTrimNum(j.RequestRate)))
+	r.notes, j.Notes = p.notes, p.req.Job.Notes
+	kept := r.Skipped[:0]
+	for _, w := range r.Skipped {
+		if !strings.Contains(w, "real") && !strings.Contains(w, "live") && !strings.Contains(w, "streaming") && !strings.Contains(w, "실시간") {
+			kept = append(kept, w) // the live words are read here
+		}
+	}
+	r.Skipped = kept
 }
 
 // recipeEpochs gives a vision model trained from scratch on ImageNet-1k

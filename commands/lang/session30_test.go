@@ -298,3 +298,26 @@ func TestKoreanRequestRateLoad(t *testing.T) {
 		t.Errorf("a measured rate: %v, baseline %v, %v req/s", err, r.Request.Baseline, r.Request.Job.RequestRate)
 	}
 }
+
+// Live audio streams for a speech model are a rate of 30-second windows,
+// not long requests in flight; a chat said real-time keeps its users.
+func TestLiveStreams(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, rate := range map[string]float64{
+		"whisper large v3 real-time transcription for 50 concurrent streams, how many l4s?": 1.67,
+		"whisper large v3 실시간 전사 서비스 동시 50명 l4 몇장?":                                         1.67,
+		"whisper large v3 turbo 실시간 자막 동시 200명 a10 몇 장 필요해?":                                6.67,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.RequestRate != rate || r.Request.Job.Concurrency != 0 {
+			t.Errorf("%q: %v, %v req/s, %d in flight; want %v req/s", text, err, r.Request.Job.RequestRate, r.Request.Job.Concurrency, rate)
+		}
+		if s := strings.Join(r.Skipped, " "); strings.Contains(s, "real") || strings.Contains(s, "실시간") {
+			t.Errorf("%q: the live words listed as skipped: %q", text, s)
+		}
+	}
+	r, err := Read(Env{Catalog: cat}, "llama 3 8b real-time chat 50 concurrent users on l4, how many?")
+	if err != nil || r.Request.Job.Concurrency != 50 || r.Request.Job.RequestRate != 0 {
+		t.Errorf("a chat: %v, %d in flight, %v req/s", err, r.Request.Job.Concurrency, r.Request.Job.RequestRate)
+	}
+}
