@@ -28,6 +28,9 @@ func (s *Set) largestModel(p *i18n.Printer, rd lang.Reading, req planner.Request
 	}
 	job := req.Job
 	budget := rd.Budget > 0 && (job.Workload == planner.Pretrain || job.Workload == "")
+	// a budget beside an amount of work said ("for 100k samples with a
+	// $50 budget"): the size must do that work within it too
+	budgetWork := rd.Budget > 0 && !budget && (job.Samples > 0 || job.Tokens > 0 || job.DatasetSamples > 0 || job.DatasetTokens > 0 || job.Steps > 0)
 	try := func(n float64) (*planner.Estimate, planner.Model, bool) {
 		m, err := planner.ModelFromParams(n)
 		if err != nil {
@@ -43,7 +46,7 @@ func (s *Set) largestModel(p *i18n.Printer, rd lang.Reading, req planner.Request
 			return nil, m, false
 		}
 		e := r.Plans[0]
-		if budget && (e.CostUSD == nil || *e.CostUSD > rd.Budget) {
+		if (budget || budgetWork) && (e.CostUSD == nil || *e.CostUSD > rd.Budget) {
 			return nil, m, false
 		}
 		return e, m, true
@@ -52,7 +55,9 @@ func (s *Set) largestModel(p *i18n.Printer, rd lang.Reading, req planner.Request
 		return s.largestOfFamily(p, rd, req, hw)
 	}
 	lo, hi := math.Log(10e6), math.Log(2e12)
-	if _, _, ok := try(math.Exp(lo)); !ok {
+	if _, _, ok := try(math.Exp(lo)); !ok && budgetWork {
+		return req, p.Tf("Not even a model of %s parameters does this work on %s within the budget of %s.", "10M", hwLabel(hw), money(rd.Budget)), nil
+	} else if !ok {
 		return req, p.Tf("Not even a model of %s parameters fits on %s for this job.", "10M", hwLabel(hw)), nil
 	}
 	for range 30 {
@@ -77,13 +82,37 @@ func (s *Set) largestModel(p *i18n.Printer, rd lang.Reading, req planner.Request
 	if budget {
 		line = p.Tf("About %s: on %s tokens (20 a parameter, Chinchilla) it takes %s and %s on %s, within the budget of %s.",
 			size, bigCount(p, 20*n), planner.FormatHoursIn(p, *e.Time.TotalHours), money(*e.CostUSD), hwLabel(hw), money(rd.Budget))
+	} else if budgetWork {
+		line = p.Tf("About %s is the largest that fits on %s and does the work said within the budget of %s (%s, %s).",
+			size, hwLabel(hw), money(rd.Budget), planner.FormatHoursIn(p, *e.Time.TotalHours), money(*e.CostUSD))
 	} else {
 		line = p.Tf("About %s is the largest that fits on %s (%.0f of %.0f GiB per GPU).", size, hwLabel(hw), e.Memory.PerGPUGiB, e.Memory.CapacityGiB)
 	}
 	if names := catalogueAtMost(s.deps.Catalog, n); len(names) > 0 {
 		line += " " + p.Tf("Catalogue models at or under it: %s.", strings.Join(names, ", "))
 	}
+	if rd.Budget > 0 && !budget && !budgetWork {
+		line += budgetAtSize(p, rd.Budget, e)
+	}
 	return req, line, nil
+}
+
+// budgetAtSize says what a budget said beside "the biggest model I can
+// fine-tune" does at that size: the work said, its cost against the
+// budget; no work said, the hours the budget rents there and the tokens
+// of this training they run.
+func budgetAtSize(p *i18n.Printer, budget float64, e *planner.Estimate) string {
+	if e.Time.TotalHours != nil && e.CostUSD != nil {
+		if *e.CostUSD <= budget {
+			return " " + p.Tf("The work said takes %s and %s there, within the budget of %s.", planner.FormatHoursIn(p, *e.Time.TotalHours), money(*e.CostUSD), money(budget))
+		}
+		return " " + p.Tf("The work said takes %s and %s there, over the budget of %s.", planner.FormatHoursIn(p, *e.Time.TotalHours), money(*e.CostUSD), money(budget))
+	}
+	if e.PriceUSDPerGPUH <= 0 || e.Throughput.TokensPerS <= 0 {
+		return ""
+	}
+	hours := budget / (e.PriceUSDPerGPUH * float64(e.GPUs))
+	return " " + p.Tf("The budget of %s rents it for %s: about %s tokens of this training at that size.", money(budget), planner.FormatHoursIn(p, hours), bigCount(p, e.Throughput.TokensPerS*hours*3600))
 }
 
 // hwLabel is "1× GeForce RTX 4090" for a hardware choice, in every

@@ -40,6 +40,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// the largest model asked: a size that fits, a budget's Chinchilla size, a family's largest member
 		{"4090 한장으로 lora 가능한 최대 모델 크기", "fit", []string{"1× GeForce RTX 4090에 들어가는 가장 큰 크기예요", "그 이하의 카탈로그 모델:"}},
 		{"the biggest model we can pretrain for $10k on 8x h100", "", []string{"20 a parameter, Chinchilla", "within the budget of $10,000"}},
+		// a fine-tune's budget: with work said, the size must do it within the budget; with none, what the budget rents
+		{"biggest model i can lora on an a100 for 100k samples with a $50 budget", "", []string{"is the largest that fits on 1× A100 SXM4 80GB and does the work said within the budget of $50 ("}},
+		{"what's the biggest model I can fine-tune with lora on a 4090 with a $500 budget", "", []string{"is the largest that fits on 1× GeForce RTX 4090", "The budget of $500 rents it for ", "tokens of this training at that size"}},
 		{"largest qwen2.5 for qlora on a 3090", "", []string{"is the largest of them that fits on 1× GeForce RTX 3090"}},
 		// a GPU named with no count that one of does not hold: the fewest that do
 		{"llama 2 70b lora on h100, how long for 100M tokens", "time", []string{"2× H100 SXM5 80GB — the fewest that fit"}},
