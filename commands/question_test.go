@@ -34,7 +34,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen3 14b lora랑 풀파인튜닝이랑 vram 차이 얼마나 나요", "time", []string{"lora:", "풀파인튜닝:", "GiB", "덜 써요"}},
 		{"13b 모델 int4 양자화하면 정확도 말고 메모리 얼마나 줄어", "fit", []string{"fp16:", "int4:", "GiB", "덜 써요"}},
 		// probe 10: over a serving engine's share of the card, not over the card ("needs 22 and has 24")
-		{"qwen2.5-coder 32b awq on a 4090 - fits?", "fit", []string{"No — on 1× GeForce RTX 4090", "more than the 21.4 GiB of 24 a serving engine takes"}},
+		{"qwen2.5-coder 32b awq on a 4090 - fits?", "fit", []string{"No — on 1× GeForce RTX 4090", "more than the 21.38 GiB of 24 a serving engine takes"}},
 		// probe 11: a served model's memory asked is one request's need, not the KV cache the engine fills its share with
 		{"how much vram for qwen2.5 72b awq int4?", "fit", []string{"for one request of 4096 tokens", "a serving engine takes"}},
 		// the largest model asked: a size that fits, a budget's Chinchilla size, a family's largest member

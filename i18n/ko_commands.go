@@ -265,7 +265,7 @@ func koCommands() map[string]string {
 		"Yes — %s on %s, within %s.":                                             "네 — %s (%s), %s 안에 끝나요.",
 		"No — %s on %s, past %s; ask how many GPUs it needs to finish in time.":  "아니요 — %s (%s)라서 %s를 넘겨요. 제때 끝내려면 GPU가 몇 장 필요한지 물어보세요.",
 		"Yes — it fits on %s: %.0f of %.0f GiB per GPU.":                         "네 — %s에 들어가요: GPU당 %.0f / %.0f GiB.",
-		"No — on %s it needs %.1f GiB per GPU, more than the %.1f GiB of %.0f a serving engine takes (vLLM's gpu_memory_utilization 0.9); see what to change below.": "아니요 — %s에서는 GPU당 %.1f GiB가 필요한데, 서빙 엔진은 %.1f GiB만 써요(%.0f GiB 중 vLLM gpu_memory_utilization 0.9). 아래에서 바꿀 점을 확인하세요.",
+		"No — on %s it needs %.2f GiB per GPU, more than the %.2f GiB of %.0f a serving engine takes (vLLM's gpu_memory_utilization 0.9); see what to change below.": "아니요 — %s에서는 GPU당 %.2f GiB가 필요한데, 서빙 엔진은 %.2f GiB만 써요(%.0f GiB 중 vLLM gpu_memory_utilization 0.9). 아래에서 바꿀 점을 확인하세요.",
 		"No — on %s it needs %.0f GiB per GPU and has %.0f; see what to change below.":                                                                               "아니요 — %s에서는 GPU당 %.0f GiB가 필요한데 %.0f GiB뿐이에요. 아래에서 바꿀 점을 확인하세요.",
 		"It does not fit on %s (%.0f of %.0f GiB per GPU); see what to change below.":                                                                                "%s에는 메모리가 부족해요 (GPU당 %.0f / %.0f GiB). 아래에서 바꿀 점을 확인하세요.",
 		"About %s on %s.":     "약 %s 걸려요 (%s).",

@@ -426,7 +426,7 @@ func (pc *planContext) describe(e *Estimate) {
 	}
 	switch {
 	case e.Memory.OverEngineCap():
-		e.Notes = append(e.Notes, pc.pr.Tf("does not fit: needs %.1f GiB per GPU, more than the %.1f GiB of %s's %.1f a serving engine takes (vLLM's gpu_memory_utilization 0.9), which leaves the KV cache no room", e.Memory.PerGPUGiB, e.Memory.EngineCapGiB, g.Name, e.Memory.CapacityGiB))
+		e.Notes = append(e.Notes, pc.pr.Tf("does not fit: needs %.2f GiB per GPU, more than the %.2f GiB of %s's %.1f a serving engine takes (vLLM's gpu_memory_utilization 0.9), which leaves the KV cache no room", e.Memory.PerGPUGiB, e.Memory.EngineCapGiB, g.Name, e.Memory.CapacityGiB))
 	case !e.Memory.Fits:
 		e.Notes = append(e.Notes, pc.pr.Tf("does not fit: needs %.1f GiB per GPU, %s has %.1f GiB", e.Memory.PerGPUGiB, g.Name, e.Memory.CapacityGiB))
 	}
