@@ -101,7 +101,7 @@ func datasetName(w string) bool {
 }
 
 // nodesAskedAt reads a count of machines asked ("how many h100 nodes",
-// "how many nodes", "h100 노드 몇 개"): the count is asked in whole
+// "how many nodes", "h100 노드 몇 개", "h100 몇 노드"): the count is asked in whole
 // nodes of a server's eight GPUs, and the answer says nodes. The words
 // are read as said (not listed as skipped); the GPU and the question are
 // read as ever.
@@ -118,6 +118,8 @@ func (c *canonizer) nodesAskedAt(i int) int {
 		if strings.HasPrefix(w, "노드몇") {
 			c.setAsk(AskCount) // "노드몇개": the "몇" is read with the word
 		}
+	case strings.HasPrefix(w, "노드") && c.w(i-1) == "몇" || strings.HasPrefix(w, "몇노드"):
+		c.setAsk(AskCount) // "h100 몇 노드?", "몇노드"
 	default:
 		return i
 	}

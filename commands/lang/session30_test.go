@@ -221,6 +221,8 @@ func TestNodesAsked(t *testing.T) {
 		"llama 3 70b 15T 토큰 사전학습 30일 안에 끝내려면 h100 노드 몇 개?",
 		"how many nodes to pretrain llama 3 8b on 2T tokens on h100s in 2 weeks",
 		"how many nodes of h100 to pretrain llama 3 8b on 1T tokens in a week",
+		"llama 3.1 70b full finetune 하려면 h100 몇 노드?",
+		"llama 3 70b 15T 토큰 30일 안에 사전학습 h100 몇노드 필요해?",
 	} {
 		r, err := Read(Env{Catalog: cat}, text)
 		if err != nil || r.Ask != AskCount || !r.NodesAsked || len(r.Request.Targets) != 1 {
