@@ -542,7 +542,7 @@ func peopleWord(w string) bool {
 }
 
 // dailyUsersWords is how many words at a say users a day: "dau", "daily
-// active users", "daily users", "일일 사용자"; 0 for none.
+// active users", "daily users", "users per day", "users/day"; 0 for none.
 func dailyUsersWords(a, b, c string) int {
 	switch {
 	case a == "dau" || a == "daus":
@@ -551,6 +551,10 @@ func dailyUsersWords(a, b, c string) int {
 		return 3
 	case a == "daily" && (b == "users" || b == "user"):
 		return 2
+	case (a == "users" || a == "user" || a == "people") && (b == "per" || b == "a" || b == "each" || b == "every") && c == "day":
+		return 3 // "1000 users per day", "500 people a day"
+	case (a == "users" || a == "people") && b == "daily", a == "users/day":
+		return 2 - strings.Count(a, "/")
 	}
 	return 0
 }
