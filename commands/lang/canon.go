@@ -819,11 +819,12 @@ func (c *canonizer) phrase(i int) int {
 		c.emit("out", i, n)
 		c.emit(c.w(i), i, n)
 		return n
-	case reqStartsNumber(c.w(i)) && (c.w(i+1) == "prompt" || c.w(i+1) == "token-prompt") && !reqStartsNumber(lastW(c.out)):
-		// "TTFT for 8k prompt": the input length
-		c.emit("input", i, i+2)
-		c.emit(c.w(i), i, i+2)
-		return i + 2
+	case reqStartsNumber(c.w(i)) && promptAfter(c.ws(i+1, 2)) > 0 && !reqStartsNumber(lastW(c.out)):
+		// "TTFT for 8k prompt", "for 500 token prompts": the input length
+		n := i + 1 + promptAfter(c.ws(i+1, 2))
+		c.emit("input", i, n)
+		c.emit(c.w(i), i, n)
+		return n
 	case ckptOnOff(c.ws(i, 6)) > 0:
 		// "grad checkpointing on vs off", "with vs without checkpointing",
 		// "ckpt vs no-ckpt": both planned, side by side

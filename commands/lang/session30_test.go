@@ -323,3 +323,19 @@ func TestLiveStreams(t *testing.T) {
 		t.Errorf("a chat: %v, %d in flight, %v req/s", err, r.Request.Job.Concurrency, r.Request.Job.RequestRate)
 	}
 }
+
+// "for 500 token prompts" is the prompt's length, not 500 tokens of work.
+func TestTokenPrompts(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, in := range map[string]int{
+		"phi-4 inference latency on l4 for 500 token prompts": 500,
+		"qwen 7b latency with 2000 token prompts on a10":      2000,
+		"ttft for 8k prompt llama 3 8b on h100":               8192,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		j := r.Request.Job
+		if err != nil || j.SeqLen-j.GenTokens != in || j.Tokens != 0 {
+			t.Errorf("%q: %v, seq %d gen %d tokens %v; want a %d-token prompt", text, err, j.SeqLen, j.GenTokens, j.Tokens, in)
+		}
+	}
+}
