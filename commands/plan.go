@@ -770,10 +770,13 @@ func money(v float64) string {
 }
 
 // thousands writes 1234567 as "1,234,567".
-// gpuHoursFigure writes GPU-hours for the cost line: a tenth below ten
-// ("0.4", not "0", for a 25-minute run), whole hours with thousands
-// separators above.
+// gpuHoursFigure writes GPU-hours for the cost line: one figure below a
+// tenth, a tenth below ten ("0.4", not "0", for a 25-minute run), whole
+// hours with thousands separators above.
 func gpuHoursFigure(v float64) string {
+	if v > 0 && v < 0.095 {
+		return strconv.FormatFloat(v, 'g', 1, 64) // a minute's run: "0.003", not "0"
+	}
 	if v < 9.95 {
 		return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 	}

@@ -159,6 +159,9 @@ func (s *Set) oneOrFewest(p *i18n.Printer, rd lang.Reading, req planner.Request)
 		return req, "", nil
 	}
 	if open, line, err := s.fewestGPUs(p, rd, req); err == nil && open.Targets[0].Count > 1 {
+		if rd.Latency || rd.Rate {
+			line = "" // the latency or rate asked, on the fewest that hold it, is the answer
+		}
 		return open, line, nil
 	}
 	return req, "", nil

@@ -41,7 +41,7 @@ func TestFewestBetweenNodes(t *testing.T) {
 // The cost line's GPU-hours keep a tenth below ten: a 25-minute run is
 // 0.4 GPU-h, not 0.
 func TestGPUHoursFigure(t *testing.T) {
-	for v, want := range map[float64]string{0.41: "0.4", 0.78: "0.8", 3: "3", 9.96: "10", 1234.4: "1,234"} {
+	for v, want := range map[float64]string{0.0031: "0.003", 0.41: "0.4", 0.78: "0.8", 3: "3", 9.96: "10", 1234.4: "1,234"} {
 		if got := gpuHoursFigure(v); got != want {
 			t.Errorf("%v GPU-h written %q, want %q", v, got, want)
 		}
