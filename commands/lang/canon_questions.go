@@ -656,3 +656,14 @@ func promptAfter(w []string) int {
 	}
 	return 0
 }
+
+// koMemoryAsk reports whether a Korean word after a memory word asks its
+// amount: "계산", "사용량", "요구량", "필요량".
+func koMemoryAsk(w string) bool {
+	for _, p := range []string{"계산", "사용량", "요구량", "필요량", "소요량"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}

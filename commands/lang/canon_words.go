@@ -190,7 +190,7 @@ func concurrentWords(a, b string) int {
 func rateQuestion(a, b, c string) int {
 	switch a {
 	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries", "docs", "documents", "sentences", "passages":
-	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "images/sec", "img/sec", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "docs/s", "docs/sec", "throughput", "speed":
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "images/sec", "img/sec", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "docs/s", "docs/sec", "throughput", "speed", "tps", "t/s":
 		return 1 // "generation speed?": how fast
 	default:
 		return 0
@@ -859,6 +859,15 @@ func (c *canonizer) memoryAsked(i int) int {
 		c.memory = true
 		c.skip(i, i+1)
 		return i + 1
+	case memoryWord(c.w(i)) && c.w(i) != "gpu" && koMemoryAsk(c.w(i+1)) && (i == 0 || !reqStartsNumber(c.w(i-1))):
+		// "7b 풀파인튜닝 vram 계산 좀", "메모리 사용량": the memory asked
+		c.setAsk(AskFit)
+		c.memory = true
+		n := i + 2
+		if c.w(n) == "좀" || strings.HasPrefix(c.w(n), "해") {
+			n++
+		}
+		return n
 	case memoryWord(c.w(i)) && c.w(i) != "gpu" && c.w(i+1) == "for" && (i == 0 || !reqStartsNumber(c.w(i-1))):
 		// "memory for 13b inference …", "vram for llama3 8b lora": how much
 		c.setAsk(AskFit)

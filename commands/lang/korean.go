@@ -701,8 +701,8 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	if prev == "각각" || prev == "다" || prev == "총" {
 		prev = c.w(i - 2) // "VRAM 각각 얼마나": each one's memory
 	}
-	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(prev) && !(ask == AskCost && prev == "gpu") || ask == AskCost && memoryWord(next) {
-		ask = AskFit // "메모리 얼마나 필요해", "vram 얼마": how much memory
+	if (ask == AskCost || ask == AskTime) && i > 0 && memoryWord(prev) && !(ask == AskCost && prev == "gpu") || ask == AskCost && memoryWord(next) || memoryWord(w) && koMemoryAsk(next) {
+		ask = AskFit // "메모리 얼마나 필요해", "vram 얼마", "메모리 사용량": how much memory
 		c.memory = true
 	}
 	if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {

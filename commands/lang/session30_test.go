@@ -339,3 +339,21 @@ func TestTokenPrompts(t *testing.T) {
 		}
 	}
 }
+
+// Memory asked as people ask it in Korean ("vram 계산 좀", "메모리
+// 사용량"), and "tps" with no number before it, a rate asked.
+func TestMemoryAndTPSAsked(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{"7b 풀파인튜닝 vram 계산 좀", "llama 3 8b lora 메모리 사용량 알려줘", "qwen2.5 14b 추론 메모리 계산해줘"} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.Memory || r.Ask != AskFit {
+			t.Errorf("%q: %v, memory %v, ask %q", text, err, r.Memory, r.Ask)
+		}
+	}
+	for _, text := range []string{"qwen3-30b-a3b 추론 vllm 4090 2장 tps", "llama 3 8b on a 4090 tps?"} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.Rate || r.Ask != AskTime {
+			t.Errorf("%q: %v, rate %v, ask %q", text, err, r.Rate, r.Ask)
+		}
+	}
+}
