@@ -647,7 +647,9 @@ func (c *canonizer) liveSaid() bool {
 // promptAfter is how many words after a number say it is a prompt's
 // length: "prompt", "prompts", "token-prompt", "token prompts"; 0 for none.
 func promptAfter(w []string) int {
-	prompt := func(w string) bool { return w == "prompt" || w == "prompts" || w == "token-prompt" || w == "token-prompts" }
+	prompt := func(w string) bool {
+		return w == "prompt" || w == "prompts" || w == "token-prompt" || w == "token-prompts"
+	}
 	switch {
 	case len(w) > 0 && prompt(w[0]):
 		return 1
