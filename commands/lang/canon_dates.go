@@ -304,6 +304,7 @@ func (c *canonizer) compoundDurations() {
 // an hour and its minutes ("5h 20m"), and a GPU's form factor said alone
 // after another of its family ("h100 sxm vs pcie": the H100 PCIe).
 func (c *canonizer) prepass() {
+	c.cloudInstancesAt()
 	c.compoundDurations()
 	c.oneMachine()
 	c.takeBack()
