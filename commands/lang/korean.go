@@ -323,7 +323,7 @@ func (c *canonizer) korean1(i int) int {
 func (c *canonizer) koTimeUnit(i int, unit string) int {
 	during := (strings.HasSuffix(c.w(i), "동안") || strings.HasPrefix(c.w(i+1), "동안") || koAfterWord(c.w(i+1))) && !c.koPastSaid()
 	if next, _, ok := koStem(c.w(i + 1)); ok && koLexicon()[next].act == koWithin || during ||
-		strings.HasSuffix(c.w(i), "안에") || strings.HasSuffix(c.w(i), "이내") || strings.HasSuffix(c.w(i), "내에") {
+		strings.HasSuffix(c.w(i), "안에") || strings.HasSuffix(c.w(i), "이내") || strings.HasSuffix(c.w(i), "내에") || c.koBareDeadline(i, unit) {
 		if len(c.out) > 0 {
 			if n, u, ok := reqScanNumber(c.out[len(c.out)-1].w); ok && u == "" {
 				d, _ := deadlineUnit(unit)

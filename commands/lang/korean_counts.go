@@ -86,3 +86,29 @@ func copulaRest(rest string) bool {
 	}
 	return false
 }
+
+// koBareDeadline reports whether days, weeks or months said with no
+// "안에" are a deadline all the same: nothing in the request says a run
+// was measured, and a count is asked after them ("15T 토큰 30일 h100 몇
+// 장 필요?"). Hours stay a measured run's unless said as a deadline or
+// right after the count asked ("몇 장이면 1시간?").
+func (c *canonizer) koBareDeadline(i int, unit string) bool {
+	j := i - 1
+	if reqStartsNumber(c.w(j)) {
+		j-- // "… 몇 장이면 1 시간?": the number stands between
+	}
+	if p := c.w(j); strings.HasSuffix(p, "면") && (strings.HasPrefix(p, "몇") || c.w(j-1) == "몇") {
+		return true // "h100 몇 장이면 1시간?": the time the count is asked to meet
+	}
+	if unit != "d" && unit != "w" && unit != "month" || c.koPastSaid() || c.koTookWithin(0, len(c.in)) {
+		return false
+	}
+	for k := i + 1; k < len(c.in); k++ {
+		w := c.w(k)
+		if strings.HasPrefix(w, "몇장") || strings.HasPrefix(w, "몇대") || strings.HasPrefix(w, "몇개") ||
+			w == "몇" && (strings.HasPrefix(c.w(k+1), "장") || strings.HasPrefix(c.w(k+1), "대") || strings.HasPrefix(c.w(k+1), "개")) {
+			return true
+		}
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -355,5 +356,45 @@ func TestMemoryAndTPSAsked(t *testing.T) {
 		if err != nil || !r.Rate || r.Ask != AskTime {
 			t.Errorf("%q: %v, rate %v, ask %q", text, err, r.Rate, r.Ask)
 		}
+	}
+}
+
+// Cloud instance types are read as the GPUs they hold, rented; asked
+// "how many", as the count open (in nodes for eight-GPU types).
+func TestCloudInstances(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]string{
+		"llama 3 8b 학습 비용 aws p4d 기준으로 얼마":                            "8x a100-sxm4-40gb",
+		"llama 3 8b lora on 100k samples cost on an aws p4d.24xlarge": "8x a100-sxm4-40gb",
+		"qwen 7b serving on g5.xlarge tokens per second":              "1x a10",
+		"llama 70b inference on a3-highgpu-8g will it fit":            "8x h100-sxm5-80gb",
+		"llama 3 8b lora on a g6e.12xlarge how long for 50k samples":  "4x l40s",
+		"how many g6.xlarge to serve llama 3 8b at 5 req/s":           "l4 × ? · how many GPUs?",
+		"how many p5 to pretrain llama 3 8b on 1T tokens in a week":   "h100-sxm5-80gb × ? · how many nodes",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.Cloud || !strings.Contains(ReadAs(cat, r), want) {
+			t.Errorf("%q: %v, cloud %v, read as %q; want %q in it", text, err, r.Cloud, ReadAs(cat, r), want)
+		}
+	}
+}
+
+// Days said with no 안에 before a count asked, or a time right after "몇
+// 장이면", are a deadline; hours said beside a measured run stay the run's.
+func TestKoreanBareDeadline(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]time.Duration{
+		"llama 3 70b 사전학습 15T 토큰 30일 h100 몇 장 필요?":  30 * 24 * time.Hour,
+		"v100 4장에서 에폭당 5.67시간 걸렸는데 h100 몇 장이면 1시간?": time.Hour,
+		"bert-base 100만 샘플 30에폭 a100 몇장이면 2일?":      48 * time.Hour,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Deadline != want || r.Ask != AskCount {
+			t.Errorf("%q: %v, deadline %v, ask %q; want %v", text, err, r.Deadline, r.Ask, want)
+		}
+	}
+	r, err := Read(Env{Catalog: cat}, "bert 학습 a6000 1장에서 385시간 걸렸는데 h100 8장이면?")
+	if err != nil || r.Request.Baseline == nil || r.Deadline != 0 {
+		t.Errorf("a measured run: %v, baseline %v, deadline %v", err, r.Request.Baseline, r.Deadline)
 	}
 }
