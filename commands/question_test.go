@@ -215,6 +215,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"7b 모델 프리트레이닝 2000억 토큰 한 달 안에 하려면 gpu 몇 장?", "count", []string{"× H200 SXM 141GB — 30일 안에 끝나는 최소 개수"}},
 		// how many GPUs for a serving load: replicas of the smallest tensor-parallel group that holds it
 		{"how many l4s to serve llama3 8b at 2 req/s", "count", []string{"replicas of", "the fewest that serve that load"}},
+		// "which" asked of the one setup the user has: whether and how fast it runs there
+		{"which gpu for llama 3 8b lora, we have 2x 4090", "fit", []string{"Yes — it fits on 2× GeForce RTX 4090", "tokens/s"}},
+		{"whats the fastest way to run deepseek r1 671b locally? we have 8x a100 80gb", "fit", []string{"No — on 8× A100 SXM4 80GB it needs"}},
 		// a latency asked of a GPU one of which cannot hold it: the latency, on the fewest that do
 		{"phi-4 inference latency on l4 for 500 token prompts", "time", []string{"First token after ", "on 2× L4"}},
 		// an embedding server at a request rate: batched as TEI batches (16,384 tokens: 32 of 512), not one at a time

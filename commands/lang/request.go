@@ -414,6 +414,22 @@ func newCanonizer(cat *planner.Catalog, p *reqParser, text string, names map[str
 		modelPart:  modelParts(cat)}
 }
 
+// whichAsked settles a "which" question by what it is asked of: of the
+// team's servers side by side, which one; in money, the cost; of one
+// setup said with its count ("the fastest way to run deepseek r1? we have
+// 8x a100 80gb"), whether and how fast it runs there.
+func whichAsked(r *Reading, c *canonizer, p *reqParser) {
+	if r.Request.Compare && (r.Ask == AskWhichGPU || r.Ask == AskFit) && allServers(r.Request.Targets) {
+		r.Ask = AskWhichServer // "server-a or server-h, which one?"
+	}
+	if r.Request.Compare && c.costWord {
+		r.Ask = AskCost // "which is cheaper", "비용 비교", "가성비"
+	}
+	if r.Ask == AskWhichGPU && !r.Request.Compare && len(r.Request.Targets) == 1 && !p.countOpen() && !namesServer(r.Request.Targets) {
+		r.Ask, r.AlsoTime = AskFit, true
+	}
+}
+
 // settleAsk decides what a read request asks and the workload that running
 // a model implies, from the question words and the shape of what was
 // read; the order of the rules is their precedence.
@@ -467,12 +483,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 	if r.Request.Compare && r.Ask == AskFit && offersAlternatives(p.text) {
 		r.Ask = AskWhichGPU // "is an L4 enough, or do we need an L40S?", "L4로도 충분한가요, 아니면 L40S?"
 	}
-	if r.Request.Compare && (r.Ask == AskWhichGPU || r.Ask == AskFit) && allServers(r.Request.Targets) {
-		r.Ask = AskWhichServer // "server-a or server-h, which one?"
-	}
-	if r.Request.Compare && c.costWord {
-		r.Ask = AskCost // "which is cheaper", "비용 비교", "가성비"
-	}
+	whichAsked(r, c, p)
 	if c.deadlineAsk && (r.Ask == AskNone || r.Ask == AskFit && !c.fitWord) {
 		// "… on 4 H100s by Friday — feasible?", "finish on the V100 server
 		// within 48 hours?": hardware with its count said asks whether it
