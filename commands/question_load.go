@@ -85,8 +85,11 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	if bestReplicas == 1 {
 		line = fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load")
 	}
-	if batched > 0 {
+	switch {
+	case batched > 0 && !visionModel(req.Job.Model):
 		line += p.Tf("; requests batched %d at a time, as an embedding server (TEI) batches up to 16,384 tokens", batched)
+	case batched > 0:
+		line += p.Tf("; requests batched %d at a time, where a GPU's throughput levels off (a dynamic batcher such as Triton's)", batched)
 	}
 	return req, line, nil
 }
@@ -95,10 +98,22 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 // model) takes for a request rate: each GPU answers on its own at the
 // plan's rate, so the load's rate over one GPU's is the GPUs it takes.
 // With no batch said, a server batches the requests that arrive together
-// and its full batch sets the rate (serverBatch); j then carries that
-// batch, and it is returned. 0 GPUs when the load is not a rate.
+// and its full batch sets the rate: TEI's for a transformer (serverBatch),
+// the batch where throughput levels off for a vision model; j then
+// carries that batch, and it is returned. 0 GPUs when the load is not a rate.
 func (s *Set) forwardOnlyGPUs(rd lang.Reading, j *planner.Job, hw planner.Hardware, r *planner.Result) (gpus, batched int) {
-	if b := serverBatch(rd, *j, r); b > 1 {
+	b := serverBatch(rd, *j, r)
+	if b == 0 && j.GlobalBatch == 0 && j.RequestRate > 0 && rd.LatencyTargetS == 0 && visionModel(j.Model) {
+		// a vision model has no server default to cite: an hour of its
+		// requests as a bulk job, whose batch is where the GPU's
+		// throughput levels off (planner's bulkBatch)
+		bulk := *j
+		bulk.Samples = math.Max(1, math.Ceil(j.RequestRate*3600))
+		if rb, err := s.deps.Catalog.Plan(planner.Request{Job: bulk, Targets: []planner.Hardware{hw}, NoSearch: true}); err == nil && len(rb.Plans) > 0 {
+			b = rb.Plans[0].GlobalBatch / max(1, hw.Count)
+		}
+	}
+	if b > 1 {
 		j.GlobalBatch = b
 		if rb, err := s.deps.Catalog.Plan(planner.Request{Job: *j, Targets: []planner.Hardware{hw}, NoSearch: true}); err == nil && len(rb.Plans) > 0 && rb.Plans[0].Memory.Fits {
 			r, batched = rb, b
@@ -113,6 +128,11 @@ func (s *Set) forwardOnlyGPUs(rd lang.Reading, j *planner.Job, hw planner.Hardwa
 	return max(1, int(math.Ceil(j.RequestRate/(sps/float64(hw.Count))))), batched
 }
 
+// visionModel reports whether a model reads images (a CNN, a ViT).
+func visionModel(m planner.Model) bool {
+	return m.Kind == planner.VisionConv || m.Kind == planner.VisionViT
+}
+
 // teiMaxBatchTokens is Text Embeddings Inference's default
 // --max-batch-tokens: the tokens its dynamic batcher puts in one batch
 // (github.com/huggingface/text-embeddings-inference, docs/source/en/
@@ -125,7 +145,7 @@ const teiMaxBatchTokens = 16384
 // holds; 0 when a batch or a latency target was said, or the load is not
 // a rate.
 func serverBatch(rd lang.Reading, j planner.Job, r *planner.Result) int {
-	if j.GlobalBatch > 0 || j.RequestRate == 0 || rd.LatencyTargetS > 0 || r.Job.SeqLen <= 0 || !j.Model.IsTransformer() {
+	if j.GlobalBatch > 0 || j.RequestRate == 0 || rd.LatencyTargetS > 0 || r.Job.SeqLen <= 0 || !j.Model.IsTransformer() || visionModel(j.Model) {
 		return 0
 	}
 	b := teiMaxBatchTokens / r.Job.SeqLen

@@ -223,6 +223,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// an embedding server at a request rate: batched as TEI batches (16,384 tokens: 32 of 512), not one at a time
 		{"gte-large embedding server at 1000 qps, how many l4s?", "count", []string{"× L4 — ", "; requests batched 32 at a time"}},
 		{"bge-m3 임베딩 서버 초당 500건 처리하려면 l4 몇 장?", "count", []string{"× L4 — replica", "; 요청은 "}},
+		// a vision model served at a rate: at the batch where the GPU's throughput levels off
+		{"resnet-50 inference 5000 images/s how many t4s", "count", []string{"× Tesla T4 — ", "where a GPU's throughput levels off"}},
 		{"llama 3.1 8b 서빙 동시 사용자 50명 l4 몇 장 필요해요?", "count", []string{"× L4 — replica", "부하를 감당하는 최소 구성"}},
 		// said in the flow of a question: the best server, how fast, a price for the named GPU
 		{"best server for qwen2.5 7b full ft?", "which_server", []string{"server-h runs it fastest"}},

@@ -24,6 +24,7 @@ func koCommands() map[string]string {
 		"Up to %d sequences of %d tokens at once on %s: what the KV cache has room for.":                              "동시에 최대 %d개 시퀀스(각 %d 토큰)까지 돼요 (%s): KV 캐시에 들어가는 만큼이에요.",
 		" — the fewest that fit and serve that load":                                                                  " — 메모리에 들어가고 그 부하를 감당하는 최소 개수",
 		"; requests batched %d at a time, as an embedding server (TEI) batches up to 16,384 tokens":                   "; 요청은 %d개씩 묶어서 처리해요 (임베딩 서버 TEI처럼 배치당 최대 16,384 토큰)",
+		"; requests batched %d at a time, where a GPU's throughput levels off (a dynamic batcher such as Triton's)":   "; 요청은 %d개씩 묶어서 처리해요 (Triton 같은 동적 배처로, GPU 처리량이 더 늘지 않는 배치)",
 		" — %d replicas of %d, the fewest that serve that load (one replica below)":                                   " — replica %d벌 × %d장, 그 부하를 감당하는 최소 구성이에요 (아래는 한 벌)",
 		"First token after %.0f ms, then %.1f ms a token: %.1f s a request of %d output tokens on %s (%d in flight).": "첫 토큰까지 %.0f ms, 그다음 토큰당 %.1f ms: 요청 하나에 %.1f초예요 (출력 %d 토큰, %s, 동시 %d개).",
 		"About %.2f requests/s on %s (%.0f output tokens/s).":                                                         "초당 약 %.2f 요청이에요 (%s, 출력 초당 %.0f 토큰).",
