@@ -128,7 +128,7 @@ func (c *canonizer) chatWords(i int) int {
 		c.setAsk(AskTime) // "how much faster is sxm": a speed, not a cost
 		c.skip(i, i+3)
 		return i + 3
-	case (w == "compare" || w == "comparing") && weightWord(c.w(i+1)) && variantWords[c.w(i+2)] && weightWord(c.w(i+3)):
+	case (w == "compare" || w == "comparing") && weightWord(c.w(i+1)) && (variantWords[c.w(i+2)] || c.w(i+2) == "and" || c.w(i+2) == "with") && weightWord(c.w(i+3)):
 		c.skip(i, i+1) // "compare bf16 vs fp8 training": the formats are the comparison, not hardware
 		return i + 1
 	case changeVerb(w) && c.w(i+1) == "to" && changedKey(c.w(i+2)) != "":
