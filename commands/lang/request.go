@@ -318,6 +318,26 @@ func impliedDefaults(r *Reading, p *reqParser, c *canonizer) {
 	recipeEpochs(r, p, c.epochAsked)
 	sampleSeq(r, p)
 	liveStreams(r, p, c)
+	unslothAdapters(r, p, c)
+}
+
+// unslothAdapters reads a fine-tune said with Unsloth and no method
+// ("sft with unsloth on a t4") as Unsloth runs one unless told
+// full_finetuning: LoRA adapters on a 4-bit base (its notebooks'
+// load_in_4bit=True), QLoRA; "full" keeps the full fine-tune.
+func unslothAdapters(r *Reading, p *reqParser, c *canonizer) {
+	j := &r.Request.Job
+	if j.Stack != planner.Unsloth || j.Workload != planner.Finetune {
+		return
+	}
+	for _, t := range c.in {
+		if t.w == "full" || t.w == "fft" || strings.HasPrefix(t.w, "풀") || strings.HasPrefix(t.w, "full-") || strings.HasPrefix(t.w, "전체") {
+			return
+		}
+	}
+	j.Workload = planner.QLoRA
+	p.note(en.T("Unsloth fine-tunes LoRA adapters on a 4-bit base unless told full_finetuning: planned as QLoRA (say `full finetune` for all the weights)"))
+	r.notes, j.Notes = p.notes, p.req.Job.Notes
 }
 
 // liveStreams reads a speech model serving live streams ("real-time

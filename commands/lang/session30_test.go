@@ -398,3 +398,25 @@ func TestKoreanBareDeadline(t *testing.T) {
 		t.Errorf("a measured run: %v, baseline %v, deadline %v", err, r.Request.Baseline, r.Deadline)
 	}
 }
+
+// A fine-tune with Unsloth and no method is Unsloth's default, QLoRA;
+// "full" keeps the full fine-tune. "compare bf16 and fp8" sets the two
+// formats side by side.
+func TestUnslothDefaultAndCompareFormats(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]planner.Workload{
+		"llama 3.1 8b sft with unsloth on a t4, 10k samples": planner.QLoRA,
+		"unsloth로 qwen2.5 7b 파인튜닝 3090 가능?":                planner.QLoRA,
+		"llama 3.1 8b full finetune with unsloth on an a100": planner.Finetune,
+		"llama 3 8b lora unsloth 4090":                       planner.LoRA,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.Workload != want {
+			t.Errorf("%q: %v, %q, want %q", text, err, r.Request.Job.Workload, want)
+		}
+	}
+	r, err := Read(Env{Catalog: cat}, "compare bf16 and fp8 for llama 3 70b pretraining on 64 h100s")
+	if err != nil || r.ComparePrecisions != [2]planner.Precision{planner.BF16, planner.FP8} {
+		t.Errorf("compare bf16 and fp8: %v, %v", err, r.ComparePrecisions)
+	}
+}
