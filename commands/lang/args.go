@@ -252,8 +252,8 @@ func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 	switch {
 	case what == "":
 		return a, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", en.T("release what?"))
-	case strings.EqualFold(what, "all"):
-		a.All = true
+	case strings.EqualFold(what, "all") || allMine(what):
+		a.All = true // "release my gpus", "release mine": all of the user's
 	default:
 		if name, err := srv.resolve(what); err == nil && !strings.Contains(strings.TrimPrefix(what, name), "-") {
 			a.Server = name
@@ -262,6 +262,17 @@ func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 		}
 	}
 	return a, nil
+}
+
+// allMine reports whether a release names the user's own reservations
+// as a whole: "my gpus", "mine", "my reservations", "everything", "내 거".
+func allMine(what string) bool {
+	switch strings.ToLower(strings.Trim(what, " .!?")) {
+	case "my gpus", "my gpu", "mine", "my reservations", "my reservation", "my bookings", "my booking", "them", "everything",
+		"all of them", "all mine", "내 거", "내거", "내꺼", "제 거", "내 gpu", "제 gpu", "내 예약", "제 예약":
+		return true
+	}
+	return false
 }
 
 // ExtendArgs is an extend command as read. It names the reservation by ID,

@@ -102,6 +102,9 @@ func TestParseWaitAndRelease(t *testing.T) {
 		{"server-h-12k3x --force", ReleaseArgs{ID: "server-h-12k3x", Force: true}},
 		{"h", ReleaseArgs{Server: "server-h"}},
 		{"ALL", ReleaseArgs{All: true}},
+		{"my gpus", ReleaseArgs{All: true}}, // the user's own, as a whole
+		{"mine", ReleaseArgs{All: true}},
+		{"내 거", ReleaseArgs{All: true}},
 		{"nope", ReleaseArgs{ID: "nope"}},
 	} {
 		if a, err := ParseRelease(tc.args, argServers); err != nil || a != tc.want {
