@@ -3,6 +3,8 @@ package lang
 import (
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
 )
 
 // Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
@@ -117,21 +119,51 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		servers[h.Server] = true
 	}
 	r := &cmdReader{text: norm, raw: text, in: toks, servers: servers}
+	// "book 4 a100s tomorrow 9am to 6pm for llama finetune": a sentence
+	// that starts by booking, asks nothing and says when is a booking,
+	// whatever it is for (the window is checked once read)
+	// what it is for ("… for llama finetune") is kept as the note; the
+	// rest must read as a booking with no model
+	booking := name == "reserve" && bookingLead(low) && !strings.ContainsAny(text, "?？") && !strings.Contains(low, "몇") && !strings.Contains(low, " how ")
+	if booking && note == "" {
+		if k := strings.LastIndex(low, " for "); k > 0 && cat != nil {
+			if purpose := reqTokenize(norm[min(k+4, len(norm)):]); namesModel(cat, purpose, nil) || planWords(purpose) {
+				// "… for llama 3 8b lora": what it is for, kept as the note
+				note = "note \"" + strings.TrimSpace(norm[min(k+4, len(norm)):]) + "\""
+				norm = norm[:max(0, k-1)]
+				low = " " + strings.ToLower(norm) + " "
+				toks = reqTokenize(norm)
+				r.text, r.in = norm, toks
+			}
+		}
+	}
+	booking = booking && note != "" && (cat == nil || !namesModel(cat, toks, servers)) && !planWords(toks)
 	if cat != nil {
 		r.gpu = func(w string) bool { _, _, err := cat.GPU(w); return err == nil }
-		if namesModel(cat, toks, servers) {
+		if namesModel(cat, toks, servers) && !booking {
 			return CommandReading{}, false // a model is named: a plan, not a command
 		}
 	} else {
 		r.gpu = func(string) bool { return false }
 	}
-	if name != "digest" && name != "help" && planWords(toks) {
+	if name != "digest" && name != "help" && planWords(toks) && !booking {
 		return CommandReading{}, false // "a 7B model using 8 gpus for 10B tokens" is a plan
 	}
 	if name == "status" && r.softStatus(low) {
 		return CommandReading{}, false
 	}
 	r.read()
+	if name == "reserve" && r.server == "" && cat != nil {
+		for _, t := range toks {
+			if srv := serverWithGPU(cat, env.Servers, t.w); srv != "" {
+				r.server = srv // "book 4 a100s …": the one server of them
+				break
+			}
+		}
+	}
+	if booking && (r.count == 0 && len(r.ids) == 0 || r.duration == "" && len(r.points) == 0 && len(r.english) == 0) {
+		return CommandReading{}, false // no count or no window: the plan words were a plan after all
+	}
 	if name == "" && r.server != "" && (r.count > 0 || len(r.ids) > 0) && (r.duration != "" || len(r.points) > 0 || len(r.english) > 0) &&
 		(strings.Contains(low, "need") || strings.Contains(low, "want") || strings.Contains(low, "필요") || strings.Contains(low, "쓸 ")) &&
 		!strings.Contains(low, "how long") && !strings.Contains(low, "얼마나") && !strings.Contains(low, "걸렸") {
@@ -151,6 +183,39 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		args = strings.TrimSpace(args + " " + note)
 	}
 	return CommandReading{Name: name, Args: args, Skipped: r.skipped}, true
+}
+
+// serverWithGPU is the one team server whose GPUs are of the family
+// named ("a100s": server-a's A100 80GB), "" when none or several are.
+func serverWithGPU(cat *planner.Catalog, servers []planner.Hardware, name string) string {
+	g, _, err := cat.GPU(name)
+	if err != nil {
+		if g, _, err = cat.GPU(strings.TrimSuffix(name, "s")); err != nil {
+			return ""
+		}
+	}
+	family, _, _ := strings.Cut(g.ID, "-")
+	found := ""
+	for _, h := range servers {
+		if f, _, _ := strings.Cut(h.GPU.ID, "-"); f == family {
+			if found != "" {
+				return ""
+			}
+			found = h.Server
+		}
+	}
+	return found
+}
+
+// bookingLead reports whether a sentence starts by booking GPUs ("book 4
+// a100s …", "reserve 2 on server-h …", "grab 2 gpus …").
+func bookingLead(low string) bool {
+	for _, w := range []string{" book ", " reserve ", " grab ", " please book ", " pls book "} {
+		if strings.HasPrefix(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // noteStart finds where a quoted note begins (`note "…"`, `메모 "…"`).

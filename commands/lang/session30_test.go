@@ -406,7 +406,7 @@ func TestUnslothDefaultAndCompareFormats(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	for text, want := range map[string]planner.Workload{
 		"llama 3.1 8b sft with unsloth on a t4, 10k samples": planner.QLoRA,
-		"unsloth로 qwen2.5 7b 파인튜닝 3090 가능?":                planner.QLoRA,
+		"unsloth로 qwen2.5 7b 파인튜닝 3090 가능?":                  planner.QLoRA,
 		"llama 3.1 8b full finetune with unsloth on an a100": planner.Finetune,
 		"llama 3 8b lora unsloth 4090":                       planner.LoRA,
 	} {
@@ -418,5 +418,31 @@ func TestUnslothDefaultAndCompareFormats(t *testing.T) {
 	r, err := Read(Env{Catalog: cat}, "compare bf16 and fp8 for llama 3 70b pretraining on 64 h100s")
 	if err != nil || r.ComparePrecisions != [2]planner.Precision{planner.BF16, planner.FP8} {
 		t.Errorf("compare bf16 and fp8: %v, %v", err, r.ComparePrecisions)
+	}
+}
+
+// A sentence that starts by booking, asks nothing and says when is a
+// booking whatever it is for (the purpose kept as the note); the GPU type
+// said names the one server that has it. Asking how many to book is a plan.
+func TestBookingSentences(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "server-a"},
+		{GPU: mustGPUFor(t, cat, "h200"), Count: 4, Server: "server-h"},
+	}}
+	for text, want := range map[string]string{
+		"book 4 a100s tomorrow 9am to 6pm for llama finetune":     `4 on server-a tomorrow 9am to 6pm note "llama finetune"`,
+		"book 2 gpus on server-h for 3 hours for llama 3 8b lora": `2 on server-h for 3 hours note "llama 3 8b lora"`,
+		"a100 2장 내일 오전 9시부터 3시간 예약해줘":                             "2 on server-a",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if !ok || cr.Name != "reserve" || !strings.HasPrefix(cr.Args, want) {
+			t.Errorf("%q: %v %+v, want reserve %q", text, ok, cr, want)
+		}
+	}
+	for _, text := range []string{"how many a100s should i book for llama 70b lora?", "book llama 3 8b lora on server-h"} {
+		if cr, ok := ReadCommand(env, text); ok {
+			t.Errorf("%q: read as the command %+v, want a plan", text, cr)
+		}
 	}
 }
