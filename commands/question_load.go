@@ -24,7 +24,7 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	name := base.GPU.Name
 	bestTotal, bestTP, bestReplicas := 0, 0, 0
 	missTP, missGot := 0, 0.0 // the fewest GPUs that hold it but miss the latency target, and their time
-	batched := 0              // the batch an embedding server runs the load at (serverBatch)
+	batched := 0              // the batch an embedding server runs the load at (the planner's bulkBatch)
 	for _, tp := range countLadder {
 		if bestTotal > 0 && tp >= bestTotal {
 			break
@@ -39,7 +39,7 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 		if sv == nil {
 			// a forward-only model (an encoder, a vision model)
 			var total int
-			if total, batched = s.forwardOnlyGPUs(rd, &req.Job, hw, r); total > 0 && (bestTotal == 0 || total < bestTotal) {
+			if total, batched = forwardOnlyGPUs(req.Job, hw, r); total > 0 && (bestTotal == 0 || total < bestTotal) {
 				bestTotal, bestTP, bestReplicas = total, 1, total
 			}
 			break
@@ -85,11 +85,8 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	if bestReplicas == 1 {
 		line = fmt.Sprintf("%d× %s", bestTotal, name) + p.T(" — the fewest that fit and serve that load")
 	}
-	switch {
-	case batched > 0 && !visionModel(req.Job.Model):
-		line += p.Tf("; requests batched %d at a time, as an embedding server (TEI) batches up to 16,384 tokens", batched)
-	case batched > 0:
-		line += p.Tf("; requests batched %d at a time, where a GPU's throughput levels off (a dynamic batcher such as Triton's)", batched)
+	if batched > 0 {
+		line += p.Tf("; requests batched %d at a time, where a GPU's throughput levels off, as a server's dynamic batcher runs them (TEI, Triton)", batched)
 	}
 	return req, line, nil
 }
@@ -97,62 +94,19 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 // forwardOnlyGPUs is the GPUs a forward-only model (an encoder, a vision
 // model) takes for a request rate: each GPU answers on its own at the
 // plan's rate, so the load's rate over one GPU's is the GPUs it takes.
-// With no batch said, a server batches the requests that arrive together
-// and its full batch sets the rate: TEI's for a transformer (serverBatch),
-// the batch where throughput levels off for a vision model; j then
-// carries that batch, and it is returned. 0 GPUs when the load is not a rate.
-func (s *Set) forwardOnlyGPUs(rd lang.Reading, j *planner.Job, hw planner.Hardware, r *planner.Result) (gpus, batched int) {
-	b := serverBatch(rd, *j, r)
-	if b == 0 && j.GlobalBatch == 0 && j.RequestRate > 0 && rd.LatencyTargetS == 0 && visionModel(j.Model) {
-		// a vision model has no server default to cite: an hour of its
-		// requests as a bulk job, whose batch is where the GPU's
-		// throughput levels off (planner's bulkBatch)
-		bulk := *j
-		bulk.Samples = math.Max(1, math.Ceil(j.RequestRate*3600))
-		if rb, err := s.deps.Catalog.Plan(planner.Request{Job: bulk, Targets: []planner.Hardware{hw}, NoSearch: true}); err == nil && len(rb.Plans) > 0 {
-			b = rb.Plans[0].GlobalBatch / max(1, hw.Count)
-		}
+// With no batch said the planner runs the load at a server's batch
+// (bulkBatch); that batch is returned to be said. 0 GPUs when the load is
+// not a rate.
+func forwardOnlyGPUs(j planner.Job, hw planner.Hardware, r *planner.Result) (gpus, batched int) {
+	e := r.Plans[0]
+	if j.GlobalBatch == 0 && e.GlobalBatch > hw.Count {
+		batched = e.GlobalBatch / hw.Count
 	}
-	if b > 1 {
-		j.GlobalBatch = b
-		if rb, err := s.deps.Catalog.Plan(planner.Request{Job: *j, Targets: []planner.Hardware{hw}, NoSearch: true}); err == nil && len(rb.Plans) > 0 && rb.Plans[0].Memory.Fits {
-			r, batched = rb, b
-		} else {
-			j.GlobalBatch = 0
-		}
-	}
-	sps := r.Plans[0].Throughput.SamplesPerS
+	sps := e.Throughput.SamplesPerS
 	if sps <= 0 || j.RequestRate <= 0 {
 		return 0, batched
 	}
 	return max(1, int(math.Ceil(j.RequestRate/(sps/float64(hw.Count))))), batched
-}
-
-// visionModel reports whether a model reads images (a CNN, a ViT).
-func visionModel(m planner.Model) bool {
-	return m.Kind == planner.VisionConv || m.Kind == planner.VisionViT
-}
-
-// teiMaxBatchTokens is Text Embeddings Inference's default
-// --max-batch-tokens: the tokens its dynamic batcher puts in one batch
-// (github.com/huggingface/text-embeddings-inference, docs/source/en/
-// cli_arguments.md: "[default: 16384]").
-const teiMaxBatchTokens = 16384
-
-// serverBatch is the batch an embedding or classification server runs a
-// request-rate load at when the request says none: as many sequences as
-// TEI's default batch of tokens holds (32 of 512), within what memory
-// holds; 0 when a batch or a latency target was said, or the load is not
-// a rate.
-func serverBatch(rd lang.Reading, j planner.Job, r *planner.Result) int {
-	if j.GlobalBatch > 0 || j.RequestRate == 0 || rd.LatencyTargetS > 0 || r.Job.SeqLen <= 0 || !j.Model.IsTransformer() || visionModel(j.Model) {
-		return 0
-	}
-	b := teiMaxBatchTokens / r.Job.SeqLen
-	if m := r.Plans[0].Memory.MaxMicroBatch; m > 0 {
-		b = min(b, m)
-	}
-	return b
 }
 
 // replicaShare is the load one of n replicas carries: its share of the

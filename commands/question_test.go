@@ -220,8 +220,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"whats the fastest way to run deepseek r1 671b locally? we have 8x a100 80gb", "fit", []string{"No — on 8× A100 SXM4 80GB it needs"}},
 		// a latency asked of a GPU one of which cannot hold it: the latency, on the fewest that do
 		{"phi-4 inference latency on l4 for 500 token prompts", "time", []string{"First token after ", "on 2× L4"}},
-		// an embedding server at a request rate: batched as TEI batches (16,384 tokens: 32 of 512), not one at a time
-		{"gte-large embedding server at 1000 qps, how many l4s?", "count", []string{"× L4 — ", "; requests batched 32 at a time"}},
+		// an embedding server at a request rate: batched where throughput levels off (at most TEI's 16,384 tokens), not one at a time
+		{"gte-large embedding server at 1000 qps, how many l4s?", "count", []string{"× L4 — ", "; requests batched 8 at a time, where a GPU's throughput levels off"}},
 		{"bge-m3 임베딩 서버 초당 500건 처리하려면 l4 몇 장?", "count", []string{"× L4 — replica", "; 요청은 "}},
 		// a vision model served at a rate: at the batch where the GPU's throughput levels off
 		{"resnet-50 inference 5000 images/s how many t4s", "count", []string{"× Tesla T4 — ", "where a GPU's throughput levels off"}},

@@ -204,3 +204,32 @@ func TestHoursTextKeepsSmallRates(t *testing.T) {
 		t.Errorf("hoursText = %q", got)
 	}
 }
+
+// An encoder served at a request rate with no batch said runs at a
+// server's batch: where throughput levels off, at most TEI's 16,384
+// tokens; one request at a time would undercount what a GPU serves.
+func TestServedEncoderBatches(t *testing.T) {
+	cat := DefaultCatalog()
+	m, _, err := cat.Model("gte-large")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := cat.GPU("l4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := func(rate float64) *Estimate {
+		r, err := cat.Plan(Request{Job: Job{Model: m, Workload: Inference, SeqLen: 512, RequestRate: rate}, Targets: []Hardware{{GPU: g, Count: 1}}, NoSearch: true})
+		if err != nil || len(r.Plans) == 0 {
+			t.Fatalf("plan: %v", err)
+		}
+		return r.Plans[0]
+	}
+	e := plan(1000)
+	if e.GlobalBatch < 2 || e.GlobalBatch > TEIMaxBatchTokens/512 {
+		t.Errorf("served at 1000 req/s: batch %d, want 2 to %d", e.GlobalBatch, TEIMaxBatchTokens/512)
+	}
+	if one := plan(0); one.GlobalBatch != 1 || one.Throughput.SamplesPerS >= e.Throughput.SamplesPerS {
+		t.Errorf("no load: batch %d at %.0f/s, served %.0f/s: want batch 1, slower", one.GlobalBatch, one.Throughput.SamplesPerS, e.Throughput.SamplesPerS)
+	}
+}

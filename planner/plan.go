@@ -452,6 +452,8 @@ func (pc *planContext) defaultGlobalBatch(req Request) {
 	j := &pc.job
 	if j.GlobalBatch == 0 && j.Workload == Inference && forwardOnly(j.Model) && pc.info.AmountKnown {
 		pc.assume(pc.pr.T("batch not given: a bulk job runs at the batch where throughput levels off on each GPU (up to 1,024; shown under Batch); say `batch N`"))
+	} else if j.GlobalBatch == 0 && j.Workload == Inference && forwardOnly(j.Model) && j.RequestRate > 0 {
+		pc.assume(pc.pr.T("batch not given: a server batches the requests that arrive together, up to the batch where throughput levels off on each GPU (an encoder at most TEI's 16,384 tokens); say `batch N`"))
 	}
 	if j.GlobalBatch > 0 || j.Workload == Inference {
 		return

@@ -324,17 +324,30 @@ func (pc *planContext) inferenceLayout(h Hardware, prec Precision) layout {
 	if forwardOnly(j.Model) {
 		// replicas: each GPU runs its own share of the batch
 		l.micro = max(1, (j.GlobalBatch+n-1)/n)
-		if j.GlobalBatch == 0 && pc.info.AmountKnown {
+		if j.GlobalBatch == 0 && (pc.info.AmountKnown || j.RequestRate > 0) {
 			l.micro = pc.bulkBatch(h, l)
+			if !pc.info.AmountKnown && j.Model.Kind == Encoder && j.SeqLen > 0 {
+				// served at a rate: an embedding server's dynamic batcher
+				// holds at most TEI's default batch of tokens
+				l.micro = min(l.micro, max(1, TEIMaxBatchTokens/j.SeqLen))
+			}
 		}
 	}
 	return l
 }
 
+// TEIMaxBatchTokens is Text Embeddings Inference's default
+// --max-batch-tokens: the tokens its dynamic batcher puts in one batch
+// (github.com/huggingface/text-embeddings-inference, docs/source/en/
+// cli_arguments.md: "[default: 16384]").
+const TEIMaxBatchTokens = 16384
+
 // bulkBatch is the batch a forward model runs a bulk job at when none is
 // said ("embed 100M sentences", "classify 10M images"): nobody serves
 // such a job one sample at a time, so it is the smallest batch, up to
-// 1,024 per GPU, within 5 % of the best throughput that fits.
+// 1,024 per GPU, within 5 % of the best throughput that fits. A server
+// batching the requests that arrive at a rate ("1000 qps") reaches the
+// same batch at its busiest, which is what sizes it.
 func (pc *planContext) bulkBatch(h Hardware, l layout) int {
 	type tried struct {
 		b    int
