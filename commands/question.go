@@ -310,6 +310,11 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			// "배치 64 … 한장 oom 나?": it fits only as smaller micro-batches; say so
 			return p.Tf("Yes, as micro-batches of %d with %d accumulation steps on %s (%.0f of %.0f GiB per GPU); a batch of %d in one pass does not fit.", e.MicroBatch, e.GradAccum, hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB, e.MicroBatch*e.GradAccum)
 		}
+		if sv := e.Serving; e.Memory.Fits && sv != nil && sv.CPULayers > 0 {
+			// "5090으로 70b q4 돌아가?": only with layers in host memory, and slowly
+			return p.Tf("Only with %d of %d layers in host memory on %s (the GPUs hold %d): about %.1f tokens/s, held back by the CPU's layers.",
+				sv.CPULayers, sv.CPULayers+sv.GPULayers, hw, sv.GPULayers, e.Throughput.TokensPerS)
+		}
 		if e.Memory.Fits {
 			return p.Tf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB) + alsoPace(p, rd, e)
 		}

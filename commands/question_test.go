@@ -110,6 +110,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"how many h100s to pretrain llama 3 70b on 15T tokens in 60 days", "count", []string{"× H100 SXM5 80GB — the fewest that finish within 60 days"}},
 		{"which of our servers is fastest for bert-base 3 epochs of 1M samples", "which_server", []string{"server-h finishes first", "free now"}},
 		{"qlora로 llama-2-70b a100 80gb 1장에서 돌릴 수 있어?", "fit", []string{"네 — 1× A100", "에 들어가요"}},
+		// a local engine that holds it only with layers in host memory says so, and how slow
+		{"rtx 5090 32gb로 llama 3 70b q4 돌아가?", "fit", []string{"레이어 22/80개를 호스트 메모리에 두어야 돌아가요", "CPU 쪽 레이어 때문에 느려요"}},
+		{"can i run llama 3 70b q4_k_m on a single 4090 with ollama?", "fit", []string{"Only with 38 of 80 layers in host memory on 1× GeForce RTX 4090", "tokens/s"}},
 		{"will llama-3-70b fit on a single 4090 for inference?", "fit", []string{"No — on 1× GeForce RTX 4090"}},
 		{"qwen2.5 7b 풀 파인튜닝 1B 토큰 h100 8장으로 얼마나 걸려?", "time", []string{"약 ", "시간 걸려요", "8× H100"}},
 		// a measured run and a target, asked as "what about there?": how long, an epoch of the measured run
