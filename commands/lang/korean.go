@@ -705,6 +705,9 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 		ask = AskFit // "메모리 얼마나 필요해", "vram 얼마", "메모리 사용량": how much memory
 		c.memory = true
 	}
+	if ask == AskCost && c.koBatchBefore(i) {
+		ask, c.maxBatch = AskFit, true // "배치 사이즈 얼마로 해야돼": the batch asked, not money
+	}
 	if ask == AskWhichGPU && strings.HasPrefix(next, "서버") {
 		ask = AskWhichServer // "어느 서버", "어떤 서버가 제일 빨라"
 	}
@@ -870,31 +873,4 @@ func (c *canonizer) koHowMany(i int, w string) (int, bool) {
 		return i + 2, true
 	}
 	return 0, false
-}
-
-// koRateNoun skips 토큰 between a GPU and 속도 ("4090 토큰 속도"): the
-// card, then the rate asked (속도 asks it), not 4,090 tokens; i when it
-// is not there.
-func (c *canonizer) koRateNoun(i int, e koEntry) int {
-	if e.word == "tokens" && strings.HasPrefix(c.w(i+1), "속도") && len(c.out) > 0 && c.gpu(lastW(c.out)) {
-		c.skip(i, i+1)
-		return i + 1
-	}
-	if e.word == "tokens" && (strings.HasPrefix(c.w(i+1), "생성") || strings.HasPrefix(c.w(i+1), "출력")) && strings.HasPrefix(c.w(i+2), "속도") {
-		c.skip(i, i+1) // "토큰 생성 속도": the rate named, its number comes later
-		return i + 1
-	}
-	return i
-}
-
-// koTimeAndCost reports whether a time word joined to the next by "and"
-// names the cost beside it ("시간이랑 비용", "시간하고 비용", "시간과 비용"):
-// both are asked, and the number before the time counts something else.
-func koTimeAndCost(w, next string) bool {
-	for _, j := range []string{"이랑", "랑", "하고", "과", "와", "이나"} {
-		if strings.HasSuffix(w, j) && (strings.HasPrefix(next, "비용") || strings.HasPrefix(next, "가격") || strings.HasPrefix(next, "돈")) {
-			return true
-		}
-	}
-	return false
 }

@@ -446,3 +446,17 @@ func TestBookingSentences(t *testing.T) {
 		}
 	}
 }
+
+// "배치 사이즈 얼마로" asks the batch, not money.
+func TestKoreanBatchSizeAsked(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{"llama 3 8b 학습할 때 배치 사이즈 얼마로 해야돼 a100에서", "bert-base 파인튜닝 배치 크기 얼마까지 돼 v100에서"} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.MaxBatch || r.Ask != AskFit {
+			t.Errorf("%q: %v, max batch %v, ask %q", text, err, r.MaxBatch, r.Ask)
+		}
+	}
+	if r, err := Read(Env{Catalog: cat}, "llama 3 8b lora a100 비용 얼마"); err != nil || r.MaxBatch || r.Ask != AskCost {
+		t.Errorf("the cost: %v, max batch %v, ask %q", err, r.MaxBatch, r.Ask)
+	}
+}
