@@ -295,6 +295,9 @@ func (c *canonizer) gpuWords(i int) int {
 		c.emit(w[:len(w)-1], i, i+1)
 		return i + 1
 	}
+	if n := c.siblingMemory(i); n > i {
+		return n
+	}
 	if isMemWord(w) && !c.gpu(next) && !c.gpu(next+c.w(i+2)) && !c.gpu(lastW(c.out)) && c.gpuByMem != nil && (len(c.out) == 0 || !reqStartsNumber(lastW(c.out)) || plainCount(lastW(c.out)) || isParamSize(lastW(c.out))) {
 		// "is 24GB enough for …", "24기가로": a card of that size stands in,
 		// the cheapest the catalogue has, and the reading says so

@@ -126,3 +126,26 @@ func (c *canonizer) nodesAskedAt(i int) int {
 	c.nodesAsked = true
 	return i + 1
 }
+
+// siblingMemory reads a memory size set against the same GPU's other
+// size ("a100 40gb vs 80gb", "a100 40gb랑 80gb 중에"): that GPU with this
+// memory, side by side, not the cheapest card of the size.
+func (c *canonizer) siblingMemory(i int) int {
+	w, n := c.w(i), len(c.out)
+	if !isMemWord(w) {
+		return i
+	}
+	var gpu reqToken
+	switch {
+	case n >= 3 && (c.out[n-1].w == "vs" || c.out[n-1].w == "or" || c.out[n-1].w == ",") && isMemWord(c.out[n-2].w) && c.gpu(c.out[n-3].w):
+		gpu = c.out[n-3]
+	case n >= 2 && isMemWord(c.out[n-1].w) && c.gpu(c.out[n-2].w) && slices.Contains([]string{"랑", "이랑", "하고", "과", "와", "아니면", "or", "vs"}, c.w(i-1)):
+		gpu = c.out[n-2]
+		c.out = append(c.out, reqToken{raw: c.in[i-1].raw, w: "vs", start: c.in[i-1].start, end: c.in[i-1].end})
+	default:
+		return i
+	}
+	c.out = append(c.out, reqToken{raw: gpu.raw, w: gpu.w, start: c.in[i].start, end: c.in[i].start})
+	c.emit(w, i, i+1)
+	return i + 1
+}

@@ -460,3 +460,19 @@ func TestKoreanBatchSizeAsked(t *testing.T) {
 		t.Errorf("the cost: %v, max batch %v, ask %q", err, r.MaxBatch, r.Ask)
 	}
 }
+
+// A memory size set against the same GPU's other size is that GPU with
+// it, side by side ("a100 40gb vs 80gb", "a100 40gb랑 80gb 중에").
+func TestSiblingMemory(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"a100 40gb랑 80gb 중에 뭐 사야돼? llama 13b 파인튜닝용",
+		"a100 40gb vs 80gb for llama 13b finetune",
+		"a100 40gb or 80gb for llama 13b lora?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !strings.Contains(ReadAs(cat, r), "a100-sxm4-40gb, a100-sxm4-80gb") {
+			t.Errorf("%q: %v, read as %q", text, err, ReadAs(cat, r))
+		}
+	}
+}
