@@ -21,35 +21,61 @@ func gpusCommand() Command {
 		Examples: []string{"gpus", "gpus h100"},
 		run: func(_ context.Context, s *Set, req Request, args string) (*Reply, error) {
 			p := req.printer()
-			// Precisions, NVLink, TDP and $/h read the same in every language.
-			t := &Table{Columns: []string{"id", p.T("memory"), p.T("bandwidth"), "bf16/fp16", "fp8", "tf32", "nvlink", "tdp", "$/h"}}
 			var shown []planner.GPU
 			for _, g := range s.deps.Catalog.GPUs {
 				if args != "" && !strings.Contains(g.ID, strings.ToLower(args)) && !strings.Contains(strings.ToLower(g.Name), strings.ToLower(args)) {
 					continue
 				}
 				shown = append(shown, g)
-				half, _ := g.Peak(planner.BF16)
-				if half == 0 {
-					half, _ = g.Peak(planner.FP16)
-				}
-				t.Rows = append(t.Rows, []string{g.ID, fmt.Sprintf("%.0f GB", g.MemoryGB), fmt.Sprintf("%.0f GB/s", g.MemBWGBs),
-					tf(half), tf(peak(g, planner.FP8)), tf(peak(g, planner.TF32)), nvl(g), fmt.Sprintf("%.0f W", g.TDPW), fmt.Sprintf("%.2f", g.PriceUSD)})
 			}
 			if len(shown) == 0 {
 				return nil, &UserError{Msg: p.Tf("no GPU matches `%s`", truncateRunes(args, echoMax)), Hint: p.T("try `gpus` for all of them")}
 			}
-			return &Reply{
-				Title:   p.T("GPU catalogue"),
-				Summary: p.Tf("%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)", len(shown)),
-				Sections: []Section{
-					{Table: t},
-					{Kind: Context, Text: p.T("Peaks are dense (datasheet numbers marked * are 2:4-sparse, twice the dense rate). GeForce fp16/bf16 is the fp32-accumulate rate training uses. Prices are defaults: override them in the config.")},
-				},
-				Data: gpuData(shown),
-			}, nil
+			return gpuTable(p, shown), nil
 		},
 	}
+}
+
+// gpuTable is the catalogue's table of the GPUs given.
+func gpuTable(p *i18n.Printer, shown []planner.GPU) *Reply {
+	// Precisions, NVLink, TDP and $/h read the same in every language.
+	t := &Table{Columns: []string{"id", p.T("memory"), p.T("bandwidth"), "bf16/fp16", "fp8", "tf32", "nvlink", "tdp", "$/h"}}
+	for _, g := range shown {
+		half, _ := g.Peak(planner.BF16)
+		if half == 0 {
+			half, _ = g.Peak(planner.FP16)
+		}
+		t.Rows = append(t.Rows, []string{g.ID, fmt.Sprintf("%.0f GB", g.MemoryGB), fmt.Sprintf("%.0f GB/s", g.MemBWGBs),
+			tf(half), tf(peak(g, planner.FP8)), tf(peak(g, planner.TF32)), nvl(g), fmt.Sprintf("%.0f W", g.TDPW), fmt.Sprintf("%.2f", g.PriceUSD)})
+	}
+	return &Reply{
+		Title:   p.T("GPU catalogue"),
+		Summary: p.Tf("%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)", len(shown)),
+		Sections: []Section{
+			{Table: t},
+			{Kind: Context, Text: p.T("Peaks are dense (datasheet numbers marked * are 2:4-sparse, twice the dense rate). GeForce fp16/bf16 is the fp32-accumulate rate training uses. Prices are defaults: override them in the config.")},
+		},
+		Data: gpuData(shown),
+	}
+}
+
+// gpusSetSideBySide is the GPUs a message that names two or more and no
+// model sets side by side ("h100 vs h200 차이가 뭐야"), nil otherwise.
+func gpusSetSideBySide(cat *planner.Catalog, text string) []planner.GPU {
+	var out []planner.GPU
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r == ' ' || r == ',' || r == '?' || r == '/' }) {
+		g, _, err := cat.GPU(w)
+		if err != nil || seen[g.ID] {
+			continue
+		}
+		seen[g.ID] = true
+		out = append(out, g)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
 
 func peak(g planner.GPU, p planner.Precision) float64 { v, _ := g.Peak(p); return v }

@@ -457,6 +457,12 @@ func (s *Set) notAPlan(ctx context.Context, ureq Request, args string, err error
 		}
 		return r, err
 	}
+	if gs := gpusSetSideBySide(s.deps.Catalog, args); gs != nil && lang.NoModel(err) {
+		// "h100 vs h200 차이가 뭐야": the GPUs side by side, and how to plan on them
+		r := gpuTable(p, gs)
+		r.Summary += " — " + p.Tf("name a model to plan a job on them: `llama 3 8b lora on %s vs %s`", gs[0].ID, gs[1].ID)
+		return r, nil
+	}
 	if cr, ok := lang.ReadCommand(s.planEnv(), args); ok {
 		if c, ok := s.index[cr.Name]; ok && (cr.Name == "status" || cr.Name == "mine") {
 			return c.run(ctx, s, ureq, cr.Args)

@@ -550,3 +550,16 @@ func TestLargestModelIsTheEdge(t *testing.T) {
 		t.Errorf("%s: %.3g parameters fits %v, 15 %% more fits %v", line, n, fits(n), fits(n*1.15))
 	}
 }
+
+// A message that names GPUs and no model sets the GPUs side by side and
+// says how to plan on them.
+func TestGPUsSideBySide(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, text := range []string{"h100 vs h200 차이가 뭐야", "a100 vs h100?"} {
+		r := mustDo(t, s, "U1", text)
+		d, ok := r.Data.([]GPUInfo)
+		if !ok || len(d) != 2 || !strings.Contains(r.Summary, "lora") {
+			t.Errorf("%q: data %T (%v), summary %q", text, r.Data, r.Data, r.Summary)
+		}
+	}
+}

@@ -333,7 +333,8 @@ func koCommands() map[string]string {
 		"no GPU matches `%s`":        "`%s`에 맞는 GPU가 없어요",
 		"try `gpus` for all of them": "전체 목록은 `gpus`로 볼 수 있어요",
 		"GPU catalogue":              "GPU 카탈로그",
-		"%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)": "GPU %d종, tensor TFLOPS는 dense 기준 (2:4 sparsity 제외)",
+		"%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)":                    "GPU %d종, tensor TFLOPS는 dense 기준 (2:4 sparsity 제외)",
+		"name a model to plan a job on them: `llama 3 8b lora on %s vs %s`": "모델을 넣으면 이 GPU들로 작업을 계획해요: `llama 3 8b lora %s vs %s`",
 		"Peaks are dense (datasheet numbers marked * are 2:4-sparse, twice the dense rate). GeForce fp16/bf16 is the fp32-accumulate rate training uses. Prices are defaults: override them in the config.": "피크 성능은 dense 기준이에요 (데이터시트에서 *가 붙은 수치는 2:4 sparse라 dense의 두 배예요). GeForce의 fp16/bf16은 학습에 쓰는 fp32 accumulate 기준이에요. 가격은 기본값이라 config에서 바꿀 수 있어요.",
 		// catalog.go: models
 		"type":                  "종류",

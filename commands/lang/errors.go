@@ -1,5 +1,10 @@
 package lang
 
+import (
+	"errors"
+	"strings"
+)
+
 // UserError is a mistake the user can fix: what was wrong, and how to say
 // it instead. Every renderer shows Msg and Hint as they are; nothing else
 // about an error reaches a user.
@@ -50,4 +55,12 @@ func (e *UserError) Error() string {
 // userErrorf builds a UserError with a hint.
 func userErrorf(hint string, t text) *UserError {
 	return said(t, &UserError{Hint: hint})
+}
+
+// NoModel reports whether err is the reader's refusal for a request that
+// names no model it knows ("which model? …"): a message that names only
+// GPUs is then a question about them.
+func NoModel(err error) bool {
+	var ue *UserError
+	return errors.As(err, &ue) && strings.HasPrefix(ue.Msg, "which model?")
 }
