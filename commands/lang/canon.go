@@ -262,8 +262,8 @@ func (c *canonizer) step(i int) int {
 			}
 		}
 	}
-	if d, ok := lookupDataset(t.w + "-" + c.w(i+1)); ok && t.w == "glue" {
-		// "glue mnli": the benchmark's name, then its task
+	if d, ok := lookupDataset(t.w + "-" + c.w(i+1)); ok && (t.w == "glue" || t.w == "cnn") {
+		// "glue mnli": the benchmark's name, then its task; "cnn dailymail"
 		return c.readDataset(d, i, i+2)
 	}
 	if d, ok := lookupDataset(t.w); ok {

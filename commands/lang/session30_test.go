@@ -476,3 +476,21 @@ func TestSiblingMemory(t *testing.T) {
 		}
 	}
 }
+
+// CNN/DailyMail, XSum, KorQuAD and GSM8K by name, with their training
+// splits' sizes.
+func TestMoreDatasets(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, n := range map[string]float64{
+		"t5-base summarization on cnn dailymail 3 epochs on a v100": 287113,
+		"t5-base 요약 학습 cnn_dailymail 3에폭 v100":                      287113,
+		"t5-base xsum 1 epoch a100":                                 204045,
+		"klue roberta korquad 2에폭 a100 얼마나":                         60407,
+		"qwen2.5 7b lora gsm8k 3 epochs a100":                       7473,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.DatasetSamples != n {
+			t.Errorf("%q: %v, %v samples, want %v", text, err, r.Request.Job.DatasetSamples, n)
+		}
+	}
+}
