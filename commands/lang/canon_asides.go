@@ -161,10 +161,11 @@ func trainsSaid(in []reqToken) bool {
 
 // oneMachine drops "노드 하나", "서버 하나" after a GPU: one machine of them
 // is the GPUs already counted ("8x H100 노드 하나 빌리면"); alone, 하나
-// would count GPUs a second time ("a10 하나").
+// would count GPUs a second time ("a10 하나"); "gpu 서버 하나" is one
+// machine of GPUs not named, no count of them.
 func (c *canonizer) oneMachine() {
 	for k := 1; k < len(c.in); k++ {
-		if c.in[k].w != "하나" || !machineWord(c.w(k-1)) || !c.anyGPU(max(0, k-4), k-1) {
+		if c.in[k].w != "하나" || !machineWord(c.w(k-1)) || !c.anyGPU(max(0, k-4), k-1) && c.w(k-2) != "gpu" {
 			continue
 		}
 		c.in = append(c.in[:k-1], c.in[k+1:]...)

@@ -743,6 +743,17 @@ func (c *canonizer) koUnitBeforeHowMany(i int, w string) (int, bool) {
 		}
 		return n, true
 	}
+	if c.budget > 0 && !c.rate && (w == "몇" && strings.HasPrefix(c.w(i+1), "번") || strings.HasPrefix(w, "몇번")) && koWorkUnitBefore(c.w(i-1)) == "" {
+		// "예산 2천만원으로 … 파인튜닝 몇 번 돌릴 수 있어": how many runs
+		// the budget buys, each a pass over the data: epochs
+		c.ask = AskNone
+		c.askAmount("epochs")
+		n := i + 1
+		if w == "몇" {
+			n++
+		}
+		return n, true
+	}
 	return 0, false
 }
 

@@ -494,3 +494,19 @@ func TestMoreDatasets(t *testing.T) {
 		}
 	}
 }
+
+// "몇 번 돌릴 수 있어" beside a budget asks the runs it buys, in epochs;
+// "gpu 서버 하나" is one machine, no count of GPUs.
+func TestBudgetRunsAndOneServer(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{"예산 2천만원으로 h100 빌려서 llama 3 8b 파인튜닝 몇 번 돌릴 수 있어", "예산 100만원으로 llama 3 8b lora 데이터 5만개 몇번 돌릴 수 있어?"} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Ask != AskAmount || r.AmountUnit != "epochs" {
+			t.Errorf("%q: %v, ask %q in %q", text, err, r.Ask, r.AmountUnit)
+		}
+	}
+	r, err := Read(Env{Catalog: cat}, "gpu 서버 하나 사려는데 llama 70b 추론용으로 뭐 사야돼")
+	if err != nil || r.GPUCount != 0 {
+		t.Errorf("gpu 서버 하나: %v, %d GPUs", err, r.GPUCount)
+	}
+}
