@@ -55,6 +55,8 @@ var modelAliases = map[string]string{
 	"phi35mini":    "phi-3.5-mini",
 	"phi3p5mini":   "phi-3.5-mini",
 	"whisperturbo": "whisper-large-v3-turbo",
+	"whisper":      "whisper-large-v3", // the size people mean by the name alone: the most used checkpoint
+	"bart":         "bart-large",
 	"convnext":     "convnext-base-224",
 	// Korean teams' encoders, each its own row (KLUE, KoELECTRA, KoBERT
 	// vocabularies); KoELECTRA-small is not in the catalogue: its

@@ -510,3 +510,21 @@ func TestBudgetRunsAndOneServer(t *testing.T) {
 		t.Errorf("gpu 서버 하나: %v, %d GPUs", err, r.GPUCount)
 	}
 }
+
+// A family named with no size is its most used checkpoint: whisper is
+// large-v3, bart is bart-large; a size said keeps its own.
+func TestBareFamilyNames(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]string{
+		"whisper 파인튜닝 1000시간 데이터 a100 8장 며칠 걸려요": "whisper-large-v3",
+		"openai whisper on a t4 how fast":        "whisper-large-v3",
+		"whisper small 추론 t4":                    "whisper-small",
+		"bart xsum 1 epoch a100":                 "bart-large",
+		"bart-base xsum 1 epoch a100":            "bart-base",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.Model.ID != want {
+			t.Errorf("%q: %v, %s, want %s", text, err, r.Request.Job.Model.ID, want)
+		}
+	}
+}
