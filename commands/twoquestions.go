@@ -88,6 +88,9 @@ func questionParts(env lang.Env, text string, readWhole bool) []question {
 		if err != nil {
 			return nil
 		}
+		if r.StandIn {
+			return nil // "… h100이면? bert-large 파인튜닝임": a part that names no model is context for the rest
+		}
 		models[r.Request.Job.Model.ID] = true
 		if readWhole && r.Ask == lang.AskNone && len(r.Request.Targets) == 0 {
 			return nil // "… or roberta-base?": an alternative, not a question

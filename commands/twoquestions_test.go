@@ -94,3 +94,12 @@ func TestQuestionPartsReadEachOnce(t *testing.T) {
 		t.Errorf("the Hub id was looked up %d times while cutting, want %d (one reading)", lookups, once)
 	}
 }
+
+// A sentence that names no model is context for the next, not a question
+// of its own: "… h100이면? bert-large 파인튜닝임" is one plan of bert-large.
+func TestNoModelPartIsContext(t *testing.T) {
+	env := lang.Env{Catalog: planner.DefaultCatalog()}
+	if parts := questionParts(env, "v100 4장에서 에폭당 5시간 걸렸는데 h100이면? bert-large 파인튜닝임 h100도 4장", true); parts != nil {
+		t.Errorf("cut into %d questions, want one plan", len(parts))
+	}
+}
