@@ -76,8 +76,11 @@ func amountAnswer(p *i18n.Printer, rd lang.Reading, e *planner.Estimate, job pla
 // amountText writes an amount of work for people: epochs with a decimal,
 // counts in 만/억 in Korean and with M/B in English past a million.
 func amountText(p *i18n.Printer, v float64, unit string) string {
-	if unit == "epochs" || v < 10 {
+	if v < 10 {
 		return strconv.FormatFloat(v, 'g', 2, 64) // "0.35 epochs an hour", "4.2"
+	}
+	if unit == "epochs" {
+		return p.Count(math.Round(v)) // "410 epochs", not "4.1e+02"
 	}
 	if p.Korean() || v < 1e6 {
 		return p.Count(v)

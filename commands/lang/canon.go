@@ -262,7 +262,7 @@ func (c *canonizer) step(i int) int {
 			}
 		}
 	}
-	if d, ok := lookupDataset(t.w + "-" + c.w(i+1)); ok && (t.w == "glue" || t.w == "cnn") {
+	if d, ok := lookupDataset(t.w + "-" + c.w(i+1)); ok && (t.w == "glue" || t.w == "cnn" || t.w == "klue") {
 		// "glue mnli": the benchmark's name, then its task; "cnn dailymail"
 		return c.readDataset(d, i, i+2)
 	}
@@ -523,7 +523,7 @@ func (c *canonizer) phrase(i int) int {
 		// "cost per run", "per 1m reqs", "throughput per dollar": the card
 		// gives rates and totals already
 		n := i + 2
-		if reqStartsNumber(c.w(i + 1)) {
+		if reqStartsNumber(c.w(i+1)) || scaleWords[c.w(i+1)] > 0 {
 			n = i + 3
 		}
 		n = min(n, len(c.in))

@@ -535,7 +535,7 @@ func (c *canonizer) gpuCountList(i int) int {
 // ("40 people", "30 devs", "200 employees").
 func peopleWord(w string) bool {
 	switch w {
-	case "people", "persons", "devs", "developers", "engineers", "employees", "members", "researchers", "teammates", "staff", "analysts":
+	case "people", "ppl", "persons", "devs", "developers", "engineers", "employees", "members", "researchers", "teammates", "staff", "analysts":
 		return true
 	}
 	return false

@@ -129,11 +129,16 @@ func (c *canonizer) nodesAskedAt(i int) int {
 
 // siblingMemory reads a memory size set against the same GPU's other
 // size ("a100 40gb vs 80gb", "a100 40gb랑 80gb 중에"): that GPU with this
-// memory, side by side, not the cheapest card of the size.
+// memory, side by side, not the cheapest card of the size. A size said of
+// the host's RAM ("+ 64gb ram") is no card at all.
 func (c *canonizer) siblingMemory(i int) int {
 	w, n := c.w(i), len(c.out)
 	if !isMemWord(w) {
 		return i
+	}
+	if next := c.w(i + 1); next == "ram" || next == "dram" || next == "ddr5" || next == "ddr4" || strings.HasPrefix(next, "램") || next == "system" && c.w(i+2) == "ram" {
+		c.skip(i, i+2) // "a 4090 + 64gb ram": the host's memory, not a card of that size
+		return i + 2
 	}
 	var gpu reqToken
 	switch {

@@ -166,7 +166,7 @@ func sampleLength(a, b, c, d string) bool {
 func concurrentWords(a, b string) int {
 	people := func(w string) bool {
 		switch w {
-		case "users", "user", "requests", "request", "reqs", "sequences", "seqs", "streams", "sessions", "chats", "clients":
+		case "users", "user", "requests", "request", "reqs", "sequences", "seqs", "streams", "sessions", "chats", "clients", "people", "ppl":
 			return true
 		}
 		return false
@@ -178,7 +178,7 @@ func concurrentWords(a, b string) int {
 		}
 	}
 	switch a {
-	case "users", "clients", "sessions":
+	case "users", "clients", "sessions", "people", "ppl":
 		return 1
 	}
 	return 0

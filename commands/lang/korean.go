@@ -725,7 +725,7 @@ func (c *canonizer) koAskAt(i int, w, stem string, e koEntry) int {
 	if strings.HasPrefix(w, "몇초") && c.w(i-1) == "스텝당" || w == "몇" && strings.HasPrefix(c.w(i+1), "초") && c.w(i-1) == "스텝당" {
 		c.stepAsked = true // "스텝당 몇초": a step's time
 	}
-	if w == "몇시간" || w == "몇분" || strings.HasPrefix(w, "몇시") || strings.HasPrefix(w, "몇초") {
+	if w == "몇시간" || strings.HasPrefix(w, "몇분") || strings.HasPrefix(w, "몇시") || strings.HasPrefix(w, "몇초") {
 		c.ask = AskNone
 		c.setAsk(AskTime)
 	}

@@ -727,6 +727,18 @@ func (c *canonizer) koUnitBeforeHowMany(i int, w string) (int, bool) {
 	if n, ok := c.koTokensComeOut(i); ok {
 		return n, true // "몇 토큰 나와": a rate
 	}
+	if rest := strings.TrimPrefix(strings.TrimPrefix(w, "몇"), "개"); koWorkUnitBefore(c.w(i-1)) == "tokens" && !koPerTime(c.w(i-2)) &&
+		(koComesOut(rest) || koComesOut(c.w(i+1)) || strings.HasPrefix(c.w(i+1), "개") && koComesOut(c.w(i+2))) {
+		// "3060에서 토큰 몇개나옴?": how fast it generates, not how many a time buys
+		c.ask = AskNone
+		c.setAsk(AskTime)
+		c.rate, c.runWord = true, true
+		n := i + 1
+		for n < len(c.in) && (strings.HasPrefix(c.w(n), "개") || koComesOut(c.w(n))) {
+			n++
+		}
+		return n, true
+	}
 	if unit := koWorkUnitBefore(c.w(i - 1)); unit != "" && !c.rate && !koPerTime(c.w(i-2)) && !koConcurrent(c.w(i-1), c.w(i-2)) &&
 		(w == "몇" && (strings.HasPrefix(c.w(i+1), "개") || strings.HasPrefix(c.w(i+1), "번") || strings.HasPrefix(c.w(i+1), "까지")) ||
 			strings.HasPrefix(w, "몇개") || strings.HasPrefix(w, "몇번") || strings.HasPrefix(w, "몇까지")) {

@@ -201,7 +201,7 @@ func (c *canonizer) koRateQuestion(i int) int {
 		n++
 	}
 	switch {
-	case strings.HasPrefix(unit, "토큰"), strings.HasPrefix(unit, "샘플"), strings.HasPrefix(unit, "이미지"), strings.HasPrefix(unit, "요청"),
+	case strings.HasPrefix(unit, "토큰"), strings.HasPrefix(unit, "샘플"), strings.HasPrefix(unit, "이미지"), strings.HasPrefix(unit, "요청"), strings.HasPrefix(unit, "리퀘스트"),
 		strings.HasPrefix(unit, "개"), strings.HasPrefix(unit, "건"), strings.HasPrefix(unit, "장"), strings.HasPrefix(unit, "문장"), strings.HasPrefix(unit, "처리"): // "초당 몇 개 처리", "초당 몇 건", "초당 처리량"
 	default:
 		return i
@@ -214,7 +214,7 @@ func (c *canonizer) koRateQuestion(i int) int {
 	}
 	c.setAsk(AskTime)
 	c.rate = true
-	c.requestRate = c.requestRate || strings.HasPrefix(unit, "요청")
+	c.requestRate = c.requestRate || strings.HasPrefix(unit, "요청") || strings.HasPrefix(unit, "리퀘스트")
 	c.runWord = true
 	c.skip(i, n)
 	return n
@@ -321,14 +321,11 @@ func (c *canonizer) koAudioHoursFirst(i int) int {
 	return n + 1
 }
 
-// koAudioWord reports whether w names audio: 음성, 오디오, 녹음, with a
-// particle or not.
+// koAudioWord reports whether w names audio: 음성, 오디오, 녹음, alone or
+// at the end of a compound ("회의녹음"), with a particle or not.
 func koAudioWord(w string) bool {
-	switch strings.TrimRight(w, "을를이가은는의") {
-	case "음성", "오디오", "녹음":
-		return true
-	}
-	return false
+	w = strings.TrimRight(w, "을를이가은는의")
+	return strings.HasSuffix(w, "음성") || strings.HasSuffix(w, "오디오") || strings.HasSuffix(w, "녹음") // "회의녹음", "통화 음성"
 }
 
 // koHoursAt reads a number of hours at i ("1000시간", "1000 시간", "500h",

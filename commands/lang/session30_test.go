@@ -528,3 +528,42 @@ func TestBareFamilyNames(t *testing.T) {
 		}
 	}
 }
+
+// Probe 25's misreadings, each as it reads now.
+func TestProbe25Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	read := func(text string) Reading {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+		return r
+	}
+	if r := read("gguf q4_k_m of llama 3.1 70b on a 4090 + 64gb ram, tok/s?"); len(r.Request.Targets) != 1 || r.Request.Targets[0].GPU.ID != "rtx-4090" {
+		t.Errorf("64gb ram is the host's: %d targets", len(r.Request.Targets))
+	}
+	if r := read("a100 vs h100 for 13b inference, which is cheaper per million tokens"); r.Ask != AskCost || r.Request.Job.Tokens != 0 {
+		t.Errorf("per million tokens: ask %q, %v tokens", r.Ask, r.Request.Job.Tokens)
+	}
+	if r := read("회의녹음 1000시간 전사해야됨 whisper medium faster-whisper로 4090이면 얼마나 걸려?"); r.Request.Job.Samples != 120000 {
+		t.Errorf("회의녹음 1000시간: %v samples", r.Request.Job.Samples)
+	}
+	if r := read("roberta-large on klue-ynat 3 epochs, how long on a single a100 40gb"); r.Request.Job.DatasetSamples != 45678 {
+		t.Errorf("klue-ynat: %v", r.Request.Job.DatasetSamples)
+	}
+	if r := read("kobert로 ner 파인튜닝 klue ner 데이터 5에폭 t4로 얼마나 걸리나여"); r.Request.Job.DatasetSamples != 21008 {
+		t.Errorf("klue ner: %v", r.Request.Job.DatasetSamples)
+	}
+	if r := read("라마3.1 8b vllm으로 초당 몇 리퀘스트 처리가능? h100 1장, 입력 1k 출력 256토큰 정도"); !r.Rate || !r.RequestRate {
+		t.Errorf("초당 몇 리퀘스트: rate %v, in requests %v", r.Rate, r.RequestRate)
+	}
+	if r := read("llama.cpp로 7b q4_k_m 3060 12gb에서 토큰 몇개나옴?"); !r.Rate || r.Ask != AskTime {
+		t.Errorf("토큰 몇개나옴: rate %v, ask %q", r.Rate, r.Ask)
+	}
+	if r := read("resnet50 우리 데이터셋 20만장 파인튜닝 10에폭 3090으로 몇분이면됨?"); r.Ask != AskTime {
+		t.Errorf("몇분이면됨: ask %q", r.Ask)
+	}
+	if r := read("how many people can use llama 3 8b on one l4 at once"); !r.MaxBatch || r.Request.Job.Workload != planner.Inference {
+		t.Errorf("how many people at once: max batch %v, %q", r.MaxBatch, r.Request.Job.Workload)
+	}
+}
