@@ -49,6 +49,34 @@ func (c *canonizer) gpusOnServer() {
 func (c *canonizer) hardwarePasses() {
 	c.gpusOnServer()
 	c.unknownDatasetOn()
+	c.amountAfterOn()
+}
+
+// amountAfterOn reads "on 2m samples", "on 500k korean chat samples" as
+// the work, not a GPU count: a number after "on" with its data unit after
+// it, the words between (what the samples are) listed as skipped.
+func (c *canonizer) amountAfterOn() {
+	for k := 0; k+2 < len(c.out); k++ {
+		if c.out[k].w != "on" {
+			continue
+		}
+		if v, unit, ok := reqScanNumber(c.out[k+1].w); !ok || v.v <= 0 || unit != "" {
+			continue
+		}
+		for j := k + 2; j < min(k+5, len(c.out)); j++ {
+			if u := amountUnitWord(c.out[j].w); u == reqUSamples || u == reqUTokens {
+				for _, t := range c.out[k+2 : j] {
+					c.skipped = append(c.skipped, t.raw) // "korean chat": what the samples are
+				}
+				c.out = slices.Delete(c.out, k+2, j)
+				c.out[k].w = "of" // the dataset it is trained on
+				break
+			}
+			if _, kw := reqKeywords[c.out[j].w]; kw || c.gpu(c.out[j].w) || c.servers[c.out[j].w] || reqStartsNumber(c.out[j].w) {
+				break
+			}
+		}
+	}
 }
 
 // unknownDatasetOn reads "on <name> <size>" whose name is no GPU, server,

@@ -563,6 +563,9 @@ func TestProbe25Readings(t *testing.T) {
 	if r := read("resnet50 우리 데이터셋 20만장 파인튜닝 10에폭 3090으로 몇분이면됨?"); r.Ask != AskTime {
 		t.Errorf("몇분이면됨: ask %q", r.Ask)
 	}
+	if r := read("full ft qwen2.5 1.5b on 2m korean chat samples, avg 512 tokens, 3 epochs, on 4090s. how many and how long"); r.Request.Job.DatasetSamples != 2e6 || r.Request.Job.SeqLen != 512 || r.Ask != AskCount {
+		t.Errorf("on 2m korean chat samples: %v samples, seq %d, ask %q", r.Request.Job.DatasetSamples, r.Request.Job.SeqLen, r.Ask)
+	}
 	if r := read("how many people can use llama 3 8b on one l4 at once"); !r.MaxBatch || r.Request.Job.Workload != planner.Inference {
 		t.Errorf("how many people at once: max batch %v, %q", r.MaxBatch, r.Request.Job.Workload)
 	}
