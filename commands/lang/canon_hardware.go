@@ -51,18 +51,25 @@ func (c *canonizer) serverName(w string) string {
 		}
 	}
 	if c.gpu(w) {
-		found := ""
-		for name, id := range c.serverGPU {
-			if strings.Contains(id, strings.TrimPrefix(w, "rtx-")) {
-				if found != "" {
-					return "" // two servers have it: the type does not say which
-				}
-				found = name
-			}
-		}
-		return found
+		return oneServerWith(c.serverGPU, w)
 	}
 	return ""
+}
+
+// oneServerWith is the one team server (by name, to its GPU id) whose GPUs
+// a GPU word names ("a100" for server-a), "" when none or several do: the
+// type does not say which.
+func oneServerWith(serverGPU map[string]string, w string) string {
+	found := ""
+	for name, id := range serverGPU {
+		if strings.Contains(id, strings.TrimPrefix(w, "rtx-")) {
+			if found != "" {
+				return ""
+			}
+			found = name
+		}
+	}
+	return found
 }
 
 // serverLetter reports whether w is what follows "server" in a server's

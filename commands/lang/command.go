@@ -3,8 +3,6 @@ package lang
 import (
 	"strconv"
 	"strings"
-
-	"github.com/gpuplan/gpuplan/planner"
 )
 
 // Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
@@ -153,11 +151,17 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		return CommandReading{}, false
 	}
 	r.read()
-	if name == "reserve" && r.server == "" && cat != nil {
+	if name == "reserve" && r.server == "" {
+		serverGPU := map[string]string{}
+		for _, h := range env.Servers {
+			serverGPU[h.Server] = h.GPU.ID
+		}
 		for _, t := range toks {
-			if srv := serverWithGPU(cat, env.Servers, t.w); srv != "" {
-				r.server = srv // "book 4 a100s …": the one server of them
-				break
+			if w := strings.TrimSuffix(t.w, "s"); r.gpu(t.w) || r.gpu(w) {
+				if srv := oneServerWith(serverGPU, w); srv != "" {
+					r.server = srv // "book 4 a100s …": the one server of them
+					break
+				}
 			}
 		}
 	}
@@ -183,28 +187,6 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		args = strings.TrimSpace(args + " " + note)
 	}
 	return CommandReading{Name: name, Args: args, Skipped: r.skipped}, true
-}
-
-// serverWithGPU is the one team server whose GPUs are of the family
-// named ("a100s": server-a's A100 80GB), "" when none or several are.
-func serverWithGPU(cat *planner.Catalog, servers []planner.Hardware, name string) string {
-	g, _, err := cat.GPU(name)
-	if err != nil {
-		if g, _, err = cat.GPU(strings.TrimSuffix(name, "s")); err != nil {
-			return ""
-		}
-	}
-	family, _, _ := strings.Cut(g.ID, "-")
-	found := ""
-	for _, h := range servers {
-		if f, _, _ := strings.Cut(h.GPU.ID, "-"); f == family {
-			if found != "" {
-				return ""
-			}
-			found = h.Server
-		}
-	}
-	return found
 }
 
 // bookingLead reports whether a sentence starts by booking GPUs ("book 4
