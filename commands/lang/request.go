@@ -353,13 +353,14 @@ func liveStreams(r *Reading, p *reqParser, c *canonizer) {
 	j.RequestRate, j.Concurrency = math.Round(float64(n)/30*100)/100, 0
 	p.note(en.Tf("%d live streams: a 30 s window from each every 30 s, %s windows a second", n, reqTrimNum(j.RequestRate)))
 	r.notes, j.Notes = p.notes, p.req.Job.Notes
-	kept := r.Skipped[:0]
-	for _, w := range r.Skipped {
-		if !strings.Contains(w, "real") && !strings.Contains(w, "live") && !strings.Contains(w, "streaming") && !strings.Contains(w, "실시간") {
-			kept = append(kept, w) // the live words are read here
+	r.Skipped = slices.DeleteFunc(r.Skipped, func(s string) bool {
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			if w == "real-time" || w == "realtime" || w == "live" || w == "streaming" || strings.HasPrefix(w, "실시간") {
+				return true // the live words are read here
+			}
 		}
-	}
-	r.Skipped = kept
+		return false
+	})
 }
 
 // recipeEpochs gives a vision model trained from scratch on ImageNet-1k
