@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -30,6 +31,11 @@ func countsToTry(rd lang.Reading) []int {
 			out = append(out, n)
 		}
 		out = append(out, planner.MaxGPUs-planner.MaxGPUs%nodeGPUs)
+	}
+	if h := rd.CountHave; h > 0 && !slices.Contains(out, h) && (!rd.NodesAsked || h%nodeGPUs == 0) {
+		// "we have 6": the six are tried too, in their place
+		at, _ := slices.BinarySearch(out, h)
+		out = slices.Insert(out, at, h)
 	}
 	return out
 }
@@ -124,11 +130,26 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 	}
 }
 
+// haveLead answers a count asked of the GPUs the asker has ("do we need
+// all 8?", "8장 중에 몇 장"), before the count found: how many of them
+// are enough, all of them, or that they are too few.
+func haveLead(p *i18n.Printer, have, need int) string {
+	switch {
+	case have <= 0:
+		return ""
+	case need < have:
+		return p.Tf("%d of your %d are enough: ", need, have)
+	case need == have:
+		return p.Tf("All %d are needed: ", have)
+	}
+	return p.Tf("Your %d are not enough: ", have)
+}
+
 // fewestLine answers "how many" with the count found: in GPUs or in
 // nodes as asked, and what it meets — the deadline, the fit, the cost
 // when the money was asked.
 func fewestLine(p *i18n.Printer, rd lang.Reading, best *planner.Estimate, name string, noTotal bool) string {
-	line := fmt.Sprintf("%d× %s", best.GPUs, name)
+	line := haveLead(p, rd.CountHave, best.GPUs) + fmt.Sprintf("%d× %s", best.GPUs, name)
 	switch {
 	case rd.NodesAsked && best.GPUs == nodeGPUs:
 		line = p.Tf("1 node of %d× %s", nodeGPUs, name)

@@ -103,6 +103,12 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"how many h100 nodes do we need to pretrain llama 3 70b on 15T tokens in 30 days", "count", []string{"nodes of 8× H100 SXM5 80GB (", "GPUs) — the fewest that finish within 30 days"}},
 		{"llama 3 70b 15T 토큰 사전학습 45일 안에 끝내려면 h100 노드 몇 개?", "count", []string{"대 (노드당 8× H100 SXM5 80GB, 모두 ", "45일 안에 끝나는 최소 개수"}},
 		{"how many h100 nodes for llama 3 8b lora", "count", []string{"1 node of 8× H100 SXM5 80GB — the fewest that fit"}},
+		// the count asked of the GPUs the asker has: how many of them the job takes
+		{"qwen 72b lora h100 8장 중에 몇 장 필요해?", "count", []string{"4장이면 충분해요(가진 8장 중): 4× H100 SXM5 80GB"}},
+		{"qwen 72b lora: how many h100s do we need, we have 8", "count", []string{"4 of your 8 are enough: 4× H100 SXM5 80GB — the fewest that fit"}},
+		{"do we need all 8 h100s for qwen 72b lora?", "count", []string{"4 of your 8 are enough: 4× H100 SXM5 80GB"}},
+		{"llama 3 70b full finetune, how many of our 6 a100s do we need?", "count", []string{"Your 6 are not enough: "}},
+		{"qwen 72b lora 하려는데 h100 4장으로 충분해? 아니면 4장 다 필요함?", "count", []string{"4장 모두 필요해요: 4× H100 SXM5 80GB"}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},

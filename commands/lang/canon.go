@@ -89,6 +89,7 @@ type canonizer struct {
 	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
 	epochAsked   bool        // an epoch's time asked ("time per epoch", "에폭당 얼마나")
 	nodesAsked   bool        // a count asked in nodes ("how many h100 nodes", "노드 몇 개")
+	have         int         // the GPUs the asker has, beside a count question ("we have 8", "8장 중에")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -190,6 +191,7 @@ func (c *canonizer) run() {
 var earlyReaders = []func(*canonizer, int) int{
 	(*canonizer).countsAndMoney, (*canonizer).aside, (*canonizer).largestAt, (*canonizer).dailyUsersAt,
 	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst, (*canonizer).nodesAskedAt,
+	(*canonizer).countHaveAt,
 }
 
 // step is long on purpose: it is the ordered list of readers a word is

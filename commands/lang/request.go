@@ -83,6 +83,10 @@ type Reading struct {
 	// CountOpen marks a GPU named without a count in a "how many" question:
 	// the count is what is asked.
 	CountOpen bool
+	// CountHave is the GPUs the asker has beside a count question ("we
+	// have 8", "do we need all 8?", "h100 8장 중에"): the count asked is
+	// how many of them the job takes.
+	CountHave int
 	// CountUnsaid marks one GPU named with no count at all ("h100으로",
 	// "on h100"): planned on one, or on the fewest that hold the job when
 	// one does not.
@@ -308,6 +312,10 @@ func Read(env Env, text string) (Reading, error) {
 	impliedDefaults(&r, p, c)
 	r.FitAsked = r.Ask == AskWhichServer && c.canItRun()
 	r.NodesAsked = c.nodesAsked && r.Ask == AskCount
+	if c.have > 0 && r.Ask == AskCount && len(r.Request.Targets) == 1 && !r.Request.Compare && r.Variant == nil {
+		// "we have 8", "8장 중에": the count asked is within them
+		r.CountHave, r.CountOpen = c.have, true
+	}
 	return r, nil
 }
 
