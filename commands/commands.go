@@ -273,6 +273,9 @@ func (s *Set) dispatch(ctx context.Context, req Request) (*Reply, error) {
 			return c.run(ctx, s, req, cr.Args)
 		}
 	}
+	if r, ok := s.statusBeside(ctx, req, text); ok {
+		return r, nil // "server-h 비어있어? qwen 72b lora 하려는데 4장 다 필요함?"
+	}
 	reply, err := s.index["plan"].run(ctx, s, req, text)
 	if KindOf(err) == Invalid {
 		// A first word the request language does not read is likelier a

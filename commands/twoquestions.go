@@ -137,3 +137,38 @@ func manyQuestions(ctx context.Context, s *Set, ureq Request, parts []question) 
 	}
 	return out, nil
 }
+
+// statusBeside answers a message that asks after the servers in one
+// sentence and plans a job in another ("server-h 비어있어? qwen 72b lora
+// 하려는데 4장 다 필요함?"): the plan, read from the whole message so the
+// server named stays its hardware, with the servers' status ahead of the
+// card. False when no sentence asks the status or the rest plans nothing.
+func (s *Set) statusBeside(ctx context.Context, ureq Request, text string) (*Reply, bool) {
+	sentences := lang.Sentences(text)
+	if len(sentences) < 2 || len(sentences) > maxQuestions {
+		return nil, false
+	}
+	for i, sent := range sentences {
+		cr, ok := lang.ReadCommand(s.planEnv(), sent)
+		if !ok || cr.Name != "status" {
+			continue
+		}
+		planText := text
+		if _, err := lang.Read(s.planEnv(), text); err != nil {
+			planText = strings.Join(append(append([]string(nil), sentences[:i]...), sentences[i+1:]...), " ")
+		}
+		plan, err := s.index["plan"].run(ctx, s, ureq, planText)
+		if err != nil {
+			return nil, false
+		}
+		st, err := s.index["status"].run(ctx, s, ureq, cr.Args)
+		if err != nil {
+			return nil, false
+		}
+		head := Section{Heading: st.Title, Text: st.Summary}
+		plan.Sections = append(append([]Section{head}, st.Sections...), plan.Sections...)
+		plan.Summary = st.Summary + " · " + plan.Summary
+		return plan, true
+	}
+	return nil, false
+}

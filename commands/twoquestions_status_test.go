@@ -1,0 +1,34 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+)
+
+// A message that asks a server's status in one sentence and plans a job
+// in another gets both: the status ahead of the plan's card, the plan read
+// with the server as its hardware. A status asked alone stays the status.
+func TestStatusBesidePlan(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U2", "reserve 1 on server-h for 2h")
+	r := mustDo(t, s, "U1", "server-h 비어있어? qwen 72b lora 하려는데 4장 다 필요함?")
+	if !strings.Contains(r.Summary, "3/4") || !strings.Contains(r.Summary, "2장이면 충분해요(가진 4장 중)") {
+		t.Errorf("summary %q: want the status (3 of 4 free) and the count", r.Summary)
+	}
+	if _, ok := r.Data.(*PlanData); !ok {
+		t.Errorf("data %T: the plan's card is the reply", r.Data)
+	}
+	var free bool
+	for _, sec := range r.Sections {
+		if strings.HasPrefix(sec.Heading, "server-h") && strings.Contains(sec.Heading, "3") {
+			free = true
+		}
+	}
+	if !free {
+		t.Errorf("no server-h status section in %+v", r.Sections)
+	}
+	r = mustDo(t, s, "U1", "is server-h free?")
+	if _, ok := r.Data.(*PlanData); ok {
+		t.Errorf("a status asked alone planned a job: %q", r.Summary)
+	}
+}
