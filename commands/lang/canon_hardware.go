@@ -603,7 +603,7 @@ const nodesMark = "\x00nodes"
 // is there.
 func (c *canonizer) nodesAfter(i int) int {
 	var nodes, end int
-	if v, rest, ok := reqScanInt(c.w(i)); ok && v >= 2 && (rest == "" && nodeWord(c.w(i+1)) || rest == "노드") {
+	if v, rest, ok := reqScanInt(c.w(i)); ok && v >= 1 && (rest == "" && nodeWord(c.w(i+1)) || strings.HasPrefix(rest, "노드")) {
 		nodes, end = v, i+2
 		if rest != "" {
 			end = i + 1
@@ -616,8 +616,15 @@ func (c *canonizer) nodesAfter(i int) int {
 			}
 		}
 	}
-	if nodes == 0 || !c.gpuJustBefore() {
+	if nodes == 0 {
 		return i
+	}
+	if !c.gpuJustBefore() {
+		// "2노드 vs 1노드": machines of the shape said beside them
+		// (nodeShapeShared), or of none
+		c.emit(strconv.Itoa(nodes), i, end)
+		c.emit("nodes", i, end)
+		return end
 	}
 	c.emit(strconv.Itoa(nodes), i, end)
 	c.emit(nodesMark, i, end)
@@ -691,6 +698,7 @@ func (c *canonizer) placeNodes() {
 		c.out = append(c.out, tail...)
 		q = from + 5
 	}
+	c.nodeShapeShared()
 }
 
 // nodeWord names a machine of a cluster after its count ("2 nodes", "2노드").

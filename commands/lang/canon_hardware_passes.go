@@ -182,3 +182,50 @@ func (c *canonizer) siblingMemory(i int) int {
 	c.emit(w, i, i+1)
 	return i + 1
 }
+
+// nodeShapeShared gives a node count said with no GPU ("2 nodes of 8x h100
+// vs 1 node") the node shape said beside it: the same machines, fewer or
+// more of them. Only one shape said is shared; two leave it as it is.
+func (c *canonizer) nodeShapeShared() {
+	var shape []reqToken
+	for k := 1; k+2 < len(c.out); k++ {
+		if !nodeWord(c.out[k].w) || c.out[k+1].w != "of" || !reqStartsNumber(c.out[k-1].w) {
+			continue
+		}
+		for j := k + 2; j < min(k+5, len(c.out)); j++ {
+			if c.gpu(c.out[j].w) || c.gpu(countedGPU(c.out[j].w)) {
+				if shape != nil && !slices.EqualFunc(shape, c.out[k+1:j+1], func(a, b reqToken) bool { return a.w == b.w }) {
+					return // two shapes: a bare count is not either's
+				}
+				shape = c.out[k+1 : j+1]
+				break
+			}
+		}
+	}
+	if shape == nil {
+		return
+	}
+	shape = slices.Clone(shape)
+	for k := 1; k < len(c.out); k++ {
+		if !nodeWord(c.out[k].w) || !reqStartsNumber(c.out[k-1].w) || k+1 < len(c.out) && c.out[k+1].w == "of" {
+			continue
+		}
+		at := c.out[k]
+		add := make([]reqToken, len(shape))
+		for i, t := range shape {
+			add[i] = reqToken{raw: t.raw, w: t.w, start: at.end, end: at.end}
+		}
+		c.out = slices.Insert(c.out, k+1, add...)
+		k += len(add)
+	}
+}
+
+// countedGPU is the GPU of a count glued to it ("8xh100": "h100"); "" for
+// anything else.
+func countedGPU(w string) string {
+	n, g, ok := strings.Cut(w, "x")
+	if !ok || !digitsOnly(n) || n == "" {
+		return ""
+	}
+	return g
+}

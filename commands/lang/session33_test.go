@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -38,5 +39,40 @@ func TestCountHave(t *testing.T) {
 		if c.have > 0 && (!r.CountOpen || len(r.Request.Targets) != 1) {
 			t.Errorf("%q: the count is not left open on one GPU: %+v", c.text, r.Request.Targets)
 		}
+	}
+}
+
+// A node count said with no GPU beside a node shape said once ("2 nodes of
+// 8xh100 vs 1 node", "h100 8장짜리 2노드 vs 1노드") is that many of the
+// same machines; two shapes leave a bare count without one.
+func TestNodeShapeShared(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, c := range []struct {
+		text   string
+		counts []int
+	}{
+		{"2 nodes of 8xh100 vs 1 node for llama 70b full finetune", []int{16, 8}},
+		{"llama 70b full finetune on 1 node of 8x h100 vs 2 nodes", []int{8, 16}},
+		{"llama 3 70b 풀파인튜닝 h100 8장짜리 2노드 vs 1노드 얼마나 차이나?", []int{16, 8}},
+		{"llama 3 8b lora h100 8장 1노드면 얼마나 걸려?", []int{8}},
+	} {
+		r, err := Read(Env{Catalog: cat}, c.text)
+		if err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		var got []int
+		for _, hw := range r.Request.Targets {
+			if hw.GPU.ID != "h100-sxm5-80gb" {
+				t.Errorf("%q: %s, want H100 SXM", c.text, hw.GPU.ID)
+			}
+			got = append(got, hw.Count)
+		}
+		if !slices.Equal(got, c.counts) {
+			t.Errorf("%q: counts %v, want %v", c.text, got, c.counts)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "llama 70b full finetune on 2 nodes of 8x h100 vs 1 node of 4x a100 vs 3 nodes"); err == nil {
+		t.Errorf("a bare node count beside two shapes was given one of them")
 	}
 }
