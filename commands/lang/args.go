@@ -194,6 +194,10 @@ func ParseWait(args string, srv Servers) (WaitArgs, error) {
 			}
 			a.Server = name
 			i++
+		case w == "for" && i+1 < len(words) && a.Count == 0 && isCount(strings.ToLower(words[i+1])):
+			// "wait for 4 gpus on server-a": a bare number is no duration
+			a.Count = countOf(strings.ToLower(words[i+1]))
+			i++
 		case w == "for" && i+1 < len(words):
 			d, err := ParseDuration(words[i+1])
 			if err != nil {

@@ -89,7 +89,10 @@ func TestParseWaitAndRelease(t *testing.T) {
 	if a, err := ParseWait("2 gpus on a for 8h", argServers); err != nil || a.Count != 2 || a.Server != "server-a" || a.For != 8*time.Hour {
 		t.Errorf("wait 2 gpus on a for 8h: %+v %v", a, err)
 	}
-	for _, bad := range []string{"4", "on server-h", "4 on server-h soon", "4 on server-h for ever"} {
+	if a, err := ParseWait("for 4 gpus on server-a for 2h", argServers); err != nil || a.Count != 4 || a.Server != "server-a" || a.For != 2*time.Hour {
+		t.Errorf("wait for 4 gpus on server-a for 2h: %+v %v", a, err) // "for" a count, then "for" a time
+	}
+	for _, bad := range []string{"4", "on server-h", "4 on server-h soon", "4 on server-h for ever", "2 on server-h for 4"} {
 		if _, err := ParseWait(bad, argServers); err == nil {
 			t.Errorf("wait %q: no error", bad)
 		}
