@@ -580,11 +580,38 @@ func (r *cmdReader) addDuration(d string) {
 	r.endPoint("")
 }
 
+// dayPart reads a later day said with no time ("내일 쓸게요", "금요일
+// 오후에 쓸게요") as that day's working hours, 9:00 to 18:00, its morning
+// to 12:00 or its afternoon from 13:00: the day is when the GPUs are
+// used, not when a booking made now ends. Today, a clock or a duration
+// said keep their reading.
+func (r *cmdReader) dayPart() (from, until string, ok bool) {
+	if len(r.points) != 1 || r.duration != "" || len(r.english) > 0 {
+		return "", "", false
+	}
+	p := r.points[0]
+	if p.role != "" || p.clock != "" || p.day == "" || p.day == "today" || p.day == "now" {
+		return "", "", false
+	}
+	from, until = "9:00", "18:00"
+	switch p.ampm {
+	case "am":
+		until = "12:00"
+	case "pm":
+		from = "13:00"
+	}
+	return p.day + " " + from, p.day + " " + until, true
+}
+
 // args writes what was read in the command's canonical words.
 func (r *cmdReader) args(name string) string {
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
 	window := func() {
+		if from, until, ok := r.dayPart(); ok {
+			add("from", from, "until", until) // "내일 오전에 쓸게요": tomorrow morning
+			return
+		}
 		hasEnd := false
 		for _, p := range r.points {
 			words := strings.TrimSpace(p.day + " " + p.clock)

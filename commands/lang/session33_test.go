@@ -76,3 +76,24 @@ func TestNodeShapeShared(t *testing.T) {
 		t.Errorf("a bare node count beside two shapes was given one of them")
 	}
 }
+
+// A later day said with no time is when the GPUs are used: its working
+// hours, its morning or its afternoon; a clock, an end or a duration said
+// keep their reading.
+func TestBookingDayPart(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "server-a"}}}
+	for text, want := range map[string]string{
+		"내일 오전에 a100 2장 쓸게요":         "2 on server-a from tomorrow 9:00 until tomorrow 12:00",
+		"내일 a100 2장 쓸게요":             "2 on server-a from tomorrow 9:00 until tomorrow 18:00",
+		"금요일 오후에 a100 2장 쓸게요":        "2 on server-a from fri 13:00 until fri 18:00",
+		"내일까지 a100 2장 쓸게요":           "2 on server-a until tomorrow",
+		"내일 오전 9시부터 a100 2장 쓸게요":     "2 on server-a from tomorrow 9:00",
+		"내일 오전 9시부터 3시간 a100 2장 쓸게요": "2 on server-a from tomorrow 9:00 for 3h",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if !ok || cr.Name != "reserve" || cr.Args != want {
+			t.Errorf("%q: %v %+v, want reserve %q", text, ok, cr, want)
+		}
+	}
+}
