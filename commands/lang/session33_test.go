@@ -97,3 +97,21 @@ func TestBookingDayPart(t *testing.T) {
 		}
 	}
 }
+
+// Two choices said with one GPU and "which is faster" compare their speed
+// there, not whether each fits.
+func TestVariantFasterOnOneGPU(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"lora vs qlora on mistral 7b, which one's faster on a single 4090?",
+		"mistral 7b 4090 한장에서 lora랑 qlora 중에 뭐가 더 빨라?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Variant == nil || r.Ask != AskNone {
+			t.Errorf("%q: %v, variant %v, ask %q: want the two compared in speed", text, err, r.Variant != nil, r.Ask)
+		}
+	}
+	if r, err := Read(Env{Catalog: cat}, "lora vs qlora on mistral 7b on a 4090, which fits?"); err != nil || r.Ask != AskFit {
+		t.Errorf("which fits: %v, ask %q", err, r.Ask)
+	}
+}

@@ -279,8 +279,11 @@ func readVariants(env Env, text string) (Reading, bool) {
 		return s
 	}
 	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(bText)}, Request: r2.Request}
-	if r1.Ask == AskWhichGPU {
-		r1.Ask = AskNone // "which is faster": which of the two choices, both answered, not a GPU
+	if r1.Ask == AskWhichGPU || r1.Ask == AskFit && r1.AlsoTime && r1.Prefer != "" && !r1.Memory {
+		// "which is faster": which of the two choices, both answered, not
+		// a GPU, nor whether one fits on the GPU said ("lora vs qlora on
+		// a 4090, which one's faster")
+		r1.Ask = AskNone
 		if r1.Prefer == "cheapest" {
 			r1.Ask = AskCost // "which is cheaper": each one's cost
 		}
