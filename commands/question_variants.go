@@ -55,6 +55,11 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 		if memory && r.Job.MicroBatch == 0 && r.Job.Workload != planner.Inference {
 			r.Job.MicroBatch, r.Job.Checkpointing = 1, true // the least each needs, as a memory answer is sized
 		}
+		if j := &r.Job; memory && j.Workload == planner.Inference && j.GlobalBatch == 0 && j.Concurrency == 0 && j.RequestRate == 0 && j.OutputTokPS == 0 {
+			// "awq랑 gptq 중에 뭐가 메모리 덜 먹어": one request each, not
+			// what a serving engine reserves whatever the format
+			j.GlobalBatch = 1
+		}
 		res, err := s.deps.Catalog.Plan(r)
 		if err != nil || len(res.Plans) == 0 {
 			return nil, err
