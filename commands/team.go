@@ -48,7 +48,16 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	loc := s.loc(req)
 	p := req.printer()
 	var opts []teamOption
+	named := map[string]bool{}
+	for _, hw := range preq.Targets {
+		if hw.Server != "" {
+			named[hw.Server] = true
+		}
+	}
 	for _, srv := range s.deps.Inventory.Servers {
+		if len(named) > 1 && !named[srv.Name] {
+			continue // "v100 server vs a100 server": the two set side by side
+		}
 		if maxGPUHour > 0 && srv.Hardware().GPU.PriceUSD > maxGPUHour {
 			continue // "under $1/hr": a server over the ceiling was ruled out
 		}

@@ -32,3 +32,21 @@ func TestStatusBesidePlan(t *testing.T) {
 		t.Errorf("a status asked alone planned a job: %q", r.Summary)
 	}
 }
+
+// Two team servers set side by side are answered between themselves: a
+// third, faster server the question did not name is not the answer.
+func TestTwoServersComparedBetweenThemselves(t *testing.T) {
+	s, _ := newReservationsOn(t, testServers+`  - name: server-v
+    gpu: v100
+    gpus: 4
+`)
+	r := mustDo(t, s, "U1", "v100 server vs a100 server for resnet-50 imagenet 90 epochs")
+	ans := r.Data.(*PlanData).Answer
+	if !strings.HasPrefix(ans, "server-a finishes first") {
+		t.Errorf("answer %q: want server-a, the faster of the two named", ans)
+	}
+	r = mustDo(t, s, "U1", "which of our servers is fastest for resnet-50 imagenet 90 epochs")
+	if ans := r.Data.(*PlanData).Answer; !strings.HasPrefix(ans, "server-h finishes first") {
+		t.Errorf("answer %q: asked of all servers, want server-h", ans)
+	}
+}
