@@ -31,6 +31,10 @@ var commandVerbs = []struct {
 	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
 	// "내 예약 반납" were taken by extend and release above.
 	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings", "my reservation", "my booking"}},
+	// the reservations as a whole, before reserve: "예약 현황", "예약 상황
+	// 보여줘", "show reservations" ask what is held, not to hold more
+	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
+		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
 	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "anything free", "what's free", "whats free",
 		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
@@ -847,7 +851,7 @@ func planWords(toks []reqToken) bool {
 // stands without anything that makes it a question about the servers: no
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
-	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "누가", "남는", "비어", "빈 ", "server", "서버"} {
+	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "server", "서버", "예약", "reservations", "bookings"} {
 		if strings.Contains(low, w) {
 			return false
 		}

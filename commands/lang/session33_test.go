@@ -115,3 +115,18 @@ func TestVariantFasterOnOneGPU(t *testing.T) {
 		t.Errorf("which fits: %v, ask %q", err, r.Ask)
 	}
 }
+
+// The reservations asked after as a whole are the status, not a booking
+// with no server.
+func TestReservationsStatus(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "server-a"}}}
+	for _, text := range []string{"예약 현황", "현재 예약 상황 보여줘", "show reservations", "server-a 예약 현황"} {
+		if cr, ok := ReadCommand(env, text); !ok || cr.Name != "status" {
+			t.Errorf("%q: %v %+v, want status", text, ok, cr)
+		}
+	}
+	if cr, ok := ReadCommand(env, "내일 a100 2장 예약해줘"); !ok || cr.Name != "reserve" {
+		t.Errorf("a booking: %v %+v", ok, cr)
+	}
+}
