@@ -122,7 +122,7 @@ func (s *Set) ExecNotFree(req Request, srvName string, count int, gpus []int, ce
 		return nil, err
 	}
 	p := req.printer()
-	r := s.conflictReply(p, reserveArgs{count: count, gpus: gpus, server: srv}, ce, dur, now, s.loc(req))
+	r := s.conflictReply(p, req.User, reserveArgs{count: count, gpus: gpus, server: srv}, ce, dur, now, s.loc(req))
 	text := p.T("The command was not run. Add `--wait` to join the waiting list and start it when the GPUs are free.")
 	if f := freeFor.Truncate(time.Minute); f >= time.Minute {
 		text += p.Tf(" They are free now for %s: `--for %s` starts it at once.", durationIn(p, f), formatDuration(f))

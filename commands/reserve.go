@@ -393,7 +393,7 @@ func runReserve(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	})
 	var ce *store.ConflictError
 	if errors.As(err, &ce) {
-		return s.conflictReply(req.printer(), a, ce, dur, now, loc), nil
+		return s.conflictReply(req.printer(), req.User, a, ce, dur, now, loc), nil
 	}
 	if err != nil {
 		return nil, storeError(err, "reserve")
@@ -466,9 +466,16 @@ func (s *Set) reservationReplyIn(p *i18n.Printer, rv store.Reservation, verb str
 	return r
 }
 
-func (s *Set) conflictReply(p *i18n.Printer, a reserveArgs, ce *store.ConflictError, dur time.Duration, now time.Time, loc *time.Location) *Reply {
+func (s *Set) conflictReply(p *i18n.Printer, user string, a reserveArgs, ce *store.ConflictError, dur time.Duration, now time.Time, loc *time.Location) *Reply {
 	var holders []string
+	var own []store.Reservation
 	for _, h := range ce.Holders {
+		if h.Owner == user {
+			// "can I grab 2 h200s on server-h" from the one who holds them
+			own = append(own, h)
+			holders = append(holders, p.Tf("GPUs %s held by you until %s (`%s`)", h.GPUList(), whenIn(p, h.End, now, loc), h.ID))
+			continue
+		}
 		holders = append(holders, p.Tf("GPUs %s held by %s until %s (`%s`)", h.GPUList(), mention(h.Owner), whenIn(p, h.End, now, loc), h.ID))
 	}
 	want := p.Tf("%d GPU(s)", a.count)
@@ -482,6 +489,12 @@ func (s *Set) conflictReply(p *i18n.Printer, a reserveArgs, ce *store.ConflictEr
 		Data:     ce,
 		Refused:  "conflict",
 		Lang:     p.Lang(),
+	}
+	if len(own) == len(ce.Holders) && len(own) > 0 {
+		// only the asker's own booking stands in the way: use it, or
+		// keep it longer
+		r.Summary = p.Tf("You already hold GPUs %s on %s until %s: use them, or `extend %s 1h` to keep them longer",
+			own[0].GPUList(), a.server.Name, whenIn(p, own[0].End, now, loc), own[0].ID)
 	}
 	if ce.Earliest.IsZero() {
 		r.Sections = append(r.Sections, Section{Kind: Warning, Text: p.Tf("%s has %d GPUs: that request can never fit there.", a.server.Name, a.server.Count())})

@@ -50,3 +50,21 @@ func TestTwoServersComparedBetweenThemselves(t *testing.T) {
 		t.Errorf("answer %q: asked of all servers, want server-h", ans)
 	}
 }
+
+// A booking refused only by the asker's own reservation says so: the
+// GPUs are theirs, to use or extend; another's holder is named as before.
+func TestConflictWithOwnBooking(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U1", "reserve 4 on server-h for 5h")
+	r := mustDo(t, s, "U1", "can I grab 2 h200s on server h until 6pm?")
+	if !strings.HasPrefix(r.Summary, "You already hold GPUs 0,1,2,3 on server-h") || !strings.Contains(r.Summary, "extend server-h-") {
+		t.Errorf("own booking: summary %q", r.Summary)
+	}
+	if b := strings.Join(r.Sections[0].Bullets, " "); !strings.Contains(b, "held by you") {
+		t.Errorf("own booking: held %q", b)
+	}
+	r = mustDo(t, s, "U2", "can I grab 2 h200s on server h until 6pm?")
+	if strings.Contains(r.Summary, "You already") || !strings.Contains(strings.Join(r.Sections[0].Bullets, " "), "<@U1>") {
+		t.Errorf("another's booking: %q %v", r.Summary, r.Sections[0].Bullets)
+	}
+}
