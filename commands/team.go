@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"strconv"
 	"time"
@@ -70,6 +71,8 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		if e.Memory.Fits && e.Time.TotalHours != nil {
 			o.run = time.Duration(*e.Time.TotalHours * float64(time.Hour))
 			resv, err := st.List(ctx, srv.Name)
+			// the asker's own bookings are GPUs they can run it on
+			resv = slices.DeleteFunc(resv, func(r store.Reservation) bool { return r.Owner == req.User })
 			if err == nil {
 				if start, gpus, ok := store.EarliestSlot(resv, srv.Count(), e.GPUs, now, reserveMargin(o.run)); ok {
 					o.free, o.gpus, o.finish = start, gpus, start.Add(o.run)

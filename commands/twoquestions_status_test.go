@@ -68,3 +68,17 @@ func TestConflictWithOwnBooking(t *testing.T) {
 		t.Errorf("another's booking: %q %v", r.Summary, r.Sections[0].Bullets)
 	}
 }
+
+// Which server finishes first counts the asker's own booking as GPUs they
+// can run on; another's booking still holds the server.
+func TestWhichServerCountsOwnBookingAsFree(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U1", "reserve 4 on server-h for 20h")
+	q := "which of our servers is fastest for bert-base 3 epochs of 1M samples"
+	if ans := mustDo(t, s, "U1", q).Data.(*PlanData).Answer; !strings.HasPrefix(ans, "server-h finishes first") {
+		t.Errorf("the asker's own booking: %q, want server-h", ans)
+	}
+	if ans := mustDo(t, s, "U2", q).Data.(*PlanData).Answer; !strings.HasPrefix(ans, "server-a finishes first") {
+		t.Errorf("another's booking: %q, want server-a", ans)
+	}
+}
