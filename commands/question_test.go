@@ -111,6 +111,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen 72b lora 하려는데 h100 4장으로 충분해? 아니면 4장 다 필요함?", "count", []string{"4장 모두 필요해요: 4× H100 SXM5 80GB"}},
 		// formats compared in memory for serving with no load: one request each, not the engine's reservation
 		{"qwen2.5 32b awq랑 gptq 중에 뭐가 메모리 덜 먹어?", "", []string{"awq: GPU당 22 GiB (메모리 OK) · gptq: GPU당 22 GiB"}},
+		// training set side by side in memory: the least each needs, said so (the table plans for speed)
+		{"qwen3 8b full finetune vs lora, memory difference?", "", []string{"(the least each needs: micro-batch 1, checkpointing) — lora needs"}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},

@@ -100,7 +100,12 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 		// beside its memory, and both differences
 		parts, verdict = withRates(p, v.Kind, sides, plan, hw, parts, verdict)
 	}
-	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + verdict + "."
+	least := ""
+	if mode == sideMemory && req.Job.MicroBatch == 0 && req.Job.Workload != planner.Inference {
+		// the table below plans for speed, with a larger micro-batch
+		least = p.T(" (the least each needs: micro-batch 1, checkpointing)")
+	}
+	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + least + verdict + "."
 }
 
 // withRates adds each side's rate to its memory figures, and the rates'
