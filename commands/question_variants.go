@@ -52,13 +52,8 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 			on = fewest(r, on) // "풀파인튜닝 vs LoRA … H100 기준": each on what it needs
 		}
 		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{on}, true, nil, false
-		if memory && r.Job.MicroBatch == 0 && r.Job.Workload != planner.Inference {
-			r.Job.MicroBatch, r.Job.Checkpointing = 1, true // the least each needs, as a memory answer is sized
-		}
-		if j := &r.Job; memory && j.Workload == planner.Inference && j.GlobalBatch == 0 && j.Concurrency == 0 && j.RequestRate == 0 && j.OutputTokPS == 0 {
-			// "awq랑 gptq 중에 뭐가 메모리 덜 먹어": one request each, not
-			// what a serving engine reserves whatever the format
-			j.GlobalBatch = 1
+		if memory {
+			leastSized(&r.Job)
 		}
 		res, err := s.deps.Catalog.Plan(r)
 		if err != nil || len(res.Plans) == 0 {
@@ -100,12 +95,29 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 		// beside its memory, and both differences
 		parts, verdict = withRates(p, v.Kind, sides, plan, hw, parts, verdict)
 	}
-	least := ""
-	if mode == sideMemory && req.Job.MicroBatch == 0 && req.Job.Workload != planner.Inference {
-		// the table below plans for speed, with a larger micro-batch
-		least = p.T(" (the least each needs: micro-batch 1, checkpointing)")
+	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + leastSaid(p, mode, req.Job) + verdict + "."
+}
+
+// leastSized sizes a job whose memory is compared at the least it
+// needs: training at micro-batch 1 with checkpointing, serving with no
+// load said at one request ("awq랑 gptq 중에 뭐가 메모리 덜 먹어"), not
+// what a serving engine reserves whatever the format.
+func leastSized(j *planner.Job) {
+	switch {
+	case j.Workload != planner.Inference && j.MicroBatch == 0:
+		j.MicroBatch, j.Checkpointing = 1, true
+	case j.Workload == planner.Inference && j.GlobalBatch == 0 && j.Concurrency == 0 && j.RequestRate == 0 && j.OutputTokPS == 0:
+		j.GlobalBatch = 1
 	}
-	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + least + verdict + "."
+}
+
+// leastSaid says a training memory comparison is the least each needs:
+// the card's table below plans for speed, with a larger micro-batch.
+func leastSaid(p *i18n.Printer, mode sideMode, j planner.Job) string {
+	if mode != sideMemory || j.MicroBatch != 0 || j.Workload == planner.Inference {
+		return ""
+	}
+	return p.T(" (the least each needs: micro-batch 1, checkpointing)")
 }
 
 // withRates adds each side's rate to its memory figures, and the rates'

@@ -49,14 +49,9 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	loc := s.loc(req)
 	p := req.printer()
 	var opts []teamOption
-	named := map[string]bool{}
-	for _, hw := range preq.Targets {
-		if hw.Server != "" {
-			named[hw.Server] = true
-		}
-	}
+	named := comparedServers(preq.Targets)
 	for _, srv := range s.deps.Inventory.Servers {
-		if len(named) > 1 && !named[srv.Name] {
+		if named != nil && !named[srv.Name] {
 			continue // "v100 server vs a100 server": the two set side by side
 		}
 		if maxGPUHour > 0 && srv.Hardware().GPU.PriceUSD > maxGPUHour {
@@ -70,10 +65,7 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		o := teamOption{server: srv, est: e}
 		if e.Memory.Fits && e.Time.TotalHours != nil {
 			o.run = time.Duration(*e.Time.TotalHours * float64(time.Hour))
-			resv, err := st.List(ctx, srv.Name)
-			// the asker's own bookings are GPUs they can run it on
-			resv = slices.DeleteFunc(resv, func(r store.Reservation) bool { return r.Owner == req.User })
-			if err == nil {
+			if resv, err := othersBookings(ctx, st, srv.Name, req.User); err == nil {
 				if start, gpus, ok := store.EarliestSlot(resv, srv.Count(), e.GPUs, now, reserveMargin(o.run)); ok {
 					o.free, o.gpus, o.finish = start, gpus, start.Add(o.run)
 				}
@@ -140,4 +132,26 @@ func finishLine(p *i18n.Printer, best, fastest *teamOption, now time.Time, loc *
 		line += p.Tf("; %s runs it faster (%s) but finishes %s", fastest.server.Name, planner.FormatHoursIn(p, fastest.run.Hours()), whenIn(p, fastest.finish, now, loc))
 	}
 	return line + "."
+}
+
+// comparedServers is the team servers a request sets side by side ("v100
+// server vs a100 server"), nil when it names fewer than two.
+func comparedServers(targets []planner.Hardware) map[string]bool {
+	named := map[string]bool{}
+	for _, hw := range targets {
+		if hw.Server != "" {
+			named[hw.Server] = true
+		}
+	}
+	if len(named) < 2 {
+		return nil
+	}
+	return named
+}
+
+// othersBookings is a server's reservations but the asker's own: the GPUs
+// they hold are GPUs they can run the job on.
+func othersBookings(ctx context.Context, st store.Store, server, user string) ([]store.Reservation, error) {
+	resv, err := st.List(ctx, server)
+	return slices.DeleteFunc(resv, func(r store.Reservation) bool { return r.Owner == user }), err
 }

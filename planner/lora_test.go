@@ -237,3 +237,23 @@ func TestLoRAOnAnEightBitBase(t *testing.T) {
 		t.Error("pretraining in int8 planned; want the inference-format error")
 	}
 }
+
+// QLoRA with no checkpointing said is planned as its recipes run it, with
+// checkpointing on and an assumption that says so; "no ckpt" keeps it off.
+func TestQLoRACheckpointsByDefault(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3-8b"), Workload: QLoRA, SeqLen: 2048, GlobalBatch: 4}
+	hw := []Hardware{mustGPU(t, c, "4090", 1)}
+	res := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw})
+	if !res.Plans[0].Checkpointing || !strings.Contains(strings.Join(res.Assumptions, "\n"), "as QLoRA recipes run it") {
+		t.Errorf("qlora: checkpointing %v, assumptions %q", res.Plans[0].Checkpointing, res.Assumptions)
+	}
+	job.NoCheckpointing = true
+	if e := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw}).Plans[0]; e.Checkpointing {
+		t.Error("qlora no ckpt: planned with checkpointing")
+	}
+	job.NoCheckpointing, job.Workload = false, LoRA
+	if e := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "h100", 1)}}).Plans[0]; e.Checkpointing {
+		t.Error("lora on an h100: checkpointing chosen where it fits without")
+	}
+}

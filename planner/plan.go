@@ -347,6 +347,13 @@ func (pc *planContext) resolveJob() error {
 		j.LoRARank = defaultLoRARank
 		pc.assume(pc.pr.Tf("LoRA rank 16 on all linear layers (q,k,v,o,gate,up,down): %s trainable parameters", formatParams(loraParams(m, j.LoRARank))))
 	}
+	if j.Workload == QLoRA && !j.Checkpointing && !j.NoCheckpointing {
+		// the run people launch: peft's prepare_model_for_kbit_training
+		// (use_gradient_checkpointing=True by default), Unsloth's
+		// notebooks and torchtune's QLoRA recipes all turn it on
+		j.Checkpointing = true
+		pc.assume(pc.pr.T("checkpointing: on, as QLoRA recipes run it (peft's prepare_model_for_kbit_training, Unsloth, torchtune); say `no ckpt` to plan without"))
+	}
 	if (j.Workload == LoRA || j.Workload == QLoRA) && !m.IsTransformer() {
 		return userError(pc.pr.Tf("LoRA/QLoRA planning needs a transformer model; %s is not one", m.ID))
 	}

@@ -310,13 +310,18 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	settleAsk(&r, c, p, question)
 	impliedDefaults(&r, p, c)
+	countsAsked(&r, c)
+	return r, nil
+}
+
+// countsAsked settles how a count is asked: of the team's servers, in
+// nodes, or within the GPUs the asker has ("we have 8", "8장 중에").
+func countsAsked(r *Reading, c *canonizer) {
 	r.FitAsked = r.Ask == AskWhichServer && c.canItRun()
 	r.NodesAsked = c.nodesAsked && r.Ask == AskCount
 	if c.have > 0 && r.Ask == AskCount && len(r.Request.Targets) == 1 && !r.Request.Compare && r.Variant == nil {
-		// "we have 8", "8장 중에": the count asked is within them
 		r.CountHave, r.CountOpen = c.have, true
 	}
-	return r, nil
 }
 
 // impliedDefaults fills in what the words imply and the request did not
