@@ -136,6 +136,9 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return req, "", nil
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && len(req.Pool) > 0:
 		return req, "", nil
+	case rd.MaxBatch && rd.LatencyPerToken && rd.LatencyTargetS > 0 && req.Job.Workload == planner.Inference && len(req.Targets) == 1 && !rd.CountOpen:
+		// "how many concurrent users at ~20 tok/s each", "유저당 초당 20토큰 기준 동접 몇 명"
+		return s.atOnceWithin(p, rd, req)
 	}
 	return s.oneOrFewest(p, rd, req)
 }

@@ -213,3 +213,48 @@ func latencyWords(sec float64) string {
 	}
 	return fmt.Sprintf("%gs", sec)
 }
+
+// atOnceWithin answers "how many users at once, each at 20 tokens/s" or
+// "… within 50 ms a token" on one setup: the most requests in flight
+// whose time per output token stays within the target, up to what the
+// KV cache holds. The card plans that many.
+func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	target := rd.LatencyTargetS
+	plan := func(c int) *planner.Estimate {
+		r := req
+		r.Job.Concurrency, r.NoSearch = c, true
+		res, err := s.deps.Catalog.Plan(r)
+		if err != nil || len(res.Plans) == 0 || !res.Plans[0].Memory.Fits || res.Plans[0].Serving == nil {
+			return nil
+		}
+		return res.Plans[0]
+	}
+	one := plan(1)
+	if one == nil || one.Serving.MaxInFlight < 1 {
+		return req, "", nil // the card says why it does not fit
+	}
+	hw, room := hwText(p, one), one.Serving.MaxInFlight
+	if one.Serving.TPOTS > target {
+		req.Job.Concurrency = 1
+		return req, p.Tf("Not even one: a single request takes %s a token on %s, over your %s target; a faster GPU or more tensor parallelism brings it down.",
+			planner.FormatSeconds(one.Serving.TPOTS), hw, planner.FormatSeconds(target)), nil
+	}
+	lo, best := 1, one
+	if e := plan(room); e != nil && e.Serving.TPOTS <= target {
+		lo, best = room, e
+	} else {
+		for hi := room; hi-lo > 1; {
+			mid := (lo + hi) / 2
+			if e := plan(mid); e != nil && e.Serving.TPOTS <= target {
+				lo, best = mid, e
+			} else {
+				hi = mid
+			}
+		}
+	}
+	req.Job.Concurrency = lo
+	tpot := best.Serving.TPOTS
+	line := p.Tf("Up to %d requests at once on %s, each streaming at %s tokens/s (%s a token) within your %s target; the KV cache holds %d.",
+		lo, hw, lang.Num(math.Round(1/tpot)), planner.FormatSeconds(tpot), planner.FormatSeconds(target), room)
+	return req, line, nil
+}

@@ -113,6 +113,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"qwen2.5 32b awq랑 gptq 중에 뭐가 메모리 덜 먹어?", "", []string{"awq: GPU당 22 GiB (메모리 OK) · gptq: GPU당 22 GiB"}},
 		// training set side by side in memory: the least each needs, said so (the table plans for speed)
 		{"qwen3 8b full finetune vs lora, memory difference?", "", []string{"(the least each needs: micro-batch 1, checkpointing) — lora needs"}},
+		// users at once asked with each one's speed: the most whose time a token stays within it, under the KV cache's room
+		{"llama 3.1 8b on an l40s, how many concurrent users at ~20 tok/s each?", "fit", []string{"requests at once on 1× L40S, each streaming at", "within your 50 ms target; the KV cache holds"}},
+		{"llama 3.1 70b on an a10, how many users at 20 tok/s each", "fit", []string{"No — on 1× A10"}},
+		{"qwen2.5 7b awq on a t4, how many users at 60 tok/s each", "fit", []string{"Not even one: a single request takes", "over your 16.7 ms target"}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},

@@ -388,7 +388,7 @@ func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer 
 	if answer != "" && rd.Chinchilla {
 		answer = p.Tf("Chinchilla-optimal: %s tokens.", bigCount(p, rd.Request.Job.Tokens)) + " " + answer
 	}
-	if answer != "" && rd.LatencyTargetS > 0 {
+	if answer != "" && rd.LatencyTargetS > 0 && !(rd.MaxBatch && rd.LatencyPerToken) { // (atOnceWithin set the two against each other)
 		if !strings.HasSuffix(answer, ".") && !strings.HasSuffix(answer, "요") {
 			answer += "." // "… (one replica below)": a sentence ends before the verdict
 		}

@@ -70,7 +70,7 @@ func (c *canonizer) koTargetAfter(i int) bool {
 		if c.koPastAfter(k) && k == i {
 			return false // "하루에 200억 토큰 처리했는데": what a run did
 		}
-		for _, p := range []string{"필요", "처리", "생성", "목표", "해야", "뽑", "감당", "버티", "서빙", "소화", "려면", "나오게", "받으면", "받을", "들어오", "가능", "이상", "나와야"} {
+		for _, p := range []string{"필요", "처리", "생성", "목표", "해야", "뽑", "감당", "버티", "서빙", "소화", "려면", "나오게", "받으면", "받을", "들어오", "가능", "이상", "나와야", "기준", "유지", "보장"} {
 			if strings.Contains(w, p) {
 				return true
 			}

@@ -782,10 +782,12 @@ func latencySaid(p *i18n.Printer, r Reading) string {
 
 // latencyText writes a latency target as people say it: "200 ms", "1.5 s".
 func latencyText(s float64) string {
+	// three significant figures: a rate's inverse (60 tok/s each) is no
+	// round number of milliseconds
 	if s < 1 {
-		return strconv.FormatFloat(s*1000, 'f', -1, 64) + " ms"
+		return sigFigs(s*1000) + " ms"
 	}
-	return strconv.FormatFloat(s, 'f', -1, 64) + " s"
+	return sigFigs(s) + " s"
 }
 
 // servedRate reports whether a time asked of inference with no amount of
@@ -794,4 +796,18 @@ func latencyText(s float64) string {
 func servedRate(r Reading) bool {
 	j := r.Request.Job
 	return j.Workload == planner.Inference && j.Samples == 0 && j.Tokens == 0 && j.DatasetSamples == 0 && j.DatasetTokens == 0 && r.ServeHours == 0 && r.Request.Baseline == nil
+}
+
+// sigFigs writes v to three significant figures, with no trailing zeros
+// ("16.7", "50", "1500").
+func sigFigs(v float64) string {
+	if v <= 0 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	prec := max(0, 2-int(math.Floor(math.Log10(v))))
+	out := strconv.FormatFloat(v, 'f', prec, 64)
+	if prec > 0 {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out
 }

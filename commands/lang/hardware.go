@@ -712,9 +712,17 @@ func (p *reqParser) chinchillaTokens(said bool) {
 // perUserRate turns a token rate said per user ("30 tok/s per user for 40
 // users") into the service's: times the users at once, or one stream
 // when none are said.
-func (p *reqParser) perUserRate(said bool) {
+func (p *reqParser) perUserRate(c *canonizer) {
 	j := &p.req.Job
-	if !said || j.OutputTokPS <= 0 {
+	if !c.perUser || j.OutputTokPS <= 0 {
+		return
+	}
+	if c.maxBatch && j.Concurrency <= 0 && c.latencyTarget == 0 {
+		// "how many concurrent users at ~20 tok/s each": the users are
+		// asked, so each one's speed is a target for each token
+		c.latencyTarget, c.latencyPerToken = 1/j.OutputTokPS, true
+		p.note(en.Tf("%s tokens/s for each user: each output token within %s", reqTrimNum(j.OutputTokPS), planner.FormatSeconds(c.latencyTarget)))
+		j.OutputTokPS = 0
 		return
 	}
 	if j.Concurrency <= 0 {

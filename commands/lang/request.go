@@ -615,7 +615,7 @@ func (p *reqParser) afterRun(c *canonizer) {
 	p.layoutCount(c.ask)
 	p.runCount(c.ask)
 	p.chinchillaTokens(c.chinchilla)
-	p.perUserRate(c.perUser)
+	p.perUserRate(c)
 	p.quantisingNote(&c.skipped, &p.skipped)
 }
 

@@ -130,3 +130,31 @@ func TestReservationsStatus(t *testing.T) {
 		t.Errorf("a booking: %v %+v", ok, cr)
 	}
 }
+
+// A per-user rate beside the users asked ("how many concurrent users at
+// ~20 tok/s each") is a target for each token, not a service rate.
+func TestPerUserRateWithUsersAsked(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"llama 3.1 8b on an l40s, how many concurrent users at ~20 tok/s each?",
+		"l40s 한장에 llama 3.1 8b 올리면 유저당 초당 20토큰 기준 동접 몇 명?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.MaxBatch || !r.LatencyPerToken || r.LatencyTargetS != 0.05 || r.Request.Job.OutputTokPS != 0 {
+			t.Errorf("%q: %v, at once %v, per token %v target %v, rate %v", text, err, r.MaxBatch, r.LatencyPerToken, r.LatencyTargetS, r.Request.Job.OutputTokPS)
+		}
+	}
+	r, err := Read(Env{Catalog: cat}, "llama 3.1 8b on an l40s, 30 tok/s per user for 40 users")
+	if err != nil || r.Request.Job.OutputTokPS != 1200 || r.Request.Job.Concurrency != 40 {
+		t.Errorf("users said: %v, rate %v, users %d", err, r.Request.Job.OutputTokPS, r.Request.Job.Concurrency)
+	}
+}
+
+// A latency target is said to three significant figures.
+func TestLatencyText(t *testing.T) {
+	for v, want := range map[float64]string{1.0 / 60: "16.7 ms", 0.05: "50 ms", 0.1: "100 ms", 0.0025: "2.5 ms", 2: "2 s", 1500: "1500 s", 1.25: "1.25 s"} {
+		if got := latencyText(v); got != want {
+			t.Errorf("%v s: %q, want %q", v, got, want)
+		}
+	}
+}
