@@ -237,7 +237,7 @@ func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request
 	if one.Serving.TPOTS > target {
 		req.Job.Concurrency = 1
 		return req, p.Tf("Not even one: a single request takes %s a token on %s, over your %s target; a faster GPU or more tensor parallelism brings it down.",
-			planner.FormatSeconds(one.Serving.TPOTS), hw, planner.FormatSeconds(target)), nil
+			planner.FormatSeconds(one.Serving.TPOTS), hw, lang.LatencyText(target)), nil
 	}
 	lo, best := 1, one
 	if e := plan(room); e != nil && e.Serving.TPOTS <= target {
@@ -255,6 +255,6 @@ func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request
 	req.Job.Concurrency = lo
 	tpot := best.Serving.TPOTS
 	line := p.Tf("Up to %d requests at once on %s, each streaming at %s tokens/s (%s a token) within your %s target; the KV cache holds %d.",
-		lo, hw, lang.Num(math.Round(1/tpot)), planner.FormatSeconds(tpot), planner.FormatSeconds(target), room)
+		lo, hw, lang.Num(math.Round(1/tpot)), planner.FormatSeconds(tpot), lang.LatencyText(target), room)
 	return req, line, nil
 }

@@ -798,6 +798,10 @@ func servedRate(r Reading) bool {
 	return j.Workload == planner.Inference && j.Samples == 0 && j.Tokens == 0 && j.DatasetSamples == 0 && j.DatasetTokens == 0 && r.ServeHours == 0 && r.Request.Baseline == nil
 }
 
+// LatencyText writes a latency target as the reading says it: to three
+// significant figures, in ms under a second ("16.7 ms", "2 s").
+func LatencyText(s float64) string { return latencyText(s) }
+
 // sigFigs writes v to three significant figures, with no trailing zeros
 // ("16.7", "50", "1500").
 func sigFigs(v float64) string {
