@@ -395,6 +395,12 @@ func (p *reqParser) baseline(a int) error {
 	p.baselineAt = a
 	haveValue, haveHW := false, false
 	for {
+		if p.tok(p.i).w == "," && !haveHW && len(p.req.Targets) == 1 && !p.req.Compare && p.toks[a].w != "baseline" {
+			// "lora on 8x v100 took 20 hours, how long on a100s?": the
+			// hardware before the run is its own; after the comma comes
+			// the question's
+			break
+		}
 		for p.tok(p.i).w == "=" || p.tok(p.i).w == "of" || p.tok(p.i).w == "at" || p.tok(p.i).w == "," {
 			p.i++
 		}

@@ -158,3 +158,27 @@ func TestLatencyText(t *testing.T) {
 		}
 	}
 }
+
+// A measured run said after its hardware ("on 8x v100 took 20 hours")
+// keeps that hardware; the one asked after the comma or semicolon is the
+// target.
+func TestRunHardwareBeforeTheComma(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"llama 3 8b lora on 8x v100 took 20 hours, how long on a100s?",
+		"we trained llama 3 8b lora on 8x v100 and it took 20 hours, what would a100s cut that to?",
+		"we finetuned llama 3 8b lora on 8x v100 last week, 3 epochs took 20 hours; how long on a100s?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Baseline == nil || len(r.Request.Targets) != 1 {
+			t.Errorf("%q: %v, %+v", text, err, r.Request.Baseline)
+			continue
+		}
+		if b, g := r.Request.Baseline.Hardware, r.Request.Targets[0]; b.GPU.ID != "v100-sxm2-32gb" || b.Count != 8 || g.GPU.ID != "a100-sxm4-80gb" {
+			t.Errorf("%q: run on %d× %s, target %s", text, b.Count, b.GPU.ID, g.GPU.ID)
+		}
+	}
+	if r, err := Read(Env{Catalog: cat}, "bert-base baseline 5.67 h/epoch, on 4x v100, how long on h100"); err != nil || r.Request.Baseline == nil || r.Request.Baseline.Hardware.GPU.ID != "v100-sxm2-32gb" {
+		t.Errorf("a baseline with its hardware after a comma: %v", err)
+	}
+}

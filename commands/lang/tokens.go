@@ -51,9 +51,9 @@ func reqNormalize(s string) string {
 			// zero-width characters and soft hyphens vanish
 		case unicode.IsSpace(r) || unicode.Is(unicode.Zs, r) || unicode.IsControl(r):
 			b.WriteByte(' ')
-		case strings.ContainsRune("→⇒➡👉", r):
-			b.WriteString(" , ") // "3ep 5만 → 시간?": an arrow separates phrases
-		case strings.ContainsRune("\"'`‘’‚‛′“”„‟″«»()[]{};!?|~≈🤔🙏😅😭ㅠㅜ", r):
+		case strings.ContainsRune("→⇒➡👉;", r):
+			b.WriteString(" , ") // "3ep 5만 → 시간?": an arrow separates phrases, as a semicolon does clauses
+		case strings.ContainsRune("\"'`‘’‚‛′“”„‟″«»()[]{}!?|~≈🤔🙏😅😭ㅠㅜ", r):
 			b.WriteByte(' ')
 		case strings.ContainsRune("‐‑‒–—―−", r):
 			b.WriteByte('-')
