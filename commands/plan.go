@@ -209,6 +209,9 @@ func (s *Set) searchPools(p *i18n.Printer, rd lang.Reading, req *planner.Request
 		team = nil
 		req.Job.Notes = append(req.Job.Notes, p.T("cloud GPUs only, as asked: the team's servers are left out"))
 	}
+	if rd.Buying {
+		team = nil // "서버 새로 사려는데": the GPUs to buy, not the team's
+	}
 	if n := rd.GPUCount; n > 0 && len(req.Targets) == 0 {
 		cloud, req.Pool = req.Pool, nil // the reader's pool: every GPU at n
 		had := len(team) > 0
@@ -253,6 +256,9 @@ func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // that reserves the earliest finish, before the recommendations (headed
 // recHead).
 func (s *Set) addTeam(ctx context.Context, ureq Request, req planner.Request, rd lang.Reading, res *planner.Result, reply *Reply, recHead string) {
+	if rd.Buying {
+		return // the GPUs to buy are the question, not when the team's are free
+	}
 	sec, act, finish := s.teamSection(ctx, ureq, req, res, rd.MaxGPUHourUSD)
 	if sec == nil {
 		return

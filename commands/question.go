@@ -58,6 +58,18 @@ func (s *Set) planEnvCtx(ctx context.Context) lang.Env {
 // countLadder is the GPU counts a "how many" question tries.
 var countLadder = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 
+// pricesSaid gives the named GPUs the hourly price said ("on 1x h100 at
+// $2.5/hr", "h100 시간당 2.5달러면"); the search keeps it as a ceiling.
+func pricesSaid(p *i18n.Printer, rd lang.Reading, req *planner.Request) {
+	if rd.MaxGPUHourUSD <= 0 {
+		return
+	}
+	for i := range req.Targets {
+		req.Targets[i].GPU.PriceUSD = rd.MaxGPUHourUSD
+		req.Targets[i].GPU.PriceSource = p.T("the price you gave")
+	}
+}
+
 // answerQuestion turns the question a request asks into the request to
 // plan. "Which of our servers" plans on every team server (teamRanking);
 // "how many H100s (to finish in a day)?" tries counts of that GPU
@@ -69,19 +81,15 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		// hardware named, so the question is of the hardware it ran on
 		req.Targets = []planner.Hardware{b.Hardware}
 	}
-	if rd.MaxGPUHourUSD > 0 {
-		// "on 1x h100 at $2.5/hr", "h100 시간당 2.5달러면": the named
-		// GPUs cost that here; the search keeps it as a ceiling
-		for i := range req.Targets {
-			req.Targets[i].GPU.PriceUSD = rd.MaxGPUHourUSD
-			req.Targets[i].GPU.PriceSource = p.T("the price you gave")
-		}
-	}
+	pricesSaid(p, rd, &req)
 	switch {
 	case rd.Ask == lang.AskWhichServer && len(req.Targets) == 0 && s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0:
 		req.Targets = s.teamRanking(req)
 		req.Compare = len(req.Targets) > 1
 		return req, "", nil
+	case rd.Buying && len(req.Targets) == 0 && len(req.Pool) == 0 && rd.Ask != lang.AskCount && rd.Ask != lang.AskAmount:
+		// "서버 새로 사려는데 llama 70b 파인튜닝용으로 뭐 사야돼?"
+		return s.buyOptions(p, req)
 	case rd.LargestModel:
 		return s.largestModel(p, rd, req)
 	case rd.BitsAsked:

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -80,5 +81,36 @@ func TestWhichServerCountsOwnBookingAsFree(t *testing.T) {
 	}
 	if ans := mustDo(t, s, "U2", q).Data.(*PlanData).Answer; !strings.HasPrefix(ans, "server-a finishes first") {
 		t.Errorf("another's booking: %q, want server-a", ans)
+	}
+}
+
+// GPUs to buy ("서버 새로 사려는데 … 뭐 사야돼", "we're buying a new
+// server for …") are answered with the fewest of each GPU teams buy that
+// hold the job, side by side at one global batch, and no team servers.
+func TestBuyOptions(t *testing.T) {
+	s, _ := newReservations(t)
+	for _, text := range []string{"서버 새로 사려는데 llama 70b 파인튜닝용으로 뭐 사야돼?", "we're buying a new server for llama 3 8b lora, which gpus should we get?"} {
+		r := mustDo(t, s, "U1", text)
+		pd := r.Data.(*PlanData)
+		if !strings.HasPrefix(pd.Answer, "To buy: ") && !strings.HasPrefix(pd.Answer, "구매 후보: ") {
+			t.Errorf("%q: answer %q", text, pd.Answer)
+		}
+		if len(pd.Result.Plans) < 2 {
+			t.Errorf("%q: %d options side by side", text, len(pd.Result.Plans))
+		}
+		for _, e := range pd.Result.Plans {
+			if !e.Memory.Fits || e.Server != "" || !strings.Contains(pd.Answer, fmt.Sprintf("%d× %s (", e.GPUs, e.GPUName)) {
+				t.Errorf("%q: option %d× %s (fits %v, server %q) not as the answer says", text, e.GPUs, e.GPUName, e.Memory.Fits, e.Server)
+			}
+		}
+		for _, sec := range r.Sections {
+			if strings.Contains(sec.Heading, "team's servers") || strings.Contains(sec.Heading, "팀 서버") {
+				t.Errorf("%q: a team section %q", text, sec.Heading)
+			}
+		}
+	}
+	// a GPU named with buying: whether it does the job, as before
+	if r := mustDo(t, s, "U1", "4090 사려는데 llama 3 8b lora 돌아가?"); !strings.HasPrefix(r.Data.(*PlanData).Answer, "네 — 1× GeForce RTX 4090") {
+		t.Errorf("a GPU named: %q", r.Data.(*PlanData).Answer)
 	}
 }

@@ -260,6 +260,7 @@ func koLang() map[string]string {
 		"how big?":              "얼마나 큰 모델까지?",
 		"the largest model":     "가장 큰 모델",
 		"in the cloud":          "클라우드에서",
+		"to buy":                "구매용",
 		"latency?":              "지연시간은?",
 		"how many GPUs?":        "GPU 몇 장?",
 		"how many nodes?":       "노드 몇 대?",

@@ -90,6 +90,7 @@ type canonizer struct {
 	epochAsked   bool        // an epoch's time asked ("time per epoch", "에폭당 얼마나")
 	nodesAsked   bool        // a count asked in nodes ("how many h100 nodes", "노드 몇 개")
 	have         int         // the GPUs the asker has, beside a count question ("we have 8", "8장 중에")
+	buying       bool        // GPUs to buy ("사려는데", "buying a new server"), not the team's nor rented
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -190,8 +191,7 @@ func (c *canonizer) run() {
 // 분량 음성": not a run's hours).
 var earlyReaders = []func(*canonizer, int) int{
 	(*canonizer).countsAndMoney, (*canonizer).aside, (*canonizer).largestAt, (*canonizer).dailyUsersAt,
-	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst, (*canonizer).nodesAskedAt,
-	(*canonizer).countHaveAt,
+	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst, (*canonizer).nodesAskedAt, (*canonizer).countHaveAt,
 }
 
 // step is long on purpose: it is the ordered list of readers a word is

@@ -100,6 +100,11 @@ func (c *canonizer) aside(i int) int {
 	if isHangulWord(c.w(i)) {
 		return c.koAside(i)
 	}
+	if buyWord(c.w(i)) || c.words(i, "new", "server") && c.w(i-1) != "our" {
+		c.buying = true // "we're buying a new server for …": GPUs to buy
+		c.skip(i, i+1)
+		return i + 1
+	}
 	return i
 }
 
@@ -110,6 +115,11 @@ func (c *canonizer) koAside(i int) int {
 	w := c.w(i)
 	if w == "당" && (c.w(i-1) == "gpu" || c.w(i-1) == "카드") {
 		c.skip(i, i+1) // "gpu당 메모리": each GPU's, as the plan gives it
+		return i + 1
+	}
+	if koBuyWord(w) {
+		c.buying = true // "서버 새로 사려는데 뭐 사야돼": GPUs to buy, not the team's
+		c.skip(i, i+1)
 		return i + 1
 	}
 	if strings.HasPrefix(w, "빌려") || strings.HasPrefix(w, "빌리") || strings.HasPrefix(w, "대여") {
@@ -170,4 +180,26 @@ func (c *canonizer) oneMachine() {
 		}
 		c.in = append(c.in[:k-1], c.in[k+1:]...)
 	}
+}
+
+// koBuyWord reports whether w says buying ("사려는데", "사야돼", "살까",
+// "구매", "구입"): "사" alone is too short to be sure of, so only its
+// forms of intent count.
+func koBuyWord(w string) bool {
+	for _, p := range []string{"사려", "사야", "살까", "살려", "사고싶", "사고 싶", "살건데", "살 건데", "구매", "구입"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// buyWord reports whether an English word says buying ("buy",
+// "buying", "purchase").
+func buyWord(w string) bool {
+	switch w {
+	case "buy", "buying", "bought", "purchase", "purchasing", "procure", "procuring":
+		return true
+	}
+	return false
 }

@@ -324,6 +324,9 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 	} else if r.GPUCount > 0 {
 		add(p.Tf("on %d gpus", r.GPUCount))
 	}
+	if r.Buying {
+		add(p.T("to buy"))
+	}
 	add(questionSaid(p, r))
 	add(latencySaid(p, r))
 	if r.Budget > 0 {

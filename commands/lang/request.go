@@ -165,6 +165,10 @@ type Reading struct {
 	// Cloud: the question is about rented GPUs ("in the cloud",
 	// "클라우드에서"), so the team's servers are left out of the search.
 	Cloud bool
+	// Buying: the GPUs are to be bought ("서버 새로 사려는데 뭐 사야돼",
+	// "which gpus should we buy"): the answer sets what to buy side by
+	// side, not the team's servers nor rented ones.
+	Buying bool
 	// RequestRate: the rate asked is in requests ("requests per second?",
 	// "초당 요청 몇 개"): a served model's answer gives requests/s.
 	RequestRate bool
@@ -317,6 +321,10 @@ func Read(env Env, text string) (Reading, error) {
 // countsAsked settles how a count is asked: of the team's servers, in
 // nodes, or within the GPUs the asker has ("we have 8", "8장 중에").
 func countsAsked(r *Reading, c *canonizer) {
+	r.Buying = c.buying
+	if r.Buying && r.Ask == AskWhichServer && !namesServer(r.Request.Targets) {
+		r.Ask = AskWhichGPU // "서버 새로 사려는데 뭐 사야돼": which GPUs, for a server to come
+	}
 	r.FitAsked = r.Ask == AskWhichServer && c.canItRun()
 	r.NodesAsked = c.nodesAsked && r.Ask == AskCount
 	if c.have > 0 && r.Ask == AskCount && len(r.Request.Targets) == 1 && !r.Request.Compare && r.Variant == nil {

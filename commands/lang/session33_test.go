@@ -182,3 +182,25 @@ func TestRunHardwareBeforeTheComma(t *testing.T) {
 		t.Errorf("a baseline with its hardware after a comma: %v", err)
 	}
 }
+
+// Buying is read from its words, English and Korean, and a GPU server to
+// be bought asks which GPUs, not which of the team's servers.
+func TestBuyingRead(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, ask := range map[string]Ask{
+		"서버 새로 사려는데 llama 70b 파인튜닝용으로 뭐 사야돼?":                        AskWhichGPU,
+		"which gpus should we buy for llama 3 70b qlora?":            AskWhichGPU,
+		"we're buying a new server for llama 3 8b lora, which gpus?": AskWhichGPU,
+		"연구실 서버 구매 예정인데 qwen2.5 32b 서빙하려면 어떤 gpu?":                   AskWhichGPU,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.Buying || r.Ask != ask {
+			t.Errorf("%q: %v, buying %v, ask %q", text, err, r.Buying, r.Ask)
+		}
+	}
+	for _, text := range []string{"llama 3 8b lora on our new server-h, how long?", "llama 3 8b 사용량 얼마나", "llama 3 8b lora 하려는데 h100 사용 가능?"} {
+		if r, err := Read(Env{Catalog: cat}, text); err == nil && r.Buying {
+			t.Errorf("%q: read as buying", text)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package commands
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/i18n"
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// buyCandidates are the GPUs a team buys for its own servers in 2026, a
+// desk tier and a server tier, with the most of each one machine of that
+// kind takes: a workstation or a GeForce box holds up to four cards, an
+// HGX-class server eight, and two servers are as far as a first purchase
+// goes. Data-centre parts sold only as racks (GB200 NVL72) and parts past
+// their generation are left out.
+var buyCandidates = []struct {
+	id   string
+	most int
+}{
+	{"rtx-5090", 4},
+	{"rtx-pro-6000-blackwell", 4},
+	{"l40s", 8},
+	{"h100-sxm5-80gb", 16},
+	{"h200-sxm-141gb", 16},
+	{"b200-hgx", 16},
+}
+
+// buyOptions answers "서버 새로 사려는데 뭐 사야돼", "which gpus should we
+// buy for …": the fewest of each GPU a team buys that hold the job, side
+// by side, at most four (the cheapest to rent first, as a stand-in for
+// the price: the catalogue has no purchase prices). The team's servers
+// and the cloud are not the question.
+func (s *Set) buyOptions(p *i18n.Printer, req planner.Request) (planner.Request, string, error) {
+	type option struct {
+		hw   planner.Hardware
+		e    *planner.Estimate
+		cost float64
+	}
+	var opts []option
+	for _, c := range buyCandidates {
+		g, _, err := s.deps.Catalog.GPU(c.id)
+		if err != nil {
+			continue
+		}
+		for n := 1; n <= c.most; n *= 2 {
+			hw := planner.Hardware{GPU: g, Count: n}
+			res, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true})
+			if err != nil || len(res.Plans) == 0 || !res.Plans[0].Memory.Fits {
+				continue
+			}
+			opts = append(opts, option{hw, res.Plans[0], g.PriceUSD * float64(n)})
+			break
+		}
+	}
+	if len(opts) == 0 {
+		return req, p.T("None of the GPUs teams buy holds it within two servers (5090, RTX PRO 6000, L40S, H100, H200, B200): see the recommendations for a cluster, or rent one."), nil
+	}
+	slices.SortStableFunc(opts, func(a, b option) int { return cmp.Compare(a.cost, b.cost) })
+	opts = opts[:min(len(opts), 4)]
+	req.Targets, req.Pool = nil, nil
+	batch := 0
+	for _, o := range opts {
+		req.Targets = append(req.Targets, o.hw)
+		batch = max(batch, o.e.GlobalBatch)
+	}
+	req.Compare = len(req.Targets) > 1
+	if req.Compare && req.Job.Workload != planner.Inference && req.Job.GlobalBatch == 0 && batch > 0 {
+		// side by side the options keep one global batch: the largest any
+		// of them picks on its own, so the one with the most GPUs is not
+		// held to the smallest one's micro-batches
+		req.Job.GlobalBatch = batch
+		req.Job.Notes = append(req.Job.Notes, p.Tf("global batch not given: %d, the largest the options pick on their own, kept for all of them; say `batch N`", batch))
+	}
+	var parts []string
+	res, err := s.deps.Catalog.Plan(req)
+	if err != nil || len(res.Plans) != len(opts) {
+		return req, "", nil // the card says what is wrong
+	}
+	for _, e := range res.Plans {
+		parts = append(parts, fmt.Sprintf("%d× %s (%s)", e.GPUs, e.GPUName, timeText(p, e, res.Job)))
+	}
+	line := p.Tf("To buy: %s — the fewest of each that hold it, side by side below.", strings.Join(parts, " · "))
+	return req, line + " " + p.T("The catalogue has no purchase prices: the cost row is what renting them would cost, to rank them."), nil
+}
