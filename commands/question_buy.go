@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -84,4 +85,38 @@ func (s *Set) buyOptions(p *i18n.Printer, req planner.Request) (planner.Request,
 	}
 	line := p.Tf("To buy: %s — the fewest of each that hold it, side by side below.", strings.Join(parts, " · "))
 	return req, line + " " + p.T("The catalogue has no purchase prices: the cost row is what renting them would cost, to rank them."), nil
+}
+
+// togetherAnswer answers two models asked to run at once on the same
+// hardware ("llama 3 8b랑 whisper 같이 a100 한장에 올릴 수 있어?"): each
+// one's memory at one request (or at the load said), added up against the
+// GPU's; each runs in its own process, so each brings its own CUDA
+// context, as each figure counts.
+func (s *Set) togetherAnswer(p *i18n.Printer, rd lang.Reading, req planner.Request) string {
+	hw, ok := s.sideBySideGPU(req)
+	if !ok {
+		return ""
+	}
+	sides := append([]lang.Choice{{Label: rd.Variant.Labels[0], Request: req}, {Label: rd.Variant.Labels[1], Request: rd.Variant.Request}}, rd.Variant.Also...)
+	var parts []string
+	var sum, capGiB float64
+	for _, sd := range sides {
+		r := sd.Request
+		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{hw}, true, nil, false
+		leastSized(&r.Job)
+		res, err := s.deps.Catalog.Plan(r)
+		if err != nil || len(res.Plans) == 0 {
+			return ""
+		}
+		e := res.Plans[0]
+		sum += e.Memory.PerGPUGiB
+		capGiB = e.Memory.CapacityGiB
+		parts = append(parts, fmt.Sprintf("%s %.0f GiB", sd.Label, e.Memory.PerGPUGiB))
+	}
+	on := fmt.Sprintf("%d× %s", hw.Count, hw.GPU.Name)
+	if sum > capGiB {
+		return p.Tf("No — together they need about %.0f GiB per GPU on %s (%s) and it has %.0f.", sum, on, strings.Join(parts, " + "), capGiB)
+	}
+	return p.Tf("Yes — together they need about %.0f of %.0f GiB per GPU on %s (%s), %.0f GiB left for their KV caches and batches. With vLLM, give each its share with --gpu-memory-utilization, the shares adding up to 0.9 or less.",
+		sum, capGiB, on, strings.Join(parts, " + "), capGiB-sum)
 }

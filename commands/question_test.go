@@ -117,6 +117,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3.1 8b on an l40s, how many concurrent users at ~20 tok/s each?", "fit", []string{"requests at once on 1× L40S, each streaming at", "within your 50 ms target; the KV cache holds"}},
 		{"llama 3.1 70b on an a10, how many users at 20 tok/s each", "fit", []string{"No — on 1× A10"}},
 		{"qwen2.5 7b awq on a t4, how many users at 60 tok/s each", "fit", []string{"Not even one: a single request takes", "over your 16.7 ms target"}},
+		// two models at once on one GPU: their memory added up
+		{"llama 3 8b랑 whisper large 같이 a100 한장에 올릴 수 있어?", "fit", []string{"네 — 같이 올리면 GPU당 약 23 / 79 GiB예요(1× A100 SXM4 80GB, llama 3 8b 18 GiB + whisper 5 GiB)"}},
+		{"can I serve llama 3 8b and bge-m3 together on one l40s?", "fit", []string{"Yes — together they need about 20 of 48 GiB per GPU on 1× L40S"}},
+		{"qwen2.5 32b and llama 3 8b together on a 4090?", "fit", []string{"No — together they need about 84 GiB per GPU on 1× GeForce RTX 4090"}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},

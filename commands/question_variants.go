@@ -273,6 +273,11 @@ func (s *Set) variantAnswer(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	if rd.Ask == lang.AskCount && len(req.Targets) <= 1 {
 		return s.compareCounts(p, rd, req)
 	}
+	if rd.Together {
+		if line := s.togetherAnswer(p, rd, req); line != "" {
+			return req, line, nil
+		}
+	}
 	return req, s.compareVariants(p, rd, req), nil
 }
 

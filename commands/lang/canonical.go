@@ -310,7 +310,7 @@ func ReadAsIn(p *i18n.Printer, cat *planner.Catalog, r Reading) string {
 		add(p.T("ckpt on vs off"))
 	}
 	if v := r.Variant; v != nil {
-		add(v.said()) // all are answered; the card plans the first
+		add(v.said(r.Together)) // all are answered; the card plans the first
 	}
 	if r.Cloud {
 		add(p.T("in the cloud"))

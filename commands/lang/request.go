@@ -169,6 +169,10 @@ type Reading struct {
 	// "which gpus should we buy"): the answer sets what to buy side by
 	// side, not the team's servers nor rented ones.
 	Buying bool
+	// Together: the two models of a Variant run at once on the same
+	// hardware ("llama 3 8b랑 whisper 같이 a100 한장에", "serve X and Y
+	// together on one l40s"): their memory adds up.
+	Together bool
 	// RequestRate: the rate asked is in requests ("requests per second?",
 	// "초당 요청 몇 개"): a served model's answer gives requests/s.
 	RequestRate bool

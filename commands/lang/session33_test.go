@@ -204,3 +204,18 @@ func TestBuyingRead(t *testing.T) {
 		}
 	}
 }
+
+// Two models said together on one GPU ("같이", "together") are read as
+// both at once, served when no work is said; "vs" keeps them apart.
+func TestTwoModelsTogether(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{"llama 3 8b랑 whisper large 같이 a100 한장에 올릴 수 있어?", "can I serve llama 3 8b and bge-m3 together on one l40s?", "qwen2.5 32b and llama 3 8b together on a 4090?"} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.Together || r.Variant == nil || r.Ask != AskFit || r.Request.Job.Workload != planner.Inference || r.Variant.Request.Job.Workload != planner.Inference {
+			t.Errorf("%q: %v, together %v, ask %q", text, err, r.Together, r.Ask)
+		}
+	}
+	if r, err := Read(Env{Catalog: cat}, "llama 3 8b vs qwen2.5 7b on a 4090, which is faster?"); err != nil || r.Together {
+		t.Errorf("vs: %v, together %v", err, r.Together)
+	}
+}

@@ -31,10 +31,14 @@ type Variant struct {
 }
 
 // said is the choices as the reading names them: "A vs B vs C".
-func (v *Variant) said() string {
-	s := v.Labels[0] + " vs " + v.Labels[1]
+func (v *Variant) said(together bool) string {
+	sep := " vs "
+	if together {
+		sep = " + " // both at once on the same hardware
+	}
+	s := v.Labels[0] + sep + v.Labels[1]
 	for _, c := range v.Also {
-		s += " vs " + c.Label
+		s += sep + c.Label
 	}
 	return s
 }
@@ -151,7 +155,7 @@ func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]in
 	for k := 1; k+1 < len(toks); k++ {
 		w := toks[k].w
 		swap := (w == "을" || w == "를") && switchAfter(toks, k)
-		if !variantWords[w] && !(w == "and" && compareSaid) && !swap {
+		if !variantWords[w] && !(w == "and" && (compareSaid || togetherSaid(text))) && !swap {
 			continue
 		}
 		// the longest span on each side that names a choice, the same kind
@@ -279,6 +283,9 @@ func readVariants(env Env, text string) (Reading, bool) {
 		return s
 	}
 	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(bText)}, Request: r2.Request}
+	if kind == "model" && togetherSaid(strings.ToLower(text)) {
+		bothAtOnce(&r1)
+	}
 	if r1.Ask == AskWhichGPU || r1.Ask == AskFit && r1.AlsoTime && r1.Prefer != "" && !r1.Memory {
 		// "which is faster": which of the two choices, both answered, not
 		// a GPU, nor whether one fits on the GPU said ("lora vs qlora on
@@ -338,4 +345,34 @@ func switchAfter(toks []reqToken, k int) bool {
 		}
 	}
 	return false
+}
+
+// togetherSaid reports whether a request sets two models on the same
+// hardware at once ("같이", "함께", "동시에", "together", "on the same
+// gpu") rather than against each other.
+func togetherSaid(text string) bool {
+	for _, w := range []string{"같이", "함께", "동시에", "한꺼번에", "together", "same gpu", "same card", "at the same time", "alongside", "side by side on one", "both on"} {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// bothAtOnce reads two models set on the same hardware at once ("llama 3
+// 8b랑 whisper 같이 a100 한장에"): whether they fit together is asked,
+// and with no work said both are served.
+func bothAtOnce(r1 *Reading) {
+	r1.Together = true
+	if r1.Ask == AskWhichGPU || r1.Ask == AskNone {
+		r1.Ask = AskFit
+	}
+	if r1.WorkloadAssumed == "not said" {
+		r1.Request.Job.Workload, r1.Variant.Request.Job.Workload, r1.WorkloadAssumed = planner.Inference, planner.Inference, ""
+		r1.notes = append(r1.notes, en.T("two models at once on the same GPUs: planned as serving both (say finetune to train)"))
+		r1.Request.Job.Notes = append(r1.Request.Job.Notes, r1.notes[len(r1.notes)-1].String())
+	}
+	if v := &r1.Variant.Request.Job; v.Workload == "" {
+		v.Workload = r1.Request.Job.Workload // run at once, both the same way
+	}
 }
