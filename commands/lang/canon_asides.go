@@ -100,6 +100,17 @@ func (c *canonizer) aside(i int) int {
 	if isHangulWord(c.w(i)) {
 		return c.koAside(i)
 	}
+	if c.w(i) == "same" && (isGPUWord(c.w(i+1)) || c.w(i+1) == "machine" || c.w(i+1) == "box" || c.w(i+1) == "server" || c.w(i+1) == "node") {
+		c.skip(i, i+2) // "on the same gpu": together, as the reading of the two models says
+		if n := len(c.out); n > 0 && c.out[n-1].w == "on" && c.w(i+2) == "on" {
+			c.out = c.out[:n-1] // "on the same gpu on an a100": the GPU is the second "on"'s
+		}
+		return i + 2
+	}
+	if c.w(i) == "same" && (c.gpu(c.w(i+1)) || c.gpu(strings.TrimSuffix(c.w(i+1), "s"))) {
+		c.skip(i, i+1) // "on the same a100"
+		return i + 1
+	}
 	if buyWord(c.w(i)) || c.words(i, "new", "server") && c.w(i-1) != "our" {
 		c.buying = true // "we're buying a new server for …": GPUs to buy
 		c.skip(i, i+1)

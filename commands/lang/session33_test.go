@@ -209,7 +209,8 @@ func TestBuyingRead(t *testing.T) {
 // both at once, served when no work is said; "vs" keeps them apart.
 func TestTwoModelsTogether(t *testing.T) {
 	cat := planner.DefaultCatalog()
-	for _, text := range []string{"llama 3 8b랑 whisper large 같이 a100 한장에 올릴 수 있어?", "can I serve llama 3 8b and bge-m3 together on one l40s?", "qwen2.5 32b and llama 3 8b together on a 4090?"} {
+	for _, text := range []string{"llama 3 8b랑 whisper large 같이 a100 한장에 올릴 수 있어?", "can I serve llama 3 8b and bge-m3 together on one l40s?", "qwen2.5 32b and llama 3 8b together on a 4090?",
+		"llama 3 8b and whisper on the same a100?", "can llama 3 8b and whisper share the same gpu? we have an a100", "llama 3 8b and whisper on the same gpu on an a100"} {
 		r, err := Read(Env{Catalog: cat}, text)
 		if err != nil || !r.Together || r.Variant == nil || r.Ask != AskFit || r.Request.Job.Workload != planner.Inference || r.Variant.Request.Job.Workload != planner.Inference {
 			t.Errorf("%q: %v, together %v, ask %q", text, err, r.Together, r.Ask)

@@ -351,7 +351,7 @@ func switchAfter(toks []reqToken, k int) bool {
 // hardware at once ("같이", "함께", "동시에", "together", "on the same
 // gpu") rather than against each other.
 func togetherSaid(text string) bool {
-	for _, w := range []string{"같이", "함께", "동시에", "한꺼번에", "together", "same gpu", "same card", "at the same time", "alongside", "side by side on one", "both on"} {
+	for _, w := range []string{"같이", "함께", "동시에", "한꺼번에", "together", "same gpu", "same card", "on the same", "share the", "share a", "at the same time", "alongside", "both on", "공유"} {
 		if strings.Contains(text, w) {
 			return true
 		}
