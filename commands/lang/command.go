@@ -3,6 +3,9 @@ package lang
 import (
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
 )
 
 // Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
@@ -36,7 +39,7 @@ var commandVerbs = []struct {
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
 	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
-	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "available", "anything free", "what's free", "whats free",
+	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
 		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
 		"몇 장 있", "몇장 있", "몇 대 있", "몇대 있", "gpus do we have", "gpus we have", "gpu 뭐 있", "gpu 뭐있"}},
@@ -120,7 +123,10 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	for _, h := range env.Servers {
 		servers[h.Server] = true
 	}
-	r := &cmdReader{text: norm, raw: text, in: toks, servers: servers}
+	r := &cmdReader{text: norm, raw: text, in: toks, servers: servers, now: env.Now}
+	if r.now.IsZero() {
+		r.now = time.Now()
+	}
 	// "book 4 a100s tomorrow 9am to 6pm for llama finetune": a sentence
 	// that starts by booking, asks nothing and says when is a booking,
 	// whatever it is for (the window is checked once read)
@@ -133,6 +139,18 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 				// "… for llama 3 8b lora": what it is for, kept as the note
 				note = "note \"" + strings.TrimSpace(norm[min(k+4, len(norm)):]) + "\""
 				norm = norm[:max(0, k-1)]
+				low = " " + strings.ToLower(norm) + " "
+				toks = reqTokenize(norm)
+				r.text, r.in = norm, toks
+			}
+		}
+	}
+	if booking && note == "" && cat != nil {
+		if k := strings.LastIndex(low, ","); k > 0 {
+			if tail := strings.TrimSpace(norm[min(k, len(norm)):]); purposeTail(cat, reqTokenize(tail)) {
+				// "grab 1 gpu on server-v until EOD, running resnet sweeps"
+				note = "note \"" + tail + "\""
+				norm = strings.TrimSpace(norm[:max(0, k-1)])
 				low = " " + strings.ToLower(norm) + " "
 				toks = reqTokenize(norm)
 				r.text, r.in = norm, toks
@@ -236,6 +254,8 @@ type cmdReader struct {
 	points   []winPoint
 	cur      *winPoint
 	duration string
+	now      time.Time
+	span     string // a whole day ("하루종일") or the weekend ("주말 동안") said as the window
 	skipped  []string
 }
 
@@ -333,7 +353,7 @@ func (r *cmdReader) read() {
 func isWindowWord(w string) bool {
 	switch w {
 	case "for", "from", "starting", "at", "until", "till", "til", "to", "now", "today", "tomorrow", "tonight",
-		"noon", "midnight", "am", "pm", "h", "hr", "hrs", "hour", "hours", "m", "min", "mins", "minute", "minutes",
+		"noon", "midnight", "eod", "cob", "am", "pm", "h", "hr", "hrs", "hour", "hours", "m", "min", "mins", "minute", "minutes",
 		"d", "day", "days", "w", "week", "weeks", "half", "an", "next", "more", "by", "-", "mon", "tue", "tues",
 		"wed", "thu", "thurs", "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday", "friday",
 		"saturday", "sunday", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec":
@@ -501,6 +521,12 @@ func (r *cmdReader) koreanTime(i int) int {
 		return i + 1
 	case w == "다음주" || w == "이번주" || w == "동안" || strings.HasPrefix(w, "동안"):
 		return i + 1
+	case strings.HasPrefix(w, "하루종일") || strings.HasPrefix(w, "종일") || strings.HasPrefix(w, "온종일"):
+		r.span = "day" // "내일 하루종일": the whole of that day
+		return i + 1
+	case strings.HasPrefix(w, "주말"):
+		r.span = "weekend" // "주말 동안": Saturday and Sunday
+		return i + 1
 	}
 	if h, ok := koDurationWord(w); ok {
 		r.addDuration(strconv.Itoa(h) + "h")
@@ -584,6 +610,34 @@ func (r *cmdReader) addDuration(d string) {
 	r.endPoint("")
 }
 
+// spanWindow reads a whole day ("내일 하루종일": from its start to
+// midnight; today's from now) or the weekend ("주말 동안": Saturday 0:00 to
+// Sunday midnight, or from now when it is already the weekend) as the
+// window, when no clock or duration was said.
+func (r *cmdReader) spanWindow() (from, until string, ok bool) {
+	if r.span == "" || r.duration != "" || len(r.points) > 1 || len(r.english) > 0 {
+		return "", "", false
+	}
+	day := "today"
+	if len(r.points) == 1 {
+		if p := r.points[0]; p.clock != "" || p.role != "" || p.day == "" {
+			return "", "", false
+		} else {
+			day = p.day
+		}
+	}
+	if r.span == "weekend" {
+		if wd := r.now.Weekday(); wd == time.Saturday || wd == time.Sunday {
+			return "now", "sun midnight", true
+		}
+		return "sat 0:00", "sun midnight", true
+	}
+	if day == "today" || day == "now" {
+		return "now", "today midnight", true
+	}
+	return day + " 0:00", day + " midnight", true
+}
+
 // dayPart reads a later day said with no time ("내일 쓸게요", "금요일
 // 오후에 쓸게요") as that day's working hours, 9:00 to 18:00, its morning
 // to 12:00 or its afternoon from 13:00: the day is when the GPUs are
@@ -612,6 +666,10 @@ func (r *cmdReader) args(name string) string {
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
 	window := func() {
+		if from, until, ok := r.spanWindow(); ok {
+			add("from", from, "until", until) // "내일 하루종일", "주말 동안"
+			return
+		}
 		if from, until, ok := r.dayPart(); ok {
 			add("from", from, "until", until) // "내일 오전에 쓸게요": tomorrow morning
 			return
@@ -862,4 +920,19 @@ func (r *cmdReader) softStatus(low string) bool {
 		}
 	}
 	return true
+}
+
+// purposeTail reports whether the words after a booking's last comma say
+// what the GPUs are for ("running resnet sweeps", "llama finetune"): a
+// model or plan words, or a verb in -ing, and no words of the window.
+func purposeTail(cat *planner.Catalog, toks []reqToken) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	for _, t := range toks {
+		if isWindowWord(strings.ToLower(t.w)) || reqStartsNumber(t.w) {
+			return false
+		}
+	}
+	return namesModel(cat, toks, nil) || planWords(toks) || strings.HasSuffix(strings.ToLower(toks[0].w), "ing")
 }

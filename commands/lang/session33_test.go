@@ -2,7 +2,9 @@ package lang
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -218,5 +220,33 @@ func TestTwoModelsTogether(t *testing.T) {
 	}
 	if r, err := Read(Env{Catalog: cat}, "llama 3 8b vs qwen2.5 7b on a 4090, which is faster?"); err != nil || r.Together {
 		t.Errorf("vs: %v, together %v", err, r.Together)
+	}
+}
+
+// Booking words from probe 27: "who's on", "until EOD" and a purpose after
+// the comma, a whole day ("하루종일") and the weekend ("주말 동안").
+func TestProbe27Bookings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), Servers: []planner.Hardware{
+		{GPU: mustGPUFor(t, cat, "v100"), Count: 4, Server: "server-v"}, {GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "server-a"}}}
+	for text, want := range map[string]string{
+		"who's on server-v right now?":                            "status server-v",
+		"grab 1 gpu on server-v until EOD, running resnet sweeps": `reserve 1 on server-v until EOD note "running resnet sweeps"`,
+		"server-a 내일 하루종일 네 장 다 쓸게요":                              "reserve 4 on server-a from tomorrow 0:00 until tomorrow midnight",
+		"주말 동안 server-a 두 장 예약 가능?":                               "reserve 2 on server-a from sat 0:00 until sun midnight",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	env.Now = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) // a Sunday: the weekend under way
+	if cr, _ := ReadCommand(env, "주말 동안 server-a 두 장 예약 가능?"); cr.Args != "2 on server-a from now until sun midnight" {
+		t.Errorf("on a Sunday: %q", cr.Args)
+	}
+	for _, w := range []string{"until EOD", "until eod"} {
+		if win, _, err := ParseWindow(strings.Fields(w), env.Now, time.UTC); err != nil || win.End.Hour() != 18 {
+			t.Errorf("%q: %+v %v, want today 18:00", w, win, err)
+		}
 	}
 }

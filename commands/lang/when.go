@@ -193,7 +193,7 @@ var whenMonths = map[string]time.Month{
 }
 
 // whenVocabulary is what a did-you-mean for a misspelt day or time draws from.
-var whenVocabulary = []string{"now", "today", "tomorrow", "noon", "midnight",
+var whenVocabulary = []string{"now", "today", "tomorrow", "noon", "midnight", "eod",
 	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 	"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
 
@@ -591,6 +591,9 @@ func (p *windowParser) clock(j int, pt *whenPoint, bare bool) (int, error) {
 		return 1, nil
 	case "midnight":
 		pt.hasTime, pt.minute = true, 24*60
+		return 1, nil
+	case "eod", "cob":
+		pt.hasTime, pt.minute = true, dayEndMinute // "until EOD": the working day's end
 		return 1, nil
 	}
 	m := whenClockMatch(w)
