@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gpuplan/gpuplan/planner"
 )
 
 // Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
@@ -465,142 +463,11 @@ func isTimeFollow(w string) bool {
 		w == "am" || w == "pm" || w == ":"
 }
 
-// koreanTime reads Korean days, clock times and durations: "내일 오전
-// 9시부터", "오늘 저녁 6시까지", "3시간", "1시간 30분", "하루", "금요일까지".
-//
-// koreanTime is long on purpose: a Korean time is a day, a part of the
-// day, a clock and a particle read as one phrase, and the pieces share
-// the point being built.
-func (r *cmdReader) koreanTime(i int) int {
-	w := r.w(i)
-	role := func(s string) string {
-		switch {
-		case strings.HasSuffix(s, "부터") || strings.HasSuffix(s, "에서"):
-			return "from"
-		case strings.HasSuffix(s, "까지"):
-			return "until"
-		}
-		return ""
-	}
-	day := ""
-	switch {
-	case strings.HasPrefix(w, "내일"):
-		day = "tomorrow"
-	case strings.HasPrefix(w, "오늘"):
-		day = "today"
-	case strings.HasPrefix(w, "지금"):
-		day = "now"
-	}
-	for k, d := range whenWeekdays {
-		if isHangulWord(k) && strings.HasPrefix(w, k) {
-			day = strings.ToLower(d.String()[:3])
-		}
-	}
-	if day != "" {
-		p := r.point()
-		p.day = day
-		if ro := role(w); ro != "" {
-			r.endPoint(ro)
-		}
-		return i + 1
-	}
-	switch {
-	case strings.HasPrefix(w, "오전") || strings.HasPrefix(w, "아침") || strings.HasPrefix(w, "새벽"):
-		r.point().ampm = "am"
-		return i + 1
-	case strings.HasPrefix(w, "오후") || strings.HasPrefix(w, "저녁") || strings.HasPrefix(w, "밤"):
-		r.point().ampm = "pm"
-		return i + 1
-	case strings.HasPrefix(w, "정오"):
-		r.point().clock = "noon"
-		r.endPoint(role(w))
-		return i + 1
-	case strings.HasPrefix(w, "자정"):
-		r.point().clock = "midnight"
-		r.endPoint(role(w))
-		return i + 1
-	case w == "다음주" || w == "이번주" || w == "동안" || strings.HasPrefix(w, "동안"):
-		return i + 1
-	case strings.HasPrefix(w, "하루종일") || strings.HasPrefix(w, "종일") || strings.HasPrefix(w, "온종일"):
-		r.span = "day" // "내일 하루종일": the whole of that day
-		return i + 1
-	case strings.HasPrefix(w, "주말"):
-		r.span = "weekend" // "주말 동안": Saturday and Sunday
-		return i + 1
-	}
-	if h, ok := koDurationWord(w); ok {
-		r.addDuration(strconv.Itoa(h) + "h")
-		return i + 1
-	}
-	n, rest, ok := reqScanInt(w)
-	if !ok || rest != "" {
-		return i
-	}
-	next := r.w(i + 1)
-	switch {
-	case strings.HasPrefix(next, "시간"):
-		d := strconv.Itoa(n) + "h"
-		j := i + 2
-		if m, rest, ok := reqScanInt(r.w(j)); ok && rest == "" && strings.HasPrefix(r.w(j+1), "분") {
-			d += strconv.Itoa(m) + "m"
-			j += 2
-		} else if strings.HasPrefix(r.w(j), "반") {
-			d += "30m"
-			j++
-		}
-		r.addDuration(d)
-		return j
-	case strings.HasPrefix(next, "시"):
-		p := r.point()
-		h, m := n, 0
-		j := i + 2
-		suffix := next
-		if strings.HasPrefix(next, "시반") || r.w(j) == "반" || strings.HasPrefix(r.w(j), "반") {
-			m = 30
-			if !strings.HasPrefix(next, "시반") {
-				suffix = r.w(j)
-				j++
-			}
-		} else if mm, rest, ok := reqScanInt(r.w(j)); ok && rest == "" && strings.HasPrefix(r.w(j+1), "분") {
-			m = mm
-			suffix = r.w(j + 1)
-			j += 2
-		}
-		if p.ampm == "pm" && h < 12 {
-			h += 12
-		} else if p.ampm == "" && h >= 1 && h <= 7 {
-			h += 12 // "6시까지" in an office is 18:00
-		}
-		p.clock = strconv.Itoa(h) + ":" + twoDigits(m)
-		r.endPoint(role(suffix))
-		return j
-	case strings.HasPrefix(next, "분"):
-		r.addDuration(strconv.Itoa(n) + "m")
-		return i + 2
-	case strings.HasPrefix(next, "일") && !strings.HasPrefix(next, "일요일"):
-		r.addDuration(strconv.Itoa(n*24) + "h")
-		return i + 2
-	case strings.HasPrefix(next, "주"):
-		r.addDuration(strconv.Itoa(n*7*24) + "h")
-		return i + 2
-	}
-	return i
-}
-
 func twoDigits(m int) string {
 	if m < 10 {
 		return "0" + strconv.Itoa(m)
 	}
 	return strconv.Itoa(m)
-}
-
-func koDurationWord(w string) (int, bool) {
-	for k, h := range map[string]int{"하루": 24, "이틀": 48, "사흘": 72, "나흘": 96, "일주일": 168, "한시간": 1, "반나절": 6} {
-		if strings.HasPrefix(w, k) && !strings.HasSuffix(w, "까지") {
-			return h, true
-		}
-	}
-	return 0, false
 }
 
 func (r *cmdReader) addDuration(d string) {
@@ -610,103 +477,10 @@ func (r *cmdReader) addDuration(d string) {
 	r.endPoint("")
 }
 
-// spanWindow reads a whole day ("내일 하루종일": from its start to
-// midnight; today's from now) or the weekend ("주말 동안": Saturday 0:00 to
-// Sunday midnight, or from now when it is already the weekend) as the
-// window, when no clock or duration was said.
-func (r *cmdReader) spanWindow() (from, until string, ok bool) {
-	if r.span == "" || r.duration != "" || len(r.points) > 1 || len(r.english) > 0 {
-		return "", "", false
-	}
-	day := "today"
-	if len(r.points) == 1 {
-		if p := r.points[0]; p.clock != "" || p.role != "" || p.day == "" {
-			return "", "", false
-		} else {
-			day = p.day
-		}
-	}
-	if r.span == "weekend" {
-		if wd := r.now.Weekday(); wd == time.Saturday || wd == time.Sunday {
-			return "now", "sun midnight", true
-		}
-		return "sat 0:00", "sun midnight", true
-	}
-	if day == "today" || day == "now" {
-		return "now", "today midnight", true
-	}
-	return day + " 0:00", day + " midnight", true
-}
-
-// dayPart reads a later day said with no time ("내일 쓸게요", "금요일
-// 오후에 쓸게요") as that day's working hours, 9:00 to 18:00, its morning
-// to 12:00 or its afternoon from 13:00: the day is when the GPUs are
-// used, not when a booking made now ends. Today, a clock or a duration
-// said keep their reading.
-func (r *cmdReader) dayPart() (from, until string, ok bool) {
-	if len(r.points) != 1 || r.duration != "" || len(r.english) > 0 {
-		return "", "", false
-	}
-	p := r.points[0]
-	if p.role != "" || p.clock != "" || p.day == "" || p.day == "today" || p.day == "now" {
-		return "", "", false
-	}
-	from, until = "9:00", "18:00"
-	switch p.ampm {
-	case "am":
-		until = "12:00"
-	case "pm":
-		from = "13:00"
-	}
-	return p.day + " " + from, p.day + " " + until, true
-}
-
 // args writes what was read in the command's canonical words.
 func (r *cmdReader) args(name string) string {
 	var out []string
 	add := func(s ...string) { out = append(out, s...) }
-	window := func() {
-		if from, until, ok := r.spanWindow(); ok {
-			add("from", from, "until", until) // "내일 하루종일", "주말 동안"
-			return
-		}
-		if from, until, ok := r.dayPart(); ok {
-			add("from", from, "until", until) // "내일 오전에 쓸게요": tomorrow morning
-			return
-		}
-		hasEnd := false
-		for _, p := range r.points {
-			words := strings.TrimSpace(p.day + " " + p.clock)
-			if words == "" {
-				continue
-			}
-			role := p.role
-			if role == "" {
-				role = "from"
-				if r.duration == "" && len(r.points) == 1 {
-					role = "until" // "오늘 저녁 6시" alone is when it ends
-				}
-			}
-			if role == "from" && words == "now" {
-				continue
-			}
-			hasEnd = hasEnd || role == "until"
-			add(role, words)
-		}
-		if r.duration != "" && !hasEnd {
-			add("for", r.duration)
-		}
-		if len(r.english) > 0 {
-			var en []string
-			for _, w := range r.english {
-				if lw := strings.ToLower(w); lw != "next" && lw != "the" && lw != "more" {
-					en = append(en, w)
-				}
-			}
-			// a bare "30 mins" / "3 hours" after "next"/"for" reads as a duration
-			add(en...)
-		}
-	}
 	switch name {
 	case "reserve", "wait":
 		if r.count > 0 {
@@ -722,7 +496,7 @@ func (r *cmdReader) args(name string) string {
 		if r.server != "" {
 			add("on", r.server)
 		}
-		window()
+		r.window(add)
 	case "release":
 		switch {
 		case r.id != "":
@@ -920,19 +694,4 @@ func (r *cmdReader) softStatus(low string) bool {
 		}
 	}
 	return true
-}
-
-// purposeTail reports whether the words after a booking's last comma say
-// what the GPUs are for ("running resnet sweeps", "llama finetune"): a
-// model or plan words, or a verb in -ing, and no words of the window.
-func purposeTail(cat *planner.Catalog, toks []reqToken) bool {
-	if len(toks) == 0 {
-		return false
-	}
-	for _, t := range toks {
-		if isWindowWord(strings.ToLower(t.w)) || reqStartsNumber(t.w) {
-			return false
-		}
-	}
-	return namesModel(cat, toks, nil) || planWords(toks) || strings.HasSuffix(strings.ToLower(toks[0].w), "ing")
 }
