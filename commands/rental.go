@@ -77,6 +77,9 @@ func budgetHours(p *i18n.Printer, rt lang.Rental, h planner.Hardware, hourly flo
 	fields := []Field{{Label: p.T("Budget"), Value: planner.FormatUSDIn(p, rt.BudgetUSD)},
 		{Label: p.T("GPU-hours"), Value: p.Tf("%s (%s ÷ %s)", p.Count(math.Floor(gpuHours)), planner.FormatUSDIn(p, rt.BudgetUSD), planner.FormatUSDIn(p, h.GPU.PriceUSD))}}
 	sum := p.Tf("%s buys %s GPU-hours", planner.FormatUSDIn(p, rt.BudgetUSD), p.Count(math.Floor(gpuHours)))
+	if gpuHours >= 48 {
+		sum += p.Tf(": one GPU for %s", planner.FormatHoursIn(p, gpuHours)) // "며칠 빌릴 수 있어": in days
+	}
 	if h.Count > 1 {
 		fields = append(fields, Field{Label: p.Tf("%d GPUs", h.Count), Value: planner.FormatHoursIn(p, rt.BudgetUSD/hourly)})
 		sum = p.Tf("%s buys %s on all %d GPUs (%s GPU-hours)", planner.FormatUSDIn(p, rt.BudgetUSD), planner.FormatHoursIn(p, rt.BudgetUSD/hourly), h.Count, p.Count(math.Floor(gpuHours)))

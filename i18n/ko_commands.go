@@ -261,6 +261,7 @@ func koCommands() map[string]string {
 		"global batch not given: %d, the largest the options pick on their own, kept for all of them; say `batch N`":                                                                                                            "글로벌 배치를 안 정해서 %d로 했어요. 후보들이 각자 고르는 것 중 가장 큰 값이고, 모두 같은 배치로 비교해요. 바꾸려면 `batch N`",
 		"No — together they need about %.0f GiB per GPU on %s (%s) and it has %.0f.":                                                                                                                                            "아니요 — 같이 올리면 GPU당 약 %.0f GiB가 필요해요(%s, %s)인데 %.0f GiB뿐이에요.",
 		"Yes — together they need about %.0f of %.0f GiB per GPU on %s (%s), %.0f GiB left for their KV caches and batches. With vLLM, give each its share with --gpu-memory-utilization, the shares adding up to 0.9 or less.": "네 — 같이 올리면 GPU당 약 %.0f / %.0f GiB예요(%s, %s). KV 캐시와 배치에 %.0f GiB가 남아요. vLLM이면 --gpu-memory-utilization으로 각자 몫을 나눠 주고, 합이 0.9 이하가 되게 하세요.",
+		": one GPU for %s":               ": GPU 한 장을 %s 동안",
 		"%d of your %d are enough: ":     "%d장이면 충분해요(가진 %d장 중): ",
 		"All %d are needed: ":            "%d장 모두 필요해요: ",
 		"Your %d are not enough: ":       "가진 %d장으로는 부족해요: ",

@@ -100,6 +100,15 @@ func (c *canonizer) aside(i int) int {
 	if isHangulWord(c.w(i)) {
 		return c.koAside(i)
 	}
+	if next := c.w(i + 1); c.w(i) == "using" && (c.gpu(next) || c.gpu(strings.TrimSuffix(next, "s")) || reqStartsNumber(next) && c.gpu(strings.TrimSuffix(c.w(i+2), "s"))) {
+		// "… pretrain a 1.3b model on using h100s", "train it using 4 a100s": the hardware
+		if lastW(c.out) == "on" {
+			c.skip(i, i+1)
+		} else {
+			c.emit("on", i, i+1)
+		}
+		return i + 1
+	}
 	if c.w(i) == "same" && (isGPUWord(c.w(i+1)) || c.w(i+1) == "machine" || c.w(i+1) == "box" || c.w(i+1) == "server" || c.w(i+1) == "node") {
 		c.skip(i, i+2) // "on the same gpu": together, as the reading of the two models says
 		if n := len(c.out); n > 0 && c.out[n-1].w == "on" && c.w(i+2) == "on" {

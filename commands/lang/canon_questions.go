@@ -102,6 +102,13 @@ func (c *canonizer) byDeadline(w string, i, j int) (int, bool) {
 		c.setDeadline(d, i, j+2)
 		return j + 2, true
 	}
+	if eod := c.w(j); (eod == "eod" || eod == "cob") && c.w(j+1) != "" {
+		if d, ok := c.dayDeadline(c.w(j + 1)); ok && c.w(j+1) != "today" {
+			early, _ := englishTimeOfDay(eod)
+			c.setDeadline(d-early, i, j+2) // "by EOD friday": that day's end of work
+			return j + 2, true
+		}
+	}
 	if d, ok := c.dayDeadline(c.w(j)); ok {
 		early, n := englishTimeOfDay(c.w(j + 1))
 		c.setDeadline(d-early, i, j+1+n)

@@ -51,6 +51,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"에폭당": {act: koWord, word: "/epoch"}, "에포크당": {act: koWord, word: "/epoch"}, "스텝당": {act: koWord, word: "/step"},
 		"에폭": {act: koWord, word: "epochs"}, "에포크": {act: koWord, word: "epochs"}, "에퐄": {act: koWord, word: "epochs"},
 		"이폭": {act: koWord, word: "epochs"}, "회": {act: koWord, word: "epochs"},
+		"회의": {act: koSkip}, "회의록": {act: koSkip}, // a meeting, not "회" (times) and a particle
 		"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
 		"문장쌍": {act: koWord, word: "samples"}, "요청당": {act: koSkip}, "요청마다": {act: koSkip}, "페어": {act: koWord, word: "samples"},
 		"이미지": {act: koWord, word: "images"}, "건": {act: koWord, word: "samples"}, "개의": {act: koWord, word: "samples"},

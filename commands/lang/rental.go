@@ -115,7 +115,7 @@ var rentalCountAsked = regexp.MustCompile(`몇\s*(?:장|대|개)|how many`)
 
 // rentalHoursAsked asks the hours a budget buys ("how many a100 hours",
 // "몇 시간", "gpu-hours").
-var rentalHoursAsked = regexp.MustCompile(`how many\b([^?.!]{0,30}?)\bhours|몇\s*시간|gpu[- ]?hours|gpu\s*시간`)
+var rentalHoursAsked = regexp.MustCompile(`how many\b([^?.!]{0,30}?)\b(?:hours|days)|몇\s*시간|며칠|몇\s*일|gpu[- ]?hours|gpu\s*시간`)
 
 // ReadRental reads a request that names GPUs and asks their price, with no
 // model: the hardware the plan language reads, and the time said. It
@@ -138,16 +138,24 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	if cat == nil {
 		cat = planner.DefaultCatalog()
 	}
+	hours, words, rest := rentalTime(rentalCounts(rentalHoursAsked.ReplaceAllString(low, " $1 "))) // the GPU said between stays
 	if namesModel(cat, reqTokenize(low), nil) {
 		return Rental{}, false // a model: a plan's cost, not a rental
 	}
-	hours, words, rest := rentalTime(rentalCounts(rentalHoursAsked.ReplaceAllString(low, " $1 "))) // the GPU said between stays
-	rest = rentalOf.ReplaceAllString(rest, "$1")                                                   // "cost of 4x a100": the GPUs, not a dataset
-	rest = rentalOnBudget.ReplaceAllString(rest, "$1")                                             // "on a $20k budget": money, not hardware
+	rest = rentalOf.ReplaceAllString(rest, "$1")       // "cost of 4x a100": the GPUs, not a dataset
+	rest = rentalOnBudget.ReplaceAllString(rest, "$1") // "on a $20k budget": money, not hardware
 	rest = strings.NewReplacer("going for", " ", "these days", " ", "nowadays", " ").Replace(rest)
 	// the hardware, read by the plan language with a stand-in job
 	env.noVariant = true
 	r, err := Read(env, "bert-base inference "+rest)
+	if err != nil && hours > 0 && rentWord(low) {
+		// GPUs rented for a time said, with what they are for ("llama
+		// 70b 풀파인튜닝 하려고 h200 8장 2주 빌리면 얼마야"): the job
+		// named is the purpose, the price is the rent's
+		if r2, err2 := Read(env, rest); err2 == nil && !r2.StandIn {
+			r, err = r2, nil
+		}
+	}
 	if err != nil || len(r.Request.Targets) == 0 || len(r.Request.Targets) > 4 {
 		return Rental{}, false
 	}
@@ -198,6 +206,16 @@ func namesModel(cat *planner.Catalog, toks []reqToken, servers map[string]bool) 
 			continue
 		}
 		if _, _, err := cat.GPU(t.w); err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// rentWord reports whether low says renting ("빌리면", "대여", "rent").
+func rentWord(low string) bool {
+	for _, w := range []string{"빌리", "빌려", "대여", "렌탈", "rent"} {
+		if strings.Contains(low, w) {
 			return true
 		}
 	}

@@ -250,3 +250,35 @@ func TestProbe27Bookings(t *testing.T) {
 		}
 	}
 }
+
+// Plan words from probe 27: "using h100s" is the hardware, "by EOD
+// friday" that day's end of work, "회의" a meeting (not 회, times), and
+// GPUs rented for a time with the job they are for are a rental.
+func TestProbe27Plans(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	now := time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC) // a Sunday
+	env := Env{Catalog: cat, Now: now}
+	r, err := Read(env, "with a $5k budget how many tokens can we pretrain a 1.3b model on using h100s?")
+	if err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].GPU.ID != "h100-sxm5-80gb" || r.Budget != 5000 {
+		t.Errorf("using h100s: %v %+v", err, r.Request.Targets)
+	}
+	r, err = Read(env, "by EOD friday I need to finish llama 3.1 8b qlora on 200M tokens — enough with one 4090?")
+	if err != nil || r.Deadline < 5*24*time.Hour || r.Deadline > 6*24*time.Hour {
+		t.Errorf("by EOD friday: %v, deadline %v, want about 5.7 days", err, r.Deadline)
+	}
+	r, err = Read(env, "whisper large-v3로 회의 녹음 천 시간 전사하려는데 v100 4장으로 며칠 걸려요?")
+	if err != nil || r.Request.Job.Samples != 120000 || r.Request.Job.Epochs != 0 {
+		t.Errorf("회의 녹음 천 시간: %v, samples %v epochs %v", err, r.Request.Job.Samples, r.Request.Job.Epochs)
+	}
+	for text, hours := range map[string]float64{"llama 3.1 70b 풀파인튜닝 하려고 h200 8장 2주 빌리면 얼마야": 336, "h200 8장 2주 빌리면 얼마야": 336} {
+		if rt, ok := ReadRental(env, text); !ok || rt.Hours != hours || len(rt.Hardware) != 1 || rt.Hardware[0].Count != 8 {
+			t.Errorf("%q: %v %+v", text, ok, rt)
+		}
+	}
+	if rt, ok := ReadRental(env, "100만원으로 a100 며칠 빌릴 수 있어요?"); !ok || rt.BudgetUSD <= 0 {
+		t.Errorf("며칠 빌릴: %v %+v", ok, rt)
+	}
+	if _, ok := ReadRental(env, "llama 3.1 70b 풀파인튜닝 h200 8장 비용 얼마야"); ok {
+		t.Error("a plan's cost with no rental time was read as a rental")
+	}
+}
