@@ -327,7 +327,7 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 				sv.CPULayers, sv.CPULayers+sv.GPULayers, hw, sv.GPULayers, e.Throughput.TokensPerS)
 		}
 		if e.Memory.Fits {
-			return p.Tf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB) + alsoPace(p, rd, e)
+			return p.Tf("Yes — it fits on %s: %.0f of %.0f GiB per GPU.", hw, e.Memory.PerGPUGiB, e.Memory.CapacityGiB) + kvShare(p, rd, e, res.Job) + alsoPace(p, rd, e)
 		}
 		if e.Memory.OverEngineCap() {
 			return p.Tf("No — on %s it needs %.2f GiB per GPU, more than the %.2f GiB of %.0f a serving engine takes (vLLM's gpu_memory_utilization 0.9); see what to change below.", hw, e.Memory.PerGPUGiB, e.Memory.EngineCapGiB, e.Memory.CapacityGiB)

@@ -121,6 +121,12 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3 8b랑 whisper large 같이 a100 한장에 올릴 수 있어?", "fit", []string{"네 — 같이 올리면 GPU당 약 23 / 79 GiB예요(1× A100 SXM4 80GB, llama 3 8b 18 GiB + whisper 5 GiB)"}},
 		{"can I serve llama 3 8b and bge-m3 together on one l40s?", "fit", []string{"Yes — together they need about 20 of 48 GiB per GPU on 1× L40S"}},
 		{"qwen2.5 32b and llama 3 8b together on a 4090?", "fit", []string{"No — together they need about 84 GiB per GPU on 1× GeForce RTX 4090"}},
+		// two models on one team server, "which one is faster": the two, not which server
+		{"Mistral-7B vs Llama-3-8B LoRA on server-a: which one is faster per epoch on 1M samples?", "", []string{"Mistral-7B: ", " · Llama-3-8B: ", "on server-a: 4× A100 SXM4 80GB"}},
+		// the KV cache asked beside the fit: its size in the answer
+		{"Qwen/Qwen2.5-72B-Instruct 추론 h200 두 장으로 가능? kv cache는 얼마나?", "fit", []string{"네 — 2× H200 SXM 141GB에 들어가요", "그중 KV 캐시가"}},
+		// "can it keep up": whether it fits and serves the load
+		{"whisper large v3 on a T4 — can it keep up with 10 concurrent audio streams in real time?", "fit", []string{"Yes — it fits on 1× Tesla T4"}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},

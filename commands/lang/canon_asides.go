@@ -109,6 +109,11 @@ func (c *canonizer) aside(i int) int {
 		}
 		return i + 1
 	}
+	if c.words(i, "keep", "up") {
+		c.setAsk(AskFit) // "can it keep up with 10 live streams": whether it serves the load
+		c.skip(i, i+2)
+		return i + 2
+	}
 	if c.w(i) == "same" && (isGPUWord(c.w(i+1)) || c.w(i+1) == "machine" || c.w(i+1) == "box" || c.w(i+1) == "server" || c.w(i+1) == "node") {
 		c.skip(i, i+2) // "on the same gpu": together, as the reading of the two models says
 		if n := len(c.out); n > 0 && c.out[n-1].w == "on" && c.w(i+2) == "on" {

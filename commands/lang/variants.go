@@ -286,6 +286,11 @@ func readVariants(env Env, text string) (Reading, bool) {
 	if kind == "model" && togetherSaid(strings.ToLower(text)) {
 		bothAtOnce(&r1)
 	}
+	if r1.Ask == AskWhichServer && kind != "server" && len(r1.Request.Targets) == 1 && namesServer(r1.Request.Targets) {
+		// "Mistral-7B vs Llama-3-8B LoRA on server-a: which one is
+		// faster": which of the two choices there, not which server
+		r1.Ask = AskWhichGPU
+	}
 	if r1.Ask == AskWhichGPU || r1.Ask == AskFit && r1.AlsoTime && r1.Prefer != "" && !r1.Memory {
 		// "which is faster": which of the two choices, both answered, not
 		// a GPU, nor whether one fits on the GPU said ("lora vs qlora on
