@@ -90,6 +90,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.Buying && len(req.Targets) == 0 && len(req.Pool) == 0 && rd.Ask != lang.AskCount && rd.Ask != lang.AskAmount:
 		// "서버 새로 사려는데 llama 70b 파인튜닝용으로 뭐 사야돼?"
 		return s.buyOptions(p, req)
+	case rd.NeedAsked != "" && len(req.Targets) == 1:
+		return s.needAnswer(p, rd, req) // "or do I need ZeRO-3?"
 	case rd.LargestModel:
 		return s.largestModel(p, rd, req)
 	case rd.BitsAsked:

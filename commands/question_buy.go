@@ -120,3 +120,43 @@ func (s *Set) togetherAnswer(p *i18n.Printer, rd lang.Reading, req planner.Reque
 	return p.Tf("Yes — together they need about %.0f of %.0f GiB per GPU on %s (%s), %.0f GiB left for their KV caches and batches. With vLLM, give each its share with --gpu-memory-utilization, the shares adding up to 0.9 or less.",
 		sum, capGiB, on, strings.Join(parts, " + "), capGiB-sum)
 }
+
+// needAnswer answers whether a technique said is needed ("can I fine-tune
+// llama3 8b on 2x A100 80GB, or do I need ZeRO-3?", "ckpt 켜야 돼?"): the
+// job planned without it on the same GPUs, against with it. The card
+// plans the one that is needed: without when that fits.
+func (s *Set) needAnswer(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	without := req
+	what := p.T("gradient checkpointing")
+	if rd.NeedAsked == "strategy" {
+		what = string(req.Job.Strategy)
+		without.Job.Strategy = planner.DDP
+		if req.Targets[0].Count == 1 {
+			without.Job.Strategy = planner.StrategyAuto
+		}
+	} else {
+		without.Job.Checkpointing, without.Job.NoCheckpointing = false, true
+	}
+	plan := func(r planner.Request) *planner.Estimate {
+		r.NoSearch = true
+		res, err := s.deps.Catalog.Plan(r)
+		if err != nil || len(res.Plans) == 0 {
+			return nil
+		}
+		return res.Plans[0]
+	}
+	off, on := plan(without), plan(req)
+	if off == nil || on == nil {
+		return req, "", nil
+	}
+	hw := hwText(p, on)
+	switch {
+	case off.Memory.Fits:
+		return without, p.Tf("No — it fits without %s on %s: %.0f of %.0f GiB per GPU (with it, %.0f); the card plans it without.",
+			what, hw, off.Memory.PerGPUGiB, off.Memory.CapacityGiB, on.Memory.PerGPUGiB), nil
+	case on.Memory.Fits:
+		return req, p.Tf("Yes — without %s it needs %.0f GiB per GPU on %s, which has %.0f; with it, %.0f.",
+			what, off.Memory.PerGPUGiB, hw, off.Memory.CapacityGiB, on.Memory.PerGPUGiB), nil
+	}
+	return req, p.Tf("Even with %s it needs %.0f of %.0f GiB per GPU on %s; see what to change below.", what, on.Memory.PerGPUGiB, on.Memory.CapacityGiB, hw), nil
+}

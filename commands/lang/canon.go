@@ -91,6 +91,7 @@ type canonizer struct {
 	nodesAsked   bool        // a count asked in nodes ("how many h100 nodes", "노드 몇 개")
 	have         int         // the GPUs the asker has, beside a count question ("we have 8", "8장 중에")
 	buying       bool        // GPUs to buy ("사려는데", "buying a new server"), not the team's nor rented
+	needAsked    string      // a technique asked whether it is needed ("or do I need ZeRO-3?", "ckpt 켜야 돼?")
 	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
 	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
 	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
@@ -135,22 +136,6 @@ func (c *canonizer) skip(a, b int) {
 		}
 	}
 	c.skipped = append(c.skipped, s)
-}
-
-func (c *canonizer) setAsk(a Ask) {
-	// A more specific question wins over a general one ("how long … and
-	// how many"): count and which-server decide the card's shape.
-	rank := map[Ask]int{AskNone: 0, AskTime: 1, AskCost: 2, AskFit: 3, AskWhichGPU: 4, AskAmount: 4, AskCount: 5, AskWhichServer: 6}
-	if a == AskCost {
-		c.costWord = true // a comparison asked in money is a cost question
-	}
-	c.timeAsked = c.timeAsked || a == AskTime
-	if a == AskFit && c.ask == AskTime && c.rate {
-		return // "초당 이미지 몇 장 처리 가능?": the rate asked, "가능" its verb
-	}
-	if rank[a] > rank[c.ask] {
-		c.ask = a
-	}
 }
 
 func (c *canonizer) w(i int) string {

@@ -109,6 +109,9 @@ func (c *canonizer) aside(i int) int {
 		}
 		return i + 1
 	}
+	if n := c.needAt(i); n > i {
+		return n // "or do I need ZeRO-3?"
+	}
 	if c.words(i, "keep", "up") {
 		c.setAsk(AskFit) // "can it keep up with 10 live streams": whether it serves the load
 		c.skip(i, i+2)

@@ -173,6 +173,10 @@ type Reading struct {
 	// hardware ("llama 3 8b랑 whisper 같이 a100 한장에", "serve X and Y
 	// together on one l40s"): their memory adds up.
 	Together bool
+	// NeedAsked is a technique said and asked whether it is needed ("or
+	// do I need ZeRO-3?", "ckpt 켜야 돼?"): "strategy" or "ckpt"; the
+	// answer plans the job without it too.
+	NeedAsked string
 	// RequestRate: the rate asked is in requests ("requests per second?",
 	// "초당 요청 몇 개"): a served model's answer gives requests/s.
 	RequestRate bool
@@ -326,6 +330,9 @@ func Read(env Env, text string) (Reading, error) {
 // nodes, or within the GPUs the asker has ("we have 8", "8장 중에").
 func countsAsked(r *Reading, c *canonizer) {
 	r.Buying = c.buying
+	if j := r.Request.Job; c.needAsked == "strategy" && j.Strategy != planner.StrategyAuto && j.Strategy != planner.DDP || c.needAsked == "ckpt" && j.Checkpointing {
+		r.NeedAsked = c.needAsked
+	}
 	if r.Buying && r.Ask == AskWhichServer && !namesServer(r.Request.Targets) {
 		r.Ask = AskWhichGPU // "서버 새로 사려는데 뭐 사야돼": which GPUs, for a server to come
 	}

@@ -282,3 +282,23 @@ func TestProbe27Plans(t *testing.T) {
 		t.Error("a plan's cost with no rental time was read as a rental")
 	}
 }
+
+// A technique asked whether it is needed is read as that question, with
+// the technique still planned; "need" before anything else is no such
+// question.
+func TestNeedAsked(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, tech := range map[string]string{
+		"can I fine-tune llama3 8b with full params on 2x A100 80GB, or do I need ZeRO-3?": "strategy",
+		"llama 3 8b 풀파인튜닝 a100 2장 zero3 필요해?":                                              "strategy",
+		"bert-large finetune seq 512 on a t4, do I need gradient checkpointing?":           "ckpt",
+		"llama 3 8b lora on a 4090, ckpt 켜야 돼?":                                            "ckpt",
+		"how many h100s do we need for llama 70b lora":                                     "",
+		"llama 3 8b full finetune zero3 on 2x a100, how long for 1B tokens":                "",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.NeedAsked != tech || tech != "" && r.Ask != AskFit {
+			t.Errorf("%q: %v, need %q ask %q, want %q", text, err, r.NeedAsked, r.Ask, tech)
+		}
+	}
+}
