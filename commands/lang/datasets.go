@@ -2,6 +2,7 @@ package lang
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -278,4 +279,40 @@ func sampleSeq(r *Reading, p *reqParser) {
 	j.SeqLen = int(math.Ceil(d.SampleChars / cpt))
 	p.note(en.Tf("%s samples average about %d tokens: planned at that length, as a packed or padding-free run does (say `seq N` for the cutoff a padded batch fills)", d.Name, j.SeqLen))
 	r.notes, j.Notes = p.notes, p.req.Job.Notes
+}
+
+// Chat lengths: ShareGPT's conversations, which vLLM's and SGLang's serving
+// benchmarks sample for chat (`--dataset-name sharegpt`), average about
+// 205-210 prompt tokens with Llama 3's tokenizer (65,578 over 320 prompts
+// in LambdaLabsML/vllm-benchmark's results) and 194 output tokens (SGLang's
+// benchmark_vllm_060 README: 4,281.51 output tokens/s over 22.03
+// requests/s).
+const (
+	chatPromptTokens = 210
+	chatOutputTokens = 194
+)
+
+// chatLengths plans a chatbot served with no lengths said ("챗봇 … 띄우려면
+// a100 몇 장", "a chat app on llama 3 8b") at chat's lengths, not the
+// default context's 3,840-token prompts, and says so.
+func chatLengths(r *Reading, p *reqParser, c *canonizer) {
+	j := &r.Request.Job
+	if j.Workload != planner.Inference || j.SeqLen > 0 || j.GenTokens > 0 || !j.Model.IsTransformer() || j.Model.ForwardOnly() {
+		return
+	}
+	chat := false
+	for _, t := range c.in {
+		w := strings.ToLower(t.w)
+		chat = chat || w == "chat" || w == "chatbot" || w == "chatbots" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") || strings.HasPrefix(w, "대화형")
+	}
+	if !chat {
+		return
+	}
+	j.SeqLen, j.GenTokens = chatPromptTokens+chatOutputTokens, chatOutputTokens
+	p.note(en.Tf("a chatbot with no lengths said: ShareGPT's mean chat turn, about %d prompt and %d output tokens, as vLLM's and SGLang's serving benchmarks sample it; say `in N out M` for yours", chatPromptTokens, chatOutputTokens))
+	r.notes, j.Notes = p.notes, p.req.Job.Notes
+	r.Skipped = slices.DeleteFunc(r.Skipped, func(s string) bool {
+		w := strings.ToLower(s)
+		return w == "chat" || w == "chatbot" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") // read here
+	})
 }

@@ -351,6 +351,7 @@ func impliedDefaults(r *Reading, p *reqParser, c *canonizer) {
 	sampleSeq(r, p)
 	liveStreams(r, p, c)
 	unslothAdapters(r, p, c)
+	chatLengths(r, p, c)
 }
 
 // unslothAdapters reads a fine-tune said with Unsloth and no method

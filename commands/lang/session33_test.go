@@ -302,3 +302,20 @@ func TestNeedAsked(t *testing.T) {
 		}
 	}
 }
+
+// A chatbot served with no lengths said is planned at ShareGPT's mean chat
+// turn; lengths said, or no chat word, keep theirs.
+func TestChatLengths(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, seq := range map[string]int{
+		"초당 요청 50개 들어오는 챗봇 qwen2.5 14b로 띄우려면 a100 몇 장?":                       404,
+		"a chatbot on llama 3 8b with vllm, 20 req/s, how many h100s?":        404,
+		"a chatbot on llama 3 8b, in 1000 out 200, 20 req/s, how many h100s?": 1200,
+		"llama 3 8b serving 20 req/s, how many h100s?":                        0,
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.SeqLen != seq {
+			t.Errorf("%q: %v, seq %d, want %d", text, err, r.Request.Job.SeqLen, seq)
+		}
+	}
+}
