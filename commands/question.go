@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -105,6 +106,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.CompareOpen:
 		req.Targets = s.fewestEach(req)
 		return req, "", nil
+	case len(rd.OpenTargets) > 0:
+		return s.fewestOpen(rd, req), "", nil
 	case rd.Ask == lang.AskCount && len(req.Targets) == 0 && len(req.Pool) == 0:
 		// "how many GPUs to pretrain a 3b model on 300B tokens in 2
 		// weeks": of the GPU the plan recommends, as many as the deadline
@@ -195,6 +198,19 @@ func (s *Set) recommendedGPU(req planner.Request) (planner.Hardware, bool) {
 		return planner.Hardware{}, false
 	}
 	return planner.Hardware{GPU: r.Recommendations.Balanced.Hardware().GPU, Count: 1}, true
+}
+
+// fewestOpen gives the GPUs of a comparison said without a count, beside
+// ones said with one or as a team server ("our server-a vs renting
+// h100s"), the fewest of each that hold the job.
+func (s *Set) fewestOpen(rd lang.Reading, req planner.Request) planner.Request {
+	req.Targets = slices.Clone(req.Targets)
+	for _, k := range rd.OpenTargets {
+		one := req
+		one.Targets = req.Targets[k : k+1]
+		req.Targets[k] = s.fewestEach(one)[0]
+	}
+	return req
 }
 
 // fewestEach gives each GPU type of a comparison said without counts the

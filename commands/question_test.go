@@ -131,6 +131,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"Quick q: can I fine-tune llama3 8b with full params on 2x A100 80GB, or do I need ZeRO-3?", "fit", []string{"Yes — without zero3 it needs 147 GiB per GPU on 2× A100 SXM4 80GB"}},
 		{"bert-large finetune seq 512 on a t4, do I need gradient checkpointing?", "fit", []string{"No — it fits without gradient checkpointing on 1× Tesla T4"}},
 		{"llama 3 8b lora on a 4090, ckpt 켜야 돼?", "fit", []string{"네 — gradient checkpointing 없이는 GPU당 38 GiB가 필요해요"}},
+		// a GPU compared without a count beside a team server: the fewest that hold it
+		{"llama 3 8b full finetune on 1B tokens: our server-a or cloud h100s, which is cheaper?", "cost", []string{"4× A100: ", " · 2× H100: "}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},

@@ -112,6 +112,26 @@ func (c *canonizer) aside(i int) int {
 	if n := c.needAt(i); n > i {
 		return n // "or do I need ZeRO-3?"
 	}
+	if w := c.w(i); (w == "qps" || w == "rps") && reqStartsNumber(c.w(i+1)) && !reqStartsNumber(c.w(i-1)) {
+		// "(QPS 10)": the unit said first; after "초당 요청 10개" it says
+		// the same rate again, else it is the rate
+		for k := len(c.out) - 1; k >= 0 && k >= len(c.out)-3; k-- {
+			if c.out[k].w == "qps" || c.out[k].w == "req/s" || c.out[k].w == "rate" {
+				c.skip(i, i+2)
+				return i + 2
+			}
+		}
+		c.emit(c.w(i+1), i, i+2) // both over the two words: the number is said after its unit
+		c.emit("qps", i, i+2)
+		return i + 2
+	}
+	if w := c.w(i); (w == "fine-tunes" || w == "finetunes" || w == "runs" || w == "trainings") && c.howManyBefore(i) {
+		// "how many full fine-tunes of … can we afford": runs of the job,
+		// each one pass over the data said
+		c.askAmount("epochs")
+		c.skip(i, i+1)
+		return i + 1
+	}
 	if c.words(i, "keep", "up") {
 		c.setAsk(AskFit) // "can it keep up with 10 live streams": whether it serves the load
 		c.skip(i, i+2)
@@ -143,6 +163,11 @@ func (c *canonizer) koAside(i int) int {
 	w := c.w(i)
 	if w == "당" && (c.w(i-1) == "gpu" || c.w(i-1) == "카드") {
 		c.skip(i, i+1) // "gpu당 메모리": each GPU's, as the plan gives it
+		return i + 1
+	}
+	if next := c.w(i + 1); (w == "하나" || w == "하나만" || w == "한가지" || w == "한가지만") &&
+		(strings.HasPrefix(next, "여쭤") || strings.HasPrefix(next, "물어") || strings.HasPrefix(next, "질문") || strings.HasPrefix(next, "궁금") || strings.HasPrefix(next, "여쭙")) {
+		c.skip(i, i+1) // "하나 여쭤봐도 될까요": one question, not one GPU
 		return i + 1
 	}
 	if koBuyWord(w) {
@@ -228,6 +253,17 @@ func buyWord(w string) bool {
 	switch w {
 	case "buy", "buying", "bought", "purchase", "purchasing", "procure", "procuring":
 		return true
+	}
+	return false
+}
+
+// howManyBefore reports whether "how many" comes within the three words
+// before i ("how many full fine-tunes").
+func (c *canonizer) howManyBefore(i int) bool {
+	for k := max(0, i-4); k < i; k++ {
+		if c.words(k, "how", "many") {
+			return true
+		}
 	}
 	return false
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
@@ -57,7 +58,7 @@ var digestWords = []string{"digest", "다이제스트", "리포트", "report", "
 func ReadCommand(env Env, text string) (CommandReading, bool) {
 	note := ""
 	if k := noteStart(text); k >= 0 {
-		text, note = text[:k], strings.TrimSpace(text[k:])
+		text, note = text[:k], quotedNote(strings.TrimSpace(text[k:]))
 	}
 	text = tildeRange(text)
 	norm := reqStripLead(reqNormalize(text))
@@ -222,12 +223,32 @@ func bookingLead(low string) bool {
 
 // noteStart finds where a quoted note begins (`note "…"`, `메모 "…"`).
 func noteStart(s string) int {
-	for _, k := range []string{" note ", " 메모 ", " note:", " 메모:"} {
+	for _, k := range []string{" note ", " 메모 ", " note:", " 메모:", " 메모는 ", " 메모를 ", " 메모로 ", " 메모에 "} {
 		if i := strings.Index(s, k); i >= 0 && strings.ContainsAny(s[i:], "\"“'") {
 			return i + 1
 		}
 	}
 	return -1
+}
+
+// quotedNote writes a note said in Korean ("메모는 \"dpo 실험\"으로
+// 남겨주세요") as the commands' `note "…"`: the quoted words, without the
+// particle and the verb after the closing quote. Other notes stay as said.
+func quotedNote(note string) string {
+	if strings.HasPrefix(strings.ToLower(note), "note") {
+		return note
+	}
+	open := strings.IndexAny(note, "\"“'")
+	if open < 0 {
+		return note
+	}
+	rest := note[open:]
+	_, size := utf8.DecodeRuneInString(rest)
+	end := strings.IndexAny(rest[size:], "\"”'")
+	if end < 0 {
+		return note
+	}
+	return "note \"" + rest[size:size+end] + "\""
 }
 
 type winPoint struct {

@@ -626,6 +626,10 @@ func (p *reqParser) finish() error {
 	if !p.compare {
 		p.req.Targets, p.counted = ownGPUsOfServer(p.req.Targets, p.counted)
 		p.req.Targets = sameHardwareOnce(p.req.Targets)
+		if len(p.req.Targets) == 1 && len(p.counted) > 1 {
+			// "t4 여러 장으로 … t4 몇 장": one GPU named twice, counted if either said a count
+			p.counted = []bool{slices.Contains(p.counted, true)}
+		}
 	}
 	if p.compare && len(p.req.Targets) < 2 {
 		return said(en.Tf("`%s` needs at least two setups, like `compare h200x4, a100x4`", p.compareWord), &UserError{Hint: reqEg("compare h200x4, a100x4")})

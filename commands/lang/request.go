@@ -177,6 +177,11 @@ type Reading struct {
 	// do I need ZeRO-3?", "ckpt 켜야 돼?"): "strategy" or "ckpt"; the
 	// answer plans the job without it too.
 	NeedAsked string
+	// OpenTargets are the GPUs of a comparison said without a count beside
+	// ones said with a count or as a team server ("우리 server-a로 돌리는
+	// 거랑 h100 클라우드 빌리는 거랑"): each is planned at the fewest that
+	// hold the job, not at one that may not.
+	OpenTargets []int
 	// RequestRate: the rate asked is in requests ("requests per second?",
 	// "초당 요청 몇 개"): a served model's answer gives requests/s.
 	RequestRate bool
@@ -322,14 +327,21 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	settleAsk(&r, c, p, question)
 	impliedDefaults(&r, p, c)
-	countsAsked(&r, c)
+	countsAsked(&r, c, p)
 	return r, nil
 }
 
 // countsAsked settles how a count is asked: of the team's servers, in
 // nodes, or within the GPUs the asker has ("we have 8", "8장 중에").
-func countsAsked(r *Reading, c *canonizer) {
+func countsAsked(r *Reading, c *canonizer, p *reqParser) {
 	r.Buying = c.buying
+	if r.Request.Compare && !r.CompareOpen && len(p.counted) == len(r.Request.Targets) {
+		for k, hw := range r.Request.Targets {
+			if !p.counted[k] && hw.Server == "" {
+				r.OpenTargets = append(r.OpenTargets, k)
+			}
+		}
+	}
 	if j := r.Request.Job; c.needAsked == "strategy" && j.Strategy != planner.StrategyAuto && j.Strategy != planner.DDP || c.needAsked == "ckpt" && j.Checkpointing {
 		r.NeedAsked = c.needAsked
 	}

@@ -319,3 +319,31 @@ func TestChatLengths(t *testing.T) {
 		}
 	}
 }
+
+// Probe 28: "(QPS 10)" restating a rate is no GPU count, "하나
+// 여쭤봐도" is one question, a note said in Korean keeps its quoted words,
+// a GPU compared without a count is left open beside a team server, and
+// "how many fine-tunes … can we afford" asks the runs a budget buys.
+func TestProbe28Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "server-a"}, {GPU: mustGPUFor(t, cat, "h200"), Count: 4, Server: "server-h"}}}
+	r, err := Read(env, "실례지만 하나 여쭤봐도 될까요? 저희 팀에서 T4 여러 장으로 phi-3 mini를 추론 서빙하려고 하는데요, 초당 요청 10개(QPS 10) 정도를 감당하려면 T4가 몇 장 필요할지 궁금합니다.")
+	if err != nil || r.Ask != AskCount || !r.CountOpen || r.Request.Job.RequestRate != 10 {
+		t.Errorf("QPS restated: %v, ask %q open %v rate %v", err, r.Ask, r.CountOpen, r.Request.Job.RequestRate)
+	}
+	if r, err := Read(env, "phi-3 mini serving, QPS 10, how many t4s?"); err != nil || r.Request.Job.RequestRate != 10 || !r.CountOpen {
+		t.Errorf("QPS 10: %v, rate %v", err, r.Request.Job.RequestRate)
+	}
+	cr, ok := ReadCommand(env, `안녕하세요, 내일 오전 10시부터 6시간 정도 서버 H에서 GPU 2장을 쓰고 싶은데요, 예약 가능할까요? 메모는 "dpo 실험"으로 남겨주세요.`)
+	if !ok || cr.Name != "reserve" || !strings.HasSuffix(cr.Args, `note "dpo 실험"`) {
+		t.Errorf("메모는: %v %+v", ok, cr)
+	}
+	r, err = Read(env, "우리 server-a로 돌리는 거랑 h100 클라우드 빌리는 거랑 llama3 8b 풀파인튜닝 10억 토큰 한 번 돌릴 때 어느 쪽이 더 싸?")
+	if err != nil || !slices.Equal(r.OpenTargets, []int{1}) {
+		t.Errorf("server-a vs h100: %v, open %v", err, r.OpenTargets)
+	}
+	r, err = Read(env, "budget question: we have $10k this quarter for fine-tuning. how many full fine-tunes of qwen2.5 14b on 500M tokens can we afford on a100 80gb?")
+	if err != nil || r.Ask != AskAmount || r.AmountUnit != "epochs" || r.Budget != 10000 {
+		t.Errorf("fine-tunes afforded: %v, ask %q unit %q budget %v", err, r.Ask, r.AmountUnit, r.Budget)
+	}
+}
