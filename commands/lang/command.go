@@ -42,6 +42,9 @@ var commandVerbs = []struct {
 		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
 		"몇 장 있", "몇장 있", "몇 대 있", "몇대 있", "gpus do we have", "gpus we have", "gpu 뭐 있", "gpu 뭐있"}},
+	// sizing a machine to build: "4090 8장짜리 서버 새로 맞추려는데 전원이랑
+	// 쿨링 뭐 필요해?", "what psu for 4x 4090?"
+	{"build", []string{"전원", "쿨링", "파워서플라이", "파워 서플라이", "조립", "psu", "power supply", "cooling", "what to build"}},
 	{"help", []string{"help", "도움말", "사용법", "how do i use", "what can you do", "명령어", "어떻게 해", "어떻게 하", "how do i", "how to use"}},
 }
 
@@ -540,6 +543,8 @@ func (r *cmdReader) args(name string) string {
 		if r.server != "" {
 			add(r.server)
 		}
+	case "build":
+		add(r.buildArgs())
 	}
 	return strings.Join(out, " ")
 }
@@ -715,4 +720,30 @@ func (r *cmdReader) softStatus(low string) bool {
 		}
 	}
 	return true
+}
+
+// buildArgs writes the machine a build sentence sizes ("4090 8장짜리 서버",
+// "4x 4090"): the count said with a counter or an x, not a GPU's model
+// number read as one, and the GPU.
+func (r *cmdReader) buildArgs() string {
+	n, gpu := 1, ""
+	for i, t := range r.in {
+		if w := strings.TrimSuffix(t.w, "s"); gpu == "" && (r.gpu(t.w) || r.gpu(w)) {
+			gpu = w
+			continue
+		}
+		v, rest, ok := reqScanInt(t.w)
+		if !ok || v < 1 {
+			continue
+		}
+		switch {
+		case rest == "장" || rest == "장짜리" || rest == "x" || rest == "개" || rest == "대",
+			rest == "" && (strings.HasPrefix(r.w(i+1), "장") || r.w(i+1) == "x" || r.w(i+1) == "gpus"):
+			n = v
+		}
+	}
+	if gpu == "" {
+		return ""
+	}
+	return strconv.Itoa(n) + "x " + gpu
 }

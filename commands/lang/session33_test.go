@@ -347,3 +347,19 @@ func TestProbe28Readings(t *testing.T) {
 		t.Errorf("fine-tunes afforded: %v, ask %q unit %q budget %v", err, r.Ask, r.AmountUnit, r.Budget)
 	}
 }
+
+// A machine to build said in a sentence ("4090 8장짜리 서버 새로
+// 맞추려는데 전원이랑 쿨링 뭐 필요해?", "what psu for 4x 4090") is the
+// build command on its count and GPU, the model number no count.
+func TestBuildSentence(t *testing.T) {
+	env := Env{Catalog: planner.DefaultCatalog()}
+	for text, want := range map[string]string{
+		"팀에 4090 8장짜리 서버 하나 새로 맞추려는데, 전원이랑 쿨링 뭐 필요해?": "8x 4090",
+		"what psu do I need for 4x 4090?": "4x 4090",
+		"a100 2장 서버 조립하려는데 파워 몇 와트?":      "2x a100",
+	} {
+		if cr, ok := ReadCommand(env, text); !ok || cr.Name != "build" || cr.Args != want {
+			t.Errorf("%q: %v %+v, want build %q", text, ok, cr, want)
+		}
+	}
+}
