@@ -739,7 +739,7 @@ func (c *canonizer) koUnitBeforeHowMany(i int, w string) (int, bool) {
 		}
 		return n, true
 	}
-	if unit := koWorkUnitBefore(c.w(i - 1)); unit != "" && !c.rate && !koPerTime(c.w(i-2)) && !koConcurrent(c.w(i-1), c.w(i-2)) &&
+	if unit := koWorkUnitBefore(c.w(i - 1)); unit != "" && !c.rate && !koPerTime(c.w(i-2)) && !koConcurrent(c.w(i-1), c.w(i-2)) && !c.koAmountAt(i-2) &&
 		(w == "몇" && (strings.HasPrefix(c.w(i+1), "개") || strings.HasPrefix(c.w(i+1), "번") || strings.HasPrefix(c.w(i+1), "까지")) ||
 			strings.HasPrefix(w, "몇개") || strings.HasPrefix(w, "몇번") || strings.HasPrefix(w, "몇까지")) {
 		// "h100 8장이면 하루에 토큰 몇개 학습 가능?": the work a time or a
@@ -766,6 +766,21 @@ func (c *canonizer) koUnitBeforeHowMany(i int, w string) (int, bool) {
 		}
 		return n, true
 	}
+	if n := i + 1; (w == "몇" && strings.HasPrefix(c.w(n), "번") || strings.HasPrefix(w, "몇번")) && c.budget == 0 {
+		if w == "몇" {
+			n++
+		}
+		if v := c.w(n); strings.HasPrefix(v, "돌릴") || strings.HasPrefix(v, "돌려") || strings.HasPrefix(v, "돌리") {
+			// "몇 번 돌릴 예산 잡아야 하는데 … 한 번에 얼마": how many runs
+			// is theirs to decide; with no budget said, the question is
+			// the rest (a run's cost), not a GPU count
+			if c.ask == AskCount {
+				c.ask = AskNone // the 몇 the lexicon read as a count
+			}
+			c.skip(i, n+1)
+			return n + 1, true
+		}
+	}
 	return 0, false
 }
 
@@ -786,4 +801,20 @@ func (c *canonizer) koTokensComeOut(i int) (int, bool) {
 	c.rate, c.runWord = true, true
 	c.skip(i+1, i+3)
 	return i + 3, true
+}
+
+// koAmountAt reports whether the word at k ends an amount said ("1억
+// 토큰 몇 번 돌릴": the tokens are the amount's unit, and "몇 번" asks the
+// runs, not the tokens).
+func (c *canonizer) koAmountAt(k int) bool {
+	w := c.w(k)
+	if reqStartsNumber(w) {
+		return true
+	}
+	switch w {
+	case "만", "억", "천", "조", "백":
+		return true
+	}
+	_, ok := koNumbers[w]
+	return ok
 }

@@ -363,3 +363,12 @@ func TestBuildSentence(t *testing.T) {
 		}
 	}
 }
+
+// "1억 토큰 몇 번 돌릴 … 한 번에 얼마": the tokens are the amount's unit,
+// how many runs is context with no budget said, and a run's cost is asked.
+func TestRunsAsContext(t *testing.T) {
+	r, err := Read(Env{Catalog: planner.DefaultCatalog()}, "다음 분기에 llama3 70b LoRA 파인튜닝(1억 토큰) 몇 번 돌릴 예산 잡아야 하는데 h100 8장 기준 한 번에 얼마 들어?")
+	if err != nil || r.Ask != AskCost || r.Request.Job.Tokens != 1e8 || len(r.Request.Targets) != 1 || r.Request.Targets[0].Count != 8 {
+		t.Errorf("%v, ask %q tokens %v targets %+v", err, r.Ask, r.Request.Job.Tokens, r.Request.Targets)
+	}
+}
