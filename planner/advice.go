@@ -132,6 +132,11 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		case ZeRO2:
 			add("sharding", pc.pr.Tf("ZeRO-2 shards optimizer states and gradients over the %d GPUs; plain DDP would not fit or would be slower here.", e.layout.dp()))
 		case ZeRO3, FSDP:
+			if !e.Memory.Fits {
+				// the advice does not contradict the verdict above it
+				add("sharding", pc.pr.T("ZeRO-3 / FSDP FULL_SHARD already shards the weights, gradients and optimizer states over these GPUs, and it still does not fit: see what to change."))
+				break
+			}
 			add("sharding", pc.pr.T("ZeRO-3 / FSDP FULL_SHARD shards the weights too: it fits, but gathers the parameters every micro-batch — keep the micro-batch large and the GPUs on NVLink."))
 		default:
 			add("sharding", pc.pr.T("model states fit on every GPU: plain DDP, no ZeRO needed."))

@@ -257,3 +257,25 @@ func TestQLoRACheckpointsByDefault(t *testing.T) {
 		t.Error("lora on an h100: checkpointing chosen where it fits without")
 	}
 }
+
+// The sharding advice under a plan that does not fit does not say it fits.
+func TestShardingAdviceFollowsTheVerdict(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3-70b"), Workload: Finetune, SeqLen: 2048, GlobalBatch: 8, Strategy: ZeRO3}
+	res := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "h100", 2)}})
+	if res.Plans[0].Memory.Fits {
+		t.Fatal("70B full fine-tune fits on 2 H100s: pick a job that does not")
+	}
+	said := false
+	for _, a := range res.Advice {
+		if a.Topic == "sharding" {
+			said = true
+			if strings.Contains(a.Text, "it fits") {
+				t.Errorf("sharding advice %q under a plan that does not fit", a.Text)
+			}
+		}
+	}
+	if !said {
+		t.Error("no sharding advice for a ZeRO-3 plan on 2 GPUs")
+	}
+}
