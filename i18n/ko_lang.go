@@ -261,6 +261,7 @@ func koLang() map[string]string {
 		"the largest model":     "가장 큰 모델",
 		"in the cloud":          "클라우드에서",
 		"to buy":                "구매용",
+		"longest context?":      "최대 컨텍스트?",
 		"a chatbot with no lengths said: ShareGPT's mean chat turn, about %d prompt and %d output tokens, as vLLM's and SGLang's serving benchmarks sample it; say `in N out M` for yours": "챗봇인데 길이를 안 정해서: vLLM·SGLang 서빙 벤치마크가 쓰는 ShareGPT 대화 한 턴의 평균, 프롬프트 약 %d 토큰과 출력 %d 토큰으로 했어요. 직접 정하려면 `in N out M`",
 		"two models at once on the same GPUs: planned as serving both (say finetune to train)":                                                                                             "두 모델을 같은 GPU에 동시에: 둘 다 서빙으로 계획했어요 (학습이면 finetune이라고 적어 주세요)",
 		"latency?":         "지연시간은?",

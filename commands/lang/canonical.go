@@ -377,6 +377,11 @@ var bitsAskWords = map[string]bool{"bits": true, "bit": true, "width": true, "bi
 	"fit": true, "fits": true, "양자화": true, "양자화해야": true}
 
 // budgetWords said the budget the reading names.
+// maxSeqWords asked the longest context that fits ("max context", "최대
+// 컨텍스트 길이").
+var maxSeqWords = map[string]bool{"max": true, "maximum": true, "longest": true, "context": true, "length": true, "seq": true,
+	"최대": true, "컨텍스트": true, "길이": true, "시퀀스": true, "문맥": true}
+
 var budgetWords = map[string]bool{"예산": true, "예산이": true, "예산은": true, "budget": true}
 
 // notAsked is the skipped words less those that asked the reading's
@@ -396,7 +401,7 @@ func notAsked(r Reading) []string {
 		for _, w := range strings.Fields(sk) {
 			w = strings.ToLower(strings.Trim(w, "?!.,~"))
 			if _, e, ok := koStem(w); ok && e.act == koAsk || askEnglish[w] || r.Ask == AskAmount && amountUnitWord(w) > reqUUnknown ||
-				(r.Memory || r.Ask == AskFit) && memoryWord(w) || r.Rate && koRateWord(w) || r.AudioRate && audioAskWords[w] || r.BitsAsked && bitsAskWords[w] || r.MaxBatch && maxBatchWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
+				(r.Memory || r.Ask == AskFit) && memoryWord(w) || r.Rate && koRateWord(w) || r.AudioRate && audioAskWords[w] || r.BitsAsked && bitsAskWords[w] || r.MaxBatch && maxBatchWords[w] || r.MaxSeq && maxSeqWords[w] || r.Ask == AskAmount && (koDataWord(w) || w == "개" || w == "예산") ||
 				r.Budget > 0 && budgetWords[w] || r.ServeHours > 0 && w == "월" {
 				continue // "how many tokens": the amount asked, in its unit
 			}
@@ -706,6 +711,8 @@ func questionSaid(p *i18n.Printer, r Reading) string {
 		q = p.T("how many at once?")
 	case r.MaxBatch && r.Ask == AskFit:
 		q = p.T("largest batch?")
+	case r.MaxSeq && r.Ask == AskFit:
+		q = p.T("longest context?")
 	case r.Ask == AskCount && r.NodesAsked:
 		q = p.T("how many nodes?")
 	case r.Ask == AskTime && r.Latency:

@@ -372,3 +372,21 @@ func TestRunsAsContext(t *testing.T) {
 		t.Errorf("%v, ask %q tokens %v targets %+v", err, r.Ask, r.Request.Job.Tokens, r.Request.Targets)
 	}
 }
+
+// The longest context asked is said back as that question, its words not
+// listed as skipped.
+func TestMaxSeqSaid(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]string{
+		"llama3 8b max context on a 4090?":    "longest context?",
+		"llama3 8b 최대 컨텍스트 길이 4090에서 얼마까지 돼?": "longest context?",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ReadAs(cat, r); !strings.Contains(got, want) || strings.Contains(got, "skipped") {
+			t.Errorf("%q: read as %q", text, got)
+		}
+	}
+}
