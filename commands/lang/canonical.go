@@ -362,7 +362,8 @@ var askEnglish = map[string]bool{"how": true, "long": true, "many": true, "much"
 	"시간": true, "실시간": true, "실시간으로": true, "처리": true, "배속": true, "배속이야": true, "중에": true, "중": true, "더": true, "our": true, "servers": true, "우리": true, "팀": true, "서버": true, "제일": true, "가장": true, "싸게": true, "곳": true, "배치": true, "사이즈": true, "최대": true, "크기": true, "빠른거": true, "빠른": true, "빨라": true, "faster": true, "is": true, "one": true, "cheaper": true, "cheapest": true, "fastest": true, "비용": true, "비용은": true, "비용이": true, "가격": true, "가격은": true, "돈": true,
 	"fewer": true, "fewest": true, "less": true, "gpus": true, "needs": true, "need": true,
 	"장": true, "필요해": true, "필요": true, "필요한지": true, "필요함": true, "필요할까": true, "필요하지": true,
-	"용량": true, "용량은": true, "용량이": true, "각각": true, "each": true, "비교": true, "비교해줘": true}
+	"용량": true, "용량은": true, "용량이": true, "각각": true, "each": true, "비교": true, "비교해줘": true,
+	"fit": true, "fits": true, "fitting": true, "will": true}
 
 // maxBatchWords asked the largest batch, or the most requests at once.
 var maxBatchWords = map[string]bool{"max": true, "maximum": true, "largest": true, "biggest": true, "batch": true, "size": true,
