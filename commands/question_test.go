@@ -133,6 +133,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3 8b lora on a 4090, ckpt 켜야 돼?", "fit", []string{"네 — gradient checkpointing 없이는 GPU당 38 GiB가 필요해요"}},
 		// a GPU compared without a count beside a team server: the fewest that hold it
 		{"llama 3 8b full finetune on 1B tokens: our server-a or cloud h100s, which is cheaper?", "cost", []string{"4× A100: ", " · 2× H100: "}},
+		// probe 29: an OOM asked with "어떻게 해요" is the plan; bf16 set against fp16 on a GPU without it
+		{"llama3 8b 풀파인튜닝 4090에서 CUDA OOM 뜨는데 어떻게 해요?", "fit", []string{"아니요 — 1× GeForce RTX 4090에서는 GPU당"}},
+		{"fp16 or bf16 for finetuning llama-3.2-1b on a v100? bf16 isn't supported there right?", "fit", []string{"Tesla V100 SXM2 32GB has no bf16: use fp16 with loss scaling"}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},

@@ -95,7 +95,22 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 		// beside its memory, and both differences
 		parts, verdict = withRates(p, v.Kind, sides, plan, hw, parts, verdict)
 	}
-	return strings.Join(parts, " · ") + p.Tf(" on %s", on) + leastSaid(p, mode, req.Job) + verdict + "."
+	return noBF16(p, v, hw) + strings.Join(parts, " · ") + p.Tf(" on %s", on) + leastSaid(p, mode, req.Job) + verdict + "."
+}
+
+// noBF16 leads a comparison of formats that sets bf16 against another on a
+// GPU without it ("fp16 or bf16 on a v100?"): that is the answer, before
+// the figures, which plan the bf16 side as the fp16 it falls back to.
+func noBF16(p *i18n.Printer, v *lang.Variant, hw planner.Hardware) string {
+	if v.Kind != "precision" || hw.GPU.Supports(planner.BF16) {
+		return ""
+	}
+	for _, l := range v.Labels {
+		if strings.EqualFold(l, "bf16") || strings.EqualFold(l, "bfloat16") {
+			return p.Tf("%s has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). ", hw.GPU.Name)
+		}
+	}
+	return ""
 }
 
 // leastSized sizes a job whose memory is compared at the least it

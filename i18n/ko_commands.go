@@ -266,6 +266,7 @@ func koCommands() map[string]string {
 		"No — it fits without %s on %s: %.0f of %.0f GiB per GPU (with it, %.0f); the card plans it without.": "아니요 — %s 없이도 %s에 들어가요: GPU당 %.0f / %.0f GiB (쓰면 %.0f). 아래는 없이 계획했어요.",
 		"Yes — without %s it needs %.0f GiB per GPU on %s, which has %.0f; with it, %.0f.":                    "네 — %s 없이는 GPU당 %.0f GiB가 필요해요(%s, GPU 메모리 %.0f GiB). 쓰면 %.0f GiB예요.",
 		"Even with %s it needs %.0f of %.0f GiB per GPU on %s; see what to change below.":                     "%s를 써도 GPU당 %.0f / %.0f GiB가 필요해요(%s). 아래에서 바꿀 점을 확인하세요.",
+		"%s has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). ":                               "%s는 bf16을 지원하지 않아요: fp16과 loss scaling(`--fp16`, `GradScaler`)을 쓰세요. ",
 		"%d of your %d are enough: ":     "%d장이면 충분해요(가진 %d장 중): ",
 		"All %d are needed: ":            "%d장 모두 필요해요: ",
 		"Your %d are not enough: ":       "가진 %d장으로는 부족해요: ",

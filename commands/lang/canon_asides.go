@@ -170,6 +170,14 @@ func (c *canonizer) koAside(i int) int {
 		c.skip(i, i+1) // "하나 여쭤봐도 될까요": one question, not one GPU
 		return i + 1
 	}
+	if next := c.w(i + 1); (w == "몇으로" || w == "몇로" || w == "몇까지로") && (strings.HasPrefix(next, "줄") || strings.HasPrefix(next, "낮")) {
+		// "배치 8로 하면 메모리 터지는데 몇으로 줄여야 돼?": the batch that fits
+		c.ask = AskNone
+		c.setAsk(AskFit)
+		c.maxBatch = true
+		c.skip(i, i+2)
+		return i + 2
+	}
 	if koBuyWord(w) {
 		c.buying = true // "서버 새로 사려는데 뭐 사야돼": GPUs to buy, not the team's
 		c.skip(i, i+1)

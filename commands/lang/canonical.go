@@ -499,7 +499,11 @@ func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f 
 // not the job's (named before it, as pickModel reads it), its value, unit,
 // hardware and precision, and how much more data the job has.
 func baselineWords(j planner.Job, b planner.Baseline) string {
-	s := fmt.Sprintf("baseline %s %s on %s", Num(b.Value), b.Unit, HardwareWords(b.Hardware))
+	v := Num(b.Value)
+	if len(v) > 8 && b.Value < 1e6 {
+		v = strconv.FormatFloat(b.Value, 'g', 4, 64) // "40 min per epoch": 0.6667 h, not 0.6666666666666666
+	}
+	s := fmt.Sprintf("baseline %s %s on %s", v, b.Unit, HardwareWords(b.Hardware))
 	if b.Precision != "" {
 		s += " " + string(b.Precision)
 	}

@@ -39,7 +39,7 @@ var commandVerbs = []struct {
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
 	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "현황", "상태", "누가", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
+		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
 		"몇 장 있", "몇장 있", "몇 대 있", "몇대 있", "gpus do we have", "gpus we have", "gpu 뭐 있", "gpu 뭐있"}},
 	// sizing a machine to build: "4090 8장짜리 서버 새로 맞추려는데 전원이랑
@@ -175,6 +175,11 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		return CommandReading{}, false
 	}
 	r.read()
+	if name == "help" && helpTopic == "" {
+		if name = helpOrJob(env, text, r); name == "" {
+			return CommandReading{}, false // "llama3 8b 풀파인튜닝 4090에서 OOM 뜨는데 어떻게 해요?": the plan says what to change
+		}
+	}
 	if name == "reserve" && r.server == "" {
 		serverGPU := map[string]string{}
 		for _, h := range env.Servers {
@@ -709,7 +714,7 @@ func planWords(toks []reqToken) bool {
 // stands without anything that makes it a question about the servers: no
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
-	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "server", "서버", "예약", "reservations", "bookings"} {
+	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고"} {
 		if strings.Contains(low, w) {
 			return false
 		}
@@ -746,4 +751,19 @@ func (r *cmdReader) buildArgs() string {
 		return ""
 	}
 	return strconv.Itoa(n) + "x " + gpu
+}
+
+// helpOrJob settles a "how do I" said beside a concrete job: a plan that
+// reads ("… OOM 뜨는데 어떻게 해요?": "" — the plan's answer says what to
+// change), GPUs of a server wanted ("h 서버 2장 오늘 저녁까지 쓰고 싶은데
+// 어떻게 해요?": a booking), else help.
+func helpOrJob(env Env, text string, r *cmdReader) string {
+	if r.server != "" && (r.count > 0 || len(r.ids) > 0) {
+		return "reserve"
+	}
+	env.noVariant = true
+	if rd, err := Read(env, text); err == nil && !rd.StandIn {
+		return ""
+	}
+	return "help"
 }

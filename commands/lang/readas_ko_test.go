@@ -39,7 +39,7 @@ var readAsCases = []struct{ in, en, ko string }{
 		"model not named (bert-base-uncased stands in) · finetune (assumed) · 1 epoch · baseline 9 h on 2x rtx-3090 · on 4x server-h · how long? (skipped: 지난번에, 같은, 설정을, 돌렸을, 때, 약, 정도, 걸렸었는데요, 이걸, 옮기면, 단축될지, 대략적으로라도, 알, 수, 있을까요)",
 		"모델 미지정 (bert-base-uncased로 대신 계산) · 파인튜닝 (가정) · 1 에폭 · baseline 9시간 (rtx-3090 2장에서 측정) · server-h 4장 · 얼마나 걸려요? (건너뜀: 지난번에, 같은, 설정을, 돌렸을, 때, 약, 정도, 걸렸었는데요, 이걸, 옮기면, 단축될지, 대략적으로라도, 알, 수, 있을까요)"},
 	{"resnet50 처음부터 학습 V100 4장에서 에폭당 40분이었는데 H200 4장이면 90에폭 얼마나?",
-		"resnet-50 · pretrain · 90 epochs · baseline 0.666666666667 h/epoch on 4x v100-sxm2-32gb · on 4x h200-sxm-141gb · how long? (skipped: 분이었는데)",
+		"resnet-50 · pretrain · 90 epochs · baseline 0.6667 h/epoch on 4x v100-sxm2-32gb · on 4x h200-sxm-141gb · how long? (skipped: 분이었는데)",
 		"resnet-50 · 사전학습 · 90 에폭 · baseline 에폭당 0.667시간 (v100-sxm2-32gb 4장에서 측정) · h200-sxm-141gb 4장 · 얼마나 걸려요? (건너뜀: 분이었는데)"},
 	{"vit-base finetune ran at 850 img/s on one a100. how long for 1.28M imgs × 10 epochs on 4x v100?",
 		"vit-base-patch16-224 · finetune · 10 epochs of 1.28M samples · baseline 850 samples/s on 1x a100-sxm4-80gb · on 4x v100-sxm2-32gb · how long? (skipped: ran, x)",

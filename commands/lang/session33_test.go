@@ -390,3 +390,35 @@ func TestMaxSeqSaid(t *testing.T) {
 		}
 	}
 }
+
+// Probe 29: "어떻게 해요" beside a concrete job is the job, not help; free
+// GPUs asked as "쓸 수 있는 gpu" are the status; "몇으로 줄여야" asks the
+// batch; "뭐 써야 돼요" between two methods asks memory and speed.
+func TestProbe29Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h200"), Count: 4, Server: "server-h"}}}
+	if cr, ok := ReadCommand(env, "llama3 8b 풀파인튜닝 4090에서 CUDA OOM 뜨는데 어떻게 해요?"); ok {
+		t.Errorf("OOM with a job: read as the command %+v, want a plan", cr)
+	}
+	for text, want := range map[string]string{
+		"h 서버 2장 오늘 저녁까지 쓰고 싶은데 어떻게 해요?": "reserve",
+		"지금 쓸 수 있는 gpu 있어요?":             "status",
+		"예약 어떻게 해요?":                     "help",
+	} {
+		if cr, ok := ReadCommand(env, text); !ok || cr.Name != want {
+			t.Errorf("%q: %v %+v, want %s", text, ok, cr, want)
+		}
+	}
+	r, err := Read(env, "qwen2.5 7b lora 하는데 배치 8로 하면 메모리 터지는데 몇으로 줄여야 돼? 3090 한장이에요")
+	if err != nil || !r.MaxBatch || r.Ask != AskFit {
+		t.Errorf("몇으로 줄여야: %v, max batch %v ask %q", err, r.MaxBatch, r.Ask)
+	}
+	r, err = Read(env, "qlora랑 lora 중에 뭐 써야 돼요? 4090 한 장이고 모델은 mistral 7b")
+	if err != nil || r.Variant == nil || !r.Memory || r.Ask != AskTime {
+		t.Errorf("뭐 써야: %v, memory %v ask %q", err, r.Memory, r.Ask)
+	}
+	r, err = Read(env, "my bert-base training takes 40 min per epoch on one v100, how long on server-h?")
+	if got := ReadAs(cat, r); err != nil || !strings.Contains(got, "baseline 0.6667 h/epoch") {
+		t.Errorf("40 min an epoch: %v %q", err, got)
+	}
+}

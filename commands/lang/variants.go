@@ -286,20 +286,7 @@ func readVariants(env Env, text string) (Reading, bool) {
 	if kind == "model" && togetherSaid(strings.ToLower(text)) {
 		bothAtOnce(&r1)
 	}
-	if r1.Ask == AskWhichServer && kind != "server" && len(r1.Request.Targets) == 1 && namesServer(r1.Request.Targets) {
-		// "Mistral-7B vs Llama-3-8B LoRA on server-a: which one is
-		// faster": which of the two choices there, not which server
-		r1.Ask = AskWhichGPU
-	}
-	if r1.Ask == AskWhichGPU || r1.Ask == AskFit && r1.AlsoTime && r1.Prefer != "" && !r1.Memory {
-		// "which is faster": which of the two choices, both answered, not
-		// a GPU, nor whether one fits on the GPU said ("lora vs qlora on
-		// a 4090, which one's faster")
-		r1.Ask = AskNone
-		if r1.Prefer == "cheapest" {
-			r1.Ask = AskCost // "which is cheaper": each one's cost
-		}
-	}
+	variantAsk(&r1, kind, text)
 	if third != "" {
 		if r3, err := Read(env, text[:as]+third+text[ae:cs]+text[be:]); err == nil {
 			r1.Variant.Also = []Choice{{Label: third, Request: r3.Request}}
@@ -379,5 +366,42 @@ func bothAtOnce(r1 *Reading) {
 	}
 	if v := &r1.Variant.Request.Job; v.Workload == "" {
 		v.Workload = r1.Request.Job.Workload // run at once, both the same way
+	}
+}
+
+// adviceAsked reports whether a choice is asked as which to use ("which
+// one should I use", "뭐 써야 돼요", "어느 게 나아", "추천"), not which fits.
+func adviceAsked(text string) bool {
+	for _, w := range []string{"should", "recommend", "better", "써야", "쓸까", "추천", "나아", "낫", "좋아", "좋을"} {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// variantAsk settles what a pair of choices asks: which of the two on a
+// team server, not which server; which is faster or cheaper (both
+// answered); whether two models fit together; which to use (memory and
+// speed side by side).
+func variantAsk(r1 *Reading, kind, text string) {
+	if r1.Ask == AskWhichServer && kind != "server" && len(r1.Request.Targets) == 1 && namesServer(r1.Request.Targets) {
+		// "Mistral-7B vs Llama-3-8B LoRA on server-a: which one is
+		// faster": which of the two choices there, not which server
+		r1.Ask = AskWhichGPU
+	}
+	if r1.Ask == AskWhichGPU || r1.Ask == AskFit && r1.AlsoTime && r1.Prefer != "" && !r1.Memory {
+		// "which is faster": which of the two choices, both answered, not
+		// a GPU, nor whether one fits on the GPU said ("lora vs qlora on
+		// a 4090, which one's faster")
+		r1.Ask = AskNone
+		if r1.Prefer == "cheapest" {
+			r1.Ask = AskCost // "which is cheaper": each one's cost
+		}
+	}
+	if kind == "workload" && r1.Ask == AskFit && r1.AlsoTime && !r1.Memory && r1.Prefer == "" && adviceAsked(strings.ToLower(text)) {
+		// "qlora랑 lora 중에 뭐 써야 돼요? 4090 한 장": which to use is
+		// what each needs and how fast each runs, side by side
+		r1.Memory, r1.Ask = true, AskTime
 	}
 }
