@@ -694,7 +694,27 @@ func compareSummaryIn(p *i18n.Printer, res *planner.Result, withCost bool) strin
 		}
 		parts = append(parts, part)
 	}
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, " · ") + twoPaces(p, res, withCost)
+}
+
+// twoPaces says how many times as fast the faster of two setups set side
+// by side is ("4090에서 h100으로 바꾸면 얼마나 빨라져요?"), when both fit.
+func twoPaces(p *i18n.Printer, res *planner.Result, withCost bool) string {
+	if len(res.Plans) != 2 || withCost {
+		return ""
+	}
+	a, b := res.Plans[0], res.Plans[1]
+	if !a.Memory.Fits || !b.Memory.Fits || a.Throughput.SamplesPerS <= 0 || b.Throughput.SamplesPerS <= 0 {
+		return ""
+	}
+	if a.Throughput.SamplesPerS < b.Throughput.SamplesPerS {
+		a, b = b, a
+	}
+	x := a.Throughput.SamplesPerS / b.Throughput.SamplesPerS
+	if x < 1.1 {
+		return ""
+	}
+	return p.Tf(" — %d× %s is %.1fx as fast", a.GPUs, shortGPU(a.GPU), x)
 }
 
 func recommendSection(p *i18n.Printer, rec planner.Recommendations, job planner.JobInfo) Section {

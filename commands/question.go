@@ -104,8 +104,7 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.CompareCkpt:
 		return req, s.compareCheckpointing(p, req), nil
 	case rd.CompareOpen:
-		req.Targets = s.fewestEach(req)
-		return req, "", nil
+		return s.fewestSaid(p, req), "", nil
 	case len(rd.OpenTargets) > 0:
 		return s.fewestOpen(rd, req), "", nil
 	case rd.Ask == lang.AskCount && len(req.Targets) == 0 && len(req.Pool) == 0:
@@ -198,6 +197,20 @@ func (s *Set) recommendedGPU(req planner.Request) (planner.Hardware, bool) {
 		return planner.Hardware{}, false
 	}
 	return planner.Hardware{GPU: r.Recommendations.Balanced.Hardware().GPU, Count: 1}, true
+}
+
+// fewestSaid plans each GPU type of a comparison said without counts on
+// the fewest that hold the job, and says so where that is more than one
+// ("4090에서 h100으로 바꾸면": one 4090 does not hold it, so two are set
+// against the H100).
+func (s *Set) fewestSaid(p *i18n.Printer, req planner.Request) planner.Request {
+	req.Targets = s.fewestEach(req)
+	for _, hw := range req.Targets {
+		if hw.Count > 1 {
+			req.Job.Notes = append(req.Job.Notes, p.Tf("one %s does not hold this job: it is compared on %d, the fewest that do", hw.GPU.Name, hw.Count))
+		}
+	}
+	return req
 }
 
 // fewestOpen gives the GPUs of a comparison said without a count, beside

@@ -136,6 +136,8 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// probe 29: an OOM asked with "어떻게 해요" is the plan; bf16 set against fp16 on a GPU without it
 		{"llama3 8b 풀파인튜닝 4090에서 CUDA OOM 뜨는데 어떻게 해요?", "fit", []string{"아니요 — 1× GeForce RTX 4090에서는 GPU당"}},
 		{"fp16 or bf16 for finetuning llama-3.2-1b on a v100? bf16 isn't supported there right?", "fit", []string{"Tesla V100 SXM2 32GB has no bf16: use fp16 with loss scaling"}},
+		// two GPU types said without counts, one of which needs two: the pace between them, and a note
+		{"학습이 너무 느린데 qwen2.5 1.5b 풀파인튜닝을 4090에서 h100으로 바꾸면 얼마나 빨라져요?", "time", []string{"2× RTX-4090: ", " · 1× H100: ", "배 빨라요"}},
 		// the cost asked beside the count: the count's answer gives it
 		{"llama 3 8b lora 학습하려면 a100 몇장 필요하고 비용은 얼마야?", "count", []string{"1× A100 SXM4 80GB — 메모리에 들어가는 최소 개수 (샘플 100만 개당 $"}},
 		{"how many a100s do i need and what will it cost to finetune llama 3 8b on 100k samples", "count", []string{"2× A100 SXM4 80GB — the fewest that fit ($"}},
