@@ -52,16 +52,18 @@ func koPlanner() map[string]string {
 		" in %s":                    ", %s 기준",
 
 		// advice.go: out of memory
-		"needs %.1f GiB per GPU, %.1f GiB over %s's %.1f GiB.": "GPU당 %.1f GiB 필요 — %.1f GiB 초과 (%s 용량 %.1f GiB).",
-		"%s → %.1f GiB per GPU (fits, %s)":                     "%s → GPU당 %.1f GiB (메모리 OK, %s)",
-		"%s → %.1f GiB per GPU (still too much)":               "%s → GPU당 %.1f GiB (여전히 부족)",
-		"4-bit weights (`int4`, AWQ/GPTQ)":                     "4-bit weight (`int4`, AWQ/GPTQ)",
-		"one sequence at a time (`batch 1`)":                   "시퀀스 하나씩 처리 (`batch 1`)",
-		"gradient checkpointing (`ckpt`)":                      "gradient checkpointing 켜기 (`ckpt`)",
-		"micro-batch 1 with accumulation":                      "micro-batch 1 + gradient accumulation",
-		"LoRA instead of full fine-tuning (`lora`)":            "full fine-tuning 대신 LoRA (`lora`)",
-		"QLoRA on a 4-bit base (`qlora`)":                      "4-bit base에 QLoRA (`qlora`)",
-		"%d× %s with %s → %.1f GiB per GPU (%s)":               "%d× %s, %s → GPU당 %.1f GiB (%s)",
+		"needs %.1f GiB per GPU, %.1f GiB over %s's %.1f GiB.":                        "GPU당 %.1f GiB 필요 — %.1f GiB 초과 (%s 용량 %.1f GiB).",
+		"%s → %.1f GiB per GPU (fits, %s)":                                            "%s → GPU당 %.1f GiB (메모리 OK, %s)",
+		"%s → %.1f GiB per GPU (still too much)":                                      "%s → GPU당 %.1f GiB (여전히 부족)",
+		"4-bit weights (`int4`, AWQ/GPTQ)":                                            "4-bit weight (`int4`, AWQ/GPTQ)",
+		"one sequence at a time (`batch 1`)":                                          "시퀀스 하나씩 처리 (`batch 1`)",
+		"gradient checkpointing (`ckpt`)":                                             "gradient checkpointing 켜기 (`ckpt`)",
+		"micro-batch 1 with accumulation":                                             "micro-batch 1 + gradient accumulation",
+		"LoRA instead of full fine-tuning (`lora`)":                                   "full fine-tuning 대신 LoRA (`lora`)",
+		"QLoRA on a 4-bit base (`qlora`)":                                             "4-bit base에 QLoRA (`qlora`)",
+		"Unsloth (`unsloth`): its fused cross-entropy keeps the logits out of memory": "Unsloth (`unsloth`): fused cross-entropy로 logits를 메모리에 두지 않아요",
+		"shorter sequences (`seq %s`)":                                                "시퀀스를 짧게 (`seq %s`)",
+		"%d× %s with %s → %.1f GiB per GPU (%s)":                                      "%d× %s, %s → GPU당 %.1f GiB (%s)",
 
 		// advice.go: durations and money
 		"%.0f s":            "%.0f초",

@@ -229,8 +229,11 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 		}
 		if j.Workload == Pretrain || j.Workload == Finetune {
 			try(pc.pr.T("LoRA instead of full fine-tuning (`lora`)"), func(x *Job) { x.Workload = LoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
+		}
+		if j.Workload == Pretrain || j.Workload == Finetune || j.Workload == LoRA {
 			try(pc.pr.T("QLoRA on a 4-bit base (`qlora`)"), func(x *Job) { x.Workload = QLoRA; x.LoRARank = defaultLoRARank; x.Strategy = StrategyAuto }, e.hw)
 		}
+		pc.smallCardTips(e, try)
 	}
 	// How many of this GPU would it take?
 	for n := e.GPUs * 2; n <= 512; n *= 2 {
@@ -247,6 +250,25 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 		out = append(out, Advice{Topic: "out of memory", Text: t})
 	}
 	return out
+}
+
+// smallCardTips are the changes that fit an adapter fine-tune of a
+// decoder on one small card (a Colab T4, a 4090) without more GPUs:
+// Unsloth, whose fused cross-entropy keeps a large vocabulary's logits
+// out of memory, and half the sequence length.
+func (pc *planContext) smallCardTips(e *Estimate, try func(string, func(*Job), Hardware)) {
+	j := pc.job
+	decoder := j.Model.Kind == Decoder || j.Model.Kind == MoE
+	if !decoder || (j.Workload != LoRA && j.Workload != QLoRA) {
+		return
+	}
+	if j.Stack != Unsloth {
+		try(pc.pr.T("Unsloth (`unsloth`): its fused cross-entropy keeps the logits out of memory"), func(x *Job) { x.Stack = Unsloth }, e.hw)
+	}
+	if j.SeqLen >= 1024 {
+		half := j.SeqLen / 2
+		try(pc.pr.Tf("shorter sequences (`seq %s`)", strconv.Itoa(half)), func(x *Job) { x.SeqLen = half }, e.hw)
+	}
 }
 
 func hoursText(pr Printer, e *Estimate) string {

@@ -279,3 +279,26 @@ func TestShardingAdviceFollowsTheVerdict(t *testing.T) {
 		t.Error("no sharding advice for a ZeRO-3 plan on 2 GPUs")
 	}
 }
+
+// An adapter fine-tune that does not fit one small card is offered the
+// changes that fit it there: QLoRA, Unsloth's fused loss, half the
+// sequence, not only more cards.
+func TestSmallCardOOMTips(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "gemma-3-4b"), Workload: LoRA, SeqLen: 2048, GlobalBatch: 1}
+	res := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "t4", 1)}})
+	if res.Plans[0].Memory.Fits {
+		t.Fatal("gemma 3 4b LoRA fits a T4 at seq 2048: pick a job that does not")
+	}
+	var tips string
+	for _, a := range res.Advice {
+		if a.Topic == "out of memory" {
+			tips += a.Text + "\n"
+		}
+	}
+	for _, want := range []string{"QLoRA on a 4-bit base", "Unsloth", "shorter sequences (`seq 1024`)"} {
+		if !strings.Contains(tips, want) {
+			t.Errorf("no %q among the out-of-memory tips:\n%s", want, tips)
+		}
+	}
+}
