@@ -222,12 +222,11 @@ func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request
 	target := rd.LatencyTargetS
 	plan := func(c int) *planner.Estimate {
 		r := req
-		r.Job.Concurrency, r.NoSearch = c, true
-		res, err := s.deps.Catalog.Plan(r)
-		if err != nil || len(res.Plans) == 0 || !res.Plans[0].Memory.Fits || res.Plans[0].Serving == nil {
-			return nil
+		r.Job.Concurrency = c
+		if e := s.fixedPlan(r); e != nil && e.Memory.Fits && e.Serving != nil {
+			return e
 		}
-		return res.Plans[0]
+		return nil
 	}
 	one := plan(1)
 	if one == nil || one.Serving.MaxInFlight < 1 {

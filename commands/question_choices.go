@@ -104,11 +104,10 @@ func (s *Set) togetherAnswer(p *i18n.Printer, rd lang.Reading, req planner.Reque
 		r := sd.Request
 		r.Targets, r.NoSearch, r.Pool, r.Compare = []planner.Hardware{hw}, true, nil, false
 		leastSized(&r.Job)
-		res, err := s.deps.Catalog.Plan(r)
-		if err != nil || len(res.Plans) == 0 {
+		e := s.fixedPlan(r)
+		if e == nil {
 			return ""
 		}
-		e := res.Plans[0]
 		sum += e.Memory.PerGPUGiB
 		capGiB = e.Memory.CapacityGiB
 		parts = append(parts, fmt.Sprintf("%s %.0f GiB", sd.Label, e.Memory.PerGPUGiB))
@@ -137,15 +136,7 @@ func (s *Set) needAnswer(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 	} else {
 		without.Job.Checkpointing, without.Job.NoCheckpointing = false, true
 	}
-	plan := func(r planner.Request) *planner.Estimate {
-		r.NoSearch = true
-		res, err := s.deps.Catalog.Plan(r)
-		if err != nil || len(res.Plans) == 0 {
-			return nil
-		}
-		return res.Plans[0]
-	}
-	off, on := plan(without), plan(req)
+	off, on := s.fixedPlan(without), s.fixedPlan(req)
 	if off == nil || on == nil {
 		return req, "", nil
 	}
@@ -159,4 +150,15 @@ func (s *Set) needAnswer(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 			what, off.Memory.PerGPUGiB, hw, off.Memory.CapacityGiB, on.Memory.PerGPUGiB), nil
 	}
 	return req, p.Tf("Even with %s it needs %.0f of %.0f GiB per GPU on %s; see what to change below.", what, on.Memory.PerGPUGiB, on.Memory.CapacityGiB, hw), nil
+}
+
+// fixedPlan plans r on its targets as said, with no search, and returns
+// the first estimate; nil when the planner refuses it.
+func (s *Set) fixedPlan(r planner.Request) *planner.Estimate {
+	r.NoSearch = true
+	res, err := s.deps.Catalog.Plan(r)
+	if err != nil || len(res.Plans) == 0 {
+		return nil
+	}
+	return res.Plans[0]
 }
