@@ -136,6 +136,12 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// probe 29: an OOM asked with "어떻게 해요" is the plan; bf16 set against fp16 on a GPU without it
 		{"llama3 8b 풀파인튜닝 4090에서 CUDA OOM 뜨는데 어떻게 해요?", "fit", []string{"아니요 — 1× GeForce RTX 4090에서는 GPU당"}},
 		{"fp16 or bf16 for finetuning llama-3.2-1b on a v100? bf16 isn't supported there right?", "fit", []string{"Tesla V100 SXM2 32GB has no bf16: use fp16 with loss scaling"}},
+		// bf16 named beside a fit on a GPU without it, wanted or denied:
+		// that comes first, then the fit
+		{"llama 3 8b lora bf16 on v100, will it fit?", "fit", []string{"Tesla V100 SXM2 32GB has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). Yes — it fits on 1× Tesla V100 SXM2 32GB"}},
+		{"can I use fp16 on a v100 for llama 3 8b lora? heard it has no bf16", "fit", []string{"Tesla V100 SXM2 32GB has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). Yes — it fits"}},
+		{"llama 3 8b lora bf16 on a100 80gb, will it fit?", "fit", []string{"Yes — it fits on 1× A100 SXM4 80GB"}},
+		{"v100은 bf16 안 된다던데 llama3 8b lora fp16 써도 돼요?", "fit", []string{"Tesla V100 SXM2 32GB는 bf16을 지원하지 않아요: fp16과 loss scaling", "네 — 1× Tesla V100 SXM2 32GB에 들어가요"}},
 		// two GPU types said without counts, one of which needs two: the pace between them, and a note
 		{"학습이 너무 느린데 qwen2.5 1.5b 풀파인튜닝을 4090에서 h100으로 바꾸면 얼마나 빨라져요?", "time", []string{"2× RTX-4090: ", " · 1× H100: ", "배 빨라요"}},
 		// the cost asked beside the count: the count's answer gives it

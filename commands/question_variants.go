@@ -107,10 +107,34 @@ func noBF16(p *i18n.Printer, v *lang.Variant, hw planner.Hardware) string {
 	}
 	for _, l := range v.Labels {
 		if strings.EqualFold(l, "bf16") || strings.EqualFold(l, "bfloat16") {
-			return p.Tf("%s has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). ", hw.GPU.Name)
+			return noBF16Line(p, hw.GPU.Name)
 		}
 	}
 	return ""
+}
+
+func noBF16Line(p *i18n.Printer, gpu string) string {
+	return p.Tf("%s has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). ", gpu)
+}
+
+// bf16Lead puts the missing bf16 ahead of an answer that names it
+// ("llama 3 8b lora bf16 on v100 돼?", "v100은 bf16 안 된다던데 fp16 써도
+// 돼요?"): the card plans fp16 either way, and that is the answer the
+// asker most needs, before the fit.
+func (s *Set) bf16Lead(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer string) string {
+	e := firstEstimate(res)
+	if !rd.BF16Named || e == nil || answer == "" {
+		return answer
+	}
+	g, _, err := s.deps.Catalog.GPU(e.GPU)
+	if err != nil || g.Supports(planner.BF16) {
+		return answer
+	}
+	lead := noBF16Line(p, g.Name)
+	if strings.HasPrefix(answer, lead) {
+		return answer
+	}
+	return lead + answer
 }
 
 // leastSized sizes a job whose memory is compared at the least it

@@ -81,6 +81,7 @@ type canonizer struct {
 	compareCkpt  bool        // checkpointing asked on and off ("ckpt on vs off"): both planned
 	audioWork    bool        // hours of audio said as the work ("100 hours of audio"): transcribed, unless training is said
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
+	bf16Denied   bool        // bf16 said as unsupported or not wanted ("no bf16", "v100 doesn't support bf16")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
 	timeAsked    bool        // a time or a rate was asked, whichever question won

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
 )
 
 // Phrases of chat around a request that name no part of it, or name one
@@ -460,7 +462,8 @@ func (c *canonizer) precisionDenied(i int) int {
 		return i
 	}
 	for k := i + 1; k <= i+3 && k < len(c.in); k++ {
-		if reqKeywords[c.w(k)].kind == reqKwPrecision {
+		if kw := reqKeywords[c.w(k)]; kw.kind == reqKwPrecision {
+			c.bf16Denied = c.bf16Denied || kw.val == string(planner.BF16)
 			c.skip(i, k+1)
 			return k + 1
 		}

@@ -418,6 +418,7 @@ func (p *reqParser) setPrecision(v string, a, b int) error {
 		return nil
 	}
 	pv := planner.Precision(v)
+	p.bf16Named = p.bf16Named || pv == planner.BF16
 	if prev := p.precision; prev.set && prev.v != pv && !(reqFloatFormat(prev.v) && reqFloatFormat(pv)) && p.onlySeparators(p.precisionEnd, a) &&
 		p.toks[p.precisionEnd-1].end < p.toks[a].start && strings.TrimSpace(p.text[p.toks[p.precisionEnd-1].end:p.toks[a].start]) != "" {
 		// "int4 vs fp16", "awq랑 fp16 비교", "int8 vs int4": weights in

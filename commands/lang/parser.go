@@ -100,6 +100,7 @@ type reqParser struct {
 	counted      []bool
 	lastCounted  bool
 	standIn      bool
+	bf16Named    bool // bf16 was named, even when another format won ("bf16 안 된다던데 fp16 써도 돼요?")
 	baselineAt   int  // the token the measured run starts at
 	graphWord    bool // a graph runtime was named (reqGraphRuntimes)
 	graphTrainer bool // one people train in (reqGraphTrainers)
