@@ -88,6 +88,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		req.Targets = s.teamRanking(req)
 		req.Compare = len(req.Targets) > 1
 		return req, "", nil
+	case liveAsked(rd, req):
+		return s.liveAnswer(p, rd, req) // "can it keep up with 10 live streams", "실시간 몇 배속"
 	case rd.Buying && len(req.Targets) == 0 && len(req.Pool) == 0 && rd.Ask != lang.AskCount && rd.Ask != lang.AskAmount:
 		// "서버 새로 사려는데 llama 70b 파인튜닝용으로 뭐 사야돼?"
 		return s.buyOptions(p, req)

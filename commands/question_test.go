@@ -77,7 +77,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// probe 17: formats compared in training on the fewest H100s that hold both; a rate asked as "tokens/s 얼마"
 		{"Compare bf16 vs fp8 training for Llama 3 8B on H100, time and cost", "cost", []string{"bf16: $", "fp8: $", "on 4× H100 SXM5 80GB", "fp8 costs least"}},
 		{"라마 3.2 3B ollama로 server-a 에서 돌리면 tokens/s 얼마?", "time", []string{"토큰/s예요", "server-a"}},
-		{"whisper small 실시간 추론 A10 한 장에 몇 채널?", "time", []string{"실시간의", "실시간 스트림(채널) 약"}},
+		{"whisper small 실시간 추론 A10 한 장에 몇 채널?", "time", []string{"실시간의", "를 한 번에 배치로 처리", "실시간 스트림 약"}},
 		// probe 18: a latency target sizes the replicas; a fit asked with a target missed is answered no
 		{"Serving Llama 3.1 8B with 100 concurrent users, 500 ms time to first token, how many L4s?", "count", []string{"× L4", "Within your 500 ms target for the first token"}},
 		{"Can we serve Gemma 2 27B at p95 latency under 1s with 50 QPS on server-a?", "fit", []string{"No — it fits on server-a", "Over your 1 s target"}},
@@ -126,7 +126,13 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// the KV cache asked beside the fit: its size in the answer
 		{"Qwen/Qwen2.5-72B-Instruct 추론 h200 두 장으로 가능? kv cache는 얼마나?", "fit", []string{"네 — 2× H200 SXM 141GB에 들어가요", "그중 KV 캐시가"}},
 		// "can it keep up": whether it fits and serves the load
-		{"whisper large v3 on a T4 — can it keep up with 10 concurrent audio streams in real time?", "fit", []string{"Yes — it fits on 1× Tesla T4"}},
+		// live streams: how many the GPU keeps up with, batched, against
+		// those said (each 30-second window done within 30 s)
+		{"whisper large v3 on a T4 — can it keep up with 10 concurrent audio streams in real time?", "fit", []string{"Yes — 1× Tesla T4 keeps up with 10 live streams: about ", " at most", "30-second windows at once, each done in "}},
+		{"whisper large v3 on an l4, can it keep up with 10 live streams?", "fit", []string{"Yes — 1× L4 keeps up with 10 live streams"}},
+		{"whisper large v3 on a t4: 500 real time audio streams ok?", "fit", []string{"No — 1× Tesla T4 keeps up with about ", "not 500"}},
+		{"위스퍼 large v3로 실시간 스트림 20개 a100 한장으로 감당 돼?", "time", []string{"네 — 1× A100 SXM4 80GB는 실시간 스트림 20개를 감당해요"}},
+		{"whisper large v3 20채널 실시간 l4 한장 가능?", "time", []string{"L4는 실시간 스트림 20개를"}},
 		// a technique asked whether it is needed: the job planned without it too
 		{"Quick q: can I fine-tune llama3 8b with full params on 2x A100 80GB, or do I need ZeRO-3?", "fit", []string{"Yes — without zero3 it needs 147 GiB per GPU on 2× A100 SXM4 80GB"}},
 		{"bert-large finetune seq 512 on a t4, do I need gradient checkpointing?", "fit", []string{"No — it fits without gradient checkpointing on 1× Tesla T4"}},

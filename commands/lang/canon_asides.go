@@ -24,6 +24,10 @@ func (c *canonizer) asidePhrase(i int) int {
 		c.memory = true
 		c.skip(i, n)
 		return n
+	case reqStartsNumber(lastW(c.out)) && c.streamsAt(i) > i:
+		n := c.streamsAt(i)
+		c.emit("streams", i, n) // "10 live streams", "10 real-time audio streams": streams served together
+		return n
 	case (w == "conc" || w == "concurr") && reqStartsNumber(lastW(c.out)):
 		c.emit("concurrent", i, i+1) // "50 conc users"
 		return i + 1
@@ -274,4 +278,27 @@ func (c *canonizer) howManyBefore(i int) bool {
 		}
 	}
 	return false
+}
+
+// streamsAt reads the words between a number and "streams" that say what
+// kind they are ("live", "real-time", "real time", "audio"): the end of
+// "streams" (or "channels"), or i when the words are not such.
+func (c *canonizer) streamsAt(i int) int {
+	for k := i; k < i+4; k++ {
+		switch c.w(k) {
+		case "live", "real-time", "realtime", "audio", "speech", "voice", "transcription":
+			continue
+		case "real":
+			if c.w(k+1) == "time" {
+				k++
+				continue
+			}
+		case "streams", "stream", "channels":
+			if k > i {
+				return k + 1
+			}
+		}
+		return i
+	}
+	return i
 }

@@ -21,6 +21,10 @@ func (c *canonizer) countsAndMoney(i int) int {
 	if n := c.gpuCountList(i); n > i {
 		return n
 	}
+	if n := c.koStreamsAfter(i); n > i {
+		c.korean = true
+		return n // "20개 스트림", "20채널"
+	}
 	if n := c.koParallelism(i); n > i && !isHangulWord(c.w(i)) {
 		return n // "context 병렬", "tensor 패러렐"
 	}

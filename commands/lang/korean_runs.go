@@ -254,6 +254,30 @@ func (c *canonizer) koPeople(i int) int {
 	return i + 1
 }
 
+// koStreamsAfter reads a count said before streams ("20개 스트림", "20채널",
+// "스트림 20개" is koConcurrent's) as that many served together; i when
+// the words are not such a count.
+func (c *canonizer) koStreamsAfter(i int) int {
+	num, next := c.w(i), strings.TrimRight(c.w(i+1), "은는이가을를의")
+	end := i + 2
+	if s, ok := strings.CutSuffix(num, "채널"); ok && s != "" {
+		num, next, end = s, "채널", i+1 // "20채널"
+	}
+	if next == "개" {
+		next, end = strings.TrimRight(c.w(i+2), "은는이가을를의"), i+3 // "20 개 스트림": the counter cut off
+	}
+	num = strings.TrimSuffix(num, "개")
+	if next != "스트림" && next != "채널" && next != "실시간스트림" || !reqStartsNumber(num) {
+		return i
+	}
+	if _, unit, ok := reqScanNumber(num); !ok || unit != "" {
+		return i
+	}
+	c.emit(num, i, end)
+	c.emit("users", i, end)
+	return end
+}
+
 // koConcurrent reads "동시 요청 32", "동시요청 32개", "동시 접속 50" (a
 // served model's concurrent requests or users) as "32 users".
 func (c *canonizer) koConcurrent(i int) int {
@@ -261,6 +285,11 @@ func (c *canonizer) koConcurrent(i int) int {
 	j := i + 1
 	switch w {
 	case "동시요청", "동시접속", "동시사용자", "동시처리", "동시스트림":
+	case "스트림", "채널", "실시간스트림":
+		// "실시간 스트림 20개": streams run together, with or without 동시
+		if !reqStartsNumber(c.w(j)) {
+			return i
+		}
 	case "동시":
 		switch strings.TrimRight(c.w(j), "은는이가을를의") {
 		case "요청", "접속", "사용자", "처리", "스트림", "세션":

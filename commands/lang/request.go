@@ -138,6 +138,10 @@ type Reading struct {
 	Korean bool
 	// Corrected are the slips read as keywords ("finetnue → finetune").
 	Corrected []string
+	// LiveStreams is the number of live audio streams said for a speech
+	// model ("can it keep up with 10 live streams"), planned as a rate of
+	// 30-second windows.
+	LiveStreams int
 	// BF16Named: bf16 was named, wanted or denied ("bf16 on a v100?",
 	// "v100은 bf16 안 된다던데 fp16 써도 돼요?"): where the GPU has none, the
 	// answer says so first.
@@ -400,6 +404,7 @@ func liveStreams(r *Reading, p *reqParser, c *canonizer) {
 	}
 	n := j.Concurrency
 	j.RequestRate, j.Concurrency = math.Round(float64(n)/30*100)/100, 0
+	r.LiveStreams = n
 	p.note(en.Tf("%d live streams: a 30 s window from each every 30 s, %s windows a second", n, reqTrimNum(j.RequestRate)))
 	r.notes, j.Notes = p.notes, p.req.Job.Notes
 	r.Skipped = slices.DeleteFunc(r.Skipped, func(s string) bool {
