@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -336,8 +337,22 @@ func normalizeText(s string) string {
 		"\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'", "\u00d7", "x",
 		"&amp;", "&", "&lt;", "<", "&gt;", ">",
 	)
-	return strings.Join(strings.Fields(StripMentions(r.Replace(s))), " ")
+	s = slackLink.ReplaceAllStringFunc(r.Replace(s), func(m string) string {
+		// <https://huggingface.co/Qwen/Qwen2.5-7B|Qwen2.5-7B>: the link
+		// itself when it is the Hub's (the request language reads the
+		// model's id from it), else what the message showed
+		sub := slackLink.FindStringSubmatch(m)
+		if sub[2] == "" || strings.Contains(strings.ToLower(sub[1]), "huggingface.co/") || strings.Contains(strings.ToLower(sub[1]), "hf.co/") {
+			return sub[1]
+		}
+		return sub[2]
+	})
+	return strings.Join(strings.Fields(StripMentions(s)), " ")
 }
+
+// slackLink is a link as Slack delivers it in a message's text:
+// <https://x> or <https://x|label>.
+var slackLink = regexp.MustCompile(`<(https?://[^|<>\s]+)(?:\|([^<>]*))?>`)
 
 // msg marks an English text that is written in one place and shown in
 // another, such as a command's summary in the table (gettext's N_): where

@@ -371,6 +371,10 @@ func TestNormalizeText(t *testing.T) {
 		"gpus &amp; models":             "gpus & models",
 		"   ":                           "",
 		"<@U1> <@U2> help":              "help",
+		// links as Slack delivers them: the Hub's kept for the model's id
+		"<https://huggingface.co/Qwen/Qwen2.5-7B|Qwen2.5-7B> on l40s": "https://huggingface.co/Qwen/Qwen2.5-7B on l40s",
+		"see <https://example.com/run|the run log>":                   "see the run log",
+		"<https://example.com/x>":                                     "https://example.com/x",
 	} {
 		if got := normalizeText(in); got != want {
 			t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)

@@ -17,6 +17,11 @@ import (
 // U+FFFD. A '*' between two letters or digits ("h100*2") is a count 'x';
 // elsewhere it is Slack bold and is dropped.
 // reqSizeRange is a range of model sizes written with a tilde ("7B~13B").
+var (
+	reqHubModelURL   = regexp.MustCompile(`(?i)\bhttps?://(?:www\.)?(?:huggingface\.co|hf\.co)/(?:models/)?([\w.-]+/[\w.-]+)(?:[/?#][^\s()<>|]*)?`)
+	reqHubDatasetURL = regexp.MustCompile(`(?i)\bhttps?://(?:www\.)?(?:huggingface\.co|hf\.co)/datasets/[\w.-]+/([\w.-]+)(?:[/?#][^\s()<>|]*)?`)
+)
+
 var reqSizeRange = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?[bm])\s*~\s*(\d+(?:\.\d+)?[bm])\b`)
 
 func reqNormalize(s string) string {
@@ -25,6 +30,18 @@ func reqNormalize(s string) string {
 	// "we're at 12h/epoch", "it's", "can't": a contraction's tail is no
 	// word of its own ("re" was read as a model's name); "n't" is "not"
 	s = reqNegations.Replace(s)
+	// a pasted Hub link names the model (or dataset) by its id:
+	// "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/tree/main" is
+	// "Qwen/Qwen2.5-7B-Instruct"
+	s = reqHubDatasetURL.ReplaceAllString(s, "$1")
+	s = reqHubModelURL.ReplaceAllStringFunc(s, func(m string) string {
+		id := reqHubModelURL.FindStringSubmatch(m)[1]
+		switch org, _, _ := strings.Cut(strings.ToLower(id), "/"); org {
+		case "spaces", "docs", "blog", "papers", "collections", "settings", "learn", "organizations", "posts", "tasks":
+			return "" // a page of the Hub, not a model
+		}
+		return id
+	})
 	// "1) h200 몇장 2) 한달 비용", "(a) fits? (b) hours?": a list's markers
 	// number the questions, not GPUs or amounts
 	s = listMarkers(s)
