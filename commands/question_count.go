@@ -119,7 +119,13 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 		if rd.GPUHours && best.Time.TotalHours != nil {
 			return req, gpuHoursLine(p, best, hwText(p, best)), nil // "how many h100 hours for …"
 		}
-		return req, fewestLine(p, rd, best, name, noTotal), nil
+		line := fewestLine(p, rd, best, name, noTotal)
+		if rd.Deadline == 0 {
+			if n := s.fewestWithKernels(rd, req, best.GPUs); n > 0 {
+				line += p.Tf("; with fused kernels and a chunked loss (Liger: `use_liger_kernel=True`; say `liger`), %d", n)
+			}
+		}
+		return req, line, nil
 	case fastest != nil:
 		req.Targets[0].Count = fastest.GPUs
 		req.Targets[0].GPUsPerNode = 0
@@ -128,6 +134,32 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 	default:
 		return req, p.Tf("%s does not hold this job at up to %d GPUs — see the recommendations", name, countLadder[len(countLadder)-1]), nil
 	}
+}
+
+// fewestWithKernels is the fewest of req's GPU that hold its training
+// job with fused kernels and a chunked loss (Liger's, as `liger` plans
+// it), when that is half the count the plain Hugging Face stack needs or
+// less; 0 otherwise. A long sequence's logits do not shrink with more
+// GPUs — every GPU holds its own micro-batch's — so the plain stack's
+// count can grow far past what a fused loss needs: 64 H100s for an 8B
+// fine-tune at 32K tokens, where Liger's needs a few.
+func (s *Set) fewestWithKernels(rd lang.Reading, req planner.Request, count int) int {
+	j := req.Job
+	if j.Workload == planner.Inference || j.Stack != "" && j.Stack != planner.HF || j.Model.Vocab == 0 || count < 4 {
+		return 0
+	}
+	j.Stack = planner.Tuned
+	for _, n := range countsToTry(rd) {
+		if n > count/2 {
+			break
+		}
+		hw := req.Targets[0]
+		hw.Count, hw.GPUsPerNode = n, 0
+		if e := s.fixedPlan(planner.Request{Job: j, Targets: []planner.Hardware{hw}, Baseline: req.Baseline}); e != nil && e.Memory.Fits {
+			return n
+		}
+	}
+	return 0
 }
 
 // haveLead answers a count asked of the GPUs the asker has ("do we need

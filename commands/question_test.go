@@ -24,6 +24,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// probe 8: a forward-only model under a load is as many GPUs as its rate takes (the headline said none held it)
 		{"분당 600건 들어오는 분류 api bert-base 로 t4 몇개면 될까", "count", []string{"1× Tesla T4", "부하를 감당하는"}},
 		{"bge-large 5000 req/s on l4 how many", "count", []string{"× L4", "serve that load"}},
+		// a long sequence's logits do not shrink with more GPUs: the count
+		// with a fused, chunked loss is said beside the plain stack's
+		{"how many h100s to full finetune llama 3.1 8b at 32k context?", "count", []string{"64× H100 SXM5 80GB — the fewest that fit; with fused kernels and a chunked loss (Liger: `use_liger_kernel=True`; say `liger`), 4"}},
+		{"how many a100s to full finetune llama 3 8b?", "count", []string{"2× A100 SXM4 80GB — the fewest that fit"}},
 		// cheapest within a budget is the cheapest pick, not the fastest that fits it
 		{"예산 200불, phi-3 mini lora, 데이터 5만개. 어떤 gpu 쓰는게 제일 쌈?", "which_gpu", []string{"1× H200"}},
 		// cheaper per token: each served column with its price a token
