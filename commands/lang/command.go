@@ -1,10 +1,13 @@
 package lang
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/planner"
 )
 
 // Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
@@ -28,7 +31,7 @@ var commandVerbs = []struct {
 	words []string
 }{
 	{"extend", []string{"extend", "연장"}},
-	{"release", []string{"release", "releasing", "반납", "해제", "풀어", "풀게", "다 썼", "다썼"}},
+	{"release", []string{"release", "releasing", "cancel", "반납", "해제", "취소", "풀어", "풀게", "다 썼", "다썼"}},
 	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
 	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
 	// "내 예약 반납" were taken by extend and release above.
@@ -37,7 +40,7 @@ var commandVerbs = []struct {
 	// 보여줘", "show reservations" ask what is held, not to hold more
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
-	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "쓸게"}},
+	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
 		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
@@ -63,7 +66,7 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	if k := noteStart(text); k >= 0 {
 		text, note = text[:k], quotedNote(strings.TrimSpace(text[k:]))
 	}
-	text = tildeRange(text)
+	text = unglue(tildeRange(text), env.Servers)
 	norm := reqStripLead(reqNormalize(text))
 	low := " " + strings.ToLower(norm) + " "
 	name := ""
@@ -766,4 +769,51 @@ func helpOrJob(env Env, text string, r *cmdReader) string {
 		return ""
 	}
 	return "help"
+}
+
+// gluedDay is a day or a particle run into the next word of a booking
+// typed without spaces ("server-v1장금요일까지빌릴게요").
+var gluedDay = regexp.MustCompile(`([장개대])(월요일|화요일|수요일|목요일|금요일|토요일|일요일|내일|오늘|모레)|(까지|부터)(\p{Hangul})`)
+
+// unglue spaces a booking typed without them: a team server's name run
+// into its GPU count ("server-v1장": server-v, 1장, unless server-v1 is a
+// server too), a counter into the day after it ("장금요일까지"), and a
+// day's particle into the verb ("까지빌릴게요").
+func unglue(text string, servers []planner.Hardware) string {
+	known := map[string]bool{}
+	for _, h := range servers {
+		known[strings.ToLower(h.Server)] = true
+	}
+	for name := range known {
+		low := strings.ToLower(text)
+		for at := 0; ; {
+			k := strings.Index(low[at:], name)
+			if k < 0 {
+				break
+			}
+			k += at
+			end := k + len(name)
+			at = end
+			if end >= len(text) || text[end] < '0' || text[end] > '9' {
+				continue
+			}
+			tok := end
+			for tok < len(low) && (low[tok] == '-' || low[tok] >= '0' && low[tok] <= '9' || low[tok] >= 'a' && low[tok] <= 'z') {
+				tok++
+			}
+			if known[low[k:tok]] {
+				continue // "server-v1" is a server of its own
+			}
+			text = text[:end] + " " + text[end:]
+			low = strings.ToLower(text)
+			at = end + 1
+		}
+	}
+	return gluedDay.ReplaceAllStringFunc(text, func(m string) string {
+		sub := gluedDay.FindStringSubmatch(m)
+		if sub[1] != "" {
+			return sub[1] + " " + sub[2]
+		}
+		return sub[3] + " " + sub[4]
+	})
 }

@@ -123,6 +123,12 @@ func purposeTail(cat *planner.Catalog, toks []reqToken) bool {
 	return namesModel(cat, toks, nil) || planWords(toks) || strings.HasSuffix(strings.ToLower(toks[0].w), "ing")
 }
 
+// halfHour reports whether w is the half hour after a clock or a count
+// of hours ("9시 반", "2시간 반까지"), not 반나절, half a day's time.
+func halfHour(w string) bool {
+	return strings.HasPrefix(w, "반") && !strings.HasPrefix(w, "반나절")
+}
+
 func koDurationWord(w string) (int, bool) {
 	for k, h := range map[string]int{"하루": 24, "이틀": 48, "사흘": 72, "나흘": 96, "일주일": 168, "한시간": 1, "반나절": 6} {
 		if strings.HasPrefix(w, k) && !strings.HasSuffix(w, "까지") {
@@ -211,7 +217,7 @@ func (r *cmdReader) koreanTime(i int) int {
 		if m, rest, ok := reqScanInt(r.w(j)); ok && rest == "" && strings.HasPrefix(r.w(j+1), "분") {
 			d += strconv.Itoa(m) + "m"
 			j += 2
-		} else if strings.HasPrefix(r.w(j), "반") {
+		} else if halfHour(r.w(j)) {
 			d += "30m"
 			j++
 		}
@@ -222,7 +228,7 @@ func (r *cmdReader) koreanTime(i int) int {
 		h, m := n, 0
 		j := i + 2
 		suffix := next
-		if strings.HasPrefix(next, "시반") || r.w(j) == "반" || strings.HasPrefix(r.w(j), "반") {
+		if strings.HasPrefix(next, "시반") || role(next) == "" && halfHour(r.w(j)) {
 			m = 30
 			if !strings.HasPrefix(next, "시반") {
 				suffix = r.w(j)
