@@ -420,6 +420,12 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			return p.Tf("About %s on %s.", hours, hw)
 		}
 	case lang.AskCost:
+		if c := perMillionTokens(e); e.CostUSD == nil && e.Memory.Fits && rd.Request.Job.Workload == planner.Inference && c > 0 && e.PriceUSDPerGPUH > 0 {
+			// "cost per 1M output tokens to serve …": what the GPUs' hours
+			// cost over the tokens they generate at the planned load
+			return p.Tf("About %s per 1M generated tokens on %s at %s tokens/s (%s an hour for the GPUs).",
+				money(c), hw, p.Count(e.Throughput.TokensPerS), money(float64(e.GPUs)*e.PriceUSDPerGPUH))
+		}
 		if e.CostUSD != nil && e.Memory.Fits {
 			return p.Tf("About %s on %s (%s).", planner.FormatUSDIn(p, *e.CostUSD), hw, hours)
 		}

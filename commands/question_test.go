@@ -130,6 +130,13 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// the KV cache asked beside the fit: its size in the answer
 		{"Qwen/Qwen2.5-72B-Instruct 추론 h200 두 장으로 가능? kv cache는 얼마나?", "fit", []string{"네 — 2× H200 SXM 141GB에 들어가요", "그중 KV 캐시가"}},
 		// "can it keep up": whether it fits and serves the load
+		// probe 30: a price per generated tokens, the context a KV cache
+		// is asked at, an MoE's active size said, offline batch work
+		{"How much would it cost per 1M output tokens to serve Llama-3.1-70B-Instruct in fp8 on 2x H200 with vLLM?", "cost", []string{"per 1M generated tokens on 2× H200 SXM 141GB at "}},
+		{"llama 3.1 8b vllm h100 1장 100만 토큰당 비용 얼마?", "cost", []string{"생성 토큰 100만 개당 약 $"}},
+		{"gemma 2 27b 추론할때 kv cache 128k면 몇기가 필요함", "fit", []string{"131,072 토큰 시퀀스 하나"}},
+		{"Qwen3-30B-A3B 같은 MoE는 active 3B라서 v100 한장에도 올라가나요? 아님 전체 30B 다 올려야 하나요", "fit", []string{"아니요 — 1× Tesla V100 SXM2 32GB에서는 GPU당 61 GiB"}},
+		{"Whisper large-v3 batch 추론 1000시간 오디오 a100 한장이면 얼마나 걸림?", "time", []string{"시간 걸려요 (1× A100 SXM4 80GB)"}},
 		// live streams: how many the GPU keeps up with, batched, against
 		// those said (each 30-second window done within 30 s)
 		{"whisper large v3 on a T4 — can it keep up with 10 concurrent audio streams in real time?", "fit", []string{"Yes — 1× Tesla T4 keeps up with 10 live streams: about ", " at most", "30-second windows at once, each done in "}},

@@ -61,6 +61,12 @@ func questionParts(env lang.Env, text string, readWhole bool) []question {
 	var parts []question
 	var cur question
 	for _, s := range sentences {
+		if cur.text != "" && alternativeOnly(env, s) {
+			// "… v100 한장에도 올라가나요? 아님 전체 30B 다 올려야 하나요": the
+			// other answer to the same question, not a plan of its own
+			cur.text = strings.TrimSpace(cur.text + " " + s)
+			continue
+		}
 		if cur.text != "" {
 			if rc, err := read(cur); err == nil {
 				if _, err := read(question{text: s}); err == nil {
@@ -171,4 +177,27 @@ func (s *Set) statusBeside(ctx context.Context, ureq Request, text string) (*Rep
 		return plan, true
 	}
 	return nil, false
+}
+
+// alternativeOnly reports whether sentence s offers the other answer to
+// the question before it ("아님 전체 30B 다 올려야 하나요?", "or do I need
+// all of it?"): it opens with "or" and names no GPU of its own ("아니면
+// h100 1장?" asks about other hardware, a question of its own).
+func alternativeOnly(env lang.Env, s string) bool {
+	f := strings.Fields(strings.ToLower(s))
+	if len(f) < 2 {
+		return false
+	}
+	switch f[0] {
+	case "아님", "아니면", "혹은", "또는", "or":
+	default:
+		return false
+	}
+	for _, w := range f[1:] {
+		w = strings.Trim(w, "?.,!")
+		if env.Catalog != nil && env.Catalog.IsGPUName(w) {
+			return false
+		}
+	}
+	return true
 }

@@ -154,3 +154,22 @@ func TestBulkForwardJobsRunBatched(t *testing.T) {
 		t.Errorf("no work said: batch %d at %.0f/s; bulk %.0f/s", one.MicroBatch, one.Throughput.SamplesPerS, bulk.Throughput.SamplesPerS)
 	}
 }
+
+// A decoder's bulk work with no batch, load or engine said runs batched,
+// as an offline engine runs it; said eager (`hf`), it stays one sequence
+// at a time.
+func TestBulkDecodeBatched(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3-8b"), Workload: Inference, DatasetSamples: 1e6}
+	hw := []Hardware{mustGPU(t, c, "h100", 1)}
+	e := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw}).Plans[0]
+	if e.Serving == nil || e.Serving.Concurrency < 16 || e.Time.TotalHours == nil {
+		t.Fatalf("bulk decode: serving %+v", e.Serving)
+	}
+	batched := *e.Time.TotalHours
+	job.Stack = HF
+	e = mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw}).Plans[0]
+	if e.Serving != nil || e.Time.TotalHours == nil || *e.Time.TotalHours < 5*batched {
+		t.Errorf("hf bulk decode: serving %v, %v h against %.1f h batched", e.Serving != nil, e.Time.TotalHours, batched)
+	}
+}

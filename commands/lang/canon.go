@@ -490,9 +490,19 @@ func (c *canonizer) phrase(i int) int {
 		if n := c.kvCache(i); n > i {
 			return n // engine.go
 		}
-		c.skip(i, i+2) // the KV cache is in every decode plan already
+		n := i + 2
+		if c.w(i) == "kv-cache" {
+			n = i + 1
+		}
+		c.skip(i, n) // the KV cache is in every decode plan already
 		c.kvWord = true
-		return i + 2
+		if v, unit, ok := reqScanNumber(strings.TrimRight(c.w(n), "면은이가")); ok && reqStartsNumber(c.w(n)) && (unit == "k" || unit == "" && v.v >= 512) && v.v >= 512 && !isContextWord(c.w(n+1)) && reqUnitClass(c.w(n+1)) <= reqUUnknown {
+			// "kv cache 128k면 몇기가": the context the cache holds
+			c.emit("ctx", n, n+1)
+			c.emit(strings.TrimRight(c.w(n), "면은이가"), n, n+1)
+			return n + 1
+		}
+		return n
 	case c.w(i) == "half" && (c.w(i-1) == "in" || c.w(i-1) == "by"):
 		// "cut that in half", "faster by half": a ratio, not fp16
 		c.skip(i, i+1)
@@ -513,6 +523,9 @@ func (c *canonizer) phrase(i int) int {
 		n := i + 2
 		if reqStartsNumber(c.w(i+1)) || scaleWords[c.w(i+1)] > 0 {
 			n = i + 3
+		}
+		if k := n - 1; k > i+1 && (c.w(k) == "output" || c.w(k) == "input" || c.w(k) == "generated" || c.w(k) == "prompt") && strings.HasPrefix(c.w(k+1), "tok") {
+			n++ // "per 1M output tokens": the unit after its kind
 		}
 		n = min(n, len(c.in))
 		c.skip(i, n)

@@ -265,6 +265,10 @@ func (c *canonizer) size(i int) int {
 			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) && c.ownSize(prev, n) {
 			return i + 1 // "gpt2 124M", "deepseek-r1 671b": the model's own size, read and agreeing
 		}
+		if p := c.w(i - 1); (p == "전체" || p == "total" || p == "총" || p == "all") && n.mult == 'b' {
+			c.skip(i, i+1) // "아님 전체 30B 다 올려야": the named model's size, said again
+			return i + 1
+		}
 		return i
 	}
 	if n.mult == 'b' || n.mult == 't' || n.mult == 'm' && !c.amountWordsNear(i) {

@@ -605,9 +605,18 @@ func reportWord(w string) bool {
 // epoch's time asked is kept (no recipe's epochs are planned then).
 func (c *canonizer) perUnitAsked() {
 	out := c.out[:0]
-	for _, t := range c.out {
+	for k, t := range c.out {
 		if t.w == "/epoch" || t.w == "/step" {
 			c.epochAsked = c.epochAsked || t.w == "/epoch"
+			continue
+		}
+		if t.w == "per" && k == len(c.out)-1 && k > 1 && c.out[k-1].w == "tokens" && reqStartsNumber(c.out[k-2].w) && c.ask == AskCost && len(out) >= 2 {
+			// "100만 토큰당 비용": the price per tokens generated, as
+			// "cost per 1M tokens" asks it, not that many tokens of work
+			if a, b := c.out[k-2].start, t.end; a < b && b <= len(c.text) {
+				c.skipped = append(c.skipped, strings.TrimSpace(c.text[a:b]))
+			}
+			out = out[:len(out)-2]
 			continue
 		}
 		out = append(out, t)

@@ -875,3 +875,4 @@ func (c *canonizer) koHowMany(i int, w string) (int, bool) {
 	}
 	return 0, false
 }
+
