@@ -875,4 +875,3 @@ func (c *canonizer) koHowMany(i int, w string) (int, bool) {
 	}
 	return 0, false
 }
-
