@@ -158,6 +158,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3 8b lora bf16 on v100, will it fit?", "fit", []string{"Tesla V100 SXM2 32GB has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). Yes — it fits on 1× Tesla V100 SXM2 32GB"}},
 		{"can I use fp16 on a v100 for llama 3 8b lora? heard it has no bf16", "fit", []string{"Tesla V100 SXM2 32GB has no bf16: use fp16 with loss scaling (`--fp16`, `GradScaler`). Yes — it fits"}},
 		{"llama 3 8b lora bf16 on a100 80gb, will it fit?", "fit", []string{"Yes — it fits on 1× A100 SXM4 80GB"}},
+		{"Phi-3-mini 4k를 v100에서 fp16으로 돌릴수 있나요? bf16 안된다고 들어서요", "fit", []string{"Tesla V100 SXM2 32GB는 bf16을 지원하지 않아요: 가중치를 fp16으로 올리세요", "네 — 1× Tesla V100 SXM2 32GB에 들어가요"}},
 		{"v100은 bf16 안 된다던데 llama3 8b lora fp16 써도 돼요?", "fit", []string{"Tesla V100 SXM2 32GB는 bf16을 지원하지 않아요: fp16과 loss scaling", "네 — 1× Tesla V100 SXM2 32GB에 들어가요"}},
 		// two GPU types said without counts, one of which needs two: the pace between them, and a note
 		{"학습이 너무 느린데 qwen2.5 1.5b 풀파인튜닝을 4090에서 h100으로 바꾸면 얼마나 빨라져요?", "time", []string{"2× RTX-4090: ", " · 1× H100: ", "배 빨라요"}},

@@ -131,6 +131,10 @@ func (s *Set) bf16Lead(p *i18n.Printer, rd lang.Reading, res *planner.Result, an
 		return answer
 	}
 	lead := noBF16Line(p, g.Name)
+	if rd.Request.Job.Workload == planner.Inference {
+		// serving has no loss to scale: the weights load in fp16
+		lead = p.Tf("%s has no bf16: load the weights in fp16 (`torch_dtype=torch.float16`, vLLM `--dtype half`). ", g.Name)
+	}
 	if strings.HasPrefix(answer, lead) {
 		return answer
 	}

@@ -458,6 +458,13 @@ func (c *canonizer) dataPhrase(i int) int {
 // words are skipped, so the card picks what the GPU runs; i when none.
 func (c *canonizer) precisionDenied(i int) int {
 	w := c.w(i)
+	if kw := reqKeywords[strings.TrimRight(w, "은는이가을를도")]; kw.kind == reqKwPrecision && koDenied(c.w(i+1), c.w(i+2)) > 0 {
+		// "bf16 안된다고 들어서요", "bf16은 지원 안 해서", "bf16 못 쓰니까"
+		n := i + 1 + koDenied(c.w(i+1), c.w(i+2))
+		c.bf16Denied = c.bf16Denied || kw.val == string(planner.BF16)
+		c.skip(i, n)
+		return n
+	}
 	if w != "not" && w != "no" && w != "without" && w != "lack" && w != "lacks" {
 		return i
 	}
@@ -699,4 +706,19 @@ func (c *canonizer) asideAt(i int) int {
 		return i + 2
 	}
 	return i
+}
+
+// koDenied is how many words at a, b say the thing before them is not
+// supported or not used: "안된다고", "안 돼서", "지원 안 해서", "못 쓰니까",
+// "미지원"; 0 for none.
+func koDenied(a, b string) int {
+	switch {
+	case strings.HasPrefix(a, "안돼") || strings.HasPrefix(a, "안되") || strings.HasPrefix(a, "안된") || strings.HasPrefix(a, "미지원") || strings.HasPrefix(a, "안쓰") || strings.HasPrefix(a, "못쓰"):
+		return 1
+	case (a == "안" || a == "못") && (strings.HasPrefix(b, "돼") || strings.HasPrefix(b, "되") || strings.HasPrefix(b, "된") || strings.HasPrefix(b, "쓰") || strings.HasPrefix(b, "써")):
+		return 2
+	case strings.HasPrefix(a, "지원") && (strings.HasPrefix(b, "안") || strings.HasPrefix(b, "못") || strings.HasPrefix(b, "없")):
+		return 2
+	}
+	return 0
 }
