@@ -348,7 +348,7 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.setAsk(AskTime)
 		c.rate = true
-		c.requestRate = c.requestRate || strings.HasPrefix(c.w(i), "req") || strings.HasPrefix(c.w(i), "quer")
+		c.requestRate = c.requestRate || strings.HasPrefix(c.w(i), "req") || strings.HasPrefix(c.w(i), "quer") || c.w(i) == "qps" || c.w(i) == "rps"
 		c.runWord = true // a rate asked of a model is how fast it runs
 		c.skip(i, n)
 		return n

@@ -24,11 +24,6 @@ func (c *canonizer) asidePhrase(i int) int {
 		c.memory = true
 		c.skip(i, n)
 		return n
-	case (w == "batch" || w == "배치" || w == "offline") && batchJobWord(c.w(i+1)):
-		// "batch 추론 1000시간 오디오", "batch inference of 1M docs",
-		// "배치 처리": offline work at the best batch, no size said
-		c.skip(i, i+1)
-		return i + 1
 	case (w == "active" || strings.HasPrefix(w, "활성")) && isParamsSize(c.w(i+1)), isParamsSize(w) && (c.w(i+1) == "active" || strings.HasPrefix(c.w(i+1), "활성")):
 		// "Qwen3-30B-A3B는 active 3B라서", "3B active": an MoE's
 		// parameters per token, which the model's name already says
@@ -328,7 +323,7 @@ func isParamsSize(w string) bool {
 // ("batch inference", "배치 추론", "batch 전사") rather than a batch size.
 func batchJobWord(w string) bool {
 	switch w {
-	case "inference", "job", "jobs", "mode", "processing", "transcription", "scoring", "prediction", "predictions", "embedding", "embeddings":
+	case "inference", "inferencing", "job", "jobs", "mode", "processing", "transcription", "scoring", "prediction", "predictions", "embedding", "embeddings":
 		return true
 	}
 	for _, p := range []string{"추론", "처리", "전사", "작업", "임베딩", "돌리"} {

@@ -71,8 +71,10 @@ func (c *canonizer) chatPhrase(i int) int {
 			c.emit("samples", i+2, i+3) // "data is 50K": that many examples
 			return i + 3
 		}
-	case w == "batch" && (c.w(i+1) == "inference" || c.w(i+1) == "inferencing" || c.w(i+1) == "scoring"):
-		c.skip(i, i+1) // "batch inference": offline, not a batch size
+	case (w == "batch" || w == "배치" || w == "offline") && batchJobWord(c.w(i+1)):
+		// "batch inference", "batch 추론 1000시간 오디오", "배치 처리":
+		// offline work at the best batch, not a batch size
+		c.skip(i, i+1)
 		return i + 1
 	case w == "baseline" && (c.w(i+1) == "from" || c.w(i+1) == "model" || c.w(i+1) == "pretrain" || c.w(i+1) == "pretraining"):
 		c.skip(i, i+1) // "gpt2 baseline from scratch": the noun
@@ -207,8 +209,12 @@ func (c *canonizer) chatWords(i int) int {
 // number follows.
 func (c *canonizer) latencyTargetAt(i int) int {
 	first := firstTokenWord(c.w(i)) || strings.HasPrefix(c.w(i), "첫")
+	perToken := perTokenWord(c.w(i))
 	j := i + 1
 	for latencyWord(c.w(j)) || latencyComparator(c.w(j)) {
+		// "p99 TTFT under 300ms": the percentile, then what it is of
+		first = first || firstTokenWord(c.w(j))
+		perToken = perToken || perTokenWord(c.w(j))
 		j++
 	}
 	v, unit, ok := reqScanNumber(c.w(j))
@@ -229,7 +235,7 @@ func (c *canonizer) latencyTargetAt(i int) int {
 		j++
 	}
 	c.latencyTarget, c.latencyFirst, c.latency = seconds(v.v, unit), first, true
-	c.latencyPerToken = perTokenWord(c.w(i))
+	c.latencyPerToken = perToken
 	return j // named in the reading
 }
 

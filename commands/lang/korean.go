@@ -849,7 +849,7 @@ func (c *canonizer) koHowMany(i int, w string) (int, bool) {
 		return i + 1, true
 	}
 	// "몇 기가", "몇 GB": how much memory, not how many GPUs
-	if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && e2.word == "gb" && s != "" || strings.HasPrefix(c.w(i+1), "gb") {
+	if s, e2, ok := koStem(c.w(i + 1)); ok && e2.act == koWord && e2.word == "gb" && s != "" || strings.HasPrefix(c.w(i+1), "gb") || strings.HasPrefix(c.w(i+1), "gib") {
 		c.ask = AskNone
 		c.setAsk(AskFit)
 		c.memory = true

@@ -27,3 +27,38 @@ func TestProbe30Bookings(t *testing.T) {
 		}
 	}
 }
+
+// TestProbe30Readings: plan readings from blind probe 30.
+func TestProbe30Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	for text, ok := range map[string]func(Reading) bool{
+		// a load said unit first is a rate, not that many of the GPU after it
+		"llama 3 8b vllm 초당 요청 10개(QPS 10) l40s 몇장?": func(r Reading) bool {
+			return r.Request.Job.RequestRate == 10 && r.CountOpen && r.Ask == AskCount
+		},
+		// the percentile, then what it is of
+		"We need p99 TTFT under 300ms at 20 QPS for Qwen2.5-32B-Instruct, 1k in / 256 out. How many H200s?": func(r Reading) bool {
+			return r.LatencyFirst && r.LatencyTargetS == 0.3 && r.Request.Job.RequestRate == 20
+		},
+		"TensorRT-LLM으로 Llama 3 8B fp8 서빙하면 QPS 얼마나 나와요?": func(r Reading) bool { return r.RequestRate && r.Ask == AskTime },
+		"34b 모델 fp16으로 로드하면 몇 GiB?":                       func(r Reading) bool { return r.Memory && r.Ask == AskFit },
+		"gemma 2 27b 추론할때 kv cache 128k면 몇기가 필요함":         func(r Reading) bool { return r.Request.Job.SeqLen == 131072 && r.Memory },
+		"qwen3 30b a3b has only 3B active, does it fit on a 4090?": func(r Reading) bool {
+			return r.Request.Job.Model.ID == "qwen3-30b-a3b" && r.Ask == AskFit
+		},
+		"Whisper large-v3 batch 추론 1000시간 오디오 a100 한장이면 얼마나 걸림?": func(r Reading) bool {
+			return r.Request.Job.GlobalBatch == 0 && r.Request.Job.Workload == planner.Inference
+		},
+		"https://huggingface.co/Qwen/Qwen2.5-7B-Instruct 서빙하려는데 l40s 한장이면 동접 몇명까지 가능?": func(r Reading) bool {
+			return r.Request.Job.Model.ID == "qwen2.5-7b"
+		},
+		"whisper large v3 on an l4, can it keep up with 10 live streams?": func(r Reading) bool { return r.LiveStreams == 10 },
+		"whisper large v3 20채널 실시간 l4 한장 가능?":                             func(r Reading) bool { return r.LiveStreams == 20 },
+	} {
+		r, err := Read(env, text)
+		if err != nil || !ok(r) {
+			t.Errorf("%q: %v, %+v", text, err, r.Request.Job)
+		}
+	}
+}
