@@ -152,6 +152,10 @@ func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res,
 		answer = answerLine(p, rd, res)
 	}
 	answer = s.bf16Lead(p, rd, res, refineAnswer(p, rd, res, answer))
+	if e := firstEstimate(res); rd.LaunchAsked && e != nil && e.Launch != "" && e.Memory.Fits {
+		// "launch 명령어 알려주세요": the command, after any other answer
+		answer = joinLines(answer, p.Tf("Launch it with `%s`.", e.Launch))
+	}
 	if e := firstEstimate(res); rd.Ask == lang.AskFit && rd.Budget > 0 && e != nil && e.Memory.Fits && strings.HasSuffix(answer, ".") && !strings.Contains(answer, money(rd.Budget)) {
 		// "예산 300만원이면 충분해요?": the fit, and the budget against it
 		answer = strings.TrimSuffix(answer, ".") + budgetBuys(p, rd, e) + "."

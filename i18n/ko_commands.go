@@ -260,6 +260,7 @@ func koCommands() map[string]string {
 		"; with fused kernels and a chunked loss (Liger: `use_liger_kernel=True`; say `liger`), %d":                            "; 퓨즈드 커널과 청크 loss를 쓰면(Liger: `use_liger_kernel=True`; `liger`라고 써 주세요) %d장",
 		"About %s per 1M generated tokens on %s at %s tokens/s (%s an hour for the GPUs).":                                     "생성 토큰 100만 개당 약 %s 들어요 (%s, 초당 %s 토큰, GPU 비용 시간당 %s).",
 		"%s has no bf16: load the weights in fp16 (`torch_dtype=torch.float16`, vLLM `--dtype half`). ":                        "%s는 bf16을 지원하지 않아요: 가중치를 fp16으로 올리세요(`torch_dtype=torch.float16`, vLLM `--dtype half`). ",
+		"Launch it with `%s`.":                                  "실행 명령: `%s`",
 		" — the fewest that fit":                                " — 메모리에 들어가는 최소 개수",
 		" (the least each needs: micro-batch 1, checkpointing)": " (각각 최소로 필요한 양: 마이크로 배치 1, 체크포인팅)",
 		"Not even one: a single request takes %s a token on %s, over your %s target; a faster GPU or more tensor parallelism brings it down.":                                                                                   "한 명도 안 돼요: 요청 하나만 받아도 토큰당 %s 걸려요(%s). 목표 %s를 넘어요. 더 빠른 GPU나 tensor parallel을 늘리면 줄어요.",

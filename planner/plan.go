@@ -348,13 +348,7 @@ func (pc *planContext) resolveJob() error {
 		j.LoRARank = defaultLoRARank
 		pc.assume(pc.pr.Tf("LoRA rank 16 on all linear layers (q,k,v,o,gate,up,down): %s trainable parameters", formatParams(loraParams(m, j.LoRARank))))
 	}
-	if j.Workload == QLoRA && !j.Checkpointing && !j.NoCheckpointing {
-		// the run people launch: peft's prepare_model_for_kbit_training
-		// (use_gradient_checkpointing=True by default), Unsloth's
-		// notebooks and torchtune's QLoRA recipes all turn it on
-		j.Checkpointing = true
-		pc.assume(pc.pr.T("checkpointing: on, as QLoRA recipes run it (peft's prepare_model_for_kbit_training, Unsloth, torchtune); say `no ckpt` to plan without"))
-	}
+	pc.qloraCheckpointing(j)
 	if (j.Workload == LoRA || j.Workload == QLoRA) && !m.IsTransformer() {
 		return userError(pc.pr.Tf("LoRA/QLoRA planning needs a transformer model; %s is not one", m.ID))
 	}
@@ -752,4 +746,16 @@ func (pc *planContext) quantisedTraining(j *Job) error {
 		}
 	}
 	return nil
+}
+
+// qloraCheckpointing turns checkpointing on for a QLoRA job that says
+// nothing of it: the run people launch — peft's
+// prepare_model_for_kbit_training (use_gradient_checkpointing=True by
+// default), Unsloth's notebooks and torchtune's QLoRA recipes all turn
+// it on.
+func (pc *planContext) qloraCheckpointing(j *Job) {
+	if j.Workload == QLoRA && !j.Checkpointing && !j.NoCheckpointing {
+		j.Checkpointing = true
+		pc.assume(pc.pr.T("checkpointing: on, as QLoRA recipes run it (peft's prepare_model_for_kbit_training, Unsloth, torchtune); say `no ckpt` to plan without"))
+	}
 }

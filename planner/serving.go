@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 )
 
@@ -738,17 +739,17 @@ func serveLine(j Job, e *Estimate) string {
 		if quant != "" {
 			q = " --quantize " + quant
 		}
-		return fmt.Sprintf("text-generation-launcher --model-id <model> --num-shard %d --max-input-tokens %d --max-total-tokens %d --max-concurrent-requests %d%s",
-			e.GPUs, max(1, j.SeqLen-j.GenTokens), j.SeqLen, inFlight, q)
+		return fmt.Sprintf("text-generation-launcher --model-id %s --num-shard %d --max-input-tokens %d --max-total-tokens %d --max-concurrent-requests %d%s",
+			repoID(j.Model), e.GPUs, max(1, j.SeqLen-j.GenTokens), j.SeqLen, inFlight, q)
 	case EngineSGLang:
 		q := ""
 		if quant != "" {
 			q = " --quantization " + quant
 		}
-		return fmt.Sprintf("python -m sglang.launch_server --model-path <model> --tp %d --context-length %d --max-running-requests %d%s",
-			e.GPUs, j.SeqLen, inFlight, q)
+		return fmt.Sprintf("python -m sglang.launch_server --model-path %s --tp %d --context-length %d --max-running-requests %d%s",
+			repoID(j.Model), e.GPUs, j.SeqLen, inFlight, q)
 	case EngineTRTLLM:
-		return fmt.Sprintf("trtllm-serve <model> --tp_size %d --max_seq_len %d --max_batch_size %d", e.GPUs, j.SeqLen, inFlight)
+		return fmt.Sprintf("trtllm-serve %s --tp_size %d --max_seq_len %d --max_batch_size %d", repoID(j.Model), e.GPUs, j.SeqLen, inFlight)
 	}
 	q := ""
 	if quant != "" {
@@ -757,5 +758,20 @@ func serveLine(j Job, e *Estimate) string {
 	if j.KVPrecision == FP8 {
 		q += " --kv-cache-dtype fp8"
 	}
-	return fmt.Sprintf("vllm serve <model> --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s", e.GPUs, j.SeqLen, inFlight, q)
+	return fmt.Sprintf("vllm serve %s --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s", repoID(j.Model), e.GPUs, j.SeqLen, inFlight, q)
 }
+
+// repoID is the Hugging Face repository a launch line names: a Hub
+// model's own id, a catalogue model's from the config.json its row cites
+// first, else "<model>" for the asker to fill in.
+func repoID(m Model) string {
+	if m.Origin == "hub" && strings.Contains(m.ID, "/") {
+		return m.ID
+	}
+	if sub := hubRepoInSource.FindStringSubmatch(m.Source); sub != nil {
+		return sub[1]
+	}
+	return "<model>"
+}
+
+var hubRepoInSource = regexp.MustCompile(`https://huggingface\.co/([\w.-]+/[\w.-]+)/(?:blob|raw|resolve|tree)/`)

@@ -82,6 +82,7 @@ type canonizer struct {
 	audioWork    bool        // hours of audio said as the work ("100 hours of audio"): transcribed, unless training is said
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	bf16Denied   bool        // bf16 said as unsupported or not wanted ("no bf16", "v100 doesn't support bf16")
+	launchAsked  bool        // the command that launches it asked ("launch 명령어 알려주세요", "what's the vllm command")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
 	timeAsked    bool        // a time or a rate was asked, whichever question won

@@ -29,6 +29,12 @@ func (c *canonizer) asidePhrase(i int) int {
 		// parameters per token, which the model's name already says
 		c.skip(i, i+2)
 		return i + 2
+	case launchWord(w) && !reqStartsNumber(c.w(i+1)):
+		// "서빙 launch 명령어 알려주세요", "what's the vllm command for it":
+		// the card's launch line is the answer
+		c.launchAsked = true
+		c.skip(i, i+1)
+		return i + 1
 	case reqStartsNumber(lastW(c.out)) && c.streamsAt(i) > i:
 		n := c.streamsAt(i)
 		c.emit("streams", i, n) // "10 live streams", "10 real-time audio streams": streams served together
@@ -327,6 +333,21 @@ func batchJobWord(w string) bool {
 		return true
 	}
 	for _, p := range []string{"추론", "처리", "전사", "작업", "임베딩", "돌리"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// launchWord reports whether w asks for the command that starts the job:
+// "launch", "command", "명령어", "커맨드", "실행법".
+func launchWord(w string) bool {
+	switch w {
+	case "launch", "command", "cmd", "commandline", "command-line":
+		return true
+	}
+	for _, p := range []string{"명령어", "커맨드", "실행법", "실행명령", "런치"} {
 		if strings.HasPrefix(w, p) {
 			return true
 		}

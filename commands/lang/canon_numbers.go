@@ -265,11 +265,7 @@ func (c *canonizer) size(i int) int {
 			(c.modelID(prev+"-"+c.w(i)) == "" || c.modelID(prev+"-"+c.w(i)) == c.modelID(prev)) && c.ownSize(prev, n) {
 			return i + 1 // "gpt2 124M", "deepseek-r1 671b": the model's own size, read and agreeing
 		}
-		if p := c.w(i - 1); (p == "전체" || p == "total" || p == "총" || p == "all") && n.mult == 'b' {
-			c.skip(i, i+1) // "아님 전체 30B 다 올려야": the named model's size, said again
-			return i + 1
-		}
-		return i
+		return c.totalSizeAgain(i, n)
 	}
 	if n.mult == 'b' || n.mult == 't' || n.mult == 'm' && !c.amountWordsNear(i) {
 		c.emit(c.w(i)+"-params", i, i+1) // one word, so a suggestion quoting it reads back the same
@@ -406,4 +402,14 @@ func sizeAdjective(w string) bool {
 		return true
 	}
 	return false
+}
+
+// totalSizeAgain skips a size said again as the named model's whole
+// ("아님 전체 30B 다 올려야", "all 30B"); i when it is not.
+func (c *canonizer) totalSizeAgain(i int, n reqNumber) int {
+	if p := c.w(i - 1); (p == "전체" || p == "total" || p == "총" || p == "all") && n.mult == 'b' {
+		c.skip(i, i+1)
+		return i + 1
+	}
+	return i
 }

@@ -685,3 +685,30 @@ func koMemoryAsk(w string) bool {
 	}
 	return false
 }
+
+// rateQuestion is how many words at a, b, c say a rate unit with no
+// number: "tokens per second", "tokens/s", "tok/s", "it/s", "samples per
+// sec", "images a second", "speed"; 0 for none.
+func rateQuestion(a, b, c string) int {
+	switch a {
+	case "qps", "rps":
+		if reqStartsNumber(b) || reqStartsNumber(strings.TrimLeft(b, "=:")) {
+			return 0 // "QPS 10": the load said
+		}
+		return 1 // "QPS 얼마나 나와요": how many requests a second
+	case "tokens", "token", "tok", "toks", "samples", "images", "imgs", "requests", "reqs", "sequences", "seqs", "queries", "docs", "documents", "sentences", "passages":
+	case "tokens/s", "tok/s", "tokens/sec", "tok/sec", "samples/s", "images/s", "img/s", "images/sec", "img/sec", "requests/s", "req/s", "sequences/s", "seq/s", "queries/s", "docs/s", "docs/sec", "throughput", "speed", "tps", "t/s":
+		return 1 // "generation speed?": how fast
+	default:
+		return 0
+	}
+	switch {
+	case (b == "per" || b == "a" || b == "/") && (c == "second" || c == "sec" || c == "s"):
+		return 3
+	case b == "speed" || b == "rate" || b == "throughput":
+		return 2 // "token speed on a 4090"
+	case b == "/s" || b == "/sec":
+		return 2
+	}
+	return 0
+}

@@ -209,23 +209,8 @@ func (c *canonizer) koRateQuestion(i int) int {
 	if strings.HasPrefix(c.w(n), "처리") {
 		n++
 	}
-	if num := strings.TrimRight(c.w(n), "개건"); reqStartsNumber(num) && (strings.HasPrefix(unit, "요청") || strings.HasPrefix(unit, "리퀘스트") || strings.HasPrefix(unit, "토큰")) {
-		if _, u, ok := reqScanNumber(num); ok && u == "" {
-			// "초당 요청 10개": the load to serve, the unit said before its
-			// number ("초당 토큰 2000개": a rate of tokens)
-			m := n + 1
-			if k := c.w(m); k == "개" || k == "건" || strings.HasPrefix(k, "개") && slices.Contains(koParticles, strings.TrimPrefix(k, "개")) {
-				m++
-			}
-			c.skip(i, n)
-			c.emit(num, n, m)
-			if strings.HasPrefix(unit, "토큰") {
-				c.emit("tokens/s", n, m)
-			} else {
-				c.emit("req/s", n, m)
-			}
-			return m
-		}
+	if m := c.koRateUnitFirst(i, n, unit); m > i {
+		return m
 	}
 	for c.w(n) == "몇" || strings.HasPrefix(c.w(n), "개") || strings.HasPrefix(c.w(n), "정도") {
 		n++
@@ -660,4 +645,29 @@ func (c *canonizer) koTookWithin(i, k int) bool {
 		}
 	}
 	return false
+}
+
+// koRateUnitFirst reads a rate whose unit comes before its number, at n
+// after "초당 <unit>": "초당 요청 10개" is the load to serve, "초당 토큰
+// 2000개" a rate of tokens; i when no number follows.
+func (c *canonizer) koRateUnitFirst(i, n int, unit string) int {
+	num := strings.TrimRight(c.w(n), "개건")
+	if !reqStartsNumber(num) || !strings.HasPrefix(unit, "요청") && !strings.HasPrefix(unit, "리퀘스트") && !strings.HasPrefix(unit, "토큰") {
+		return i
+	}
+	if _, u, ok := reqScanNumber(num); !ok || u != "" {
+		return i
+	}
+	m := n + 1
+	if k := c.w(m); k == "개" || k == "건" || strings.HasPrefix(k, "개") && slices.Contains(koParticles, strings.TrimPrefix(k, "개")) {
+		m++
+	}
+	c.skip(i, n)
+	c.emit(num, n, m)
+	if strings.HasPrefix(unit, "토큰") {
+		c.emit("tokens/s", n, m)
+	} else {
+		c.emit("req/s", n, m)
+	}
+	return m
 }
