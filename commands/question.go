@@ -376,6 +376,11 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 			return p.Tf("About %.0f hours of audio an hour on %s (%.0fx real time), in 30-second windows.", x, hw, x) + " " +
 				p.Tf("That is about %.0f live streams at once, batched.", math.Round(x))
 		}
+		if sv := e.Serving; sv != nil && rd.PerUser && sv.TPOTS > 0 {
+			// "tokens/s per user at 32 concurrent users": each stream's pace
+			return p.Tf("About %s tokens/s per user (%s a token) with %d in flight on %s; %s tokens/s in all.",
+				lang.Num(math.Round(1/sv.TPOTS)), planner.FormatSeconds(sv.TPOTS), int(math.Round(sv.Concurrency)), hw, p.Count(sv.OutputTokPS))
+		}
 		// "tokens per second?", or how fast a served model runs: its rate
 		rate := rd.Rate || hours == "" && rd.Request.Job.Workload == planner.Inference
 		if s := forwardRate(p, rd, e, hw, rate); s != "" {

@@ -319,6 +319,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a cost ceiling: the fastest pick under it, else the cheapest and its cost
 		{"train a 3b model from scratch on 100b tokens, budget $20k, what hardware?", "which_gpu", []string{"within $20,000: server-h: 4× H200"}},
 		{"train a 3b model from scratch on 100b tokens under $1k", "", []string{"nothing searched stays within $1,000; the cheapest"}},
+		// a rate per user asked at a load: each stream's pace, and the total
+		{"`meta-llama/Llama-3.1-8B-Instruct` tokens/s per user at 32 concurrent users on one A100 80GB, vLLM bf16?", "time", []string{"tokens/s per user (", "with 32 in flight on 1× A100 SXM4 80GB", "tokens/s in all"}},
+		{"llama 3.1 8b vllm a100 동접 32명이면 유저당 토큰 속도 어느정도?", "time", []string{"사용자당 초당 약", "동시 32개"}},
 		// the launch command asked: the card's line, with the model's repository
 		{"`Qwen/Qwen3-8B` 서빙 launch 명령어 알려주세요 vllm으로 h200 한장", "", []string{"실행 명령: `CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B --tensor-parallel-size 1"}},
 		{"what's the vllm command to serve qwen3 8b on an l40s?", "fit", []string{"Launch it with `CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B"}},

@@ -497,13 +497,7 @@ func (c *canonizer) phrase(i int) int {
 		}
 		c.skip(i, n) // the KV cache is in every decode plan already
 		c.kvWord = true
-		if v, unit, ok := reqScanNumber(strings.TrimRight(c.w(n), "면은이가")); ok && reqStartsNumber(c.w(n)) && (unit == "k" || unit == "" && v.v >= 512) && v.v >= 512 && !isContextWord(c.w(n+1)) && reqUnitClass(c.w(n+1)) <= reqUUnknown {
-			// "kv cache 128k면 몇기가": the context the cache holds
-			c.emit("ctx", n, n+1)
-			c.emit(strings.TrimRight(c.w(n), "면은이가"), n, n+1)
-			return n + 1
-		}
-		return n
+		return c.kvCacheContext(n)
 	case c.w(i) == "half" && (c.w(i-1) == "in" || c.w(i-1) == "by"):
 		// "cut that in half", "faster by half": a ratio, not fp16
 		c.skip(i, i+1)
@@ -533,6 +527,7 @@ func (c *canonizer) phrase(i int) int {
 		if c.w(i+1) == "dollar" || c.w(i+1) == "$" {
 			c.setAsk(AskCost)
 		}
+		c.perUser = c.perUser || perWho(c.w(i+1)) // "tokens/s per user at 32 concurrent users"
 		return n
 	case c.w(i) == "$" || c.w(i) == "$$" || c.w(i) == "$?" || c.w(i) == "less" && strings.HasPrefix(c.w(i+1), "$") ||
 		c.w(i) == "cheaper" || c.w(i) == "spend" || c.w(i) == "budget" || c.w(i) == "bill" || c.w(i) == "expense" ||

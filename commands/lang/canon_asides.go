@@ -354,3 +354,16 @@ func launchWord(w string) bool {
 	}
 	return false
 }
+
+// kvCacheContext reads a bare length right after "kv cache" as the
+// context it holds ("kv cache 128k면 몇기가"); n when none is there.
+func (c *canonizer) kvCacheContext(n int) int {
+	num := strings.TrimRight(c.w(n), "면은이가")
+	v, unit, ok := reqScanNumber(num)
+	if !ok || !reqStartsNumber(num) || unit != "k" && unit != "" || v.v < 512 || isContextWord(c.w(n+1)) || reqUnitClass(c.w(n+1)) > reqUUnknown {
+		return n
+	}
+	c.emit("ctx", n, n+1)
+	c.emit(num, n, n+1)
+	return n + 1
+}

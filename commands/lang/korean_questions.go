@@ -622,7 +622,7 @@ var koPhrases = []func(*canonizer, int) int{
 	(*canonizer).koWeekRef, (*canonizer).koSelectiveCkpt, (*canonizer).koParallelism,
 	(*canonizer).koLength, (*canonizer).koBasis, (*canonizer).koNegative, (*canonizer).koGPUBy, (*canonizer).koUseWords,
 	(*canonizer).koDeadlineWord, (*canonizer).koReduce, (*canonizer).koOutputLength, (*canonizer).koLatencyTarget,
-	(*canonizer).koRealtime,
+	(*canonizer).koRealtime, (*canonizer).koPerUserAsked,
 }
 
 // koRealtime reads "실시간 처리 가능?", "실시간으로 돼?": whether the model
@@ -817,4 +817,21 @@ func (c *canonizer) koAmountAt(k int) bool {
 	}
 	_, ok := koNumbers[w]
 	return ok
+}
+
+// koPerUserAsked reads "유저당", "사용자당", "1인당", "인당" with no rate
+// after it ("동접 32명이면 유저당 토큰 속도"): each user's pace is asked,
+// not the server's total; a rate after it is a target, read elsewhere.
+func (c *canonizer) koPerUserAsked(i int) int {
+	w := c.w(i)
+	per := false
+	for _, p := range []string{"유저당", "사용자당", "1인당", "인당", "명당", "스트림당"} {
+		per = per || strings.HasPrefix(w, p)
+	}
+	if !per || reqStartsNumber(c.w(i+1)) || strings.HasPrefix(c.w(i+1), "초당") && reqStartsNumber(c.w(i+2)) {
+		return i
+	}
+	c.perUser = true
+	c.skip(i, i+1)
+	return i + 1
 }
