@@ -173,3 +173,26 @@ func TestBulkDecodeBatched(t *testing.T) {
 		t.Errorf("hf bulk decode: serving %v, %v h against %.1f h batched", e.Serving != nil, e.Time.TotalHours, batched)
 	}
 }
+
+// AWQ's kernels do not run on Volta: a V100 plan says so when AWQ is
+// asked, and serves 4-bit weights as GPTQ when no method is.
+func TestAWQNotOnVolta(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "qwen2.5-32b"), Workload: Inference, Precision: INT4, Engine: EngineVLLM, Quant: AWQ}
+	hw := []Hardware{mustGPU(t, c, "v100", 2)}
+	res := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw})
+	warned := false
+	for _, a := range res.Advice {
+		warned = warned || strings.Contains(a.Text, "AWQ's kernels need a Turing GPU")
+	}
+	if !warned {
+		t.Errorf("awq on v100: no warning in %+v", res.Advice)
+	}
+	job.Quant = ""
+	if e := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: hw}).Plans[0]; !strings.Contains(e.Launch, "--quantization gptq") {
+		t.Errorf("int4 on v100: launch %q", e.Launch)
+	}
+	if e := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "a100", 1)}}).Plans[0]; !strings.Contains(e.Launch, "--quantization awq") {
+		t.Errorf("int4 on a100: launch %q", e.Launch)
+	}
+}

@@ -703,6 +703,9 @@ func serveLine(j Job, e *Estimate) string {
 		switch e.Precision {
 		case INT4:
 			quant = string(AWQ)
+			if e.hw.GPU.Generation == Volta {
+				quant = string(GPTQ) // AWQ's kernels need Turing or newer (volta4bit)
+			}
 		case FP8:
 			quant = "fp8"
 		}
