@@ -25,6 +25,7 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	bestTotal, bestTP, bestReplicas := 0, 0, 0
 	missTP, missGot := 0, 0.0 // the fewest GPUs that hold it but miss the latency target, and their time
 	batched := 0              // the batch an embedding server runs the load at (the planner's bulkBatch)
+	price := 0.0              // one GPU's hourly price, as the plans priced it
 	for _, tp := range countLadder {
 		if bestTotal > 0 && tp >= bestTotal {
 			break
@@ -36,6 +37,7 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 			continue
 		}
 		sv := r.Plans[0].Serving
+		price = r.Plans[0].PriceUSDPerGPUH
 		if sv == nil {
 			// a forward-only model (an encoder, a vision model)
 			var total int
@@ -87,6 +89,11 @@ func (s *Set) fewestForLoad(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	}
 	if batched > 0 {
 		line += p.Tf("; requests batched %d at a time, where a GPU's throughput levels off, as a server's dynamic batcher runs them (TEI, Triton)", batched)
+	}
+	if (rd.Ask == lang.AskCost || rd.AlsoCost) && price > 0 {
+		// "비용도 같이 알려주세요": a server that runs around the clock
+		h := float64(bestTotal) * price
+		line += p.Tf("; %s an hour, %s a month around the clock", money(h), money(h*730))
 	}
 	return req, line, nil
 }

@@ -319,6 +319,10 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a cost ceiling: the fastest pick under it, else the cheapest and its cost
 		{"train a 3b model from scratch on 100b tokens, budget $20k, what hardware?", "which_gpu", []string{"within $20,000: server-h: 4× H200"}},
 		{"train a 3b model from scratch on 100b tokens under $1k", "", []string{"nothing searched stays within $1,000; the cheapest"}},
+		// a deployment said as "서버 하나" is no GPU count; the cost of a load
+		// is the GPUs' hours around the clock
+		{"팀에 LLM api 서버 하나 띄우려는데 하루 요청 10만건, 평균 입력 1k토큰 출력 300토큰이에요. Qwen2.5-7B로 GPU 몇장 필요할까요? 비용도 같이 알려주세요", "count", []string{"부하를 감당하는 최소 개수; 시간당 $", "24시간 돌리면 한 달에 $"}},
+		{"llama 3 8b vllm 10 req/s how many l40s and what does it cost?", "count", []string{"× L40S", "an hour,", "a month around the clock"}},
 		// a rate per user asked at a load: each stream's pace, and the total
 		{"`meta-llama/Llama-3.1-8B-Instruct` tokens/s per user at 32 concurrent users on one A100 80GB, vLLM bf16?", "time", []string{"tokens/s per user (", "with 32 in flight on 1× A100 SXM4 80GB", "tokens/s in all"}},
 		{"llama 3.1 8b vllm a100 동접 32명이면 유저당 토큰 속도 어느정도?", "time", []string{"사용자당 초당 약", "동시 32개"}},

@@ -30,6 +30,15 @@ func (c *canonizer) koServerAt(i int, w, stem string, e koEntry) int {
 		return i + 2
 	}
 	c.serverWord = true
+	if n := c.w(i + 1); (n == "하나" || n == "한대" || n == "1대" || n == "한" && strings.HasPrefix(c.w(i+2), "대")) && !c.gpu(c.w(i-1)) && !reqStartsNumber(c.w(i-1)) && !strings.HasSuffix(c.w(i-1), "장") && !strings.HasSuffix(c.w(i-1), "장짜리") {
+		// "api 서버 하나 띄우려는데": one deployment, no GPU count
+		end := i + 2
+		if n == "한" {
+			end++
+		}
+		c.skip(i, end)
+		return end
+	}
 	c.skip(i, i+1)
 	return i + 1
 }
