@@ -152,6 +152,10 @@ func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res,
 		answer = answerLine(p, rd, res)
 	}
 	answer = s.bf16Lead(p, rd, res, refineAnswer(p, rd, res, answer))
+	if rd.RL != "" && strings.HasSuffix(answer, ".") {
+		// "grpo … how long": the figure is the update's; say so where it is read
+		answer = strings.TrimSuffix(answer, ".") + p.Tf(" — %s's policy update only; the rollouts that generate its samples are not counted.", rd.RL)
+	}
 	if e := firstEstimate(res); rd.LaunchAsked && e != nil && e.Launch != "" && e.Memory.Fits {
 		// "launch 명령어 알려주세요": the command, after any other answer
 		answer = joinLines(answer, p.Tf("Launch it with `%s`.", e.Launch))

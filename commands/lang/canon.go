@@ -816,6 +816,10 @@ func (c *canonizer) phrase(i int) int {
 		c.emit("out", i, n)
 		c.emit(c.w(i), i, n)
 		return n
+	case reqStartsNumber(c.w(i)) && c.w(i+1) == "prompts" && (c.w(i-1) == "for" || c.w(i-1) == "of" || c.w(i-1) == "over"):
+		c.emit(c.w(i), i, i+1) // "how long for 10k prompts": that many samples, not a prompt's length
+		c.emit("samples", i+1, i+2)
+		return i + 2
 	case reqStartsNumber(c.w(i)) && promptAfter(c.ws(i+1, 2)) > 0 && !reqStartsNumber(lastW(c.out)):
 		// "TTFT for 8k prompt", "for 500 token prompts": the input length
 		n := i + 1 + promptAfter(c.ws(i+1, 2))

@@ -38,6 +38,7 @@ const (
 	reqKwInBackward // optimizer-in-backward
 	reqKwPureBF16   // pure bf16: no fp32 master weights
 	reqKwActOffload // activation offloading: saved activations in host memory
+	reqKwRL         // grpo, ppo: reinforcement learning on sampled completions
 	reqKwPreference // dpo: preference pairs with a frozen reference model
 )
 
@@ -153,6 +154,7 @@ var reqKeywords = func() map[string]reqKeyword {
 		"optim-in-bwd", "in-backward")
 	reqKws(reqKwPureBF16, "", "pure-bf16", "bf16-pure", "pure-bfloat16")
 	reqKws(reqKwPreference, "", "dpo", "ipo", "rlhf-dpo")
+	reqKws(reqKwRL, "", "grpo", "ppo", "rlhf", "rloo", "dapo", "gspo")
 	reqKws(reqKwActOffload, "", "activation-offload", "activation-offloading", "offload-activations", "act-offload",
 		"activation-offloading=true", "enable-activation-offloading")
 	reqKws(reqKwActOffload, "ckpt", "offloaded-checkpointing", "cpu-checkpointing")
@@ -335,6 +337,8 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		p.req.Job.PureBF16 = true
 	case reqKwPreference:
 		p.req.Job.Preference = true
+	case reqKwRL:
+		p.rl = p.span(a, p.i)
 	case reqKwActOffload:
 		p.req.Job.ActivationOffload = true
 		p.req.Job.Checkpointing = p.req.Job.Checkpointing || kw.val == "ckpt"

@@ -100,10 +100,11 @@ type reqParser struct {
 	counted      []bool
 	lastCounted  bool
 	standIn      bool
-	bf16Named    bool // bf16 was named, even when another format won ("bf16 안 된다던데 fp16 써도 돼요?")
-	baselineAt   int  // the token the measured run starts at
-	graphWord    bool // a graph runtime was named (reqGraphRuntimes)
-	graphTrainer bool // one people train in (reqGraphTrainers)
+	rl           string // a reinforcement-learning method named ("GRPO"): its policy update is planned
+	bf16Named    bool   // bf16 was named, even when another format won ("bf16 안 된다던데 fp16 써도 돼요?")
+	baselineAt   int    // the token the measured run starts at
+	graphWord    bool   // a graph runtime was named (reqGraphRuntimes)
+	graphTrainer bool   // one people train in (reqGraphTrainers)
 	// workScale: "the dataset is 3x bigger" than the measured run's
 	workScale      float64
 	workScaleWords string

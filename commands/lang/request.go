@@ -142,6 +142,9 @@ type Reading struct {
 	// model ("can it keep up with 10 live streams"), planned as a rate of
 	// 30-second windows.
 	LiveStreams int
+	// RL is the reinforcement-learning method named ("GRPO"), planned as
+	// its policy update alone.
+	RL string
 	// PerUser: a served model's rate asked for each user or stream
 	// ("tokens/s per user at 32 concurrent users"): one token's time, not
 	// the server's total.
@@ -321,7 +324,7 @@ func Read(env Env, text string) (Reading, error) {
 		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn, BF16Named: p.bf16Named || c.bf16Denied, LaunchAsked: c.launchAsked, PerUser: c.perUser,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn, BF16Named: p.bf16Named || c.bf16Denied, LaunchAsked: c.launchAsked, PerUser: c.perUser, RL: p.rl,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, LatencyPerToken: c.latencyPerToken, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit,
 		AlsoCost: c.costWord && c.ask == AskCount}
@@ -665,6 +668,23 @@ func (p *reqParser) afterRun(c *canonizer) {
 	p.chinchillaTokens(c.chinchilla)
 	p.perUserRate(c)
 	p.quantisingNote(&c.skipped, &p.skipped)
+	p.rlUpdate()
+}
+
+// rlUpdate plans a reinforcement-learning run said by its method (GRPO,
+// PPO) as its policy update — a fine-tune over the sampled completions,
+// LoRA when said — and says what that leaves out: the rollouts, which
+// generate several completions per prompt and often take longer than the
+// update.
+func (p *reqParser) rlUpdate() {
+	if p.rl == "" {
+		return
+	}
+	j := &p.req.Job
+	if j.Workload == "" || j.Workload == planner.Inference || j.Workload == planner.Pretrain {
+		j.Workload = planner.Finetune
+	}
+	p.note(en.Tf("%s is planned as its policy update, a %s over the sampled completions; the rollouts (several completions generated per prompt, usually with vLLM) and the reference model's forward take time of their own, often more than the update, and are not in these figures", p.rl, j.Workload))
 }
 
 // NotesIn is the reader's notes on the request (Request.Job.Notes) in p's

@@ -53,6 +53,13 @@ func TestProbe30Readings(t *testing.T) {
 		"https://huggingface.co/Qwen/Qwen2.5-7B-Instruct 서빙하려는데 l40s 한장이면 동접 몇명까지 가능?": func(r Reading) bool {
 			return r.Request.Job.Model.ID == "qwen2.5-7b"
 		},
+		// an RL method is planned as its policy update, and says so
+		"13b 모델 GRPO로 학습하려는데 h100 8장": func(r Reading) bool {
+			return r.RL == "GRPO" && r.Request.Job.Workload == planner.Finetune
+		},
+		"qwen2.5 7b lora grpo on 8x h100 how long for 10k prompts?": func(r Reading) bool {
+			return r.RL == "grpo" && r.Request.Job.Workload == planner.LoRA && r.Request.Job.Samples == 10000
+		},
 		"whisper large v3 on an l4, can it keep up with 10 live streams?": func(r Reading) bool { return r.LiveStreams == 10 },
 		"whisper large v3 20채널 실시간 l4 한장 가능?":                             func(r Reading) bool { return r.LiveStreams == 20 },
 	} {
