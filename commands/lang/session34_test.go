@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -67,5 +68,18 @@ func TestProbe30Readings(t *testing.T) {
 		if err != nil || !ok(r) {
 			t.Errorf("%q: %v, %+v", text, err, r.Request.Job)
 		}
+	}
+}
+
+// TestNoSuchCardSuggestsTheBase: a suffix on a card never sold ("4090ti")
+// suggests the card without it; a card the catalogue lacks is said so.
+func TestNoSuchCardSuggestsTheBase(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat}
+	if _, err := Read(env, "llama 3 8b lora on a 4090ti"); err == nil || !strings.Contains(err.Error(), "did you mean `4090`") {
+		t.Errorf("4090ti: %v", err)
+	}
+	if _, err := Read(env, "llama 3 8b lora on a 1660"); err == nil || !strings.Contains(err.Error(), "not in the GPU catalogue") {
+		t.Errorf("1660: %v", err)
 	}
 }

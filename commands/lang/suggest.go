@@ -195,6 +195,11 @@ func productNumber(w string) bool {
 // notInCatalogue is the error for a GPU named in full that the catalogue
 // does not have: no guess at a different card, the list of those it has.
 func (p *reqParser) notInCatalogue(shown string) error {
+	w := strings.ToLower(strings.ReplaceAll(shown, " ", ""))
+	if base := strings.TrimSuffix(strings.TrimSuffix(w, "ti"), "super"); base != w && p.isGPU(base) {
+		// "4090ti": no such card was sold; the one without the suffix is
+		return said(en.Tf("unknown GPU `%s` — did you mean `%s`?", reqShort(shown), base), &UserError{Hint: p.gpuFamilies()})
+	}
 	return said(en.Tf("unknown GPU `%s`: it is not in the GPU catalogue", reqShort(shown)), &UserError{Hint: p.gpuFamilies()})
 }
 
