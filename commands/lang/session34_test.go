@@ -79,6 +79,9 @@ func TestNoSuchCardSuggestsTheBase(t *testing.T) {
 	if _, err := Read(env, "llama 3 8b lora on a 4090ti"); err == nil || !strings.Contains(err.Error(), "did you mean `4090`") {
 		t.Errorf("4090ti: %v", err)
 	}
+	if _, err := Read(env, "llama 3 8b lora on a 3060 ti"); err == nil || !strings.Contains(err.Error(), "not in the GPU catalogue") {
+		t.Errorf("3060 ti (a card sold, not in the catalogue): %v", err)
+	}
 	if _, err := Read(env, "llama 3 8b lora on a 1660"); err == nil || !strings.Contains(err.Error(), "not in the GPU catalogue") {
 		t.Errorf("1660: %v", err)
 	}

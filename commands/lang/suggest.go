@@ -195,9 +195,10 @@ func productNumber(w string) bool {
 // notInCatalogue is the error for a GPU named in full that the catalogue
 // does not have: no guess at a different card, the list of those it has.
 func (p *reqParser) notInCatalogue(shown string) error {
-	w := strings.ToLower(strings.ReplaceAll(shown, " ", ""))
-	if base := strings.TrimSuffix(strings.TrimSuffix(w, "ti"), "super"); base != w && p.isGPU(base) {
+	w := strings.TrimPrefix(strings.ToLower(strings.ReplaceAll(shown, " ", "")), "rtx")
+	if base := strings.TrimSuffix(strings.TrimSuffix(w, "ti"), "super"); base != w && neverSold[w] && p.isGPU(base) {
 		// "4090ti": no such card was sold; the one without the suffix is
+		// (a 3060 Ti or a 4070 Super was, and is only missing here)
 		return said(en.Tf("unknown GPU `%s` — did you mean `%s`?", reqShort(shown), base), &UserError{Hint: p.gpuFamilies()})
 	}
 	return said(en.Tf("unknown GPU `%s`: it is not in the GPU catalogue", reqShort(shown)), &UserError{Hint: p.gpuFamilies()})
@@ -278,3 +279,7 @@ func (p *reqParser) unknownServer(i int) error {
 var gpuOnlyWords = map[string]bool{
 	"rtx": true, "gtx": true, "geforce": true, "radeon": true, "tpu": true, "tpus": true, "quadro": true,
 }
+
+// neverSold are suffixed GeForce names people type for cards that were
+// never released: the top card of each generation had no Ti or Super.
+var neverSold = map[string]bool{"4090ti": true, "4090super": true, "5090ti": true, "5090super": true, "3090super": true}
