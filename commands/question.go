@@ -153,6 +153,17 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.MaxBatch && rd.LatencyPerToken && rd.LatencyTargetS > 0 && req.Job.Workload == planner.Inference && len(req.Targets) == 1 && !rd.CountOpen:
 		// "how many concurrent users at ~20 tok/s each", "유저당 초당 20토큰 기준 동접 몇 명"
 		return s.atOnceWithin(p, rd, req)
+	case rd.RequestRate && rd.LatencyTargetS > 0 && req.Job.Workload == planner.Inference && req.Job.Concurrency == 0 && req.Job.RequestRate == 0 && len(req.Targets) <= 1 && !rd.CountOpen:
+		// "QPS 얼마나 나와요? p50 latency 200ms 이하로요": the most requests a
+		// second within the target, on the GPU named or the team's pick
+		if len(req.Targets) == 0 {
+			hw, ok := s.recommendedGPU(req)
+			if !ok {
+				return req, "", nil
+			}
+			req.Targets = []planner.Hardware{hw}
+		}
+		return s.atOnceWithin(p, rd, req)
 	}
 	return s.oneOrFewest(p, rd, req)
 }

@@ -227,9 +227,10 @@ func latencyWords(sec float64) string {
 // KV cache holds. The card plans that many.
 func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
 	target := rd.LatencyTargetS
+	took := func(e *planner.Estimate) float64 { return servedLatency(rd, e.Serving) }
 	plan := func(c int) *planner.Estimate {
 		r := req
-		r.Job.Concurrency = c
+		r.Job.Concurrency, r.Job.RequestRate = c, 0
 		if e := s.fixedPlan(r); e != nil && e.Memory.Fits && e.Serving != nil {
 			return e
 		}
@@ -240,18 +241,18 @@ func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request
 		return req, "", nil // the card says why it does not fit
 	}
 	hw, room := hwText(p, one), one.Serving.MaxInFlight
-	if one.Serving.TPOTS > target {
+	if took(one) > target {
 		req.Job.Concurrency = 1
-		return req, p.Tf("Not even one: a single request takes %s a token on %s, over your %s target; a faster GPU or more tensor parallelism brings it down.",
-			planner.FormatSeconds(one.Serving.TPOTS), hw, lang.LatencyText(target)), nil
+		return req, p.Tf("Not even one: on %s a single request takes %s for %s, over your %s target; a faster GPU or more tensor parallelism brings it down.",
+			hw, planner.FormatSeconds(took(one)), latencyOf(p, rd), lang.LatencyText(target)), nil
 	}
 	lo, best := 1, one
-	if e := plan(room); e != nil && e.Serving.TPOTS <= target {
+	if e := plan(room); e != nil && took(e) <= target {
 		lo, best = room, e
 	} else {
 		for hi := room; hi-lo > 1; {
 			mid := (lo + hi) / 2
-			if e := plan(mid); e != nil && e.Serving.TPOTS <= target {
+			if e := plan(mid); e != nil && took(e) <= target {
 				lo, best = mid, e
 			} else {
 				hi = mid
@@ -259,8 +260,17 @@ func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request
 		}
 	}
 	req.Job.Concurrency = lo
-	tpot := best.Serving.TPOTS
-	line := p.Tf("Up to %d requests at once on %s, each streaming at %s tokens/s (%s a token) within your %s target; the KV cache holds %d.",
-		lo, hw, lang.Num(math.Round(1/tpot)), planner.FormatSeconds(tpot), lang.LatencyText(target), room)
-	return req, line, nil
+	sv := best.Serving
+	switch {
+	case rd.RequestRate:
+		// "QPS 얼마나 나와요? p50 latency 200ms 이하로": the rate at the most
+		// requests in flight that stay within the target
+		return req, p.Tf("Up to %s requests/s on %s (%d at once), with %s in %s within your %s target.",
+			lang.Num(math.Round(sv.RequestsPerS*100)/100), hw, lo, latencyOf(p, rd), planner.FormatSeconds(took(best)), lang.LatencyText(target)), nil
+	case rd.LatencyPerToken:
+		return req, p.Tf("Up to %d requests at once on %s, each streaming at %s tokens/s (%s a token) within your %s target; the KV cache holds %d.",
+			lo, hw, lang.Num(math.Round(1/sv.TPOTS)), planner.FormatSeconds(sv.TPOTS), lang.LatencyText(target), room), nil
+	}
+	return req, p.Tf("Up to %d requests at once on %s, with %s in %s within your %s target; the KV cache holds %d.",
+		lo, hw, latencyOf(p, rd), planner.FormatSeconds(took(best)), lang.LatencyText(target), room), nil
 }

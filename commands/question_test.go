@@ -120,7 +120,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// users at once asked with each one's speed: the most whose time a token stays within it, under the KV cache's room
 		{"llama 3.1 8b on an l40s, how many concurrent users at ~20 tok/s each?", "fit", []string{"requests at once on 1× L40S, each streaming at", "within your 50 ms target; the KV cache holds"}},
 		{"llama 3.1 70b on an a10, how many users at 20 tok/s each", "fit", []string{"No — on 1× A10"}},
-		{"qwen2.5 7b awq on a t4, how many users at 60 tok/s each", "fit", []string{"Not even one: a single request takes", "over your 16.7 ms target"}},
+		{"qwen2.5 7b awq on a t4, how many users at 60 tok/s each", "fit", []string{"Not even one: on 1× Tesla T4 a single request takes", "over your 16.7 ms target"}},
 		// two models at once on one GPU: their memory added up
 		{"llama 3 8b랑 whisper large 같이 a100 한장에 올릴 수 있어?", "fit", []string{"네 — 같이 올리면 GPU당 약 23 / 79 GiB예요(1× A100 SXM4 80GB, llama 3 8b 18 GiB + whisper 5 GiB)"}},
 		{"can I serve llama 3 8b and bge-m3 together on one l40s?", "fit", []string{"Yes — together they need about 20 of 48 GiB per GPU on 1× L40S"}},
@@ -323,6 +323,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// is the GPUs' hours around the clock
 		{"팀에 LLM api 서버 하나 띄우려는데 하루 요청 10만건, 평균 입력 1k토큰 출력 300토큰이에요. Qwen2.5-7B로 GPU 몇장 필요할까요? 비용도 같이 알려주세요", "count", []string{"부하를 감당하는 최소 개수; 시간당 $", "24시간 돌리면 한 달에 $"}},
 		{"llama 3 8b vllm 10 req/s how many l40s and what does it cost?", "count", []string{"× L40S", "an hour,", "a month around the clock"}},
+		// requests a second asked with a latency target: the most within it
+		{"llama 3 8b vllm on an l40s, how many requests per second with ttft under 500ms?", "time", []string{"requests/s on 1× L40S (", " at once), with the first token in ", "within your 500 ms target."}},
+		{"TensorRT-LLM으로 Llama 3 8B fp8 서빙하면 QPS 얼마나 나와요? p50 latency 200ms 이하로요", "time", []string{"요청 하나도 안 돼요", "목표 200 ms를 넘어요"}},
 		// a rate per user asked at a load: each stream's pace, and the total
 		{"`meta-llama/Llama-3.1-8B-Instruct` tokens/s per user at 32 concurrent users on one A100 80GB, vLLM bf16?", "time", []string{"tokens/s per user (", "with 32 in flight on 1× A100 SXM4 80GB", "tokens/s in all"}},
 		{"llama 3.1 8b vllm a100 동접 32명이면 유저당 토큰 속도 어느정도?", "time", []string{"사용자당 초당 약", "동시 32개"}},

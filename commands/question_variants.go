@@ -436,7 +436,7 @@ func refineAnswer(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer 
 	if answer != "" && rd.Chinchilla {
 		answer = p.Tf("Chinchilla-optimal: %s tokens.", bigCount(p, rd.Request.Job.Tokens)) + " " + answer
 	}
-	if answer != "" && rd.LatencyTargetS > 0 && !(rd.MaxBatch && rd.LatencyPerToken) { // (atOnceWithin set the two against each other)
+	if answer != "" && rd.LatencyTargetS > 0 && !withinAnswered(rd) {
 		if !strings.HasSuffix(answer, ".") && !strings.HasSuffix(answer, "요") {
 			answer += "." // "… (one replica below)": a sentence ends before the verdict
 		}
@@ -574,4 +574,12 @@ func (s *Set) widestFormat(p *i18n.Printer, req planner.Request) (planner.Reques
 		return req, line + ".", nil
 	}
 	return req, p.Tf("Not even 4 bits fit on %s (%s); more GPUs or a larger card hold it.", hwText(p, &planner.Estimate{GPUs: hw.Count, GPUName: hw.GPU.Name, Server: hw.Server}), strings.Join(over, ", ")), nil
+}
+
+// withinAnswered reports whether atOnceWithin answered the question: the
+// most requests at once, or a second, that stay within the latency said,
+// which sets the target against the figures itself.
+func withinAnswered(rd lang.Reading) bool {
+	j := rd.Request.Job
+	return rd.MaxBatch && rd.LatencyPerToken || rd.RequestRate && j.Concurrency == 0 && j.RequestRate == 0 && !rd.CountOpen
 }

@@ -70,8 +70,8 @@ func (pc *planContext) advise(res *Result, req Request) []Advice {
 		if !e.Memory.Fits {
 			out = append(out, pc.oomAdvice(e)...)
 		}
-		if s := volta4bit(j, e, g); s != "" {
-			add("serving", pc.pr.T(s))
+		if volta4bit(j, e, g) {
+			add("serving", pc.pr.T("AWQ's kernels need a Turing GPU (sm_75) or newer, and a V100 is Volta (sm_70): serve a GPTQ build of the model instead (`--quantization gptq`; vLLM's GPTQ kernels run on Volta), or a GGUF file with llama.cpp."))
 		}
 		add("launch", e.Launch)
 		return out
@@ -567,16 +567,14 @@ func sig3(v float64) string {
 	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
-// volta4bit warns that a 4-bit decoder served by vLLM or SGLang on a
-// Volta GPU (V100, sm_70) cannot use AWQ's kernels, which need Turing
-// (sm_75) or newer (vLLM's quantization hardware table); GPTQ's run
-// there, and the launch line names it. "" when it does not apply.
-func volta4bit(j Job, e *Estimate, g GPU) string {
+// volta4bit reports whether a 4-bit decoder served with AWQ by vLLM or
+// SGLang sits on a Volta GPU (V100, sm_70), where AWQ's kernels do not
+// run: they need Turing (sm_75) or newer (vLLM's quantization hardware
+// table); GPTQ's do.
+func volta4bit(j Job, e *Estimate, g GPU) bool {
 	if g.Generation != Volta || e.Precision != INT4 || j.Quant != AWQ {
-		return ""
+		return false
 	}
-	if eng := servingEngine(j); eng != EngineVLLM && eng != EngineSGLang {
-		return ""
-	}
-	return "AWQ's kernels need a Turing GPU (sm_75) or newer, and a V100 is Volta (sm_70): serve a GPTQ build of the model instead (`--quantization gptq`; vLLM's GPTQ kernels run on Volta), or a GGUF file with llama.cpp."
+	eng := servingEngine(j)
+	return eng == EngineVLLM || eng == EngineSGLang
 }

@@ -539,7 +539,7 @@ func settleAsk(r *Reading, c *canonizer, p *reqParser, question bool) {
 		r.Request.Job.Workload = planner.Inference
 	}
 	servedFromWords(r, c, question)
-	if j := &r.Request.Job; c.latency && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.MicroBatch == 0 && j.GlobalBatch == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
+	if j := &r.Request.Job; c.latency && !c.requestRate && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && j.MicroBatch == 0 && j.GlobalBatch == 0 && j.Model.Kind != "" && !j.Model.ForwardOnly() {
 		// "TTFT?", "지연시간": one request's latency unless a load is said
 		j.Concurrency = 1
 		p.note(en.T("latency asked with no load: one request at a time (say `concurrency 32` for a loaded server)"))
