@@ -75,6 +75,10 @@ func pricesSaid(p *i18n.Printer, rd lang.Reading, req *planner.Request) {
 // plan. "Which of our servers" plans on every team server (teamRanking);
 // "how many H100s (to finish in a day)?" tries counts of that GPU
 // (fewestGPUs). Other questions are answered by the plan card itself.
+//
+// answerQuestion is long on purpose: it is the one dispatch from each kind
+// of question to the answer that works it out, a case each, in the order
+// they take precedence.
 func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request, string, error) {
 	req := rd.Request
 	if b := req.Baseline; b != nil && len(req.Targets) == 0 && len(req.Pool) == 0 && (rd.Ask == lang.AskTime || rd.Ask == lang.AskCost || rd.Ask == lang.AskNone) {
@@ -153,17 +157,8 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 	case rd.MaxBatch && rd.LatencyPerToken && rd.LatencyTargetS > 0 && req.Job.Workload == planner.Inference && len(req.Targets) == 1 && !rd.CountOpen:
 		// "how many concurrent users at ~20 tok/s each", "유저당 초당 20토큰 기준 동접 몇 명"
 		return s.atOnceWithin(p, rd, req)
-	case rd.RequestRate && rd.LatencyTargetS > 0 && req.Job.Workload == planner.Inference && req.Job.Concurrency == 0 && req.Job.RequestRate == 0 && len(req.Targets) <= 1 && !rd.CountOpen:
-		// "QPS 얼마나 나와요? p50 latency 200ms 이하로요": the most requests a
-		// second within the target, on the GPU named or the team's pick
-		if len(req.Targets) == 0 {
-			hw, ok := s.recommendedGPU(req)
-			if !ok {
-				return req, "", nil
-			}
-			req.Targets = []planner.Hardware{hw}
-		}
-		return s.atOnceWithin(p, rd, req)
+	case withinAnswered(rd) && rd.RequestRate && len(req.Targets) <= 1:
+		return s.rateWithinTarget(p, rd, req) // "QPS 얼마나 나와요? p50 latency 200ms 이하로요"
 	}
 	return s.oneOrFewest(p, rd, req)
 }
@@ -848,4 +843,21 @@ func fittingServers(plans []*planner.Estimate) int {
 		}
 	}
 	return n
+}
+
+// rateWithinTarget answers requests a second asked with a latency target
+// ("QPS 얼마나 나와요? p50 latency 200ms 이하로요"): the most within it, on
+// the GPU named or the team's pick.
+func (s *Set) rateWithinTarget(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	if req.Job.Workload != planner.Inference {
+		return s.oneOrFewest(p, rd, req)
+	}
+	if len(req.Targets) == 0 {
+		hw, ok := s.recommendedGPU(req)
+		if !ok {
+			return req, "", nil
+		}
+		req.Targets = []planner.Hardware{hw}
+	}
+	return s.atOnceWithin(p, rd, req)
 }

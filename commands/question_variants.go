@@ -581,5 +581,5 @@ func (s *Set) widestFormat(p *i18n.Printer, req planner.Request) (planner.Reques
 // which sets the target against the figures itself.
 func withinAnswered(rd lang.Reading) bool {
 	j := rd.Request.Job
-	return rd.MaxBatch && rd.LatencyPerToken || rd.RequestRate && j.Concurrency == 0 && j.RequestRate == 0 && !rd.CountOpen
+	return rd.LatencyTargetS > 0 && (rd.MaxBatch && rd.LatencyPerToken || rd.RequestRate && j.Workload == planner.Inference && j.Concurrency == 0 && j.RequestRate == 0 && !rd.CountOpen)
 }

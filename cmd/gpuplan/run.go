@@ -134,7 +134,9 @@ func dispatchCLI(ctx context.Context, sub string, args []string, getenv func(str
 	}
 	// A change whose reply was lost is looked up (one more store timeout):
 	// the terminal says so meanwhile.
-	p := i18n.For(lang.lang())
+	// errors in the request's language, as its reply would be (Korean for
+	// a request written in Korean unless a language is set)
+	p := i18n.For(commands.ReplyLang(commands.Request{Text: text, Lang: lang.lang()}))
 	ctx = commands.WithOutcomeCheck(ctx, func() { fmt.Fprintln(stderr, "gpuplan: "+commands.CheckingIn(p)) })
 	reply, err := set.Dispatch(ctx, commands.Request{User: *as, Channel: *channel, Text: text, ID: rid, Lang: lang.lang()})
 	if err != nil {

@@ -35,12 +35,13 @@ var commandVerbs = []struct {
 	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
 	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
 	// "내 예약 반납" were taken by extend and release above.
-	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings", "my reservation", "my booking"}},
+	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings", "my reservation", "my booking", "잡아둔", "잡아 둔", "잡아놓은", "잡아 놓은",
+		"빌린 거", "빌린거", "예약한 거", "예약한거", "what did i book", "what have i booked", "when does my"}},
 	// the reservations as a whole, before reserve: "예약 현황", "예약 상황
 	// 보여줘", "show reservations" ask what is held, not to hold more
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
-	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠"}},
+	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
 		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
@@ -423,6 +424,10 @@ func (r *cmdReader) number(i int) int {
 	}
 	n, rest, ok := reqScanInt(w)
 	if !ok {
+		if (w == "하나" || w == "하나만" || w == "한장" || w == "한장만" || w == "한개" || w == "한개만") && r.count == 0 && len(r.ids) == 0 {
+			r.count = 1 // "server-a 하나만 오늘 저녁까지 빌려주세요": one GPU
+			return i + 1
+		}
 		if v, ok := englishNumbers[w]; ok && (isCounterWord(next) || next == "more") {
 			r.count = int(v)
 			return i + 2
@@ -537,6 +542,8 @@ func (r *cmdReader) args(name string) string {
 			add("all")
 		case r.server != "":
 			add(r.server)
+		case r.mineSaid():
+			add("all") // "제가 빌린 GPU 반납할게요", "releasing my gpus": all of the asker's
 		}
 	case "extend":
 		// ParseExtend's words: [id | server] (by <duration> | until <point>);
@@ -816,4 +823,17 @@ func unglue(text string, servers []planner.Hardware) string {
 		}
 		return sub[3] + " " + sub[4]
 	})
+}
+
+// mineSaid reports whether the sentence says the GPUs are the asker's own
+// ("제가 빌린", "내가 잡은", "my gpus"): releasing them is releasing all of
+// the asker's reservations.
+func (r *cmdReader) mineSaid() bool {
+	for i := range r.in {
+		switch w := r.w(i); {
+		case w == "my" || w == "mine" || w == "제가" || w == "내가" || w == "제" || w == "내" || w == "저희가":
+			return true
+		}
+	}
+	return false
 }

@@ -52,6 +52,13 @@ func (r *cmdReader) window(add func(...string)) {
 				en = append(en, w)
 			}
 		}
+		// "tomorrow from 9am to 6pm": the day belongs to the start it is
+		// said before ("from tomorrow 9am"), not a start of its own
+		for k := 0; k+1 < len(en); k++ {
+			if isDayWord(strings.ToLower(en[k])) && strings.EqualFold(en[k+1], "from") {
+				en[k], en[k+1] = en[k+1], en[k]
+			}
+		}
 		// a bare "30 mins" / "3 hours" after "next"/"for" reads as a duration
 		add(en...)
 	}
@@ -258,4 +265,19 @@ func (r *cmdReader) koreanTime(i int) int {
 		return i + 2
 	}
 	return i
+}
+
+// isDayWord reports whether w names a day a booking starts on: today,
+// tomorrow or a weekday.
+func isDayWord(w string) bool {
+	switch w {
+	case "today", "tomorrow", "tonight":
+		return true
+	}
+	for k, d := range whenWeekdays {
+		if !isHangulWord(k) && (w == k || w == strings.ToLower(d.String())) {
+			return true
+		}
+	}
+	return false
 }

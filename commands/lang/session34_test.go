@@ -21,6 +21,12 @@ func TestProbe30Bookings(t *testing.T) {
 		"cancel my booking on server-a":       "release server-a",
 		"server-v1장금요일까지빌릴게요ㄱㄱ":               "reserve 1 on server-v until fri",
 		"server-a2장 3시간 쓸게요":                  "reserve 2 on server-a for 3h",
+		// probe 31: asked as permission, one said in words, the asker's own
+		"server-h 전체 4장 이번 주 금요일까지 써도 돼요? 논문 마감이라서요":              "reserve 4 on server-h until fri",
+		"server-a 하나만 오늘 저녁까지 빌려주세요":                              "reserve 1 on server-a until today",
+		"Can I book 2 GPUs on server-h tomorrow from 9am to 6pm?": "reserve 2 on server-h from tomorrow 9am to 6pm",
+		"제가 잡아둔 거 언제까지였죠?":                                        "mine ",
+		"제가 빌린 GPU 반납할게요":                                         "release all",
 	} {
 		cr, ok := ReadCommand(env, text)
 		if got := cr.Name + " " + cr.Args; !ok || got != want {
