@@ -29,6 +29,13 @@ func (c *canonizer) asidePhrase(i int) int {
 		// parameters per token, which the model's name already says
 		c.skip(i, i+2)
 		return i + 2
+	case w == "=" && i > 0 && reqKeywords[c.w(i-1)].kind != reqKwKey && (isHangulWord(c.w(i-1)) || c.w(i-1) == "model" || c.w(i-1) == "this" || c.w(i-1) == "estimate"):
+		c.skip(i, i+1) // "학습 시간 계산해줘: 7B, …": a sentence's colon, no key's value
+		return i + 1
+	case c.selfIntro(i) > i:
+		n := c.selfIntro(i)
+		c.skip(i, n) // "PM인데요", "I'm a data analyst, new here": who asks, not what
+		return n
 	case launchWord(w) && !reqStartsNumber(c.w(i+1)):
 		// "서빙 launch 명령어 알려주세요", "what's the vllm command for it":
 		// the card's launch line is the answer
@@ -366,4 +373,36 @@ func (c *canonizer) kvCacheContext(n int) int {
 	c.emit("ctx", n, n+1)
 	c.emit(num, n, n+1)
 	return n + 1
+}
+
+// selfIntro reads the asker introducing themselves: "I'm a data analyst,"
+// (up to the comma) or "PM인데요", "백엔드 개발자인데" (a role before a
+// copula); the end of it, or i when none is there. A model, a GPU or a
+// number in it makes it no introduction.
+func (c *canonizer) selfIntro(i int) int {
+	plain := func(w string) bool {
+		return w != "" && !reqStartsNumber(w) && !c.gpu(w) && (c.modelKnown == nil || !c.modelKnown(w)) && (c.familyLike == nil || !c.familyLike(w))
+	}
+	if c.w(i) == "i" && (c.w(i+1) == "a" || c.w(i+1) == "an") {
+		for k := i + 2; k < i+7 && k < len(c.in); k++ {
+			switch w := c.w(k); {
+			case w == "," || w == ".":
+				if k > i+2 {
+					return k + 1
+				}
+				return i
+			case !plain(w):
+				return i
+			}
+		}
+		return i
+	}
+	if w := c.w(i); !isHangulWord(w) && plain(w) && len(w) <= 12 {
+		for _, p := range []string{"인데", "입니다", "이에요", "예요", "이고요"} {
+			if strings.HasPrefix(c.w(i+1), p) && (i == 0 || c.w(i-1) == "," || c.w(i-1) == "." || isHangulWord(c.w(i-1))) {
+				return i + 2
+			}
+		}
+	}
+	return i
 }

@@ -590,6 +590,9 @@ func (c *canonizer) dailyUsersAt(i int) int {
 	j := i + 1
 	if strings.HasPrefix(c.w(j), "사용자") || strings.HasPrefix(c.w(j), "이용자") || strings.HasPrefix(c.w(j), "유저") {
 		j++
+		if w := c.w(j); w == "수" || w == "수는" || w == "수가" || w == "수가요" {
+			j++ // "하루 사용자 수 5000명"
+		}
 	}
 	f, unit, ok := reqScanNumber(c.w(j))
 	if !ok || f.v <= 0 || !(unit == "명" || unit == "" && (strings.HasPrefix(c.w(j+1), "명") || w == "dau")) {

@@ -184,6 +184,9 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 			return CommandReading{}, false // "llama3 8b 풀파인튜닝 4090에서 OOM 뜨는데 어떻게 해요?": the plan says what to change
 		}
 	}
+	if name == "reserve" && r.server == "" && priceAsked(low) {
+		return CommandReading{}, false // "예산 잡아야 해서요 … 3개월 쓰면 얼마예요?": a price, not a booking
+	}
 	if name == "reserve" && r.server == "" {
 		serverGPU := map[string]string{}
 		for _, h := range env.Servers {
@@ -832,6 +835,17 @@ func (r *cmdReader) mineSaid() bool {
 	for i := range r.in {
 		switch w := r.w(i); {
 		case w == "my" || w == "mine" || w == "제가" || w == "내가" || w == "제" || w == "내" || w == "저희가":
+			return true
+		}
+	}
+	return false
+}
+
+// priceAsked reports whether a sentence asks what something costs ("얼마예요",
+// "비용", "how much", "cost"): a rental priced, not GPUs booked.
+func priceAsked(low string) bool {
+	for _, w := range []string{"얼마", "비용", "예산", "원화", "how much", "cost", "price", "budget"} {
+		if strings.Contains(low, w) {
 			return true
 		}
 	}

@@ -344,7 +344,7 @@ func (p *reqParser) keyword(kw reqKeyword) error {
 		p.req.Job.Checkpointing = p.req.Job.Checkpointing || kw.val == "ckpt"
 	case reqKwOn:
 		j := p.i
-		for w := p.tok(j).w; w == "a" || w == "the" || w == "my" || w == "our" || hostWord(w) && p.isGPU(p.tok(j+1).w); w = p.tok(j).w {
+		for w := p.tok(j).w; w == "a" || w == "the" || w == "my" || w == "our" || w == "team" || w == "lab" || w == "company" || hostWord(w) && p.isGPU(p.tok(j+1).w); w = p.tok(j).w {
 			j++
 		}
 		if n := p.tok(j).w; n == "dataset" || n == "data" {

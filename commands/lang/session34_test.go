@@ -67,6 +67,16 @@ func TestProbe30Readings(t *testing.T) {
 		"qwen2.5 7b lora grpo on 8x h100 how long for 10k prompts?": func(r Reading) bool {
 			return r.RL == "grpo" && r.Request.Job.Workload == planner.LoRA && r.Request.Job.Samples == 10000
 		},
+		// probe 31: a sentence's colon, users a day, who asks
+		"모델 학습 시간 계산해줘: 7B, 토큰 10억 개, A100 4장": func(r Reading) bool {
+			return r.Request.Job.Model.ParamsB == 7 && r.Request.Job.Tokens == 1e9 && r.Ask == AskTime
+		},
+		"백엔드 개발자인데 Gemma 7B를 API로 서빙해야 해요. 하루 사용자 수 5000명 정도면 GPU 한 장으로 충분할까요?": func(r Reading) bool {
+			return r.Request.Job.Concurrency == 500 && r.Request.Job.Model.ID == "gemma-7b"
+		},
+		"I'm a data analyst, new here. Can I run a 7B model on my team's A100 server?": func(r Reading) bool {
+			return len(r.Request.Targets) == 1 && r.Request.Targets[0].Server == "server-a" && r.Ask == AskFit
+		},
 		"whisper large v3 on an l4, can it keep up with 10 live streams?": func(r Reading) bool { return r.LiveStreams == 10 },
 		"whisper large v3 20채널 실시간 l4 한장 가능?":                             func(r Reading) bool { return r.LiveStreams == 20 },
 	} {
@@ -90,5 +100,15 @@ func TestNoSuchCardSuggestsTheBase(t *testing.T) {
 	}
 	if _, err := Read(env, "llama 3 8b lora on a 1660"); err == nil || !strings.Contains(err.Error(), "not in the GPU catalogue") {
 		t.Errorf("1660: %v", err)
+	}
+}
+
+// TestPriceIsNoBooking: "예산 잡아야" (set a budget) beside a price asked is
+// no booking, even with a GPU that one team server holds.
+func TestPriceIsNoBooking(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	if cr, ok := ReadCommand(env, "이번 분기 GPU 예산 잡아야 해서요. A100 8장 클라우드로 3개월 쓰면 대략 얼마예요?"); ok {
+		t.Errorf("read as %+v", cr)
 	}
 }
