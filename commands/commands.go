@@ -281,7 +281,7 @@ func (s *Set) dispatch(ctx context.Context, req Request) (*Reply, error) {
 	if KindOf(err) == Invalid {
 		// A first word the request language does not read is likelier a
 		// mistyped command than a plan: suggest one.
-		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && asciiWord(word) && !s.planWord(word) {
+		if sug := planner.Nearest(word, s.names(), 1); len(sug) > 0 && asciiWord(word) && !s.planWord(word) && !lang.NamesUnsupportedFamily(text) {
 			return nil, &UserError{Msg: p.Tf("unknown command `%s` — did you mean `%s`?", word, sug[0]),
 				Hint: p.T("try `help` for the command list, or `help plan` for the request language")}
 		}

@@ -220,6 +220,13 @@ func (s *Set) searchPools(p *i18n.Printer, rd lang.Reading, req *planner.Request
 	if rd.Buying {
 		team = nil // "서버 새로 사려는데": the GPUs to buy, not the team's
 	}
+	if rd.Hyperscaler && len(req.Targets) == 0 && len(req.Pool) == 0 {
+		// "on AWS": datacenter GPUs; the prices stay the catalogue's
+		cloud = s.deps.Catalog.SearchPool(func(h planner.Hardware) bool {
+			return !h.GPU.Consumer && !strings.Contains(strings.ToLower(h.GPU.FormFactor), "workstation")
+		})
+		req.Job.Notes = append(req.Job.Notes, p.T("AWS, Google Cloud and Azure rent datacenter GPUs: GeForce and workstation cards are left out; prices are the catalogue's, not that cloud's list"))
+	}
 	if n := rd.GPUCount; n > 0 && len(req.Targets) == 0 {
 		cloud, req.Pool = req.Pool, nil // the reader's pool: every GPU at n
 		had := len(team) > 0

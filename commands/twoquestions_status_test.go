@@ -114,3 +114,16 @@ func TestBuyOptions(t *testing.T) {
 		t.Errorf("a GPU named: %q", r.Data.(*PlanData).Answer)
 	}
 }
+
+// TestProbe31Answers: a diffusion model named first is refused as one,
+// not as a mistyped command; a hyperscaler named leaves GeForce cards out.
+func TestProbe31Answers(t *testing.T) {
+	_, err := dispatch(t, "Stable Diffusion으로 이미지 만드는 거 해보고 싶은데 어떤 서버가 나아요?")
+	if ue := Explain(err); ue == nil || !strings.Contains(ue.Msg, "디퓨전") || strings.Contains(ue.Msg, "status") {
+		t.Errorf("stable diffusion: %v", err)
+	}
+	r, err := dispatch(t, "How much would it cost per month to run a Llama 70B chatbot on AWS?")
+	if err != nil || strings.Contains(r.Summary, "GeForce") || !strings.Contains(textOf(t, r), "GeForce and workstation cards are left out") {
+		t.Errorf("on AWS: %v %q", err, r.Summary)
+	}
+}

@@ -82,6 +82,7 @@ type canonizer struct {
 	audioWork    bool        // hours of audio said as the work ("100 hours of audio"): transcribed, unless training is said
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	bf16Denied   bool        // bf16 said as unsupported or not wanted ("no bf16", "v100 doesn't support bf16")
+	hyperscaler  bool        // AWS, GCP or Azure named: datacenter GPUs only
 	launchAsked  bool        // the command that launches it asked ("launch 명령어 알려주세요", "what's the vllm command")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
@@ -841,7 +842,7 @@ func (c *canonizer) phrase(i int) int {
 	case cloudWord(c.w(i)):
 		// "in the cloud", "if we rent", "on runpod": the team's servers are
 		// not the question
-		c.cloud = true
+		c.cloud, c.hyperscaler = true, c.hyperscaler || hyperscaler(c.w(i))
 		if n := len(c.out); n > 0 && (c.out[n-1].w == "on" || c.out[n-1].w == "in") {
 			c.out = c.out[:n-1]
 		}

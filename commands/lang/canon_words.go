@@ -874,3 +874,13 @@ func valueOfKey(w string) bool {
 	}
 	return strings.HasPrefix(w, "배치") || strings.HasPrefix(w, "시퀀스")
 }
+
+// hyperscaler reports whether w names a cloud that rents datacenter GPUs
+// only (AWS, Google Cloud, Azure): no GeForce or workstation cards.
+func hyperscaler(w string) bool {
+	switch w {
+	case "aws", "ec2", "gcp", "azure", "sagemaker":
+		return true
+	}
+	return false
+}

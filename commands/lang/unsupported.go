@@ -67,3 +67,9 @@ func (p *reqParser) familyNamed() error {
 	}
 	return familyRefusal(p.text, false)
 }
+
+// NamesUnsupportedFamily reports whether text names a model family the
+// planner has no path for (a diffusion model, an object detector): its
+// refusal says so, and a first word such as "Stable" is no mistyped
+// command.
+func NamesUnsupportedFamily(text string) bool { return familyRefusal(text, false) != nil }
