@@ -112,3 +112,23 @@ func TestPriceIsNoBooking(t *testing.T) {
 		t.Errorf("read as %+v", cr)
 	}
 }
+
+// TestUseNamesAModel: a chatbot or an embedding model asked with no model
+// named is planned with a common open one, and the reading says so.
+func TestUseNamesAModel(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	for text, want := range map[string]string{
+		"고객 상담 챗봇 만들건데 동시접속 50명 정도면 어떤 GPU 몇 장 있어야 돼요?":           "qwen2.5-7b",
+		"임베딩 모델로 문서 100만 개 벡터로 바꾸면 시간 얼마나 걸려요?":                   "bge-m3",
+		"how many l4s to serve a chatbot to 50 concurrent users?": "qwen2.5-7b",
+	} {
+		r, err := Read(env, text)
+		if err != nil || r.Request.Job.Model.ID != want || !strings.Contains(strings.Join(r.Request.Job.Notes, " "), "no model named: planned with "+want) {
+			t.Errorf("%q: %v, model %q, notes %q", text, err, r.Request.Job.Model.ID, r.Request.Job.Notes)
+		}
+	}
+	if _, err := Read(env, "how long to train it on 4 a100s?"); err == nil {
+		t.Error("no model and no use: planned anyway")
+	}
+}
