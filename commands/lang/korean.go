@@ -748,6 +748,10 @@ func (c *canonizer) koSkipAt(i int, w, stem string, e koEntry) int {
 	c.notePreference(stem)                              // "제일 싸게"
 	c.cloud = c.cloud || stem == "클라우드" || stem == "렌탈" // "클라우드에서 하면": rented GPUs, not the team's
 	switch stem {
+	case "돌리면", "돌려서", "돌려볼", "돌리는":
+		// "라마 70B를 H200에서 돌리면 A100보다 얼마나 빨라요?": running the
+		// model, which is inference when nothing says training (settleAsk)
+		c.runWord = true
 	case "학습", "훈련", "트레이닝":
 		// "training", read as English "train" is: not listed as skipped
 		// (the workload is said by the other words, or shown as assumed).
