@@ -54,6 +54,7 @@ type canonizer struct {
 	fitWord      bool // "fit", "fits", "oom" said: memory is the question even beside a deadline
 	question     bool // the request had a question mark (normalisation removes it)
 	largest      bool // the largest model that fits, or that the budget trains, is asked
+	familyTop    bool // the family's largest member said after it ("라마 제일 큰 거")
 	deadlineWord string
 	nextWeek     bool // "다음 주" before a weekday: that day of next week
 	thisWeek     bool // "이번 주" before a weekday: today's weekday is today
@@ -139,13 +140,6 @@ func (c *canonizer) skip(a, b int) {
 		}
 	}
 	c.skipped = append(c.skipped, s)
-}
-
-func (c *canonizer) w(i int) string {
-	if i < 0 || i >= len(c.in) {
-		return ""
-	}
-	return c.in[i].w
 }
 
 func (c *canonizer) run() {

@@ -43,6 +43,16 @@ func (c *canonizer) largestAt(i int) int {
 		end = i + 3
 	case (w == "제일" || w == "가장") && strings.HasPrefix(c.w(i+1), "큰") && c.named(i+2):
 		end = i + 2 // "가장 큰 qwen3 모델": the family's largest
+	case (w == "제일" || w == "가장") && strings.HasPrefix(c.w(i+1), "큰") && c.namedHangul(i-1):
+		// "라마 제일 큰 거 우리 서버에서 돌릴 수 있어요?": the family's top
+		// member, whatever it fits on
+		n := i + 2
+		if k := c.w(n); strings.HasPrefix(k, "거") || strings.HasPrefix(k, "것") || strings.HasPrefix(k, "버전") || strings.HasPrefix(k, "모델") {
+			n++
+		}
+		c.familyTop = true
+		c.skip(i, n)
+		return n
 	case w == "몇" && c.w(i+1) == "b" && (c.w(i-1) == "최대" || strings.HasPrefix(c.w(i+2), "까지") || model(i+2)):
 		end = i + 2
 	}
@@ -66,4 +76,13 @@ var largestFiller = map[string]bool{"possible": true, "language": true, "open": 
 func (c *canonizer) named(k int) bool {
 	w := c.w(k)
 	return w != "" && (c.modelKnown != nil && c.modelKnown(w) || c.familyLike != nil && c.familyLike(w))
+}
+
+// namedHangul is named for a family spelled in Hangul ("라마", "큐웬").
+func (c *canonizer) namedHangul(k int) bool {
+	if s, e, ok := koStem(c.w(k)); ok && s != "" && e.act == koWord && e.word != "" {
+		w := e.word
+		return c.modelKnown != nil && c.modelKnown(w) || c.familyLike != nil && c.familyLike(w)
+	}
+	return c.named(k)
 }

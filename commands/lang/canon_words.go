@@ -884,3 +884,11 @@ func hyperscaler(w string) bool {
 	}
 	return false
 }
+
+// w is the input word at i, "" outside the input.
+func (c *canonizer) w(i int) string {
+	if i < 0 || i >= len(c.in) {
+		return ""
+	}
+	return c.in[i].w
+}

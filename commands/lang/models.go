@@ -19,6 +19,10 @@ import (
 // catalogModel reads a catalogue model name at p.i: one word ("llama3-8b")
 // or, spelled with spaces, two to four that together are exactly a
 // catalogue name ("llama 3 8b", "bert base", "deepseek coder v2 lite").
+//
+// catalogModel is long on purpose: a name and what a family word means
+// beside the rest of the request (the largest asked, another model named,
+// a typo) are read in one order of precedence.
 func (p *reqParser) catalogModel() (bool, error) {
 	if p.modelNorms == nil {
 		p.modelNorms = modelNameIndex(p.cat).modelNorms()
@@ -79,6 +83,19 @@ func (p *reqParser) catalogModel() (bool, error) {
 		if len(p.largestOf) > 0 {
 			p.sizeAsked = true
 			return true, p.setModel(p.largestOf[0], planner.Resolution{}, p.i, p.i+1)
+		}
+	}
+	if errors.As(err, &nf) && nf.Ambiguous && len(nf.Candidates) > 0 && p.familyTop {
+		// "라마 제일 큰 거": the family's largest member in the catalogue
+		var top planner.Model
+		for _, id := range nf.Candidates {
+			if m, _, err := p.cat.Model(id); err == nil && m.Params() > top.Params() {
+				top = m
+			}
+		}
+		if top.ID != "" {
+			p.note(en.Tf("the largest %s in the catalogue: %s", t.raw, top.ID))
+			return true, p.setModel(top, planner.Resolution{}, p.i, p.i+1)
 		}
 	}
 	if errors.As(err, &nf) && nf.Ambiguous && len(nf.Candidates) > 0 && (p.catModel.ID != "" || p.modelNamedAfter(p.i+1)) {

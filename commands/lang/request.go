@@ -314,6 +314,7 @@ func Read(env Env, text string) (Reading, error) {
 		p.note(en.Tf("%s users a day planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak", groupThousands(c.dailyUsers), groupThousands(atOnce(c.dailyUsers))))
 	}
 	p.toks, p.largest, p.ask, p.distill = c.out, c.largest, c.ask, c.distill
+	p.familyTop = c.familyTop
 	if err := p.run(); err != nil {
 		if !env.unsettled {
 			err = p.settle(env, err)

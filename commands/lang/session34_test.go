@@ -77,6 +77,8 @@ func TestProbe30Readings(t *testing.T) {
 		"I'm a data analyst, new here. Can I run a 7B model on my team's A100 server?": func(r Reading) bool {
 			return len(r.Request.Targets) == 1 && r.Request.Targets[0].Server == "server-a" && r.Ask == AskFit
 		},
+		// the family's largest member said after it
+		"라마 제일 큰 거 우리 서버에서 돌릴 수 있어요?": func(r Reading) bool { return r.Request.Job.Model.ID == "llama-3.1-405b" },
 		// 돌리면 with nothing that says training runs the model
 		"라마 70B를 H200에서 돌리면 A100보다 얼마나 빨라요?":                              func(r Reading) bool { return r.Request.Job.Workload == planner.Inference },
 		"llama 3 8b lora h100에서 돌리면 몇 시간?":                                func(r Reading) bool { return r.Request.Job.Workload == planner.LoRA },
