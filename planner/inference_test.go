@@ -196,3 +196,14 @@ func TestAWQNotOnVolta(t *testing.T) {
 		t.Errorf("int4 on a100: launch %q", e.Launch)
 	}
 }
+
+// A launch line admits the model's context (up to 4,096) whatever the
+// mean length planned, and no more sequences than the engine's cap.
+func TestLaunchLineAdmitsLongRequests(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "qwen2.5-7b"), Workload: Inference, SeqLen: 404, GenTokens: 194}
+	e := mustPlan(t, c, Request{NoSearch: true, Job: job, Targets: []Hardware{mustGPU(t, c, "h200", 1)}}).Plans[0]
+	if !strings.Contains(e.Launch, "--max-model-len 4096") || !strings.Contains(e.Launch, "--max-num-seqs 256") {
+		t.Errorf("launch %q", e.Launch)
+	}
+}

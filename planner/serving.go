@@ -692,7 +692,7 @@ func FormatSeconds(s float64) string {
 // it assumed: llama-server (or Ollama) for a GGUF file, else the batched
 // server named (vLLM when none is).
 func serveLine(j Job, e *Estimate) string {
-	inFlight := max(1, e.Memory.MaxMicroBatch)
+	inFlight := max(1, min(e.Memory.MaxMicroBatch, maxNumSeqs(EngineVLLM))) // the engine's cap, not 11,505 short sequences
 	eng := EngineVLLM
 	if sv := e.Serving; sv != nil {
 		eng = sv.Engine
@@ -761,7 +761,7 @@ func serveLine(j Job, e *Estimate) string {
 	if j.KVPrecision == FP8 {
 		q += " --kv-cache-dtype fp8"
 	}
-	return fmt.Sprintf("vllm serve %s --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s", repoID(j.Model), e.GPUs, j.SeqLen, inFlight, q)
+	return fmt.Sprintf("vllm serve %s --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s", repoID(j.Model), e.GPUs, serveModelLen(j), inFlight, q)
 }
 
 // repoID is the Hugging Face repository a launch line names: a Hub
@@ -778,3 +778,15 @@ func repoID(m Model) string {
 }
 
 var hubRepoInSource = regexp.MustCompile(`https://huggingface\.co/([\w.-]+/[\w.-]+)/(?:blob|raw|resolve|tree)/`)
+
+// serveModelLen is the longest request a launch line admits: the length
+// planned, and at least the model's context up to 4,096 tokens. A chat
+// planned at ShareGPT's mean turn (404 tokens) must still take the long
+// ones; vLLM allots KV cache as requests arrive, so the cap costs nothing
+// when they are short.
+func serveModelLen(j Job) int {
+	if c := j.Model.MaxCtx; c > 0 {
+		return max(j.SeqLen, min(c, 4096))
+	}
+	return j.SeqLen
+}
