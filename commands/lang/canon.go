@@ -115,7 +115,7 @@ type canonizer struct {
 	negativeAsk, gpuBy, chinchilla, perUser, useWord, reduceAsked, latencyFirst bool
 	latencyPerToken                                                             bool    // the latency target is each token's (TPOT), not the request's
 	serveHours, latencyTarget                                                   float64 // a span of serving; a latency target in seconds
-	dailyUsers                                                                  float64 // "1000 DAU": users a day, planned as a tenth at once
+	dailyUsers, population                                                      float64 // "1000 DAU", "직원 200명": users a day, the people it serves; a tenth at once
 	distill                                                                     bool    // "distill A into B", "증류": the student is trained
 	bitsAsked                                                                   bool    // "몇비트 양자화 해야돼": the widest weight format that fits
 	// weightFormat is a quantised-weights container named without its

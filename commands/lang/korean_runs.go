@@ -230,7 +230,13 @@ func (c *canonizer) koPeople(i int) int {
 	if w == "명" || strings.HasPrefix(w, "명") && slices.Contains(koParticles, strings.TrimPrefix(w, "명")) {
 		// "100 명", "100명" cut by the tokenizer: the number is out already
 		if last := lastW(c.out); last != "" {
-			if _, unit, ok := reqScanNumber(last); ok && unit == "" {
+			if f, unit, ok := reqScanNumber(last); ok && unit == "" {
+				if c.koPopulation(i-1) && f.v >= 20 {
+					// "직원 200명이": the people it serves, a tenth at once
+					c.population = f.v
+					c.out[len(c.out)-1].w = reqTrimNum(atOnce(f.v))
+					c.out[len(c.out)-1].raw = c.out[len(c.out)-1].w
+				}
 				c.emit("users", i, i+1)
 				return i + 1
 			}
@@ -249,12 +255,40 @@ func (c *canonizer) koPeople(i int) int {
 	if !ok || num == "" || !reqStartsNumber(num) {
 		return i
 	}
-	if _, unit, ok := reqScanNumber(num); !ok || unit != "" {
+	f, unit, ok := reqScanNumber(num)
+	if !ok || unit != "" {
 		return i
+	}
+	if c.koPopulation(i) && f.v >= 20 {
+		// "직원 200명이 쓸 거예요": the people who use it, a tenth of them
+		// at once at the busiest time, as users a day are
+		c.population = f.v
+		c.emit(reqTrimNum(atOnce(f.v)), i, i+1)
+		c.emit("users", i, i+1)
+		return i + 1
 	}
 	c.emit(num, i, i+1)
 	c.emit("users", i, i+1)
 	return i + 1
+}
+
+// koPopulation reports whether the count at i is of the people a service
+// is for ("직원 200명", "임직원 500명이", "회원 1만명"), not of users at once:
+// a population noun before it and no 동시/동접 around it.
+func (c *canonizer) koPopulation(i int) bool {
+	pop := false
+	for _, p := range []string{"직원", "임직원", "사원", "팀원", "회원", "학생", "고객", "구성원"} {
+		pop = pop || strings.HasPrefix(c.w(i-1), p)
+	}
+	if !pop {
+		return false
+	}
+	for k := i - 3; k <= i+2; k++ {
+		if w := c.w(k); strings.HasPrefix(w, "동시") || strings.HasPrefix(w, "동접") {
+			return false
+		}
+	}
+	return true
 }
 
 // koStreamsAfter reads a count said before streams ("20개 스트림", "20채널",

@@ -310,11 +310,8 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	c.run()
 	noteWonBudget(p, c, env.KRWPerUSD > 0)
-	if c.dailyUsers > 0 {
-		p.note(en.Tf("%s users a day planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak", groupThousands(c.dailyUsers), groupThousands(atOnce(c.dailyUsers))))
-	}
-	p.toks, p.largest, p.ask, p.distill = c.out, c.largest, c.ask, c.distill
-	p.familyTop = c.familyTop
+	noteUsersAtOnce(p, c)
+	p.toks, p.largest, p.ask, p.distill, p.familyTop = c.out, c.largest, c.ask, c.distill, c.familyTop
 	if err := p.run(); err != nil {
 		if !env.unsettled {
 			err = p.settle(env, err)
@@ -810,4 +807,15 @@ func ggufCorrections(corrected []string, j planner.Job) []string {
 		return corrected
 	}
 	return slices.DeleteFunc(slices.Clone(corrected), func(c string) bool { return strings.HasSuffix(c, int8Note) })
+}
+
+// noteUsersAtOnce says how the people a service is for, or its users a
+// day, became the users planned at once: a tenth at the busiest time.
+func noteUsersAtOnce(p *reqParser, c *canonizer) {
+	if c.population > 0 {
+		p.note(en.Tf("%s people who use it planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak", groupThousands(c.population), groupThousands(atOnce(c.population))))
+	}
+	if c.dailyUsers > 0 {
+		p.note(en.Tf("%s users a day planned as %s at once at the busiest time (a tenth, assumed); say `N concurrent` for your peak", groupThousands(c.dailyUsers), groupThousands(atOnce(c.dailyUsers))))
+	}
 }

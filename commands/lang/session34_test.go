@@ -77,6 +77,9 @@ func TestProbe30Readings(t *testing.T) {
 		"I'm a data analyst, new here. Can I run a 7B model on my team's A100 server?": func(r Reading) bool {
 			return len(r.Request.Targets) == 1 && r.Request.Targets[0].Server == "server-a" && r.Ask == AskFit
 		},
+		// the people a service is for: a tenth at once, unless 동시 is said
+		"ChatGPT 같은 챗봇 만들고 싶은데 직원 200명이 쓸 거예요. 서버 뭐 쓰면 돼요?": func(r Reading) bool { return r.Request.Job.Concurrency == 20 },
+		"qwen 7b 직원 100명이 동시에 쓰면 a100 되나?":                  func(r Reading) bool { return r.Request.Job.Concurrency == 100 },
 		// the family's largest member said after it
 		"라마 제일 큰 거 우리 서버에서 돌릴 수 있어요?": func(r Reading) bool { return r.Request.Job.Model.ID == "llama-3.1-405b" },
 		// 돌리면 with nothing that says training runs the model
