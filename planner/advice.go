@@ -572,9 +572,13 @@ func sig3(v float64) string {
 // run: they need Turing (sm_75) or newer (vLLM's quantization hardware
 // table); GPTQ's do.
 func volta4bit(j Job, e *Estimate, g GPU) bool {
-	if g.Generation != Volta || e.Precision != INT4 || j.Quant != AWQ {
+	if awqRuns(g) || e.Precision != INT4 || j.Quant != AWQ {
 		return false
 	}
 	eng := servingEngine(j)
 	return eng == EngineVLLM || eng == EngineSGLang
 }
+
+// awqRuns reports whether vLLM's AWQ kernels run on g: Turing (sm_75) or
+// newer, so not on Volta (vLLM's quantization hardware table).
+func awqRuns(g GPU) bool { return g.Generation != Volta }

@@ -703,8 +703,8 @@ func serveLine(j Job, e *Estimate) string {
 		switch e.Precision {
 		case INT4:
 			quant = string(AWQ)
-			if e.hw.GPU.Generation == Volta {
-				quant = string(GPTQ) // AWQ's kernels need Turing or newer (volta4bit)
+			if !awqRuns(e.hw.GPU) {
+				quant = string(GPTQ) // GPTQ's kernels run where AWQ's do not
 			}
 		case FP8:
 			quant = "fp8"
