@@ -43,14 +43,23 @@ func (s *Set) liveCapacity(req planner.Request) (int, *planner.Estimate) {
 	if one == nil {
 		return 0, nil
 	}
+	return mostAtOnce(one, plan)
+}
+
+// mostAtOnce is the most requests in flight, up to what one's KV cache
+// holds, for which ok plans (nil where the count misses what was asked),
+// and that plan; one is ok's plan at a single request. A count that misses
+// stays missed above it (more in flight only slows each request), so the
+// search halves the range.
+func mostAtOnce(one *planner.Estimate, ok func(int) *planner.Estimate) (int, *planner.Estimate) {
 	room := one.Serving.MaxInFlight
-	if e := plan(room); e != nil {
+	if e := ok(room); e != nil {
 		return room, e
 	}
 	lo, best := 1, one
 	for hi := room; hi-lo > 1; {
 		mid := (lo + hi) / 2
-		if e := plan(mid); e != nil {
+		if e := ok(mid); e != nil {
 			lo, best = mid, e
 		} else {
 			hi = mid

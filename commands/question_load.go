@@ -246,19 +246,12 @@ func (s *Set) atOnceWithin(p *i18n.Printer, rd lang.Reading, req planner.Request
 		return req, p.Tf("Not even one: on %s a single request takes %s for %s, over your %s target; a faster GPU or more tensor parallelism brings it down.",
 			hw, planner.FormatSeconds(took(one)), latencyOf(p, rd), lang.LatencyText(target)), nil
 	}
-	lo, best := 1, one
-	if e := plan(room); e != nil && took(e) <= target {
-		lo, best = room, e
-	} else {
-		for hi := room; hi-lo > 1; {
-			mid := (lo + hi) / 2
-			if e := plan(mid); e != nil && took(e) <= target {
-				lo, best = mid, e
-			} else {
-				hi = mid
-			}
+	lo, best := mostAtOnce(one, func(c int) *planner.Estimate {
+		if e := plan(c); e != nil && took(e) <= target {
+			return e
 		}
-	}
+		return nil
+	})
 	req.Job.Concurrency = lo
 	sv := best.Serving
 	switch {
