@@ -173,6 +173,10 @@ type Job struct {
 	// SGLang) is planned with continuous batching, a local one (llama.cpp,
 	// Ollama) as streams from a GGUF file.
 	Engine Engine `json:",omitempty"`
+	// NoGraphs: the engine runs each forward pass op by op from Python,
+	// without CUDA graphs (vLLM --enforce-eager, TGI before 2.0 or with
+	// --cuda-graphs 0).
+	NoGraphs bool `json:",omitempty"`
 	// Concurrency is the requests in flight (vllm bench --max-concurrency,
 	// llama-server --parallel); RequestRate an arrival rate in requests/s.
 	Concurrency int     `json:",omitempty"`

@@ -340,6 +340,7 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 	// tokens: it reads the weights and KV once and is bound by that or by
 	// compute, whichever is longer.
 	prefillPerTok := s.prefillTokS / n
+	issue := engineIssueS(pc.prm, j, eng, g)
 	stepTime := func(b, pre float64) float64 {
 		bytes := weightsTouched(m, s.weights, b)/n + s.kvTok/n*b*(s.in+s.out/2)
 		if j.Quant == BNB && b+pre > 1 {
@@ -360,6 +361,7 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 		} else if h.Count > 1 {
 			t += float64(m.Layers) * 2 * (10e-6 + 2*(b+pre)*float64(m.Hidden)*2/(busGBs*1e9))
 		}
+		t, _ = blendIssue(pc.prm, issue, t)
 		return t / pc.jobFactor
 	}
 	// Each step b/out requests finish and as many start: a step that
@@ -450,6 +452,12 @@ func (pc *planContext) evaluateBatched(h Hardware, l layout) Estimate {
 	e.ModelTFLOPsPerGPU = 2 * m.ActiveParams() * sv.TotalTokPS / n / 1e12
 	e.HWTFLOPsPerGPU = e.ModelTFLOPsPerGPU
 	e.Notes = append(e.Notes, notes...)
+	if issue > 0 {
+		host := issue
+		issue = 0 // the same load with CUDA graphs: the GPU's own pace
+		e.Notes = append(e.Notes, pc.pr.Tf("no CUDA graphs: each step's ~%.0f operators are issued from Python at %.1f µs each (%s a step); with them (vLLM's default, TGI's since 2.0) this load gives about %s tokens/s",
+			engineDecodeOps(m), opS(pc.prm, g)*1e6, FormatSeconds(host), sig3(b/latency(b)*s.out)))
+	}
 	if saturated && inFlight > 0 {
 		e.Notes = append(e.Notes, pc.pr.Tf("%s requests/s is more than this serves (at most %s requests/s with %d in flight): the queue grows — add GPUs or replicas",
 			sig3(j.RequestRate), sig3(reqRate(float64(inFlight))), inFlight))
