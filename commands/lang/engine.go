@@ -51,6 +51,7 @@ type servingState struct {
 	split            reqSlot[planner.Split]
 	hostBW           reqSlot[float64]
 	bpw              reqSlot[float64] // an EXL2 file's bits per weight
+	noGraphs         reqSlot[bool]    // the engine runs without CUDA graphs
 	any              bool
 	quantWord, first string
 	at               int // the token of the first serving word
@@ -157,7 +158,14 @@ func (p *reqParser) servingWord() (bool, error) {
 			p.i++
 		}
 		mark()
-		return true, reqSet(p, &sv.engine, e, a, p.i, "engines")
+		if err := reqSet(p, &sv.engine, e, a, p.i, "engines"); err != nil {
+			return true, err
+		}
+		return true, p.engineVersion(e)
+	}
+	if ok, err := p.graphsWord(a); ok {
+		mark()
+		return true, err
 	}
 	// KV cache precision: "kv fp8", "kv cache int8", "fp8 kv", "fp8 kv cache"
 	if kvWords[w] {
@@ -585,6 +593,9 @@ func (p *reqParser) finishServing() error {
 		j.SeqLen = sv.input.v + out
 	}
 	j.Engine, j.Quant, j.GGUFType, j.KVPrecision = sv.engine.v, sv.quant.v, sv.gguf.v, sv.kv.v
+	if err := p.finishGraphs(j); err != nil {
+		return err
+	}
 	if j.Engine == planner.EngineTRTLLM && j.Model.Layers > 0 && j.Model.ForwardOnly() {
 		j.Engine = planner.EngineTensorRT // an encoder or vision model is built with TensorRT itself
 	}
@@ -673,6 +684,9 @@ func servingWords(j planner.Job) []string {
 	var w []string
 	if j.Engine != "" {
 		w = append(w, string(j.Engine))
+	}
+	if j.NoGraphs {
+		w = append(w, noGraphsWord(j.Engine))
 	}
 	switch {
 	case j.GGUFType != "":
