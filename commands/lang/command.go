@@ -2,6 +2,7 @@ package lang
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,9 +42,12 @@ var commandVerbs = []struct {
 	// 보여줘", "show reservations" ask what is held, not to hold more
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
-	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도"}},
+	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
+		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "사용중", "사용 중", "쓰고 있",
+		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
+		// when someone's hold ends: "김대리가 잡은 gpu 언제 끝나요?"
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "언제 반납",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
 		"몇 장 있", "몇장 있", "몇 대 있", "몇대 있", "gpus do we have", "gpus we have", "gpu 뭐 있", "gpu 뭐있"}},
 	// sizing a machine to build: "4090 8장짜리 서버 새로 맞추려는데 전원이랑
@@ -116,7 +120,8 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		// "ping me when 2 gpus free up on server-a", "notify me when …"
 		if strings.Contains(low, " when ") && (strings.Contains(low, "ping me") || strings.Contains(low, "notify me") || strings.Contains(low, "tell me")) {
 			name = "wait"
-		} else if strings.Contains(low, "free up") && strings.Contains(low, "my ") || strings.Contains(low, "done with") {
+		} else if strings.Contains(low, "free up") && (strings.Contains(low, "my ") || strings.Contains(low, " i reserved") || strings.Contains(low, " i booked") ||
+			strings.Contains(low, " i'm holding") || strings.Contains(low, " i hold")) || strings.Contains(low, "done with") {
 			name = "release"
 		} else if strings.Contains(low, "free up") || strings.Contains(low, "free gpu") || strings.Contains(low, "비면") ||
 			strings.Contains(low, " free") && strings.ContainsAny(text, "?？") {
@@ -359,6 +364,16 @@ func (r *cmdReader) read() {
 		}
 		if isHangulWord(w) {
 			r.skipped = append(r.skipped, r.in[i].raw)
+			continue
+		}
+		if w == "weekend" || w == "weekends" {
+			// "for the weekend", "this weekend", "over the weekend":
+			// Saturday and Sunday, as 주말 동안; the words before it say
+			// nothing more
+			r.span = "weekend"
+			for len(r.english) > 0 && slices.Contains([]string{"for", "the", "this", "over", "during", "on"}, strings.ToLower(r.english[len(r.english)-1])) {
+				r.english = r.english[:len(r.english)-1]
+			}
 			continue
 		}
 		if reqStartsNumber(w) && r.in[min(i+1, len(r.in)-1)].raw == ":" && i+2 < len(r.in) && reqStartsNumber(r.w(i+2)) {
@@ -727,7 +742,8 @@ func planWords(toks []reqToken) bool {
 // stands without anything that makes it a question about the servers: no
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
-	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고"} {
+	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "빈거", "빈게", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고",
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거"} {
 		if strings.Contains(low, w) {
 			return false
 		}
@@ -829,13 +845,15 @@ func unglue(text string, servers []planner.Hardware) string {
 }
 
 // mineSaid reports whether the sentence says the GPUs are the asker's own
-// ("제가 빌린", "내가 잡은", "my gpus"): releasing them is releasing all of
+// ("제가 빌린", "내가 잡은", "my gpus", "the gpu I reserved"): releasing them is releasing all of
 // the asker's reservations.
 func (r *cmdReader) mineSaid() bool {
 	for i := range r.in {
 		switch w := r.w(i); {
 		case w == "my" || w == "mine" || w == "제가" || w == "내가" || w == "제" || w == "내" || w == "저희가":
 			return true
+		case w == "i" && (r.w(i+1) == "reserved" || r.w(i+1) == "booked" || r.w(i+1) == "took" || r.w(i+1) == "grabbed" || r.w(i+1) == "have"):
+			return true // "the gpu I reserved"
 		}
 	}
 	return false

@@ -184,6 +184,24 @@ func (r *cmdReader) koreanTime(i int) int {
 		}
 		return i + 1
 	}
+	if d, ok := koTimeOfDay(w); ok {
+		// "내일 오후까지", "오전까지": until that part of the day is over,
+		// not a window inside it: the afternoon and evening end with the
+		// working day (a day said alone, 18:00), the morning at noon, the
+		// night at midnight
+		pt := r.point()
+		switch {
+		case d == 0:
+			pt.clock = "midnight"
+		case d >= 12*time.Hour:
+			pt.clock = "noon"
+		}
+		if pt.day == "" && pt.clock == "" {
+			pt.day = "today" // "오후까지 쓸게요": today's
+		}
+		r.endPoint("until")
+		return i + 1
+	}
 	switch {
 	case strings.HasPrefix(w, "오전") || strings.HasPrefix(w, "아침") || strings.HasPrefix(w, "새벽"):
 		r.point().ampm = "am"
