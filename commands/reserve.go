@@ -425,6 +425,11 @@ func (s *Set) reservationReplyIn(p *i18n.Printer, rv store.Reservation, verb str
 		title = p.Tf("GPUs reserved: %s", rv.Server)
 		summary = p.Tf("%s reserved %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
 	case "released":
+		// released now: when they were held from, not an end that is now
+		span = p.T("before its window began")
+		if rv.Start.Before(now) {
+			span = p.Tf("after holding them since %s", whenIn(p, rv.Start, now, loc))
+		}
 		title = p.Tf("GPUs released: %s", rv.Server)
 		summary = p.Tf("%s released %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
 	case "extended":
@@ -454,10 +459,14 @@ func (s *Set) reservationReplyIn(p *i18n.Printer, rv store.Reservation, verb str
 	if rv.Note != "" {
 		fields = append(fields, Field{p.T("Note"), Untrusted(rv.Note)})
 	}
-	r.Sections = append(r.Sections, Section{Fields: fields},
-		Section{Heading: p.T("Run on them"), Text: "`CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " torchrun --nproc_per_node=" + strconv.Itoa(len(rv.GPUs)) + " train.py`"},
-		Section{Kind: Context, Text: p.Tf("Times in %s. Only the owner (or an admin) can use the buttons.", loc.String())})
-	if rv.State(now) != store.Expired && rv.State(now) != store.Released {
+	r.Sections = append(r.Sections, Section{Fields: fields})
+	if verb == "released" || verb == "expired" || rv.State(now) == store.Expired || rv.State(now) == store.Released {
+		// GPUs given back: nothing to run on them, no buttons
+		r.Sections = append(r.Sections, Section{Kind: Context, Text: p.Tf("Times in %s.", loc.String())})
+	} else {
+		r.Sections = append(r.Sections,
+			Section{Heading: p.T("Run on them"), Text: "`CUDA_VISIBLE_DEVICES=" + rv.GPUList() + " torchrun --nproc_per_node=" + strconv.Itoa(len(rv.GPUs)) + " train.py`"},
+			Section{Kind: Context, Text: p.Tf("Times in %s. Only the owner (or an admin) can use the buttons.", loc.String())})
 		r.Actions = withPosted(rv,
 			Action{ID: ActionRun, Label: p.T("Extend 1h"), Command: "extend " + rv.ID + " 1h", RequestID: "ext-" + rv.ID + "-" + strconv.FormatInt(rv.End.Unix(), 36)},
 			Action{ID: ActionRun, Label: p.T("Release"), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID},

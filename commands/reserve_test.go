@@ -421,3 +421,27 @@ func TestExtendByServerOrMine(t *testing.T) {
 		t.Errorf("until 20:00 of tomorrow's booking: %+v", r.Data)
 	}
 }
+
+// A release's announcement says how long the GPUs were held, or that the
+// window had not begun, and offers nothing to run on them: no launch
+// line, no buttons.
+func TestReleaseAnnouncementHasNoRunLine(t *testing.T) {
+	s, clock := newReservations(t)
+	a := mustDo(t, s, "U0001", "reserve 1 on server-a for 2h").Data.(store.Reservation)
+	b := mustDo(t, s, "U0001", "reserve 1 on server-h from tomorrow 9:00 for 2h").Data.(store.Reservation)
+	clock.Advance(30 * time.Minute)
+	for id, want := range map[string]string{a.ID: "after holding them since", b.ID: "before its window began"} {
+		r := mustDo(t, s, "U0001", "release "+id)
+		if !strings.Contains(r.Summary, want) {
+			t.Errorf("release %s: %q, want %q", id, r.Summary, want)
+		}
+		for _, sec := range r.Sections {
+			if sec.Heading == "Run on them" || strings.Contains(sec.Text, "CUDA_VISIBLE_DEVICES") || strings.Contains(sec.Text, "buttons") {
+				t.Errorf("release %s offers %q %q", id, sec.Heading, sec.Text)
+			}
+		}
+		if len(r.Actions) > 0 {
+			t.Errorf("release %s has buttons: %+v", id, r.Actions)
+		}
+	}
+}

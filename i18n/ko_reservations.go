@@ -38,6 +38,8 @@ func koReservations() map[string]string {
 		"%s reserved %d× %s on %s (GPUs %s) %s": "%s 님 예약: %d× %s, %s (GPU %s) %s",
 		"GPUs released: %s":                     "GPU 반납됨: %s",
 		"%s released %d× %s on %s (GPUs %s) %s": "%s 님 반납: %d× %s, %s (GPU %s) %s",
+		"before its window began":               "예약 시간이 시작되기 전에",
+		"after holding them since %s":           "%s부터 사용",
 		"GPUs extended: %s":                     "GPU 예약 연장됨: %s",
 		"%s extended %d× %s on %s (GPUs %s) %s": "%s 님 연장: %d× %s, %s (GPU %s) %s",
 		"GPUs expired: %s":                      "GPU 예약 만료: %s",
