@@ -61,7 +61,7 @@ func (c *canonizer) chatPhrase(i int) int {
 		c.setAsk(AskCount) // "gpu count?", "H100 count?": how many
 		c.skip(i, i+1)
 		return i + 1
-	case w == "context" && i == 0 && !reqStartsNumber(c.w(i+1)):
+	case w == "context" && i == 0 && !reqStartsNumber(c.w(i+1)) && !slices.Contains([]string{"length", "len", "window", "size", "길이"}, c.w(i+1)):
 		c.skip(i, i+1) // "Context: we have 2 spare A100s …"
 		return i + 1
 	case (w == "data" || w == "dataset") && (c.w(i+1) == "is" || c.w(i+1) == "are" || c.w(i+1) == "=") && reqStartsNumber(c.w(i+2)):

@@ -202,8 +202,8 @@ func (c *canonizer) size(i int) int {
 		if prev := c.out[len(c.out)-1].w; prev == "params" || prev == "=" || prev == "parameters" {
 			return i // "params 7b" is the readers' own
 		}
-		if prev := lastW(c.out); !sizeAdjective(prev) && (c.modelPart != nil && c.modelPart(prev) || c.modelKnown != nil && c.modelKnown(prev) && c.modelID(prev) == "") {
-			return i // "qwen2.5 14b", "r1 distill 14b": the size picks the family's model
+		if prev := lastW(c.out); !sizeAdjective(prev) && (c.modelPart != nil && c.modelPart(prev) || c.modelKnown != nil && c.modelKnown(prev) && c.modelID(prev) == "" || c.familyVersion()) {
+			return i // "qwen2.5 14b", "r1 distill 14b", "라마3 8b": the size picks the family's model
 		}
 	}
 	next := c.w(i + 1)
@@ -412,4 +412,16 @@ func (c *canonizer) totalSizeAgain(i int, n reqNumber) int {
 		return i + 1
 	}
 	return i
+}
+
+// familyVersion reports whether the words read last are a family and its
+// version apart ("라마3" read as "llama" "3"): a size after them is the
+// family's model, as after "llama3".
+func (c *canonizer) familyVersion() bool {
+	k := len(c.out)
+	if k < 2 || c.modelPart == nil || !c.modelPart(c.out[k-2].w) {
+		return false
+	}
+	v := c.out[k-1].w
+	return v != "" && strings.Trim(v, "0123456789.") == "" && v[0] != '.' && len(v) <= 4
 }
