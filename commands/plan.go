@@ -149,6 +149,9 @@ func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res,
 		answer = s.longestContext(p, req, res)
 	}
 	if answer == "" {
+		answer = s.cpuOnlyAnswer(p, rd, req, res)
+	}
+	if answer == "" {
 		answer = answerLine(p, rd, res)
 	}
 	answer = s.bf16Lead(p, rd, res, refineAnswer(p, rd, res, answer))

@@ -331,6 +331,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3.1 8b vllm a100 동접 32명이면 유저당 토큰 속도 어느정도?", "time", []string{"사용자당 초당 약", "동시 32개"}},
 		// the launch command asked: the card's line, with the model's repository
 		{"`Qwen/Qwen3-8B` 서빙 launch 명령어 알려주세요 vllm으로 h200 한장", "", []string{"실행 명령: `CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B --tensor-parallel-size 1"}},
+		// probe 32: run on the CPU alone, the host's rate first, then a GPU's
+		{"미스트랄 7b를 CPU로만 돌리면 안되나요? GPU 꼭 필요해?", "", []string{"네, GPU 없이도 돼요: llama.cpp가 GGUF Q4_K_M", "토큰/s", "GPU가 꼭 필요하진 않지만"}},
+		{"can I run mistral 7b on cpu only?", "", []string{"Yes, without a GPU", "~60 GB/s", "A GPU is not required"}},
 		{"what's the vllm command to serve qwen3 8b on an l40s?", "fit", []string{"Launch it with `CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)

@@ -451,6 +451,8 @@ func koCommands() map[string]string {
 		"; %d of %d published fit claims agree": "; 공개된 메모리 적합 주장 일치 %d/%d건",
 		"claimed":                               "주장", "planned": "플랜", "GiB per GPU": "GPU당 GiB", "does not fit": "안 들어감",
 		"Published fit claims (planner/data/fitclaims.csv)": "공개된 메모리 적합 주장 (planner/data/fitclaims.csv)",
-		"%d of %d claims from %d publishers agree with the plan: %d of %d that a job fits, %d of %d that it does not; the table lists the others": "플랜과 일치: %d/%d건 (출처 %d곳) — 들어간다는 주장 %d/%d건, 안 들어간다는 주장 %d/%d건; 나머지는 표에 있어요",
+		"%d of %d claims from %d publishers agree with the plan: %d of %d that a job fits, %d of %d that it does not; the table lists the others":                                                                                                              "플랜과 일치: %d/%d건 (출처 %d곳) — 들어간다는 주장 %d/%d건, 안 들어간다는 주장 %d/%d건; 나머지는 표에 있어요",
+		"Yes, without a GPU: %s runs the %s file (%.1f GiB in RAM) at about %s tokens/s, reading all of it from host memory for every token (~%s GB/s; say `cpu bandwidth N gb/s` for your machine's), and a long prompt takes seconds to minutes on the CPU.": "네, GPU 없이도 돼요: %s가 %s 파일(RAM에 %.1f GiB)을 약 %s 토큰/s로 돌려요. 토큰마다 파일 전체를 호스트 메모리에서 읽어요(~%s GB/s; 쓰시는 머신 값은 `cpu bandwidth N gb/s`로 알려 주세요). 긴 프롬프트는 CPU에서 몇 초에서 몇 분 걸려요.",
+		"A GPU is not required, but one %s holding the file runs it at about %s tokens/s.":                                                                                                                                                                     "GPU가 꼭 필요하진 않지만, 파일이 들어가는 %s 한 장이면 약 %s 토큰/s예요.",
 	}
 }

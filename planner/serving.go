@@ -57,6 +57,11 @@ func (e Engine) Local() bool { return e == EngineLlamaCpp || e == EngineOllama |
 // dispatcher per operator.
 func (e Engine) Compiled() bool { return e == EngineTensorRT || e == EngineTRTLLM }
 
+// DefaultHostMemBWGBs is the host memory bandwidth (GB/s) planned for
+// layers kept on the CPU when none is said: dual-channel DDR5-4800
+// (76.8 GB/s peak) measures ~60 GB/s.
+const DefaultHostMemBWGBs = 60.0
+
 // QuantMethod is how the weights were quantised.
 type QuantMethod string
 
@@ -105,7 +110,7 @@ const (
 	prefillChunk = 8192.0
 	// defaultHostBWGBs is host memory bandwidth for layers kept on the
 	// CPU: dual-channel DDR5-4800 (76.8 GB/s peak) measures ~60 GB/s.
-	defaultHostBWGBs = 60.0
+	defaultHostBWGBs = DefaultHostMemBWGBs
 	// llamaComputeBufGiB is llama.cpp's CUDA compute buffer at the
 	// default 512-token micro-batch for 7-70B models (its load log).
 	llamaComputeBufGiB = 0.5

@@ -84,6 +84,7 @@ type canonizer struct {
 	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
 	bf16Denied   bool        // bf16 said as unsupported or not wanted ("no bf16", "v100 doesn't support bf16")
 	hyperscaler  bool        // AWS, GCP or Azure named: datacenter GPUs only
+	cpuOnly      bool        // run on the CPU alone ("CPU로만", "without a gpu"): llama.cpp, no layer on a GPU
 	launchAsked  bool        // the command that launches it asked ("launch 명령어 알려주세요", "what's the vllm command")
 	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
 	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
@@ -174,7 +175,7 @@ func (c *canonizer) run() {
 var earlyReaders = []func(*canonizer, int) int{
 	(*canonizer).countsAndMoney, (*canonizer).aside, (*canonizer).largestAt, (*canonizer).dailyUsersAt,
 	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst, (*canonizer).nodesAskedAt, (*canonizer).countHaveAt,
-	(*canonizer).noGraphs,
+	(*canonizer).noGraphs, (*canonizer).cpuOnlyAt,
 }
 
 // step is long on purpose: it is the ordered list of readers a word is

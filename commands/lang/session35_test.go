@@ -56,3 +56,29 @@ func TestProbe32Readings(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUOnly: a model asked to run on the CPU alone is llama.cpp with no
+// layer on a GPU, in the usual GGUF file unless a format is said; the
+// CPU's other words (offloading, its memory, its bandwidth) are not it.
+func TestCPUOnly(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	for text, gguf := range map[string]string{
+		"미스트랄 7b를 CPU로만 돌리면 안되나요? GPU 꼭 필요해?":    "Q4_K_M",
+		"can I run mistral 7b on cpu only?":      "Q4_K_M",
+		"llama 3 8b q8_0 without a gpu how fast": "Q8_0",
+		"qwen2.5 7b GPU 없이 돌릴 수 있어?":             "Q4_K_M",
+		"qwen2.5 7b cpu에서 돌려도 돼요?":               "Q4_K_M",
+	} {
+		r, err := Read(env, text)
+		j := r.Request.Job
+		if err != nil || !r.CPUOnly || j.Engine != planner.EngineLlamaCpp || j.GPULayers != -1 || j.GGUFType != gguf {
+			t.Errorf("%q: CPUOnly %v, %s ngl %d %s (%v)", text, r.CPUOnly, j.Engine, j.GPULayers, j.GGUFType, err)
+		}
+	}
+	for _, text := range []string{"llama 3 8b lora cpu offload on 4090", "llama-3-8b inference llama.cpp ngl 20 cpu bandwidth 80 gb/s on rtx-3060"} {
+		if r, err := Read(env, text); err != nil || r.CPUOnly {
+			t.Errorf("%q: read as CPU-only (%v)", text, err)
+		}
+	}
+}
