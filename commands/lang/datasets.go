@@ -293,7 +293,8 @@ const (
 )
 
 // chatLengths plans a chatbot served with no lengths said ("챗봇 … 띄우려면
-// a100 몇 장", "a chat app on llama 3 8b") at chat's lengths, not the
+// a100 몇 장", "a chat app on llama 3 8b", an instruct checkpoint served)
+// at chat's lengths, not the
 // default context's 3,840-token prompts, and says so.
 func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 	j := &r.Request.Job
@@ -303,7 +304,10 @@ func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 	chat := false
 	for _, t := range c.in {
 		w := strings.ToLower(t.w)
-		chat = chat || w == "chat" || w == "chatbot" || w == "chatbots" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") || strings.HasPrefix(w, "대화형")
+		chat = chat || w == "chat" || w == "chatbot" || w == "chatbots" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") || strings.HasPrefix(w, "대화형") ||
+			// an instruct or chat checkpoint served ("llama-3.1-8b-instruct",
+			// "qwen2.5-7b-chat") is a chat service
+			strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || w == "instruct"
 	}
 	if !chat {
 		return

@@ -38,14 +38,20 @@ func TestProbe32Bookings(t *testing.T) {
 
 // TestProbe32Readings: plan readings from blind probe 32 — a Korean
 // family name and its version before a size with 모델 after it is one
-// model (it was two: 라마3 and an 8B model), and "context length" first
-// in the sentence is the context, not a preface.
+// model (it was two: 라마3 and an 8B model), "context length" first in
+// the sentence is the context, not a preface, and an instruct model
+// served with no lengths is planned at chat's.
 func TestProbe32Readings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
 	for text, ok := range map[string]func(Reading) bool{
 		"라마3 8b 모델 돌리려면 GPU 뭐 사야돼요?": func(r Reading) bool { return r.Request.Job.Model.ID == "llama-3-8b" },
 		"큐웬2.5 7b 모델 서빙 4090 되나요":    func(r Reading) bool { return r.Request.Job.Model.ID == "qwen2.5-7b" },
+		// an instruct checkpoint served is a chat service: chat's lengths,
+		// not the default context's 3,840-token prompts
+		"vLLM으로 llama-3.1-8b-instruct 서빙시 L40S 1장에서 throughput 얼마나 나올까요": func(r Reading) bool {
+			return r.Request.Job.GenTokens == chatOutputTokens && r.Request.Job.SeqLen == chatPromptTokens+chatOutputTokens
+		},
 		"context length 32k로 늘리면 KV cache 메모리 얼마나 잡아먹어요? qwen2.5 7b 기준": func(r Reading) bool {
 			return r.Request.Job.Model.ID == "qwen2.5-7b" && r.Request.Job.SeqLen == 32768
 		},
