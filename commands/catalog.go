@@ -59,25 +59,6 @@ func gpuTable(p *i18n.Printer, shown []planner.GPU) *Reply {
 	}
 }
 
-// gpusSetSideBySide is the GPUs a message that names two or more and no
-// model sets side by side ("h100 vs h200 차이가 뭐야"), nil otherwise.
-func gpusSetSideBySide(cat *planner.Catalog, text string) []planner.GPU {
-	var out []planner.GPU
-	seen := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r == ' ' || r == ',' || r == '?' || r == '/' }) {
-		g, _, err := cat.GPU(w)
-		if err != nil || seen[g.ID] {
-			continue
-		}
-		seen[g.ID] = true
-		out = append(out, g)
-	}
-	if len(out) < 2 {
-		return nil
-	}
-	return out
-}
-
 func peak(g planner.GPU, p planner.Precision) float64 { v, _ := g.Peak(p); return v }
 
 func tf(v float64) string {

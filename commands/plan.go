@@ -479,12 +479,19 @@ func (s *Set) notAPlan(ctx context.Context, ureq Request, args string, err error
 		if err == nil && rt.InWon {
 			r.Summary = inWon(p, lang.Reading{InWon: true}, s.deps.KRWPerUSD, r.Summary) // "원화로"
 		}
+		if gs := lang.GPUsNamed(s.deps.Catalog, args); err == nil && len(gs) >= 2 && valueAsked(args) {
+			r.Summary = valueLine(p, gs) + "\n" + r.Summary // "which is more cost-effective, a100 or h100?"
+		}
 		return r, err
 	}
-	if gs := gpusSetSideBySide(s.deps.Catalog, args); gs != nil && lang.NoModel(err) {
+	if gs := lang.GPUsNamed(s.deps.Catalog, args); len(gs) >= 2 && lang.NoModel(err) {
 		// "h100 vs h200 차이가 뭐야": the GPUs side by side, and how to plan on them
 		r := gpuTable(p, gs)
 		r.Summary += " — " + p.Tf("name a model to plan a job on them: `llama 3 8b lora on %s vs %s`", gs[0].ID, gs[1].ID)
+		if valueAsked(args) {
+			// "에이100이랑 h100 중에 뭐가 가성비 좋아요?": the work per dollar first
+			r.Summary = valueLine(p, gs) + "\n" + r.Summary
+		}
 		return r, nil
 	}
 	if cr, ok := lang.ReadCommand(s.planEnv(), args); ok {

@@ -638,3 +638,26 @@ func TestGPUsSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// Which GPU is the better value, with no job said ("에이100이랑 h100 중에
+// 뭐가 가성비 좋아요?", asked in probe 32 and refused for want of a
+// model): the work per dollar, compute-bound and memory-bound, from the
+// catalogue's peaks, bandwidths and prices.
+func TestGPUValueWithNoJob(t *testing.T) {
+	s, _ := newReservations(t)
+	for text, want := range map[string][]string{
+		"에이100이랑 h100 중에 뭐가 가성비 좋아요?":                 {"가성비(달러당)", "H100 SXM5 80GB가 가장 좋아요", "2.2배"},
+		"which is more cost-effective, a100 or h100?": {"Per dollar, H100 SXM5 80GB does the most compute-bound work", "2.2x A100 SXM4 80GB's 178"},
+		"4090이랑 a6000 가성비":                            {"GeForce RTX 4090"},
+	} {
+		r := mustDo(t, s, "U1", text)
+		for _, w := range want {
+			if !strings.Contains(r.Summary, w) {
+				t.Errorf("%q: %q lacks %q", text, r.Summary, w)
+			}
+		}
+	}
+	if r := mustDo(t, s, "U1", "a100 vs h100?"); strings.Contains(r.Summary, "Per dollar") {
+		t.Errorf("no value asked, yet the value line: %q", r.Summary)
+	}
+}
