@@ -584,7 +584,7 @@ func atOnce(n float64) float64 { return math.Max(1, math.Ceil(n/10)) }
 // the reading says so. It returns i when none is there.
 func (c *canonizer) dailyUsersAt(i int) int {
 	w := c.w(i)
-	if w != "dau" && w != "일일" && w != "하루" && w != "일간" {
+	if w != "dau" && w != "일일" && w != "하루" && w != "일간" && w != "하루에" && w != "매일" {
 		return i
 	}
 	j := i + 1

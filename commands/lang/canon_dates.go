@@ -305,6 +305,7 @@ func (c *canonizer) compoundDurations() {
 // after another of its family ("h100 sxm vs pcie": the H100 PCIe).
 func (c *canonizer) prepass() {
 	c.cloudInstancesAt()
+	c.spelledSpans()
 	c.compoundDurations()
 	c.oneMachine()
 	c.takeBack()

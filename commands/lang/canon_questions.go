@@ -563,6 +563,13 @@ func (c *canonizer) spanHad(i int) (int, bool) {
 			return i + 3, true
 		}
 	}
+	if _, ok := deadlineUnit(c.w(i + 2)); ok && w == "for" && (c.w(i+1) == "a" || c.w(i+1) == "one") && !c.finishAsked() && priceAsked(strings.ToLower(c.text)) && !c.servingSaid() {
+		// "how much would it cost to fine-tune … for a day?": what that
+		// span buys, read as "for 1 day" is (serving for a week is
+		// servingSpan's)
+		c.in[i+1].w = "1"
+		return i, false
+	}
 	if c.w(i+1) != "a" && c.w(i+1) != "one" || w != "have" && w != "got" && (w != "for" || !c.finishAsked()) {
 		return i, false
 	}

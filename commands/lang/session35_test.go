@@ -52,6 +52,14 @@ func TestProbe32Readings(t *testing.T) {
 		"vLLM으로 llama-3.1-8b-instruct 서빙시 L40S 1장에서 throughput 얼마나 나올까요": func(r Reading) bool {
 			return r.Request.Job.GenTokens == chatOutputTokens && r.Request.Job.SeqLen == chatPromptTokens+chatOutputTokens
 		},
+		// a span of running time said in words: what it buys
+		"How much would it cost to fine-tune Mistral 7B on A100s for a day?": func(r Reading) bool { return r.Deadline == 24*time.Hour },
+		"mistral 7b 파인튜닝 a100 8장 하루 돌리면 얼마":                                  func(r Reading) bool { return r.Deadline == 24*time.Hour },
+		"mistral 7b 파인튜닝 a100 8장 이틀 동안 몇 토큰 학습돼?":                            func(r Reading) bool { return r.Deadline == 48*time.Hour },
+		// "하루 만에" is a deadline (만 was read as ten thousand)
+		"llama 8b lora 4090 하루 만에 끝나?": func(r Reading) bool { return r.Deadline == 24*time.Hour },
+		// users a day with 에
+		"하루에 사용자 5000명 gemma 7b 서빙": func(r Reading) bool { return r.Request.Job.Concurrency == 500 && r.Deadline == 0 },
 		"context length 32k로 늘리면 KV cache 메모리 얼마나 잡아먹어요? qwen2.5 7b 기준": func(r Reading) bool {
 			return r.Request.Job.Model.ID == "qwen2.5-7b" && r.Request.Job.SeqLen == 32768
 		},
