@@ -101,7 +101,7 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a month of hosting once hosting made it inference
 		{"monthly cost of hosting llama 3 70b on server-h", "cost", []string{"for 730 hours of serving"}},
 		// no count said: the month on the fewest GPUs that carry the load, not the whole server
-		{"Our manager wants to know: what would it cost per month to serve Llama 3.1 8B to 500 daily users?", "cost", []string{"1× H200 SXM 141GB: about $2,555 for 730 hours of serving", "4.57B tokens"}},
+		{"Our manager wants to know: what would it cost per month to serve Llama 3.1 8B to 500 daily users?", "cost", []string{"1× H200 SXM 141GB: about $2,555 for 730 hours of serving", "4.56B tokens"}},
 		{"how many h100s do I need to pretrain a 1B model on 100B tokens in 2 days", "count", []string{"H100", "finish within"}},
 		// asked in nodes: whole nodes of eight, said in nodes; past the ladder's 1,024 for a month's pre-training
 		{"how many h100 nodes do we need to pretrain llama 3 70b on 15T tokens in 30 days", "count", []string{"nodes of 8× H100 SXM5 80GB (", "GPUs) — the fewest that finish within 30 days"}},

@@ -126,7 +126,7 @@ var paramSpecs = []paramSpec{
 	{"Finetune", 2.2, 1.0, 4.0, "NVIDIA's BERT SQuAD runs sit at 0.62-0.68 of pre-training utilization"},
 	{"DequantBytes", 6, 3, 24, "per weight and pass: read 0.52 B of NF4 + scales, write 2 B of bf16, the GEMM reads the 2 B back (4.5 B), at ~75 % of bandwidth; unfused kernels move more"},
 	{"TF32", 0.85, 0.6, 1.0, "a TF32 GEMM loads 4-byte operands: twice the bytes per multiply-add through shared memory and L2 of a 16-bit one, so its tiles stall more; cuBLAS reaches ~80-85 % of the TF32 peak where it reaches 90-95 % in 16 bits"},
-	{"Volta", 0.86, 0.6, 1.0, "first-generation tensor cores"},
+	{"Volta", 0.86, 0.6, 1.0, "first-generation tensor cores under transformer GEMMs; cuDNN's convolutions are exempt (NVIDIA's ResNet-50 in AMP reaches 24 % of a V100's peak and 19 % of an A100's)"},
 	{"AMD", 0.75, 0.5, 1.0, "ROCm kernels trail CUDA's in published training runs (no calibration row: stays at the prior)"},
 	{"Board", 1.0, 0.8, 1.4, "GeForce/RTX workstation peaks are quoted at the rated boost clock, which GPU Boost exceeds by 5-15 % under load; start from no difference"},
 	{"AttnFlash", 0.75, 0.4, 1.0, "FlashAttention-2 reaches ~3/4 of GEMM efficiency (its paper, A100)"},

@@ -225,7 +225,9 @@ func hfu(p *Params, j Job, l layout, tokensPerMicro float64) float64 {
 		u *= p.TF32
 	}
 	switch {
-	case g.Generation == Volta && l.precision != FP32:
+	case g.Generation == Volta && l.precision != FP32 && j.Model.Kind != VisionConv:
+		// Volta's first tensor cores fall short under transformer GEMMs,
+		// not under cuDNN's convolutions (Params.Volta)
 		u *= p.Volta
 	case g.Generation == CDNA3 || g.Generation == CDNA2:
 		u *= p.AMD
