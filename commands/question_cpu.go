@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"strings"
+
 	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
 	"github.com/gpuplan/gpuplan/planner"
@@ -21,6 +23,9 @@ func (s *Set) cpuOnlyAnswer(p *i18n.Printer, rd lang.Reading, req planner.Reques
 	if bw == 0 {
 		bw = planner.DefaultHostMemBWGBs
 	}
+	if rd.Laptop {
+		return laptopLine(p, req, e, bw)
+	}
 	line := p.Tf("Yes, without a GPU: %s runs the %s file (%.1f GiB in RAM) at about %s tokens/s, reading all of it from host memory for every token (~%s GB/s; say `cpu bandwidth N gb/s` for your machine's), and a long prompt takes seconds to minutes on the CPU.",
 		e.Serving.Engine, e.Serving.Weights, e.Serving.WeightsGiB, sig(e.Throughput.TokensPerS), sig(bw))
 	g, _, err := s.deps.Catalog.GPU(e.GPU)
@@ -34,4 +39,55 @@ func (s *Set) cpuOnlyAnswer(p *i18n.Printer, rd lang.Reading, req planner.Reques
 		return line
 	}
 	return line + " " + p.Tf("A GPU is not required, but one %s holding the file runs it at about %s tokens/s.", g.Name, sig(r.Plans[0].Throughput.TokensPerS))
+}
+
+// laptopGPUs are the memory sizes of NVIDIA's laptop GPUs, smallest
+// first, with the parts that have them (NVIDIA's GeForce RTX 40 and 50
+// Series Laptop specifications): a laptop part has less memory than the
+// desktop card of the same name.
+var laptopGPUs = []struct {
+	gb    float64
+	parts string
+}{
+	{6, "RTX 4050 Laptop"},
+	{8, "RTX 4060/4070 Laptop, RTX 5070 Laptop"},
+	{12, "RTX 4080 Laptop, RTX 5070 Ti Laptop"},
+	{16, "RTX 4090 Laptop, RTX 5080 Laptop"},
+	{24, "RTX 5090 Laptop"},
+}
+
+// laptopClass is the smallest laptop GPU memory that holds need GiB
+// (with 5 % for the driver), "" when none does.
+func laptopClass(need float64) (float64, string) {
+	for _, l := range laptopGPUs {
+		if need*1.05 <= l.gb*1e9/(1<<30) {
+			return l.gb, l.parts
+		}
+	}
+	return 0, ""
+}
+
+// laptopLine answers a model asked to run on a laptop ("노트북에서도
+// 돌아가요?"): the quantised file on a laptop GPU that holds it, else on
+// the CPU from RAM at the host's rate; and which laptop GPU the 16-bit
+// weights need.
+func laptopLine(p *i18n.Printer, req planner.Request, e *planner.Estimate, bw float64) string {
+	const runtimeGiB = 1.0 // CUDA context and a short context's KV cache
+	file := e.Serving.WeightsGiB
+	half := req.Job.Model.Params() * 2 / (1 << 30)
+	var b strings.Builder
+	if gb, parts := laptopClass(file + runtimeGiB); gb > 0 {
+		b.WriteString(p.Tf("On a laptop, with llama.cpp or Ollama and the %s file (%.1f GiB): a laptop GPU with %.0f GB or more (%s) holds all of it; with no such GPU, the CPU runs it from RAM at about %s tokens/s (~%s GB/s).",
+			e.Serving.Weights, file, gb, parts, sig(e.Throughput.TokensPerS), sig(bw)))
+	} else {
+		b.WriteString(p.Tf("On a laptop, with llama.cpp or Ollama and the %s file (%.1f GiB): no laptop GPU holds it all; the CPU runs it from RAM at about %s tokens/s (~%s GB/s), if the laptop has the memory.",
+			e.Serving.Weights, file, sig(e.Throughput.TokensPerS), sig(bw)))
+	}
+	if gb, parts := laptopClass(half + runtimeGiB); gb > 0 {
+		b.WriteString(" " + p.Tf("In 16-bit (%.1f GiB) it needs a %.0f GB laptop GPU (%s).", half, gb, parts))
+	} else {
+		b.WriteString(" " + p.Tf("In 16-bit (%.1f GiB) no laptop GPU holds it.", half))
+	}
+	b.WriteString(" " + p.T("Say the laptop's GPU (`on rtx-4060`) for its rate."))
+	return b.String()
 }

@@ -334,6 +334,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// probe 32: run on the CPU alone, the host's rate first, then a GPU's
 		{"미스트랄 7b를 CPU로만 돌리면 안되나요? GPU 꼭 필요해?", "", []string{"네, GPU 없이도 돼요: llama.cpp가 GGUF Q4_K_M", "토큰/s", "GPU가 꼭 필요하진 않지만"}},
 		{"can I run mistral 7b on cpu only?", "", []string{"Yes, without a GPU", "~60 GB/s", "A GPU is not required"}},
+		// a laptop: which laptop GPUs hold the file, else the CPU's rate
+		{"can I run llama 3 8b on my laptop?", "", []string{"On a laptop", "8 GB or more (RTX 4060/4070 Laptop", "In 16-bit (15.0 GiB) it needs a 24 GB laptop GPU"}},
+		{"llama 3 8b 노트북에서도 돌아가요?", "fit", []string{"노트북에서는 llama.cpp나 Ollama로", "노트북 GPU 메모리가 8 GB 이상이면"}},
 		{"what's the vllm command to serve qwen3 8b on an l40s?", "fit", []string{"Launch it with `CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)

@@ -48,61 +48,63 @@ type canonizer struct {
 	// name that is no size ("distill", "qwen", "r1", "instruct").
 	modelPart func(string) bool
 
-	ask          Ask
-	deadline     time.Duration
-	deadlineAsk  bool // the deadline is the question: how many GPUs, or does it make it (settleAsk)
-	fitWord      bool // "fit", "fits", "oom" said: memory is the question even beside a deadline
-	question     bool // the request had a question mark (normalisation removes it)
-	largest      bool // the largest model that fits, or that the budget trains, is asked
-	familyTop    bool // the family's largest member said after it ("라마 제일 큰 거")
-	deadlineWord string
-	nextWeek     bool // "다음 주" before a weekday: that day of next week
-	thisWeek     bool // "이번 주" before a weekday: today's weekday is today
-	dataset      string
-	skipped      []string
-	korean       bool
-	now          time.Time
-	pending      []pendingCount
-	runWord      bool
-	corrected    []string
-	skipTo       int // emitDataset read a size up to here
-	dsToks       []reqToken
-	moved        map[int]bool // input words read out of order (measured … for MODEL on HW)
-	costWord     bool
-	prefer       string      // "cheapest" or "fastest": the pick the request asked for
-	rate         bool        // asked how fast as a rate ("tokens per second?")
-	pluralGPU    bool        // a GPU said in the plural with no count before it ("on h100s")
-	requestRate  bool        // the rate asked is in requests ("requests per second?", "초당 요청 몇 개")
-	cloud        bool        // asked of rented GPUs, not the team's ("in the cloud", "클라우드에서")
-	pendingRun   *pendingRun // a measured run read before its hardware (korean_runs.go)
-	finishing    bool        // finishPending is reading it
-	latency      bool        // asked the latency ("latency?", "지연시간"): a batch's or a token's time
-	memory       bool        // asked how much memory ("how much vram", "메모리 얼마나")
-	amountUnit   string      // the work asked of a budget or a time: "tokens", "epochs", "samples", "steps" ("how many tokens for $3000")
-	compareCkpt  bool        // checkpointing asked on and off ("ckpt on vs off"): both planned
-	audioWork    bool        // hours of audio said as the work ("100 hours of audio"): transcribed, unless training is said
-	audioRate    bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
-	bf16Denied   bool        // bf16 said as unsupported or not wanted ("no bf16", "v100 doesn't support bf16")
-	hyperscaler  bool        // AWS, GCP or Azure named: datacenter GPUs only
-	cpuOnly      bool        // run on the CPU alone ("CPU로만", "without a gpu"): llama.cpp, no layer on a GPU
-	launchAsked  bool        // the command that launches it asked ("launch 명령어 알려주세요", "what's the vllm command")
-	krwPerUSD    float64     // won per dollar (Env.KRWPerUSD); 0: none set
-	wonBudget    float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
-	timeAsked    bool        // a time or a rate was asked, whichever question won
-	inWon        bool        // the money asked in won ("원화로", "in KRW")
-	gpuHours     bool        // GPU-hours asked ("how many h100 hours")
-	stepAsked    bool        // a step's time asked ("스텝당 몇초", "time per step")
-	epochAsked   bool        // an epoch's time asked ("time per epoch", "에폭당 얼마나")
-	nodesAsked   bool        // a count asked in nodes ("how many h100 nodes", "노드 몇 개")
-	have         int         // the GPUs the asker has, beside a count question ("we have 8", "8장 중에")
-	buying       bool        // GPUs to buy ("사려는데", "buying a new server"), not the team's nor rented
-	needAsked    string      // a technique asked whether it is needed ("or do I need ZeRO-3?", "ckpt 켜야 돼?")
-	kvWord       bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
-	maxBatch     bool        // asked the largest batch that fits ("max batch size", "최대 배치")
-	maxSeq       bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
-	budget       float64     // a cost ceiling in USD ("budget $20k", "under $500")
-	hourly       float64     // a ceiling on one GPU's hourly price in USD ("under $2/hr", "시간당 2달러")
-	gpuWord      bool        // "gpu" said: a question is about GPUs, not servers
+	ask            Ask
+	deadline       time.Duration
+	deadlineAsk    bool // the deadline is the question: how many GPUs, or does it make it (settleAsk)
+	fitWord        bool // "fit", "fits", "oom" said: memory is the question even beside a deadline
+	question       bool // the request had a question mark (normalisation removes it)
+	largest        bool // the largest model that fits, or that the budget trains, is asked
+	familyTop      bool // the family's largest member said after it ("라마 제일 큰 거")
+	deadlineWord   string
+	nextWeek       bool // "다음 주" before a weekday: that day of next week
+	thisWeek       bool // "이번 주" before a weekday: today's weekday is today
+	dataset        string
+	skipped        []string
+	korean         bool
+	now            time.Time
+	pending        []pendingCount
+	runWord        bool
+	corrected      []string
+	skipTo         int // emitDataset read a size up to here
+	dsToks         []reqToken
+	moved          map[int]bool // input words read out of order (measured … for MODEL on HW)
+	costWord       bool
+	prefer         string      // "cheapest" or "fastest": the pick the request asked for
+	rate           bool        // asked how fast as a rate ("tokens per second?")
+	pluralGPU      bool        // a GPU said in the plural with no count before it ("on h100s")
+	requestRate    bool        // the rate asked is in requests ("requests per second?", "초당 요청 몇 개")
+	cloud          bool        // asked of rented GPUs, not the team's ("in the cloud", "클라우드에서")
+	pendingRun     *pendingRun // a measured run read before its hardware (korean_runs.go)
+	finishing      bool        // finishPending is reading it
+	latency        bool        // asked the latency ("latency?", "지연시간"): a batch's or a token's time
+	memory         bool        // asked how much memory ("how much vram", "메모리 얼마나")
+	amountUnit     string      // the work asked of a budget or a time: "tokens", "epochs", "samples", "steps" ("how many tokens for $3000")
+	compareCkpt    bool        // checkpointing asked on and off ("ckpt on vs off"): both planned
+	audioWork      bool        // hours of audio said as the work ("100 hours of audio"): transcribed, unless training is said
+	audioRate      bool        // asked audio time per wall time ("hours of audio per hour", "실시간 몇 배")
+	bf16Denied     bool        // bf16 said as unsupported or not wanted ("no bf16", "v100 doesn't support bf16")
+	hyperscaler    bool        // AWS, GCP or Azure named: datacenter GPUs only
+	cpuOnly        bool        // run on the CPU alone ("CPU로만", "without a gpu"): llama.cpp, no layer on a GPU
+	laptop         bool        // run on a laptop or a personal computer ("노트북에서도 돼요?", "on my laptop")
+	cpuOnlyEmitted bool        // the laptop's run was written as llama.cpp with no layer on a GPU
+	launchAsked    bool        // the command that launches it asked ("launch 명령어 알려주세요", "what's the vllm command")
+	krwPerUSD      float64     // won per dollar (Env.KRWPerUSD); 0: none set
+	wonBudget      float64     // a budget said in won ("예산 300만원"), converted with krwPerUSD
+	timeAsked      bool        // a time or a rate was asked, whichever question won
+	inWon          bool        // the money asked in won ("원화로", "in KRW")
+	gpuHours       bool        // GPU-hours asked ("how many h100 hours")
+	stepAsked      bool        // a step's time asked ("스텝당 몇초", "time per step")
+	epochAsked     bool        // an epoch's time asked ("time per epoch", "에폭당 얼마나")
+	nodesAsked     bool        // a count asked in nodes ("how many h100 nodes", "노드 몇 개")
+	have           int         // the GPUs the asker has, beside a count question ("we have 8", "8장 중에")
+	buying         bool        // GPUs to buy ("사려는데", "buying a new server"), not the team's nor rented
+	needAsked      string      // a technique asked whether it is needed ("or do I need ZeRO-3?", "ckpt 켜야 돼?")
+	kvWord         bool        // named the KV cache with no format ("kv cache 얼마나 먹어"): serving's memory
+	maxBatch       bool        // asked the largest batch that fits ("max batch size", "최대 배치")
+	maxSeq         bool        // asked the longest context that fits ("max context", "최대 컨텍스트")
+	budget         float64     // a cost ceiling in USD ("budget $20k", "under $500")
+	hourly         float64     // a ceiling on one GPU's hourly price in USD ("under $2/hr", "시간당 2달러")
+	gpuWord        bool        // "gpu" said: a question is about GPUs, not servers
 	// gpuByMem names the cheapest catalogue GPU with that many GB (""
 	// for none); standInGPU says which one stood in for a bare size.
 	gpuByMem   func(gb float64) string
@@ -175,7 +177,7 @@ func (c *canonizer) run() {
 var earlyReaders = []func(*canonizer, int) int{
 	(*canonizer).countsAndMoney, (*canonizer).aside, (*canonizer).largestAt, (*canonizer).dailyUsersAt,
 	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst, (*canonizer).nodesAskedAt, (*canonizer).countHaveAt,
-	(*canonizer).noGraphs, (*canonizer).cpuOnlyAt,
+	(*canonizer).noGraphs, (*canonizer).cpuOnlyAt, (*canonizer).laptopAt,
 }
 
 // step is long on purpose: it is the ordered list of readers a word is

@@ -14,6 +14,13 @@ func (c *canonizer) cpuOnlyAt(i int) int {
 		return i
 	}
 	c.cpuOnly = true
+	return c.emitCPUOnly(i, n)
+}
+
+// emitCPUOnly writes the words at i..n as llama.cpp (unless an engine is
+// named) with no layer on a GPU, in the usual GGUF file unless a format
+// is said.
+func (c *canonizer) emitCPUOnly(i, n int) int {
 	engine := false
 	for k := range c.in {
 		if engineWords[strings.TrimLeft(c.w(k), "-")] != "" {
@@ -82,6 +89,72 @@ func cpuOther(w string) bool {
 	switch w {
 	case "offload", "offloading", "ram", "memory", "bandwidth", "bw", "adam", "optimizer", "오프로드", "오프로딩", "메모리", "램":
 		return true
+	}
+	return false
+}
+
+// laptopAt reads a laptop or a personal computer as where a model is to
+// run ("노트북에서도 돌아가요?", "can I run it on my laptop?", "내 컴퓨터에서"):
+// with no GPU named and nothing said about training, it is planned as a
+// CPU-only run (the machine's GPU, if any, unknown), and the answer says
+// which laptop GPUs hold the file. The words are read either way, not
+// left to name a GPU ("unknown GPU laptop").
+func (c *canonizer) laptopAt(i int) int {
+	n := c.laptopEnd(i)
+	if n == i {
+		return i
+	}
+	c.laptop = true
+	if c.trainingSaid() || c.gpuNamed() {
+		c.skip(i, n)
+		return n
+	}
+	c.cpuOnlyEmitted = true
+	return c.emitCPUOnly(i, n)
+}
+
+// laptopEnd is the end of a laptop phrase at i ("on my laptop", "노트북에서도",
+// "my pc", "내 컴퓨터로"), or i.
+func (c *canonizer) laptopEnd(i int) int {
+	j := i
+	if w := c.w(j); w == "on" || w == "in" || w == "with" || w == "using" {
+		j++
+	}
+	if w := c.w(j); w == "my" || w == "a" || w == "the" || w == "our" || w == "내" || w == "제" || w == "개인" || w == "집" {
+		j++
+	}
+	w := c.w(j)
+	switch {
+	case w == "laptop" || w == "laptops" || w == "notebook":
+		return j + 1
+	case strings.HasPrefix(w, "노트북") || strings.HasPrefix(w, "랩탑"):
+		return j + 1
+	case (w == "pc" || w == "computer" || w == "desktop") && j > i && (c.w(j-1) == "my" || c.w(j-1) == "our"),
+		(strings.HasPrefix(w, "컴퓨터") || strings.HasPrefix(w, "pc에서") || strings.HasPrefix(w, "pc로")) && j > i && (c.w(j-1) == "내" || c.w(j-1) == "제" || c.w(j-1) == "개인" || c.w(j-1) == "집"):
+		return j + 1
+	}
+	return i
+}
+
+// trainingSaid reports whether the sentence says training of any kind.
+func (c *canonizer) trainingSaid() bool {
+	for _, t := range c.in {
+		w := strings.ToLower(t.w)
+		for _, p := range []string{"train", "finetun", "fine-tun", "lora", "qlora", "pretrain", "학습", "파인튜닝", "훈련", "sft", "dpo"} {
+			if strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gpuNamed reports whether the sentence names a GPU.
+func (c *canonizer) gpuNamed() bool {
+	for k := range c.in {
+		if c.gpu(c.w(k)) {
+			return true
+		}
 	}
 	return false
 }

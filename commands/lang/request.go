@@ -148,6 +148,11 @@ type Reading struct {
 	// CPUOnly: the model asked to run on the CPU alone ("CPU로만 돌리면",
 	// "without a GPU"), planned as llama.cpp with no layer on a GPU.
 	CPUOnly bool
+	// Laptop: the model asked to run on a laptop or a personal computer
+	// with no GPU named ("노트북에서도 돌아가요?", "on my laptop"): served, it
+	// is planned as CPUOnly is, and the answer says which laptop GPUs hold
+	// it.
+	Laptop bool
 	// RL is the reinforcement-learning method named ("GRPO"), planned as
 	// its policy update alone.
 	RL string
@@ -328,7 +333,7 @@ func Read(env Env, text string) (Reading, error) {
 		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn, BF16Named: p.bf16Named || c.bf16Denied, LaunchAsked: c.launchAsked, PerUser: c.perUser, RL: p.rl, Hyperscaler: c.hyperscaler, CPUOnly: c.cpuOnly,
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn, BF16Named: p.bf16Named || c.bf16Denied, LaunchAsked: c.launchAsked, PerUser: c.perUser, RL: p.rl, Hyperscaler: c.hyperscaler, CPUOnly: c.cpuOnly || c.laptop && c.cpuOnlyEmitted, Laptop: c.laptop,
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, LatencyPerToken: c.latencyPerToken, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit,
 		AlsoCost: c.costWord && c.ask == AskCount}

@@ -96,3 +96,22 @@ func TestCPUOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestLaptop: a laptop or a personal computer as where a model runs is
+// read, not taken for a GPU ("unknown GPU laptop"); served, it is planned
+// as a CPU-only run, and training on one keeps its own plan.
+func TestLaptop(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: teamServers(t, cat)}
+	for text, cpu := range map[string]bool{
+		"llama 3 8b 노트북에서도 돌아가요?":            true,
+		"can I run llama 3 8b on my laptop?": true,
+		"qwen2.5 7b 내 컴퓨터에서 돌릴 수 있어?":        true,
+		"llama 3 8b lora 노트북으로 돼?":           false,
+	} {
+		r, err := Read(env, text)
+		if err != nil || !r.Laptop || r.CPUOnly != cpu {
+			t.Errorf("%q: Laptop %v CPUOnly %v, want CPU-only %v (%v)", text, r.Laptop, r.CPUOnly, cpu, err)
+		}
+	}
+}
