@@ -152,6 +152,9 @@ func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res,
 		answer = s.cpuOnlyAnswer(p, rd, req, res)
 	}
 	if answer == "" {
+		answer = cloudVsTeamCost(p, rd, res, cloudRes)
+	}
+	if answer == "" {
 		answer = answerLine(p, rd, res)
 	}
 	answer = s.bf16Lead(p, rd, res, refineAnswer(p, rd, res, answer))

@@ -91,3 +91,32 @@ func laptopLine(p *i18n.Printer, req planner.Request, e *planner.Estimate, bw fl
 	b.WriteString(" " + p.T("Say the laptop's GPU (`on rtx-4060`) for its rate."))
 	return b.String()
 }
+
+// cloudVsTeamCost answers the cloud's cost set against the team's
+// servers ("클라우드 vs 우리 서버 llama 8b lora 비용 차이"): the cheapest
+// that fits on each side, at the configured and the catalogue's prices.
+func cloudVsTeamCost(p *i18n.Printer, rd lang.Reading, res, cloudRes *planner.Result) string {
+	if !rd.CloudVsTeamCost || res == nil || cloudRes == nil || len(rd.Request.Targets) > 0 {
+		// (a cloud GPU named, "cloud h100 vs our servers", is answered
+		// with that GPU by the plan's own line)
+		return ""
+	}
+	team, cloud := res.Recommendations.Cheapest, cloudRes.Recommendations.Cheapest
+	if cloud == nil {
+		return ""
+	}
+	cc, cloudText := sideCost(p, cloud)
+	if team == nil {
+		return p.Tf("Nothing on the team's servers holds it; in the cloud the cheapest is %s on %s.", cloudText, hwText(p, cloud))
+	}
+	tc, teamText := sideCost(p, team)
+	line := p.Tf("On the team's servers: %s on %s. In the cloud: %s on %s.", teamText, hwText(p, team), cloudText, hwText(p, cloud))
+	if tc > 0 && cc > 0 {
+		if tc <= cc {
+			line += " " + p.Tf("The team's servers cost %.1fx less, at the prices configured for them.", cc/tc)
+		} else {
+			line += " " + p.Tf("The cloud costs %.1fx less, at the prices configured for the team's servers.", tc/cc)
+		}
+	}
+	return line
+}

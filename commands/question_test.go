@@ -337,6 +337,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// a laptop: which laptop GPUs hold the file, else the CPU's rate
 		{"can I run llama 3 8b on my laptop?", "", []string{"On a laptop", "8 GB or more (RTX 4060/4070 Laptop", "In 16-bit (15.0 GiB) it needs a 24 GB laptop GPU"}},
 		{"llama 3 8b 노트북에서도 돌아가요?", "fit", []string{"노트북에서는 llama.cpp나 Ollama로", "노트북 GPU 메모리가 8 GB 이상이면"}},
+		// the cloud's cost against the team's servers: both, and which is less
+		{"클라우드 vs 우리 서버 llama 8b lora 비용 차이", "which_server", []string{"팀 서버: $", "클라우드: $", "배 싸요"}},
+		{"cloud vs our servers for llama 8b lora, which is cheaper?", "which_server", []string{"On the team's servers: $", "In the cloud: $", "less, at the prices configured"}},
 		{"what's the vllm command to serve qwen3 8b on an l40s?", "fit", []string{"Launch it with `CUDA_VISIBLE_DEVICES=0 vllm serve Qwen/Qwen3-8B"}},
 	} {
 		r := mustDo(t, s, "U1", tc.text)

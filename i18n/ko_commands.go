@@ -458,8 +458,12 @@ func koCommands() map[string]string {
 		"Per dollar, %s does the most compute-bound work (training, prefill, large batches): %s dense 16-bit TFLOPS per $/h, %.1fx %s's %s. For memory-bound work (decoding a few streams at once), %s leads: %s GB/s per $/h, %.1fx %s's %s.":                 "가성비(달러당)로는 연산이 병목인 작업(학습, prefill, 큰 배치)에서 %s가 가장 좋아요: 시간당 $1에 dense 16-bit %s TFLOPS로, %.1f배예요(%s는 %s). 메모리 대역폭이 병목인 작업(스트림 몇 개 디코딩)에서는 %s가 앞서요: 시간당 $1에 %s GB/s로 %.1f배예요(%s는 %s).",
 		"On a laptop, with llama.cpp or Ollama and the %s file (%.1f GiB): a laptop GPU with %.0f GB or more (%s) holds all of it; with no such GPU, the CPU runs it from RAM at about %s tokens/s (~%s GB/s).":                                                "노트북에서는 llama.cpp나 Ollama로 %s 파일(%.1f GiB)을 쓰면 돼요: 노트북 GPU 메모리가 %.0f GB 이상이면(%s) 전부 GPU에 올라가고, 그런 GPU가 없으면 CPU가 RAM에서 약 %s 토큰/s로 돌려요(~%s GB/s).",
 		"On a laptop, with llama.cpp or Ollama and the %s file (%.1f GiB): no laptop GPU holds it all; the CPU runs it from RAM at about %s tokens/s (~%s GB/s), if the laptop has the memory.":                                                                "노트북에서는 llama.cpp나 Ollama로 %s 파일(%.1f GiB)을 써도 노트북 GPU에는 다 안 올라가요. RAM이 충분하면 CPU가 약 %s 토큰/s로 돌려요(~%s GB/s).",
-		"In 16-bit (%.1f GiB) it needs a %.0f GB laptop GPU (%s).": "16-bit(%.1f GiB)로는 %.0f GB 노트북 GPU(%s)가 필요해요.",
-		"In 16-bit (%.1f GiB) no laptop GPU holds it.":             "16-bit(%.1f GiB)로는 들어가는 노트북 GPU가 없어요.",
-		"Say the laptop's GPU (`on rtx-4060`) for its rate.":       "노트북 GPU를 알려 주시면(`on rtx-4060`) 그 속도를 계산해요.",
+		"In 16-bit (%.1f GiB) it needs a %.0f GB laptop GPU (%s).":                       "16-bit(%.1f GiB)로는 %.0f GB 노트북 GPU(%s)가 필요해요.",
+		"In 16-bit (%.1f GiB) no laptop GPU holds it.":                                   "16-bit(%.1f GiB)로는 들어가는 노트북 GPU가 없어요.",
+		"Say the laptop's GPU (`on rtx-4060`) for its rate.":                             "노트북 GPU를 알려 주시면(`on rtx-4060`) 그 속도를 계산해요.",
+		"Nothing on the team's servers holds it; in the cloud the cheapest is %s on %s.": "팀 서버에는 들어가는 구성이 없어요. 클라우드에서는 %s(%s)가 가장 싸요.",
+		"On the team's servers: %s on %s. In the cloud: %s on %s.":                       "팀 서버: %s (%s). 클라우드: %s (%s).",
+		"The team's servers cost %.1fx less, at the prices configured for them.":         "설정된 팀 서버 가격 기준으로 팀 서버가 %.1f배 싸요.",
+		"The cloud costs %.1fx less, at the prices configured for the team's servers.":   "설정된 팀 서버 가격 기준으로 클라우드가 %.1f배 싸요.",
 	}
 }
