@@ -14,47 +14,29 @@ import (
 //	         | ("no"|"without") "cuda" ("graph"|"graphs") | "cuda" ("graph"|"graphs") ("off"|"disabled"|"없이"|"끄고"|…)
 //	         | engine "eager" | "tgi" version .
 //
+// The reading pass (noGraphs) writes the phrases as `enforce-eager`; the
+// parser reads that word, `cuda-graphs 0`, "eager" beside an engine and a
+// TGI version.
+//
 // TGI made CUDA graphs its default in 2.0 (text-generation-inference
 // #1703, April 2024): a TGI version said below 2 runs without them.
 
-// graphsWord reads a phrase that turns CUDA graphs off, at token a.
+// graphsWord reads the words that turn CUDA graphs off as the reading
+// pass writes them (noGraphs) and as a reading restates them:
+// `enforce-eager` and `cuda-graphs 0`.
 func (p *reqParser) graphsWord(a int) (bool, error) {
 	w := strings.TrimLeft(p.tok(a).w, "-")
 	end := 0
 	switch {
-	case w == "enforce-eager" || w == "enforce_eager" || w == "enforce-eager=true":
+	case w == "enforce-eager" || w == "enforce_eager":
 		end = a + 1
-	case w == "enforce" && p.tok(a+1).w == "eager":
+	case w == "cuda-graphs" && graphsOffWord(p.tok(a+1).w):
 		end = a + 2
-	case (w == "no" || w == "without" || w == "disable" || w == "disabled") && p.cudaGraphAt(a+1) > 0:
-		end = p.cudaGraphAt(a + 1)
-	case p.cudaGraphAt(a) > 0:
-		k := p.cudaGraphAt(a)
-		if p.tok(k).w == "=" {
-			k++
-		}
-		if !graphsOffWord(p.tok(k).w) {
-			return false, nil
-		}
-		end = k + 1
 	default:
 		return false, nil
 	}
 	p.i = end
 	return true, reqSet(p, &p.serve.noGraphs, true, a, end, "engines")
-}
-
-// cudaGraphAt is the token after "cuda graph(s)" or "cuda-graphs" read
-// from i, or 0 when none starts there.
-func (p *reqParser) cudaGraphAt(i int) int {
-	w := strings.TrimLeft(p.tok(i).w, "-")
-	switch {
-	case w == "cuda-graph" || w == "cuda-graphs" || w == "cudagraph" || w == "cudagraphs" || w == "cuda_graph" || w == "cuda_graphs":
-		return i + 1
-	case (w == "cuda" || w == "쿠다") && (strings.HasPrefix(p.tok(i+1).w, "graph") || strings.HasPrefix(p.tok(i+1).w, "그래프")):
-		return i + 2
-	}
-	return 0
 }
 
 // graphsOffWord reports whether w, after "cuda graphs", turns them off.
