@@ -10,6 +10,17 @@ import "strings"
 // offload", "cpu bandwidth" and "cpu ram" are other words and are left.
 func (c *canonizer) cpuOnlyAt(i int) int {
 	n := c.cpuOnlyEnd(i)
+	if n > i && c.trainingSaid() {
+		// a training's state sent to the CPU ("optimizer를 cpu로 보내면",
+		// "cpu로 오프로드하면") is offloading it; else the words are left
+		for _, v := range []string{"보내", "내리", "옮기", "옮겨", "빼", "오프로드", "오프로딩", "offload"} {
+			if strings.HasPrefix(c.w(n), v) {
+				c.emit("offload", i, n+1)
+				return n + 1
+			}
+		}
+		return i
+	}
 	if n == i {
 		return i
 	}
@@ -141,7 +152,7 @@ func (c *canonizer) trainingSaid() bool {
 	for _, t := range c.in {
 		w := strings.ToLower(t.w)
 		for _, p := range []string{"train", "finetun", "fine-tun", "lora", "qlora", "pretrain", "학습", "파인튜닝", "훈련", "sft", "dpo"} {
-			if strings.HasPrefix(w, p) {
+			if strings.HasPrefix(w, p) || isHangulWord(p) && strings.Contains(w, p) { // "풀파인튜닝
 				return true
 			}
 		}

@@ -52,6 +52,10 @@ func TestProbe32Readings(t *testing.T) {
 		"vLLM으로 llama-3.1-8b-instruct 서빙시 L40S 1장에서 throughput 얼마나 나올까요": func(r Reading) bool {
 			return r.Request.Job.GenTokens == chatOutputTokens && r.Request.Job.SeqLen == chatPromptTokens+chatOutputTokens
 		},
+		// a training's state sent to the CPU is offloading it
+		"llama 3 8b 풀파인튜닝 optimizer를 cpu로 보내면 4090 한 장에 들어가?": func(r Reading) bool {
+			return r.Request.Job.Offload != "" && !r.CPUOnly && r.Request.Job.Workload == planner.Finetune
+		},
 		// a span of running time said in words: what it buys
 		"How much would it cost to fine-tune Mistral 7B on A100s for a day?": func(r Reading) bool { return r.Deadline == 24*time.Hour },
 		"mistral 7b 파인튜닝 a100 8장 하루 돌리면 얼마":                                  func(r Reading) bool { return r.Deadline == 24*time.Hour },
@@ -90,7 +94,9 @@ func TestCPUOnly(t *testing.T) {
 			t.Errorf("%q: CPUOnly %v, %s ngl %d %s (%v)", text, r.CPUOnly, j.Engine, j.GPULayers, j.GGUFType, err)
 		}
 	}
-	for _, text := range []string{"llama 3 8b lora cpu offload on 4090", "llama-3-8b inference llama.cpp ngl 20 cpu bandwidth 80 gb/s on rtx-3060"} {
+	for _, text := range []string{"llama 3 8b lora cpu offload on 4090", "llama-3-8b inference llama.cpp ngl 20 cpu bandwidth 80 gb/s on rtx-3060",
+		"llama 3 8b 풀파인튜닝 optimizer를 cpu로 보내면 4090 한 장에 들어가?"} {
+		// (the last is offloading: TestProbe32Readings)
 		if r, err := Read(env, text); err != nil || r.CPUOnly {
 			t.Errorf("%q: read as CPU-only (%v)", text, err)
 		}
