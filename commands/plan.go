@@ -323,6 +323,11 @@ func cloudInstead(p *i18n.Printer, rd lang.Reading, res, cloud *planner.Result) 
 		return ""
 	}
 	line := p.Tf("Nothing on the team's servers holds it; in the cloud: %s", estimateSummary(p, pick, cloud.Job))
+	if per := perMillionSamples(pick); rd.Ask == lang.AskCost && pick.CostUSD == nil && rd.Budget <= 0 && pick.Serving == nil && per > 0 {
+		// "70B 학습 한번 하는데 대충 얼마": the cost asked, at the rate the
+		// card gives its time in
+		line += p.Tf(", about %s per 1M samples", money(per))
+	}
 	return line + budgetBuys(p, rd, pick) + "."
 }
 

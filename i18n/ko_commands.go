@@ -465,5 +465,6 @@ func koCommands() map[string]string {
 		"On the team's servers: %s on %s. In the cloud: %s on %s.":                       "팀 서버: %s (%s). 클라우드: %s (%s).",
 		"The team's servers cost %.1fx less, at the prices configured for them.":         "설정된 팀 서버 가격 기준으로 팀 서버가 %.1f배 싸요.",
 		"The cloud costs %.1fx less, at the prices configured for the team's servers.":   "설정된 팀 서버 가격 기준으로 클라우드가 %.1f배 싸요.",
+		", about %s per 1M samples":                                                      ", 샘플 100만 개당 약 %s",
 	}
 }
