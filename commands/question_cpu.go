@@ -120,3 +120,17 @@ func cloudVsTeamCost(p *i18n.Printer, rd lang.Reading, res, cloudRes *planner.Re
 	}
 	return line
 }
+
+// tpNeeded adds to an answer whether the plan splits layers across GPUs
+// when tensor parallelism was named with no degree ("3090 두장으로 13b
+// LoRA 가능한가요? 텐서병렬 써야하나"): the layout the plan chose, said.
+func tpNeeded(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer string) string {
+	e := firstEstimate(res)
+	if !rd.TPAsked || e == nil || !e.Memory.Fits || !strings.HasSuffix(answer, ".") {
+		return answer
+	}
+	if e.TensorParallel > 1 {
+		return answer + " " + p.Tf("It needs tensor parallelism: each layer split over %d GPUs (%s).", e.TensorParallel, e.Strategy)
+	}
+	return answer + " " + p.Tf("Tensor parallelism is not needed: the plan runs %s, each GPU running whole layers.", e.Strategy)
+}

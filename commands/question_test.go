@@ -339,6 +339,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		{"llama 3 8b 노트북에서도 돌아가요?", "fit", []string{"노트북에서는 llama.cpp나 Ollama로", "노트북 GPU 메모리가 8 GB 이상이면"}},
 		// a cost asked where only the cloud holds it, with no amount: its price per 1M samples
 		{"PM인데 70B 모델 학습 한번 하는데 대충 얼마 드는지 알려줘", "cost", []string{"클라우드로는", "샘플 100만 개당 약 $"}},
+		// tensor parallelism named with no degree: whether the plan uses it
+		{"3090 두장으로 13b 모델 LoRA 학습 가능한가요? 텐서병렬 써야하나", "fit", []string{"텐서 병렬은 필요 없어요"}},
+		{"llama 70b inference on 2x h100 tensor parallel needed?", "fit", []string{"It needs tensor parallelism: each layer split over 2 GPUs"}},
 		// the cloud's cost against the team's servers: both, and which is less
 		{"클라우드 vs 우리 서버 llama 8b lora 비용 차이", "which_server", []string{"팀 서버: $", "클라우드: $", "배 싸요"}},
 		{"cloud vs our servers for llama 8b lora, which is cheaper?", "which_server", []string{"On the team's servers: $", "In the cloud: $", "less, at the prices configured"}},

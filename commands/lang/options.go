@@ -627,6 +627,7 @@ func (p *reqParser) key(key string, a int) error {
 		// said); without one the search picks
 		if w := p.tok(p.i).w; w != "=" && !reqStartsNumber(w) {
 			p.note(en.Tf("`%s`: the plan picks the tensor and pipeline layout itself and shows it under Setup", p.span(a, p.i)))
+			p.tpAsked = p.tpAsked || key == "tp"
 			return nil // "or do we need tensor parallel?"
 		}
 		n, err := p.plainValue(key, a, "size", "degree")

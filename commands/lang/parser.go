@@ -101,6 +101,7 @@ type reqParser struct {
 	lastCounted  bool
 	standIn      bool
 	rl           string // a reinforcement-learning method named ("GRPO"): its policy update is planned
+	tpAsked      bool   // tensor parallelism named with no degree ("텐서병렬 써야하나"): whether the plan needs it
 	bf16Named    bool   // bf16 was named, even when another format won ("bf16 안 된다던데 fp16 써도 돼요?")
 	baselineAt   int    // the token the measured run starts at
 	graphWord    bool   // a graph runtime was named (reqGraphRuntimes)

@@ -157,6 +157,9 @@ type Reading struct {
 	// ("클라우드 vs 우리 서버 … 비용 차이", "cloud or our servers, which is
 	// cheaper"): the answer gives both.
 	CloudVsTeamCost bool
+	// TPAsked: tensor parallelism named with no degree ("텐서병렬 써야하나",
+	// "do I need tensor parallel"): the answer says whether the plan uses it.
+	TPAsked bool
 	// RL is the reinforcement-learning method named ("GRPO"), planned as
 	// its policy update alone.
 	RL string
@@ -337,7 +340,7 @@ func Read(env Env, text string) (Reading, error) {
 		p.precisionPair = [2]planner.Precision{planner.FP16, j.Precision} // "int4 양자화하면 얼마나 줄어": against 16 bits
 	}
 	r := Reading{Request: p.req, Ask: c.ask, Deadline: c.deadline, DeadlineWords: c.deadlineWord, ThirdPrecision: p.thirdPrecision(c.memory || c.ask == AskFit),
-		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn, BF16Named: p.bf16Named || c.bf16Denied, LaunchAsked: c.launchAsked, PerUser: c.perUser, RL: p.rl, Hyperscaler: c.hyperscaler, CPUOnly: c.cpuOnly || c.laptop && c.cpuOnlyEmitted, Laptop: c.laptop, CloudVsTeamCost: c.cloud && c.ask == AskWhichServer && (priceAsked(strings.ToLower(c.text)) || strings.Contains(strings.ToLower(c.text), "cheaper") || strings.Contains(c.text, "싸")),
+		Dataset: c.dataset, Prefer: c.prefer, Rate: c.rate, Latency: c.latency, ComparePrecisions: p.precisionPair, Cloud: c.cloud, RequestRate: c.requestRate, Memory: c.memory, KVCache: c.kvWord, GPUHours: c.gpuHours, StepTime: c.stepAsked, KVLeft: c.kvWord && kvLeftAsked(c.in), AudioRate: c.audioRate, CompareCkpt: c.compareCkpt, AmountUnit: c.amountUnit, MaxBatch: c.maxBatch, MaxSeq: c.maxSeq, BitsAsked: c.bitsAsked, Budget: c.budget, MaxGPUHourUSD: c.hourly, notes: p.notes, Skipped: append(c.skipped, p.skipped...), Korean: c.korean, Corrected: ggufCorrections(c.corrected, p.req.Job), StandIn: p.standIn, BF16Named: p.bf16Named || c.bf16Denied, LaunchAsked: c.launchAsked, PerUser: c.perUser, RL: p.rl, Hyperscaler: c.hyperscaler, CPUOnly: c.cpuOnly || c.laptop && c.cpuOnlyEmitted, Laptop: c.laptop, TPAsked: p.tpAsked, CloudVsTeamCost: c.cloud && c.ask == AskWhichServer && (priceAsked(strings.ToLower(c.text)) || strings.Contains(strings.ToLower(c.text), "cheaper") || strings.Contains(c.text, "싸")),
 		WorkloadAssumed: p.workloadAssumed, LargestModel: p.sizeAsked, LargestOf: p.largestOf, NegativeAsk: c.negativeAsk, Chinchilla: c.chinchilla && p.req.Job.Tokens > 0,
 		LatencyTargetS: c.latencyTarget, LatencyFirst: c.latencyFirst, LatencyPerToken: c.latencyPerToken, InWon: c.inWon, AlsoTime: c.timeAsked && c.ask == AskFit,
 		AlsoCost: c.costWord && c.ask == AskCount}
