@@ -169,3 +169,13 @@ func (c *canonizer) gpuNamed() bool {
 	}
 	return false
 }
+
+// hostWord names the machine a GPU sits in ("on my laptop 4070", "on
+// our workstation 3090"): the GPU after it is what is planned.
+func hostWord(w string) bool {
+	switch w {
+	case "laptop", "notebook", "desktop", "workstation", "pc", "rig", "home", "gaming", "local":
+		return true
+	}
+	return false
+}

@@ -889,13 +889,3 @@ func (p *reqParser) factors(i int) ([]int, int, bool) {
 	}
 	return f, next, true
 }
-
-// hostWord names the machine a GPU sits in ("on my laptop 4070", "on
-// our workstation 3090"): the GPU after it is what is planned.
-func hostWord(w string) bool {
-	switch w {
-	case "laptop", "notebook", "desktop", "workstation", "pc", "rig", "home", "gaming", "local":
-		return true
-	}
-	return false
-}
