@@ -134,3 +134,28 @@ func tpNeeded(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer stri
 	}
 	return answer + " " + p.Tf("Tensor parallelism is not needed: the plan runs %s, each GPU running whole layers.", e.Strategy)
 }
+
+// laptopMemoryGB is the memory of NVIDIA's laptop parts whose desktop
+// card of the same name has more (RTX 40/50 Series Laptop
+// specifications): a plan on the desktop card overstates what the laptop
+// holds.
+var laptopMemoryGB = map[string]float64{"rtx-4070": 8, "rtx-4080": 12, "rtx-4090": 16, "rtx-5090": 24}
+
+// laptopPart adds to an answer, when the GPU was said to sit in a laptop
+// ("llama 3 8b on my laptop 4070"), that the laptop part has less memory
+// than the desktop card planned, and whether the job fits it.
+func laptopPart(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer string) string {
+	e := firstEstimate(res)
+	if !rd.Laptop || e == nil || answer == "" {
+		return answer
+	}
+	gb, ok := laptopMemoryGB[e.GPU]
+	if !ok {
+		return answer
+	}
+	fits := p.T("the job does not fit it")
+	if e.Memory.PerGPUGiB*1.05 <= gb*1e9/(1<<30) {
+		fits = p.T("the job fits it too")
+	}
+	return answer + " " + p.Tf("A laptop's %s has %.0f GB, less than the desktop card planned here: at %.1f GiB a GPU, %s.", e.GPUName, gb, e.Memory.PerGPUGiB, fits)
+}

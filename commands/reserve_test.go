@@ -445,3 +445,19 @@ func TestReleaseAnnouncementHasNoRunLine(t *testing.T) {
 		}
 	}
 }
+
+// "Release my H200 reservation" gives back the H200 server's booking and
+// keeps the others (probe 33: "Release my V100 reservation" released
+// every booking the asker held).
+func TestReleaseByGPUType(t *testing.T) {
+	s, _ := newReservations(t)
+	v := mustDo(t, s, "U0001", "reserve 1 on server-h for 2h").Data.(store.Reservation)
+	a := mustDo(t, s, "U0001", "reserve 1 on server-a for 2h").Data.(store.Reservation)
+	r := mustDo(t, s, "U0001", "Release my H200 reservation, I'm done early")
+	if got, ok := r.Data.(store.Reservation); !ok || got.ID != v.ID {
+		t.Fatalf("released %+v, want %s only", r.Data, v.ID)
+	}
+	if st := mustDo(t, s, "U0001", "mine"); !strings.Contains(textOf(t, st), a.ID) {
+		t.Errorf("the A100 booking %s is gone: %s", a.ID, textOf(t, st))
+	}
+}

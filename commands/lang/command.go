@@ -42,12 +42,12 @@ var commandVerbs = []struct {
 	// 보여줘", "show reservations" ask what is held, not to hold more
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
-	{"reserve", []string{"reserve", "book", "grab", "hold", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
+	{"reserve", []string{"reserve", "book", "grab", "hold", "taking", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
 		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
 		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
 		// when someone's hold ends: "김대리가 잡은 gpu 언제 끝나요?"
-		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "언제 반납",
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "언제 반납", "빈자리", "빈 자리", "자리 나",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
 		"몇 장 있", "몇장 있", "몇 대 있", "몇대 있", "gpus do we have", "gpus we have", "gpu 뭐 있", "gpu 뭐있"}},
 	// sizing a machine to build: "4090 8장짜리 서버 새로 맞추려는데 전원이랑
@@ -192,19 +192,10 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	if name == "reserve" && r.server == "" && priceAsked(low) {
 		return CommandReading{}, false // "예산 잡아야 해서요 … 3개월 쓰면 얼마예요?": a price, not a booking
 	}
-	if name == "reserve" && r.server == "" {
-		serverGPU := map[string]string{}
-		for _, h := range env.Servers {
-			serverGPU[h.Server] = h.GPU.ID
-		}
-		for _, t := range toks {
-			if w := strings.TrimSuffix(t.w, "s"); r.gpu(t.w) || r.gpu(w) {
-				if srv := oneServerWith(serverGPU, w); srv != "" {
-					r.server = srv // "book 4 a100s …": the one server of them
-					break
-				}
-			}
-		}
+	inventory := strings.Contains(low, "있어") || strings.Contains(low, "있나") || strings.Contains(low, "have")
+	if r.server == "" && (name == "reserve" || name == "release" || name == "extend" || name == "wait" || name == "status" && !inventory) {
+		// (what the team has, "우리 서버 a100 몇 장 있어요?", lists every server)
+		r.serverOfGPU(env, toks)
 	}
 	if booking && (r.count == 0 && len(r.ids) == 0 || r.duration == "" && len(r.points) == 0 && len(r.english) == 0) {
 		return CommandReading{}, false // no count or no window: the plan words were a plan after all
@@ -295,7 +286,11 @@ type cmdReader struct {
 	duration string
 	now      time.Time
 	span     string // a whole day ("하루종일") or the weekend ("주말 동안") said as the window
-	skipped  []string
+	// gpuNoServer: a GPU type is named that no one team server has
+	// ("release my V100 reservation" with no V100 server): not all of the
+	// asker's GPUs
+	gpuNoServer bool
+	skipped     []string
 }
 
 func (r *cmdReader) w(i int) string {
@@ -364,6 +359,10 @@ func (r *cmdReader) read() {
 		}
 		if isHangulWord(w) {
 			r.skipped = append(r.skipped, r.in[i].raw)
+			continue
+		}
+		if w == "for" && (r.w(i+1) == "me" || r.w(i+1) == "us" || r.w(i+1) == "myself" || r.w(i+1) == "my" || r.w(i+1) == "our") {
+			i++ // "book 2 a100s for me tomorrow …": who for, not how long
 			continue
 		}
 		if w == "weekend" || w == "weekends" {
@@ -560,7 +559,7 @@ func (r *cmdReader) args(name string) string {
 			add("all")
 		case r.server != "":
 			add(r.server)
-		case r.mineSaid():
+		case r.mineSaid() && !r.gpuNoServer:
 			add("all") // "제가 빌린 GPU 반납할게요", "releasing my gpus": all of the asker's
 		}
 	case "extend":
@@ -743,7 +742,7 @@ func planWords(toks []reqToken) bool {
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
 	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "빈거", "빈게", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고",
-		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거"} {
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나"} {
 		if strings.Contains(low, w) {
 			return false
 		}

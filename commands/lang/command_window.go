@@ -176,6 +176,9 @@ func (r *cmdReader) koreanTime(i int) int {
 			day = strings.ToLower(d.String()[:3])
 		}
 	}
+	if day != "" && (strings.HasPrefix(r.w(i+1), "데드라인") || strings.HasPrefix(r.w(i+1), "마감")) {
+		return i + 2 // "금요일 데드라인이라": why, not when the booking is
+	}
 	if day != "" {
 		p := r.point()
 		p.day = day
@@ -184,23 +187,8 @@ func (r *cmdReader) koreanTime(i int) int {
 		}
 		return i + 1
 	}
-	if d, ok := koTimeOfDay(w); ok {
-		// "내일 오후까지", "오전까지": until that part of the day is over,
-		// not a window inside it: the afternoon and evening end with the
-		// working day (a day said alone, 18:00), the morning at noon, the
-		// night at midnight
-		pt := r.point()
-		switch {
-		case d == 0:
-			pt.clock = "midnight"
-		case d >= 12*time.Hour:
-			pt.clock = "noon"
-		}
-		if pt.day == "" && pt.clock == "" {
-			pt.day = "today" // "오후까지 쓸게요": today's
-		}
-		r.endPoint("until")
-		return i + 1
+	if n := r.koDayPart(i, w); n > i {
+		return n
 	}
 	switch {
 	case strings.HasPrefix(w, "오전") || strings.HasPrefix(w, "아침") || strings.HasPrefix(w, "새벽"):
@@ -298,4 +286,92 @@ func isDayWord(w string) bool {
 		}
 	}
 	return false
+}
+
+// serverOfGPU sets the server a command means by the GPU type it names
+// ("book 4 a100s …", "4090 예약한거 취소할게요", "release my V100
+// reservation", "에이백 다 쓰고 있으면"): the one team server with that GPU.
+// A GPU named that no one server has is remembered (gpuNoServer).
+func (r *cmdReader) serverOfGPU(env Env, toks []reqToken) {
+	serverGPU := map[string]string{}
+	for _, h := range env.Servers {
+		serverGPU[h.Server] = h.GPU.ID
+	}
+	for _, t := range respellKorean(toks, r.gpu) {
+		w := strings.TrimRightFunc(strings.TrimSuffix(t.w, "s"), isHangul) // "4090", "v100s", "a100은"
+		if !r.gpu(t.w) && !r.gpu(w) {
+			continue
+		}
+		if srv := oneServerWith(serverGPU, w); srv != "" {
+			r.server = srv // the one server of them
+			return
+		}
+		r.gpuNoServer = true
+	}
+}
+
+// koDayParts are the clocks a part of the day stands for in a booking: as
+// its start ("목요일 저녁부터": 18:00) and as its end ("금요일 아침까지":
+// 9:00; "" is the working day's end, as a day said alone; the night ends
+// at midnight).
+var koDayParts = map[string]struct{ from, until string }{
+	"새벽": {"6:00", "9:00"}, "아침": {"9:00", "9:00"}, "오전": {"9:00", "noon"}, "점심": {"12:00", "noon"},
+	"오후": {"13:00", ""}, "저녁": {"18:00", ""}, "밤": {"21:00", "midnight"},
+}
+
+// koDayPart reads a part of the day with its particle ("내일 오후까지",
+// "목요일 저녁부터", "금요일 아침까지") as a point of the window, "밤새" as
+// until the next morning, and a day named as a deadline ("금요일
+// 데드라인이라", "금요일 마감이라") as no point of it; i when none is there.
+func (r *cmdReader) koDayPart(i int, w string) int {
+	if strings.HasPrefix(w, "밤새") || w == "overnight" {
+		// "오늘 저녁 8시부터 밤새": until 9:00 the day after the start
+		day := "tomorrow"
+		if len(r.points) > 0 && r.points[0].day != "" && r.points[0].day != "today" && r.points[0].day != "now" {
+			day = r.dayAfter(r.points[0].day)
+		}
+		r.endPoint("")
+		r.points = append(r.points, winPoint{day: day, clock: "9:00", role: "until"})
+		return i + 1
+	}
+	for part, c := range koDayParts {
+		rest, ok := strings.CutPrefix(w, part)
+		if !ok {
+			continue
+		}
+		role := ""
+		switch {
+		case strings.HasPrefix(rest, "부터") || strings.HasPrefix(rest, "에서"):
+			role = "from"
+		case strings.HasPrefix(rest, "까지"):
+			role = "until"
+		default:
+			return i
+		}
+		pt := r.point()
+		if role == "from" {
+			pt.clock = c.from
+		} else if c.until != "" {
+			pt.clock = c.until
+		}
+		if pt.day == "" && pt.clock == "" {
+			pt.day = "today" // "오후까지 쓸게요": today's
+		}
+		r.endPoint(role)
+		return i + 1
+	}
+	return i
+}
+
+// dayAfter names the day after the booking day d ("tomorrow", "thu").
+func (r *cmdReader) dayAfter(d string) string {
+	if d == "tomorrow" {
+		return strings.ToLower(r.now.AddDate(0, 0, 2).Weekday().String()[:3])
+	}
+	for k, wd := range whenWeekdays {
+		if strings.ToLower(wd.String()[:3]) == d && !isHangulWord(k) {
+			return strings.ToLower(((wd + 1) % 7).String()[:3])
+		}
+	}
+	return "tomorrow"
 }

@@ -121,3 +121,30 @@ func TestLaptop(t *testing.T) {
 		}
 	}
 }
+
+// TestProbe33Bookings: GPU-sharing talk from blind probe 33 — the GPU
+// type names the server a release, a status or a booking means ("Release
+// my V100 reservation" released every booking the asker held), "for me"
+// is who for, "taking" books, a part of the day with 부터 or 까지 is a
+// point of the window, 밤새 runs to the next morning, and a day named as
+// the deadline is no point of it.
+func TestProbe33Bookings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	// a Wednesday morning
+	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
+	for text, want := range map[string]string{
+		"Release my V100 reservation, I'm done early": "release server-v",
+		"Release my 4090 reservation":                 "release ",
+		"a100 예약한거 취소할게요":                             "release server-a",
+		"에이백 다 쓰고 있으면 언제 빈자리 나는지 알려주세요":               "status server-a",
+		"taking 2 V100s for the next 3 hours":         "reserve 2 on server-v for 3 hours",
+		"Book 2 A100s for me tomorrow 9am to 5pm":     "reserve 2 on server-a tomorrow 9am to 5pm",
+		"금요일 데드라인이라 a100 4장 목요일 저녁부터 금요일 아침까지 예약 가능할까요?":    "reserve 4 on server-a from thu 18:00 until fri 9:00",
+		"오늘 저녁 8시부터 밤새 a100 4장 다 써도 될까요? 다른 사람 예약 있는지 확인 좀": "reserve 4 on server-a from today 20:00 until tomorrow 9:00",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: read as %q (%v), want %q", text, got, ok, want)
+		}
+	}
+}
