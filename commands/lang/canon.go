@@ -336,7 +336,7 @@ func (c *canonizer) phrase(i int) int {
 		// "tokens per second?", "how many tok/s", "images/sec": asks how
 		// fast, with no measurement said (a number before it would be one)
 		n := i + rateQuestion(c.w(i), c.w(i+1), c.w(i+2))
-		if num := n + koParticleAt(c.w(n)); (c.w(i) == "tokens/s" || c.w(i) == "samples/s") && reqStartsNumber(c.w(num)) {
+		if num := n + koParticleAt(c.w(n)); (c.w(i) == "tokens/s" || c.w(i) == "samples/s") && reqStartsNumber(c.w(num)) && !c.gpu(c.w(num)) {
 			// "tokens/s가 2800 나와요": the unit said before its number, measured
 			at := c.in[i].start // spans stay in order: the number stands where the unit began
 			c.out = append(c.out, reqToken{raw: c.in[num].raw, w: c.w(num), start: at, end: at})

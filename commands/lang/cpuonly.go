@@ -151,7 +151,7 @@ func (c *canonizer) laptopEnd(i int) int {
 func (c *canonizer) trainingSaid() bool {
 	for _, t := range c.in {
 		w := strings.ToLower(t.w)
-		for _, p := range []string{"train", "finetun", "fine-tun", "lora", "qlora", "pretrain", "학습", "파인튜닝", "훈련", "sft", "dpo"} {
+		for _, p := range []string{"train", "finetun", "fine-tun", "lora", "qlora", "pretrain", "학습", "파인튜닝", "훈련", "sft", "dpo", "orpo", "kto", "grpo", "ppo", "rlhf"} {
 			if strings.HasPrefix(w, p) || isHangulWord(p) && strings.Contains(w, p) { // "풀파인튜닝
 				return true
 			}

@@ -298,9 +298,6 @@ const (
 // default context's 3,840-token prompts, and says so.
 func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 	j := &r.Request.Job
-	if j.Workload != planner.Inference || j.SeqLen > 0 || j.GenTokens > 0 || !j.Model.IsTransformer() || j.Model.ForwardOnly() {
-		return
-	}
 	chat := false
 	for _, t := range c.in {
 		w := strings.ToLower(t.w)
@@ -309,7 +306,13 @@ func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 			// "qwen2.5-7b-chat") is a chat service
 			strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || w == "instruct"
 	}
-	if !chat {
+	if !chat || !j.Model.IsTransformer() || j.Model.ForwardOnly() {
+		return
+	}
+	if j.Workload == "" && !c.trainingSaid() && !j.Preference {
+		j.Workload = planner.Inference // "사내 챗봇으로 쓰려는데": served, not trained
+	}
+	if j.Workload != planner.Inference || j.SeqLen > 0 || j.GenTokens > 0 {
 		return
 	}
 	j.SeqLen, j.GenTokens = chatPromptTokens+chatOutputTokens, chatOutputTokens

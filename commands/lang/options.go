@@ -120,7 +120,7 @@ var reqKeywords = func() map[string]reqKeyword {
 	reqKws(reqKwInterconnect, string(planner.PCIe), "pcie")
 	reqKws(reqKwInterconnect, string(planner.IB), "ib", "infiniband", "roce")
 	reqKws(reqKwKey, "seq", "seq", "seqlen", "seq-len", "seq-length", "sequence-length", "sequence", "context", "context-length",
-		"ctx", "ctx-len", "max-len", "max-length", "max-seq-len", "max-seq-length", "cutoff-len", "model-max-length", "block-size",
+		"ctx", "ctx-len", "max-len", "max-length", "max-seq-len", "max-seq-length", "cutoff-len", "model-max-length", "max-model-len", "max_model_len", "block-size",
 		"max-source-length")
 	reqKws(reqKwKey, "batch", "batch", "bs", "global-batch", "batch-size", "batchsize", "global-batch-size", "gbs")
 	reqKws(reqKwKey, "micro", "micro", "micro-batch", "microbatch", "mbs", "micro-batch-size", "per-gpu", "per-device",

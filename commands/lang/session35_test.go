@@ -64,6 +64,16 @@ func TestProbe32Readings(t *testing.T) {
 		"llama 8b lora 4090 하루 만에 끝나?": func(r Reading) bool { return r.Deadline == 24*time.Hour },
 		// users a day with 에
 		"하루에 사용자 5000명 gemma 7b 서빙": func(r Reading) bool { return r.Request.Job.Concurrency == 500 && r.Deadline == 0 },
+		// probe 33: vLLM's flag for the context, a metric before a GPU
+		// named by its number, a chatbot that is only to be used
+		"vllm으로 llama-3.1-8b-instruct 서빙할때 max-model-len 32k면 4090 한장에 KV cache 얼마나 들어가요?": func(r Reading) bool {
+			return r.Request.Job.SeqLen == 32768
+		},
+		"젬마2 27b 추론 tokens/s 4090 vs A100 비교해줘": func(r Reading) bool {
+			return r.Request.Baseline == nil && len(r.Request.Targets) >= 2
+		},
+		"엑사원 3.5 32B 사내 챗봇으로 쓰려는데 서버 뭐가 필요할까요":                   func(r Reading) bool { return r.Request.Job.Workload == planner.Inference },
+		"qwen2.5-7b-instruct 로 DPO 하려는데 A100 80GB 1장이면 vram 충분?": func(r Reading) bool { return r.Request.Job.Workload != planner.Inference },
 		"context length 32k로 늘리면 KV cache 메모리 얼마나 잡아먹어요? qwen2.5 7b 기준": func(r Reading) bool {
 			return r.Request.Job.Model.ID == "qwen2.5-7b" && r.Request.Job.SeqLen == 32768
 		},
