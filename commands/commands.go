@@ -237,7 +237,33 @@ func (s *Set) Dispatch(ctx context.Context, req Request) (*Reply, error) {
 	}
 	// The request language's refusals are written in English; say them in
 	// the reply's language.
-	return reply, lang.Localize(req.printer(), err)
+	err = lang.Localize(req.printer(), err)
+	if ue := Explain(err); ue != nil {
+		ue.Hint = s.teamExample(ue.Hint)
+	}
+	return reply, err
+}
+
+// teamExample writes an example's built-in server names (`server-h`,
+// `server-a`) as the team's own when the team has none by those names:
+// "try: `reserve 2 on server-h for 4h`" names a server the asker can book.
+func (s *Set) teamExample(hint string) string {
+	inv := s.deps.Inventory
+	if inv == nil || len(inv.Servers) == 0 || hint == "" {
+		return hint
+	}
+	names := map[string]bool{}
+	for _, h := range inv.Servers {
+		names[h.Name] = true
+	}
+	for k, ex := range []string{"server-h", "server-a"} {
+		if names[ex] || !strings.Contains(hint, ex) {
+			continue
+		}
+		own := inv.Servers[min(k, len(inv.Servers)-1)].Name
+		hint = regexp.MustCompile(regexp.QuoteMeta(ex)+`\b`).ReplaceAllString(hint, own)
+	}
+	return hint
 }
 
 func (s *Set) dispatch(ctx context.Context, req Request) (*Reply, error) {

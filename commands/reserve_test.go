@@ -461,3 +461,24 @@ func TestReleaseByGPUType(t *testing.T) {
 		t.Errorf("the A100 booking %s is gone: %s", a.ID, textOf(t, st))
 	}
 }
+
+// A booking example in a refusal names the team's own servers when the
+// team has none called server-h or server-a (probe 33's hints named
+// servers it could not book).
+func TestExamplesNameTheTeamsServers(t *testing.T) {
+	s, _ := newReservationsOn(t, `
+timezone: Asia/Seoul
+servers:
+  - name: server-a100
+    gpu: a100
+    gpus: 8
+  - name: server-v1
+    gpu: v100
+    gpus: 4
+`)
+	_, err := do(t, s, "U1", "reserve 2 on server-a100 from yesterday for 2h")
+	ue := Explain(err)
+	if ue == nil || !strings.Contains(ue.Hint, "server-a100") || strings.Contains(ue.Hint, "server-h") {
+		t.Errorf("hint %+v, want the team's server named", ue)
+	}
+}
