@@ -42,3 +42,29 @@ func TestNoGraphsIsTheHostsPace(t *testing.T) {
 		t.Errorf("trt-llm changed by NoGraphs: %.2f vs %.2f ms", a.Serving.TPOTS*1e3, b.Serving.TPOTS*1e3)
 	}
 }
+
+// With no load said, a served decoder's balanced pick is one replica on
+// the fewest GPUs that hold it: probe 33's "serve Mistral 7B behind an
+// API" was recommended all four 4090s of a server, tensor parallel, for
+// a single stream's speed.
+func TestServingWithNoLoadIsOneReplica(t *testing.T) {
+	c := DefaultCatalog()
+	m, _, err := c.Model("mistral-7b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool []Hardware // the team's server, at each count the search tries there
+	for _, n := range []int{1, 2, 4} {
+		h := mustGPU(t, c, "4090", n)
+		h.Server = "server-4090"
+		pool = append(pool, h)
+	}
+	res, err := c.Plan(Request{Job: Job{Model: m, Workload: Inference, Engine: EngineVLLM}, Pool: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := res.Recommendations
+	if rec.Balanced == nil || rec.Balanced.GPUs != 1 || rec.Fastest == nil || rec.Fastest.GPUs <= 1 {
+		t.Errorf("balanced %+v, fastest %+v: want one GPU balanced, more for the fastest single stream", rec.Balanced, rec.Fastest)
+	}
+}

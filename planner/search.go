@@ -703,11 +703,13 @@ func (pc *planContext) search(pool []Hardware) Recommendations {
 	})
 	cheapest := byCost[cheapestOf(len(byCost), func(i int) float64 { return byCost[i].cost }, func(i int) int { return byCost[i].gpus })].src
 	// Balanced: the fastest option that costs at most 1.5x the cheapest and
-	// does not use more than 8 GPUs for less than a day's work.
+	// does not use more than 8 GPUs for less than a day's work; a served
+	// model with no load said keeps to one replica's GPUs (oneReplica).
 	limit := byCost[0].cost * 1.5
 	balanced := cheapest
+	fewest := pc.oneReplica(sp, feasible)
 	for _, o := range byTime {
-		if o.cost <= limit && (o.gpus <= 8 || o.hours > 24) {
+		if o.cost <= limit && (o.gpus <= 8 || o.hours > 24) && (fewest == nil || o.gpus <= fewest[hwKey(sp, o.src)]) {
 			balanced = o.src
 			break
 		}
