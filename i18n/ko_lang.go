@@ -329,5 +329,6 @@ func koLang() map[string]string {
 		"%s h":                         "%s시간",
 		"%s min":                       "%s분",
 		"`%s` turns off a serving engine's CUDA graphs; %s does not capture them — name vLLM, TGI or SGLang": "`%s`는 서빙 엔진의 CUDA graph를 끄는 말인데, %s는 CUDA graph를 쓰지 않아요 — vLLM, TGI, SGLang 중 하나를 말해 주세요",
+		"to start now, say only the end: %s": "지금부터 쓰려면 끝나는 시각만 말해 주세요: %s",
 	}
 }

@@ -112,6 +112,9 @@ func hintIn(p *i18n.Printer, h string) string {
 	if rest, ok := strings.CutPrefix(h, "e.g. "); ok {
 		return p.Tf("e.g. %s", rest)
 	}
+	if rest, ok := strings.CutPrefix(h, startNowHint); ok {
+		return p.Tf("to start now, say only the end: %s", rest)
+	}
 	if rest, ok := strings.CutPrefix(h, "servers: "); ok {
 		return p.Tf("servers: %s", rest)
 	}

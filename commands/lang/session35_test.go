@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,6 +157,20 @@ func TestProbe33Bookings(t *testing.T) {
 		cr, ok := ReadCommand(env, text)
 		if got := cr.Name + " " + cr.Args; !ok || got != want {
 			t.Errorf("%q: read as %q (%v), want %q", text, got, ok, want)
+		}
+	}
+}
+
+// A start already past with an end still ahead ("오늘 오후 2시부터 6시까지"
+// asked at four) says how to book from now; with the end past too, the
+// usual example.
+func TestPastStartOffersNow(t *testing.T) {
+	now := time.Date(2026, 11, 25, 16, 0, 0, 0, time.UTC)
+	for words, now2 := range map[string]bool{"from today 14:00 until 18:00": true, "from today 9:00 until 12:00": false} {
+		_, _, err := ParseWindow(strings.Fields(words), now, time.UTC)
+		var ue *UserError
+		if !errors.As(err, &ue) || strings.HasPrefix(ue.Hint, startNowHint) != now2 {
+			t.Errorf("%q: %v, want the start-now hint %v", words, err, now2)
 		}
 	}
 }

@@ -632,6 +632,10 @@ func (p *windowParser) clock(j int, pt *whenPoint, bare bool) (int, error) {
 	return n, nil
 }
 
+// startNowHint starts the hint for a start already past with an end still
+// ahead: saying the end alone books from now (hintIn translates it).
+const startNowHint = "to start now, say only the end: "
+
 // result resolves the clauses against now and checks the window.
 func (p *windowParser) result() (When, []string, error) {
 	var w When
@@ -641,8 +645,14 @@ func (p *windowParser) result() (When, []string, error) {
 		if !isNow {
 			p.field = FieldStart
 			if t.Before(p.now.Add(-pastGrace)) {
+				hint := whenExample
+				if end, _ := p.resolve(p.end, dayEndMinute, false, t); p.hasEnd && end.After(p.now) {
+					// "오늘 오후 2시부터 6시까지" at four: the end is still
+					// ahead, and saying it alone starts the booking now
+					hint = startNowHint + "`" + p.endText + "`"
+				}
 				return When{}, nil, said(en.Tf("`%s` (%s) is in the past — it is %s now", p.startText, p.format(t), p.format(p.now)), &UserError{
-					Hint: whenExample,
+					Hint: hint,
 				})
 			}
 			if t.After(p.now.Add(maxAhead)) {
