@@ -173,6 +173,10 @@ type Job struct {
 	// SGLang) is planned with continuous batching, a local one (llama.cpp,
 	// Ollama) as streams from a GGUF file.
 	Engine Engine `json:",omitempty"`
+	// Instruct: the instruction-tuned checkpoint was named
+	// ("qwen2.5-7b-instruct", "gemma-2-9b-it"): a launch line serves its
+	// repository, not the base one the catalogue row cites.
+	Instruct bool `json:",omitempty"`
 	// NoGraphs: the engine runs each forward pass op by op from Python,
 	// without CUDA graphs (vLLM --enforce-eager, TGI before 2.0 or with
 	// --cuda-graphs 0).

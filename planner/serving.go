@@ -756,16 +756,16 @@ func serveLine(j Job, e *Estimate) string {
 			q = " --quantize " + quant
 		}
 		return fmt.Sprintf("text-generation-launcher --model-id %s --num-shard %d --max-input-tokens %d --max-total-tokens %d --max-concurrent-requests %d%s",
-			repoID(j.Model), e.GPUs, max(1, j.SeqLen-j.GenTokens), j.SeqLen, inFlight, q)
+			launchRepo(j), e.GPUs, max(1, j.SeqLen-j.GenTokens), j.SeqLen, inFlight, q)
 	case EngineSGLang:
 		q := ""
 		if quant != "" {
 			q = " --quantization " + quant
 		}
 		return fmt.Sprintf("python -m sglang.launch_server --model-path %s --tp %d --context-length %d --max-running-requests %d%s",
-			repoID(j.Model), e.GPUs, j.SeqLen, inFlight, q)
+			launchRepo(j), e.GPUs, j.SeqLen, inFlight, q)
 	case EngineTRTLLM:
-		return fmt.Sprintf("trtllm-serve %s --tp_size %d --max_seq_len %d --max_batch_size %d", repoID(j.Model), e.GPUs, j.SeqLen, inFlight)
+		return fmt.Sprintf("trtllm-serve %s --tp_size %d --max_seq_len %d --max_batch_size %d", launchRepo(j), e.GPUs, j.SeqLen, inFlight)
 	}
 	q := ""
 	if quant != "" {
@@ -774,7 +774,7 @@ func serveLine(j Job, e *Estimate) string {
 	if j.KVPrecision == FP8 {
 		q += " --kv-cache-dtype fp8"
 	}
-	return fmt.Sprintf("vllm serve %s --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s", repoID(j.Model), e.GPUs, serveModelLen(j), inFlight, q)
+	return fmt.Sprintf("vllm serve %s --tensor-parallel-size %d --max-model-len %d --max-num-seqs %d%s", launchRepo(j), e.GPUs, serveModelLen(j), inFlight, q)
 }
 
 // repoID is the Hugging Face repository a launch line names: a Hub

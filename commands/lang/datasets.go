@@ -323,3 +323,18 @@ func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 		return w == "chat" || w == "chatbot" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") // read here
 	})
 }
+
+// instructNamed marks a job whose instruction-tuned checkpoint was named
+// ("qwen2.5-7b-instruct", "gemma-2-9b-it", "llama-2-7b-chat"), or a
+// chatbot served, so its launch line serves that repository.
+func instructNamed(r *Reading, c *canonizer) {
+	j := &r.Request.Job
+	for _, t := range c.in {
+		w := strings.ToLower(t.w)
+		switch {
+		case strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || strings.HasSuffix(w, "-it") || w == "instruct",
+			j.Workload == planner.Inference && (w == "chatbot" || strings.HasPrefix(w, "챗봇")):
+			j.Instruct = true
+		}
+	}
+}

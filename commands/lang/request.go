@@ -398,6 +398,7 @@ func impliedDefaults(r *Reading, p *reqParser, c *canonizer) {
 	liveStreams(r, p, c)
 	unslothAdapters(r, p, c)
 	chatLengths(r, p, c)
+	instructNamed(r, c)
 }
 
 // unslothAdapters reads a fine-tune said with Unsloth and no method

@@ -74,7 +74,12 @@ func TestProbe32Readings(t *testing.T) {
 		"젬마2 27b 추론 tokens/s 4090 vs A100 비교해줘": func(r Reading) bool {
 			return r.Request.Baseline == nil && len(r.Request.Targets) >= 2
 		},
-		"엑사원 3.5 32B 사내 챗봇으로 쓰려는데 서버 뭐가 필요할까요":                   func(r Reading) bool { return r.Request.Job.Workload == planner.Inference },
+		"엑사원 3.5 32B 사내 챗봇으로 쓰려는데 서버 뭐가 필요할까요": func(r Reading) bool {
+			return r.Request.Job.Workload == planner.Inference && r.Request.Job.Instruct
+		},
+		// the instruction-tuned checkpoint named: its repository is served
+		"gemma-2-9b-it vllm 서빙 l40s 1장":                          func(r Reading) bool { return r.Request.Job.Instruct },
+		"qwen2.5 7b vllm 서빙 l40s 1장":                             func(r Reading) bool { return !r.Request.Job.Instruct },
 		"qwen2.5-7b-instruct 로 DPO 하려는데 A100 80GB 1장이면 vram 충분?": func(r Reading) bool { return r.Request.Job.Workload != planner.Inference },
 		"context length 32k로 늘리면 KV cache 메모리 얼마나 잡아먹어요? qwen2.5 7b 기준": func(r Reading) bool {
 			return r.Request.Job.Model.ID == "qwen2.5-7b" && r.Request.Job.SeqLen == 32768
