@@ -342,6 +342,9 @@ func TestQuestionsAreAnswered(t *testing.T) {
 		// tensor parallelism named with no degree: whether the plan uses it
 		{"3090 두장으로 13b 모델 LoRA 학습 가능한가요? 텐서병렬 써야하나", "fit", []string{"텐서 병렬은 필요 없어요"}},
 		{"llama 70b inference on 2x h100 tensor parallel needed?", "fit", []string{"It needs tensor parallelism: each layer split over 2 GPUs"}},
+		// a laptop's GPU named: the laptop part's smaller memory, and whether the job fits it
+		{"qwen2.5 7b 내 노트북 4090에서 돌아가?", "fit", []string{"노트북용 GeForce RTX 4090은 16 GB", "그 메모리에는 안 들어가요"}},
+		{"will llama 3.2 3b inference fit on my laptop 4070?", "fit", []string{"A laptop's GeForce RTX 4070 has 8 GB", "at 8.3 GiB a GPU, the job does not fit it"}},
 		// the cloud's cost against the team's servers: both, and which is less
 		{"클라우드 vs 우리 서버 llama 8b lora 비용 차이", "which_server", []string{"팀 서버: $", "클라우드: $", "배 싸요"}},
 		{"cloud vs our servers for llama 8b lora, which is cheaper?", "which_server", []string{"On the team's servers: $", "In the cloud: $", "less, at the prices configured"}},
