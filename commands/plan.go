@@ -157,7 +157,7 @@ func (s *Set) answer(p *i18n.Printer, rd lang.Reading, req planner.Request, res,
 	if answer == "" {
 		answer = answerLine(p, rd, res)
 	}
-	answer = laptopPart(p, rd, res, tpNeeded(p, rd, res, s.bf16Lead(p, rd, res, refineAnswer(p, rd, res, answer))))
+	answer = s.laptopPart(p, rd, res, tpNeeded(p, rd, res, s.bf16Lead(p, rd, res, refineAnswer(p, rd, res, answer))))
 	if rd.RL != "" && strings.HasSuffix(answer, ".") {
 		// "grpo … how long": the figure is the update's; say so where it is read
 		answer = strings.TrimSuffix(answer, ".") + p.Tf(" — %s's policy update only; the rollouts that generate its samples are not counted.", rd.RL)

@@ -116,7 +116,7 @@ func (c *canonizer) laptopAt(i int) int {
 		return i
 	}
 	c.laptop = true
-	if c.trainingSaid() || c.gpuNamed() {
+	if c.trainingSaid() || c.anyGPU(0, len(c.in)) {
 		c.skip(i, n)
 		return n
 	}
@@ -155,16 +155,6 @@ func (c *canonizer) trainingSaid() bool {
 			if strings.HasPrefix(w, p) || isHangulWord(p) && strings.Contains(w, p) { // "풀파인튜닝
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// gpuNamed reports whether the sentence names a GPU.
-func (c *canonizer) gpuNamed() bool {
-	for k := range c.in {
-		if c.gpu(c.w(k)) {
-			return true
 		}
 	}
 	return false

@@ -1,6 +1,10 @@
 package commands
 
+// Where a job runs, as people ask it: on the CPU alone or a laptop, on the
+// cloud against the team's servers, split across GPUs or not.
+
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -45,15 +49,17 @@ func (s *Set) cpuOnlyAnswer(p *i18n.Printer, rd lang.Reading, req planner.Reques
 // first, with the parts that have them (NVIDIA's GeForce RTX 40 and 50
 // Series Laptop specifications): a laptop part has less memory than the
 // desktop card of the same name.
+// desktops are the catalogue's desktop cards of the same names.
 var laptopGPUs = []struct {
-	gb    float64
-	parts string
+	gb       float64
+	parts    string
+	desktops []string
 }{
-	{6, "RTX 4050 Laptop"},
-	{8, "RTX 4060/4070 Laptop, RTX 5070 Laptop"},
-	{12, "RTX 4080 Laptop, RTX 5070 Ti Laptop"},
-	{16, "RTX 4090 Laptop, RTX 5080 Laptop"},
-	{24, "RTX 5090 Laptop"},
+	{6, "RTX 4050 Laptop", nil},
+	{8, "RTX 4060/4070 Laptop, RTX 5070 Laptop", []string{"rtx-4060", "rtx-4070"}},
+	{12, "RTX 4080 Laptop, RTX 5070 Ti Laptop", []string{"rtx-4080"}},
+	{16, "RTX 4090 Laptop, RTX 5080 Laptop", []string{"rtx-4090", "rtx-5080"}},
+	{24, "RTX 5090 Laptop", []string{"rtx-5090"}},
 }
 
 // laptopClass is the smallest laptop GPU memory that holds need GiB
@@ -135,23 +141,22 @@ func tpNeeded(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer stri
 	return answer + " " + p.Tf("Tensor parallelism is not needed: the plan runs %s, each GPU running whole layers.", e.Strategy)
 }
 
-// laptopMemoryGB is the memory of NVIDIA's laptop parts whose desktop
-// card of the same name has more (RTX 40/50 Series Laptop
-// specifications): a plan on the desktop card overstates what the laptop
-// holds.
-var laptopMemoryGB = map[string]float64{"rtx-4070": 8, "rtx-4080": 12, "rtx-4090": 16, "rtx-5090": 24}
-
 // laptopPart adds to an answer, when the GPU was said to sit in a laptop
 // ("llama 3 8b on my laptop 4070"), that the laptop part has less memory
 // than the desktop card planned, and whether the job fits it.
-func laptopPart(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer string) string {
+func (s *Set) laptopPart(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer string) string {
 	e := firstEstimate(res)
 	if !rd.Laptop || e == nil || answer == "" {
 		return answer
 	}
-	gb, ok := laptopMemoryGB[e.GPU]
-	if !ok {
-		return answer
+	gb := 0.0
+	for _, l := range laptopGPUs {
+		if slices.Contains(l.desktops, e.GPU) {
+			gb = l.gb
+		}
+	}
+	if g, _, err := s.deps.Catalog.GPU(e.GPU); gb == 0 || err != nil || gb >= g.MemoryGB {
+		return answer // no laptop part by that name, or one with the desktop card's memory
 	}
 	fits := p.T("the job does not fit it")
 	if e.Memory.PerGPUGiB*1.05 <= gb*1e9/(1<<30) {
