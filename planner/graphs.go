@@ -38,29 +38,3 @@ func engineIssueS(p *Params, j Job, e Engine, g GPU) float64 {
 	}
 	return engineDecodeOps(j.Model) * opS(p, g)
 }
-
-// oneReplica is, for a served decoder with no load said, the fewest GPUs
-// of each type (keyed by hwKey) that hold one replica: more GPUs on one
-// replica only quicken a single stream, while a service grows by
-// replicas, so the balanced pick stays on one replica's GPUs (a 7B model
-// is served on one 4090, not split over four). nil for any other job.
-func (pc *planContext) oneReplica(sp searchSpace, feasible []ranked) map[string]int {
-	j := pc.job
-	if j.Workload != Inference || forwardOnly(j.Model) || j.Concurrency > 0 || j.RequestRate > 0 || j.OutputTokPS > 0 || j.GlobalBatch > 0 || j.Engine.Local() {
-		return nil
-	}
-	fewest := map[string]int{}
-	for _, o := range feasible {
-		k := hwKey(sp, o.src)
-		if n, ok := fewest[k]; !ok || o.gpus < n {
-			fewest[k] = o.gpus
-		}
-	}
-	return fewest
-}
-
-// hwKey names the GPU type and server of search option i.
-func hwKey(sp searchSpace, i int) string {
-	h, _ := sp.at(i)
-	return h.Server + "/" + h.GPU.ID
-}
