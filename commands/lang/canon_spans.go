@@ -16,11 +16,12 @@ func (c *canonizer) spelledSpans() {
 	days := map[string]string{"하루": "1", "이틀": "2", "사흘": "3", "나흘": "4", "일주일": "7"}
 	for k := 0; k < len(c.in); k++ {
 		d, ok := days[c.w(k)]
-		if n := k + 2; ok && (c.w(k+1) == "만에" || (c.w(k+1) == "만" || c.in[k+1].raw == "만" || strings.HasPrefix(c.in[k+1].raw, "만에")) && c.w(k+2) == "에") {
+		split := k+2 < len(c.in) && strings.HasPrefix(c.in[k+1].raw, "만") && c.w(k+2) == "에" // 만 read as 10000, then its particle
+		if n := k + 2; ok && (c.w(k+1) == "만에" || split) {
 			// "하루 만에 끝나?": a deadline, read as "하루만에" is, not 만
 			// (ten thousand) of something
-			if c.w(k+2) == "에" {
-				n = k + 3 // "만에" read as the number 10000 and its particle
+			if split {
+				n = k + 3
 			}
 			c.in[k].w += "만에"
 			c.in[k].end = c.in[n-1].end
