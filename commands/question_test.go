@@ -675,3 +675,20 @@ func TestGPUValueWithNoJob(t *testing.T) {
 		t.Errorf("no value asked, yet the value line: %q", r.Summary)
 	}
 }
+
+// A laptop with no GPU named is answered with the laptop GPUs that hold
+// the file; the desktop card the CPU-only plan happened to sit on is no
+// laptop part to warn about.
+func TestLaptopWithNoGPUNamed(t *testing.T) {
+	s, _ := newReservationsOn(t, `
+timezone: Asia/Seoul
+servers:
+  - name: server-4090
+    gpu: 4090
+    gpus: 4
+`)
+	r := mustDo(t, s, "U1", "can I run llama 3.1 8b on my laptop?")
+	if !strings.Contains(r.Summary, "On a laptop") || strings.Contains(r.Summary, "A laptop's") {
+		t.Errorf("summary %q: want the laptop GPUs that hold it and no desktop card's laptop part", r.Summary)
+	}
+}

@@ -146,8 +146,8 @@ func tpNeeded(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer stri
 // than the desktop card planned, and whether the job fits it.
 func (s *Set) laptopPart(p *i18n.Printer, rd lang.Reading, res *planner.Result, answer string) string {
 	e := firstEstimate(res)
-	if !rd.Laptop || e == nil || answer == "" {
-		return answer
+	if !rd.Laptop || rd.CPUOnly || len(rd.Request.Targets) == 0 || e == nil || answer == "" {
+		return answer // (no GPU named: laptopLine said which laptop GPUs hold it)
 	}
 	gb := 0.0
 	for _, l := range laptopGPUs {
