@@ -304,7 +304,7 @@ func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 		chat = chat || w == "chat" || w == "chatbot" || w == "chatbots" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") || strings.HasPrefix(w, "대화형") ||
 			// an instruct or chat checkpoint served ("llama-3.1-8b-instruct",
 			// "qwen2.5-7b-chat") is a chat service
-			strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || w == "instruct"
+			strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || w == "instruct" || strings.HasPrefix(w, "인스트럭트")
 	}
 	if !chat || !j.Model.IsTransformer() || j.Model.ForwardOnly() {
 		return
@@ -332,9 +332,12 @@ func instructNamed(r *Reading, c *canonizer) {
 	for _, t := range c.in {
 		w := strings.ToLower(t.w)
 		switch {
-		case strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || strings.HasSuffix(w, "-it") || w == "instruct",
+		case strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || strings.HasSuffix(w, "-it") || w == "instruct" || strings.HasPrefix(w, "인스트럭트"),
 			j.Workload == planner.Inference && (w == "chatbot" || strings.HasPrefix(w, "챗봇")):
 			j.Instruct = true
 		}
+	}
+	if j.Instruct {
+		r.Skipped = slices.DeleteFunc(r.Skipped, func(s string) bool { return strings.HasPrefix(s, "인스트럭트") }) // read here
 	}
 }

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,8 +79,11 @@ func TestProbe32Readings(t *testing.T) {
 			return r.Request.Job.Workload == planner.Inference && r.Request.Job.Instruct
 		},
 		// the instruction-tuned checkpoint named: its repository is served
-		"gemma-2-9b-it vllm 서빙 l40s 1장":                          func(r Reading) bool { return r.Request.Job.Instruct },
-		"qwen2.5 7b vllm 서빙 l40s 1장":                             func(r Reading) bool { return !r.Request.Job.Instruct },
+		"gemma-2-9b-it vllm 서빙 l40s 1장": func(r Reading) bool { return r.Request.Job.Instruct },
+		"qwen2.5 7b vllm 서빙 l40s 1장":    func(r Reading) bool { return !r.Request.Job.Instruct },
+		"큐웬2.5 7b 인스트럭트 vllm으로 서빙하려는데 4090 한장이면 동접 몇명까지 돼요?": func(r Reading) bool {
+			return r.Request.Job.Instruct && r.Request.Job.GenTokens == chatOutputTokens && !slices.Contains(r.Skipped, "인스트럭트")
+		},
 		"qwen2.5-7b-instruct 로 DPO 하려는데 A100 80GB 1장이면 vram 충분?": func(r Reading) bool { return r.Request.Job.Workload != planner.Inference },
 		"context length 32k로 늘리면 KV cache 메모리 얼마나 잡아먹어요? qwen2.5 7b 기준": func(r Reading) bool {
 			return r.Request.Job.Model.ID == "qwen2.5-7b" && r.Request.Job.SeqLen == 32768
