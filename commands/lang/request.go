@@ -395,6 +395,7 @@ func countsAsked(r *Reading, c *canonizer, p *reqParser) {
 func impliedDefaults(r *Reading, p *reqParser, c *canonizer) {
 	recipeEpochs(r, p, c.epochAsked)
 	sampleSeq(r, p)
+	taskSeq(r, p, c)
 	liveStreams(r, p, c)
 	unslothAdapters(r, p, c)
 	chatLengths(r, p, c)
