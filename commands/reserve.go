@@ -683,7 +683,7 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	by := end.Sub(cur.End)
 	if by <= 0 {
 		return nil, &UserError{Msg: p.Tf("`%s` already ends %s: ending %s would shorten it", cur.ID, whenIn(p, cur.End, now, loc), whenIn(p, end, now, loc)),
-			Hint: p.Tf("name a later end, or a duration: `extend %s 1h`", cur.ID), Field: lang.FieldEnd}
+			Hint: p.Tf("name a later end, or a duration: `extend %s 1h`; a booking is not shortened: done early, `release %s` gives the GPUs back then", cur.ID, cur.ID), Field: lang.FieldEnd}
 	}
 	srv, _ := s.deps.Inventory.Server(cur.Server)
 	maxDur := srv.MaxDuration
@@ -724,6 +724,18 @@ func (s *Set) extendTarget(ctx context.Context, p *i18n.Printer, st store.Store,
 	for _, r := range mine {
 		if st := r.State(now); (st == store.Active || st == store.Pending) && (a.Server == "" || r.Server == a.Server) {
 			open = append(open, r)
+		}
+	}
+	if len(open) > 1 {
+		// "금요일 예약 …까지로", "my booking tomorrow": the one held that day
+		var that []store.Reservation
+		for _, r := range open {
+			if a.OnDay(r.Start, r.End, now, loc) {
+				that = append(that, r)
+			}
+		}
+		if len(that) > 0 {
+			open = that
 		}
 	}
 	where := ""

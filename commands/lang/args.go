@@ -290,7 +290,36 @@ type ExtendArgs struct {
 	// Until is the new end as typed ("until", "20:00"), when the words
 	// name a time rather than a duration.
 	Until []string
+	// Day is the day the booking meant is held on, as typed ("tomorrow",
+	// "fri"): "extend my booking tomorrow on gpu1 by 1 hour".
+	Day   string
 	Force bool
+}
+
+// OnDay reports whether a window from start to end holds some of the
+// day a.Day names, or of the day of the new end Until names; true when
+// neither names a day.
+func (a ExtendArgs) OnDay(start, end, now time.Time, loc *time.Location) bool {
+	var day time.Time
+	switch {
+	case a.Day != "":
+		w, _, err := ParseWindow([]string{"from", a.Day}, now, loc)
+		if err != nil || w.Start.IsZero() {
+			return true
+		}
+		day = w.Start
+	case len(a.Until) > 1 && isDayWord(strings.ToLower(a.Until[1])):
+		t, err := untilPoint(a.Until, now, loc)
+		if err != nil {
+			return true
+		}
+		day = t
+	default:
+		return true
+	}
+	day = day.In(loc)
+	from := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
+	return start.Before(from.AddDate(0, 0, 1)) && end.After(from)
 }
 
 const extendHint = "try: `extend server-h-3 2h`, `extend server-h 2h` or `extend server-h-3 until 20:00` — `mine` lists your reservations"
@@ -333,6 +362,9 @@ func ParseExtend(args string, srv Servers, now time.Time, loc *time.Location) (E
 			return a, userErrorf(extendHint, en.T("extend which reservation by how much?"))
 		}
 		return a, inField(userErrorf(extendHint, en.Tf("extend `%s` by how much? add a duration (`2h`) or an end (`until 20:00`)", a.ID+a.Server)), FieldDuration)
+	}
+	if len(words) > 1 && isDayWord(strings.ToLower(words[0])) && amountWord(words[1]) {
+		a.Day, words = words[0], words[1:]
 	}
 	kw := strings.ToLower(words[0])
 	switch kw {

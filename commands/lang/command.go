@@ -31,7 +31,9 @@ var commandVerbs = []struct {
 	name  string
 	words []string
 }{
-	{"extend", []string{"extend", "연장"}},
+	// "금요일 예약 오후 6시까지로 줄여줘": a new end for a booking held, as
+	// an extension's is (extend says what it can do with an earlier one)
+	{"extend", []string{"extend", "연장", "줄여", "줄이", "단축", "shorten", "cut short"}},
 	{"release", []string{"release", "releasing", "cancel", "반납", "해제", "취소", "풀어", "풀게", "다 썼", "다썼"}},
 	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
 	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
@@ -42,7 +44,7 @@ var commandVerbs = []struct {
 	// 보여줘", "show reservations" ask what is held, not to hold more
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
-	{"reserve", []string{"reserve", "book", "grab", "hold", "taking", "예약", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
+	{"reserve", []string{"reserve", "book", "grab", "hold", "taking", "예약", "신청", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
 		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
 		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
@@ -71,7 +73,7 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	if k := noteStart(text); k >= 0 {
 		text, note = text[:k], quotedNote(strings.TrimSpace(text[k:]))
 	}
-	text = unglue(tildeRange(text), env.Servers)
+	text = unglue(clockRange(tildeRange(text)), env.Servers)
 	norm := reqStripLead(reqNormalize(text))
 	low := " " + strings.ToLower(norm) + " "
 	name := ""
@@ -192,10 +194,20 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	if name == "reserve" && r.server == "" && priceAsked(low) {
 		return CommandReading{}, false // "예산 잡아야 해서요 … 3개월 쓰면 얼마예요?": a price, not a booking
 	}
+	if name == "" && (r.count > 0 || len(r.ids) > 0) && r.startAndEnd() && !strings.Contains(low, "얼마나") && !strings.Contains(low, "how long") {
+		name = "reserve" // "이번주 금요일 오후 2시부터 저녁 8시까지 에이백 4장 부탁드려요": GPUs over a window said start to end
+	}
 	inventory := strings.Contains(low, "있어") || strings.Contains(low, "있나") || strings.Contains(low, "have")
 	if r.server == "" && (name == "reserve" || name == "release" || name == "extend" || name == "wait" || name == "status" && !inventory) {
 		// (what the team has, "우리 서버 a100 몇 장 있어요?", lists every server)
 		r.serverOfGPU(env, toks)
+	}
+	if name == "reserve" && r.all && r.count == 0 && len(r.ids) == 0 {
+		for _, h := range env.Servers {
+			if h.Server == r.server {
+				r.count = h.Count // "gpu1 전부 써야하는데": every GPU the server has
+			}
+		}
 	}
 	if booking && (r.count == 0 && len(r.ids) == 0 || r.duration == "" && len(r.points) == 0 && len(r.english) == 0) {
 		return CommandReading{}, false // no count or no window: the plan words were a plan after all
@@ -219,6 +231,17 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		args = strings.TrimSpace(args + " " + note)
 	}
 	return CommandReading{Name: name, Args: args, Skipped: r.skipped}, true
+}
+
+// startAndEnd reports whether the words said a window from a start to
+// an end or for a length: "오후 2시부터 저녁 8시까지", "in 2h for 3h".
+func (r *cmdReader) startAndEnd() bool {
+	start, end := r.startIn != "", r.duration != ""
+	for _, p := range r.points {
+		start = start || p.role == "from"
+		end = end || p.role == "until"
+	}
+	return start && end
 }
 
 // bookingLead reports whether a sentence starts by booking GPUs ("book 4
@@ -284,6 +307,7 @@ type cmdReader struct {
 	points   []winPoint
 	cur      *winPoint
 	duration string
+	startIn  string // "2시간 뒤부터": the start, that long from now
 	now      time.Time
 	span     string // a whole day ("하루종일") or the weekend ("주말 동안") said as the window
 	// gpuNoServer: a GPU type is named that no one team server has
@@ -380,7 +404,9 @@ func (r *cmdReader) read() {
 			i += 2
 			continue
 		}
-		if isWindowWord(w) || reqStartsNumber(w) || strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") {
+		if isWindowWord(w) || reqStartsNumber(w) || strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") ||
+			w == "in" && (reqStartsNumber(r.w(i+1)) || r.w(i+1) == "an" || r.w(i+1) == "half") { // "in 2 hours": the start
+
 			r.english = append(r.english, r.in[i].raw)
 			continue
 		}
@@ -609,6 +635,22 @@ func (r *cmdReader) extendAmount(add func(...string)) {
 		}
 	}
 	add(en...)
+}
+
+// clockRangeRE is a span of clock times written as one word, at least one
+// side with am/pm or minutes: "1pm-5pm", "9am~6pm", "14:00-18:00".
+var clockRangeRE = regexp.MustCompile(`(?i)\b(\d{1,2}(?::\d{2})?(?:am|pm)?)[-–~](\d{1,2}(?::\d{2})?(?:am|pm)?)\b`)
+
+// clockRange spells a clock span as the window's words, "1pm to 5pm";
+// GPU id ranges ("gpus 0-3") have neither am/pm nor minutes and stay.
+func clockRange(s string) string {
+	return clockRangeRE.ReplaceAllStringFunc(s, func(m string) string {
+		if !strings.ContainsAny(strings.ToLower(m), ":apm") {
+			return m
+		}
+		sub := clockRangeRE.FindStringSubmatch(m)
+		return sub[1] + " to " + sub[2]
+	})
 }
 
 // tildeRange writes "0~3" as "0-3": the normaliser treats '~' as noise.

@@ -23,6 +23,9 @@ func (r *cmdReader) window(add func(...string)) {
 		add("from", from, "until", until) // "내일 오전에 쓸게요": tomorrow morning
 		return
 	}
+	if r.startIn != "" {
+		add("in", r.startIn) // "2시간 뒤부터": a start that far from now
+	}
 	hasEnd := false
 	for _, p := range r.points {
 		words := strings.TrimSpace(p.day + " " + p.clock)
@@ -234,8 +237,7 @@ func (r *cmdReader) koreanTime(i int) int {
 			d += "30m"
 			j++
 		}
-		r.addDuration(d)
-		return j
+		return r.durationOrStart(d, next, j)
 	case strings.HasPrefix(next, "시"):
 		p := r.point()
 		h, m := n, 0
@@ -261,8 +263,7 @@ func (r *cmdReader) koreanTime(i int) int {
 		r.endPoint(role(suffix))
 		return j
 	case strings.HasPrefix(next, "분"):
-		r.addDuration(strconv.Itoa(n) + "m")
-		return i + 2
+		return r.durationOrStart(strconv.Itoa(n)+"m", next, i+2)
 	case strings.HasPrefix(next, "일") && !strings.HasPrefix(next, "일요일"):
 		r.addDuration(strconv.Itoa(n*24) + "h")
 		return i + 2
@@ -271,6 +272,36 @@ func (r *cmdReader) koreanTime(i int) int {
 		return i + 2
 	}
 	return i
+}
+
+// durationOrStart reads a span said ("3시간", "30분") as the booking's
+// length, or, followed by 뒤/후 as its start ("2시간 뒤부터", "30분
+// 후에", "1시간뒤"): that far from now. unit is the word the span's
+// unit began ("시간뒤부터" glued), j the index after the span.
+func (r *cmdReader) durationOrStart(d, unit string, j int) int {
+	after := strings.TrimLeft(unit, "시간분")
+	if after == "" {
+		after = r.w(j)
+		if koStartAfter(after) {
+			j++
+		}
+	}
+	if koStartAfter(after) && r.startIn == "" {
+		r.startIn = d
+		return j
+	}
+	r.addDuration(d)
+	return j
+}
+
+// koStartAfter is 뒤/후 as when something starts ("뒤부터", "후에",
+// "이후"), not as the end it runs to ("뒤까지").
+func koStartAfter(w string) bool {
+	switch w {
+	case "뒤", "뒤부터", "뒤에", "뒤에서", "후", "후부터", "후에", "이후", "이후에", "이후부터":
+		return true
+	}
+	return false
 }
 
 // isDayWord reports whether w names a day a booking starts on: today,

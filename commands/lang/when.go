@@ -282,6 +282,16 @@ func (p *windowParser) clause(i int, w string) (int, error) {
 			return 0, nil
 		}
 		return 1 + n, p.setEnd(pt, i, i+1+n)
+	case w == "in" && !p.hasStart:
+		// "in 2h", "in 30 minutes": a start that far from now
+		d, n, err := p.duration(i + 1)
+		if n == 0 || err != nil {
+			return 0, nil // "in the lab", "in fp16": note words
+		}
+		p.field = FieldStart
+		t := p.now.Add(d)
+		pt := whenPoint{day: dayDate, year: t.Year(), month: t.Month(), mday: t.Day(), hasTime: true, minute: t.Hour()*60 + t.Minute()}
+		return 1 + n, p.setStart(pt, i, i+1+n)
 	case w == "for":
 		p.field = FieldDuration
 		d, n, err := p.duration(i + 1)
