@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -90,12 +91,40 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 		on = shown.GPUName // each side says its count
 	}
 	verdict := variantVerdict(p, v.Kind, sides, vals, each, mode)
+	if mode == sideRates && v.Kind == "workload" && !counted {
+		// "풀파인튜닝이랑 로라랑 뭐가 다른거고 뭘 써야돼요?": what each
+		// holds per GPU decides it as much as the speed does
+		parts, verdict = withLeastMemory(p, sides, plan, hw, parts, verdict)
+	}
 	if mode == sideMemory && rd.Ask == lang.AskTime {
 		// "속도랑 메모리 비교", "memory and tokens/s?": each side's rate
 		// beside its memory, and both differences
 		parts, verdict = withRates(p, v.Kind, sides, plan, hw, parts, verdict)
 	}
 	return noBF16(p, v, hw) + strings.Join(parts, " · ") + p.Tf(" on %s", on) + leastSaid(p, mode, req.Job) + verdict + "."
+}
+
+// withLeastMemory adds to each side's rate the least memory per GPU it
+// needs (micro-batch 1, checkpointing), and to the verdict which needs
+// less; the parts stay as they are when a side does not plan.
+func withLeastMemory(p *i18n.Printer, sides []lang.Choice, plan func(planner.Request, planner.Hardware) (*planner.Estimate, error),
+	hw planner.Hardware, parts []string, verdict string) ([]string, string) {
+	vals := make([]float64, len(sides))
+	out := slices.Clone(parts)
+	for i, sd := range sides {
+		r := sd.Request
+		leastSized(&r.Job)
+		e, err := plan(r, hw)
+		if err != nil || e == nil || i >= len(out) {
+			return parts, verdict
+		}
+		vals[i] = -e.Memory.PerGPUGiB
+		out[i] += p.Tf(" (at least %.0f GiB per GPU)", e.Memory.PerGPUGiB)
+	}
+	if mv := variantVerdict(p, "workload", sides, vals, nil, sideMemory); mv != "" && mv != p.T(" — about the same") {
+		verdict += "; " + strings.TrimPrefix(mv, " — ")
+	}
+	return out, verdict
 }
 
 // noBF16 leads a comparison of formats that sets bf16 against another on a
