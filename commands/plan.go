@@ -398,7 +398,11 @@ func planReply(p *i18n.Printer, text string, res *planner.Result) *Reply {
 	}
 
 	if res.Baseline != nil {
-		r.Sections = append(r.Sections, Section{Heading: p.T("Your measured run"), Text: res.Baseline.Explanation})
+		heading := p.T("Your measured run")
+		if res.Baseline.Unit == planner.MFU {
+			heading = p.T("The MFU you assume")
+		}
+		r.Sections = append(r.Sections, Section{Heading: heading, Text: res.Baseline.Explanation})
 	}
 	switch {
 	case res.Compare && len(res.Plans) > 1:

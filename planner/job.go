@@ -251,6 +251,10 @@ const (
 	SecPerStep    BaselineUnit = "s/step"
 	HoursPerEpoch BaselineUnit = "h/epoch"
 	Hours         BaselineUnit = "h"
+	// MFU is a model FLOPs utilization the user assumes on the hardware
+	// ("MFU 40% 가정"), as a fraction: the plan runs at it there, and the
+	// other hardware carries the same factor as from a measured run.
+	MFU BaselineUnit = "mfu"
 )
 
 // Baseline is a measurement of this job on some hardware ("5.67 h/epoch

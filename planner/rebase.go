@@ -27,6 +27,10 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 		if !pc.info.AmountKnown {
 			return pc.rebaseSameWork(b), nil
 		}
+	case MFU:
+		if b.Value > 1 {
+			return nil, userError(pc.pr.Tf("an MFU of %.0f%% is more than a GPU's peak: give it as a share of peak, like `mfu 40%%`", b.Value*100))
+		}
 	case SamplesPerS, TokensPerS, SecPerStep:
 	default:
 		return nil, userError(pc.pr.Tf("unknown baseline unit %q: use samples/s, tokens/s, s/step, h/epoch or h", b.Unit))
@@ -43,13 +47,15 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 			return e.Throughput.TokensPerS, e
 		case SecPerStep:
 			return e.Time.StepS, e
+		case MFU:
+			return e.MFU, e
 		case HoursPerEpoch:
 			return *e.Time.EpochHours, e
 		default:
 			return *e.Time.TotalHours, e
 		}
 	}
-	isRate := b.Unit == SamplesPerS || b.Unit == TokensPerS
+	isRate := b.Unit == SamplesPerS || b.Unit == TokensPerS || b.Unit == MFU
 	pc.jobFactor = 1
 	pc.impliedBatch(b, predict)
 	pc.impliedStepBatch(b, predict)
@@ -75,11 +81,19 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 		MeasuredMFU:  e.MFU,
 		BaselinePlan: e,
 	}
-	if pc.jobFactor > 1 {
+	switch {
+	case b.Unit == MFU:
+		fit.Explanation = pc.pr.Tf("Planned at the MFU you assume, %.0f%% on %s, where the model predicts %.0f%% for that setup (%s, %s): factor %.2f, which the other estimates carry.",
+			b.Value*100, fit.Hardware, first*100, e0.Precision, e0.Strategy, pc.jobFactor)
+		if b.Value > maxSustainedMFU {
+			fit.Explanation += pc.pr.Tf(" No published training run sustains more than about %.0f%%.", maxSustainedMFU*100)
+		}
+		return fit, nil
+	case pc.jobFactor > 1:
 		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% faster than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
 			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
 			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)
-	} else {
+	default:
 		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% slower than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
 			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
 			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)

@@ -177,7 +177,7 @@ func (c *canonizer) run() {
 var earlyReaders = []func(*canonizer, int) int{
 	(*canonizer).countsAndMoney, (*canonizer).aside, (*canonizer).largestAt, (*canonizer).dailyUsersAt,
 	(*canonizer).sizeRange, (*canonizer).asideAt, (*canonizer).perTokenLatency, (*canonizer).koAudioHoursFirst, (*canonizer).nodesAskedAt, (*canonizer).countHaveAt,
-	(*canonizer).noGraphs, (*canonizer).cpuOnlyAt, (*canonizer).laptopAt,
+	(*canonizer).noGraphs, (*canonizer).cpuOnlyAt, (*canonizer).laptopAt, (*canonizer).mfuAt,
 }
 
 // step is long on purpose: it is the ordered list of readers a word is

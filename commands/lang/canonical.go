@@ -490,7 +490,11 @@ func koreanFields(p *i18n.Printer, cat *planner.Catalog, req planner.Request, f 
 		if scale != "" {
 			run += ", 데이터 " + scale + "배"
 		}
-		f.Options = strings.TrimSpace(Canonical(cat, noBase).Options + " " + p.Tf("baseline %s, measured on %s", run, koreanHardware(p, b.Hardware)))
+		said := p.Tf("baseline %s, measured on %s", run, koreanHardware(p, b.Hardware))
+		if b.Unit == planner.MFU {
+			said = p.Tf("MFU %.0f%% assumed", b.Value*100) // on the GPUs planned, said beside it
+		}
+		f.Options = strings.TrimSpace(Canonical(cat, noBase).Options + " " + said)
 	}
 	return f
 }

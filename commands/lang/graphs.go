@@ -157,3 +157,63 @@ func (c *canonizer) noGraphs(i int) int {
 	}
 	return n
 }
+
+// mfuAt reads a model FLOPs utilization the request assumes ("MFU 40%
+// 가정", "assuming 40% mfu", "mfu를 40%로", "at 0.4 MFU") as the
+// parser's `baseline 0.4 mfu`: the plan runs at it on the GPUs named. It
+// returns i when none starts there.
+func (c *canonizer) mfuAt(i int) int {
+	pct := func(k int) (float64, bool) {
+		w := strings.TrimSuffix(strings.TrimSuffix(c.w(k), "로"), "으로")
+		n, unit, ok := reqScanNumber(w)
+		switch {
+		case ok && unit == "%":
+			return n.v / 100, true
+		case ok && unit == "" && c.w(k+1) == "%":
+			return n.v / 100, true
+		case ok && unit == "" && n.v > 0 && n.v <= 1:
+			return n.v, true
+		}
+		return 0, false
+	}
+	width := func(k int) int { // the number's words: "40%", or "40" "%"
+		if c.w(k+1) == "%" {
+			return 2
+		}
+		return 1
+	}
+	isMFU := func(w string) bool { return w == "mfu" || strings.HasPrefix(w, "mfu") && isHangulWord(w[3:]) }
+	var v float64
+	var n int
+	switch w := c.w(i); {
+	case isMFU(w):
+		k := i + 1
+		if c.w(k) == "=" || c.w(k) == "of" || c.w(k) == "at" {
+			k++
+		}
+		x, ok := pct(k)
+		if !ok {
+			return i
+		}
+		v, n = x, k+width(k)
+	case w == "assuming" || w == "assume" || w == "at":
+		x, ok := pct(i + 1)
+		if !ok || !isMFU(c.w(i+1+width(i+1))) {
+			return i
+		}
+		v, n = x, i+2+width(i+1)
+	default:
+		x, ok := pct(i)
+		if !ok || !isMFU(c.w(i+width(i))) || !strings.ContainsAny(c.w(i)+c.w(i+1), "%") {
+			return i
+		}
+		v, n = x, i+1+width(i)
+	}
+	if w := c.w(n); strings.HasPrefix(w, "가정") || w == "assumed" || w == "기준" || strings.HasPrefix(w, "정도") {
+		n++
+	}
+	c.emit("baseline", i, n)
+	c.emit(strconv.FormatFloat(v, 'g', 4, 64), i, n)
+	c.emit("mfu", i, n)
+	return n
+}

@@ -441,6 +441,12 @@ func (p *reqParser) baseline(a int) error {
 	switch {
 	case !haveValue:
 		return said(en.Tf("`%s` needs a measurement, like `baseline 5.67 h/epoch on 4x v100`", p.span(a, p.i)), &UserError{Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")})
+	case !haveHW && b.Unit == planner.MFU && len(p.req.Targets) > 0:
+		b.Hardware = p.req.Targets[0] // "… on 64x h100, mfu 40%": the utilization assumed there
+	case b.Unit == planner.MFU && !haveHW:
+		p.mfuSpan = p.span(a, p.i) // the GPUs may come later ("mfu 0.35 … on 64x h100"): finish takes them
+	case b.Unit == planner.MFU && len(p.req.Targets) == 0:
+		p.req.Targets = []planner.Hardware{b.Hardware} // "mfu 40% on 64x h100": planned there
 	case !haveHW && len(p.req.Targets) == 1 && !p.req.Compare:
 		// "we finetuned it on 4x a100 last week, 3 epochs took 9 hours;
 		// how long on server-h?": the hardware named before the run is
@@ -540,6 +546,22 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 	} else if w == "/gpu" {
 		p.i++
 		p.perGPU = true
+	}
+	if unit == "%" && p.tok(p.i).w == "mfu" || unit == "mfu" {
+		// "baseline 0.4 mfu", "baseline 40% mfu": a utilization assumed,
+		// as a share of peak
+		if unit == "%" {
+			p.i++
+		}
+		v := n.v
+		if unit == "%" || v > 1 {
+			v /= 100
+		}
+		if v <= 0 || math.IsNaN(v) {
+			return said(en.Tf("`%s` is not a measurement I can use", p.span(v0, p.i)), &UserError{Hint: reqEg("mfu 40%")})
+		}
+		b.Unit, b.Value = planner.MFU, v
+		return nil
 	}
 	end := p.i
 	num, den, _ := strings.Cut(unit, "/")

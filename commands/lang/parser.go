@@ -37,6 +37,7 @@ type reqParser struct {
 	ask         Ask
 	runFor      time.Duration
 	runForWords string
+	mfuSpan     string // "mfu 40%" said before the GPUs it is assumed on
 	cat         *planner.Catalog
 	text        string
 	toks        []reqToken
@@ -201,6 +202,12 @@ func (p *reqParser) run() error {
 		if err := p.step(); err != nil {
 			return err
 		}
+	}
+	if b := p.req.Baseline; b != nil && b.Unit == planner.MFU && b.Hardware.Count == 0 {
+		if len(p.req.Targets) == 0 {
+			return said(en.Tf("`%s` needs the GPUs it is assumed on, like `on 64x h100`", p.mfuSpan), &UserError{Hint: reqEg(p.mfuSpan + " on 64x h100")})
+		}
+		b.Hardware = p.req.Targets[0] // "mfu 0.35 … on 64x h100"
 	}
 	return p.finish()
 }

@@ -29,7 +29,7 @@ func TestProbeFourteenReadings(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	env := Env{Catalog: cat, Servers: teamServers(t, cat), Now: time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)}
 	readingsHave(t, cat, env, []struct{ text, has string }{
-		{"KLUE RoBERTa base로 NLI 학습 (데이터 2만5천 개, 에폭 5) 비용이 원화로 얼마나 들까요? server-v 기준으로요", "5 epochs of 25000 samples · on 4x server-v · what does it cost?"},
+		{"KLUE RoBERTa base로 NLI 학습 (데이터 2만5천 개, 에폭 5) 비용이 원화로 얼마나 들까요? server-v 기준으로요", "5 epochs of 25000 samples · seq 128 · on 4x server-v · what does it cost?"},
 		{"roberta base finetune (epochs 5) on h100", "roberta-base · finetune · 5 epochs · on 1x h100-sxm5-80gb"},
 		{"llama 8b lora 1) h200 몇장 2) 한달 비용", "llama-3.1-8b · lora"},
 		{"koelectra-base-v3 / 문장 분류 / 80만 문장 / max len 256 / 에폭 4 / server-v 1장 → 몇 시간?", "4 epochs of 800000 samples · seq 256 · on 1x server-v · how long?"},

@@ -2,7 +2,9 @@ package lang
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -13,14 +15,14 @@ import (
 func TestEncoderTaskLengths(t *testing.T) {
 	cat := planner.DefaultCatalog()
 	for text, seq := range map[string]int{
-		"bert-base로 문장 분류 파인튜닝 하려는데 데이터 10만개, 3090 4장이면 얼마나 걸려요?": 128,
-		"klue/roberta-base 감성분류 fine-tune 5 epochs 20만 문장 on 4x 4090":  128,
-		"fine-tune bert-large for sentiment classification on 50k reviews":  128,
-		"bert-base 감성분석 모델 서빙 a10 몇 장?":                                   128,
-		"bert-large 기계독해 파인튜닝 a100에서 얼마나 걸려?":                            384,
-		"bert-base 분류 seq 256 fine-tune on a100":                            256,
-		"bert-base fine-tune 10만 샘플 on a100":                                0,
-		"llama 3 8b lora 분류 on a100":                                        0,
+		"bert-base로 문장 분류 파인튜닝 하려는데 데이터 10만개, 3090 4장이면 얼마나 걸려요?":          128,
+		"klue/roberta-base 감성분류 fine-tune 5 epochs 20만 문장 on 4x 4090":      128,
+		"fine-tune bert-large for sentiment classification on 50k reviews": 128,
+		"bert-base 감성분석 모델 서빙 a10 몇 장?":                                    128,
+		"bert-large 기계독해 파인튜닝 a100에서 얼마나 걸려?":                              384,
+		"bert-base 분류 seq 256 fine-tune on a100":                           256,
+		"bert-base fine-tune 10만 샘플 on a100":                               0,
+		"llama 3 8b lora 분류 on a100":                                       0,
 	} {
 		r, err := Read(Env{Catalog: cat}, text)
 		if err != nil {
@@ -33,5 +35,80 @@ func TestEncoderTaskLengths(t *testing.T) {
 		if seq == 128 && slices.ContainsFunc(r.Skipped, isClassifyWord) {
 			t.Errorf("%q: task word still skipped: %v", text, r.Skipped)
 		}
+	}
+}
+
+// Probe 34's bookings: a start said as a span from now ("2시간 뒤부터",
+// "in 2 hours"), a clock span written as one word ("1pm-5pm"), GPUs over
+// a window said start to end with no booking verb, "전부" on a server as
+// all its GPUs, and the day of the booking an extension means.
+func TestProbe34Bookings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "gpu1"},
+		{GPU: mustGPUFor(t, cat, "h100"), Count: 4, Server: "gpu2"}, {GPU: mustGPUFor(t, cat, "3090"), Count: 4, Server: "dev-3090"}}}
+	for text, want := range map[string]string{
+		"2시간 뒤부터 3090 두장 3시간만 쓸게요":                     "reserve 2 on dev-3090 in 2h for 3h",
+		"30분 후에 3090 한장 1시간 쓸게요":                       "reserve 1 on dev-3090 in 30m for 1h",
+		"reserve 2 3090 in 2 hours for 3h":             "reserve 2 on dev-3090 in 2 hours for 3h",
+		"book 2 H100s on gpu2 tomorrow 1pm-5pm":        "reserve 2 on gpu2 tomorrow 1pm to 5pm",
+		"이번주 금요일 오후 2시부터 저녁 8시까지 에이백 4장 부탁드려요":         "reserve 4 on gpu1 from fri 14:00 until 20:00",
+		"내일 하루종일 gpu1 전부 써야하는데 가능해요?":                  "reserve 8 on gpu1 from tomorrow 0:00 until tomorrow midnight",
+		"extend my booking tomorrow on gpu1 by 1 hour": "extend gpu1 tomorrow by 1 hour",
+		"금요일 예약 오후 6시까지로 줄여줘":                          "extend until fri 18:00",
+		"book gpus 0-3 on gpu1 from 9:30-11:00":        "reserve gpus 0,1,2,3 on gpu1 from 9:30 to 11:00",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if cr, ok := ReadCommand(env, "3시간 뒤까지 3090 두장 쓸게요"); !ok || cr.Args != "2 on dev-3090 for 3h" {
+		t.Errorf("뒤까지 is the end: %v %+v", ok, cr)
+	}
+	now := time.Date(2026, 11, 29, 17, 43, 20, 0, time.UTC)
+	w, rest, err := ParseWindow([]string{"in", "2h", "for", "3h"}, now, time.UTC)
+	if err != nil || len(rest) != 0 || !w.Start.Equal(time.Date(2026, 11, 29, 19, 43, 0, 0, time.UTC)) || !w.End.Equal(w.Start.Add(3*time.Hour)) {
+		t.Errorf("in 2h for 3h: %v %v %v", w, rest, err)
+	}
+	if _, rest, err := ParseWindow([]string{"in", "the", "lab", "for", "3h"}, now, time.UTC); err != nil || len(rest) != 3 {
+		t.Errorf("in the lab is a note: %v %v", rest, err)
+	}
+	a, err := ParseExtend("gpu1 tomorrow by 1h", Servers{Names: []string{"gpu1"}}, now, time.UTC)
+	if err != nil || a.Day != "tomorrow" || a.By != time.Hour || a.Server != "gpu1" {
+		t.Errorf("extend gpu1 tomorrow by 1h: %+v %v", a, err)
+	}
+	tomorrow := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	if !a.OnDay(tomorrow, tomorrow.Add(4*time.Hour), now, time.UTC) || a.OnDay(now, now.Add(time.Hour), now, time.UTC) {
+		t.Errorf("OnDay: tomorrow's booking is the one meant, tonight's is not")
+	}
+}
+
+// An MFU said is the utilization the plan runs at on the GPUs named,
+// wherever it stands in the request; with no GPUs it is refused.
+func TestMFUAssumed(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"8B 모델 프리트레이닝 1T 토큰 H100 64장이면 며칠 걸려요? MFU 40% 가정",
+		"llama 3 8b pretrain 1T tokens on 64x h100 assuming 40% mfu",
+		"mfu 0.4 llama 3 8b pretrain 1T tokens on 64x h100",
+		"llama 3 8b pretrain 1T tokens, 40% MFU on 64x h100",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		b := r.Request.Baseline
+		if b == nil || b.Unit != planner.MFU || b.Value != 0.4 || b.Hardware.Count != 64 || len(r.Request.Targets) != 1 || r.Request.Targets[0].Count != 64 {
+			t.Errorf("%q: baseline %+v, targets %d", text, b, len(r.Request.Targets))
+		}
+		said := RequestText(cat, r)
+		again, err := Read(Env{Catalog: cat}, said)
+		if err != nil || again.Request.Baseline == nil || again.Request.Baseline.Value != b.Value || again.Request.Baseline.Unit != b.Unit || len(again.Request.Targets) != 1 {
+			t.Errorf("%q: restated %q reads back %v %+v", text, said, err, again.Request.Baseline)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "llama 3 8b pretrain 1T tokens mfu 40%"); err == nil || !strings.Contains(err.Error(), "needs the GPUs") {
+		t.Errorf("mfu with no GPUs: %v", err)
 	}
 }
