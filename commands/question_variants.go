@@ -23,10 +23,7 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 		return ""
 	}
 	v := rd.Variant
-	memory := rd.Memory || rd.Ask == lang.AskFit
-	for _, w := range rd.Skipped {
-		memory = memory || strings.EqualFold(w, "vram") || strings.HasPrefix(w, "메모리") || strings.EqualFold(w, "memory") // "vram 차이", "vram 덜 먹는거"
-	}
+	memory := memoryCompared(rd)
 	sides := []lang.Choice{{Label: v.Labels[0], Request: req}, {Label: v.Labels[1], Request: v.Request}}
 	sides = append(sides, v.Also...)
 	// "H100 기준", "on H100" with no count: each choice on the fewest
@@ -92,9 +89,7 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 	}
 	verdict := variantVerdict(p, v.Kind, sides, vals, each, mode)
 	if mode == sideRates && v.Kind == "workload" && !counted {
-		// "풀파인튜닝이랑 로라랑 뭐가 다른거고 뭘 써야돼요?": what each
-		// holds per GPU decides it as much as the speed does
-		parts, verdict = withLeastMemory(p, sides, plan, hw, parts, verdict)
+		parts, verdict = withLeastMemory(p, sides, plan, hw, parts, verdict) // "풀파인튜닝이랑 로라랑 … 뭘 써야돼요?"
 	}
 	if mode == sideMemory && rd.Ask == lang.AskTime {
 		// "속도랑 메모리 비교", "memory and tokens/s?": each side's rate
@@ -106,7 +101,9 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 
 // withLeastMemory adds to each side's rate the least memory per GPU it
 // needs (micro-batch 1, checkpointing), and to the verdict which needs
-// less; the parts stay as they are when a side does not plan.
+// less: between full fine-tuning and adapters, what each holds decides
+// it as much as the speed does. The parts stay as they are when a side
+// does not plan.
 func withLeastMemory(p *i18n.Printer, sides []lang.Choice, plan func(planner.Request, planner.Hardware) (*planner.Estimate, error),
 	hw planner.Hardware, parts []string, verdict string) ([]string, string) {
 	vals := make([]float64, len(sides))
@@ -125,6 +122,16 @@ func withLeastMemory(p *i18n.Printer, sides []lang.Choice, plan func(planner.Req
 		verdict += "; " + strings.TrimPrefix(mv, " — ")
 	}
 	return out, verdict
+}
+
+// memoryCompared reports whether a side-by-side asks memory: a fit, or
+// the word among those skipped ("vram 차이", "vram 덜 먹는거").
+func memoryCompared(rd lang.Reading) bool {
+	memory := rd.Memory || rd.Ask == lang.AskFit
+	for _, w := range rd.Skipped {
+		memory = memory || strings.EqualFold(w, "vram") || strings.HasPrefix(w, "메모리") || strings.EqualFold(w, "memory")
+	}
+	return memory
 }
 
 // noBF16 leads a comparison of formats that sets bf16 against another on a

@@ -81,25 +81,8 @@ func (pc *planContext) rebase(b Baseline) (*BaselineFit, error) {
 		MeasuredMFU:  e.MFU,
 		BaselinePlan: e,
 	}
-	switch {
-	case b.Unit == MFU:
-		fit.Explanation = pc.pr.Tf("Planned at the MFU you assume, %.0f%% on %s, where the model predicts %.0f%% for that setup (%s, %s): factor %.2f, which the other estimates carry.",
-			b.Value*100, fit.Hardware, first*100, e0.Precision, e0.Strategy, pc.jobFactor)
-		if b.Value > maxSustainedMFU {
-			fit.Explanation += pc.pr.Tf(" No published training run sustains more than about %.0f%%.", maxSustainedMFU*100)
-		}
+	if pc.explainFit(fit, b, e0, e, first) {
 		return fit, nil
-	case pc.jobFactor > 1:
-		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% faster than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
-			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
-			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)
-	default:
-		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% slower than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
-			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
-			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)
-	}
-	if pc.jobFactor < 0.33 || pc.jobFactor > 3 {
-		fit.Explanation += pc.pr.T(" That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch.")
 	}
 	fit.Explanation += pc.impossibleMFU(b, e)
 	return fit, nil
@@ -336,4 +319,30 @@ func (pc *planContext) impliedStepBatch(b Baseline, predict func() (float64, *Es
 	if best != assumed {
 		pc.assume(pc.pr.Tf("the measured %s s a step is far under what %d sequences take on the measured hardware: planned at a global batch of %d, the batch that step fits", trimFloat(b.Value), assumed, best))
 	}
+}
+
+// explainFit writes what a fitted baseline means for the plan into fit;
+// it reports true for an assumed MFU, which has no measurement to doubt.
+func (pc *planContext) explainFit(fit *BaselineFit, b Baseline, e0, e *Estimate, first float64) bool {
+	switch {
+	case b.Unit == MFU:
+		fit.Explanation = pc.pr.Tf("Planned at the MFU you assume, %.0f%% on %s, where the model predicts %.0f%% for that setup (%s, %s): factor %.2f, which the other estimates carry.",
+			b.Value*100, fit.Hardware, first*100, e0.Precision, e0.Strategy, pc.jobFactor)
+		if b.Value > maxSustainedMFU {
+			fit.Explanation += pc.pr.Tf(" No published training run sustains more than about %.0f%%.", maxSustainedMFU*100)
+		}
+		return true
+	case pc.jobFactor > 1:
+		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% faster than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
+			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
+			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)
+	default:
+		fit.Explanation = pc.pr.Tf("Measured %s %s on %s; the model predicts %s for that setup (%s, %s), so this job runs %.0f%% slower than modelled (factor %.2f, MFU %.0f%%). The other estimates carry that factor.",
+			trimFloat(b.Value), b.Unit, fit.Hardware, trimFloat(first), e0.Precision, e0.Strategy,
+			math.Abs(pc.jobFactor-1)*100, pc.jobFactor, e.MFU*100)
+	}
+	if pc.jobFactor < 0.33 || pc.jobFactor > 3 {
+		fit.Explanation += pc.pr.T(" That is far from the model: check the precision the run really used (say `fp32` in the baseline if AMP was off), data loading, and the batch.")
+	}
+	return false
 }

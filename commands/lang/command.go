@@ -233,17 +233,6 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	return CommandReading{Name: name, Args: args, Skipped: r.skipped}, true
 }
 
-// startAndEnd reports whether the words said a window from a start to
-// an end or for a length: "오후 2시부터 저녁 8시까지", "in 2h for 3h".
-func (r *cmdReader) startAndEnd() bool {
-	start, end := r.startIn != "", r.duration != ""
-	for _, p := range r.points {
-		start = start || p.role == "from"
-		end = end || p.role == "until"
-	}
-	return start && end
-}
-
 // bookingLead reports whether a sentence starts by booking GPUs ("book 4
 // a100s …", "reserve 2 on server-h …", "grab 2 gpus …").
 func bookingLead(low string) bool {
@@ -635,33 +624,6 @@ func (r *cmdReader) extendAmount(add func(...string)) {
 		}
 	}
 	add(en...)
-}
-
-// clockRangeRE is a span of clock times written as one word, at least one
-// side with am/pm or minutes: "1pm-5pm", "9am~6pm", "14:00-18:00".
-var clockRangeRE = regexp.MustCompile(`(?i)\b(\d{1,2}(?::\d{2})?(?:am|pm)?)[-–~](\d{1,2}(?::\d{2})?(?:am|pm)?)\b`)
-
-// clockRange spells a clock span as the window's words, "1pm to 5pm";
-// GPU id ranges ("gpus 0-3") have neither am/pm nor minutes and stay.
-func clockRange(s string) string {
-	return clockRangeRE.ReplaceAllStringFunc(s, func(m string) string {
-		if !strings.ContainsAny(strings.ToLower(m), ":apm") {
-			return m
-		}
-		sub := clockRangeRE.FindStringSubmatch(m)
-		return sub[1] + " to " + sub[2]
-	})
-}
-
-// tildeRange writes "0~3" as "0-3": the normaliser treats '~' as noise.
-func tildeRange(s string) string {
-	b := []byte(s)
-	for i := 1; i+1 < len(b); i++ {
-		if b[i] == '~' && b[i-1] >= '0' && b[i-1] <= '9' && b[i+1] >= '0' && b[i+1] <= '9' {
-			b[i] = '-'
-		}
-	}
-	return string(b)
 }
 
 // digestArgs writes a digest sentence in the digest command's words:

@@ -548,20 +548,7 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 		p.perGPU = true
 	}
 	if unit == "%" && p.tok(p.i).w == "mfu" || unit == "mfu" {
-		// "baseline 0.4 mfu", "baseline 40% mfu": a utilization assumed,
-		// as a share of peak
-		if unit == "%" {
-			p.i++
-		}
-		v := n.v
-		if unit == "%" || v > 1 {
-			v /= 100
-		}
-		if v <= 0 || math.IsNaN(v) {
-			return said(en.Tf("`%s` is not a measurement I can use", p.span(v0, p.i)), &UserError{Hint: reqEg("mfu 40%")})
-		}
-		b.Unit, b.Value = planner.MFU, v
-		return nil
+		return p.mfuRate(b, n.v, unit, v0)
 	}
 	end := p.i
 	num, den, _ := strings.Cut(unit, "/")
@@ -602,6 +589,22 @@ func (p *reqParser) rate(b *planner.Baseline, a int) error {
 		return said(en.Tf("`%s` is not a measurement I can use", p.span(v0, end)), &UserError{Hint: reqEg("baseline 5.67 h/epoch on 4x v100", "baseline 120 samples/s on 4x v100")})
 	}
 	b.Value = v
+	return nil
+}
+
+// mfuRate reads "baseline 0.4 mfu", "baseline 40% mfu": a utilization
+// assumed, as a share of peak.
+func (p *reqParser) mfuRate(b *planner.Baseline, v float64, unit string, v0 int) error {
+	if unit == "%" {
+		p.i++
+	}
+	if unit == "%" || v > 1 {
+		v /= 100
+	}
+	if v <= 0 || math.IsNaN(v) {
+		return said(en.Tf("`%s` is not a measurement I can use", p.span(v0, p.i)), &UserError{Hint: reqEg("mfu 40%")})
+	}
+	b.Unit, b.Value = planner.MFU, v
 	return nil
 }
 
