@@ -68,8 +68,8 @@ func (s *Set) compareVariants(p *i18n.Printer, rd lang.Reading, req planner.Requ
 			e, err := plan(sd.Request, one)
 			fits = fits && err == nil && e != nil && e.Memory.Fits
 		}
-		if fits {
-			hw = one
+		if fits || rd.OOM {
+			hw = one // out of memory: what each way needs of one GPU, fitting or not
 		}
 	}
 	mode := sideRates

@@ -223,6 +223,9 @@ type Reading struct {
 	RequestRate bool
 	// Memory: the question asked how much GPU memory the job needs.
 	Memory bool
+	// OOM: the request complains of running out of GPU memory, with no
+	// GPU named; its choices are each planned on one GPU
+	OOM bool
 	// AmountUnit is the work an amount question asks for ("tokens",
 	// "epochs", "samples", "steps"): how much of it a budget or a time
 	// buys.
@@ -400,6 +403,7 @@ func impliedDefaults(r *Reading, p *reqParser, c *canonizer) {
 	unslothAdapters(r, p, c)
 	chatLengths(r, p, c)
 	instructNamed(r, c)
+	oomChoices(r, p, c)
 }
 
 // unslothAdapters reads a fine-tune said with Unsloth and no method

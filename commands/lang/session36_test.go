@@ -112,3 +112,26 @@ func TestMFUAssumed(t *testing.T) {
 		t.Errorf("mfu with no GPUs: %v", err)
 	}
 }
+
+// An out-of-memory complaint that names a language model and no GPU sets
+// full fine-tuning, LoRA and QLoRA side by side by memory, a workload not
+// said read as a fine-tune; a GPU named keeps the plan there.
+func TestOOMComplaint(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{
+		"모델 학습시키는데 gpu 메모리가 부족하다고 에러나요 ㅠㅠ 7B 모델인데 어떻게 해야 하나요",
+		"llama 3 8b finetune keeps hitting CUDA out of memory, what should I do?",
+		"qwen2.5 7b 학습하는데 OOM 나요",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || !r.OOM || !r.Memory || r.Variant == nil || r.Variant.Kind != "workload" || len(r.Variant.Also) != 1 ||
+			r.Request.Job.Workload != planner.Finetune || r.Variant.Request.Job.Workload != planner.LoRA || r.Variant.Also[0].Request.Job.Workload != planner.QLoRA {
+			t.Errorf("%q: %v %+v", text, err, r.Variant)
+		}
+	}
+	for _, text := range []string{"llama3 8b 풀파인튜닝 4090에서 OOM 뜨는데 어떻게 해요?", "llama 3 8b lora out of memory", "llama 3 8b finetune on 2x a100"} {
+		if r, err := Read(Env{Catalog: cat}, text); err != nil || r.OOM {
+			t.Errorf("%q: %v, oom %v", text, err, r.OOM)
+		}
+	}
+}
