@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
 	"github.com/gpuplan/gpuplan/i18n"
@@ -65,8 +66,46 @@ func rentalReply(p *i18n.Printer, rt lang.Rental) (*Reply, error) {
 	if notes := rt.NotesIn(p); len(notes) > 0 {
 		r.Sections = append(r.Sections, Section{Heading: p.T("Assumptions"), Bullets: notes})
 	}
+	if rt.TeamAsked {
+		r.Summary += ". " + teamAgainstCloud(p, rt)
+	}
 	r.Sections = append(r.Sections, Section{Text: p.T("The GPUs' price alone. Name a model and the work for how long a job takes there and what it costs (`plan llama3-8b lora 1B tokens on 8x h100`).")})
 	return r, nil
+}
+
+// teamAgainstCloud sets the team's servers' GPU-hour against the cloud's
+// for the same GPU: at the price the servers file gives a server, or,
+// with none given, says the figures above are the cloud's rate and what
+// an admin sets for the team's own cost.
+func teamAgainstCloud(p *i18n.Printer, rt lang.Rental) string {
+	var cloud *planner.GPU
+	for _, h := range rt.Hardware {
+		if h.Server == "" {
+			g := h.GPU
+			cloud = &g
+			break
+		}
+	}
+	var lines []string
+	for _, h := range rt.Hardware {
+		if h.Server == "" {
+			continue
+		}
+		if !strings.HasPrefix(h.GPU.PriceSource, "team price") {
+			lines = append(lines, p.Tf("%s has no price in the servers file, so its figures are the cloud's rate; an admin sets `price:` (USD per GPU-hour: power, upkeep, the hardware written off) to compare", h.Server))
+			continue
+		}
+		line := p.Tf("%s costs %s per GPU-hour at the team's price", h.Server, planner.FormatUSDIn(p, h.GPU.PriceUSD))
+		if cloud != nil && cloud.ID == h.GPU.ID && cloud.PriceUSD > 0 && h.GPU.PriceUSD > 0 {
+			if r := cloud.PriceUSD / h.GPU.PriceUSD; r >= 1 {
+				line += p.Tf(", %.1fx less than the cloud's %s", r, planner.FormatUSDIn(p, cloud.PriceUSD))
+			} else {
+				line += p.Tf(", %.1fx more than the cloud's %s", 1/r, planner.FormatUSDIn(p, cloud.PriceUSD))
+			}
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "; ") + "."
 }
 
 // budgetHours is what a budget buys of GPUs h at hourly (all of them, an

@@ -2,11 +2,13 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/i18n"
+	"github.com/gpuplan/gpuplan/inventory"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -184,5 +186,31 @@ func TestFollowUpPlansWithTheEarlierRequest(t *testing.T) {
 	}
 	if _, err := s.Dispatch(ctx, Request{User: "U1", Text: "plan what about on 4x h100?"}); err == nil {
 		t.Error("no earlier request: want the question back")
+	}
+}
+
+// The cloud's price set against the team's own servers ("클라우드에서 H100
+// 빌리는거랑 우리 서버 쓰는거 비용 비교") adds the servers with that GPU: at
+// the team's price when the servers file gives one, with the ratio to the
+// cloud's; with none, it says the figures are the cloud's rate.
+func TestCloudPriceAgainstTheTeamsServers(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	h200, _, err := cat.GPU("h200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := dispatch(t, "plan 클라우드에서 H200 빌리는거랑 우리 서버 쓰는거 비용 비교해주실 수 있나요?")
+	if err != nil || !strings.Contains(r.Summary, "server-h는 서버 파일에 가격이 없어서") || !strings.Contains(r.Summary, planner.FormatUSD(h200.PriceUSD)) {
+		t.Errorf("no team price: %v %q", err, r.Summary)
+	}
+	inv := inventory.Default(cat)
+	inv.Servers[0].PriceUSD = 1.5
+	r, err = New(Deps{Inventory: inv}).Dispatch(context.Background(), Request{User: "U1", Text: "plan how much is renting an h200 compared to our servers?"})
+	want := fmt.Sprintf("server-h costs $1.50 per GPU-hour at the team's price, %.1fx less than the cloud's %s", h200.PriceUSD/1.5, planner.FormatUSD(h200.PriceUSD))
+	if err != nil || !strings.Contains(r.Summary, want) {
+		t.Errorf("team price: %v %q, want %q", err, r.Summary, want)
+	}
+	if r, err := dispatch(t, "plan h100 8장 일주일 빌리면 얼마야"); err != nil || strings.Contains(r.Summary, "server-") {
+		t.Errorf("no team asked: %v %q", err, r.Summary)
 	}
 }

@@ -191,6 +191,9 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 			return CommandReading{}, false // "llama3 8b 풀파인튜닝 4090에서 OOM 뜨는데 어떻게 해요?": the plan says what to change
 		}
 	}
+	if name == "status" && r.server == "" && priceAsked(low) && (strings.Contains(low, "rent") || strings.Contains(low, "빌리") || strings.Contains(low, "cloud") || strings.Contains(low, "클라우드")) {
+		return CommandReading{}, false // "what does renting an h100 cost vs using our servers": a price
+	}
 	if name == "reserve" && r.server == "" && priceAsked(low) {
 		return CommandReading{}, false // "예산 잡아야 해서요 … 3개월 쓰면 얼마예요?": a price, not a booking
 	}

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,8 +32,50 @@ type Rental struct {
 	// so beside the rent a purchase quote is set against.
 	Buy bool
 	// InWon: the sums were asked in won ("원화로", "in KRW").
-	InWon   bool
-	reading Reading
+	InWon bool
+	// TeamAsked: the cloud's price is set against the team's own servers
+	// ("클라우드에서 H100 빌리는거랑 우리 서버 쓰는거 비용 비교"), which
+	// Hardware then holds after the GPUs named.
+	TeamAsked bool
+	reading   Reading
+}
+
+// rentalTeamWords set a price against the team's own servers.
+var rentalTeamWords = []string{"우리 서버", "우리서버", "우리 팀 서버", "팀 서버", "사내 서버", "자체 서버", "our server", "our own server", "our gpus", "our cluster", "the team's server", "team server"}
+
+// withTeamServers adds to rt, when the team's servers are set against the
+// GPUs asked, the servers with those GPUs (or every server, none having
+// them), as many as the answer sets side by side.
+func withTeamServers(rt *Rental, env Env, low string) {
+	asked := false
+	for _, w := range rentalTeamWords {
+		asked = asked || strings.Contains(low, w)
+	}
+	if !asked || len(env.Servers) == 0 || slices.ContainsFunc(rt.Hardware, func(h planner.Hardware) bool { return h.Server != "" }) {
+		return
+	}
+	var same []planner.Hardware
+	for _, srv := range env.Servers {
+		if slices.ContainsFunc(rt.Hardware, func(h planner.Hardware) bool { return h.GPU.ID == srv.GPU.ID }) {
+			same = append(same, srv)
+		}
+	}
+	if len(same) == 0 {
+		same = env.Servers
+	}
+	for i, h := range rt.Hardware {
+		// a server's price overrides its GPU's in the catalogue; the
+		// cloud side is the cloud's rate
+		if g, _, err := planner.DefaultCatalog().GPU(h.GPU.ID); err == nil && h.GPU.PriceSource == "team price override" {
+			rt.Hardware[i].GPU.PriceUSD, rt.Hardware[i].GPU.PriceSource = g.PriceUSD, g.PriceSource
+		}
+	}
+	for _, srv := range same {
+		if len(rt.Hardware) < 4 {
+			rt.Hardware = append(rt.Hardware, srv)
+		}
+	}
+	rt.TeamAsked = true
 }
 
 // rentalBuyWords ask about buying GPUs rather than renting them.
@@ -144,7 +187,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	}
 	rest = rentalOf.ReplaceAllString(rest, "$1")       // "cost of 4x a100": the GPUs, not a dataset
 	rest = rentalOnBudget.ReplaceAllString(rest, "$1") // "on a $20k budget": money, not hardware
-	rest = strings.NewReplacer("going for", " ", "these days", " ", "nowadays", " ").Replace(rest)
+	rest = strings.NewReplacer("going for", " ", "these days", " ", "nowadays", " ", "compared to", " vs ", "compared with", " vs ").Replace(rest)
 	// the hardware, read by the plan language with a stand-in job
 	env.noVariant = true
 	r, err := Read(env, "bert-base inference "+rest)
@@ -160,6 +203,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 		return Rental{}, false
 	}
 	rt := Rental{Hardware: r.Request.Targets, Hours: hours, Words: words, Buy: buy, InWon: r.InWon}
+	withTeamServers(&rt, env, low)
 	if r.Budget > 0 {
 		rt.BudgetUSD, rt.reading = r.Budget, r
 	} else if !asked && !buy {
