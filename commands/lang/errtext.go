@@ -100,6 +100,9 @@ func hintIn(p *i18n.Printer, h string) string {
 	if rest, ok := strings.CutPrefix(h, tryPrefix); ok {
 		return p.Tf("try: gpuplan plan %s", rest)
 	}
+	if rest, ok := strings.CutPrefix(h, "e.g. with a size: "); ok {
+		return p.Tf("e.g. with a size: %s (Chinchilla's 20 tokens a parameter), or 7b params", rest)
+	}
 	if rest, ok := strings.CutPrefix(h, "e.g. with a model: "); ok {
 		return p.Tf("e.g. with a model: %s", rest)
 	}

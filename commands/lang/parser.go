@@ -710,7 +710,7 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 			m = um // "ChatGPT 같은 챗봇", "사내 문서 검색용 임베딩": a common model for the use
 			break
 		}
-		if len(p.skipped) > 0 && utf8.RuneCountInString(p.text) <= 300 {
+		if slices.ContainsFunc(p.skipped, func(w string) bool { return !plainWords[strings.ToLower(w)] }) && utf8.RuneCountInString(p.text) <= 300 {
 			// "sdxl 학습 4090": the word that names the model is one
 			// the catalogue lacks, so say that rather than ask for one,
 			// and show a model in its place
@@ -718,6 +718,10 @@ func (p *reqParser) buildModel() (planner.Model, error) {
 				reqShort(strings.Join(p.skipped, " "))), &UserError{Hint: "e.g. with a model: gpuplan plan " + withModelFor(p.text, p.skipped)})
 		}
 		hint := "e.g. with a model: gpuplan plan bert-base " + p.text
+		if low := strings.ToLower(p.text); strings.Contains(low, "scratch") || strings.Contains(low, "처음부터") {
+			// "train our own model from scratch": a size to start from
+			hint = "e.g. with a size: gpuplan plan 1b params pretrain 20B tokens"
+		}
 		if p.text == "" || utf8.RuneCountInString(p.text) > 300 {
 			hint = reqExample
 		}
@@ -823,6 +827,12 @@ func modelish(w string) bool {
 	}
 	return letters >= 2 && digits >= 1 && !reqStartsNumber(w)
 }
+
+// plainWords are everyday words a request may skip where a model's name
+// could stand ("our own model", "a small experiment", "a custom model"):
+// no unknown model to name back to the asker.
+var plainWords = map[string]bool{"own": true, "small": true, "big": true, "large": true, "new": true, "custom": true, "simple": true,
+	"quick": true, "experiment": true, "experiments": true, "test": true, "tiny": true, "first": true, "some": true, "any": true}
 
 // standInModel is the model planned when none is named but none need be:
 // a measured run ("LogBERT took 5.67 h/epoch on 4x V100 — on server-h?")

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -133,5 +134,23 @@ func TestOOMComplaint(t *testing.T) {
 		if r, err := Read(Env{Catalog: cat}, text); err != nil || r.OOM {
 			t.Errorf("%q: %v, oom %v", text, err, r.OOM)
 		}
+	}
+}
+
+// Everyday words where a model's name could stand ("our own model", "a
+// small experiment") are not named back as an unknown model; a model
+// trained from scratch is asked for a size.
+func TestPlainWordsAreNoModel(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	_, err := Read(Env{Catalog: cat}, "we want to train our own model from scratch, what would it cost roughly?")
+	var ue *UserError
+	if !errors.As(err, &ue) || strings.Contains(ue.Msg, "I do not know") || !strings.Contains(ue.Hint, "1b params") {
+		t.Errorf("our own model from scratch: %v", err)
+	}
+	if _, err := Read(Env{Catalog: cat}, "which of our servers is the cheapest for a small fine-tuning experiment?"); err == nil || strings.Contains(err.Error(), "I do not know") {
+		t.Errorf("a small experiment: %v", err)
+	}
+	if _, err := Read(Env{Catalog: cat}, "mobilenetv3 학습 4090"); err == nil || !strings.Contains(err.Error(), "I do not know `mobilenetv3`") {
+		t.Errorf("an unknown model is still named: %v", err)
 	}
 }
