@@ -268,6 +268,7 @@ func koLang() map[string]string {
 		"text classification with no length said: %d tokens a sequence, the default max_seq_length of Hugging Face's run_glue.py (say `seq N` for longer texts)":                           "분류 작업인데 길이를 안 정해서: Hugging Face run_glue.py의 기본 max_seq_length인 시퀀스당 %d 토큰으로 했어요 (긴 글이면 `seq N`)",
 		"question answering with no length said: %d-token windows over each context, as Hugging Face's run_qa.py and BERT's SQuAD recipe cut them (say `seq N` for others)":                "질의응답인데 길이를 안 정해서: Hugging Face run_qa.py와 BERT의 SQuAD 레시피처럼 문맥을 %d 토큰 창으로 잘랐어요 (다르면 `seq N`)",
 		"out of memory in training with no method said: planned as a full fine-tune, against LoRA and QLoRA (say `pretrain` if it is)":                                                     "학습 중 메모리 부족인데 방법을 안 정해서: 풀 파인튜닝으로 보고 LoRA·QLoRA와 나란히 계산했어요 (사전학습이면 `pretrain`)",
+		"`%s` names no size: a chatbot planned on %s, the newest of the family at 7-10B, the size teams start one at (say 70b or another size)":                                            "`%s`에 크기가 없어서: 챗봇을 시작할 때 흔히 쓰는 7-10B 중 가장 최신인 %s로 계획했어요 (70b 등 다른 크기면 적어 주세요)",
 		"two models at once on the same GPUs: planned as serving both (say finetune to train)":                                                                                             "두 모델을 같은 GPU에 동시에: 둘 다 서빙으로 계획했어요 (학습이면 finetune이라고 적어 주세요)",
 		"latency?":         "지연시간은?",
 		"how many GPUs?":   "GPU 몇 장?",

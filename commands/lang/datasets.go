@@ -301,7 +301,7 @@ func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 	chat := false
 	for _, t := range c.in {
 		w := strings.ToLower(t.w)
-		chat = chat || w == "chat" || w == "chatbot" || w == "chatbots" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") || strings.HasPrefix(w, "대화형") ||
+		chat = chat || chatWord(w) ||
 			// an instruct or chat checkpoint served ("llama-3.1-8b-instruct",
 			// "qwen2.5-7b-chat") is a chat service
 			strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || w == "instruct" || strings.HasPrefix(w, "인스트럭트")
@@ -322,6 +322,12 @@ func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 		w := strings.ToLower(s)
 		return w == "chat" || w == "chatbot" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") // read here
 	})
+}
+
+// chatWord reports whether w names a chat service: "chatbot", "챗봇",
+// "채팅", "대화형".
+func chatWord(w string) bool {
+	return w == "chat" || w == "chatbot" || w == "chatbots" || strings.HasPrefix(w, "챗봇") || strings.HasPrefix(w, "채팅") || strings.HasPrefix(w, "대화형")
 }
 
 // instructNamed marks a job whose instruction-tuned checkpoint was named

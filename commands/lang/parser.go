@@ -121,6 +121,7 @@ type reqParser struct {
 	// the training is the job, serveJob the serving after it.
 	largest    bool            // the largest model is asked: none need be named (canonizer.largest)
 	familyTop  bool            // the family's largest member asked by name ("라마 제일 큰 거")
+	chatFamily bool            // a chatbot said: a family alone is its chat-sized member ("사내 챗봇에 라마")
 	sizeAsked  bool            // and none was: the model is a stand-in for the size asked
 	largestOf  []planner.Model // a family named with it: its members, the sizes to try
 	thenServe  bool

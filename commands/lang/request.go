@@ -330,6 +330,7 @@ func Read(env Env, text string) (Reading, error) {
 	noteWonBudget(p, c, env.KRWPerUSD > 0)
 	noteUsersAtOnce(p, c)
 	p.toks, p.largest, p.ask, p.distill, p.familyTop = c.out, c.largest, c.ask, c.distill, c.familyTop
+	p.chatFamily = slices.ContainsFunc(c.in, func(t reqToken) bool { return chatWord(strings.ToLower(t.w)) })
 	if err := p.run(); err != nil {
 		if !env.unsettled {
 			err = p.settle(env, err)

@@ -154,3 +154,27 @@ func TestPlainWordsAreNoModel(t *testing.T) {
 		t.Errorf("an unknown model is still named: %v", err)
 	}
 }
+
+// A family said alone for a chatbot is planned on its newest 7-10B
+// member; said alone for anything else it is still asked which.
+func TestChatbotOnAFamily(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for text, want := range map[string]string{
+		"우리 팀 사내 챗봇에 라마 써보려는데 어떤 서버 쓰면 돼요?":   "llama-3.1-8b",
+		"qwen으로 챗봇 만들려는데 4090 몇장?":            "qwen3-8b",
+		"a chatbot on gemma, how many a100s?": "gemma-2-9b",
+	} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.Request.Job.Model.ID != want {
+			t.Errorf("%q: %v, model %q, want %q", text, err, r.Request.Job.Model.ID, want)
+		}
+	}
+	if _, err := Read(Env{Catalog: cat}, "라마 파인튜닝 a100"); err == nil {
+		t.Errorf("a family alone outside a chatbot is asked which")
+	}
+	for id, v := range map[string]float64{"llama-3.1-8b": 3.1, "qwen2.5-7b": 2.5, "gemma-2-9b": 2, "mistral-7b-v0.1": 0, "qwen3-8b": 3} {
+		if got := familyVersionOf(id); got != v {
+			t.Errorf("familyVersionOf(%q) = %v, want %v", id, got, v)
+		}
+	}
+}
