@@ -463,7 +463,7 @@ func (r *cmdReader) number(i int) int {
 			r.count = 1 // "server-a 하나만 오늘 저녁까지 빌려주세요": one GPU
 			return i + 1
 		}
-		if v, ok := englishNumbers[w]; ok && (isCounterWord(next) || next == "more") {
+		if v, ok := englishNumbers[w]; ok && (isCounterWord(next) || next == "more" || r.gpu(strings.TrimSuffix(next, "s")) && v >= 1 && v <= 64) { // "book one 3090", "two a100s"
 			r.count = int(v)
 			return i + 2
 		}

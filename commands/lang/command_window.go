@@ -174,6 +174,13 @@ func (r *cmdReader) koreanTime(i int) int {
 		day = "today"
 	case strings.HasPrefix(w, "지금"):
 		day = "now"
+	case strings.HasPrefix(w, "모레"), strings.HasPrefix(w, "글피"):
+		// the day after tomorrow, and the day after that: a date
+		ahead := 2
+		if strings.HasPrefix(w, "글피") {
+			ahead = 3
+		}
+		day = r.now.AddDate(0, 0, ahead).Format("2006-01-02")
 	}
 	for k, d := range whenWeekdays {
 		if isHangulWord(k) && strings.HasPrefix(w, k) {

@@ -178,3 +178,22 @@ func TestChatbotOnAFamily(t *testing.T) {
 		}
 	}
 }
+
+// 모레 and 글피 are the day after tomorrow and the one after; an English
+// number word before a GPU is the count ("book one 3090").
+func TestDayAfterTomorrow(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	now := time.Date(2026, 11, 29, 18, 20, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Now: now, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "gpu1"},
+		{GPU: mustGPUFor(t, cat, "3090"), Count: 4, Server: "dev-3090"}}}
+	for text, want := range map[string]string{
+		"모레 오전 10시부터 a100 2장 5시간 잡아주세요": "reserve 2 on gpu1 from 2026-12-01 10:00 for 5h",
+		"글피 오후 3시부터 a100 1장 2시간 예약":     "reserve 1 on gpu1 from 2026-12-02 15:00 for 2h",
+		"book one 3090 now until 11pm":  "reserve 1 on dev-3090 now until 11pm",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+}
