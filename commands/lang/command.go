@@ -45,7 +45,9 @@ var commandVerbs = []struct {
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
 	{"reserve", []string{"reserve", "book", "grab", "hold", "taking", "예약", "신청", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
-		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같"}},
+		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같",
+		// "다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": asked as a booking
+		"쓸 수 있을까", "쓸수 있을까", "쓸수있을까", "사용할 수 있을까", "사용 가능할까"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
 		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
 		// when someone's hold ends: "김대리가 잡은 gpu 언제 끝나요?"

@@ -28,18 +28,13 @@ func (r *cmdReader) window(add func(...string)) {
 		add("in", r.startIn) // "2시간 뒤부터": a start that far from now
 	}
 	hasEnd := false
-	for _, p := range r.points {
+	roles := r.pointRoles()
+	for k, p := range r.points {
 		words := strings.TrimSpace(p.day + " " + p.clock)
 		if words == "" {
 			continue
 		}
-		role := p.role
-		if role == "" {
-			role = "from"
-			if r.duration == "" && len(r.points) == 1 {
-				role = "until" // "오늘 저녁 6시" alone is when it ends
-			}
-		}
+		role := roles[k]
 		if role == "from" && words == "now" {
 			continue
 		}
@@ -208,6 +203,15 @@ func (r *cmdReader) koreanTime(i int) int {
 	case strings.HasPrefix(w, "오후") || strings.HasPrefix(w, "저녁") || strings.HasPrefix(w, "밤"):
 		r.point().ampm = "pm"
 		return i + 1
+	case strings.HasPrefix(w, "퇴근"):
+		// "퇴근 전까지", "퇴근할 때까지": the working day's end
+		r.point().clock = "18:00"
+		n := i + 1
+		if nw := r.w(n); strings.HasPrefix(nw, "전") || strings.HasPrefix(nw, "까지") || strings.HasPrefix(nw, "때까지") {
+			n++
+		}
+		r.endPoint("until")
+		return n
 	case strings.HasPrefix(w, "정오"):
 		r.point().clock = "noon"
 		r.endPoint(role(w))
@@ -415,13 +419,36 @@ func (r *cmdReader) dayAfter(d string) string {
 	return "tomorrow"
 }
 
+// pointRoles is each point's role: its particle's, else a start, but a
+// point alone with no length is when it ends ("오늘 저녁 6시"), and one
+// after a start with no length is the end ("내일 오후 2시~6시", "14시-18시").
+func (r *cmdReader) pointRoles() []string {
+	roles := make([]string, len(r.points))
+	started := false
+	for k, p := range r.points {
+		role := p.role
+		if role == "" {
+			role = "from"
+			switch {
+			case r.duration == "" && len(r.points) == 1:
+				role = "until" // "오늘 저녁 6시" alone is when it ends
+			case r.duration == "" && started && p.clock != "":
+				role = "until"
+			}
+		}
+		started = started || role == "from" && strings.TrimSpace(p.day+p.clock) != ""
+		roles[k] = role
+	}
+	return roles
+}
+
 // startAndEnd reports whether the words said a window from a start to
 // an end or for a length: "오후 2시부터 저녁 8시까지", "in 2h for 3h".
 func (r *cmdReader) startAndEnd() bool {
 	start, end := r.startIn != "", r.duration != ""
-	for _, p := range r.points {
-		start = start || p.role == "from"
-		end = end || p.role == "until"
+	for _, role := range r.pointRoles() {
+		start = start || role == "from"
+		end = end || role == "until"
 	}
 	return start && end
 }

@@ -197,3 +197,26 @@ func TestDayAfterTomorrow(t *testing.T) {
 		}
 	}
 }
+
+// A clock span with no particles ("오후 2시~6시", "14시-18시") is a start
+// and an end; "퇴근 전까지" ends at the working day's end; "쓸 수
+// 있을까요" with GPUs and a time asks to book them.
+func TestKoreanSpans(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	now := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	env := Env{Catalog: cat, Now: now, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "gpu1"},
+		{GPU: mustGPUFor(t, cat, "h100"), Count: 4, Server: "gpu2"}}}
+	for text, want := range map[string]string{
+		"내일 오후 2시~6시 a100 2장":           "reserve 2 on gpu1 from tomorrow 14:00 until 18:00",
+		"a100 2장 내일 14시-18시 예약":         "reserve 2 on gpu1 from tomorrow 14:00 until 18:00",
+		"다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": "reserve 2 on gpu2 from tue 9:00 until tue 12:00",
+		"퇴근 전까지 a100 한장 쓸게요":            "reserve 1 on gpu1 until 18:00",
+		"오늘 저녁 6시 a100 한장 쓸게요":          "reserve 1 on gpu1 until today 18:00",
+		"내일 오전 9시부터 a100 1장 3시간 쓸게요":    "reserve 1 on gpu1 from tomorrow 9:00 for 3h",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+}
