@@ -298,7 +298,7 @@ func Read(env Env, text string) (Reading, error) {
 		now = time.Now()
 	}
 	question := strings.ContainsAny(text, "?？")
-	text = reqStripLead(reqNormalize(text))
+	text = reqStripLead(reqNormalize(hangulServers(text, env.Servers)))
 	if n := utf8.RuneCountInString(text); n > reqMaxRunes {
 		return Reading{}, userErrorf(reqExample,
 			en.Tf("that request is %d characters long; I read plan requests of up to %d", n, reqMaxRunes))

@@ -1,0 +1,140 @@
+package lang
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Server names written in Hangul: a team names its servers in Latin
+// letters (alpha, beta, gamma) and says them in Korean (알파, 베타,
+// 감마에서). hangulServers writes such a word as the server's own name
+// before either reader sees the text. A word matches a server when the
+// consonants of its Revised Romanization, after the particle is cut, are
+// the consonants of the server's name, both folded the same way (ph is p,
+// v is b, r is l, voiced and voiceless alike, doubled ones once): 알파
+// (alpa) is alpha, 감마 (gamma) gamma, 데브 (debeu) dev; and their first
+// vowels must agree. Only a name of letters with two consonants or more
+// is matched, and only when one server of the team has that key.
+
+// hangulServerSuffixes are the particles and words a server's name takes
+// in Korean, longest first.
+var hangulServerSuffixes = []string{"서버에서", "서버로", "서버는", "서버에", "서버", "에서", "에게", "으로", "이랑", "한테", "까지", "부터",
+	"에", "은", "는", "이", "가", "을", "를", "로", "의", "랑", "거", "꺼", "도", "만"}
+
+// hangulServers rewrites the Hangul words of text that name one of the
+// servers as that server's name, the particle kept after it.
+func hangulServers(text string, servers []planner.Hardware) string {
+	keys := map[string]string{}
+	count := map[string]int{}
+	for _, h := range servers {
+		name := strings.ToLower(h.Server)
+		if strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
+			continue // "dev-3090", "server-h": no Hangul spelling to match
+		}
+		k := firstVowel(name) + consonantKey(name)
+		if len(k) >= 3 {
+			keys[k] = h.Server
+			count[k]++
+		}
+	}
+	if len(keys) == 0 {
+		return text
+	}
+	var b strings.Builder
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		if !isHangulSyllable(rs[i]) {
+			b.WriteRune(rs[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && isHangulSyllable(rs[j]) {
+			j++
+		}
+		b.WriteString(serverOrWord(string(rs[i:j]), keys, count))
+		i = j
+	}
+	return b.String()
+}
+
+// serverOrWord is word with its stem written as the server it names, or
+// word as it is.
+func serverOrWord(word string, keys map[string]string, count map[string]int) string {
+	stems := []string{word}
+	for _, s := range hangulServerSuffixes {
+		if stem, ok := strings.CutSuffix(word, s); ok && stem != "" {
+			stems = append(stems, stem)
+		}
+	}
+	for _, stem := range stems {
+		rr := romanize(stem)
+		k := firstVowel(rr) + consonantKey(rr)
+		if name, ok := keys[k]; ok && count[k] == 1 {
+			if rest := strings.TrimPrefix(word, stem); rest != "" {
+				return name + " " + rest
+			}
+			return name
+		}
+	}
+	return word
+}
+
+func isHangulSyllable(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
+
+// Revised Romanization of the jamo: initials, medials, finals.
+var (
+	rrInitial = []string{"g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h"}
+	rrMedial  = []string{"a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi", "yu", "eu", "ui", "i"}
+	rrFinal   = []string{"", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "p", "l", "l", "p", "l", "m", "p", "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t"}
+)
+
+// romanize writes Hangul syllables in Revised Romanization (without its
+// rules across syllables, which the consonant key folds away).
+func romanize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if !isHangulSyllable(r) {
+			b.WriteRune(r)
+			continue
+		}
+		n := int(r - 0xAC00)
+		b.WriteString(rrInitial[n/588])
+		b.WriteString(rrMedial[(n%588)/28])
+		b.WriteString(rrFinal[n%28])
+	}
+	return b.String()
+}
+
+// firstVowel is the first vowel letter of a spelling, "" for none: the
+// consonants alone would take 나도 ("nado", me too) for a server "node".
+func firstVowel(s string) string {
+	if i := strings.IndexAny(strings.ToLower(s), "aeiou"); i >= 0 {
+		return s[i : i+1]
+	}
+	return ""
+}
+
+// consonantKey is a spelling's consonants folded so a Latin name and its
+// Hangul spelling meet: digraphs to one sound, voiced to voiceless, r to
+// l, h and vowels dropped, a doubled consonant once.
+func consonantKey(s string) string {
+	s = strings.NewReplacer("ph", "p", "th", "t", "sh", "s", "ch", "c", "ck", "k", "ng", "n", "qu", "k", "x", "ks").Replace(strings.ToLower(s))
+	fold := map[rune]rune{'f': 'p', 'v': 'p', 'b': 'p', 'g': 'k', 'q': 'k', 'c': 'k', 'd': 't', 'j': 'c', 'z': 'c', 'r': 'l'}
+	var out []rune
+	for _, r := range s {
+		if !unicode.IsLetter(r) || strings.ContainsRune("aeiouywh", r) {
+			continue
+		}
+		if f, ok := fold[r]; ok {
+			r = f
+		}
+		if len(out) > 0 && out[len(out)-1] == r {
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}

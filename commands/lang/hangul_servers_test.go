@@ -1,0 +1,40 @@
+package lang
+
+import (
+	"testing"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// A server named in Latin letters and said in Hangul is read as the
+// server; a common word with the same consonants is not, nor a name two
+// servers share the sound of.
+func TestHangulServerNames(t *testing.T) {
+	var servers []planner.Hardware
+	for _, n := range []string{"alpha", "beta", "gamma", "node", "dev", "atlas", "dev-3090", "server-h"} {
+		servers = append(servers, planner.Hardware{Server: n, Count: 4})
+	}
+	for in, want := range map[string]string{
+		"베타 지금 비어있으면 2장":  "beta 지금 비어있으면 2장",
+		"감마에서 돌려도 돼요?":     "gamma 에서 돌려도 돼요?",
+		"알파서버 전부 잡아줘":      "alpha 서버 전부 잡아줘",
+		"데브 서버 2장":         "dev 서버 2장",
+		"아틀라스 누가 써요":       "atlas 누가 써요",
+		"노드 하나 더":          "node 하나 더",
+		"나도 써도 돼요?":        "나도 써도 돼요?",
+		"내일 오전에 3090 한장": "내일 오전에 3090 한장",
+	} {
+		if got := hangulServers(in, servers); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+	two := []planner.Hardware{{Server: "beta"}, {Server: "beda"}}
+	if got := hangulServers("베타 2장", two); got != "베타 2장" {
+		t.Errorf("two servers sound alike: %q", got)
+	}
+	for hangul, rr := range map[string]string{"알파": "alpa", "감마": "gamma", "베타": "beta", "서버": "seobeo", "데브": "debeu"} {
+		if got := romanize(hangul); got != rr {
+			t.Errorf("romanize(%q) = %q, want %q", hangul, got, rr)
+		}
+	}
+}
