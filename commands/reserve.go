@@ -606,11 +606,17 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	default:
 		ids = []string{a.ID}
 	}
+	loc := s.loc(req)
+	if a.Day != "" {
+		ids, err = s.heldOn(ctx, st, a.Day, ids, now, loc)
+		if err != nil {
+			return nil, err
+		}
+	}
 	p := req.printer()
 	if len(ids) == 0 {
 		return &Reply{Title: p.T("Nothing to release"), Summary: p.T("you hold no reservations there"), Refused: "nothing to do"}, nil
 	}
-	loc := s.loc(req)
 	var released []store.Reservation
 	for _, id := range ids {
 		rv, err := st.Release(ctx, store.ReleaseRequest{RequestID: requestID(req) + "-" + id, ID: id, Actor: req.User, Force: force})
@@ -703,6 +709,21 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		return nil, storeError(err, "extend")
 	}
 	return s.reservationReplyIn(p, rv, "extended", now, loc), nil
+}
+
+// heldOn keeps of ids the reservations held some of the day word names.
+func (s *Set) heldOn(ctx context.Context, st store.Store, word string, ids []string, now time.Time, loc *time.Location) ([]string, error) {
+	var kept []string
+	for _, id := range ids {
+		r, err := st.Get(ctx, id)
+		if err != nil {
+			return nil, storeError(err, "release")
+		}
+		if lang.OnDay(word, r.Start, r.End, now, loc) {
+			kept = append(kept, id)
+		}
+	}
+	return kept, nil
 }
 
 // extendTarget is the reservation an extend names: by id, else the user's

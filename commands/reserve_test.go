@@ -482,3 +482,23 @@ servers:
 		t.Errorf("hint %+v, want the team's server named", ue)
 	}
 }
+
+// A booking named by its day: "내일 예약한거 취소해줘" releases the ones
+// held tomorrow and keeps today's; "내일 … 2시간만 연장해줘" extends
+// tomorrow's by two hours, not to the end of tomorrow.
+func TestBookingNamedByItsDay(t *testing.T) {
+	s, _ := newReservations(t)
+	today := mustDo(t, s, "U0001", "reserve 1 on server-a for 2h").Data.(store.Reservation)
+	tomorrow := mustDo(t, s, "U0001", "reserve 1 on server-h from tomorrow 10:00 for 4h").Data.(store.Reservation)
+	r := mustDo(t, s, "U0001", "내일 server-h 예약 2시간만 연장해줘")
+	if got, ok := r.Data.(store.Reservation); !ok || got.ID != tomorrow.ID || !got.End.Equal(tomorrow.End.Add(2*time.Hour)) {
+		t.Fatalf("extended %+v, want %s to %v", r.Data, tomorrow.ID, tomorrow.End.Add(2*time.Hour))
+	}
+	r = mustDo(t, s, "U0001", "내일 예약한거 취소해줘")
+	if got, ok := r.Data.(store.Reservation); !ok || got.ID != tomorrow.ID {
+		t.Fatalf("released %+v, want %s only", r.Data, tomorrow.ID)
+	}
+	if st := mustDo(t, s, "U0001", "mine"); !strings.Contains(textOf(t, st), today.ID) {
+		t.Errorf("today's booking %s is gone: %s", today.ID, textOf(t, st))
+	}
+}

@@ -239,6 +239,9 @@ type ReleaseArgs struct {
 	Server string // the server's name: the user's reservations there
 	All    bool   // every reservation the user holds
 	Force  bool   // --force: an admin releasing someone else's
+	// Day limits All or Server to the reservations held on that day, as
+	// typed ("내일 예약한거 취소해줘": release tomorrow).
+	Day string
 }
 
 // ParseRelease reads `release <id> | <server> | all [--force]`:
@@ -252,6 +255,12 @@ type ReleaseArgs struct {
 func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 	words, force := takeForce(strings.Fields(args))
 	a := ReleaseArgs{Force: force}
+	if n := len(words); n > 0 && isDayWord(strings.ToLower(words[n-1])) {
+		a.Day, words = words[n-1], words[:n-1]
+		if len(words) == 0 {
+			words = []string{"all"} // "release tomorrow": the user's held that day
+		}
+	}
 	what := strings.Join(words, " ")
 	switch {
 	case what == "":
@@ -303,11 +312,7 @@ func (a ExtendArgs) OnDay(start, end, now time.Time, loc *time.Location) bool {
 	var day time.Time
 	switch {
 	case a.Day != "":
-		w, _, err := ParseWindow([]string{"from", a.Day}, now, loc)
-		if err != nil || w.Start.IsZero() {
-			return true
-		}
-		day = w.Start
+		return OnDay(a.Day, start, end, now, loc)
 	case len(a.Until) > 1 && isDayWord(strings.ToLower(a.Until[1])):
 		t, err := untilPoint(a.Until, now, loc)
 		if err != nil {
@@ -323,6 +328,22 @@ func (a ExtendArgs) OnDay(start, end, now time.Time, loc *time.Location) bool {
 }
 
 const extendHint = "try: `extend server-h-3 2h`, `extend server-h 2h` or `extend server-h-3 until 20:00` — `mine` lists your reservations"
+
+// OnDay reports whether a window from start to end holds some of the day
+// the word names ("tomorrow", "fri"); true when it names none.
+func OnDay(word string, start, end, now time.Time, loc *time.Location) bool {
+	w, _, err := ParseWindow([]string{"from", word}, now, loc)
+	if err != nil {
+		return true
+	}
+	day := w.Start
+	if day.IsZero() {
+		day = now // "today"
+	}
+	day = day.In(loc)
+	from := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
+	return start.Before(from.AddDate(0, 0, 1)) && end.After(from)
+}
 
 // ParseExtend reads the extend command:
 //

@@ -582,6 +582,9 @@ func (r *cmdReader) args(name string) string {
 		case r.mineSaid() && !r.gpuNoServer:
 			add("all") // "제가 빌린 GPU 반납할게요", "releasing my gpus": all of the asker's
 		}
+		if day := r.dayOnly(); day != "" && r.id == "" {
+			add(day) // "내일 예약한거 취소해줘": those held that day
+		}
 	case "extend":
 		// ParseExtend's words: [id | server] (by <duration> | until <point>);
 		// with neither, the user's only reservation.
@@ -607,6 +610,10 @@ func (r *cmdReader) args(name string) string {
 // ("by 2h", "until 8pm", "1 hour"), a bare unit counting one ("another
 // hour" → "1 hour").
 func (r *cmdReader) extendAmount(add func(...string)) {
+	if day := r.dayOnly(); day != "" && r.duration != "" {
+		add(day, "by", r.duration) // "내일 알파 예약 2시간만 연장해줘": the day says which booking
+		return
+	}
 	for k := len(r.points) - 1; k >= 0; k-- {
 		if words := strings.TrimSpace(r.points[k].day + " " + r.points[k].clock); words != "" && words != "now" {
 			add("until", words)
@@ -876,4 +883,16 @@ func priceAsked(low string) bool {
 		}
 	}
 	return false
+}
+
+// dayOnly is the day of the one point said, when it has no clock
+// ("내일", "금요일"): which booking a release or an extension means.
+func (r *cmdReader) dayOnly() string {
+	if len(r.points) != 1 || r.points[0].clock != "" || r.points[0].day == "now" {
+		return ""
+	}
+	if d := r.points[0].day; isDayWord(d) {
+		return d
+	}
+	return ""
 }

@@ -362,6 +362,10 @@ var koDayParts = map[string]struct{ from, until string }{
 	"오후": {"13:00", ""}, "저녁": {"18:00", ""}, "밤": {"21:00", "midnight"},
 }
 
+// koAfterPart is when "after" a part of the day begins ("점심 이후부터",
+// "오전 이후에"): lunch is over at one, the morning at noon.
+var koAfterPart = map[string]string{"점심": "13:00", "오전": "12:00", "아침": "12:00", "오후": "18:00", "저녁": "21:00"}
+
 // koDayPart reads a part of the day with its particle ("내일 오후까지",
 // "목요일 저녁부터", "금요일 아침까지") as a point of the window, "밤새" as
 // until the next morning, and a day named as a deadline ("금요일
@@ -382,26 +386,34 @@ func (r *cmdReader) koDayPart(i int, w string) int {
 		if !ok {
 			continue
 		}
-		role := ""
+		role, n := "", i+1
 		switch {
 		case strings.HasPrefix(rest, "부터") || strings.HasPrefix(rest, "에서"):
 			role = "from"
 		case strings.HasPrefix(rest, "까지"):
 			role = "until"
+		case rest == "" && koAfterPart[part] != "" && koStartAfter(r.w(i+1)):
+			role, n = "after", i+2 // "점심 이후부터": from the part's end
 		default:
 			return i
 		}
 		pt := r.point()
-		if role == "from" {
+		switch {
+		case role == "after":
+			pt.clock, role = koAfterPart[part], "from"
+		case role == "from":
 			pt.clock = c.from
-		} else if c.until != "" {
+		case c.until != "":
 			pt.clock = c.until
 		}
 		if pt.day == "" && pt.clock == "" {
 			pt.day = "today" // "오후까지 쓸게요": today's
+			if len(r.points) > 1 && r.points[0].day != "" {
+				pt.day = r.points[0].day // "목요일 점심 이후부터 저녁까지": that day's evening
+			}
 		}
 		r.endPoint(role)
-		return i + 1
+		return n
 	}
 	return i
 }

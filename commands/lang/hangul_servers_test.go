@@ -15,13 +15,13 @@ func TestHangulServerNames(t *testing.T) {
 		servers = append(servers, planner.Hardware{Server: n, Count: 4})
 	}
 	for in, want := range map[string]string{
-		"베타 지금 비어있으면 2장":  "beta 지금 비어있으면 2장",
-		"감마에서 돌려도 돼요?":     "gamma 에서 돌려도 돼요?",
-		"알파서버 전부 잡아줘":      "alpha 서버 전부 잡아줘",
-		"데브 서버 2장":         "dev 서버 2장",
-		"아틀라스 누가 써요":       "atlas 누가 써요",
-		"노드 하나 더":          "node 하나 더",
-		"나도 써도 돼요?":        "나도 써도 돼요?",
+		"베타 지금 비어있으면 2장": "beta 지금 비어있으면 2장",
+		"감마에서 돌려도 돼요?":   "gamma 에서 돌려도 돼요?",
+		"알파서버 전부 잡아줘":    "alpha 서버 전부 잡아줘",
+		"데브 서버 2장":       "dev 서버 2장",
+		"아틀라스 누가 써요":     "atlas 누가 써요",
+		"노드 하나 더":        "node 하나 더",
+		"나도 써도 돼요?":      "나도 써도 돼요?",
 		"내일 오전에 3090 한장": "내일 오전에 3090 한장",
 	} {
 		if got := hangulServers(in, servers); got != want {

@@ -220,3 +220,26 @@ func TestKoreanSpans(t *testing.T) {
 		}
 	}
 }
+
+// Probe 35's bookings: "점심 이후부터 저녁까지" on a day said is that day
+// from one to the working day's end; a day with an extension's length
+// names the booking; a day with a release limits it to that day's.
+func TestProbe35Bookings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "alpha"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "beta"}}}
+	for text, want := range map[string]string{
+		"다음주 목요일 점심 이후부터 저녁까지 alpha 2장 예약 가능?": "reserve 2 on alpha from thu 13:00 until thu",
+		"내일 알파 예약 2시간만 연장해줘":                   "extend alpha tomorrow by 2h",
+		"내일 예약한거 취소해줘":                         "release tomorrow",
+		"베타 지금 비어있으면 2장 3시간 뒤까지 쓸게":            "reserve 2 on beta for 3h",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if a, err := ParseRelease("alpha tomorrow", Servers{Names: []string{"alpha"}}); err != nil || a.Server != "alpha" || a.Day != "tomorrow" {
+		t.Errorf("release alpha tomorrow: %+v %v", a, err)
+	}
+}
