@@ -453,6 +453,9 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		if s := cheapestServer(p, rd, res); s != "" {
 			return s
 		}
+		if s := oneUserServer(p, rd, res); s != "" {
+			return s
+		}
 		if e = fastestPlan(res.Plans); len(res.Plans) > 1 && e != nil && e.Server != "" {
 			// the servers as named ("server-a랑 server-h 비교"), or ranked:
 			// the fastest that fits leads either way
@@ -472,6 +475,35 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 	}
 	return ""
+}
+
+// oneUserServer answers which server to serve a model on when no load is
+// said ("올라마로 LLM 써보고 싶은데 회사 서버 중에 뭘 써야하나요?"): one
+// person trying it needs the server that holds it at the least GPU cost,
+// not the fastest, which would hold all eight H100s for a 4-bit 7B model.
+func oneUserServer(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
+	j := rd.Request.Job
+	if j.Workload != planner.Inference || j.RequestRate > 0 || j.Concurrency > 0 || j.GlobalBatch > 0 || j.OutputTokPS > 0 || len(res.Plans) < 2 {
+		return ""
+	}
+	var small, fast *planner.Estimate
+	cost := func(e *planner.Estimate) float64 { return float64(e.GPUs) * max(e.PriceUSDPerGPUH, 0.01) }
+	for _, e := range res.Plans {
+		if e.Server == "" || !e.Memory.Fits {
+			continue
+		}
+		if small == nil || cost(e) < cost(small) {
+			small = e
+		}
+		if fast == nil || e.Throughput.TokensPerS > fast.Throughput.TokensPerS {
+			fast = e
+		}
+	}
+	if small == nil || small == fast || small.Throughput.TokensPerS <= 0 {
+		return ""
+	}
+	return p.Tf("%s holds it, enough for one person trying it (%s tokens/s); %s runs it fastest (%s tokens/s), for many users at once.",
+		small.Server, p.Count(small.Throughput.TokensPerS), fast.Server, p.Count(fast.Throughput.TokensPerS))
 }
 
 // teamPool is every way to run on the team's servers: each server at 1, 2,

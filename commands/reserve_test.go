@@ -502,3 +502,31 @@ func TestBookingNamedByItsDay(t *testing.T) {
 		t.Errorf("today's booking %s is gone: %s", today.ID, textOf(t, st))
 	}
 }
+
+// A job of minutes anywhere goes to the server that holds the least GPU
+// time for it, and a model one person tries to the smallest server that
+// holds it: the large server is named with what it would hold.
+func TestSmallJobsTakeTheSmallServer(t *testing.T) {
+	s, _ := newReservationsOn(t, `
+timezone: Asia/Seoul
+servers:
+  - name: alpha
+    gpu: h100-sxm5-80gb
+    gpus: 8
+  - name: gamma
+    gpu: rtx-4090
+    gpus: 2
+`)
+	r := mustDo(t, s, "U0001", "which server should i use to fine-tune a BERT model on 10k customer reviews?")
+	if !strings.HasPrefix(r.Summary, "gamma will do") || !strings.Contains(r.Summary, "alpha would finish") {
+		t.Errorf("a job of seconds: %q", r.Summary)
+	}
+	r = mustDo(t, s, "U0001", "which of our servers for llama 3 8b lora on 1B tokens?")
+	if !strings.HasPrefix(r.Summary, "alpha") {
+		t.Errorf("a job of hours goes where it finishes first: %q", r.Summary)
+	}
+	r = mustDo(t, s, "U0001", "I want to try qwen2.5 7b with ollama, which of our servers?")
+	if !strings.HasPrefix(r.Summary, "gamma holds it") {
+		t.Errorf("one person trying a model: %q", r.Summary)
+	}
+}

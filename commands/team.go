@@ -105,7 +105,14 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		sec.Text = p.T("None of the team's servers can run this job as asked.")
 		return sec, nil, ""
 	}
+	first := best
+	best = modestOption(opts, best)
 	finish = finishLine(p, best, fastest, now, loc)
+	if best != first {
+		finish = p.Tf("%s will do: done %s (free now, runs %s); %s would finish %s sooner but holds %d× %s for it.", best.server.Name,
+			whenIn(p, best.finish, now, loc), planner.FormatHoursIn(p, best.run.Hours()), first.server.Name,
+			planner.FormatHoursIn(p, best.finish.Sub(first.finish).Hours()), len(first.gpus), shortGPU(first.server.GPU.ID))
+	}
 	book := reserveMargin(best.run)
 	sec.Text = p.Tf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
 		whenIn(p, best.finish, now, loc), best.server.Name, joinInts(best.gpus), durationIn(p, book))
@@ -117,6 +124,29 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	}
 	return sec, &Action{ID: ActionRun, Label: p.Tf("Reserve %s", best.server.Name), Command: cmd, Style: "primary",
 		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}, finish
+}
+
+// modestOption is, among the servers that finish a job within ten
+// minutes (or a quarter of its run) of the earliest, the one that holds
+// the least GPU time for it: a BERT fine-tune of seconds, or a 7B model
+// tried on Ollama, goes to the small server and leaves the large one
+// free, where the earliest finish would hold all eight H100s.
+func modestOption(opts []teamOption, earliest *teamOption) *teamOption {
+	slack := max(10*time.Minute, earliest.run/4)
+	best := earliest
+	held := func(o *teamOption) float64 {
+		return float64(len(o.gpus)) * o.run.Hours() * max(o.server.Hardware().GPU.PriceUSD, 0.01)
+	}
+	for i := range opts {
+		o := &opts[i]
+		if !o.est.Memory.Fits || o.free.IsZero() || o.finish.After(earliest.finish.Add(slack)) {
+			continue
+		}
+		if held(o) < held(best) {
+			best = o
+		}
+	}
+	return best
 }
 
 // finishLine answers "which of our servers" by the earliest finish: the
