@@ -134,6 +134,10 @@ func (c *canonizer) aside(i int) int {
 	if n := c.needAt(i); n > i {
 		return n // "or do I need ZeRO-3?"
 	}
+	if w := c.w(i); (w == "on" || w == "in") && c.w(i+1) == "the" && !c.gpu(c.w(i+2)) && (c.w(i+3) == "team" || c.w(i+3) == "teams") {
+		c.skip(i, i+4) // "I'm on the design team": who asks, not the hardware
+		return i + 4
+	}
 	if w := c.w(i); (w == "qps" || w == "rps") && reqStartsNumber(c.w(i+1)) && !reqStartsNumber(c.w(i-1)) {
 		// "(QPS 10)": the unit said first; after "초당 요청 10개" it says
 		// the same rate again, else it is the rate

@@ -207,6 +207,12 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		// (what the team has, "우리 서버 a100 몇 장 있어요?", lists every server)
 		r.serverOfGPU(env, toks)
 	}
+	if name == "wait" && r.windowAhead() {
+		// "내일 오후에 알파 8장 … 자리 나면 잡히게 대기 걸어줘": a wait is for
+		// GPUs now; for a window ahead, book it (a conflict offers the
+		// earliest slot that fits)
+		name = "reserve"
+	}
 	if name == "reserve" && r.all && r.count == 0 && len(r.ids) == 0 {
 		for _, h := range env.Servers {
 			if h.Server == r.server {
@@ -895,4 +901,22 @@ func (r *cmdReader) dayOnly() string {
 		return d
 	}
 	return ""
+}
+
+// windowAhead reports whether the words said a window that starts later
+// than now: a day or a part of one ahead, a start clock, "in 2h".
+func (r *cmdReader) windowAhead() bool {
+	if _, _, ok := r.spanWindow(); ok {
+		return true
+	}
+	if _, _, ok := r.dayPart(); ok {
+		return true
+	}
+	roles := r.pointRoles()
+	for k, p := range r.points {
+		if roles[k] == "from" && (p.day != "" && p.day != "now" && p.day != "today" || p.clock != "") {
+			return true
+		}
+	}
+	return r.startIn != ""
 }

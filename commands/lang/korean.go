@@ -55,6 +55,7 @@ var koLexicon = sync.OnceValue(func() map[string]koEntry {
 		"샘플": {act: koWord, word: "samples"}, "예제": {act: koWord, word: "samples"}, "문장": {act: koWord, word: "samples"},
 		"문장쌍": {act: koWord, word: "samples"}, "요청당": {act: koSkip}, "요청마다": {act: koSkip}, "페어": {act: koWord, word: "samples"},
 		"이미지": {act: koWord, word: "images"}, "건": {act: koWord, word: "samples"}, "개의": {act: koWord, word: "samples"},
+		"줄": {act: koWord, word: "samples"}, "행": {act: koWord, word: "samples"}, "레코드": {act: koWord, word: "samples"}, // rows of a spreadsheet
 		"토큰": {act: koWord, word: "tokens"}, "스텝": {act: koWord, word: "steps"}, "스탭": {act: koWord, word: "steps"},
 		"이터레이션": {act: koWord, word: "steps"},
 		"파라미터":  {act: koWord, word: "params"}, "매개변수": {act: koWord, word: "params"},

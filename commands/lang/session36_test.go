@@ -243,3 +243,26 @@ func TestProbe35Bookings(t *testing.T) {
 		t.Errorf("release alpha tomorrow: %+v %v", a, err)
 	}
 }
+
+// Probe 35's other readings: a wait for a window ahead books it, "I'm on
+// the design team" is who asks, and rows of a spreadsheet ("만 줄", "2만
+// 행") are samples.
+func TestProbe35Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "alpha"}}}
+	if cr, ok := ReadCommand(env, "내일 오후에 알파 8장 다 써야되는데 자리 나면 잡히게 대기 걸어줘"); !ok || cr.Name != "reserve" || !strings.Contains(cr.Args, "from tomorrow 13:00") {
+		t.Errorf("a wait for a window ahead: %v %+v", ok, cr)
+	}
+	if cr, ok := ReadCommand(env, "알파 2장 비면 알려줘"); !ok || cr.Name != "wait" {
+		t.Errorf("a wait now: %v %+v", ok, cr)
+	}
+	if _, err := Read(env, "Can our servers run Stable Diffusion? I'm on the design team"); err == nil || strings.Contains(err.Error(), "design") {
+		t.Errorf("the design team is no GPU: %v", err)
+	}
+	for text, n := range map[string]float64{"bert-base 파인튜닝 데이터 엑셀 만 줄, a100": 10000, "bert-base 파인튜닝 데이터 2만 행, a100": 20000} {
+		r, err := Read(env, text)
+		if j := r.Request.Job; err != nil || max(j.Samples, j.DatasetSamples) != n {
+			t.Errorf("%q: %v, samples %v/%v", text, err, j.Samples, j.DatasetSamples)
+		}
+	}
+}
