@@ -311,7 +311,7 @@ func koMoneyAhead(w, next string) bool {
 // koServeSpanNext reports whether w, after a month said in Korean, makes
 // it a span of serving or its cost ("한달 돌리면", "월 비용", "한달 서빙").
 func koServeSpanNext(w string) bool {
-	for _, p := range []string{"비용", "요금", "얼마", "돌리", "서빙", "운영", "띄우", "켜", "동안", "유지", "기준"} {
+	for _, p := range []string{"비용", "요금", "얼마", "돌리", "서빙", "운영", "띄우", "켜", "동안", "유지", "기준", "빌리", "렌탈", "대여", "쓰면"} {
 		if strings.HasPrefix(w, p) {
 			return true
 		}

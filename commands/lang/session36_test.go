@@ -266,3 +266,15 @@ func TestProbe35Readings(t *testing.T) {
 		}
 	}
 }
+
+// A month of renting said with a service ("챗봇 … GPU 한달 빌리면 얼마")
+// is a month of serving, as "한달 서빙하면" is.
+func TestMonthRentedForAService(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	for _, text := range []string{"챗봇 서비스 하나 띄우려는데 GPU 한달 빌리면 얼마에요?", "챗봇 서비스 하나 띄우려는데 GPU 한달 쓰면 얼마에요?"} {
+		r, err := Read(Env{Catalog: cat}, text)
+		if err != nil || r.ServeHours != 730 || r.Request.Job.Workload != planner.Inference {
+			t.Errorf("%q: %v, serve hours %v", text, err, r.ServeHours)
+		}
+	}
+}
