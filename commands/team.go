@@ -105,14 +105,7 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		sec.Text = p.T("None of the team's servers can run this job as asked.")
 		return sec, nil, ""
 	}
-	first := best
-	best = modestOption(opts, best)
-	finish = finishLine(p, best, fastest, now, loc)
-	if best != first {
-		finish = p.Tf("%s will do: done %s (free now, runs %s); %s would finish %s sooner but holds %d× %s for it.", best.server.Name,
-			whenIn(p, best.finish, now, loc), planner.FormatHoursIn(p, best.run.Hours()), first.server.Name,
-			planner.FormatHoursIn(p, best.finish.Sub(first.finish).Hours()), len(first.gpus), shortGPU(first.server.GPU.ID))
-	}
+	best, finish = leadOption(p, opts, best, fastest, now, loc)
 	book := reserveMargin(best.run)
 	sec.Text = p.Tf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
 		whenIn(p, best.finish, now, loc), best.server.Name, joinInts(best.gpus), durationIn(p, book))
@@ -124,6 +117,19 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	}
 	return sec, &Action{ID: ActionRun, Label: p.Tf("Reserve %s", best.server.Name), Command: cmd, Style: "primary",
 		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}, finish
+}
+
+// leadOption is the server the answer leads with and its line: the one
+// finishing first, or one nearly as soon that holds less (modestOption),
+// said beside what the first would hold.
+func leadOption(p *i18n.Printer, opts []teamOption, first, fastest *teamOption, now time.Time, loc *time.Location) (*teamOption, string) {
+	best := modestOption(opts, first)
+	if best == first {
+		return best, finishLine(p, best, fastest, now, loc)
+	}
+	return best, p.Tf("%s will do: done %s (free now, runs %s); %s would finish %s sooner but holds %d× %s for it.", best.server.Name,
+		whenIn(p, best.finish, now, loc), planner.FormatHoursIn(p, best.run.Hours()), first.server.Name,
+		planner.FormatHoursIn(p, best.finish.Sub(first.finish).Hours()), len(first.gpus), shortGPU(first.server.GPU.ID))
 }
 
 // modestOption is, among the servers that finish a job within ten

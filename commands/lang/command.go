@@ -890,33 +890,3 @@ func priceAsked(low string) bool {
 	}
 	return false
 }
-
-// dayOnly is the day of the one point said, when it has no clock
-// ("내일", "금요일"): which booking a release or an extension means.
-func (r *cmdReader) dayOnly() string {
-	if len(r.points) != 1 || r.points[0].clock != "" || r.points[0].day == "now" {
-		return ""
-	}
-	if d := r.points[0].day; isDayWord(d) {
-		return d
-	}
-	return ""
-}
-
-// windowAhead reports whether the words said a window that starts later
-// than now: a day or a part of one ahead, a start clock, "in 2h".
-func (r *cmdReader) windowAhead() bool {
-	if _, _, ok := r.spanWindow(); ok {
-		return true
-	}
-	if _, _, ok := r.dayPart(); ok {
-		return true
-	}
-	roles := r.pointRoles()
-	for k, p := range r.points {
-		if roles[k] == "from" && (p.day != "" && p.day != "now" && p.day != "today" || p.clock != "") {
-			return true
-		}
-	}
-	return r.startIn != ""
-}

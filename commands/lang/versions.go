@@ -66,3 +66,42 @@ func newestAtSize(ix *nameIndex, family, size string) string {
 	}
 	return best
 }
+
+// chatMember is the family member a chatbot is planned on when the
+// family is said alone: among members of 6-10B parameters, the newest
+// version (its number after the family's name: Llama 3.1 over 3, Qwen3
+// over 2.5), the plain one first.
+func (p *reqParser) chatMember(ids []string) (planner.Model, bool) {
+	var best planner.Model
+	bestV := -1.0
+	for _, id := range ids {
+		m, _, err := p.cat.Model(id)
+		if err != nil || m.Params() < 6e9 || m.Params() > 10e9 || m.Kind != planner.Decoder {
+			continue
+		}
+		v := familyVersionOf(id)
+		if v > bestV || v == bestV && len(id) < len(best.ID) {
+			best, bestV = m, v
+		}
+	}
+	return best, best.ID != ""
+}
+
+// familyVersionOf is the version number after a model id's family letters
+// ("llama-3.1-8b": 3.1, "qwen2.5-7b": 2.5, "gemma-2-9b": 2); 0 when none
+// ("mistral-7b-v0.1": the 7 is a size).
+func familyVersionOf(id string) float64 {
+	rest := strings.TrimLeft(strings.TrimLeft(id, "abcdefghijklmnopqrstuvwxyz"), "-")
+	end := strings.IndexFunc(rest, func(r rune) bool { return r != '.' && (r < '0' || r > '9') })
+	if end < 0 {
+		end = len(rest)
+	}
+	if end < len(rest) && (rest[end] == 'b' || rest[end] == 'm') {
+		return 0 // a size, not a version
+	}
+	v, err := strconv.ParseFloat(rest[:end], 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
