@@ -23,6 +23,9 @@ var englishNumbers = map[string]float64{
 // hundred thousand", "two hundred fifty", "one and a half million",
 // "a hundred", "twelve thousand", "twenty-five".
 func (c *canonizer) numberWord(i int) int {
+	if w := c.w(i); (w == "pair" || w == "pairs") && i > 0 && reqStartsNumber(lastW(c.out)) {
+		return i // "2만 pair", "20k pairs": the DPO data's unit, not a count of two
+	}
 	if n, j, ok := c.compoundNumber(i); ok {
 		c.emit(reqTrimNum(n), i, j)
 		return j
@@ -42,6 +45,7 @@ func (c *canonizer) numberWord(i int) int {
 	if c.w(j) == "few" && j == i {
 		return i // "few" alone is no number; "a few" is three
 	}
+
 	if j > i && (c.w(j) != "single" && c.w(j) != "pair" && c.w(j) != "couple" && c.w(j) != "dozen" && c.w(j) != "hundred" && c.w(j) != "few") {
 		return i // "a two" is not English
 	}

@@ -270,6 +270,8 @@ func (r *cmdReader) koreanTime(i int) int {
 			h += 12
 		} else if p.ampm == "" && h >= 1 && h <= 7 {
 			h += 12 // "6시까지" in an office is 18:00
+		} else if prev := r.prevHour(); p.ampm == "" && h < 12 && prev >= 12 && h+12 > prev {
+			h += 12 // "오후 2시~8시": the afternoon's eight, after its start
 		}
 		p.clock = strconv.Itoa(h) + ":" + twoDigits(m)
 		r.endPoint(role(suffix))
@@ -520,4 +522,30 @@ func (r *cmdReader) windowAhead() bool {
 		}
 	}
 	return r.startIn != ""
+}
+
+// prevHour is the hour of the last clock said before the point being
+// read, -1 for none.
+func (r *cmdReader) prevHour() int {
+	for k := len(r.points) - 1; k >= 0; k-- {
+		if &r.points[k] == r.cur || r.points[k].clock == "" {
+			continue
+		}
+		h, _, ok := reqScanInt(strings.SplitN(r.points[k].clock, ":", 2)[0])
+		if ok {
+			return h
+		}
+	}
+	return -1
+}
+
+// koDoneAfter reports whether w, after 다, says a thing is finished ("다
+// 썼어요", "다 끝났어요", "다 돌렸어요"): 다 there is "done", not "all".
+func koDoneAfter(w string) bool {
+	for _, p := range []string{"썼", "씀", "끝", "돌렸", "했", "마쳤", "됐"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -836,7 +836,8 @@ func (c *canonizer) koRunVerb(i int, w, stem string) bool {
 	case strings.HasPrefix(stem, "올") && koRaisesModel(c.w(i-1)):
 		return true
 	}
-	return strings.HasPrefix(stem, "돌") && (strings.HasPrefix(c.w(i+1), "수") || strings.HasPrefix(stem, "돌아가"))
+	return strings.HasPrefix(stem, "돌") && (strings.HasPrefix(c.w(i+1), "수") || strings.HasPrefix(stem, "돌아가") ||
+		strings.HasPrefix(strings.TrimPrefix(w, stem), "수")) // "돌릴수 있어요", spaced or not
 }
 
 // koHowMany reads what 몇 at i asks when it is not how many GPUs: memory

@@ -278,3 +278,32 @@ func TestMonthRentedForAService(t *testing.T) {
 		}
 	}
 }
+
+// Probe 36: "hopper 반납할게요 다 썼어요" released every booking the asker
+// held (다 read as "all"); "오후 2시~8시" ended at 8 the next morning;
+// "돌릴수 있어요" unspaced planned a fine-tune; "쓸수 있는 GPU 몇장
+// 남았어" asked for a model; "2만 pair" read pair as two.
+func TestProbe36Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h200"), Count: 4, Server: "hopper"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "ampere"}}}
+	for text, want := range map[string]string{
+		"hopper 반납할게요 다 썼어요":               "release hopper",
+		"hopper 전부 반납할게요":                  "release hopper",
+		"다 반납할게요":                          "release all",
+		"금요일 오후 2시~8시 ampere 8장 전부 예약 가능?": "reserve 8 on ampere from fri 14:00 until 20:00",
+		"내일 오전 9시~11시 ampere 2장 예약":        "reserve 2 on ampere from tomorrow 9:00 until 11:00",
+		"지금 바로 쓸수 있는 GPU 몇장 남았어?":          "status ",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if r, err := Read(env, "딥시크 R1 우리 서버에서 돌릴수 있어요?"); err != nil || r.Request.Job.Workload != planner.Inference {
+		t.Errorf("돌릴수 있어요: %v %q", err, r.Request.Job.Workload)
+	}
+	if r, err := Read(env, "Qwen3-8B DPO 2만 pair 학습 h200 4장"); err != nil || max(r.Request.Job.Samples, r.Request.Job.DatasetSamples) == 0 {
+		t.Errorf("2만 pair: %v", err)
+	}
+}
