@@ -51,6 +51,9 @@ func rentalReply(p *i18n.Printer, rt lang.Rental) (*Reply, error) {
 		r.Sections = append(r.Sections, Section{Heading: name, Fields: fields})
 	}
 	r.Title = rt.Hardware[0].GPU.Name
+	if rt.TeamAsked && rt.Hardware[0].Server != "" {
+		r.Title = p.T("The team's servers by the hour")
+	}
 	if len(rt.Hardware) == 1 {
 		r.Title = r.Sections[0].Heading
 		r.Sections[0].Heading = ""
@@ -86,13 +89,13 @@ func teamAgainstCloud(p *i18n.Printer, rt lang.Rental) string {
 			break
 		}
 	}
-	var lines []string
+	var lines, unpriced []string
 	for _, h := range rt.Hardware {
 		if h.Server == "" {
 			continue
 		}
 		if !strings.HasPrefix(h.GPU.PriceSource, "team price") {
-			lines = append(lines, p.Tf("%s has no price in the servers file, so its figures are the cloud's rate; an admin sets `price:` (USD per GPU-hour: power, upkeep, the hardware written off) to compare", h.Server))
+			unpriced = append(unpriced, h.Server)
 			continue
 		}
 		line := p.Tf("%s costs %s per GPU-hour at the team's price", h.Server, planner.FormatUSDIn(p, h.GPU.PriceUSD))
@@ -104,6 +107,9 @@ func teamAgainstCloud(p *i18n.Printer, rt lang.Rental) string {
 			}
 		}
 		lines = append(lines, line)
+	}
+	if len(unpriced) > 0 {
+		lines = append(lines, p.Tf("%s has no price in the servers file, so its figures are the cloud's rate; an admin sets `price:` (USD per GPU-hour: power, upkeep, the hardware written off) to compare", strings.Join(unpriced, ", ")))
 	}
 	return strings.Join(lines, "; ") + "."
 }

@@ -214,3 +214,14 @@ func TestCloudPriceAgainstTheTeamsServers(t *testing.T) {
 		t.Errorf("no team asked: %v %q", err, r.Summary)
 	}
 }
+
+// "Which of our servers is cheapest" with no job sets the servers' own
+// hourly prices side by side, and names those with no price set.
+func TestTeamServersByTheHour(t *testing.T) {
+	for _, text := range []string{"plan 우리 서버 중에 어디서 돌리는게 젤 싸요?", "plan which of our servers is cheapest per hour?"} {
+		r, err := dispatch(t, text)
+		if err != nil || !strings.Contains(r.Summary, "server-h: 4×") || !strings.Contains(r.Summary, "server-v: 4×") || !strings.Contains(r.Summary, "server-h, server-a, server-v") {
+			t.Errorf("%q: %v %q", text, err, r.Summary)
+		}
+	}
+}

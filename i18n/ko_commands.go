@@ -37,6 +37,7 @@ func koCommands() map[string]string {
 		", %.1fx more than the cloud's %s":                                                            ", 클라우드보다 %.1f배 비싸요 (클라우드 %s)",
 		"%s will do: done %s (free now, runs %s); %s would finish %s sooner but holds %d× %s for it.": "%s면 충분해요: %s에 끝나요 (지금 비어 있음, 실행 %s). %s는 %s 먼저 끝나지만 그동안 %d× %s를 잡아요.",
 		"%s holds it, enough for one person trying it (%s tokens/s); %s runs it fastest (%s tokens/s), for many users at once.": "%s에 들어가고 한 사람이 써 보기엔 충분해요 (초당 %s 토큰). 여러 사용자가 동시에 쓰면 %s가 가장 빨라요 (초당 %s 토큰).",
+		"The team's servers by the hour":                                                   "팀 서버의 시간당 가격",
 		" — %s is %.2fx as fast as %s":                                                     " — %s가 %.2f배 빨라요 (%s 대비)",
 		"the price you gave":                                                               "알려 주신 가격",
 		"About %.1f ms a sequence on %s (%.0f sequences/s).":                               "시퀀스 하나에 약 %.1f ms예요 (%s, 초당 %.0f 시퀀스).",

@@ -174,7 +174,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	for _, w := range rentalBuyWords {
 		buy = buy || strings.Contains(low, w)
 	}
-	if !asked && !hoursAsked && !buy {
+	if !asked && !hoursAsked && !buy && !(strings.Contains(low, "싸") || strings.Contains(low, "cheap")) {
 		return Rental{}, false
 	}
 	cat := env.Catalog
@@ -199,8 +199,17 @@ func ReadRental(env Env, text string) (Rental, bool) {
 			r, err = r2, nil
 		}
 	}
+	if err == nil && len(r.Request.Targets) == 0 && r.Ask == AskWhichServer && len(env.Servers) > 0 {
+		// "우리 서버 중에 어디서 돌리는게 젤 싸요?" with no job: the servers'
+		// own prices, side by side
+		rt := Rental{Hardware: env.Servers[:min(4, len(env.Servers))], Hours: hours, Words: words, InWon: r.InWon, TeamAsked: true}
+		return rt, true
+	}
 	if err != nil || len(r.Request.Targets) == 0 || len(r.Request.Targets) > 4 {
 		return Rental{}, false
+	}
+	if !asked && !hoursAsked && !buy {
+		return Rental{}, false // "cheap" said of GPUs named: a plan's question
 	}
 	rt := Rental{Hardware: r.Request.Targets, Hours: hours, Words: words, Buy: buy, InWon: r.InWon}
 	withTeamServers(&rt, env, low)
