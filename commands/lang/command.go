@@ -75,7 +75,7 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	if k := noteStart(text); k >= 0 {
 		text, note = text[:k], quotedNote(strings.TrimSpace(text[k:]))
 	}
-	text = unglue(clockRange(tildeRange(hangulServers(text, env.Servers))), env.Servers)
+	text = unglue(clockRange(tildeRange(hangulServers(misspeltServers(text, env.Servers, env.knownWord), env.Servers))), env.Servers)
 	norm := reqStripLead(reqNormalize(text))
 	low := " " + strings.ToLower(norm) + " "
 	name := ""

@@ -324,6 +324,13 @@ func chatLengths(r *Reading, p *reqParser, c *canonizer) {
 	})
 }
 
+// servedWord reports whether w says a model is served to people ("서빙",
+// "serve", "서비스"): its launch line serves the instruction-tuned
+// checkpoint, which answers them, not the base one.
+func servedWord(w string) bool {
+	return strings.HasPrefix(w, "서빙") || strings.HasPrefix(w, "서비스") || w == "serve" || w == "serving" || w == "served"
+}
+
 // chatWord reports whether w names a chat service: "chatbot", "챗봇",
 // "채팅", "대화형".
 func chatWord(w string) bool {
@@ -339,7 +346,7 @@ func instructNamed(r *Reading, c *canonizer) {
 		w := strings.ToLower(t.w)
 		switch {
 		case strings.HasSuffix(w, "-instruct") || strings.HasSuffix(w, "-chat") || strings.HasSuffix(w, "-it") || w == "instruct" || strings.HasPrefix(w, "인스트럭트"),
-			j.Workload == planner.Inference && (w == "chatbot" || strings.HasPrefix(w, "챗봇")):
+			j.Workload == planner.Inference && (chatWord(w) || servedWord(w)):
 			j.Instruct = true
 		}
 	}

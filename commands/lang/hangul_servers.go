@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -137,4 +138,54 @@ func consonantKey(s string) string {
 		out = append(out, r)
 	}
 	return string(out)
+}
+
+// serverTypoRE is a Latin word long enough to be a misspelt server name.
+var serverTypoRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_-]{4,}`)
+
+// misspeltServers writes a word one letter off a server's name ("hoper"
+// for hopper) as the name, when only one server is that close, the name
+// has five letters or more and the word names nothing else (known: a GPU
+// or a model the catalogue has).
+func misspeltServers(text string, servers []planner.Hardware, known func(string) bool) string {
+	if len(servers) == 0 {
+		return text
+	}
+	return serverTypoRE.ReplaceAllStringFunc(text, func(w string) string {
+		low := strings.ToLower(w)
+		if strings.ContainsAny(low, "0123456789") {
+			return w // "server-v1장": a server and its count glued, not a typo
+		}
+		match := ""
+		for _, h := range servers {
+			name := strings.ToLower(h.Server)
+			if name == low {
+				return w
+			}
+			if len(name) >= 5 && planner.Levenshtein(low, name) == 1 {
+				if match != "" {
+					return w // two servers as close: no guess
+				}
+				match = h.Server
+			}
+		}
+		if match == "" || known != nil && known(low) {
+			return w
+		}
+		return match
+	})
+}
+
+// knownWord reports whether w names a GPU or a model of the catalogue:
+// no server name is guessed for it.
+func (e Env) knownWord(w string) bool {
+	cat := e.Catalog
+	if cat == nil {
+		cat = planner.DefaultCatalog()
+	}
+	if _, _, err := cat.GPU(w); err == nil {
+		return true
+	}
+	_, _, err := cat.Model(w)
+	return err == nil
 }

@@ -38,3 +38,21 @@ func TestHangulServerNames(t *testing.T) {
 		}
 	}
 }
+
+// A server name one letter off ("hoper") is the server when only one is
+// that close and the word is no GPU or model.
+func TestMisspeltServerNames(t *testing.T) {
+	servers := []planner.Hardware{{Server: "hopper"}, {Server: "ampere"}, {Server: "node1"}, {Server: "node2"}, {Server: "ada"}}
+	env := Env{Catalog: planner.DefaultCatalog()}
+	for in, want := range map[string]string{
+		"hoper 자리 나면 대기 걸어줘":   "hopper 자리 나면 대기 걸어줘",
+		"reserve 2 on amper":   "reserve 2 on ampere",
+		"node3 2장 쓸게요":         "node3 2장 쓸게요",
+		"llama 3 8b on hopper": "llama 3 8b on hopper",
+		"book 2 on adda":       "book 2 on adda",
+	} {
+		if got := misspeltServers(in, servers, env.knownWord); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

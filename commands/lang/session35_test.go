@@ -80,7 +80,10 @@ func TestProbe32Readings(t *testing.T) {
 		},
 		// the instruction-tuned checkpoint named: its repository is served
 		"gemma-2-9b-it vllm 서빙 l40s 1장": func(r Reading) bool { return r.Request.Job.Instruct },
-		"qwen2.5 7b vllm 서빙 l40s 1장":    func(r Reading) bool { return !r.Request.Job.Instruct },
+		// served to people: the chat checkpoint, not the base one (probe 36
+		// was shown `vllm serve google/gemma-3-27b-pt` for 서빙)
+		"qwen2.5 7b vllm 서빙 l40s 1장": func(r Reading) bool { return r.Request.Job.Instruct },
+		"qwen2.5 7b vllm l40s 1장":    func(r Reading) bool { return !r.Request.Job.Instruct },
 		"큐웬2.5 7b 인스트럭트 vllm으로 서빙하려는데 4090 한장이면 동접 몇명까지 돼요?": func(r Reading) bool {
 			return r.Request.Job.Instruct && r.Request.Job.GenTokens == chatOutputTokens && !slices.Contains(r.Skipped, "인스트럭트")
 		},
