@@ -583,6 +583,11 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	if err != nil {
 		return nil, storeError(err, "release")
 	}
+	loc := s.loc(req)
+	// the asker's, limited to the day said ("release tomorrow")
+	keep := func(r store.Reservation) bool {
+		return r.Owner == req.User && (a.Day == "" || lang.OnDay(a.Day, r.Start, r.End, now, loc))
+	}
 	var ids []string
 	switch {
 	case a.All:
@@ -591,7 +596,9 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 			return nil, err
 		}
 		for _, r := range mine {
-			ids = append(ids, r.ID)
+			if keep(r) {
+				ids = append(ids, r.ID)
+			}
 		}
 	case a.Server != "":
 		resv, err := st.List(ctx, a.Server)
@@ -599,19 +606,12 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 			return nil, storeError(err, "release")
 		}
 		for _, r := range resv {
-			if r.Owner == req.User {
+			if keep(r) {
 				ids = append(ids, r.ID)
 			}
 		}
 	default:
 		ids = []string{a.ID}
-	}
-	loc := s.loc(req)
-	if a.Day != "" {
-		ids, err = s.heldOn(ctx, st, a.Day, ids, now, loc)
-		if err != nil {
-			return nil, err
-		}
 	}
 	p := req.printer()
 	if len(ids) == 0 {
@@ -709,21 +709,6 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		return nil, storeError(err, "extend")
 	}
 	return s.reservationReplyIn(p, rv, "extended", now, loc), nil
-}
-
-// heldOn keeps of ids the reservations held some of the day word names.
-func (s *Set) heldOn(ctx context.Context, st store.Store, word string, ids []string, now time.Time, loc *time.Location) ([]string, error) {
-	var kept []string
-	for _, id := range ids {
-		r, err := st.Get(ctx, id)
-		if err != nil {
-			return nil, storeError(err, "release")
-		}
-		if lang.OnDay(word, r.Start, r.End, now, loc) {
-			kept = append(kept, id)
-		}
-	}
-	return kept, nil
 }
 
 // extendTarget is the reservation an extend names: by id, else the user's

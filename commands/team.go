@@ -141,7 +141,7 @@ func modestOption(opts []teamOption, earliest *teamOption) *teamOption {
 	slack := max(10*time.Minute, earliest.run/4)
 	best := earliest
 	held := func(o *teamOption) float64 {
-		return float64(len(o.gpus)) * o.run.Hours() * max(o.server.Hardware().GPU.PriceUSD, 0.01)
+		return float64(len(o.gpus)) * o.run.Hours() * max(o.est.PriceUSDPerGPUH, 0.01) // the server's price, as its plan used it
 	}
 	for i := range opts {
 		o := &opts[i]

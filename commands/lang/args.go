@@ -309,22 +309,14 @@ type ExtendArgs struct {
 // day a.Day names, or of the day of the new end Until names; true when
 // neither names a day.
 func (a ExtendArgs) OnDay(start, end, now time.Time, loc *time.Location) bool {
-	var day time.Time
 	switch {
 	case a.Day != "":
 		return OnDay(a.Day, start, end, now, loc)
 	case len(a.Until) > 1 && isDayWord(strings.ToLower(a.Until[1])):
 		t, err := untilPoint(a.Until, now, loc)
-		if err != nil {
-			return true
-		}
-		day = t
-	default:
-		return true
+		return err != nil || holdsDay(t, start, end, loc)
 	}
-	day = day.In(loc)
-	from := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
-	return start.Before(from.AddDate(0, 0, 1)) && end.After(from)
+	return true
 }
 
 const extendHint = "try: `extend server-h-3 2h`, `extend server-h 2h` or `extend server-h-3 until 20:00` — `mine` lists your reservations"
@@ -340,8 +332,14 @@ func OnDay(word string, start, end, now time.Time, loc *time.Location) bool {
 	if day.IsZero() {
 		day = now // "today"
 	}
-	day = day.In(loc)
-	from := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
+	return holdsDay(day, start, end, loc)
+}
+
+// holdsDay reports whether a window from start to end holds some of the
+// calendar day of t in loc.
+func holdsDay(t, start, end time.Time, loc *time.Location) bool {
+	t = t.In(loc)
+	from := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
 	return start.Before(from.AddDate(0, 0, 1)) && end.After(from)
 }
 
