@@ -35,6 +35,8 @@ type Commands interface {
 	// text names needs before it runs (the user's zone), and the form to
 	// open instead of running it.
 	NeedsOf(text string) commands.Needs
+	// Busy: every core is computing a plan, so a plan asked now waits.
+	Busy() bool
 	FormFor(text string) string
 	Form(text string) (commands.PlanForm, error)
 	ValidateForm(f commands.PlanForm, l i18n.Lang) (string, map[string]string)

@@ -255,7 +255,7 @@ func (b *Bot) onSlash(ctx context.Context, client acker, envelopeID string, cmd 
 		finish()
 		return
 	}
-	budget := b.ackBudget()
+	budget := b.ackBudget(text)
 	b.spawn("slash.run", log, func() {
 		r, err := b.run(runCtx, commands.Request{User: cmd.UserID, Channel: cmd.ChannelID, Text: text, ID: envelopeID, Lang: b.slashLang(ctx, cmd.UserID, log)})
 		done <- outcome{r, err}
@@ -328,16 +328,26 @@ func (b *Bot) lookupOnce(ctx context.Context, user string, log *zap.Logger) <-ch
 	return ch
 }
 
-// ackBudget is how long a slash command may compute before its ack goes
-// out without the answer. When every worker is busy the command would
-// queue for a slot, so it is acked "working on it" at once and answered on
-// response_url, instead of holding its ack until the budget runs out.
-func (b *Bot) ackBudget() time.Duration {
+// ackBudget is how long a slash command with text may compute before its
+// ack goes out without the answer. When every worker is busy the command
+// would queue for a slot, so it is acked "working on it" at once and
+// answered on response_url, instead of holding its ack until the budget
+// runs out. A plan that finds every core computing (Commands.Busy) waits
+// coreWait: at a few milliseconds a plan most still answer in the ack,
+// and on an overloaded machine the acks stay quick while plans queue.
+func (b *Bot) ackBudget(text string) time.Duration {
 	if len(b.pool) == cap(b.pool) {
 		return 0
 	}
+	if b.cmds.Busy() && b.cmds.NeedsOf(text).Compute {
+		return min(b.cfg.AckBudget, coreWait)
+	}
 	return b.cfg.AckBudget
 }
+
+// coreWait is how long a slash plan that finds every core computing may
+// wait for its answer before the ack goes out without it.
+const coreWait = 25 * time.Millisecond
 
 func (b *Bot) logDone(log *zap.Logger, received time.Time, err error) {
 	outcome := "ok"

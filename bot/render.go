@@ -52,9 +52,15 @@ type escaper struct{ asked string }
 // echoing is the escaper for an answer to a request whose text is asked.
 func echoing(asked string) escaper { return escaper{asked: foldIDs(asked)} }
 
+// mrkdwnEscaper escapes Slack's three control characters; it is built once
+// (a Replacer builds its tables on first use, per value).
+var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 func (e escaper) text(s string) string {
 	s = commands.StripFormat(s)
-	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	if strings.ContainsAny(s, "&<>") {
+		s = mrkdwnEscaper.Replace(s)
+	}
 	if !strings.Contains(s, "&lt;@") && !strings.Contains(s, "&lt;#") {
 		return s
 	}

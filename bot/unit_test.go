@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/commands"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 )
@@ -182,5 +183,43 @@ func TestStormDetection(t *testing.T) {
 	}
 	if storming(cs, now.Add(40*time.Second)) {
 		t.Error("old attempts do not count")
+	}
+}
+
+// busySet is the command table with its cores said to be all computing.
+type busySet struct {
+	*commands.Set
+	busy bool
+}
+
+func (s busySet) Busy() bool { return s.busy }
+
+// A slash plan that finds every core computing is acked after coreWait
+// instead of the whole budget, so its ack does not queue behind the plans
+// ahead of it; a command that does not plan keeps the budget, and a full
+// pool acks at once.
+func TestAckBudgetWhenCoresAreBusy(t *testing.T) {
+	const plan = "bert-base 10 epochs of 2.5M samples on h100x2"
+	set := commands.New(commands.Deps{})
+	b := &Bot{cfg: Config{AckBudget: 1500 * time.Millisecond}, pool: make(chan struct{}, 2)}
+	for _, tc := range []struct {
+		busy bool
+		text string
+		want time.Duration
+	}{
+		{false, plan, 1500 * time.Millisecond},
+		{true, plan, coreWait},
+		{true, "status", 1500 * time.Millisecond},
+		{true, "help", 1500 * time.Millisecond},
+	} {
+		b.cmds = busySet{Set: set, busy: tc.busy}
+		if got := b.ackBudget(tc.text); got != tc.want {
+			t.Errorf("busy %v, %q: budget %v, want %v", tc.busy, tc.text, got, tc.want)
+		}
+	}
+	b.pool <- struct{}{}
+	b.pool <- struct{}{}
+	if got := b.ackBudget("help"); got != 0 {
+		t.Errorf("full pool: budget %v, want 0", got)
 	}
 }

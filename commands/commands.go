@@ -44,6 +44,9 @@ type Needs struct {
 	// with no words (FormPlan); the adapter opens that form instead of
 	// running the command. "" means the command runs as typed.
 	Form string
+	// Compute: the command plans, holding one of the process's cores
+	// (Set.Busy) while it searches.
+	Compute bool
 }
 
 // FormPlan is the plan form: the request's fields one by one (PlanForm).
@@ -139,6 +142,8 @@ type Deps struct {
 	// saves. The bot leaves it unset and plans the team's servers and
 	// the cloud side by side.
 	OneShot bool
+	// Cores bounds how many plans compute at once (0: GOMAXPROCS).
+	Cores int
 }
 
 // Set is the command table bound to its dependencies.
@@ -147,6 +152,7 @@ type Set struct {
 	cmds  []Command
 	index map[string]*Command
 	sweep sweeper
+	cores cores
 	// holder names this process in the store's claims; drawn on first
 	// use (crypto/rand's first read costs a terminal plan ~50 µs).
 	holder func() string
@@ -161,9 +167,9 @@ func New(deps Deps) *Set {
 	if deps.Inventory == nil {
 		deps.Inventory = inventory.Default(deps.Catalog)
 	}
-	s := &Set{deps: deps, index: map[string]*Command{}, holder: sync.OnceValue(newHolder)}
+	s := &Set{deps: deps, index: map[string]*Command{}, holder: sync.OnceValue(newHolder), cores: newCores(deps.Cores)}
 	s.cmds = []Command{
-		needing(planCommand(), Needs{Form: FormPlan}),
+		needing(planCommand(), Needs{Form: FormPlan, Compute: true}),
 		statusCommand(),
 		needing(reserveCommand(), Needs{Zone: true}),
 		releaseCommand(),

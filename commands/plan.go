@@ -69,18 +69,35 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	if followed {
 		rd.Request.Job.Notes = append(rd.Request.Job.Notes, p.Tf("read as a follow-up to this conversation's earlier request: %s", ureq.Earlier))
 	}
-	req, answer, err := s.answerQuestion(p, rd)
+	release, err := s.cores.take(ctx)
 	if err != nil {
 		return nil, err
+	}
+	reply, req, res, err := s.searchPlan(p, args, rd)
+	release()
+	if err != nil {
+		return nil, err
+	}
+	s.addTeam(ctx, ureq, req, rd, res, reply, p.T("Recommendations"))
+	return reply, nil
+}
+
+// searchPlan is a plan's CPU work, on a core runPlan holds: the question's
+// answer and the searches of the team's servers and the cloud.
+func (s *Set) searchPlan(p *i18n.Printer, args string, rd lang.Reading) (*Reply, planner.Request, *planner.Result, error) {
+	req, answer, err := s.answerQuestion(p, rd)
+	if err != nil {
+		return nil, req, nil, err
 	}
 	leastMemory(p, rd, &req)
 	team, cloudPool, err := s.searchPools(p, rd, &req)
 	if err != nil {
-		return nil, err
+		return nil, req, nil, err
 	}
 	cloud := splitSearch(&req, team, cloudPool)
-	// The cloud search is independent of the team's: it runs beside it,
-	// so a plan takes one search's time on a machine with a spare core.
+	// The cloud search is independent of the team's: it runs beside it
+	// when a core is spare, so a plan takes one search's time on a quiet
+	// machine, and one after the other when other plans are computing.
 	type planned struct {
 		res *planner.Result
 		err error
@@ -92,10 +109,13 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			r, err := s.deps.Catalog.Plan(c)
 			cloudDone <- planned{r, err}
 		}
-		if s.deps.OneShot {
-			search(*cloud)
+		if release, ok := s.spareCore(); ok {
+			go func() {
+				defer release()
+				search(*cloud)
+			}()
 		} else {
-			go search(*cloud)
+			search(*cloud)
 		}
 	}
 	res, err := s.deps.Catalog.Plan(req)
@@ -104,9 +124,9 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			<-cloudDone // no goroutine outlives the command
 		}
 		if planner.IsPlannerError(err) {
-			return nil, &UserError{Msg: err.Error(), Hint: p.T("`help plan` lists every word the planner understands")}
+			return nil, req, nil, &UserError{Msg: err.Error(), Hint: p.T("`help plan` lists every word the planner understands")}
 		}
-		return nil, fmt.Errorf("plan %q: %w", args, err)
+		return nil, req, nil, fmt.Errorf("plan %q: %w", args, err)
 	}
 	reply := planReply(p, args, res)
 	recHead := p.T("Recommendations")
@@ -122,8 +142,7 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 	reply.Data = &PlanData{ReadAs: readAs, Request: lang.RequestText(s.deps.Catalog, rd), Question: string(rd.Ask), Result: res}
 	reply.ReadAs = readAs
 	s.answer(p, rd, req, res, cloudRes, answer, reply)
-	s.addTeam(ctx, ureq, req, rd, res, reply, recHead)
-	return reply, nil
+	return reply, req, res, nil
 }
 
 // readPlan reads a plan request; words that read as no plan of their own
