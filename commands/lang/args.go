@@ -335,12 +335,17 @@ func OnDay(word string, start, end, now time.Time, loc *time.Location) bool {
 	return holdsDay(day, start, end, loc)
 }
 
-// holdsDay reports whether a window from start to end holds some of the
-// calendar day of t in loc.
+// holdsDay reports whether a window from start to end is a booking of the
+// calendar day of t in loc: it starts that day, or it began earlier and
+// still holds the GPUs past that day's 9:00. Tonight's booking that runs
+// a few minutes past midnight is not tomorrow's ("내일 예약 취소" leaves it).
 func holdsDay(t, start, end time.Time, loc *time.Location) bool {
 	t = t.In(loc)
 	from := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
-	return start.Before(from.AddDate(0, 0, 1)) && end.After(from)
+	if !start.Before(from) {
+		return start.Before(from.AddDate(0, 0, 1))
+	}
+	return end.After(from.Add(9 * time.Hour))
 }
 
 // ParseExtend reads the extend command:

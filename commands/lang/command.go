@@ -2,7 +2,6 @@ package lang
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -199,6 +198,9 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 	if name == "reserve" && r.server == "" && priceAsked(low) {
 		return CommandReading{}, false // "예산 잡아야 해서요 … 3개월 쓰면 얼마예요?": a price, not a booking
 	}
+	if name == "reserve" && strings.Contains(low, "예약") && (strings.Contains(low, "늘려") || strings.Contains(low, "늘리") || strings.Contains(low, "늘릴")) {
+		name = "extend" // "타이거 예약 내일 저녁 8시까지로 늘려줘": the booking held, made longer
+	}
 	if name == "" && (r.count > 0 || len(r.ids) > 0) && r.startAndEnd() && !strings.Contains(low, "얼마나") && !strings.Contains(low, "how long") {
 		name = "reserve" // "이번주 금요일 오후 2시부터 저녁 8시까지 에이백 4장 부탁드려요": GPUs over a window said start to end
 	}
@@ -224,7 +226,7 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		return CommandReading{}, false // no count or no window: the plan words were a plan after all
 	}
 	if name == "" && r.server != "" && (r.count > 0 || len(r.ids) > 0) && (r.duration != "" || len(r.points) > 0 || len(r.english) > 0) &&
-		(strings.Contains(low, "need") || strings.Contains(low, "want") || strings.Contains(low, "필요") || strings.Contains(low, "쓸 ")) &&
+		(strings.Contains(low, "need") || strings.Contains(low, "want") || strings.Contains(low, "필요") || strings.Contains(low, "쓸 ") || strings.Contains(low, "쓰고싶") || strings.Contains(low, "쓰고 싶")) &&
 		!strings.Contains(low, "how long") && !strings.Contains(low, "얼마나") && !strings.Contains(low, "걸렸") {
 		name = "reserve" // "I need 2 gpus on server-h from 1pm to 5pm"
 	}
@@ -373,9 +375,11 @@ func (r *cmdReader) read() {
 			r.all = true
 			continue
 		}
-		if n := r.number(i); n > i {
-			i = n - 1
-			continue
+		if _, _, date := r.koDate(i); !date {
+			if n := r.number(i); n > i {
+				i = n - 1
+				continue
+			}
 		}
 		if n := r.koreanTime(i); n > i {
 			i = n - 1
@@ -389,14 +393,7 @@ func (r *cmdReader) read() {
 			i++ // "book 2 a100s for me tomorrow …": who for, not how long
 			continue
 		}
-		if w == "weekend" || w == "weekends" {
-			// "for the weekend", "this weekend", "over the weekend":
-			// Saturday and Sunday, as 주말 동안; the words before it say
-			// nothing more
-			r.span = "weekend"
-			for len(r.english) > 0 && slices.Contains([]string{"for", "the", "this", "over", "during", "on"}, strings.ToLower(r.english[len(r.english)-1])) {
-				r.english = r.english[:len(r.english)-1]
-			}
+		if r.englishSpan(i) {
 			continue
 		}
 		if reqStartsNumber(w) && r.in[min(i+1, len(r.in)-1)].raw == ":" && i+2 < len(r.in) && reqStartsNumber(r.w(i+2)) {

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,16 +69,24 @@ func (r *cmdReader) window(add func(...string)) {
 // Sunday midnight, or from now when it is already the weekend) as the
 // window, when no clock or duration was said.
 func (r *cmdReader) spanWindow() (from, until string, ok bool) {
-	if r.span == "" || r.duration != "" || len(r.points) > 1 || len(r.english) > 0 {
+	day := "today"
+	if len(r.english) == 1 && len(r.points) == 0 && isDayWord(strings.ToLower(r.english[0])) {
+		day = strings.ToLower(r.english[0]) // "tomorrow all day"
+	} else if len(r.english) > 0 {
 		return "", "", false
 	}
-	day := "today"
+	if r.span == "" || r.duration != "" || len(r.points) > 1 {
+		return "", "", false
+	}
 	if len(r.points) == 1 {
 		if p := r.points[0]; p.clock != "" || p.role != "" || p.day == "" {
 			return "", "", false
 		} else {
 			day = p.day
 		}
+	}
+	if r.span == "week" {
+		return "now", "sun midnight", true
 	}
 	if r.span == "weekend" {
 		if wd := r.now.Weekday(); wd == time.Saturday || wd == time.Sunday {
@@ -89,6 +98,53 @@ func (r *cmdReader) spanWindow() (from, until string, ok bool) {
 		return "now", "today midnight", true
 	}
 	return day + " 0:00", day + " midnight", true
+}
+
+// koDate reads "12월 3일" at i as an ISO date (this year's, or next
+// year's once it has passed), with n the word after it; the particle on
+// 일 ("3일부터") is read by the caller from the word n-1.
+func (r *cmdReader) koDate(i int) (day string, n int, ok bool) {
+	mo, rest, ok1 := reqScanInt(r.w(i))
+	d, rest2, ok2 := reqScanInt(r.w(i + 2))
+	if !ok1 || !ok2 || rest != "" || rest2 != "" || !strings.HasPrefix(r.w(i+1), "월") || !strings.HasPrefix(r.w(i+3), "일") ||
+		mo < 1 || mo > 12 || d < 1 || d > 31 {
+		return "", i, false
+	}
+	now := r.now
+	t := time.Date(now.Year(), time.Month(mo), d, 0, 0, 0, 0, now.Location())
+	if t.Month() != time.Month(mo) {
+		return "", i, false // "2월 30일"
+	}
+	if t.AddDate(0, 0, 1).Before(now) {
+		t = t.AddDate(1, 0, 0)
+	}
+	return t.Format("2006-01-02"), i + 4, true
+}
+
+// thisWeek reads "이번주 내내", "이번 주 동안", "이번주까지" as the rest of
+// this week (span "week"); "이번주 금요일까지" is a day of it, read as a day.
+func (r *cmdReader) thisWeek(i int) (int, bool) {
+	w, j, rest := r.w(i), i+1, ""
+	switch {
+	case strings.HasPrefix(w, "이번주"):
+		rest = strings.TrimPrefix(w, "이번주")
+	case w == "이번" && strings.HasPrefix(r.w(i+1), "주"):
+		rest, j = strings.TrimPrefix(r.w(i+1), "주"), i+2
+	default:
+		return i, false
+	}
+	if rest == "" {
+		if nw := r.w(j); strings.HasPrefix(nw, "내내") || strings.HasPrefix(nw, "동안") {
+			rest, j = nw, j+1
+		}
+	}
+	for _, p := range []string{"내내", "동안", "까지"} {
+		if strings.HasPrefix(rest, p) {
+			r.span = "week"
+			return j, true
+		}
+	}
+	return i, false
 }
 
 // dayPart reads a later day said with no time ("내일 쓸게요", "금요일
@@ -182,6 +238,24 @@ func (r *cmdReader) koreanTime(i int) int {
 			day = strings.ToLower(d.String()[:3])
 		}
 	}
+	if d, n, ok := r.koDate(i); ok {
+		// "12월 3일 목요일": the date, and the weekday after it says no more
+		day, i, w = d, n-1, r.w(n-1)
+		for _, k := range []string{"월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"} {
+			if strings.HasPrefix(r.w(n), k) {
+				i, w = n, r.w(n)
+			}
+		}
+	}
+	if rest, ok := strings.CutPrefix(w, "오늘"); ok && w != "오늘" {
+		// "오늘밤 10시", "오늘저녁": the part of the day glued to it
+		switch {
+		case strings.HasPrefix(rest, "밤") || strings.HasPrefix(rest, "저녁") || strings.HasPrefix(rest, "오후"):
+			r.point().ampm = "pm"
+		case strings.HasPrefix(rest, "아침") || strings.HasPrefix(rest, "오전") || strings.HasPrefix(rest, "새벽"):
+			r.point().ampm = "am"
+		}
+	}
 	if day != "" && (strings.HasPrefix(r.w(i+1), "데드라인") || strings.HasPrefix(r.w(i+1), "마감")) {
 		return i + 2 // "금요일 데드라인이라": why, not when the booking is
 	}
@@ -190,8 +264,20 @@ func (r *cmdReader) koreanTime(i int) int {
 		p.day = day
 		if ro := role(w); ro != "" {
 			r.endPoint(ro)
+			return i + 1
+		}
+		// "오늘 하루 쓸게요", "내일 하루 예약": that whole day, not 24 hours
+		// from now ("하루 더" is an extension's length)
+		if nw := r.w(i + 1); nw == "하루" || nw == "하루만" {
+			if !strings.HasPrefix(r.w(i+2), "더") {
+				r.span = "day"
+				return i + 2
+			}
 		}
 		return i + 1
+	}
+	if n, ok := r.thisWeek(i); ok {
+		return n
 	}
 	if n := r.koDayPart(i, w); n > i {
 		return n
@@ -546,6 +632,44 @@ func koDoneAfter(w string) bool {
 		if strings.HasPrefix(w, p) {
 			return true
 		}
+	}
+	return false
+}
+
+// englishSpan reads the i-th word as a span said in English: "for the
+// weekend", "over the weekend" (Saturday and Sunday, as 주말 동안); "all
+// day", "the whole day", "rest of today" (that day to its end); "all
+// week", "for the rest of the week" (this week to Sunday's end). The
+// words before it say nothing more.
+func (r *cmdReader) englishSpan(i int) bool {
+	w := r.w(i)
+	span := ""
+	switch {
+	case w == "weekend" || w == "weekends":
+		span = "weekend"
+	case (w == "day" || w == "week") && wholeOf(r.w(i-1), r.w(i-2), r.w(i-3)):
+		span = w
+	case w == "today" && r.w(i-1) == "of" && r.w(i-2) == "rest":
+		span = "day"
+	default:
+		return false
+	}
+	r.span = span
+	for len(r.english) > 0 && slices.Contains([]string{"for", "the", "this", "over", "during", "on"}, strings.ToLower(r.english[len(r.english)-1])) {
+		r.english = r.english[:len(r.english)-1]
+	}
+	return true
+}
+
+// wholeOf reports whether the words before "day" or "week" (nearest
+// first) say all of it: "all day", "the whole day", "entire week", "the
+// rest of the week", "rest of this week".
+func wholeOf(w1, w2, w3 string) bool {
+	switch {
+	case w1 == "all" || w1 == "whole" || w1 == "entire":
+		return true
+	case (w1 == "the" || w1 == "this") && w2 == "of" && w3 == "rest":
+		return true
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -15,9 +16,12 @@ import (
 // consonants of its Revised Romanization, after the particle is cut, are
 // the consonants of the server's name, both folded the same way (ph is p,
 // v is b, r is l, voiced and voiceless alike, doubled ones once): 알파
-// (alpa) is alpha, 감마 (gamma) gamma, 데브 (debeu) dev; and their first
-// vowels must agree. Only a name of letters with two consonants or more
-// is matched, and only when one server of the team has that key.
+// (alpa) is alpha, 감마 (gamma) gamma, 데브 (debeu) dev, and an r after
+// its vowel is not said (타이거 is tiger); and their first vowels must
+// agree, as loanwords write them (아이 is the i of tiger and lion:
+// loanVowels). Only a name of letters with two consonants or more is
+// matched, only when one server of the team has that key, and never a
+// particle glued to the word before it ("H100이랑").
 
 // hangulServerSuffixes are the particles and words a server's name takes
 // in Korean, longest first.
@@ -55,7 +59,12 @@ func hangulServers(text string, servers []planner.Hardware) string {
 		for j < len(rs) && isHangulSyllable(rs[j]) {
 			j++
 		}
-		b.WriteString(serverOrWord(string(rs[i:j]), keys, count))
+		if i > 0 && (unicode.IsLetter(rs[i-1]) || unicode.IsDigit(rs[i-1])) {
+			// "H100이랑", "gpu1에": the particle of the word before it
+			b.WriteString(string(rs[i:j]))
+		} else {
+			b.WriteString(serverOrWord(string(rs[i:j]), keys, count))
+		}
 		i = j
 	}
 	return b.String()
@@ -71,16 +80,40 @@ func serverOrWord(word string, keys map[string]string, count map[string]int) str
 		}
 	}
 	for _, stem := range stems {
+		if slices.Contains(hangulServerSuffixes, stem) {
+			continue // a particle alone ("이랑", "에서") names nothing
+		}
 		rr := romanize(stem)
-		k := firstVowel(rr) + consonantKey(rr)
-		if name, ok := keys[k]; ok && count[k] == 1 {
-			if rest := strings.TrimPrefix(word, stem); rest != "" {
-				return name + " " + rest
+		ck := consonantKey(rr)
+		for _, v := range loanVowels(rr) {
+			if name, ok := keys[v+ck]; ok && count[v+ck] == 1 {
+				if rest := strings.TrimPrefix(word, stem); rest != "" {
+					return name + " " + rest
+				}
+				return name
 			}
-			return name
 		}
 	}
 	return word
+}
+
+// loanVowels are the Latin vowels a romanized loanword's first vowel may
+// have been written with: 아이 (ai) is the i of tiger and lion, 에이 (ei)
+// the a of kate, 어 (eo) the u of buster and the e of server.
+func loanVowels(rr string) []string {
+	i := strings.IndexAny(rr, "aeiou")
+	if i < 0 {
+		return []string{""}
+	}
+	switch rest := rr[i:]; {
+	case strings.HasPrefix(rest, "ai"):
+		return []string{"a", "i"}
+	case strings.HasPrefix(rest, "ei"):
+		return []string{"e", "a"}
+	case strings.HasPrefix(rest, "eo"):
+		return []string{"e", "u", "o"}
+	}
+	return []string{rr[i : i+1]}
 }
 
 func isHangulSyllable(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
@@ -125,9 +158,13 @@ func consonantKey(s string) string {
 	s = strings.NewReplacer("ph", "p", "th", "t", "sh", "s", "ch", "c", "ck", "k", "ng", "n", "qu", "k", "x", "ks").Replace(strings.ToLower(s))
 	fold := map[rune]rune{'f': 'p', 'v': 'p', 'b': 'p', 'g': 'k', 'q': 'k', 'c': 'k', 'd': 't', 'j': 'c', 'z': 'c', 'r': 'l'}
 	var out []rune
-	for _, r := range s {
+	rs := []rune(s)
+	for i, r := range rs {
 		if !unicode.IsLetter(r) || strings.ContainsRune("aeiouywh", r) {
 			continue
+		}
+		if r == 'r' && (i+1 == len(rs) || !strings.ContainsRune("aeiouy", rs[i+1])) {
+			continue // tiger is 타이거, server 서버: an r after its vowel is not said
 		}
 		if f, ok := fold[r]; ok {
 			r = f

@@ -75,6 +75,9 @@ func (p *reqParser) hardware(commit bool) (planner.Hardware, bool, error) {
 				n = k
 				p.i += 2
 			}
+		} else if k, rest, ok := reqScanInt(strings.TrimPrefix(p.tok(p.i).w, "x")); ok && rest == "" && strings.HasPrefix(p.tok(p.i).w, "x") {
+			n = k // "lion x4"
+			p.i++
 		}
 		return p.serverPart(srv, n, a)
 	}
@@ -672,6 +675,17 @@ func (p *reqParser) serverPart(srv planner.Hardware, n, a int) (planner.Hardware
 		}
 	}
 	return srv, true, nil
+}
+
+// serverNotWord reports whether w, a word of the language, is read as the
+// team's server of that name: a server called lion is the server, unless
+// the next word says the optimizer ("lion optimizer", "lion 옵티마이저").
+func (p *reqParser) serverNotWord(w string) bool {
+	if _, ok := p.servers[w]; !ok {
+		return false
+	}
+	next := p.tok(p.i + 1).w
+	return !strings.HasPrefix(next, "optim") && !strings.HasPrefix(next, "옵티마이저")
 }
 
 // countOpen reports whether the request names one GPU type without a count

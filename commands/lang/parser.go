@@ -223,7 +223,7 @@ func (p *reqParser) step() error {
 	if ok, err := p.servingWord(); ok || err != nil {
 		return err
 	}
-	if kw, ok := reqKeywords[t.w]; ok {
+	if kw, ok := reqKeywords[t.w]; ok && !p.serverNotWord(t.w) {
 		return p.keyword(kw)
 	}
 	if t.w[0] == '-' && reqStartsNumber(t.w[1:]) {

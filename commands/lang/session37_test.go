@@ -1,0 +1,101 @@
+package lang
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// probe37Env is probe 37's team: servers named like English words, one
+// of them (lion) also a word of the language (the Lion optimizer).
+func probe37Env(t *testing.T, now time.Time) Env {
+	cat := planner.DefaultCatalog()
+	return Env{Catalog: cat, Now: now, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "tiger"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "lion"}, {GPU: mustGPUFor(t, cat, "4090"), Count: 2, Server: "cat"}}}
+}
+
+// Probe 37's bookings: server names said as Korean loanwords (타이거 is
+// tiger: its i said 아이, its r silent), a particle glued to a GPU is no
+// server, "오늘밤 10시" is at night, "12월 3일" is a date, "오늘 하루" and
+// "이번주 내내" are the rest of the day and of the week, and "예약 …
+// 늘려줘" extends.
+func TestProbe37Bookings(t *testing.T) {
+	env := probe37Env(t, time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)) // a Wednesday
+	for text, want := range map[string]string{
+		"라이언 2장 지금부터 3시간 잡아줘":                      "reserve 2 on lion for 3h",
+		"타이거 8장 전부 지금부터 6시간 쓸게요":                   "reserve 8 on tiger for 6h",
+		"타이거 자리나면 알려줘 2장 필요함":                      "wait 2 on tiger",
+		"라이언 예약 취소할게":                              "release lion",
+		"타이거 내일 예약 취소해줘":                           "release tiger tomorrow",
+		"라이언 예약 1시간 연장해줘":                          "extend lion by 1h",
+		"타이거 예약 내일 저녁 8시까지로 늘려줘":                   "extend tiger until tomorrow 20:00",
+		"12월 3일 목요일 타이거 4장 하루종일 쓰고싶어요":             "reserve 4 on tiger from 2026-12-03 0:00 until 2026-12-03 midnight",
+		"cat 오늘밤 10시부터 내일 아침 8시까지 두장 다 예약해주세요":     "reserve 2 on cat from today 22:00 until tomorrow 8:00",
+		"오늘 하루 타이거 2장 쓸게요":                         "reserve 2 on tiger from now until today midnight",
+		"이번주 내내 라이언 4장 쓸게요":                        "reserve 4 on lion from now until sun midnight",
+		"이번 주 내내 h100 2장 예약해줘":                     "reserve 2 on tiger from now until sun midnight",
+		"book 2 on tiger for the rest of the week": "reserve 2 on tiger from now until sun midnight",
+		"reserve 2 on lion tomorrow all day":       "reserve 2 on lion from tomorrow 0:00 until tomorrow midnight",
+		"book 1 on cat for the whole day":          "reserve 1 on cat from now until today midnight",
+		"하루 tiger 2장 쓸게요":                          "reserve 2 on tiger for 24h",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if got := hangulServers("H100이랑 A100 학습속도", env.Servers); got != "H100이랑 A100 학습속도" {
+		t.Errorf("a particle glued to a GPU was read as a server: %q", got)
+	}
+}
+
+// A server named like a word of the language (lion, the optimizer) is the
+// server in a plan, with its count said after it; "lion optimizer" is
+// still the optimizer.
+func TestServerNamedLikeAWord(t *testing.T) {
+	env := probe37Env(t, time.Now())
+	for text, want := range map[string]int{
+		"gemma 2 27b 풀파인튜닝 라이언 4장으로 가능?": 4,
+		"llama3 8b lora lion x 2":        2,
+		"llama3 8b lora on lion x2":      2,
+		"llama3 8b lora lion":            4,
+		"llama3 8b lora tiger x4":        4,
+	} {
+		rd, err := Read(env, text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if ts := rd.Request.Targets; len(ts) != 1 || ts[0].Server == "" || ts[0].Count != want {
+			t.Errorf("%q: targets %+v, want %d GPUs of a server", text, ts, want)
+		}
+	}
+	rd, err := Read(env, "llama3 8b lora with lion optimizer on 4090")
+	if err != nil || rd.Request.Job.Optimizer != planner.Lion {
+		t.Errorf("lion optimizer: %v %q", err, rd.Request.Job.Optimizer)
+	}
+}
+
+// A booking is a day's when it starts that day, or began earlier and holds
+// the GPUs past that day's 9:00: tonight's booking that runs a few
+// minutes past midnight is not tomorrow's.
+func TestBookingOfADay(t *testing.T) {
+	loc := time.FixedZone("KST", 9*3600)
+	now := time.Date(2026, 11, 29, 21, 7, 0, 0, loc)
+	day := func(h, m int, d int) time.Time { return time.Date(2026, 11, 29+d, h, m, 0, 0, loc) }
+	for _, tc := range []struct {
+		start, end time.Time
+		want       bool
+	}{
+		{day(21, 8, 0), day(0, 8, 1), false}, // tonight, 8 minutes past midnight
+		{day(9, 0, 1), day(19, 0, 1), true},  // tomorrow's
+		{day(14, 0, 1), day(16, 0, 1), true},
+		{day(9, 0, 0), day(18, 0, 2), true}, // held across all of tomorrow
+		{day(9, 0, 2), day(18, 0, 2), false},
+	} {
+		if got := OnDay("tomorrow", tc.start, tc.end, now, loc); got != tc.want {
+			t.Errorf("%v – %v on tomorrow: %v, want %v", tc.start, tc.end, got, tc.want)
+		}
+	}
+}
