@@ -830,6 +830,9 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 	if a.Count > srv.Count() {
 		return nil, &UserError{Msg: p.Tf("%s has only %d GPUs", srv.Name, srv.Count()), Hint: p.T("try: `wait 4 on server-h` or `wait 2 on server-a for 8h`")}
 	}
+	if r := freeNow(ctx, st, p, srv.Name, srv.Count(), a.Count); r != nil {
+		return r, nil // nothing to wait for
+	}
 	w, err := st.Wait(ctx, store.WaitRequest{RequestID: requestID(req), Server: srv.Name, Count: a.Count, Owner: req.User, For: a.For})
 	if err != nil {
 		return nil, storeError(err, "wait")
@@ -841,6 +844,31 @@ func runWait(ctx context.Context, s *Set, req Request, args string) (*Reply, err
 		Summary: p.Tf("you are number %d waiting for %d GPU(s) on %s, until %s", len(waiters), a.Count, srv.Name, whenIn(p, w.Expires, now, s.loc(req))),
 		Data:    w,
 	}, nil
+}
+
+// freeNow answers a wait for GPUs that are free already ("notify me when
+// 4 GPUs free up on tiger" while tiger is idle): it says so and how to
+// book them, instead of queueing the asker behind nobody. Nil when they
+// are not free, or the store cannot say.
+func freeNow(ctx context.Context, st store.Store, p *i18n.Printer, server string, gpus, count int) *Reply {
+	resv, err := st.List(ctx, server)
+	if err != nil {
+		return nil
+	}
+	now, err := st.Now(ctx)
+	if err != nil {
+		return nil
+	}
+	start, ids, ok := store.EarliestSlot(resv, gpus, count, now, time.Minute)
+	if !ok || start.After(now) {
+		return nil
+	}
+	cmd := fmt.Sprintf("reserve %d on %s for 4h", count, server)
+	return &Reply{
+		Title:   p.Tf("%d GPU(s) free on %s now", count, server),
+		Summary: p.Tf("%d GPU(s) on %s are free now (GPUs %s): no need to wait. Book them before someone else does: `%s`", count, server, joinInts(ids), cmd),
+		Actions: []Action{{ID: ActionRun, Label: p.T("Book them"), Command: cmd, Style: "primary"}},
+	}
 }
 
 // Announced records where a reservation's announcement was posted.

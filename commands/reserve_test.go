@@ -167,6 +167,10 @@ func TestExtendReleaseAllAndWait(t *testing.T) {
 	if !strings.Contains(r.Summary, "released 2") {
 		t.Errorf("release all: %q", r.Summary)
 	}
+	if w := mustDo(t, s, "U0003", "wait 4 on server-h for 8h"); !strings.Contains(w.Summary, "are free now") || w.Data != nil {
+		t.Errorf("wait for GPUs free now: %q %v, want them offered and no place in line", w.Summary, w.Data)
+	}
+	mustDo(t, s, "U0004", "reserve 4 on server-h for 1h")
 	w := mustDo(t, s, "U0003", "wait 4 on server-h for 8h")
 	if !strings.Contains(w.Summary, "number 1") {
 		t.Errorf("wait: %q", w.Summary)
@@ -294,7 +298,9 @@ func TestSweepRemindsExpiresAndCallsTheWaiting(t *testing.T) {
 func TestTwoReplicasTellAWaiterOnce(t *testing.T) {
 	a, _ := newReservations(t)
 	b := New(a.deps) // a second replica on the same store
+	mustDo(t, a, "U0001", "reserve 4 on server-a for 1h")
 	mustDo(t, a, "U0002", "wait 2 on server-a")
+	mustDo(t, a, "U0001", "release all")
 	var told int
 	for _, s := range []*Set{a, b} {
 		ns, err := s.Sweep(context.Background())
