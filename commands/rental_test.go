@@ -213,6 +213,11 @@ func TestCloudPriceAgainstTheTeamsServers(t *testing.T) {
 	if r, err := dispatch(t, "plan h100 8장 일주일 빌리면 얼마야"); err != nil || strings.Contains(r.Summary, "server-") {
 		t.Errorf("no team asked: %v %q", err, r.Summary)
 	}
+	// a server named, with the cloud set against it (probe 37): both
+	r, err = New(Deps{Inventory: inv}).Dispatch(context.Background(), Request{User: "U1", Text: "plan 클라우드에서 H200 빌리는거랑 우리 server-h 쓰는거 비용 비교 좀"})
+	if err != nil || !strings.Contains(r.Summary, "server-h는 팀 가격으로 GPU-시간당 $1.50") || len(r.Sections) < 2 {
+		t.Errorf("a server named against the cloud: %v %q", err, r.Summary)
+	}
 }
 
 // "Which of our servers is cheapest" with no job sets the servers' own

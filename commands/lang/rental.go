@@ -51,7 +51,11 @@ func withTeamServers(rt *Rental, env Env, low string) {
 	for _, w := range rentalTeamWords {
 		asked = asked || strings.Contains(low, w)
 	}
-	if !asked || len(env.Servers) == 0 || slices.ContainsFunc(rt.Hardware, func(h planner.Hardware) bool { return h.Server != "" }) {
+	if slices.ContainsFunc(rt.Hardware, func(h planner.Hardware) bool { return h.Server != "" }) {
+		withCloudSide(rt, low)
+		return
+	}
+	if !asked || len(env.Servers) == 0 {
 		return
 	}
 	var same []planner.Hardware
@@ -73,6 +77,27 @@ func withTeamServers(rt *Rental, env Env, low string) {
 	for _, srv := range same {
 		if len(rt.Hardware) < 4 {
 			rt.Hardware = append(rt.Hardware, srv)
+		}
+	}
+	rt.TeamAsked = true
+}
+
+// rentalCloudWords say the cloud's side of a price.
+var rentalCloudWords = []string{"클라우드", "cloud", "aws", "gcp", "azure", "런팟", "runpod", "lambda", "vast", "coreweave"}
+
+// withCloudSide adds the cloud's rate for a named server's GPU when the
+// words set the cloud against it ("클라우드에서 H100 빌리는거랑 우리 타이거
+// 쓰는거 비용 비교"): the server's price and the cloud's side by side.
+func withCloudSide(rt *Rental, low string) {
+	if !slices.ContainsFunc(rentalCloudWords, func(w string) bool { return strings.Contains(low, w) }) {
+		return
+	}
+	for _, h := range slices.Clone(rt.Hardware) {
+		if h.Server == "" || len(rt.Hardware) >= 4 || slices.ContainsFunc(rt.Hardware, func(c planner.Hardware) bool { return c.Server == "" && c.GPU.ID == h.GPU.ID }) {
+			continue
+		}
+		if g, _, err := planner.DefaultCatalog().GPU(h.GPU.ID); err == nil {
+			rt.Hardware = append(rt.Hardware, planner.Hardware{GPU: g, Count: h.Count})
 		}
 	}
 	rt.TeamAsked = true
