@@ -300,6 +300,9 @@ func (s *Set) addTeam(ctx context.Context, ureq Request, req planner.Request, rd
 	if rd.Buying {
 		return // the GPUs to buy are the question, not when the team's are free
 	}
+	if rd.Cloud && !rd.CloudVsTeamCost && rd.Ask != lang.AskWhichServer {
+		return // "런팟에서 4090 빌리면 얼마": rented GPUs, not the team's
+	}
 	sec, act, finish := s.teamSection(ctx, ureq, req, res, rd.MaxGPUHourUSD)
 	if sec == nil {
 		return

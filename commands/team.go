@@ -57,7 +57,7 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		if maxGPUHour > 0 && srv.Hardware().GPU.PriceUSD > maxGPUHour {
 			continue // "under $1/hr": a server over the ceiling was ruled out
 		}
-		r, err := s.deps.Catalog.Plan(planner.Request{Job: preq.Job, Targets: []planner.Hardware{srv.Hardware()}, NoSearch: true})
+		r, err := s.deps.Catalog.Plan(planner.Request{Job: preq.Job, Targets: []planner.Hardware{srv.Hardware()}, NoSearch: true, Baseline: preq.Baseline})
 		if err != nil || len(r.Plans) == 0 {
 			continue
 		}

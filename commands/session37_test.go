@@ -1,0 +1,30 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+)
+
+// A run measured in hours is planned on the team's servers from that
+// measurement (it was 0 s there, the work unknown), and a price of rented
+// GPUs ("런팟에서 … 빌리면") shows no team table (probe 37).
+func TestTeamServersFromAMeasuredRun(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "plan 7b qlora 4090에서 10시간 걸렸는데 우리 서버에서는?")
+	if !strings.Contains(r.Summary, "server-") {
+		t.Errorf("which server, from a measured run: %q", r.Summary)
+	}
+	r = mustDo(t, s, "U1", "plan 7b qlora baseline 10h on 1x 4090")
+	if text := sectionsText(r); !strings.Contains(text, "server-h") || strings.Contains(text, " 0s ") || strings.Contains(text, "None of the team's servers") {
+		t.Errorf("the team's servers from a measured run:\n%s", text)
+	}
+	r = mustDo(t, s, "U1", "plan 7b qlora 10시간 정도 돌릴건데 런팟에서 4090 빌리면 얼마 나와요?")
+	for _, sec := range r.Sections {
+		if strings.Contains(sec.Heading, "팀 서버에서") || strings.Contains(sec.Heading, "On the team's servers") {
+			t.Errorf("a rented GPU's price showed the team's servers: %q", sec.Heading)
+		}
+	}
+	if !strings.Contains(r.Summary, "$4.00") {
+		t.Errorf("10 h of a rented 4090: %q", r.Summary)
+	}
+}
