@@ -175,6 +175,18 @@ var rentalOnBudget = regexp.MustCompile(`\bon (?:a |our |the )?(\$|\d)`)
 var rentalOf = regexp.MustCompile(`\b(cost|price|rent|rental)\s+of\b`)
 
 // rentalAsked are the words that ask a price.
+// howMuchNotPrice is low without the 얼마나 that asks how much of
+// something other than money ("학습속도 얼마나 차이나요", "얼마나 빨라"); one
+// said with a price verb ("얼마나 들어", "얼마나 나와") stays.
+func howMuchNotPrice(low string) string {
+	for _, v := range []string{"얼마나 들", "얼마나 나와", "얼마나 나올", "얼마나 비싸", "얼마나 싸", "얼마나 아낄", "얼마나 절약"} {
+		if strings.Contains(low, v) {
+			return low
+		}
+	}
+	return strings.ReplaceAll(low, "얼마나", "")
+}
+
 var rentalAsked = []string{"how much", "cost", "price", "rent", "going for", "얼마", "비용", "요금", "가격", "빌리", "렌탈", "대여"}
 
 // rentalCountAsked asks how many GPUs a budget keeps ("월 천만원인데 h100
@@ -192,7 +204,7 @@ func ReadRental(env Env, text string) (Rental, bool) {
 	low := strings.ToLower(reqNormalize(text))
 	asked, hoursAsked := false, false
 	for _, w := range rentalAsked {
-		asked = asked || strings.Contains(low, w)
+		asked = asked || strings.Contains(howMuchNotPrice(low), w)
 	}
 	hoursAsked = rentalHoursAsked.MatchString(low) || rentalCountAsked.MatchString(low) // with a budget: what it keeps running
 	buy := false

@@ -99,3 +99,15 @@ func TestBookingOfADay(t *testing.T) {
 		}
 	}
 }
+
+// 얼마나 asks how much of something other than money ("학습속도 얼마나
+// 차이나요"), unless a price verb says money ("얼마나 들어요").
+func TestHowMuchIsNotAlwaysAPrice(t *testing.T) {
+	env := probe37Env(t, time.Now())
+	if _, ok := ReadRental(env, "H100이랑 A100 학습속도 얼마나 차이나요?"); ok {
+		t.Error("a speed difference was read as a price")
+	}
+	if _, ok := ReadRental(env, "h100 8장 일주일 빌리면 얼마나 들어요?"); !ok {
+		t.Error("a week of rent asked with 얼마나 들어요 was not read as a price")
+	}
+}
