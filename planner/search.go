@@ -75,6 +75,12 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *
 		e := pc.evaluate(h, l)
 		o.l, o.found, o.fits = l, true, e.Memory.Fits
 		o.gpus, o.hours, o.cost = e.GPUs, e.sortKeyHours(), e.sortKeyCost()
+		if e.Serving != nil && e.Serving.Saturated && j.RequestRate > 0 {
+			// short of the load asked ("20 req/s"): it ranks after every
+			// option that carries it, cheaper per token or not (the keys
+			// only grow, so the search's floors stay below them)
+			o.hours, o.cost = o.hours*shortOfLoad, o.cost*shortOfLoad
+		}
 		return o
 	}
 	var slots []probeEntry
@@ -115,6 +121,10 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *
 	}
 	return o
 }
+
+// shortOfLoad sets a serving option that cannot carry the request rate
+// asked behind every one that can, in the search's ranking.
+const shortOfLoad = 1e6
 
 // race is choose's rule, applied to h's layouts in the order they are
 // listed: the fastest that fits, a later (more complex) one only when

@@ -284,3 +284,24 @@ func TestExLlamaRunsOnTheGPUsOnly(t *testing.T) {
 		t.Errorf("launch %q lacks the EXL2 file", two.Launch)
 	}
 }
+
+// A request rate asked ("20 req/s") is a load the recommendation must
+// carry: an option short of it ranks after every option that carries it,
+// even when it is cheaper per token (probe 37: 2× H100 at ~15 req/s was
+// the pick for Mistral 7B at 20 req/s).
+func TestRecommendationCarriesTheRateAsked(t *testing.T) {
+	c := DefaultCatalog()
+	res, err := c.Plan(Request{Job: Job{Model: mustModel(t, c, "mistral-7b"), Workload: Inference, Engine: EngineVLLM, RequestRate: 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Recommendations
+	if r.Fastest == nil || r.Cheapest == nil || r.Balanced == nil {
+		t.Fatalf("no recommendations: %+v", r)
+	}
+	for name, e := range map[string]*Estimate{"fastest": r.Fastest, "cheapest": r.Cheapest, "balanced": r.Balanced} {
+		if e.Serving == nil || e.Serving.Saturated {
+			t.Errorf("%s: %d GPUs short of 20 req/s (%+v)", name, e.GPUs, e.Serving)
+		}
+	}
+}
