@@ -80,7 +80,7 @@ func koPlanner() map[string]string {
 		"%s specs are %s confidence in the catalogue (%s).":           "%s 사양의 카탈로그 신뢰도: %s (%s).",
 		"low":    "낮음",
 		"medium": "중간",
-		"model given by size only: shape assumed %d layers × hidden %d; activations and speed depend on the real shape.": "모델 크기만 주어졌어요: %d layers × hidden %d 구조로 가정했고, activation과 속도는 실제 구조에 따라 달라져요.",
+		"model given by size only: shape assumed %d layers × hidden %d with %d KV heads; activations, the KV cache and speed depend on the real shape.": "모델 크기만 주어졌어요: %d layers × hidden %d, KV head %d개 구조로 가정했고, activation과 KV cache, 속도는 실제 구조에 따라 달라져요.",
 
 		// printer.go: advice topics
 		"serving":       "서빙",

@@ -466,7 +466,7 @@ func (pc *planContext) warnings(res *Result, req Request) []string {
 		}
 	}
 	if pc.job.Model.Origin == "size" {
-		w = append(w, pc.pr.Tf("model given by size only: shape assumed %d layers × hidden %d; activations and speed depend on the real shape.", pc.job.Model.Layers, pc.job.Model.Hidden))
+		w = append(w, pc.pr.Tf("model given by size only: shape assumed %d layers × hidden %d with %d KV heads; activations, the KV cache and speed depend on the real shape.", pc.job.Model.Layers, pc.job.Model.Hidden, pc.job.Model.KVHeads))
 	}
 	return w
 }

@@ -144,6 +144,14 @@ func ModelFromParams(params float64) (Model, error) {
 		m.Heads = int(h) / 128
 	}
 	m.KVHeads = m.Heads
+	if params >= 1e9 {
+		// grouped-query attention with 8 KV heads: the open decoders of
+		// a billion parameters and more since Llama 2 70B (Llama 3 and
+		// 3.2, Mistral, Qwen2.5 72B, Gemma 2) share their keys and values
+		// so; a size said alone is one of them, and with as many KV heads
+		// as query heads its KV cache would be 8x theirs
+		m.KVHeads = min(m.Heads, 8)
+	}
 	return m, nil
 }
 

@@ -305,3 +305,29 @@ func TestRecommendationCarriesTheRateAsked(t *testing.T) {
 		}
 	}
 }
+
+// A model given by size alone has grouped-query attention with 8 KV heads
+// from a billion parameters up, as the open decoders since Llama 2 70B do:
+// a 70B said alone keeps about Llama 3 70B's KV cache per token, not 8x
+// it (probe 37: "a 70B Q4_K_M on 2x 4090" spilled layers to the CPU).
+func TestModelBySizeSharesKeysAndValues(t *testing.T) {
+	c := DefaultCatalog()
+	llama := mustModel(t, c, "llama-3-70b")
+	kvPerToken := func(m Model) float64 { return float64(m.Layers * m.KVHeads * m.Hidden / m.Heads) }
+	for _, params := range []float64{1.2e9, 7e9, 70e9, 405e9} {
+		m, err := ModelFromParams(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.KVHeads != min(m.Heads, 8) {
+			t.Errorf("%s: %d KV heads of %d, want %d", m.ID, m.KVHeads, m.Heads, min(m.Heads, 8))
+		}
+	}
+	m, _ := ModelFromParams(70e9)
+	if r := kvPerToken(m) / kvPerToken(llama); r < 0.7 || r > 1.5 {
+		t.Errorf("70B by size: KV per token %.2fx Llama 3 70B's", r)
+	}
+	if small, _ := ModelFromParams(125e6); small.KVHeads != small.Heads {
+		t.Errorf("a 125M model by size: %d KV heads of %d, want every head its own (GPT-2's shape)", small.KVHeads, small.Heads)
+	}
+}
