@@ -590,12 +590,19 @@ func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
 		if (it.Name == "weight" || it.Name == "weights") && it.GiB >= 0.1 {
 			// "gguf 용량 얼마": the weights are what a model's file holds
 			weights = " " + p.Tf("The weights are %.1f GiB of it.", it.GiB)
+			if e.GPUs > 1 {
+				weights = " " + p.Tf("The weights are %.1f GiB of it on each GPU.", it.GiB)
+			}
 		}
 	}
-	if e.GPUs > 1 {
-		return p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB) + weights
+	lead := ""
+	if !e.Memory.Fits {
+		lead = p.T("It does not fit: ") // "메모리 얼마나 필요해? 타이거로 가능?"
 	}
-	return p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB) + weights
+	if e.GPUs > 1 {
+		return lead + p.Tf("It needs about %.0f GiB per GPU on %s, %.0f GiB in all (%.0f GiB per GPU there).", e.Memory.PerGPUGiB, hw, e.Memory.PerGPUGiB*float64(e.GPUs), e.Memory.CapacityGiB) + weights
+	}
+	return lead + p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB) + weights
 }
 
 // kvRoom answers "kv캐시 몇기가 남아?": what the GPUs have left for the KV

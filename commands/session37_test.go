@@ -28,3 +28,19 @@ func TestTeamServersFromAMeasuredRun(t *testing.T) {
 		t.Errorf("10 h of a rented 4090: %q", r.Summary)
 	}
 }
+
+// A memory question on GPUs it does not fit says so first, and the
+// weights of a job spread over GPUs are given per GPU (probe 37).
+func TestMemoryAnswerSaysItDoesNotFit(t *testing.T) {
+	r, err := dispatch(t, "plan how much memory for llama3 70b full finetune on 8x h100?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.Summary, "It does not fit: It needs about") || !strings.Contains(r.Summary, "GiB of it on each GPU") {
+		t.Errorf("summary %q", r.Summary)
+	}
+	r, err = dispatch(t, "plan how much memory for llama3 8b lora on 1x h100?")
+	if err != nil || strings.Contains(r.Summary, "does not fit") || !strings.Contains(r.Summary, "The weights are") {
+		t.Errorf("fits: %v %q", err, r.Summary)
+	}
+}
