@@ -3,6 +3,8 @@ package commands
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/store"
 )
 
 // A run measured in hours is planned on the team's servers from that
@@ -42,5 +44,34 @@ func TestMemoryAnswerSaysItDoesNotFit(t *testing.T) {
 	r, err = dispatch(t, "plan how much memory for llama3 8b lora on 1x h100?")
 	if err != nil || strings.Contains(r.Summary, "does not fit") || !strings.Contains(r.Summary, "The weights are") {
 		t.Errorf("fits: %v %q", err, r.Summary)
+	}
+}
+
+// The team's servers count the asker's own booking as GPUs to run on, but
+// the booking offered cannot overlap it: the answer says so and offers no
+// reserve button that the store would refuse (probe 37).
+func TestOwnBookingInTheWayOfTheOffer(t *testing.T) {
+	s, _ := newReservations(t)
+	own := mustDo(t, s, "U1", "reserve 4 on server-h for 20h").Data.(store.Reservation)
+	r := mustDo(t, s, "U1", "plan which of our servers is fastest for bert-base 3 epochs of 1M samples")
+	var team *Section
+	for i := range r.Sections {
+		if r.Sections[i].Heading == "On the team's servers" {
+			team = &r.Sections[i]
+		}
+	}
+	if team == nil || !strings.Contains(team.Text, "Your booking "+own.ID+" holds some of these GPUs") {
+		t.Fatalf("the asker's booking in the way was not said: %+v", team)
+	}
+	for _, a := range r.Actions {
+		if strings.HasPrefix(a.Command, "reserve ") {
+			t.Errorf("a reserve the store would refuse was offered: %q", a.Command)
+		}
+	}
+	r = mustDo(t, s, "U2", "plan which of our servers is fastest for bert-base 3 epochs of 1M samples")
+	for i := range r.Sections {
+		if strings.Contains(r.Sections[i].Text, "Your booking") {
+			t.Errorf("another's booking was called theirs: %q", r.Sections[i].Text)
+		}
 	}
 }

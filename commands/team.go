@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
-
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/i18n"
@@ -23,6 +23,7 @@ type teamOption struct {
 	free   time.Time
 	gpus   []int
 	finish time.Time
+	own    []store.Reservation // the asker's bookings on the server
 }
 
 // reserveMargin pads a booking over the estimate: estimates miss, and a
@@ -65,7 +66,10 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		o := teamOption{server: srv, est: e}
 		if e.Memory.Fits && e.Time.TotalHours != nil {
 			o.run = time.Duration(*e.Time.TotalHours * float64(time.Hour))
-			if resv, err := othersBookings(ctx, st, srv.Name, req.User); err == nil {
+			if all, err := st.List(ctx, srv.Name); err == nil {
+				// the asker's own bookings are GPUs they can run the job on
+				resv := slices.DeleteFunc(slices.Clone(all), func(r store.Reservation) bool { return r.Owner == req.User })
+				o.own = slices.DeleteFunc(all, func(r store.Reservation) bool { return r.Owner != req.User })
 				if start, gpus, ok := store.EarliestSlot(resv, srv.Count(), e.GPUs, now, reserveMargin(o.run)); ok {
 					o.free, o.gpus, o.finish = start, gpus, start.Add(o.run)
 				}
@@ -109,6 +113,12 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	book := reserveMargin(best.run)
 	sec.Text = p.Tf("Earliest finish: %s on %s. Reserve books GPUs %s for %s (the estimate plus a margin).",
 		whenIn(p, best.finish, now, loc), best.server.Name, joinInts(best.gpus), durationIn(p, book))
+	if mine := ownInTheWay(best, book); len(mine) > 0 {
+		// the asker's own booking holds some of these GPUs in that time:
+		// the run may use it, but the store lets no new booking overlap it
+		sec.Text += " " + p.Tf("Your booking %s holds some of these GPUs then: run within it, or release it first (`release %s`) and book the whole run.", strings.Join(mine, ", "), mine[0])
+		return sec, nil, finish
+	}
 	sec.Text += p.Tf(" Or book and run in one step, on the server: `%s`", ExecLine(best.server.Name, len(best.gpus), book, best.free.Sub(now), best.est.Launch))
 	cmd := fmt.Sprintf("reserve gpus %s on %s for %s note %q", joinInts(best.gpus), best.server.Name, formatDuration(book), "gpuplan: "+res.Model.ID)
 	if best.free.Sub(now) > time.Minute {
@@ -117,6 +127,18 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	}
 	return sec, &Action{ID: ActionRun, Label: p.Tf("Reserve %s", best.server.Name), Command: cmd, Style: "primary",
 		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}, finish
+}
+
+// ownInTheWay is the ids of o's asker's own bookings on o's GPUs within
+// the booking the answer would offer (book from o.free).
+func ownInTheWay(o *teamOption, book time.Duration) []string {
+	var ids []string
+	for _, r := range o.own {
+		if r.Start.Before(o.free.Add(book)) && r.End.After(o.free) && slices.ContainsFunc(r.GPUs, func(g int) bool { return slices.Contains(o.gpus, g) }) {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
 }
 
 // leadOption is the server the answer leads with and its line: the one
@@ -183,11 +205,4 @@ func comparedServers(targets []planner.Hardware) map[string]bool {
 		return nil
 	}
 	return named
-}
-
-// othersBookings is a server's reservations but the asker's own: the GPUs
-// they hold are GPUs they can run the job on.
-func othersBookings(ctx context.Context, st store.Store, server, user string) ([]store.Reservation, error) {
-	resv, err := st.List(ctx, server)
-	return slices.DeleteFunc(resv, func(r store.Reservation) bool { return r.Owner == user }), err
 }
