@@ -62,20 +62,7 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 		if err != nil || len(r.Plans) == 0 {
 			continue
 		}
-		e := r.Plans[0]
-		o := teamOption{server: srv, est: e}
-		if e.Memory.Fits && e.Time.TotalHours != nil {
-			o.run = time.Duration(*e.Time.TotalHours * float64(time.Hour))
-			if all, err := st.List(ctx, srv.Name); err == nil {
-				// the asker's own bookings are GPUs they can run the job on
-				resv := slices.DeleteFunc(slices.Clone(all), func(r store.Reservation) bool { return r.Owner == req.User })
-				o.own = slices.DeleteFunc(all, func(r store.Reservation) bool { return r.Owner != req.User })
-				if start, gpus, ok := store.EarliestSlot(resv, srv.Count(), e.GPUs, now, reserveMargin(o.run)); ok {
-					o.free, o.gpus, o.finish = start, gpus, start.Add(o.run)
-				}
-			}
-		}
-		opts = append(opts, o)
+		opts = append(opts, slotOn(ctx, st, req.User, srv, r.Plans[0], now))
 	}
 	if len(opts) == 0 {
 		return nil, nil, ""
@@ -127,6 +114,28 @@ func (s *Set) teamSection(ctx context.Context, req Request, preq planner.Request
 	}
 	return sec, &Action{ID: ActionRun, Label: p.Tf("Reserve %s", best.server.Name), Command: cmd, Style: "primary",
 		RequestID: "plan-" + best.server.Name + "-" + strconv.FormatInt(best.free.Unix(), 36) + "-" + randomSuffix()}, finish
+}
+
+// slotOn is the job's estimate e on srv with the earliest slot that holds
+// the whole run from now (none when it does not fit or runs no known
+// time). The asker's own bookings are GPUs they can run the job on; they
+// are kept to say when one is in the way of the booking offered.
+func slotOn(ctx context.Context, st store.Store, user string, srv inventory.Server, e *planner.Estimate, now time.Time) teamOption {
+	o := teamOption{server: srv, est: e}
+	if !e.Memory.Fits || e.Time.TotalHours == nil {
+		return o
+	}
+	o.run = time.Duration(*e.Time.TotalHours * float64(time.Hour))
+	all, err := st.List(ctx, srv.Name)
+	if err != nil {
+		return o
+	}
+	others := slices.DeleteFunc(slices.Clone(all), func(r store.Reservation) bool { return r.Owner == user })
+	o.own = slices.DeleteFunc(all, func(r store.Reservation) bool { return r.Owner != user })
+	if start, gpus, ok := store.EarliestSlot(others, srv.Count(), e.GPUs, now, reserveMargin(o.run)); ok {
+		o.free, o.gpus, o.finish = start, gpus, start.Add(o.run)
+	}
+	return o
 }
 
 // ownInTheWay is the ids of o's asker's own bookings on o's GPUs within
