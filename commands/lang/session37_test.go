@@ -111,3 +111,21 @@ func TestHowMuchIsNotAlwaysAPrice(t *testing.T) {
 		t.Error("a week of rent asked with 얼마나 들어요 was not read as a price")
 	}
 }
+
+// An image classifier asked for with no model is planned on ResNet-50,
+// or ResNet-18 when it is said to be small, with a note; a model named
+// wins.
+func TestImageClassifierWithNoModel(t *testing.T) {
+	env := probe37Env(t, time.Now())
+	for text, want := range map[string]string{
+		"which server for a small image classifier?":       "resnet-18",
+		"이미지 분류 모델 학습하려는데 4090으로 충분해?":                     "resnet-50",
+		"vit-base 이미지 분류 파인튜닝 4090 한장":                     "vit-base-patch16-224",
+		"train an image classifier on imagenet on 8x a100": "resnet-50",
+	} {
+		rd, err := Read(env, text)
+		if err != nil || rd.Request.Job.Model.ID != want {
+			t.Errorf("%q: %v %q, want %s", text, err, rd.Request.Job.Model.ID, want)
+		}
+	}
+}
