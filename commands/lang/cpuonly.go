@@ -91,6 +91,34 @@ func (c *canonizer) cpuOnlyEnd(i int) int {
 		}
 		return i + 1
 	}
+	return c.gpuNeededEnd(i)
+}
+
+// gpuNeededEnd is the end of a question whether a GPU is needed at all
+// ("GPU 꼭 필요한가요?", "gpu 없어도 돼?", "do I need a gpu", "is a gpu
+// required"), read as the CPU-only run it asks about: the answer gives
+// the CPU's rate and a GPU's beside it. Only for the models llama.cpp
+// runs: a speech or vision model's CPU engine is another.
+func (c *canonizer) gpuNeededEnd(i int) int {
+	for k := range c.in {
+		if w := c.w(k); strings.Contains(w, "whisper") || strings.Contains(w, "위스퍼") || strings.Contains(w, "clip") || strings.Contains(w, "vit") || strings.Contains(w, "resnet") {
+			return i
+		}
+	}
+	w, next := c.w(i), c.w(i+1)
+	switch {
+	case (w == "gpu" || w == "gpu가" || w == "gpu는") && (next == "꼭" || next == "반드시" || next == "무조건") && strings.HasPrefix(c.w(i+2), "필요"):
+		return i + 3
+	case (w == "gpu" || w == "gpu가" || w == "gpu는") && (strings.HasPrefix(next, "필요한가") || strings.HasPrefix(next, "필요해") || strings.HasPrefix(next, "필요하나") || strings.HasPrefix(next, "없어도") || strings.HasPrefix(next, "있어야")):
+		return i + 2
+	case w == "need" && (next == "a" && c.w(i+2) == "gpu" || next == "gpu" || next == "gpus"):
+		if next == "a" {
+			return i + 3
+		}
+		return i + 2
+	case (w == "gpu" || w == "gpus") && (next == "required" || next == "necessary" || next == "needed"):
+		return i + 2
+	}
 	return i
 }
 
