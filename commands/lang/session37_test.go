@@ -136,11 +136,11 @@ func TestImageClassifierWithNoModel(t *testing.T) {
 func TestIsAGPUNeeded(t *testing.T) {
 	env := probe37Env(t, time.Now())
 	for text, cpu := range map[string]bool{
-		"라마3 8b 돌리는데 GPU 꼭 필요한가요?":    true,
+		"라마3 8b 돌리는데 GPU 꼭 필요한가요?":           true,
 		"do I need a gpu to run mistral 7b?": true,
-		"qwen2.5 7b 추론하려면 gpu 필요해?":     true,
-		"llama 3 8b lora 학습 gpu 꼭 필요해?":  false,
-		"whisper large-v3 GPU 꼭 필요한가요?":  false,
+		"qwen2.5 7b 추론하려면 gpu 필요해?":          true,
+		"llama 3 8b lora 학습 gpu 꼭 필요해?":      false,
+		"whisper large-v3 GPU 꼭 필요한가요?":      false,
 	} {
 		rd, err := Read(env, text)
 		if err != nil {
