@@ -393,6 +393,9 @@ func (r *cmdReader) read() {
 			i++ // "book 2 a100s for me tomorrow …": who for, not how long
 			continue
 		}
+		if w == "for" && reqStartsNumber(r.w(i+1)) && (strings.HasPrefix(r.w(i+2), "gpu") || r.gpu(strings.TrimSuffix(r.w(i+2), "s"))) {
+			continue // "queue me for 4 GPUs on falcon": what for, the count after it
+		}
 		if r.englishSpan(i) {
 			continue
 		}

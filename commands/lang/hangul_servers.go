@@ -38,10 +38,16 @@ func hangulServers(text string, servers []planner.Hardware) string {
 		if strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
 			continue // "dev-3090", "server-h": no Hangul spelling to match
 		}
-		k := firstVowel(name) + consonantKey(name)
-		if len(k) >= 3 {
-			keys[k] = h.Server
-			count[k]++
+		ck := consonantKey(name)
+		ks := []string{firstVowel(name) + ck}
+		if v := strings.IndexAny(name, "aeiou"); v >= 0 && (strings.HasPrefix(name[v:], "ea") || strings.HasPrefix(name[v:], "ee")) {
+			ks = append(ks, "i"+ck) // eagle is 이글, beetle 비틀
+		}
+		for _, k := range ks {
+			if len(k) >= 3 {
+				keys[k] = h.Server
+				count[k]++
+			}
 		}
 	}
 	if len(keys) == 0 {
@@ -63,7 +69,11 @@ func hangulServers(text string, servers []planner.Hardware) string {
 			// "H100이랑", "gpu1에": the particle of the word before it
 			b.WriteString(string(rs[i:j]))
 		} else {
-			b.WriteString(serverOrWord(string(rs[i:j]), keys, count))
+			w := serverOrWord(string(rs[i:j]), keys, count)
+			b.WriteString(w)
+			if w != string(rs[i:j]) && j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) && !isHangulSyllable(rs[j]) {
+				b.WriteByte(' ') // "팔콘a100": the server, then its GPU
+			}
 		}
 		i = j
 	}
@@ -99,9 +109,18 @@ func serverOrWord(word string, keys map[string]string, count map[string]int) str
 
 // loanVowels are the Latin vowels a romanized loanword's first vowel may
 // have been written with: 아이 (ai) is the i of tiger and lion, 에이 (ei)
-// the a of kate, 어 (eo) the u of buster and the e of server.
+// the a of kate, 어 (eo) the u of buster and the e of server (the ea of
+// eagle, said 이, is the name's: hangulServers). The 으 (eu) a loanword puts in a cluster (스패로우 for
+// sparrow, 스타 for star) is no vowel of the name.
 func loanVowels(rr string) []string {
 	i := strings.IndexAny(rr, "aeiou")
+	for i >= 0 && strings.HasPrefix(rr[i:], "eu") {
+		if j := strings.IndexAny(rr[i+2:], "aeiou"); j >= 0 {
+			i += 2 + j
+		} else {
+			break
+		}
+	}
 	if i < 0 {
 		return []string{""}
 	}

@@ -152,3 +152,28 @@ func TestIsAGPUNeeded(t *testing.T) {
 		}
 	}
 }
+
+// Probe 38's bookings: 이글 (its ea said 이) is eagle, 스패로우 (the 으 of
+// a cluster no vowel of the name) sparrow, "팔콘a100" the server then its
+// GPU; "queue me for 4 GPUs" says the count, not the wait's length.
+func TestProbe38Bookings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "falcon"},
+		{GPU: mustGPUFor(t, cat, "h100"), Count: 4, Server: "eagle"}, {GPU: mustGPUFor(t, cat, "3090"), Count: 4, Server: "sparrow"}}}
+	for text, want := range map[string]string{
+		"스패로우 3장 지금부터 6시간 예약해줘":                                                   "reserve 3 on sparrow for 6h",
+		"이글2장 내일오후 2시부터6시까지 잡아주세요":                                                "reserve 2 on eagle from tomorrow 14:00 until 18:00",
+		"팔콘a100 4장 지금부터 3시간 쓸게":                                                   "reserve 4 on falcon for 3h",
+		"스패로우 지금 누가 쓰고있어?":                                                        "status sparrow",
+		"queue me for 4 GPUs on falcon when they free up, need them for 12 hours": "wait 4 on falcon for 12 hours",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	rd, err := Read(env, "how much would it cost to QLoRA qwen2.5 32b on runpod vs on our own servers?")
+	if err != nil || rd.Ask != AskWhichServer {
+		t.Errorf("our own servers: %v %v", err, rd.Ask)
+	}
+}
