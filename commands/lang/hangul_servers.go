@@ -3,8 +3,10 @@ package lang
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -12,16 +14,22 @@ import (
 // Server names written in Hangul: a team names its servers in Latin
 // letters (alpha, beta, gamma) and says them in Korean (알파, 베타,
 // 감마에서). hangulServers writes such a word as the server's own name
-// before either reader sees the text. A word matches a server when the
-// consonants of its Revised Romanization, after the particle is cut, are
-// the consonants of the server's name, both folded the same way (ph is p,
-// v is b, r is l, voiced and voiceless alike, doubled ones once): 알파
-// (alpa) is alpha, 감마 (gamma) gamma, 데브 (debeu) dev, and an r after
-// its vowel is not said (타이거 is tiger); and their first vowels must
-// agree, as loanwords write them (아이 is the i of tiger and lion:
-// loanVowels). Only a name of letters with two consonants or more is
-// matched, only when one server of the team has that key, and never a
-// particle glued to the word before it ("H100이랑").
+// before either reader sees the text. A word matches a server when, after
+// the particle is cut, three things agree between its Revised
+// Romanization and the name (hangulKey, nameKeys):
+//   - the first sound, as loanwords write it: a voiceless p, t, k is ㅍ,
+//     ㅌ, ㅋ and a voiced b, d, g is ㅂ, ㄷ, ㄱ, so 같은 (alike) is no cat
+//     (캣) and 그대로 no gamma-like name; a vowel, w or y start is ㅇ;
+//   - the first vowel, as loanwords write it: 아이 is the i of tiger and
+//     lion, 이 the ea of eagle, 어 the u of buster and the er of server,
+//     never the e of beta (so 버트, BERT, is no beta); the 으 a cluster
+//     takes (스패로우, sparrow) is no vowel of the name;
+//   - the consonants, folded (ph is p, v is b, r is l, voiced and
+//     voiceless alike, doubled ones once, an r after its vowel not said:
+//     타이거 is tiger).
+// Only a name with two consonants or more and a stem of two syllables or
+// more are matched, only when one server of the team has that key, and
+// never a particle glued to the word before it ("H100이랑").
 
 // hangulServerSuffixes are the particles and words a server's name takes
 // in Korean, longest first.
@@ -38,16 +46,12 @@ func hangulServers(text string, servers []planner.Hardware) string {
 		if strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
 			continue // "dev-3090", "server-h": no Hangul spelling to match
 		}
-		ck := consonantKey(name)
-		ks := []string{firstVowel(name) + ck}
-		if v := strings.IndexAny(name, "aeiou"); v >= 0 && (strings.HasPrefix(name[v:], "ea") || strings.HasPrefix(name[v:], "ee")) {
-			ks = append(ks, "i"+ck) // eagle is 이글, beetle 비틀
+		if len(consonantKey(name)) < 2 {
+			continue
 		}
-		for _, k := range ks {
-			if len(k) >= 3 {
-				keys[k] = h.Server
-				count[k]++
-			}
+		for _, k := range nameKeys(name) {
+			keys[k] = h.Server
+			count[k]++
 		}
 	}
 	if len(keys) == 0 {
@@ -90,49 +94,159 @@ func serverOrWord(word string, keys map[string]string, count map[string]int) str
 		}
 	}
 	for _, stem := range stems {
-		if slices.Contains(hangulServerSuffixes, stem) {
-			continue // a particle alone ("이랑", "에서") names nothing
+		if slices.Contains(hangulServerSuffixes, stem) || utf8.RuneCountInString(stem) < 2 {
+			continue // a particle alone ("이랑") or one syllable (같은's 같) names nothing
 		}
-		rr := romanize(stem)
-		ck := consonantKey(rr)
-		for _, v := range loanVowels(rr) {
-			if name, ok := keys[v+ck]; ok && count[v+ck] == 1 {
-				if rest := strings.TrimPrefix(word, stem); rest != "" {
-					return name + " " + rest
-				}
-				return name
+		k := hangulKey(stem)
+		if name, ok := keys[k]; ok && count[k] == 1 {
+			if rest := strings.TrimPrefix(word, stem); rest != "" {
+				return name + " " + rest
 			}
+			return name
 		}
 	}
 	return word
 }
 
-// loanVowels are the Latin vowels a romanized loanword's first vowel may
-// have been written with: 아이 (ai) is the i of tiger and lion, 에이 (ei)
-// the a of kate, 어 (eo) the u of buster and the e of server (the ea of
-// eagle, said 이, is the name's: hangulServers). The 으 (eu) a loanword puts in a cluster (스패로우 for
-// sparrow, 스타 for star) is no vowel of the name.
-func loanVowels(rr string) []string {
-	i := strings.IndexAny(rr, "aeiou")
-	for i >= 0 && strings.HasPrefix(rr[i:], "eu") {
-		if j := strings.IndexAny(rr[i+2:], "aeiou"); j >= 0 {
-			i += 2 + j
-		} else {
-			break
+// hangulKey is a Hangul stem's key: its first sound, its first vowel
+// (아이 and 에이 as one, a cluster's 으 passed over) and its consonants.
+func hangulKey(stem string) string {
+	rs := []rune(stem)
+	first := ""
+	vowel := ""
+	for k, r := range rs {
+		if !isHangulSyllable(r) {
+			return ""
+		}
+		n := int(r - 0xAC00)
+		if k == 0 {
+			first = hangulFirstSound[n/588]
+		}
+		v := rrMedial[(n%588)/28]
+		if v == "eu" && k+1 < len(rs) {
+			continue // 스패로우: the 으 of a cluster
+		}
+		if (v == "a" || v == "e") && k+1 < len(rs) && rs[k+1] == '이' {
+			v += "i" // 타이거, 케이트
+		}
+		vowel = v
+		break
+	}
+	// syllables apart, so 는게's n and g are no "ng"
+	syl := make([]string, len(rs))
+	for k, r := range rs {
+		syl[k] = romanize(string(r))
+	}
+	return first + "|" + vowel + "|" + strconv.Itoa(hangulVowels(rs)) + "|" + consonantKey(strings.Join(syl, "'"))
+}
+
+// hangulVowels counts a stem's vowels after its first: 으 (a cluster's or
+// a final consonant's) is none, and 이 or 우 after a vowel ends a diphthong
+// (타이거, 스패로우). 이걸 (this) has one where eagle (이글) has none.
+func hangulVowels(rs []rune) int {
+	n := 0
+	for k, r := range rs {
+		v := rrMedial[(int(r-0xAC00)%588)/28]
+		if v == "eu" || k > 0 && (r == '이' || r == '우') {
+			continue
+		}
+		n++
+	}
+	return max(0, n-1)
+}
+
+// vowelDigraphs are two vowel letters English says as one sound.
+var vowelDigraphs = []string{"ai", "au", "ea", "ee", "ei", "eu", "ie", "oa", "oe", "oi", "oo", "ou", "ue", "ui"}
+
+// nameVowels counts a Latin name's vowels after its first, as syllables:
+// two vowels that spell one sound (ea, ai, ou …) are one, others two (li-
+// on); a final y after a consonant is one (ruby), a final silent e none
+// (node, eagle) unless after r (ampere, 암페어).
+func nameVowels(name string) int {
+	n := 0
+	for i := 0; i < len(name); i++ {
+		vowel := strings.IndexByte("aeiou", name[i]) >= 0 || name[i] == 'y' && i == len(name)-1 && i > 0
+		if !vowel || i > 0 && strings.IndexByte("aeiou", name[i-1]) >= 0 && slices.Contains(vowelDigraphs, name[i-1:i+1]) {
+			continue
+		}
+		if name[i] == 'e' && i == len(name)-1 && i > 0 && name[i-1] != 'r' && n > 0 {
+			continue
+		}
+		n++
+	}
+	return max(0, n-1)
+}
+
+// hangulFirstSound is the class of each initial jamo as hangulKey and
+// nameKeys compare it: plain and aspirated apart, tense with aspirated.
+var hangulFirstSound = []string{"g", "k", "n", "d", "t", "l", "m", "b", "p", "s", "s", "^", "j", "j", "j", "k", "t", "p", "h"}
+
+// nameKeys are the keys a Latin server name is said with in Hangul: each
+// way a loanword writes its first sound and its first vowel, with its
+// consonants.
+func nameKeys(name string) []string {
+	var firsts []string
+	switch c, rest := name[0], name[1:]; {
+	case strings.ContainsRune("aeiouwy", rune(c)):
+		firsts = []string{"^"}
+	case strings.HasPrefix(name, "ch"):
+		firsts = []string{"j"}
+	case strings.HasPrefix(name, "sh"):
+		firsts = []string{"s"}
+	case strings.HasPrefix(name, "ph") || c == 'f':
+		firsts = []string{"p"}
+	case strings.HasPrefix(name, "th"):
+		firsts = []string{"s", "t"}
+	case c == 'c' && rest != "" && strings.ContainsRune("eiy", rune(rest[0])):
+		firsts = []string{"s"}
+	case c == 'c' || c == 'k' || c == 'q':
+		firsts = []string{"k"}
+	case c == 'g' && rest != "" && strings.ContainsRune("ei", rune(rest[0])):
+		firsts = []string{"g", "j"}
+	case c == 'v':
+		firsts = []string{"b"}
+	case c == 'z' || c == 'j' || c == 'x':
+		firsts = []string{"j"}
+	case c == 'r':
+		firsts = []string{"l"}
+	default:
+		firsts = []string{string(c)}
+	}
+	var vowels []string
+	if v := strings.IndexAny(name, "aeiou"); v >= 0 {
+		group := name[v:]
+		end := strings.IndexFunc(group, func(r rune) bool { return !strings.ContainsRune("aeiou", r) })
+		after := byte(0)
+		if end > 0 {
+			after = group[end]
+		}
+		r := after == 'r'
+		switch {
+		case strings.HasPrefix(group, "ea") || strings.HasPrefix(group, "ee"):
+			vowels = []string{"i", "e"} // eagle 이글
+		case group[0] == 'a':
+			vowels = []string{"a", "ae", "ei"} // alpha 알파, cat 캣, kate 케이트
+		case group[0] == 'e' && r:
+			vowels = []string{"eo", "e"} // server 서버
+		case group[0] == 'e':
+			vowels = []string{"e"}
+		case group[0] == 'i' && r:
+			vowels = []string{"eo", "i"} // bird 버드
+		case group[0] == 'i':
+			vowels = []string{"i", "ai"} // tiger 타이거, lion 라이언
+		case group[0] == 'o':
+			vowels = []string{"o"}
+		case group[0] == 'u':
+			vowels = []string{"eo", "u", "yu"} // buster 버스터, unity 유니티
 		}
 	}
-	if i < 0 {
-		return []string{""}
+	var keys []string
+	for _, f := range firsts {
+		for _, v := range vowels {
+			keys = append(keys, f+"|"+v+"|"+strconv.Itoa(nameVowels(name))+"|"+consonantKey(name))
+		}
 	}
-	switch rest := rr[i:]; {
-	case strings.HasPrefix(rest, "ai"):
-		return []string{"a", "i"}
-	case strings.HasPrefix(rest, "ei"):
-		return []string{"e", "a"}
-	case strings.HasPrefix(rest, "eo"):
-		return []string{"e", "u", "o"}
-	}
-	return []string{rr[i : i+1]}
+	return keys
 }
 
 func isHangulSyllable(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
@@ -161,29 +275,21 @@ func romanize(s string) string {
 	return b.String()
 }
 
-// firstVowel is the first vowel letter of a spelling, "" for none: the
-// consonants alone would take 나도 ("nado", me too) for a server "node".
-func firstVowel(s string) string {
-	if i := strings.IndexAny(strings.ToLower(s), "aeiou"); i >= 0 {
-		return s[i : i+1]
-	}
-	return ""
-}
-
 // consonantKey is a spelling's consonants folded so a Latin name and its
-// Hangul spelling meet: digraphs to one sound, voiced to voiceless, r to
-// l, h and vowels dropped, a doubled consonant once.
+// Hangul spelling meet: digraphs to one sound, f to p and v to b, r to l,
+// vowels and a final h dropped, a doubled consonant once (호퍼 is hopper). Voiced and voiceless
+// stay apart, as loanwords keep them (카드, card, is no cat).
 func consonantKey(s string) string {
-	s = strings.NewReplacer("ph", "p", "th", "t", "sh", "s", "ch", "c", "ck", "k", "ng", "n", "qu", "k", "x", "ks").Replace(strings.ToLower(s))
-	fold := map[rune]rune{'f': 'p', 'v': 'p', 'b': 'p', 'g': 'k', 'q': 'k', 'c': 'k', 'd': 't', 'j': 'c', 'z': 'c', 'r': 'l'}
+	s = strings.NewReplacer("ph", "p", "th", "t", "sh", "s", "ch", "c", "ck", "k", "ng", "ŋ", "qu", "k", "x", "ks").Replace(strings.ToLower(s))
+	fold := map[rune]rune{'f': 'p', 'v': 'b', 'q': 'k', 'c': 'k', 'j': 'c', 'z': 'c', 'r': 'l'}
 	var out []rune
 	rs := []rune(s)
 	for i, r := range rs {
-		if !unicode.IsLetter(r) || strings.ContainsRune("aeiouywh", r) {
+		if !unicode.IsLetter(r) || strings.ContainsRune("aeiouyw", r) || r == 'h' && i+1 == len(rs) {
 			continue
 		}
-		if r == 'r' && (i+1 == len(rs) || !strings.ContainsRune("aeiouy", rs[i+1])) {
-			continue // tiger is 타이거, server 서버: an r after its vowel is not said
+		if r == 'r' && (i+1 == len(rs) || !strings.ContainsRune("aeiouy", rs[i+1]) || i+2 == len(rs) && rs[i+1] == 'e') {
+			continue // tiger is 타이거, server 서버, ampere 암페어: an r after its vowel is not said
 		}
 		if f, ok := fold[r]; ok {
 			r = f

@@ -28,8 +28,8 @@ func TestHangulServerNames(t *testing.T) {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
 	}
-	two := []planner.Hardware{{Server: "beta"}, {Server: "beda"}}
-	if got := hangulServers("베타 2장", two); got != "베타 2장" {
+	two := []planner.Hardware{{Server: "alpha"}, {Server: "alfa"}}
+	if got := hangulServers("알파 2장", two); got != "알파 2장" {
 		t.Errorf("two servers sound alike: %q", got)
 	}
 	for hangul, rr := range map[string]string{"알파": "alpa", "감마": "gamma", "베타": "beta", "서버": "seobeo", "데브": "debeu"} {
@@ -53,6 +53,30 @@ func TestMisspeltServerNames(t *testing.T) {
 	} {
 		if got := misspeltServers(in, servers, env.knownWord); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Common words are no server, for a team with twenty servers named like
+// English words: the first sound's voicing (카드 is no cat, 그대로 none),
+// the vowels after the first (이걸 is no eagle), a one-syllable stem (같은,
+// 같이), BERT said in Hangul (버트 is no beta), and a final ㅇ (러닝 is no
+// luna). Each name said in Hangul still is its server.
+func TestCommonWordsAreNoServers(t *testing.T) {
+	names := []string{"falcon", "eagle", "sparrow", "tiger", "lion", "cat", "alpha", "beta", "gamma", "hopper", "ampere", "ada", "node", "dev", "delta", "atlas", "orion", "titan", "luna", "nova"}
+	var servers []planner.Hardware
+	for _, n := range names {
+		servers = append(servers, planner.Hardware{Server: n, Count: 8})
+	}
+	for _, w := range []string{"같은", "같이", "그대로", "카드", "버트", "사비로", "여덟", "올리는", "올리는게", "이걸", "러닝", "머신 러닝", "길이", "이후부터", "나도", "이거", "그래픽 카드", "데이터", "배치", "모델"} {
+		if got := hangulServers(w, servers); got != w {
+			t.Errorf("%q read as a server: %q", w, got)
+		}
+	}
+	for hangul, want := range map[string]string{"팔콘": "falcon", "이글": "eagle", "스패로우": "sparrow", "타이거": "tiger", "라이언": "lion", "알파": "alpha", "베타": "beta",
+		"감마": "gamma", "호퍼": "hopper", "암페어": "ampere", "노드": "node", "데브": "dev", "델타": "delta", "아틀라스": "atlas", "오리온": "orion", "타이탄": "titan", "루나": "luna", "노바": "nova"} {
+		if got := hangulServers(hangul, servers); got != want {
+			t.Errorf("%q: %q, want %q", hangul, got, want)
 		}
 	}
 }
