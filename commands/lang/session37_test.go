@@ -177,3 +177,23 @@ func TestProbe38Bookings(t *testing.T) {
 		t.Errorf("our own servers: %v %v", err, rd.Ask)
 	}
 }
+
+// A setting changed from one value to another ("시퀀스 길이 2048에서
+// 4096으로 늘리면", "seq 2048 vs 4096", "배치사이즈 16에서 32로") sets the two
+// side by side; a batch is the one each GPU runs at once (probe 38).
+func TestSettingFromOneValueToAnother(t *testing.T) {
+	env := probe37Env(t, time.Now())
+	for text, want := range map[string][2]int{
+		"시퀀스 길이 2048에서 4096으로 늘리면 메모리 얼마나 더 필요해? llama 8b lora": {2048, 4096},
+		"llama 8b lora seq 2048 vs 4096 memory?":                {2048, 4096},
+	} {
+		rd, err := Read(env, text)
+		if err != nil || rd.Variant == nil || rd.Variant.Kind != "seq" || rd.Request.Job.SeqLen != want[0] || rd.Variant.Request.Job.SeqLen != want[1] {
+			t.Errorf("%q: %v %+v", text, err, rd.Variant)
+		}
+	}
+	rd, err := Read(env, "배치사이즈 16에서 32로 올리면 메모리 얼마나 더 먹어? 라마 8b 로라 기준")
+	if err != nil || rd.Variant == nil || rd.Variant.Kind != "batch" || rd.Request.Job.MicroBatch != 16 || rd.Variant.Request.Job.MicroBatch != 32 {
+		t.Errorf("batch: %v %+v", err, rd.Variant)
+	}
+}

@@ -94,6 +94,9 @@ func variantKind(cat *planner.Catalog, toks []reqToken, a, b int) string {
 	if b-a == 2 && engineWords[ws[0]] != "" && weightWord(ws[1]) {
 		return "engine" // "llama.cpp q8_0 vs vllm fp16": an engine with its weights
 	}
+	if k := settingWordsAt(ws); k > 0 && k == len(ws)-1 && digitsOnly(ws[k]) {
+		return settingKind(ws[0]) // "seq 2048", "시퀀스 길이 2048", "배치사이즈 16"
+	}
 	if b-a == 2 && rankWord(ws[0]) && digitsOnly(ws[1]) {
 		return "rank" // "rank 8 vs 64", "r16이랑 r64"
 	}
@@ -154,7 +157,7 @@ func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]in
 	compareSaid := strings.Contains(text, "compare") || strings.Contains(text, "비교") || strings.Contains(text, "차이") || strings.Contains(text, "difference")
 	for k := 1; k+1 < len(toks); k++ {
 		w := toks[k].w
-		swap := (w == "을" || w == "를") && switchAfter(toks, k)
+		swap := (w == "을" || w == "를") && switchAfter(toks, k) || fromTo(toks, k)
 		if !variantWords[w] && !(w == "and" && (compareSaid || togetherSaid(text))) && !swap {
 			continue
 		}
@@ -164,7 +167,7 @@ func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]in
 			if ka == "" {
 				continue
 			}
-			if ka == "rank" && k+1 < len(toks) && digitsOnly(toks[k+1].w) {
+			if (ka == "rank" || ka == "seq" || ka == "batch") && k+1 < len(toks) && digitsOnly(toks[k+1].w) {
 				return [2]int{k - la, k}, [2]int{k + 1, k + 2}, k, ka, true // "rank 8 vs 64": the second rank, its word left out
 			}
 			for lb := min(4, len(toks)-k-1); lb >= 1; lb-- {
@@ -179,6 +182,42 @@ func findVariant(cat *planner.Catalog, toks []reqToken, text string) (a, b [2]in
 		}
 	}
 	return gluedVariant(cat, toks)
+}
+
+// settingWordsAt is how many of ws's first words name a setting whose
+// value follows ("seq", "시퀀스 길이", "배치 사이즈", "batch size"), 0 for
+// none.
+func settingWordsAt(ws []string) int {
+	switch {
+	case len(ws) >= 3 && (ws[0] == "시퀀스" || ws[0] == "sequence" || ws[0] == "context" || ws[0] == "컨텍스트") && (ws[1] == "길이" || ws[1] == "length" || ws[1] == "len"),
+		len(ws) >= 3 && (ws[0] == "배치" || ws[0] == "batch") && (ws[1] == "사이즈" || ws[1] == "size" || ws[1] == "크기"):
+		return 2
+	case len(ws) >= 2 && (ws[0] == "seq" || ws[0] == "seqlen" || ws[0] == "seq-len" || ws[0] == "시퀀스" || ws[0] == "max-length" || ws[0] == "ctx" || ws[0] == "context" ||
+		ws[0] == "batch" || ws[0] == "bs" || ws[0] == "배치" || ws[0] == "배치사이즈" || ws[0] == "batch-size" || ws[0] == "배치크기"):
+		return 1
+	}
+	return 0
+}
+
+// settingKind is the variant kind of a setting's first word.
+func settingKind(w string) string {
+	switch w {
+	case "배치", "batch", "bs", "배치사이즈", "batch-size", "배치크기":
+		return "batch"
+	}
+	return "seq"
+}
+
+// fromTo reports whether toks[k] is the 에서 of "2048에서 4096으로
+// 늘리면": a setting changed from one value to another, set side by side.
+func fromTo(toks []reqToken, k int) bool {
+	if toks[k].w != "에서" || k+2 >= len(toks) || !digitsOnly(toks[k+1].w) || !digitsOnly(toks[k-1].w) {
+		return false
+	}
+	if p := toks[k+2].w; p != "로" && p != "으로" {
+		return false
+	}
+	return true
 }
 
 // gluedVariant finds "A이랑 B" with the particle glued to A ("7b 모델
@@ -262,8 +301,8 @@ func readVariants(env Env, text string) (Reading, bool) {
 	}
 	first := text[:cs] + text[be:]
 	bText := text[bs:be]
-	if kind == "rank" && digitsOnly(toks[b[0]].w) {
-		bText = "rank " + bText // "rank 8 vs 64": 64 is a rank too
+	if (kind == "rank" || kind == "seq" || kind == "batch") && digitsOnly(toks[b[0]].w) {
+		bText = kind + " " + bText // "rank 8 vs 64": 64 is a rank too; "seq 2048에서 4096으로": a length
 	}
 	second := text[:as] + bText + text[ae:cs] + text[be:]
 	env.noVariant = true
@@ -281,6 +320,15 @@ func readVariants(env Env, text string) (Reading, bool) {
 			}
 		}
 		return s
+	}
+	if kind == "batch" {
+		// "배치사이즈 16에서 32로": the batch each GPU runs at once (the
+		// trainer's per-device batch), what decides its memory
+		for _, r := range []*Reading{&r1, &r2} {
+			if j := &r.Request.Job; j.MicroBatch == 0 && j.GlobalBatch > 0 {
+				j.MicroBatch, j.GlobalBatch = j.GlobalBatch, 0
+			}
+		}
 	}
 	r1.Variant = &Variant{Kind: kind, Labels: [2]string{label(text[as:ae]), label(bText)}, Request: r2.Request}
 	if kind == "model" && togetherSaid(strings.ToLower(text)) {
