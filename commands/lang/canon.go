@@ -874,16 +874,12 @@ func (c *canonizer) phrase(i int) int {
 		return n
 	case nodesAcross(c.w(i), c.w(i+1), c.w(i+2)) && c.splitOverNodes(i):
 		return i + 3
-	case c.words(i, "our", "servers"), c.words(i, "our", "server"), c.words(i, "our", "machines"), c.words(i, "our", "boxes"),
-		c.w(i) == "our" && (c.w(i+1) == "own" || c.w(i+1) == "team's" || c.w(i+1) == "in-house") && (c.w(i+2) == "servers" || c.w(i+2) == "server" || c.w(i+2) == "gpus" || c.w(i+2) == "machines"):
+	case c.ourServersEnd(i) > i:
 		c.setAsk(AskWhichServer)
 		if n := len(c.out); n > 0 && (c.out[n-1].w == "on" || c.out[n-1].w == "using") {
 			c.out = c.out[:n-1] // "bert-base on our servers": the team's servers, which the plan ranks
 		}
-		n := i + 2
-		if c.w(i+1) == "own" || c.w(i+1) == "team's" || c.w(i+1) == "in-house" {
-			n = i + 3 // "on our own servers"
-		}
+		n := c.ourServersEnd(i)
 		c.skip(i, n)
 		return n
 	case (c.w(i) == "which" || c.w(i) == "what") && isGPUWord(c.w(i+1)):

@@ -410,3 +410,24 @@ func (c *canonizer) selfIntro(i int) int {
 	}
 	return i
 }
+
+// ourServersEnd is the end of "our servers" at i ("our server", "our
+// machines", "our own servers", "our team's gpus"), or i.
+func (c *canonizer) ourServersEnd(i int) int {
+	if c.w(i) != "our" {
+		return i
+	}
+	k := i + 1
+	if w := c.w(k); w == "own" || w == "team's" || w == "in-house" {
+		k++
+	}
+	switch c.w(k) {
+	case "servers", "server", "machines", "boxes":
+		return k + 1
+	case "gpus":
+		if k > i+1 {
+			return k + 1 // "our own gpus"; "our gpus" alone is left to the readers
+		}
+	}
+	return i
+}
