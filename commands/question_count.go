@@ -65,6 +65,13 @@ func fewestBetween(plan func(int) *planner.Estimate, deadline time.Duration, lo 
 	return best
 }
 
+// minServed is the fewest requests a served model's KV cache must hold
+// at once for the fewest GPUs that serve it: continuous batching runs
+// them in one pass over the weights, so eight at once decode nearly eight
+// times one stream's tokens, where GPUs with room for one or two serve a
+// single user at a time.
+const minServed = 8
+
 // fewestGPUs answers "how many <GPU>s (to finish by …)?": it tries counts
 // of the named GPU and plans the smallest that fits and meets the
 // deadline, or the fastest tried when none does.
@@ -86,6 +93,7 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 		return r.Plans[0]
 	}
 	missed := 0 // the largest count tried that fits and misses the deadline
+	roomless := false // a count that fit served too few requests at once
 	for _, n := range countsToTry(rd) {
 		e := plan(n)
 		if e == nil {
@@ -93,6 +101,10 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 		}
 		if sv := e.Serving; sv != nil && sv.CPULayers > 0 && req.Job.Offload == planner.OffloadNone && n < countLadder[len(countLadder)-1] {
 			continue // "how many v100s for llama.cpp 70b": all layers on GPUs, unless offload was asked
+		}
+		if sv := e.Serving; sv != nil && (req.Job.Engine.Python() || req.Job.Engine == planner.EngineTRTLLM) && sv.MaxInFlight < minServed && n < countLadder[len(countLadder)-1] {
+			roomless = true
+			continue // "qwen 72b vllm으로 서빙하려면 h100 몇장": room for one request is no service
 		}
 		if fastest == nil || e.Time.TotalHours != nil && fastest.Time.TotalHours != nil && *e.Time.TotalHours < *fastest.Time.TotalHours {
 			fastest = e
@@ -120,6 +132,9 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 			return req, gpuHoursLine(p, best, hwText(p, best)), nil // "how many h100 hours for …"
 		}
 		line := fewestLine(p, rd, best, name, noTotal)
+		if roomless && best.Serving != nil {
+			line += p.Tf(" with room for %d requests at once (fewer GPUs hold the weights with room for too few: a serving engine batches at least %d)", best.Serving.MaxInFlight, minServed)
+		}
 		if rd.Deadline == 0 {
 			if n := s.fewestWithKernels(rd, req, best.GPUs); n > 0 {
 				line += p.Tf("; with fused kernels and a chunked loss (Liger: `use_liger_kernel=True`; say `liger`), %d", n)

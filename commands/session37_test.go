@@ -75,3 +75,16 @@ func TestOwnBookingInTheWayOfTheOffer(t *testing.T) {
 		}
 	}
 }
+
+// How many GPUs serve a model through a batching engine counts those with
+// room for minServed requests at once, not only the weights (probe 38:
+// Qwen2.5 72B on vLLM was 2× H100 with room for one request).
+func TestFewestGPUsThatServe(t *testing.T) {
+	r, err := dispatch(t, "plan how many h100s to serve qwen2.5 72b with vllm?")
+	if err != nil || !strings.HasPrefix(r.Summary, "4× H100") || !strings.Contains(r.Summary, "requests at once") {
+		t.Errorf("%v %q", err, r.Summary)
+	}
+	if r, err := dispatch(t, "plan how many 4090s to run llama 3 70b q4 with ollama?"); err != nil || !strings.HasPrefix(r.Summary, "2× GeForce RTX 4090") {
+		t.Errorf("a local engine serves one user: %v %q", err, r.Summary)
+	}
+}
