@@ -92,7 +92,7 @@ func (s *Set) fewestGPUs(p *i18n.Printer, rd lang.Reading, req planner.Request) 
 		}
 		return r.Plans[0]
 	}
-	missed := 0 // the largest count tried that fits and misses the deadline
+	missed := 0       // the largest count tried that fits and misses the deadline
 	roomless := false // a count that fit served too few requests at once
 	for _, n := range countsToTry(rd) {
 		e := plan(n)
