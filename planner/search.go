@@ -75,11 +75,19 @@ func (pc *planContext) best(h Hardware, prec Precision, smallestToo bool, memo *
 		e := pc.evaluate(h, l)
 		o.l, o.found, o.fits = l, true, e.Memory.Fits
 		o.gpus, o.hours, o.cost = e.GPUs, e.sortKeyHours(), e.sortKeyCost()
-		if e.Serving != nil && e.Serving.Saturated && j.RequestRate > 0 {
+		short := e.Serving != nil && e.Serving.Saturated ||
+			forwardOnly(j.Model) && e.Throughput.SamplesPerS > 0 && e.Throughput.SamplesPerS < j.RequestRate // an encoder's sequences/s
+		if short && j.RequestRate > 0 {
 			// short of the load asked ("20 req/s"): it ranks after every
 			// option that carries it, cheaper per token or not (the keys
 			// only grow, so the search's floors stay below them)
 			o.hours, o.cost = o.hours*shortOfLoad, o.cost*shortOfLoad
+		} else if forwardOnly(j.Model) && j.RequestRate > 0 && e.Throughput.SamplesPerS > j.RequestRate {
+			// it carries the load with room to spare: it serves at the
+			// load, so more GPUs than it needs cost more per sequence
+			// (a decoder's rate is the load's already)
+			scale := e.Throughput.SamplesPerS / j.RequestRate
+			o.hours, o.cost = o.hours*scale, o.cost*scale
 		}
 		return o
 	}

@@ -331,3 +331,35 @@ func TestModelBySizeSharesKeysAndValues(t *testing.T) {
 		t.Errorf("a 125M model by size: %d KV heads of %d, want every head its own (GPT-2's shape)", small.KVHeads, small.Heads)
 	}
 }
+
+// An encoder served at a request rate is recommended on the least
+// hardware that carries the rate: short of it ranks last, and room to
+// spare costs more per sequence (probe 39: e5-large at 1000 req/s got 2×
+// RTX 4090 at 542 sequences/s).
+func TestEncoderRecommendationCarriesTheRate(t *testing.T) {
+	c := DefaultCatalog()
+	h100, _, err := c.GPU("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool []Hardware
+	for _, n := range []int{1, 2, 4, 8} {
+		pool = append(pool, Hardware{GPU: h100, Count: n})
+	}
+	res, err := c.Plan(Request{Job: Job{Model: mustModel(t, c, "e5-large"), Workload: Inference, RequestRate: 1000}, Pool: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Recommendations
+	if r.Cheapest == nil || r.Balanced == nil {
+		t.Fatalf("no recommendations: %+v", r)
+	}
+	for name, e := range map[string]*Estimate{"cheapest": r.Cheapest, "balanced": r.Balanced} {
+		if e.Throughput.SamplesPerS < 1000 {
+			t.Errorf("%s: %d GPUs at %.0f sequences/s, short of 1000", name, e.GPUs, e.Throughput.SamplesPerS)
+		}
+		if e.GPUs == 8 {
+			t.Errorf("%s: all eight H100s for a load fewer carry", name)
+		}
+	}
+}
