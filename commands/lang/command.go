@@ -375,6 +375,10 @@ func (r *cmdReader) read() {
 			r.all = true
 			continue
 		}
+		if n, rest, ok := reqScanInt(strings.TrimPrefix(w, "x")); ok && rest == "" && strings.HasPrefix(w, "x") && r.count == 0 {
+			r.count = n // "book rocket x2 this evening"
+			continue
+		}
 		if _, _, date := r.koDate(i); !date {
 			if n := r.number(i); n > i {
 				i = n - 1

@@ -36,7 +36,7 @@ func (r *cmdReader) window(add func(...string)) {
 			continue
 		}
 		role := roles[k]
-		if role == "from" && words == "now" {
+		if words == "now" && (role == "from" || len(r.points) == 1) {
 			continue
 		}
 		hasEnd = hasEnd || role == "until"
@@ -86,7 +86,23 @@ func (r *cmdReader) spanWindow() (from, until string, ok bool) {
 		}
 	}
 	if r.span == "week" {
+		if r.now.Weekday() == time.Sunday {
+			// on a Sunday "this week" is the one ahead, to next Sunday
+			return "now", r.now.AddDate(0, 0, 7).Format("2006-01-02") + " midnight", true
+		}
 		return "now", "sun midnight", true
+	}
+	if part, ok := englishDayParts[r.span]; ok {
+		// "tomorrow afternoon", "this evening": the part of that day
+		day := "today"
+		if len(r.english) == 1 {
+			day = strings.ToLower(r.english[0])
+		}
+		from, until = day+" "+part[0], day+" "+part[1]
+		if day == "today" && r.now.Hour() >= clockHour(part[0]) {
+			from = "now"
+		}
+		return from, until, true
 	}
 	if r.span == "weekend" {
 		if wd := r.now.Weekday(); wd == time.Saturday || wd == time.Sunday {
@@ -636,6 +652,17 @@ func koDoneAfter(w string) bool {
 	return false
 }
 
+// englishDayParts are the parts of a day said in English, as the window
+// they hold (the working day's, as 오전/오후 are read).
+var englishDayParts = map[string][2]string{"morning": {"9:00", "12:00"}, "afternoon": {"13:00", "18:00"}, "evening": {"18:00", "22:00"}, "tonight": {"18:00", "midnight"}}
+
+// clockHour is the hour of a clock word of englishDayParts.
+func clockHour(c string) int {
+	h, _, _ := strings.Cut(c, ":")
+	n, _ := strconv.Atoi(h)
+	return n
+}
+
 // englishSpan reads the i-th word as a span said in English: "for the
 // weekend", "over the weekend" (Saturday and Sunday, as 주말 동안); "all
 // day", "the whole day", "rest of today" (that day to its end); "all
@@ -647,6 +674,8 @@ func (r *cmdReader) englishSpan(i int) bool {
 	switch {
 	case w == "weekend" || w == "weekends":
 		span = "weekend"
+	case englishDayParts[w] != [2]string{} && (r.w(i-1) == "this" || isDayWord(r.w(i-1)) || w == "tonight"):
+		span = w // "tomorrow afternoon", "this evening", "tonight"
 	case (w == "day" || w == "week") && wholeOf(r.w(i-1), r.w(i-2), r.w(i-3)):
 		span = w
 	case w == "today" && r.w(i-1) == "of" && r.w(i-2) == "rest":

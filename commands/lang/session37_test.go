@@ -197,3 +197,25 @@ func TestSettingFromOneValueToAnother(t *testing.T) {
 		t.Errorf("batch: %v %+v", err, rd.Variant)
 	}
 }
+
+// Probe 39's bookings: a part of a day said in English is its window
+// ("tomorrow afternoon" 13–18, "this evening" to 22:00, from now when it
+// has begun), "this week" on a Sunday is the week ahead, "x2" after a
+// server is its count, and a wait "now" has no end at now.
+func TestProbe39Bookings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 21, 47, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "rocket"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "comet"}, {GPU: mustGPUFor(t, cat, "4090"), Count: 2, Server: "pixel"}}}
+	for text, want := range map[string]string{
+		"book 2 GPUs on comet tomorrow afternoon": "reserve 2 on comet from tomorrow 13:00 until tomorrow 18:00",
+		"reserve 1 on pixel tomorrow morning":     "reserve 1 on pixel from tomorrow 9:00 until tomorrow 12:00",
+		"book rocket x2 this evening":             "reserve 2 on rocket from now until today 22:00",
+		"이번주 내내 코멧 A100 1장 쓸 수 있을까요?":             "reserve 1 on comet from now until 2026-12-06 midnight",
+		"로켓 지금 4장 필요한데 자리 없으면 대기 걸어줘":             "wait 4 on rocket",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+}
