@@ -24,9 +24,9 @@ import (
 func statusCommand() Command {
 	return Command{
 		Name:     "status",
-		Usage:    "status [server]",
+		Usage:    "status [server] [window]",
 		Summary:  msg.T("Who holds which GPUs on the team's servers, until when, the next free slot, the queue."),
-		Examples: []string{"status", "status server-h"},
+		Examples: []string{"status", "status server-h", "status server-h from tomorrow 14:00 until 18:00"},
 		run:      runStatus,
 	}
 }
@@ -229,100 +229,6 @@ func mention(user string) string {
 		return "<@" + user + ">"
 	}
 	return user
-}
-
-func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
-	st, err := s.store()
-	if err != nil {
-		return nil, err
-	}
-	servers := s.deps.Inventory.Servers
-	if args != "" {
-		srv, err := s.deps.Inventory.Server(args)
-		if err != nil {
-			return nil, err
-		}
-		servers = []inventory.Server{srv}
-	}
-	now, err := st.Now(ctx)
-	if err != nil {
-		return nil, storeError(err, "status")
-	}
-	loc, p := s.loc(req), req.printer()
-	r := &Reply{Title: p.T("GPU servers"), Data: map[string]any{}}
-	var free, total int
-	data := map[string]any{}
-	for _, srv := range servers {
-		resv, err := st.List(ctx, srv.Name)
-		if err != nil {
-			return nil, storeError(err, "status")
-		}
-		waiters, err := st.Waiters(ctx, srv.Name)
-		if err != nil {
-			return nil, storeError(err, "status")
-		}
-		held := map[int]store.Reservation{}
-		for _, rv := range resv {
-			if rv.State(now) == store.Active {
-				for _, g := range rv.GPUs {
-					held[g] = rv
-				}
-			}
-		}
-		t := &Table{Columns: []string{"GPU", p.T("holder"), p.T("until"), p.T("note")}}
-		for _, id := range srv.GPUIDs {
-			if rv, ok := held[id]; ok {
-				until := whenIn(p, rv.End, now, loc)
-				if _, isExec := rv.ExecCommand(); isExec {
-					until = p.T("while the job runs") // its end is a lease the job renews, not when it frees
-				}
-				t.Rows = append(t.Rows, []string{strconv.Itoa(id), mention(rv.Owner), until, Untrusted(rv.Note)})
-			} else {
-				t.Rows = append(t.Rows, []string{strconv.Itoa(id), p.T("free"), "", ""})
-			}
-		}
-		nFree := srv.Count() - len(held)
-		free += nFree
-		total += srv.Count()
-		head := p.Tf("%s — %d× %s: %d free, %d held", srv.Name, srv.Count(), srv.GPU.Name, nFree, len(held))
-		var notes []string
-		if nFree < srv.Count() {
-			if next, ok := nextFree(withoutExec(resv), now); ok {
-				notes = append(notes, p.Tf("next GPU frees up %s", whenIn(p, next, now, loc)))
-			} else {
-				notes = append(notes, p.T("held while a job runs (`gpuplan exec`): free when it ends"))
-			}
-		}
-		var pending []string
-		for _, rv := range resv {
-			if rv.State(now) == store.Pending {
-				pending = append(pending, p.Tf("%s: GPUs %s from %s to %s (%s)", rv.ID, rv.GPUList(), whenIn(p, rv.Start, now, loc), whenIn(p, rv.End, now, loc), mention(rv.Owner)))
-			}
-		}
-		if len(pending) > 0 {
-			notes = append(notes, p.Tf("booked later: %s", strings.Join(pending, "; ")))
-		}
-		if len(waiters) > 0 {
-			notes = append(notes, p.Tf("%d waiting", len(waiters)))
-		}
-		r.Sections = append(r.Sections, Section{Heading: head, Table: t, Bullets: notes})
-		data[srv.Name] = map[string]any{"gpus": srv.Count(), "free": nFree, "reservations": resv, "waiting": len(waiters)}
-	}
-	r.Summary = p.Tf("%d of %d GPUs free on %d server(s)", free, total, len(servers))
-	r.Sections = append(r.Sections, Section{Kind: Context, Text: p.Tf("Times in %s. `reserve 2 on <server> for 4h` to book, `mine` for yours.", loc.String())})
-	r.Data = data
-	return r, nil
-}
-
-// nextFree is the earliest end among active reservations.
-func nextFree(resv []store.Reservation, now time.Time) (time.Time, bool) {
-	var best time.Time
-	for _, r := range resv {
-		if r.State(now) == store.Active && (best.IsZero() || r.End.Before(best)) {
-			best = r.End
-		}
-	}
-	return best, !best.IsZero()
 }
 
 // reserveArgs is a reserve command decided on: its words as

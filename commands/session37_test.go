@@ -88,3 +88,23 @@ func TestFewestGPUsThatServe(t *testing.T) {
 		t.Errorf("a local engine serves one user: %v %q", err, r.Summary)
 	}
 }
+
+// A status asked of a time ahead ("내일 오후 2시~6시 코멧 비어있어?", "who's
+// on rocket tonight?") counts the GPUs held then, not now (probe 39).
+func TestStatusOfATimeAhead(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U2", "reserve 2 on server-a from tomorrow 15:00 until 17:00")
+	if r := mustDo(t, s, "U1", "status server-a"); !strings.HasPrefix(r.Summary, "4 of 4 GPUs free") {
+		t.Errorf("now: %q", r.Summary)
+	}
+	r := mustDo(t, s, "U1", "plan 내일 오후 2시~6시 server-a 전부 비어있어?")
+	if !strings.Contains(r.Summary, "2/4개 비어 있음") || !strings.Contains(r.Summary, "내일 14:00부터") {
+		t.Errorf("tomorrow afternoon: %q", r.Summary)
+	}
+	if r := mustDo(t, s, "U1", "status server-a from tomorrow 16:00 for 3h"); !strings.HasPrefix(r.Summary, "2 of 4 GPUs free on 1 server(s) from tomorrow 16:00") {
+		t.Errorf("a window: %q", r.Summary)
+	}
+	if _, err := do(t, s, "U1", "status server-a from yesterday"); err == nil {
+		t.Error("a window that cannot be read was not refused")
+	}
+}

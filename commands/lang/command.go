@@ -607,6 +607,7 @@ func (r *cmdReader) args(name string) string {
 	case "status":
 		if r.server != "" {
 			add(r.server)
+			r.statusWindow(add)
 		}
 	case "build":
 		add(r.buildArgs())

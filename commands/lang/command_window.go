@@ -702,3 +702,13 @@ func wholeOf(w1, w2, w3 string) bool {
 	}
 	return false
 }
+
+// statusWindow writes the window a status asks about ("내일 오후 2시~6시
+// 코멧 비어있어?": free then); "now" alone is the status's own time.
+func (r *cmdReader) statusWindow(add func(...string)) {
+	var when []string
+	r.window(func(ws ...string) { when = append(when, ws...) })
+	if len(when) > 0 && !(len(when) == 1 && strings.EqualFold(when[0], "now")) {
+		add(when...)
+	}
+}
