@@ -403,7 +403,7 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 		}
 		if rate && e.Throughput.TokensPerS > 0 {
 			// "tokens per second?": the throughput (decode for inference)
-			return p.Tf("About %.0f tokens/s on %s.", e.Throughput.TokensPerS, hw)
+			return usersAtOnce(p, e, rd.Request.Job.Concurrency) + p.Tf("About %.0f tokens/s on %s.", e.Throughput.TokensPerS, hw)
 		}
 		if b := rd.Request.Baseline; hours != "" && b != nil && b.Unit == planner.HoursPerEpoch && rd.Request.Job.Epochs == 0 {
 			return p.Tf("About %s an epoch on %s.", hours, hw) // the measured run's epoch, the only work said

@@ -48,3 +48,17 @@ func memoryAnswer(p *i18n.Printer, e *planner.Estimate, hw string) string {
 	}
 	return lead + p.Tf("It needs about %.0f GiB per GPU on %s (%.0f GiB there).", e.Memory.PerGPUGiB, hw, e.Memory.CapacityGiB) + weights
 }
+
+// usersAtOnce answers "for 20 concurrent users?" before the throughput:
+// whether the KV cache holds them all at once, or how many of them (the
+// rest wait in the engine's queue); "" when no users were said.
+func usersAtOnce(p *i18n.Printer, e *planner.Estimate, users int) string {
+	sv := e.Serving
+	if sv == nil || users < 2 || sv.MaxInFlight < 1 || !e.Memory.Fits {
+		return ""
+	}
+	if sv.MaxInFlight < users {
+		return p.Tf("Partly: the KV cache holds %d of the %d requests at once, the rest wait. ", sv.MaxInFlight, users)
+	}
+	return p.Tf("Yes: the KV cache holds all %d requests at once. ", users)
+}

@@ -108,3 +108,16 @@ func TestStatusOfATimeAhead(t *testing.T) {
 		t.Error("a window that cannot be read was not refused")
 	}
 }
+
+// "for 20 concurrent users? throughput?" says first whether the KV cache
+// holds them all at once, or how many of them (probe 39).
+func TestUsersAtOnceBeforeTheThroughput(t *testing.T) {
+	r, err := dispatch(t, "plan can I serve llama 3 8B with vLLM on one 4090 for 20 concurrent users? expected throughput?")
+	if err != nil || !strings.HasPrefix(r.Summary, "Partly: the KV cache holds ") || !strings.Contains(r.Summary, "of the 20 requests at once") {
+		t.Errorf("20 users: %v %q", err, r.Summary)
+	}
+	r, err = dispatch(t, "plan can I serve llama 3 8B with vLLM on one h100 for 5 concurrent users? expected throughput?")
+	if err != nil || !strings.HasPrefix(r.Summary, "Yes: the KV cache holds all 5 requests at once.") {
+		t.Errorf("5 users: %v %q", err, r.Summary)
+	}
+}

@@ -53,6 +53,8 @@ func koCommands() map[string]string {
 		"The weights are %.1f GiB of it on each GPU.": "그중 가중치가 GPU당 %.1f GiB예요.",
 		"Your booking %s holds some of these GPUs then: run within it, or release it first (`release %s`) and book the whole run.":     "그 시간엔 내 예약 %s이(가) 이 GPU 일부를 잡고 있어요. 그 예약 안에서 돌리거나, 먼저 반납(`release %s`)하고 전체 실행 시간을 예약하세요.",
 		" with room for %d requests at once (fewer GPUs hold the weights with room for too few: a serving engine batches at least %d)": ", 요청 %d개를 동시에 받을 수 있어요 (더 적은 GPU는 가중치는 들어가도 동시에 받을 요청 자리가 너무 적어요: 서빙 엔진이면 최소 %d개는 묶어서 처리해야 해요)",
+		"Partly: the KV cache holds %d of the %d requests at once, the rest wait. ":                                                    "일부만요: KV 캐시에 요청 %d개까지 동시에 들어가고(%d개 중), 나머지는 기다려요. ",
+		"Yes: the KV cache holds all %d requests at once. ":                                                                            "네: KV 캐시에 요청 %d개가 모두 동시에 들어가요. ",
 		"It does not fit: ": "메모리에 안 들어가요. ",
 		"Nothing on the team's servers holds it; in the cloud: %s":                        "팀 서버에는 들어가는 구성이 없어요. 클라우드로는: %s",
 		", within the budget of %s":                                                       ", 예산 %s 안이에요",
