@@ -270,6 +270,11 @@ func sideFigures(p *i18n.Printer, sides []lang.Choice, plan func(planner.Request
 			if !e.Memory.Fits {
 				verdict = p.T("does not fit")
 			}
+			if e.GPUs > 1 && (strings.Contains(e.Strategy, "ZeRO-3") || strings.Contains(e.Strategy, "FSDP")) {
+				// full fine-tuning sharded over the server is no match for
+				// a LoRA each GPU holds whole: say what it holds in all
+				verdict += p.Tf(", sharded over %d GPUs: %.0f GiB in all", e.GPUs, e.Memory.PerGPUGiB*float64(e.GPUs))
+			}
 			parts = append(parts, p.Tf("%s: %.0f GiB per GPU (%s)", label, e.Memory.PerGPUGiB, verdict))
 		default:
 			var part string

@@ -121,3 +121,12 @@ func TestUsersAtOnceBeforeTheThroughput(t *testing.T) {
 		t.Errorf("5 users: %v %q", err, r.Summary)
 	}
 }
+
+// Full fine-tuning sharded over the GPUs set against a LoRA each GPU
+// holds whole says what it holds in all (probe 39).
+func TestShardedSideSaysItsWhole(t *testing.T) {
+	r, err := dispatch(t, "plan llama3 8b full finetune vs lora memory on 8x h100")
+	if err != nil || !strings.Contains(r.Summary, "sharded over 8 GPUs: ") || strings.Count(r.Summary, "sharded over") != 1 {
+		t.Errorf("%v %q", err, r.Summary)
+	}
+}

@@ -55,6 +55,7 @@ func koCommands() map[string]string {
 		" with room for %d requests at once (fewer GPUs hold the weights with room for too few: a serving engine batches at least %d)": ", 요청 %d개를 동시에 받을 수 있어요 (더 적은 GPU는 가중치는 들어가도 동시에 받을 요청 자리가 너무 적어요: 서빙 엔진이면 최소 %d개는 묶어서 처리해야 해요)",
 		"Partly: the KV cache holds %d of the %d requests at once, the rest wait. ":                                                    "일부만요: KV 캐시에 요청 %d개까지 동시에 들어가고(%d개 중), 나머지는 기다려요. ",
 		"Yes: the KV cache holds all %d requests at once. ":                                                                            "네: KV 캐시에 요청 %d개가 모두 동시에 들어가요. ",
+		", sharded over %d GPUs: %.0f GiB in all":                                                                                      ", GPU %d장에 나눠 담아 모두 %.0f GiB",
 		"It does not fit: ": "메모리에 안 들어가요. ",
 		"Nothing on the team's servers holds it; in the cloud: %s":                        "팀 서버에는 들어가는 구성이 없어요. 클라우드로는: %s",
 		", within the budget of %s":                                                       ", 예산 %s 안이에요",
