@@ -301,9 +301,10 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	if rd.Ask == lang.AskAmount {
 		return amountAnswer(p, rd, e, res.Job)
 	}
-	if rd.Ask == lang.AskTime && rd.Budget > 0 && e.Time.TotalHours == nil && res.Job.Workload != planner.Inference {
-		// "100만원이면 몇시간?" with no dataset: the hours the money buys
-		// there, and the work they cover
+	if (rd.Ask == lang.AskTime || rd.Ask == lang.AskNone || rd.Ask == lang.AskWhichGPU) && rd.Budget > 0 && e.Time.TotalHours == nil && res.Job.Workload != planner.Inference {
+		// "100만원이면 몇시간?", "a $2000 budget, the cheapest way to
+		// QLoRA Mixtral?" with no dataset: the hours the money buys there,
+		// and the work they cover
 		return amountAnswer(p, rd, e, res.Job)
 	}
 	if s := preferredPick(p, rd, res); s != "" {
