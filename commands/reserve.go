@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -511,10 +512,12 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 		if err != nil {
 			return nil, storeError(err, "release")
 		}
+		resv = slices.DeleteFunc(resv, func(r store.Reservation) bool { return !keep(r) })
+		if which := s.oneOfSeveral(req, resv, now, a.Day != ""); which != nil {
+			return which, nil
+		}
 		for _, r := range resv {
-			if keep(r) {
-				ids = append(ids, r.ID)
-			}
+			ids = append(ids, r.ID)
 		}
 	default:
 		ids = []string{a.ID}
@@ -775,6 +778,35 @@ func freeNow(ctx context.Context, st store.Store, p *i18n.Printer, server string
 		Summary: p.Tf("%d GPU(s) on %s are free now (GPUs %s): no need to wait. Book them before someone else does: `%s`", count, server, joinInts(ids), cmd),
 		Actions: []Action{{ID: ActionRun, Label: p.T("Book them"), Command: cmd, Style: "primary"}},
 	}
+}
+
+// oneOfSeveral asks which booking a release of a server means, when the
+// asker holds several there that are not all running now and no day was
+// said ("release my maple booking" with tonight's and December 24th's):
+// giving GPUs back is of the booking in use, and a booking days ahead is
+// not released unasked. Nil when the release is clear.
+func (s *Set) oneOfSeveral(req Request, resv []store.Reservation, now time.Time, daySaid bool) *Reply {
+	if len(resv) < 2 || daySaid {
+		return nil
+	}
+	active := 0
+	for _, r := range resv {
+		if r.State(now) == store.Active {
+			active++
+		}
+	}
+	if active == len(resv) {
+		return nil // every one is in use now: the server's GPUs back
+	}
+	p, loc := req.printer(), s.loc(req)
+	r := &Reply{Title: p.T("Which booking?"), Summary: p.Tf("You hold %d bookings on %s; say which to release (or `release all`).", len(resv), resv[0].Server), Refused: "ambiguous"}
+	var lines []string
+	for _, rv := range resv {
+		lines = append(lines, p.Tf("%s: GPUs %s from %s to %s", rv.ID, rv.GPUList(), whenIn(p, rv.Start, now, loc), whenIn(p, rv.End, now, loc)))
+		r.Actions = append(r.Actions, Action{ID: ActionRun, Label: p.Tf("Release %s", rv.ID), Command: "release " + rv.ID, Style: "danger", RequestID: "rel-" + rv.ID})
+	}
+	r.Sections = append(r.Sections, Section{Bullets: lines})
+	return r
 }
 
 // Announced records where a reservation's announcement was posted.

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -128,5 +129,31 @@ func TestShardedSideSaysItsWhole(t *testing.T) {
 	r, err := dispatch(t, "plan llama3 8b full finetune vs lora memory on 8x h100")
 	if err != nil || !strings.Contains(r.Summary, "sharded over 8 GPUs: ") || strings.Count(r.Summary, "sharded over") != 1 {
 		t.Errorf("%v %q", err, r.Summary)
+	}
+}
+
+// A release of a server where the asker holds several bookings, not all
+// in use now, asks which, and releases none (probe 40: "release my maple
+// booking" freed tonight's and December 24th's); a day said, or all of
+// them running, releases as before.
+func TestReleaseOfOneOfSeveral(t *testing.T) {
+	s, _ := newReservations(t)
+	now := mustDo(t, s, "U1", "reserve 1 on server-h for 2h").Data.(store.Reservation)
+	later := mustDo(t, s, "U1", "reserve 2 on server-h from tomorrow 9:00 for 4h").Data.(store.Reservation)
+	r := mustDo(t, s, "U1", "release server-h")
+	if r.Refused == "" || len(r.Actions) != 2 || r.Actions[0].Command != "release "+now.ID || r.Actions[1].Command != "release "+later.ID {
+		t.Fatalf("two bookings, one later: %q %+v", r.Summary, r.Actions)
+	}
+	if m := mustDo(t, s, "U1", "mine"); !strings.Contains(fmt.Sprint(m.Data), later.ID) || !strings.Contains(fmt.Sprint(m.Data), now.ID) {
+		t.Errorf("a booking was released unasked: %v", m.Data)
+	}
+	if r := mustDo(t, s, "U1", "release server-h tomorrow"); r.Refused != "" {
+		t.Errorf("a day said: %q", r.Summary)
+	}
+	if m := mustDo(t, s, "U1", "mine"); strings.Contains(fmt.Sprint(m.Data), later.ID) || !strings.Contains(fmt.Sprint(m.Data), now.ID) {
+		t.Errorf("the day's release: %v", m.Data)
+	}
+	if r := mustDo(t, s, "U1", "release server-h"); r.Refused != "" {
+		t.Errorf("one booking left: %q", r.Summary)
 	}
 }

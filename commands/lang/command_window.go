@@ -235,8 +235,8 @@ func (r *cmdReader) koreanTime(i int) int {
 	}
 	day := ""
 	switch {
-	case strings.HasPrefix(w, "내일"):
-		day = "tomorrow"
+	case strings.HasPrefix(w, "내일"), strings.HasPrefix(w, "낼") && !strings.HasPrefix(w, "낼게") && !strings.HasPrefix(w, "낼께") && !strings.HasPrefix(w, "낼수"):
+		day = "tomorrow" // 낼: 내일 as typed in a hurry
 	case strings.HasPrefix(w, "오늘"):
 		day = "today"
 	case strings.HasPrefix(w, "지금"):
@@ -708,6 +708,9 @@ func wholeOf(w1, w2, w3 string) bool {
 func (r *cmdReader) statusWindow(add func(...string)) {
 	var when []string
 	r.window(func(ws ...string) { when = append(when, ws...) })
+	if len(when) == 2 && when[0] == "until" && len(r.points) == 1 {
+		when[0] = "from" // "내일 오후 3시에 메이플 몇장 비어?": free at that time
+	}
 	if len(when) > 0 && !(len(when) == 1 && strings.EqualFold(when[0], "now")) {
 		add(when...)
 	}

@@ -27,8 +27,8 @@ import (
 //   - the consonants, folded (ph is p, v is b, r is l, voiced and
 //     voiceless alike, doubled ones once, an r after its vowel not said:
 //     타이거 is tiger).
-// Only a name with two consonants or more and a stem of two syllables or
-// more are matched, only when one server of the team has that key, and
+// Only a name with a consonant and a stem of two syllables or more are
+// matched (오크 is oak), only when one server of the team has that key, and
 // never a particle glued to the word before it ("H100이랑").
 
 // hangulServerSuffixes are the particles and words a server's name takes
@@ -46,7 +46,7 @@ func hangulServers(text string, servers []planner.Hardware) string {
 		if strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
 			continue // "dev-3090", "server-h": no Hangul spelling to match
 		}
-		if len(consonantKey(name)) < 2 {
+		if consonantKey(name) == "" {
 			continue
 		}
 		for _, k := range nameKeys(name) {
@@ -126,8 +126,8 @@ func hangulKey(stem string) string {
 		if v == "eu" && k+1 < len(rs) {
 			continue // 스패로우: the 으 of a cluster
 		}
-		if (v == "a" || v == "e") && k+1 < len(rs) && rs[k+1] == '이' {
-			v += "i" // 타이거, 케이트
+		if (v == "a" || v == "e") && k+1 < len(rs) && diphthongEnd(rs[k+1], "i") {
+			v += "i" // 타이거, 케이트, 파인
 		}
 		vowel = v
 		break
@@ -140,6 +140,17 @@ func hangulKey(stem string) string {
 	return first + "|" + vowel + "|" + strconv.Itoa(hangulVowels(rs)) + "|" + consonantKey(strings.Join(syl, "'"))
 }
 
+// diphthongEnd reports whether r is a syllable with no first consonant
+// and the vowel v (이, 인, 우, 운 …): after a vowel it ends a diphthong,
+// as 파인 is pine and 타이거 tiger.
+func diphthongEnd(r rune, v string) bool {
+	if !isHangulSyllable(r) {
+		return false
+	}
+	n := int(r - 0xAC00)
+	return n/588 == 11 && rrMedial[(n%588)/28] == v
+}
+
 // hangulVowels counts a stem's vowels after its first: 으 (a cluster's or
 // a final consonant's) is none, and 이 or 우 after a vowel ends a diphthong
 // (타이거, 스패로우). 이걸 (this) has one where eagle (이글) has none.
@@ -147,7 +158,7 @@ func hangulVowels(rs []rune) int {
 	n := 0
 	for k, r := range rs {
 		v := rrMedial[(int(r-0xAC00)%588)/28]
-		if v == "eu" || k > 0 && (r == '이' || r == '우') {
+		if v == "eu" || k > 0 && (diphthongEnd(r, "i") || diphthongEnd(r, "u")) {
 			continue
 		}
 		n++

@@ -219,3 +219,24 @@ func TestProbe39Bookings(t *testing.T) {
 		}
 	}
 }
+
+// Probe 40's bookings: 파인 is pine (인 after 파 ends a diphthong), 오크 oak
+// (one consonant, two syllables), 낼 is tomorrow, and a status at a clock
+// is free at that time.
+func TestProbe40Bookings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 21, 47, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "maple"},
+		{GPU: mustGPUFor(t, cat, "l40s"), Count: 4, Server: "pine"}, {GPU: mustGPUFor(t, cat, "3090"), Count: 2, Server: "oak"}}}
+	for text, want := range map[string]string{
+		"파인 2장 낼 오전에 잡아줘":      "reserve 2 on pine from tomorrow 9:00 until tomorrow 12:00",
+		"내일 오전 파인 예약 취소할게요":    "release pine tomorrow",
+		"오크 예약한거 다 반납할게":       "release oak",
+		"내일 오후 3시에 메이플 몇장 비어?": "status maple from tomorrow 15:00",
+		"오크 누가 쓰고 있어?":         "status oak",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+}
