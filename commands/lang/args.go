@@ -81,6 +81,8 @@ func ParseReserve(args string, srv Servers, now time.Time, loc *time.Location) (
 	for i := 0; i < len(words); i++ {
 		w := strings.ToLower(words[i])
 		switch {
+		case w == "on" && i+1 < len(words) && isDayWord(strings.ToLower(words[i+1])):
+			// "… for 3h on fri": the day, not a server (the window reads it)
 		case w == "on" && i+1 < len(words):
 			name, err := srv.resolve(words[i+1])
 			if err != nil {

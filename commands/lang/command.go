@@ -215,10 +215,10 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		// earliest slot that fits)
 		name = "reserve"
 	}
-	if name == "reserve" && r.all && r.count == 0 && len(r.ids) == 0 {
+	if name == "reserve" && (r.all || r.span != "") && r.count == 0 && len(r.ids) == 0 {
 		for _, h := range env.Servers {
 			if h.Server == r.server {
-				r.count = h.Count // "gpu1 전부 써야하는데": every GPU the server has
+				r.count = h.Count // "gpu1 전부 써야하는데", "오크 하루종일": every GPU the server has
 			}
 		}
 	}

@@ -240,3 +240,23 @@ func TestProbe40Bookings(t *testing.T) {
 		}
 	}
 }
+
+// A server booked for a whole span with no count is the whole server, and
+// "on friday" after the window is the day, not a server (probe 40).
+func TestWholeServerForASpan(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "3090"), Count: 2, Server: "oak"}}}
+	for text, want := range map[string]string{
+		"reserve oak for the whole day on friday": "reserve 2 on oak from friday 0:00 until friday midnight",
+		"오크 하루종일 예약해줘":                            "reserve 2 on oak from now until today midnight",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	srv := Servers{Names: []string{"oak"}}
+	if a, err := ParseReserve("2 on oak for 3h on fri", srv, time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), time.UTC); err != nil || a.Server != "oak" {
+		t.Errorf("on fri after the window: %v %+v", err, a)
+	}
+}
