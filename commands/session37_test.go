@@ -102,7 +102,7 @@ func TestStatusOfATimeAhead(t *testing.T) {
 	if !strings.Contains(r.Summary, "2/4개 비어 있음") || !strings.Contains(r.Summary, "내일 14:00부터") {
 		t.Errorf("tomorrow afternoon: %q", r.Summary)
 	}
-	if r := mustDo(t, s, "U1", "status server-a from tomorrow 16:00 for 3h"); !strings.HasPrefix(r.Summary, "2 of 4 GPUs free on 1 server(s) from tomorrow 16:00") {
+	if r := mustDo(t, s, "U1", "status server-a from tomorrow 16:00 for 3h"); !strings.HasPrefix(r.Summary, "2 of 4 GPUs free on 1 server(s), from tomorrow 16:00") {
 		t.Errorf("a window: %q", r.Summary)
 	}
 	if _, err := do(t, s, "U1", "status server-a from yesterday"); err == nil {

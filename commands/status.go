@@ -57,7 +57,7 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	}
 	r.Summary = p.Tf("%d of %d GPUs free on %d server(s)", free, total, len(servers))
 	if !to.IsZero() {
-		r.Summary = p.Tf("%d of %d GPUs free on %d server(s) from %s to %s", free, total, len(servers), whenIn(p, from, now, loc), whenIn(p, to, now, loc))
+		r.Summary = p.Tf("%d of %d GPUs free on %d server(s), %s", free, total, len(servers), statusWhen(p, from, to, now, loc))
 	}
 	r.Sections = append(r.Sections, Section{Kind: Context, Text: p.Tf("Times in %s. `reserve 2 on <server> for 4h` to book, `mine` for yours.", loc.String())})
 	r.Data = data
@@ -83,6 +83,15 @@ func statusWindow(words []string, now time.Time, loc *time.Location) (from, to t
 		to = from.Add(time.Minute) // a point: who holds the GPUs then
 	}
 	return from, to, nil
+}
+
+// statusWhen says the window a status was asked of: "at" a point (the
+// minute statusWindow makes of one), else from its start to its end.
+func statusWhen(p *i18n.Printer, from, to, now time.Time, loc *time.Location) string {
+	if to.Sub(from) <= time.Minute {
+		return p.Tf("at %s", whenIn(p, from, now, loc))
+	}
+	return p.Tf("from %s to %s", whenIn(p, from, now, loc), whenIn(p, to, now, loc))
 }
 
 // nextFree is the earliest end among active reservations.
@@ -123,7 +132,7 @@ func statusSection(p *i18n.Printer, srv inventory.Server, resv []store.Reservati
 	nFree = srv.Count() - len(held)
 	head := p.Tf("%s — %d× %s: %d free, %d held", srv.Name, srv.Count(), srv.GPU.Name, nFree, len(held))
 	if !to.IsZero() {
-		head += " (" + p.Tf("%s to %s", whenIn(p, from, now, loc), whenIn(p, to, now, loc)) + ")"
+		head += " (" + statusWhen(p, from, to, now, loc) + ")"
 	}
 	var notes []string
 	if nFree < srv.Count() {
