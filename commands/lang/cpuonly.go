@@ -100,11 +100,21 @@ func (c *canonizer) cpuOnlyEnd(i int) int {
 // the CPU's rate and a GPU's beside it. Only for the models llama.cpp
 // runs: a speech or vision model's CPU engine is another.
 func (c *canonizer) gpuNeededEnd(i int) int {
+	n := c.gpuNeededPhrase(i)
+	if n == i {
+		return i
+	}
 	for k := range c.in {
 		if w := c.w(k); strings.Contains(w, "whisper") || strings.Contains(w, "위스퍼") || strings.Contains(w, "clip") || strings.Contains(w, "vit") || strings.Contains(w, "resnet") {
 			return i
 		}
 	}
+	return n
+}
+
+// gpuNeededPhrase is the end of the words that ask whether a GPU is
+// needed, at i, or i.
+func (c *canonizer) gpuNeededPhrase(i int) int {
 	w, next := c.w(i), c.w(i+1)
 	switch {
 	case (w == "gpu" || w == "gpu가" || w == "gpu는") && (next == "꼭" || next == "반드시" || next == "무조건") && strings.HasPrefix(c.w(i+2), "필요"):
