@@ -286,7 +286,7 @@ func (s *Set) dispatch(ctx context.Context, req Request) (*Reply, error) {
 	word, rest, _ := strings.Cut(text, " ")
 	if c, ok := s.index[strings.ToLower(word)]; ok {
 		reply, err := c.run(ctx, s, req, strings.TrimSpace(rest))
-		if err != nil && sentenceCommands[c.Name] {
+		if err != nil && sentenceCommands[c.Name] && !(c.Name == "release" && lang.UnknownServer(err)) {
 			// "reserve one gpu on server h from 2pm for 5h": the command's
 			// own grammar refused it; read it as a sentence once more.
 			if cr, ok := lang.ReadCommand(s.planEnv(), text); ok && cr.Name == c.Name && cr.Args != strings.TrimSpace(rest) {

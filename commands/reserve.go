@@ -503,7 +503,7 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 			return nil, err
 		}
 		for _, r := range mine {
-			if keep(r) {
+			if keep(r) && (a.Server == "" || r.Server == a.Server) {
 				ids = append(ids, r.ID)
 			}
 		}

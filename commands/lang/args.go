@@ -239,16 +239,16 @@ func takeForce(words []string) ([]string, bool) {
 type ReleaseArgs struct {
 	ID     string // a reservation id, or a word to look up as one
 	Server string // the server's name: the user's reservations there
-	All    bool   // every reservation the user holds
+	All    bool   // every reservation the user holds (on Server, when named)
 	Force  bool   // --force: an admin releasing someone else's
 	// Day limits All or Server to the reservations held on that day, as
 	// typed ("내일 예약한거 취소해줘": release tomorrow).
 	Day string
 }
 
-// ParseRelease reads `release <id> | <server> | all [--force]`:
+// ParseRelease reads `release <id> | <server> [all] | all [--force]`:
 //
-//	release = (id | server | "all") ["--force"|"force"] .
+//	release = (id | server ["all"] | "all") ["--force"|"force"] .
 //
 // A word that is a server's name followed by a dash is an id
 // ("server-h-3"), whatever the server resolver would make of it. Force is
@@ -263,6 +263,11 @@ func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 			words = []string{"all"} // "release tomorrow": the user's held that day
 		}
 	}
+	if n := len(words); n > 1 && strings.EqualFold(words[n-1], "all") {
+		// "release oak all": every one of the user's on that server, with
+		// no question which
+		a.All, words = true, words[:n-1]
+	}
 	what := strings.Join(words, " ")
 	switch {
 	case what == "":
@@ -272,8 +277,10 @@ func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 	default:
 		if name, err := srv.resolve(what); err == nil && !strings.Contains(strings.TrimPrefix(what, name), "-") {
 			a.Server = name
-		} else {
+		} else if !a.All {
 			a.ID = what
+		} else {
+			return a, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", en.Tf("unknown server `%s`", what))
 		}
 	}
 	return a, nil

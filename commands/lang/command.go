@@ -585,8 +585,10 @@ func (r *cmdReader) args(name string) string {
 		switch {
 		case r.id != "":
 			add(r.id)
+		case r.server != "" && r.all:
+			add(r.server, "all") // "hopper 전부 반납", "오크 예약한거 다": every one of the asker's there, not everywhere
 		case r.server != "":
-			add(r.server) // "hopper 전부 반납": all of the asker's there, not everywhere
+			add(r.server)
 		case r.all:
 			add("all")
 		case r.mineSaid() && !r.gpuNoServer:

@@ -64,3 +64,11 @@ func NoModel(err error) bool {
 	var ue *UserError
 	return errors.As(err, &ue) && strings.HasPrefix(ue.Msg, "which model?")
 }
+
+// UnknownServer reports whether err is a refusal for a server name the
+// team does not have: a destructive command read again as a sentence
+// would drop the name and act on every server ("release nowhere all").
+func UnknownServer(err error) bool {
+	var ue *UserError
+	return errors.As(err, &ue) && strings.HasPrefix(ue.Msg, "unknown server")
+}

@@ -289,7 +289,7 @@ func TestProbe36Readings(t *testing.T) {
 		{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "ampere"}}}
 	for text, want := range map[string]string{
 		"hopper 반납할게요 다 썼어요":               "release hopper",
-		"hopper 전부 반납할게요":                  "release hopper",
+		"hopper 전부 반납할게요":                  "release hopper all",
 		"다 반납할게요":                          "release all",
 		"금요일 오후 2시~8시 ampere 8장 전부 예약 가능?": "reserve 8 on ampere from fri 14:00 until 20:00",
 		"내일 오전 9시~11시 ampere 2장 예약":        "reserve 2 on ampere from tomorrow 9:00 until 11:00",

@@ -230,7 +230,7 @@ func TestProbe40Bookings(t *testing.T) {
 	for text, want := range map[string]string{
 		"파인 2장 낼 오전에 잡아줘":      "reserve 2 on pine from tomorrow 9:00 until tomorrow 12:00",
 		"내일 오전 파인 예약 취소할게요":    "release pine tomorrow",
-		"오크 예약한거 다 반납할게":       "release oak",
+		"오크 예약한거 다 반납할게":       "release oak all",
 		"내일 오후 3시에 메이플 몇장 비어?": "status maple from tomorrow 15:00",
 		"오크 누가 쓰고 있어?":         "status oak",
 	} {
