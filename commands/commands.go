@@ -174,6 +174,7 @@ func New(deps Deps) *Set {
 		needing(reserveCommand(), Needs{Zone: true}),
 		releaseCommand(),
 		needing(extendCommand(), Needs{Zone: true}),
+		needing(shortenCommand(), Needs{Zone: true}),
 		mineCommand(),
 		needing(waitCommand(), Needs{Zone: true}),
 		needing(digestCommand(), Needs{Zone: true}), // a schedule without a zone is read in the user's
@@ -349,7 +350,7 @@ func (s *Set) planWord(word string) bool {
 
 // sentenceCommands are the commands a sentence may ask for in its own
 // words (lang.ReadCommand).
-var sentenceCommands = map[string]bool{"reserve": true, "release": true, "extend": true, "wait": true, "status": true}
+var sentenceCommands = map[string]bool{"reserve": true, "release": true, "extend": true, "shorten": true, "wait": true, "status": true}
 
 func (s *Set) names() []string {
 	var out []string

@@ -53,7 +53,7 @@ func reserveCommand() Command {
 func releaseCommand() Command {
 	return Command{
 		Name:     "release",
-		Usage:    "release <id> | release <server> | release all [--force]",
+		Usage:    "release <id> | release <server> [all] | release all [--force]",
 		Summary:  msg.T("End your reservations now (admins: --force, the owner is told)."),
 		Examples: []string{"release server-h-3", "release server-h", "release all"},
 		run:      runRelease,
@@ -72,6 +72,21 @@ func extendCommand() Command {
 		},
 		Examples: []string{"extend server-h-3 2h", "extend server-h until 20:00", "server-a 2시간 연장"},
 		run:      runExtend,
+	}
+}
+
+func shortenCommand() Command {
+	return Command{
+		Name:    "shorten",
+		Usage:   "shorten [<id>|<server>] <duration>|until <time> [--force]",
+		Summary: msg.T("Move a reservation's end earlier, giving the rest of its time back."),
+		Grammar: []string{
+			"which: as for `extend`: its id, a server for your only reservation there, or nothing for your only reservation",
+			"how much: `1h` (ends an hour earlier), or a new end: `until 18:00`; it must still end after it starts and after now (done now? `release`)",
+			"or say it in a sentence: `server-a 예약 1시간 줄여줘`, `end my booking at 6pm instead`",
+		},
+		Examples: []string{"shorten server-h-3 1h", "shorten server-h until 18:00", "server-a 예약 1시간 줄여줘"},
+		run:      runShorten,
 	}
 }
 
@@ -315,7 +330,7 @@ func (s *Set) reservationReply(rv store.Reservation, verb string, now time.Time,
 
 // reservationReplyIn announces a reservation in the channel, with its
 // buttons and the launch line's GPU ids, in p's language. verb is what
-// happened: "reserved", "released", "extended" or "expired".
+// happened: "reserved", "released", "extended", "shortened" or "expired".
 func (s *Set) reservationReplyIn(p *i18n.Printer, rv store.Reservation, verb string, now time.Time, loc *time.Location) *Reply {
 	if rv.CreatedAt.After(now) {
 		now = rv.CreatedAt // the store's clock, at the moment it decided
@@ -342,6 +357,9 @@ func (s *Set) reservationReplyIn(p *i18n.Printer, rv store.Reservation, verb str
 	case "extended":
 		title = p.Tf("GPUs extended: %s", rv.Server)
 		summary = p.Tf("%s extended %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
+	case "shortened":
+		title = p.Tf("GPUs shortened: %s", rv.Server)
+		summary = p.Tf("%s shortened %d× %s on %s (GPUs %s): now %s", owner, n, gpu, rv.Server, gpus, span)
 	case "expired":
 		title = p.Tf("GPUs expired: %s", rv.Server)
 		summary = p.Tf("%s expired %d× %s on %s (GPUs %s) %s", owner, n, gpu, rv.Server, gpus, span)
@@ -559,6 +577,17 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 // only reservation on a server ("extend server-a 2h", "server-a 2시간 연장")
 // or anywhere ("2시간 연장해줘"), by a duration or until a time.
 func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	return moveEnd(ctx, s, req, args, "extend")
+}
+
+// runShorten moves a reservation's end earlier: by a duration ("1h": an
+// hour earlier) or to a time ("until 18:00"), read as extend reads them.
+func runShorten(ctx context.Context, s *Set, req Request, args string) (*Reply, error) {
+	return moveEnd(ctx, s, req, args, "shorten")
+}
+
+// moveEnd is extend (op "extend") and shorten (op "shorten").
+func moveEnd(ctx context.Context, s *Set, req Request, args, op string) (*Reply, error) {
 	st, err := s.store()
 	if err != nil {
 		return nil, err
@@ -574,7 +603,7 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		// "extend my reservation 1h": a sentence after the command word.
 		// Read here, not only by Dispatch's second try, so what it then
 		// refuses ("you hold 2 reservations — which one?") is what is said.
-		if cr, ok := lang.ReadCommand(s.planEnv(), "extend "+args); ok && cr.Name == "extend" && cr.Args != args {
+		if cr, ok := lang.ReadCommand(s.planEnv(), op+" "+args); ok && cr.Name == op && cr.Args != args {
 			if a2, err2 := lang.ParseExtend(cr.Args, s.langServers(), now, loc); err2 == nil {
 				a2.Force = a2.Force || a.Force
 				a, err = a2, nil
@@ -595,10 +624,17 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if err != nil {
 		return nil, err
 	}
+	if op == "shorten" && len(a.Until) == 0 {
+		end = cur.End.Add(-a.By) // "1시간 줄여줘": an hour earlier
+	}
 	by := end.Sub(cur.End)
-	if by <= 0 {
+	switch {
+	case op == "extend" && by <= 0:
 		return nil, &UserError{Msg: p.Tf("`%s` already ends %s: ending %s would shorten it", cur.ID, whenIn(p, cur.End, now, loc), whenIn(p, end, now, loc)),
-			Hint: p.Tf("name a later end, or a duration: `extend %s 1h`; a booking is not shortened: done early, `release %s` gives the GPUs back then", cur.ID, cur.ID), Field: lang.FieldEnd}
+			Hint: p.Tf("name a later end, or a duration: `extend %s 1h`; to end it earlier: `shorten %s until <time>`", cur.ID, cur.ID), Field: lang.FieldEnd}
+	case op == "shorten" && by >= 0:
+		return nil, &UserError{Msg: p.Tf("`%s` ends %s: ending %s would make it longer", cur.ID, whenIn(p, cur.End, now, loc), whenIn(p, end, now, loc)),
+			Hint: p.Tf("name an earlier end, or how much earlier: `shorten %s 1h`; to make it longer: `extend %s`", cur.ID, cur.ID), Field: lang.FieldEnd}
 	}
 	srv, _ := s.deps.Inventory.Server(cur.Server)
 	maxDur := srv.MaxDuration
@@ -615,7 +651,10 @@ func runExtend(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 		return nil, &Error{Kind: Refused, Op: "extend", Err: &UserError{Msg: p.Tf("cannot extend: the GPUs are booked right after — %s", strings.Join(holders, "; ")), Hint: p.T("a shorter extension may fit")}}
 	}
 	if err != nil {
-		return nil, storeError(err, "extend")
+		return nil, storeError(err, op)
+	}
+	if op == "shorten" {
+		return s.reservationReplyIn(p, rv, "shortened", now, loc), nil
 	}
 	return s.reservationReplyIn(p, rv, "extended", now, loc), nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/store"
 )
@@ -30,5 +31,33 @@ func TestReleaseAllOnOneServer(t *testing.T) {
 	}
 	if _, err := do(t, s, "U1", "release nowhere all"); err == nil || !strings.Contains(err.Error(), "nowhere") {
 		t.Errorf("an unknown server with all: %v", err)
+	}
+}
+
+// A booking is shortened, not extended, when asked to end earlier
+// ("노바 오늘 밤 예약 1시간 줄여줘" had moved its end an hour later, probe
+// 41), and the hour it gives back is free to book.
+func TestShortenABooking(t *testing.T) {
+	s, _ := newReservations(t)
+	rv := mustDo(t, s, "U1", "reserve 2 on server-h for 4h").Data.(store.Reservation)
+	r := mustDo(t, s, "U1", "server-h 예약 1시간 줄여줘")
+	got, ok := r.Data.(store.Reservation)
+	if !ok || !got.End.Equal(rv.End.Add(-time.Hour)) {
+		t.Fatalf("shortened by an hour: %q %+v, want end %v", r.Summary, r.Data, rv.End.Add(-time.Hour))
+	}
+	if !strings.Contains(r.Title, "단축") {
+		t.Errorf("the reply should say it was shortened: %q", r.Title)
+	}
+	if _, err := do(t, s, "U2", fmt.Sprintf("reserve 4 on server-h from %s for 1h", got.End.In(got.End.Location()).Format("15:04"))); err != nil {
+		t.Errorf("the hour given back is not free: %v", err)
+	}
+	if _, err := do(t, s, "U1", "shorten server-h 5h"); err == nil || !strings.Contains(err.Error(), "release") {
+		t.Errorf("shortened past now: %v, want a refusal that says release", err)
+	}
+	if _, err := do(t, s, "U1", "shorten "+rv.ID+" until tomorrow 9:00"); err == nil || !strings.Contains(err.Error(), "longer") {
+		t.Errorf("a later end said to shorten: %v", err)
+	}
+	if _, err := do(t, s, "U1", "extend "+rv.ID+" until 11:00"); err == nil || !strings.Contains(err.Error(), "shorten") {
+		t.Errorf("an earlier end said to extend should point to shorten: %v", err)
 	}
 }

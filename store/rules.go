@@ -219,6 +219,7 @@ const (
 	codePastStart     = "past_start"      // A: how far in the past (ms)
 	codeBeyondHorizon = "beyond_horizon"  // A: how far ahead (ms)
 	codeExtendTooLong = "extend_too_long" // A: new length, B: the cap (ms)
+	codeShortenPast   = "shorten_past"    // A: the new end, B: the least it may be (ms)
 	codeBadArgs       = "args"            // a script got arguments Go would have refused
 	codeClockAhead    = "clock_ahead"     // A: how far the sample is ahead of the store (ms)
 )
@@ -268,6 +269,8 @@ func invalidCode(code string, a, b int64) error {
 		return invalidf("the sample is %s ahead of the store's clock (more than %s): fix the agent host's clock (NTP)", roundDur(ms(a)), roundDur(MaxClockAhead))
 	case codeExtendTooLong:
 		return invalidIn("duration", "extended, the reservation would last %s, longer than the %s maximum", roundDur(ms(a)), roundDur(ms(b)))
+	case codeShortenPast:
+		return invalidIn("end", "shortened by that much, the reservation would end %s before it starts or before now: release it instead", roundDur(ms(b-a)))
 	}
 	return invalidf("invalid request (%s)", code)
 }
@@ -448,10 +451,10 @@ func validateExtend(req ExtendRequest) error {
 	if err := checkText("actor", req.Actor, MaxOwnerLen); err != nil {
 		return err
 	}
-	if req.By < time.Millisecond {
-		return invalidf("extend by a positive duration")
+	if req.By > -time.Millisecond && req.By < time.Millisecond {
+		return invalidf("extend by a positive duration, or shorten by a negative one")
 	}
-	if req.By > MaxSpan {
+	if req.By > MaxSpan || req.By < -MaxSpan {
 		return invalidf("%s is longer than the %s limit", roundDur(req.By), roundDur(MaxSpan))
 	}
 	if req.MaxDuration < 0 {
@@ -626,6 +629,19 @@ func decideExtend(r record, actor string, force bool, by, max, now int64, all []
 		return r, &outcome{Err: errEnded}
 	}
 	newEnd := r.End + by
+	if by < 0 {
+		// shortened: it still ends after it starts and after now; the
+		// GPUs it gives back were its own, so nobody is in the way
+		least := r.Start
+		if now > least {
+			least = now
+		}
+		if newEnd <= least {
+			return r, &outcome{Err: errInvalid, Code: codeShortenPast, A: newEnd, B: least}
+		}
+		r.End = newEnd
+		return r, nil
+	}
 	length := newEnd - r.Start
 	if max > 0 && length > max {
 		return r, &outcome{Err: errInvalid, Code: codeExtendTooLong, A: length, B: max}

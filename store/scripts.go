@@ -438,7 +438,7 @@ if prev then return prev end
 local now = now_ms()
 local id, actor, force, server = ARGV[3], ARGV[4], ARGV[5] == '1', ARGV[9]
 local by, max, span = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
-if not (by and max and span) or by < 1 or max < 0 then
+if not (by and max and span) or by == 0 or max < 0 then
   return answer('extend', {err = 'invalid', code = 'args'})
 end
 local raw = redis.call('HGET', KEYS[1], id)
@@ -447,18 +447,22 @@ local r = cjson.decode(raw)
 if r.owner ~= actor and not force then return answer('extend', {err = 'not_owner'}) end
 if r['end'] <= now then return answer('extend', {err = 'ended'}) end
 local new_end = r['end'] + by
+local least = math.max(r.start, now)
+if by < 0 and new_end <= least then
+  return answer('extend', {err = 'invalid', code = 'shorten_past', a = new_end, b = least})
+end
 local len = new_end - r.start
-if max > 0 and len > max then
+if by > 0 and max > 0 and len > max then
   return answer('extend', {err = 'invalid', code = 'extend_too_long', a = len, b = max})
 end
-if len > span then
+if by > 0 and len > span then
   return answer('extend', {err = 'invalid', code = 'extend_too_long', a = len, b = span})
 end
 ensure_gidx(KEYS[5], KEYS[2], now)
 -- the others on its GPUs that end after max(start, now) and start before
--- the new end
+-- the new end (a shortened one gives back its own time: nobody to look for)
 local holders, seen = {}, {}
-for _, g in ipairs(r.gpus) do
+for _, g in ipairs(by > 0 and r.gpus or {}) do
   local c = gcursor(KEYS[5], g, math.max(r.start, now))
   local hs = gpeek(c)
   while hs and hs < new_end do

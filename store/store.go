@@ -28,7 +28,8 @@ type ReleaseRequest struct {
 	Force     bool   // the caller checked that Actor is an admin
 }
 
-// ExtendRequest moves a reservation's end later.
+// ExtendRequest moves a reservation's end: later by a positive By, earlier
+// (shortened, never to or before its start or now) by a negative one.
 type ExtendRequest struct {
 	RequestID   string
 	ID          string
@@ -74,6 +75,7 @@ type Store interface {
 	// ErrConflict); a bad request *InvalidError.
 	Reserve(ctx context.Context, req ReserveRequest) (Reservation, error)
 	Release(ctx context.Context, req ReleaseRequest) (Reservation, error)
+	// Extend moves a reservation's end, later or (By < 0) earlier.
 	Extend(ctx context.Context, req ExtendRequest) (Reservation, error)
 	Get(ctx context.Context, id string) (Reservation, error)
 	// List returns the server's reservations that have not ended at the

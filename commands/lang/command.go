@@ -30,9 +30,9 @@ var commandVerbs = []struct {
 	name  string
 	words []string
 }{
-	// "금요일 예약 오후 6시까지로 줄여줘": a new end for a booking held, as
-	// an extension's is (extend says what it can do with an earlier one)
-	{"extend", []string{"extend", "연장", "줄여", "줄이", "단축", "shorten", "cut short"}},
+	// "금요일 예약 오후 6시까지로 줄여줘", "노바 예약 1시간 줄여줘": an earlier end
+	{"shorten", []string{"shorten", "cut short", "end early", "줄여", "줄이", "단축", "일찍 끝"}},
+	{"extend", []string{"extend", "연장"}},
 	{"release", []string{"release", "releasing", "cancel", "반납", "해제", "취소", "풀어", "풀게", "다 썼", "다썼"}},
 	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
 	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
@@ -205,7 +205,7 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		name = "reserve" // "이번주 금요일 오후 2시부터 저녁 8시까지 에이백 4장 부탁드려요": GPUs over a window said start to end
 	}
 	inventory := strings.Contains(low, "있어") || strings.Contains(low, "있나") || strings.Contains(low, "have")
-	if r.server == "" && (name == "reserve" || name == "release" || name == "extend" || name == "wait" || name == "status" && !inventory) {
+	if r.server == "" && (name == "reserve" || name == "release" || name == "extend" || name == "shorten" || name == "wait" || name == "status" && !inventory) {
 		// (what the team has, "우리 서버 a100 몇 장 있어요?", lists every server)
 		r.serverOfGPU(env, toks)
 	}
@@ -597,7 +597,7 @@ func (r *cmdReader) args(name string) string {
 		if day := r.dayOnly(); day != "" && r.id == "" {
 			add(day) // "내일 예약한거 취소해줘": those held that day
 		}
-	case "extend":
+	case "extend", "shorten":
 		// ParseExtend's words: [id | server] (by <duration> | until <point>);
 		// with neither, the user's only reservation.
 		if r.id != "" {

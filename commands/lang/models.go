@@ -354,18 +354,22 @@ func (p *reqParser) fuzzyModel() (planner.Model, int, bool) {
 		}
 		best, bestExtra, tie := -1, 1<<30, false
 		for k, c := range cands {
+			typo := 0
 			switch {
 			case c.family == words[0] || len(words[0]) >= 4 && strings.HasPrefix(c.family, words[0]) || familyTypo(words[0], c.family):
 				// the family, a prefix of it, or a typo of it ("lamma", "deepsek", "llma", "qwne")
 				if !partsSubset(words[1:], c.parts[1:]) {
 					continue
 				}
+				if c.family != words[0] && !strings.HasPrefix(c.family, words[0]) {
+					typo = 1 << 20 // a family said right beats one a typo away ("llama 13b" is no LLaVA)
+				}
 			case len(words) >= 3 && partsSubset(words, c.parts[1:]):
 				// "r1 distill qwen 14b": the family left out
 			default:
 				continue
 			}
-			extra := len(c.parts) - len(words)
+			extra := len(c.parts) - len(words) + typo
 			switch {
 			case extra < bestExtra:
 				best, bestExtra, tie = k, extra, false

@@ -55,7 +55,7 @@ func TestProbe34Bookings(t *testing.T) {
 		"이번주 금요일 오후 2시부터 저녁 8시까지 에이백 4장 부탁드려요":         "reserve 4 on gpu1 from fri 14:00 until 20:00",
 		"내일 하루종일 gpu1 전부 써야하는데 가능해요?":                  "reserve 8 on gpu1 from tomorrow 0:00 until tomorrow midnight",
 		"extend my booking tomorrow on gpu1 by 1 hour": "extend gpu1 tomorrow by 1 hour",
-		"금요일 예약 오후 6시까지로 줄여줘":                          "extend until fri 18:00",
+		"금요일 예약 오후 6시까지로 줄여줘":                          "shorten until fri 18:00",
 		"book gpus 0-3 on gpu1 from 9:30-11:00":        "reserve gpus 0,1,2,3 on gpu1 from 9:30 to 11:00",
 	} {
 		cr, ok := ReadCommand(env, text)

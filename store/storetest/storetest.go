@@ -147,6 +147,7 @@ func Run(t *testing.T, open func(t *testing.T, clock func() time.Time) store.Sto
 		{"Release", testRelease},
 		{"ReleasePending", testReleasePending},
 		{"Extend", testExtend},
+		{"Shorten", testShorten},
 		{"StateWithTime", testStateWithTime},
 		{"List", testList},
 		{"CleanupAfter", testCleanup},
@@ -516,6 +517,39 @@ func testExtend(e *env) {
 	// So may one that started late.
 	if x, err := e.s.Extend(e.ctx, store.ExtendRequest{RequestID: e.rid(), ID: next.ID, Actor: "U1", By: time.Hour}); err != nil || !x.End.Equal(now.Add(5*time.Hour)) {
 		t.Errorf("extend pending = %v, %v", x.End, err)
+	}
+}
+
+// testShorten: a negative By moves the end earlier, never to or before
+// the start or now, and gives the time back to the others.
+func testShorten(e *env) {
+	t := e.t
+	now := e.now()
+	r := e.mustReserve(e.req(2, time.Time{}, 4*time.Hour)) // 0..4h
+	x, err := e.s.Extend(e.ctx, store.ExtendRequest{RequestID: e.rid(), ID: r.ID, Actor: "U1", By: -time.Hour, MaxDuration: time.Hour})
+	if err != nil || !x.End.Equal(now.Add(3*time.Hour)) {
+		t.Fatalf("shorten by 1h (past a cap it already exceeds) = %v, %v", x.End, err)
+	}
+	req := e.req(0, now.Add(3*time.Hour), time.Hour)
+	req.GPUs = r.GPUs
+	e.mustReserve(req) // the hour given back is free
+	if _, err := e.s.Extend(e.ctx, store.ExtendRequest{RequestID: e.rid(), ID: r.ID, Actor: "U2", By: -time.Minute}); !errors.Is(err, store.ErrNotOwner) {
+		t.Errorf("shorten by another user: %v, want ErrNotOwner", err)
+	}
+	e.clock.Advance(time.Hour)
+	_, err = e.s.Extend(e.ctx, store.ExtendRequest{RequestID: e.rid(), ID: r.ID, Actor: "U1", By: -2 * time.Hour})
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "release") {
+		t.Errorf("shorten to now: %v, want ErrInvalid saying to release", err)
+	}
+	if got, _ := e.s.Get(e.ctx, r.ID); !got.End.Equal(now.Add(3 * time.Hour)) {
+		t.Errorf("a refused shorten changed the end to %v", got.End)
+	}
+	p := e.mustReserve(e.req(1, now.Add(5*time.Hour), 2*time.Hour)) // 5h..7h, pending
+	if _, err := e.s.Extend(e.ctx, store.ExtendRequest{RequestID: e.rid(), ID: p.ID, Actor: "U1", By: -2 * time.Hour}); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("shorten a pending one to its start: %v, want ErrInvalid", err)
+	}
+	if x, err := e.s.Extend(e.ctx, store.ExtendRequest{RequestID: e.rid(), ID: p.ID, Actor: "U1", By: -90 * time.Minute}); err != nil || !x.End.Equal(now.Add(5*time.Hour+30*time.Minute)) {
+		t.Errorf("shorten a pending one = %v, %v", x.End, err)
 	}
 }
 
