@@ -320,7 +320,11 @@ func runReserve(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	if err != nil {
 		return nil, storeError(err, "reserve")
 	}
-	return s.reservationReplyIn(req.printer(), rv, "reserved", now, loc), nil
+	r := s.reservationReplyIn(req.printer(), rv, "reserved", now, loc)
+	if late := a.window.Late; !late.IsZero() {
+		r.Summary += " " + req.printer().Tf("(the start said, %s, had just passed: booked from now)", late.In(loc).Format("15:04"))
+	}
+	return r, nil
 }
 
 // reservationReply announces a reservation in the channel, in English.

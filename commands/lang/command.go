@@ -1,13 +1,10 @@
 package lang
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/gpuplan/gpuplan/planner"
 )
 
 // Commands written as sentences: "server-a 2장 내일 오전 9시부터 3시간 예약",
@@ -48,7 +45,7 @@ var commandVerbs = []struct {
 		// "다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": asked as a booking
 		"쓸 수 있을까", "쓸수 있을까", "쓸수있을까", "사용할 수 있을까", "사용 가능할까"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
+		"free right now", "free now", "idle", "full", "꽉 찼", "꽉찼", "꽉 차", "꽉차", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
 		// when someone's hold ends: "김대리가 잡은 gpu 언제 끝나요?"
 		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "언제 반납", "빈자리", "빈 자리", "자리 나",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
@@ -609,8 +606,8 @@ func (r *cmdReader) args(name string) string {
 	case "status":
 		if r.server != "" {
 			add(r.server)
-			r.statusWindow(add)
 		}
+		r.statusWindow(add) // "what's free tonight at 10pm?": every server then
 	case "build":
 		add(r.buildArgs())
 	}
@@ -823,53 +820,6 @@ func helpOrJob(env Env, text string, r *cmdReader) string {
 		return ""
 	}
 	return "help"
-}
-
-// gluedDay is a day or a particle run into the next word of a booking
-// typed without spaces ("server-v1장금요일까지빌릴게요").
-var gluedDay = regexp.MustCompile(`([장개대])(월요일|화요일|수요일|목요일|금요일|토요일|일요일|내일|오늘|모레)|(까지|부터)(\p{Hangul})`)
-
-// unglue spaces a booking typed without them: a team server's name run
-// into its GPU count ("server-v1장": server-v, 1장, unless server-v1 is a
-// server too), a counter into the day after it ("장금요일까지"), and a
-// day's particle into the verb ("까지빌릴게요").
-func unglue(text string, servers []planner.Hardware) string {
-	known := map[string]bool{}
-	for _, h := range servers {
-		known[strings.ToLower(h.Server)] = true
-	}
-	for name := range known {
-		low := strings.ToLower(text)
-		for at := 0; ; {
-			k := strings.Index(low[at:], name)
-			if k < 0 {
-				break
-			}
-			k += at
-			end := k + len(name)
-			at = end
-			if end >= len(text) || text[end] < '0' || text[end] > '9' {
-				continue
-			}
-			tok := end
-			for tok < len(low) && (low[tok] == '-' || low[tok] >= '0' && low[tok] <= '9' || low[tok] >= 'a' && low[tok] <= 'z') {
-				tok++
-			}
-			if known[low[k:tok]] {
-				continue // "server-v1" is a server of its own
-			}
-			text = text[:end] + " " + text[end:]
-			low = strings.ToLower(text)
-			at = end + 1
-		}
-	}
-	return gluedDay.ReplaceAllStringFunc(text, func(m string) string {
-		sub := gluedDay.FindStringSubmatch(m)
-		if sub[1] != "" {
-			return sub[1] + " " + sub[2]
-		}
-		return sub[3] + " " + sub[4]
-	})
 }
 
 // mineSaid reports whether the sentence says the GPUs are the asker's own

@@ -19,6 +19,11 @@ const durationExample = "write durations like `2h`, `90m`, `1d12h`, `1.5h` or `1
 // typed at 9:00:40 still means now-ish, not an error.
 const pastGrace = time.Minute
 
+// lateGrace is how far a start may have passed and still book from now,
+// when the end said is at least that far ahead: the person was typing,
+// not asking for time gone.
+const lateGrace = 30 * time.Minute
+
 // maxAhead is how far ahead a reservation may start; a start further out
 // is almost always a typo in the year.
 const maxAhead = 366 * 24 * time.Hour
@@ -41,6 +46,10 @@ func whenDigit(c byte) bool { return c >= '0' && c <= '9' }
 type When struct {
 	Start time.Time
 	End   time.Time
+	// Late is a start said that had passed by under lateGrace when the
+	// request came ("오늘 밤 11시부터 …" typed at 23:18): the window runs
+	// from now to the end said, and the reply says so.
+	Late time.Time
 }
 
 // ParseWindow reads a reservation window from words such as
@@ -654,6 +663,9 @@ func (p *windowParser) result() (When, []string, error) {
 		t, isNow := p.resolve(p.start, dayStartMinute, true, p.now)
 		if !isNow {
 			p.field = FieldStart
+			if t.Before(p.now.Add(-pastGrace)) && t.After(p.now.Add(-lateGrace)) && p.lateEnd(t).After(p.now.Add(lateGrace)) {
+				w.Late, t = t, p.now // booked from now; the end said stands
+			}
 			if t.Before(p.now.Add(-pastGrace)) {
 				hint := whenExample
 				if end, _ := p.resolve(p.end, dayEndMinute, false, t); p.hasEnd && end.After(p.now) {
@@ -669,6 +681,9 @@ func (p *windowParser) result() (When, []string, error) {
 				return When{}, nil, said(en.Tf("`%s` (%s) is more than a year ahead", p.startText, p.format(t)), &UserError{Hint: whenExample})
 			}
 			w.Start, startAt = t, t
+			if !w.Late.IsZero() {
+				w.Start, startAt = time.Time{}, w.Late // from now, to the end said from the start said
+			}
 		}
 	}
 	switch {
@@ -689,6 +704,18 @@ func (p *windowParser) result() (When, []string, error) {
 		w.End = t
 	}
 	return w, p.rest, nil
+}
+
+// lateEnd is the end a window said from start would have.
+func (p *windowParser) lateEnd(start time.Time) time.Time {
+	switch {
+	case p.hasDur:
+		return start.Add(p.dur)
+	case p.hasEnd:
+		end, _ := p.resolve(p.end, dayEndMinute, false, start)
+		return end
+	}
+	return time.Time{}
 }
 
 // format writes a moment the way the error messages show it.

@@ -1,0 +1,57 @@
+package lang
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// gluedDay is a day or a particle run into the next word of a booking
+// typed without spaces ("server-v1장금요일까지빌릴게요").
+var gluedDay = regexp.MustCompile(`([장개대])(월요일|화요일|수요일|목요일|금요일|토요일|일요일|내일|오늘|모레)|(까지|부터)(\p{Hangul})`)
+
+// unglue spaces a booking typed without them: a team server's name run
+// into its GPU count ("server-v1장": server-v, 1장, unless server-v1 is a
+// server too), a counter into the day after it ("장금요일까지"), and a
+// day's particle into the verb ("까지빌릴게요"). "줄 서줘" (queue me) is
+// joined the other way: apart, 줄 is a row of data, the sentence a plan.
+func unglue(text string, servers []planner.Hardware) string {
+	text = strings.ReplaceAll(text, "줄 서", "줄서")
+	known := map[string]bool{}
+	for _, h := range servers {
+		known[strings.ToLower(h.Server)] = true
+	}
+	for name := range known {
+		low := strings.ToLower(text)
+		for at := 0; ; {
+			k := strings.Index(low[at:], name)
+			if k < 0 {
+				break
+			}
+			k += at
+			end := k + len(name)
+			at = end
+			if end >= len(text) || text[end] < '0' || text[end] > '9' {
+				continue
+			}
+			tok := end
+			for tok < len(low) && (low[tok] == '-' || low[tok] >= '0' && low[tok] <= '9' || low[tok] >= 'a' && low[tok] <= 'z') {
+				tok++
+			}
+			if known[low[k:tok]] {
+				continue // "server-v1" is a server of its own
+			}
+			text = text[:end] + " " + text[end:]
+			low = strings.ToLower(text)
+			at = end + 1
+		}
+	}
+	return gluedDay.ReplaceAllStringFunc(text, func(m string) string {
+		sub := gluedDay.FindStringSubmatch(m)
+		if sub[1] != "" {
+			return sub[1] + " " + sub[2]
+		}
+		return sub[3] + " " + sub[4]
+	})
+}

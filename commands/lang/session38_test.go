@@ -1,0 +1,59 @@
+package lang
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// Probe 41's team: apollo, atlas and nova, spelled in Hangul too.
+func probe41Env(t *testing.T, now time.Time) Env {
+	cat := planner.DefaultCatalog()
+	return Env{Catalog: cat, Now: now, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "apollo"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "atlas"}, {GPU: mustGPUFor(t, cat, "4090"), Count: 2, Server: "nova"}}}
+}
+
+// Probe 41's commands: "줄 서줘" with a space queues (apart, 줄 is a row
+// of data), a server "꽉 찼어" and "idle GPUs" ask the status, a status at
+// a time needs no server, shortening is its own command, and "<server> …
+// 다" releases every booking there.
+func TestProbe41Commands(t *testing.T) {
+	env := probe41Env(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.FixedZone("KST", 9*3600)))
+	for text, want := range map[string]string{
+		"아폴로 자리 나면 6장 줄 서줘":                    "wait 6 on apollo",
+		"아폴로 지금 꽉 찼어?":                         "status apollo",
+		"any idle GPUs right now?":             "status ",
+		"is apollo full right now":             "status apollo",
+		"what's free at 10pm?":                 "status at 10pm",
+		"노바 오늘 밤 예약 1시간 줄여줘":                   "shorten nova today by 1h",
+		"shorten my apollo booking by 2 hours": "shorten apollo by 2 hours",
+		"아틀라스 예약한거 다 취소해줘":                     "release atlas all",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+}
+
+// A start that passed while the request was typed books from now to the
+// end said, and says so; one long gone is still refused.
+func TestLateStartBooksFromNow(t *testing.T) {
+	loc := time.FixedZone("KST", 9*3600)
+	now := time.Date(2026, 11, 29, 23, 18, 0, 0, loc)
+	srv := Servers{Names: []string{"atlas"}}
+	a, err := ParseReserve("4 on atlas from today 23:00 until tomorrow 9:00", srv, now, loc)
+	if err != nil || !a.Window.Start.IsZero() || a.Window.Late.IsZero() || !a.Window.End.Equal(time.Date(2026, 11, 30, 9, 0, 0, 0, loc)) {
+		t.Fatalf("late by 18 minutes: %v %+v", err, a.Window)
+	}
+	if a, err := ParseReserve("4 on atlas from today 23:00 for 3h", srv, now, loc); err != nil || !a.Window.End.Equal(time.Date(2026, 11, 30, 2, 0, 0, 0, loc)) {
+		t.Errorf("late with a duration ends where it was said to: %v %+v", err, a.Window)
+	}
+	if _, err := ParseReserve("4 on atlas from today 22:00 until tomorrow 9:00", srv, now, loc); err == nil {
+		t.Errorf("a start 78 minutes gone should be refused")
+	}
+	if _, err := ParseReserve("4 on atlas from today 23:00 until today 23:30", srv, now, loc); err == nil {
+		t.Errorf("late with only 12 minutes left should be refused")
+	}
+}
