@@ -174,8 +174,13 @@ func TestParseWindowStartGrace(t *testing.T) {
 		{"from mon 9:00 for 1h", "2026-11-23 09:00", "2026-11-23 10:00", ""},
 	})
 	late := time.Date(2026, 11, 23, 9, 1, 1, 0, seoul)
-	if _, _, err := ParseWindow(strings.Fields("from today 9:00 for 1h"), late, seoul); err == nil || !strings.Contains(err.Error(), "in the past") {
-		t.Errorf("61 s late: err = %v, want 'in the past'", err)
+	// 61 s late is past the grace: booked from now to the end said, marked late
+	if w, _, err := ParseWindow(strings.Fields("from today 9:00 for 1h"), late, seoul); err != nil || !w.Start.IsZero() || w.Late.IsZero() || !w.End.Equal(time.Date(2026, 11, 23, 10, 0, 0, 0, seoul)) {
+		t.Errorf("61 s late: %+v, %v, want from now until 10:00", w, err)
+	}
+	// an hour late is no slip of typing
+	if _, _, err := ParseWindow(strings.Fields("from today 8:00 for 3h"), late, seoul); err == nil || !strings.Contains(err.Error(), "in the past") {
+		t.Errorf("61 min late: err = %v, want 'in the past'", err)
 	}
 }
 
