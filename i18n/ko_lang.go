@@ -31,6 +31,7 @@ func koLang() map[string]string {
 		"`%s` read as %s (others: %s)":                                                                           "`%s`는 %s로 읽었어요 (다른 후보: %s)",
 		"`%s` read from its config.json":                                                                         "`%s`는 config.json에서 읽었어요",
 		"`%s`: %s; planned as the catalogue's %s":                                                                "`%s`: %s. 카탈로그의 %s로 계획했어요",
+		"`%s`: %s; planned as the catalogue's %s, the same family at the same size":                              "`%s`: %s. 같은 계열·같은 크기인 카탈로그의 %s로 계획했어요",
 		"the Hub was not asked":                                                                                  "Hub에는 묻지 않았어요",
 		"output length not given: 256 generated tokens per request (say `out N`)":                                "출력 길이가 없어서 요청당 256토큰 생성으로 잡았어요 (`out N`으로 바꿀 수 있어요)",
 		"`gguf` without a type read as Q4_K_M (4.84 bits per weight, the usual download); name it (`q8_0`, `q5_k_m`) to change it": "타입 없는 `gguf`는 Q4_K_M(가중치당 4.84비트, 가장 흔히 받는 파일)으로 읽었어요. 바꾸려면 `q8_0`, `q5_k_m`처럼 타입을 써 주세요",

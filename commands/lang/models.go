@@ -668,11 +668,37 @@ func (p *reqParser) hubModel(ref string) error {
 		msg = en.Tf("model `%s`: %s", reqShort(ref), hubReason{err})
 	}
 	hint := "try a catalogue name (`gpuplan models` lists them)"
-	if near := hubNearest(name, p.cat.ModelNames(), 3); len(near) > 0 {
+	near := hubNearest(name, p.cat.ModelNames(), 3)
+	if m, ok := p.sameFamilySize(name, near, err); ok {
+		// "mistralai/Mistral-7B-v0.3" with the Hub out of reach: Mistral 7B
+		if err != nil {
+			p.note(en.Tf("`%s`: %s; planned as the catalogue's %s, the same family at the same size", ref, hubReason{err}, m.ID))
+		} else {
+			p.note(en.Tf("`%s`: %s; planned as the catalogue's %s, the same family at the same size", ref, en.T("the Hub was not asked"), m.ID))
+		}
+		return p.setModel(m, planner.Resolution{}, a, a+1)
+	}
+	if len(near) > 0 {
 		msg = en.Tf("%s; the catalogue's nearest: %s", msg, strings.Join(near, ", ")) // hubnear.go
 		hint = p.try(a, a+1, near[0])
 	}
 	return said(msg, &UserError{Hint: hint})
+}
+
+// sameFamilySize is the catalogue's nearest model to a Hub name when the
+// Hub could not say what the id is (not asked, offline, gated) and the
+// nearest is of the same family at the same size: another version or a
+// fine-tune of it has its shape. A name the Hub does not know is refused.
+func (p *reqParser) sameFamilySize(name string, near []string, err error) (planner.Model, bool) {
+	if len(near) == 0 || err != nil && !errors.Is(err, hub.ErrOffline) && !errors.Is(err, hub.ErrGated) {
+		return planner.Model{}, false
+	}
+	said, have := hubNameParts(name), hubNameParts(near[0])
+	if size := partsSize(said); size == 0 || len(have) == 0 || said[0] != have[0] || partsSize(have) != size {
+		return planner.Model{}, false
+	}
+	m, _, cerr := p.cat.Model(near[0])
+	return m, cerr == nil
 }
 
 // isHubRef reports whether a word names a Hub model ("Qwen/Qwen2.5-7B",

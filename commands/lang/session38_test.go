@@ -1,9 +1,11 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/hub"
 	"github.com/gpuplan/gpuplan/planner"
 )
 
@@ -55,5 +57,29 @@ func TestLateStartBooksFromNow(t *testing.T) {
 	}
 	if _, err := ParseReserve("4 on atlas from today 23:00 until today 23:30", srv, now, loc); err == nil {
 		t.Errorf("late with only 12 minutes left should be refused")
+	}
+}
+
+// A Hub id the Hub cannot be asked about is planned as the catalogue's
+// model of the same family at the same size, said so ("mistralai/Mistral-
+// 7B-v0.3" offline had been refused, probe 41); an id the Hub says does
+// not exist, or one of no known family, is still refused.
+func TestHubOfflineSameFamilySize(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	kind := hub.ErrOffline
+	resolve := func(ref string) (planner.Model, error) {
+		return planner.Model{}, &hub.Error{Kind: kind, ID: ref, Msg: "cannot reach the Hub"}
+	}
+	env := Env{Catalog: cat, Resolve: resolve}
+	r, err := Read(env, "mistralai/Mistral-7B-v0.3 serving on 4x a100")
+	if err != nil || r.Request.Job.Model.ID != "mistral-7b-v0.1" || !strings.Contains(strings.Join(r.Request.Job.Notes, " "), "same family at the same size") {
+		t.Fatalf("offline: %v %v %v", r.Request.Job.Model.ID, r.Request.Job.Notes, err)
+	}
+	if _, err := Read(env, "someorg/Foo-7B lora on h100"); err == nil {
+		t.Errorf("no family known: planned")
+	}
+	kind = hub.ErrNotFound
+	if _, err := Read(env, "mistralai/Mistral-7B-v0.3 serving on 4x a100"); err == nil {
+		t.Errorf("an id the Hub does not know was planned")
 	}
 }
