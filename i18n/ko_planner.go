@@ -55,6 +55,8 @@ func koPlanner() map[string]string {
 		"needs %.1f GiB per GPU, %.1f GiB over %s's %.1f GiB.":                        "GPU당 %.1f GiB 필요 — %.1f GiB 초과 (%s 용량 %.1f GiB).",
 		"%s → %.1f GiB per GPU (fits, %s)":                                            "%s → GPU당 %.1f GiB (메모리 OK, %s)",
 		"%s → %.1f GiB per GPU (still too much)":                                      "%s → GPU당 %.1f GiB (여전히 부족)",
+		"8-bit weights (`int8`, bitsandbytes or GPTQ 8-bit)":                          "8-bit weight (`int8`, bitsandbytes 또는 GPTQ 8-bit)",
+		"FP8 weights (`fp8`, as vLLM and TensorRT-LLM serve them)":                    "FP8 weight (`fp8`, vLLM·TensorRT-LLM 방식)",
 		"4-bit weights (`int4`, AWQ/GPTQ)":                                            "4-bit weight (`int4`, AWQ/GPTQ)",
 		"one sequence at a time (`batch 1`)":                                          "시퀀스 하나씩 처리 (`batch 1`)",
 		"gradient checkpointing (`ckpt`)":                                             "gradient checkpointing 켜기 (`ckpt`)",

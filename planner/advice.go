@@ -214,6 +214,14 @@ func (pc *planContext) oomAdvice(e *Estimate) []Advice {
 		}
 	}
 	if j.Workload == Inference {
+		if j.Precision != INT4 && j.Precision != INT8 && j.Precision != FP8 {
+			// half the bytes, before a quarter: 405B in FP8 serves on 8× H100
+			p8, desc := INT8, pc.pr.T("8-bit weights (`int8`, bitsandbytes or GPTQ 8-bit)")
+			if v, _ := e.hw.GPU.Peak(FP8); v > 0 {
+				p8, desc = FP8, pc.pr.T("FP8 weights (`fp8`, as vLLM and TensorRT-LLM serve them)")
+			}
+			try(desc, func(x *Job) { x.Precision = p8 }, e.hw)
+		}
 		if j.Precision != INT4 {
 			try(pc.pr.T("4-bit weights (`int4`, AWQ/GPTQ)"), func(x *Job) { x.Precision = INT4 }, e.hw)
 		}

@@ -1,0 +1,28 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+)
+
+// A model served in 16 bits that does not fit is first offered 8-bit
+// weights — FP8 where the GPU has FP8 tensor cores, int8 where it has
+// not — before 4-bit ones: Llama 3.1 405B in FP8 serves on 8× H100.
+func TestOOMAdviceOffersEightBitFirst(t *testing.T) {
+	c := DefaultCatalog()
+	job := Job{Model: mustModel(t, c, "llama-3.1-405b"), Workload: Inference, Precision: BF16, SeqLen: 2048, GlobalBatch: 1}
+	for _, tc := range []struct {
+		gpu, want string
+	}{{"h100", "FP8 weights"}, {"a100", "8-bit weights (`int8`"}} {
+		res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, tc.gpu, 8)}, Job: job})
+		var text []string
+		for _, a := range res.Advice {
+			text = append(text, a.Text)
+		}
+		all := strings.Join(text, "\n")
+		i8, i4 := strings.Index(all, tc.want), strings.Index(all, "4-bit weights")
+		if i8 < 0 || i4 < 0 || i8 > i4 {
+			t.Errorf("%s: want %q offered before 4-bit in:\n%s", tc.gpu, tc.want, all)
+		}
+	}
+}
