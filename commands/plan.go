@@ -526,6 +526,9 @@ func (s *Set) notAPlan(ctx context.Context, ureq Request, args string, err error
 		if valueAsked(args) {
 			// "에이100이랑 h100 중에 뭐가 가성비 좋아요?": the work per dollar first
 			r.Summary = valueLine(p, gs) + "\n" + r.Summary
+		} else if line := speedLine(p, s.deps.Catalog, gs, speedJob(args)); line != "" {
+			// "에이백 80기가랑 에이치백 비교하면 파인튜닝 속도 얼마나 차이나?"
+			r.Summary = line + "\n" + r.Summary
 		}
 		return r, nil
 	}

@@ -61,3 +61,20 @@ func TestShortenABooking(t *testing.T) {
 		t.Errorf("an earlier end said to extend should point to shorten: %v", err)
 	}
 }
+
+// Two GPUs set side by side with a job's speed asked and no model are
+// answered with a reference job's speed-up before the spec table (probe
+// 41 got the table alone); a difference asked with no job stays the table.
+func TestSpeedOfTwoGPUsWithNoModel(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "에이백 80기가랑 에이치백 비교하면 파인튜닝 속도 얼마나 차이나?")
+	if !strings.Contains(r.Summary, "LoRA") || !strings.Contains(r.Summary, "H100 SXM5 80GB가 약") {
+		t.Errorf("a fine-tune's speed-up: %q", r.Summary)
+	}
+	if r := mustDo(t, s, "U1", "h100 vs h200 차이가 뭐야"); strings.Contains(r.Summary, "Llama 3.1 8B") {
+		t.Errorf("no job asked: %q", r.Summary)
+	}
+	if got := speedJob("4090 vs 3090 serving speed?"); got != "inference" {
+		t.Errorf("serving speed: %q", got)
+	}
+}
