@@ -234,6 +234,17 @@ func (s *Set) fewestOpen(rd lang.Reading, req planner.Request) planner.Request {
 	return req
 }
 
+// holdsUsers reports whether e holds every request in flight a serving
+// job says ("for 200 users"): the KV cache of each replica times the
+// replicas. A job with no concurrency said holds its users.
+func holdsUsers(e *planner.Estimate, j planner.Job) bool {
+	if j.Workload != planner.Inference || j.Concurrency <= 0 {
+		return true
+	}
+	replicas := e.GPUs / max(1, e.TensorParallel*e.PipelineParallel)
+	return e.Memory.MaxMicroBatch*max(1, replicas) >= j.Concurrency
+}
+
 // fewestEach gives each GPU type of a comparison said without counts the
 // fewest of it that hold the job ("h100 vs a100 for llama 3 70b lora":
 // 4 H100s against 4 A100s, not one of each that does not fit); a type no
@@ -245,7 +256,7 @@ func (s *Set) fewestEach(req planner.Request) []planner.Hardware {
 			hw := base
 			hw.Count, hw.GPUsPerNode = n, 0
 			r, err := s.deps.Catalog.Plan(planner.Request{Job: req.Job, Targets: []planner.Hardware{hw}, NoSearch: true, Baseline: req.Baseline})
-			if err == nil && len(r.Plans) > 0 && r.Plans[0].Memory.Fits {
+			if err == nil && len(r.Plans) > 0 && r.Plans[0].Memory.Fits && holdsUsers(r.Plans[0], req.Job) {
 				out[i] = hw
 				break
 			}

@@ -78,3 +78,16 @@ func TestSpeedOfTwoGPUsWithNoModel(t *testing.T) {
 		t.Errorf("serving speed: %q", got)
 	}
 }
+
+// A comparison of GPUs for serving a number of users puts each on the
+// fewest that hold every user's KV cache, not the fewest that hold the
+// weights (probe 41: one H100 held 108 of 200).
+func TestCompareServingHoldsTheUsers(t *testing.T) {
+	r, err := dispatch(t, "plan compare H100 vs A100 for serving llama 8B to 200 users")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Summary, "2× H100") || !strings.Contains(r.Summary, "2× A100") {
+		t.Errorf("200 users: %q", r.Summary)
+	}
+}
