@@ -123,3 +123,16 @@ func speedLine(p *i18n.Printer, cat *planner.Catalog, gs []planner.GPU, job stri
 	}
 	return ""
 }
+
+// whereAsked reports whether a message asks where to run something ("어디
+// 쓰면 돼?", "어느 서버", "which server should I use"): with no model
+// named, what is free answers it.
+func whereAsked(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range []string{"어디 쓰", "어디서 돌", "어디에 돌", "어디서 하", "어디 써", "어느 서버", "어떤 서버", "which server", "where should i", "where can i run", "where do i run"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}

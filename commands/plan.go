@@ -532,6 +532,14 @@ func (s *Set) notAPlan(ctx context.Context, ureq Request, args string, err error
 		}
 		return r, nil
 	}
+	if lang.NoModel(err) && whereAsked(args) && s.deps.Inventory != nil && len(s.deps.Inventory.Servers) > 0 {
+		// "오늘 좀 큰 모델 돌려야 되는데 어디 쓰면 돼?": what is free now,
+		// and that the model picks the server
+		if r, serr := s.index["status"].run(ctx, s, ureq, ""); serr == nil {
+			r.Summary = p.T("Name the model (and the job) for a plan that picks the server; what is free now:") + " " + r.Summary
+			return r, nil
+		}
+	}
 	if cr, ok := lang.ReadCommand(s.planEnv(), args); ok {
 		if c, ok := s.index[cr.Name]; ok && (cr.Name == "status" || cr.Name == "mine") {
 			return c.run(ctx, s, ureq, cr.Args)

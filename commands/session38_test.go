@@ -91,3 +91,16 @@ func TestCompareServingHoldsTheUsers(t *testing.T) {
 		t.Errorf("200 users: %q", r.Summary)
 	}
 }
+
+// "Where should I run it?" with no model is answered with what is free
+// and that the model picks the server, not "which model?" (probe 41).
+func TestWhereToRunWithNoModel(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "오늘 좀 큰 모델 돌려야 되는데 어디 쓰면 돼?")
+	if !strings.Contains(r.Summary, "모델(과 작업)을 알려") || len(r.Sections) == 0 {
+		t.Errorf("where to run: %q", r.Summary)
+	}
+	if _, err := do(t, s, "U1", "오늘 좀 큰 모델 돌려야 돼"); err == nil {
+		t.Errorf("no where asked: the refusal for a model should stand")
+	}
+}
