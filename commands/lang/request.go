@@ -299,6 +299,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	question := strings.ContainsAny(text, "?？")
 	text = reqStripLead(reqNormalize(hangulServers(text, env.Servers)))
+	text, runs := cutRuns(text)
 	if n := utf8.RuneCountInString(text); n > reqMaxRunes {
 		return Reading{}, userErrorf(reqExample,
 			en.Tf("that request is %d characters long; I read plan requests of up to %d", n, reqMaxRunes))
@@ -366,6 +367,7 @@ func Read(env Env, text string) (Reading, error) {
 	settleAsk(&r, c, p, question)
 	impliedDefaults(&r, p, c)
 	countsAsked(&r, c, p)
+	applyRuns(&r, runs)
 	return r, nil
 }
 

@@ -83,3 +83,36 @@ func TestHubOfflineSameFamilySize(t *testing.T) {
 		t.Errorf("an id the Hub does not know was planned")
 	}
 }
+
+// Runs said ("5번정도 돌리면", "3회 실험", "5 runs of 1 epoch") are no GPU
+// count: the work of all of them is planned when the request gives an
+// amount, else the figures are one run's, said so; "에폭 5번" stays five
+// epochs and "3번 GPU" a GPU (probe 39: "70B 로라 5번정도" read 5 GPUs).
+func TestRunsSaid(t *testing.T) {
+	env := Env{Catalog: planner.DefaultCatalog(), Now: time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)}
+	for _, tc := range []struct {
+		text   string
+		epochs float64
+		count  int
+		note   string
+	}{
+		{"70B 로라 5번정도 돌리면 H100에서 비용 얼마나 들어?", 0, 1, "5 runs: the figures are one run's"},
+		{"llama 3 70b lora 5 runs of 1 epoch on 50k samples, cost on h100?", 5, 1, "5 runs: planned as the work of all 5"},
+		{"llama 3 8b lora 2 epochs of 50k samples 3회 실험 a100", 6, 1, "3 runs"},
+		{"에폭 5번 돌리면 bert-base 1M samples on a100", 5, 1, ""},
+	} {
+		r, err := Read(env, tc.text)
+		if err != nil {
+			t.Errorf("%q: %v", tc.text, err)
+			continue
+		}
+		j := r.Request.Job
+		notes := strings.Join(j.Notes, " | ")
+		if j.Epochs != tc.epochs || len(r.Request.Targets) != 1 || r.Request.Targets[0].Count != tc.count || tc.note != "" && !strings.Contains(notes, tc.note) || tc.note == "" && strings.Contains(notes, "runs") {
+			t.Errorf("%q: epochs %v, targets %+v, notes %q", tc.text, j.Epochs, len(r.Request.Targets), notes)
+		}
+	}
+	if s, n := cutRuns("3번 GPU로 돌려도 돼?"); n != 0 || s != "3번 GPU로 돌려도 돼?" {
+		t.Errorf("a GPU's number read as runs: %q %d", s, n)
+	}
+}

@@ -1,0 +1,88 @@
+package lang
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/planner"
+)
+
+// runsSaid finds how many times the job is run ("5번 정도 돌리면", "3회
+// 실험", "5 runs of 1 epoch"), said apart from an epoch or a GPU's number
+// ("에폭 5번" is five epochs, "3번 GPU" a GPU), cut from the text.
+var runsSaid = regexp.MustCompile(`(?i)(^|[\s,])(\d{1,3})\s*(번|회)(\s*(정도|쯤|가량|씩))?($|[\s,?.!])|(^|[\s,])(\d{1,3})\s+(runs|experiments|trials|sweeps)\b`)
+
+// runsNotOf are the words after "N번" that make it a GPU's or a server's
+// number, or epochs and steps counted, not runs.
+var runsNotOf = []string{"gpu", "카드", "서버", "노드", "node", "에폭", "epoch", "스텝", "step", "장", "째"}
+
+// cutRuns takes the runs said out of a request, so the number is no GPU
+// count or amount: the text without them and the count (0 when none).
+func cutRuns(text string) (string, int) {
+	loc := runsSaid.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return text, 0
+	}
+	numAt := 4 // the Korean form's number
+	if loc[numAt] < 0 {
+		numAt = 16 // the English form's
+	}
+	before := strings.ToLower(strings.TrimSpace(text[:loc[numAt]]))
+	after := strings.ToLower(strings.TrimSpace(text[loc[1]:]))
+	if strings.HasSuffix(before, "에폭") || strings.HasSuffix(before, "epoch") || strings.HasSuffix(before, "epochs") {
+		return text, 0 // "에폭 5번": five epochs
+	}
+	for _, w := range runsNotOf {
+		if strings.HasPrefix(after, w) {
+			return text, 0
+		}
+	}
+	n, err := strconv.Atoi(text[loc[numAt]:loc[numAt+1]])
+	if err != nil || n < 2 {
+		return text, 0
+	}
+	rest := text[loc[1]:]
+	if numAt == 16 {
+		// "5 runs of 1 epoch on 50k samples": what each run is
+		if t := strings.TrimSpace(rest); strings.HasPrefix(strings.ToLower(t), "of ") {
+			rest = t[3:]
+		}
+	}
+	return strings.TrimSpace(text[:loc[0]] + " " + rest), n
+}
+
+// applyRuns plans the work of every run said: a job's epochs, steps or
+// tokens times the runs (the time and cost of all of them; the memory is
+// one run's), or, with no amount to multiply, a note that the figures
+// are one run's.
+func applyRuns(r *Reading, runs int) {
+	if runs < 2 {
+		return
+	}
+	j := &r.Request.Job
+	k := float64(runs)
+	done := true
+	switch {
+	case j.Workload == planner.Inference:
+		done = false
+	case j.Epochs > 0:
+		j.Epochs *= k
+	case j.Steps > 0:
+		j.Steps *= k
+	case j.Tokens > 0:
+		j.Tokens *= k
+	case j.Samples > 0:
+		j.Samples *= k
+	case j.DatasetSamples > 0 || j.DatasetTokens > 0:
+		j.Epochs = k // one epoch a run
+	default:
+		done = false
+	}
+	t := en.Tf("%d runs: the figures are one run's; all %d take %d× its time and cost", runs, runs, runs)
+	if done {
+		t = en.Tf("%d runs: planned as the work of all %d (their time and cost; the memory is one run's)", runs, runs)
+	}
+	j.Notes = append(j.Notes, t.String())
+	r.notes = append(r.notes, t)
+}
