@@ -61,6 +61,13 @@ func runPlan(ctx context.Context, s *Set, ureq Request, args string) (*Reply, er
 			return manyQuestions(ctx, s, ureq, parts)
 		}
 	}
+	if err == nil && rd.StandIn && !tookSaid(args) {
+		if _, rental := lang.ReadRental(env, args); rental {
+			// "클라우드에서 H100 8장 하루 빌리면 얼마?": a day of GPUs is
+			// their price, not a measured run of a stand-in model
+			return s.notAPlan(ctx, ureq, args, err)
+		}
+	}
 	if err != nil {
 		return s.notAPlan(ctx, ureq, args, err)
 	}
@@ -143,6 +150,18 @@ func (s *Set) searchPlan(p *i18n.Printer, args string, rd lang.Reading) (*Reply,
 	reply.ReadAs = readAs
 	s.answer(p, rd, req, res, cloudRes, answer, reply)
 	return reply, req, res, nil
+}
+
+// tookSaid reports whether a request says a run was measured ("걸렸는데",
+// "took"): its hours are the run's, not a rental's span.
+func tookSaid(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range []string{"걸렸", "걸리던", "돌렸", "took", "baseline", "measured", "it ran", "ran for"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // readPlan reads a plan request; words that read as no plan of their own

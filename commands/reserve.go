@@ -620,7 +620,7 @@ func moveEnd(ctx context.Context, s *Set, req Request, args, op string) (*Reply,
 	if err != nil {
 		return nil, err
 	}
-	cur, err := s.extendTarget(ctx, p, st, req.User, a, now, loc)
+	cur, err := s.extendTarget(ctx, p, st, req.User, a, op, now, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -666,7 +666,7 @@ func moveEnd(ctx context.Context, s *Set, req Request, args, op string) (*Reply,
 // extendTarget is the reservation an extend names: by id, else the user's
 // only one that has not ended on the server named, or anywhere. Holding
 // several there, the user is asked which, by id.
-func (s *Set) extendTarget(ctx context.Context, p *i18n.Printer, st store.Store, user string, a lang.ExtendArgs, now time.Time, loc *time.Location) (store.Reservation, error) {
+func (s *Set) extendTarget(ctx context.Context, p *i18n.Printer, st store.Store, user string, a lang.ExtendArgs, op string, now time.Time, loc *time.Location) (store.Reservation, error) {
 	if a.ID != "" {
 		cur, err := st.Get(ctx, a.ID)
 		if err != nil {
@@ -696,23 +696,44 @@ func (s *Set) extendTarget(ctx context.Context, p *i18n.Printer, st store.Store,
 			open = that
 		}
 	}
+	if a.Last && len(open) > 1 {
+		// "방금 잡은 예약": the one made last
+		last := open[0]
+		for _, r := range open[1:] {
+			if r.CreatedAt.After(last.CreatedAt) {
+				last = r
+			}
+		}
+		open = []store.Reservation{last}
+	}
 	where := ""
 	if a.Server != "" {
 		where = p.Tf(" on %s", a.Server)
 	}
 	switch len(open) {
 	case 0:
-		return store.Reservation{}, &Error{Kind: NotFound, Op: "extend", Err: &UserError{Msg: p.Tf("you hold no reservation%s to extend", where),
+		none := p.Tf("you hold no reservation%s to extend", where)
+		if op == "shorten" {
+			none = p.Tf("you hold no reservation%s to shorten", where)
+		}
+		return store.Reservation{}, &Error{Kind: NotFound, Op: op, Err: &UserError{Msg: none,
 			Hint: p.T("`mine` lists yours; `reserve 2 on server-h for 4h` books one"), Field: lang.FieldServer}}
 	case 1:
 		return open[0], nil
+	}
+	amount := "1h" // the amount asked, in the command offered
+	switch {
+	case len(a.Until) > 0:
+		amount = "until " + strings.Join(a.Until, " ")
+	case a.By > 0:
+		amount = formatDuration(a.By)
 	}
 	var list []string
 	for _, r := range open {
 		list = append(list, p.Tf("`%s` (GPUs %s until %s)", r.ID, r.GPUList(), whenIn(p, r.End, now, loc)))
 	}
 	return store.Reservation{}, &UserError{Msg: p.Tf("you hold %d reservations%s: %s — which one?", len(open), where, strings.Join(list, ", ")),
-		Hint: p.Tf("name it: `extend %s 1h`", open[0].ID), Field: lang.FieldServer}
+		Hint: p.Tf("name it: `%s %s %s`", op, open[0].ID, amount), Field: lang.FieldServer}
 }
 
 func (s *Set) mine(ctx context.Context, st store.Store, user string, now time.Time) ([]store.Reservation, error) {

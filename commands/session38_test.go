@@ -104,3 +104,36 @@ func TestWhereToRunWithNoModel(t *testing.T) {
 		t.Errorf("no where asked: the refusal for a model should stand")
 	}
 }
+
+// "방금 잡은 예약 한 시간 줄여줘" shortens the booking made last; with
+// several held and none named, the command offered carries the amount
+// asked (probe 42 offered `extend … 1h` for "by 2 hours" and said extend
+// for a shortening).
+func TestShortenTheLastAndOfferTheAmount(t *testing.T) {
+	s, clock := newReservations(t)
+	first := mustDo(t, s, "U1", "reserve 1 on server-h for 4h").Data.(store.Reservation)
+	clock.Advance(time.Minute)
+	last := mustDo(t, s, "U1", "reserve 1 on server-a for 4h").Data.(store.Reservation)
+	r := mustDo(t, s, "U1", "방금 잡은 예약 한 시간 줄여줘")
+	if got, ok := r.Data.(store.Reservation); !ok || got.ID != last.ID || !got.End.Equal(last.End.Add(-time.Hour)) {
+		t.Fatalf("the last booking shortened: %q %+v", r.Summary, r.Data)
+	}
+	_, err := do(t, s, "U1", "extend my booking by 2 hours")
+	if err == nil || !strings.Contains(err.Error(), "extend "+first.ID+" 2h") {
+		t.Errorf("which one, with the amount asked: %v", err)
+	}
+	_, err = do(t, s, "U1", "shorten 30m")
+	if err == nil || !strings.Contains(err.Error(), "shorten ") || strings.Contains(err.Error(), "`extend") {
+		t.Errorf("which one to shorten: %v", err)
+	}
+}
+
+// A day of cloud GPUs with no model is their price, not a measured run of
+// a stand-in model (probe 42 answered with a BERT job that "took" a day).
+func TestCloudDayIsARentalPrice(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "클라우드에서 H100 8장 하루 빌리면 얼마 정도 나와요? 원화로")
+	if !strings.Contains(r.Summary, "24.0시간") || !strings.Contains(r.Summary, "₩") || strings.Contains(r.Title, "bert") {
+		t.Errorf("a day of 8 H100s: %q %q", r.Title, r.Summary)
+	}
+}

@@ -312,6 +312,9 @@ type ExtendArgs struct {
 	// "fri"): "extend my booking tomorrow on gpu1 by 1 hour".
 	Day   string
 	Force bool
+	// Last names the user's booking made last ("extend last 1h", "방금
+	// 잡은 예약").
+	Last bool
 }
 
 // OnDay reports whether a window from start to end holds some of the
@@ -379,6 +382,8 @@ func ParseExtend(args string, srv Servers, now time.Time, loc *time.Location) (E
 	known := true // the first word names a reservation or a server
 	if first := words[0]; !amountWord(first) {
 		switch {
+		case strings.EqualFold(first, "last"):
+			a.Last = true // the user's booking made last
 		case srv.reservationID(first):
 			a.ID = first
 		default:

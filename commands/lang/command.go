@@ -39,9 +39,10 @@ var commandVerbs = []struct {
 	// the reservations as a whole, before reserve: "예약 현황", "예약 상황
 	// 보여줘", "show reservations" ask what is held, not to hold more
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
-		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings"}},
+		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings",
+		"한가해", "한가한", "한산"}}, // "GPU 좀 쓰고 싶은데 어디가 제일 한가해요?": which is idle
 	{"reserve", []string{"reserve", "book", "grab", "hold", "taking", "예약", "신청", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
-		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같",
+		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같", "쓰고 싶", "쓰고싶", "사용하고 싶",
 		// "다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": asked as a booking
 		"쓸 수 있을까", "쓸수 있을까", "쓸수있을까", "사용할 수 있을까", "사용 가능할까"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
@@ -184,7 +185,7 @@ func ReadCommand(env Env, text string) (CommandReading, bool) {
 		return CommandReading{}, false
 	}
 	r.read()
-	if name == "help" && helpTopic == "" {
+	if name == "help" && (helpTopic == "" || helpTopic == "reserve" && r.server != "" && r.count > 0) {
 		if name = helpOrJob(env, text, r); name == "" {
 			return CommandReading{}, false // "llama3 8b 풀파인튜닝 4090에서 OOM 뜨는데 어떻게 해요?": the plan says what to change
 		}
@@ -601,6 +602,8 @@ func (r *cmdReader) args(name string) string {
 			add(r.id)
 		} else if r.server != "" {
 			add(r.server)
+		} else if justBooked(r.raw) {
+			add("last") // "방금 잡은 예약 1시간 줄여줘": the one made last
 		}
 		r.extendAmount(add)
 	case "status":
@@ -768,7 +771,7 @@ func planWords(toks []reqToken) bool {
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
 	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "빈거", "빈게", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "남았", "사용 가능한", "사용가능한", "놀고",
-		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나"} {
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나", "한가", "한산", "idle", "꽉"} {
 		if strings.Contains(low, w) {
 			return false
 		}

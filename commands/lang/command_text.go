@@ -2,6 +2,7 @@ package lang
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/planner"
@@ -11,6 +12,23 @@ import (
 // typed without spaces ("server-v1장금요일까지빌릴게요").
 var gluedDay = regexp.MustCompile(`([장개대])(월요일|화요일|수요일|목요일|금요일|토요일|일요일|내일|오늘|모레)|(까지|부터)(\p{Hangul})`)
 
+// justBooked reports whether a sentence names the booking made last
+// ("방금 잡은 예약", "the one I just booked").
+func justBooked(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range []string{"방금 잡은", "방금 예약한", "방금 한 예약", "아까 잡은", "just booked", "just made", "just reserved", "latest booking", "last booking", "most recent"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// nativeHours is a native number said before hours or minutes, apart
+// ("한 시간", "두 시간 반", "세 시간만"); glued ones ("한시간") are read
+// as words.
+var nativeHours = regexp.MustCompile(`(^|\s)(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열두)\s+(시간|분)`)
+
 // unglue spaces a booking typed without them: a team server's name run
 // into its GPU count ("server-v1장": server-v, 1장, unless server-v1 is a
 // server too), a counter into the day after it ("장금요일까지"), and a
@@ -18,6 +36,10 @@ var gluedDay = regexp.MustCompile(`([장개대])(월요일|화요일|수요일|�
 // joined the other way: apart, 줄 is a row of data, the sentence a plan.
 func unglue(text string, servers []planner.Hardware) string {
 	text = strings.ReplaceAll(text, "줄 서", "줄서")
+	text = nativeHours.ReplaceAllStringFunc(text, func(m string) string {
+		sub := nativeHours.FindStringSubmatch(m)
+		return sub[1] + strconv.Itoa(koNumbers[sub[2]]) + sub[3] // "한 시간 줄여줘": 1시간
+	})
 	known := map[string]bool{}
 	for _, h := range servers {
 		known[strings.ToLower(h.Server)] = true

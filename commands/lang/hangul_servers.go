@@ -54,7 +54,11 @@ func hangulServers(text string, servers []planner.Hardware) string {
 			count[k]++
 		}
 	}
-	if len(keys) == 0 {
+	exact := map[string]string{}
+	for _, h := range servers {
+		exact[strings.ToLower(h.Server)] = h.Server
+	}
+	if len(keys) == 0 && len(exact) == 0 {
 		return text
 	}
 	var b strings.Builder
@@ -74,6 +78,10 @@ func hangulServers(text string, servers []planner.Hardware) string {
 			b.WriteString(string(rs[i:j]))
 		} else {
 			w := serverOrWord(string(rs[i:j]), keys, count)
+			if w == string(rs[i:j]) {
+				// "셋에 2장", "둘 서버": a name of one syllable, or a number word
+				w = shortServer(w, exact, string(rs[:i]), string(rs[j:]))
+			}
 			b.WriteString(w)
 			if w != string(rs[i:j]) && j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) && !isHangulSyllable(rs[j]) {
 				b.WriteByte(' ') // "팔콘a100": the server, then its GPU
@@ -94,8 +102,8 @@ func serverOrWord(word string, keys map[string]string, count map[string]int) str
 		}
 	}
 	for _, stem := range stems {
-		if slices.Contains(hangulServerSuffixes, stem) || utf8.RuneCountInString(stem) < 2 {
-			continue // a particle alone ("이랑") or one syllable (같은's 같) names nothing
+		if _, num := koNumbers[stem]; slices.Contains(hangulServerSuffixes, stem) || utf8.RuneCountInString(stem) < 2 || num {
+			continue // a particle alone ("이랑") or one syllable (같은's 같) names nothing; a number word is shortServer's
 		}
 		k := hangulKey(stem)
 		if name, ok := keys[k]; ok && count[k] == 1 {
@@ -106,6 +114,50 @@ func serverOrWord(word string, keys map[string]string, count map[string]int) str
 		}
 	}
 	return word
+}
+
+// shortSuffixes are the particles that put a short word in a server's
+// place ("셋에", "둘에서", "셋은"); "하나만", "셋이", "둘도" count.
+var shortSuffixes = []string{"서버에서", "서버로", "서버는", "서버에", "서버", "에서", "으로", "로", "에", "은", "는", "의", "까지", "부터"}
+
+// shortServer is word written as a server whose name its Revised
+// Romanization spells exactly, when the word is of one syllable or a
+// number word (셋 is set, 둘 dul, 하나 hana) and stands where a server
+// does: with a server's particle ("셋에"), or before 서버, 예약, 누가 or
+// a count ("셋 2장"), and not after a GPU or a number ("GPU 하나만",
+// "3090 둘"). Else word as it is.
+func shortServer(word string, exact map[string]string, before, after string) string {
+	stem, rest := word, ""
+	for _, sfx := range shortSuffixes {
+		if st, ok := strings.CutSuffix(word, sfx); ok && st != "" {
+			stem, rest = st, sfx
+			break
+		}
+	}
+	if _, num := koNumbers[stem]; utf8.RuneCountInString(stem) > 1 && !num {
+		return word // a longer word is the loanword matcher's
+	}
+	name, ok := exact[romanize(stem)]
+	if !ok {
+		return word
+	}
+	prev := strings.Fields(strings.ToLower(before))
+	if len(prev) > 0 {
+		p := prev[len(prev)-1]
+		if strings.HasPrefix(p, "gpu") || strings.HasSuffix(p, "장") || p[len(p)-1] >= '0' && p[len(p)-1] <= '9' {
+			return word // "GPU 하나만", "3090 둘"
+		}
+	}
+	next := strings.TrimSpace(after)
+	placed := rest != "" || strings.HasPrefix(next, "서버") || strings.HasPrefix(next, "예약") || strings.HasPrefix(next, "누가") ||
+		len(next) > 0 && next[0] >= '0' && next[0] <= '9' && strings.ContainsAny(strings.Fields(next)[0], "장개대")
+	if !placed {
+		return word
+	}
+	if rest != "" {
+		return name + " " + rest
+	}
+	return name
 }
 
 // hangulKey is a Hangul stem's key: its first sound, its first vowel

@@ -116,3 +116,34 @@ func TestRunsSaid(t *testing.T) {
 		t.Errorf("a GPU's number read as runs: %q %d", s, n)
 	}
 }
+
+// Probe 42's team names its servers hana, dul and set, which Korean also
+// says as the numbers 하나, 둘, 셋: such a word is the server where a
+// server stands (a particle of place, before 서버, 예약, 누가 or a count)
+// and the number after a GPU or a count ("GPU 하나만"). Native hours said
+// apart ("한 시간") are a duration; "방금 잡은 예약" is the one made last;
+// "한가해요" asks what is idle; "쓰고 싶은데" books.
+func TestProbe42Commands(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 15, 0, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "hana"},
+		{GPU: mustGPUFor(t, cat, "l40s"), Count: 4, Server: "dul"}, {GPU: mustGPUFor(t, cat, "3090"), Count: 4, Server: "set"}}}
+	for text, want := range map[string]string{
+		"셋에 2장 3시간만 잡아줘":                  "reserve 2 on set for 3h",
+		"셋 예약 2시간 연장해줘":                   "extend set by 2h",
+		"금요일까지 셋 1장 예약":                   "reserve 1 on set until fri",
+		"셋에서 GPU 하나만 2시간 쓸게요":             "reserve 1 on set for 2h",
+		"둘 서버 지금 누가 쓰고 있어?":               "status dul",
+		"방금 잡은 예약 한 시간 줄여줘":               "shorten last by 1h",
+		"예약 한 시간 연장해줘":                    "extend by 1h",
+		"GPU 좀 쓰고 싶은데 어디가 제일 한가해요?":       "status ",
+		"이번 주말 내내 하나 8장 전부 쓰고 싶은데 가능한가요?": "reserve 8 on hana from now until sun midnight",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if got := hangulServers("3090 둘로 llama 8b lora, 세 번째 셋이서", env.Servers); got != "3090 둘로 llama 8b lora, 세 번째 셋이서" {
+		t.Errorf("numbers read as servers: %q", got)
+	}
+}
