@@ -26,3 +26,20 @@ func TestOOMAdviceOffersEightBitFirst(t *testing.T) {
 		}
 	}
 }
+
+// A pre-training plan with no batch named steps ~0.5M tokens even when
+// its first target would fit only two sequences, so the options beside
+// it split the batch across their GPUs rather than the model (probe 42:
+// 8× H100 showed TP4 at 20.9 days in the options and 11.8 days in the
+// team's table of the same answer).
+func TestPretrainBatchNotSetByASmallTarget(t *testing.T) {
+	c := DefaultCatalog()
+	m, err := ModelFromParams(7e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustPlan(t, c, Request{NoSearch: true, Targets: []Hardware{mustGPU(t, c, "a100-sxm4-80gb", 2)}, Job: Job{Model: m, Workload: Pretrain, Tokens: 100e9}})
+	if got := res.Job.GlobalBatch; got*2048 < 400e3 {
+		t.Errorf("global batch %d sequences of 2048: want ~0.5M tokens", got)
+	}
+}

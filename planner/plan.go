@@ -480,7 +480,14 @@ func (pc *planContext) defaultGlobalBatch(req Request) {
 		return
 	}
 	pc.batchAssumed = true
+	pretrainBatch := 1 << int(math.Round(math.Log2(math.Max(1, 524288/float64(max(1, j.SeqLen))))))
 	switch {
+	case len(req.Targets) > 0 && j.Workload == Pretrain && j.Model.IsTransformer() && pc.choose(req.Targets[0]).GlobalBatch < pretrainBatch:
+		// pre-training steps ~0.5M tokens whatever the first target would
+		// fit: two sequences a step on 2× A100 made eight H100s split the
+		// model (TP4) rather than each take its share of the batch
+		j.GlobalBatch = pretrainBatch
+		pc.assume(pc.pr.Tf("global batch not given: %d sequences (~0.5M tokens per step); say `batch N`", j.GlobalBatch))
 	case len(req.Targets) > 0:
 		e := pc.choose(req.Targets[0])
 		j.GlobalBatch = e.GlobalBatch
@@ -488,7 +495,7 @@ func (pc *planContext) defaultGlobalBatch(req Request) {
 			e.GlobalBatch, e.MicroBatch, e.layout.dp(), e.GPUName))
 	case j.Workload == Pretrain && j.Model.IsTransformer():
 		// ~0.5M tokens per step, GPT-3-small-like
-		j.GlobalBatch = 1 << int(math.Round(math.Log2(math.Max(1, 524288/float64(j.SeqLen)))))
+		j.GlobalBatch = pretrainBatch
 		pc.assume(pc.pr.Tf("global batch not given: %d sequences (~0.5M tokens per step); say `batch N`", j.GlobalBatch))
 	case !j.Model.IsTransformer():
 		j.GlobalBatch = 256
