@@ -43,3 +43,18 @@ func TestPretrainBatchNotSetByASmallTarget(t *testing.T) {
 		t.Errorf("global batch %d sequences of 2048: want ~0.5M tokens", got)
 	}
 }
+
+// A launch line serves the repository the asker named when a catalogue
+// model stands in for it (probe 42 served Mistral-7B-Instruct-v0.1 for a
+// request for v0.3).
+func TestLaunchServesTheRepoAsked(t *testing.T) {
+	c := DefaultCatalog()
+	j := Job{Model: mustModel(t, c, "mistral-7b-v0.1"), Workload: Inference, Repo: "mistralai/Mistral-7B-Instruct-v0.3", Instruct: true}
+	if got := launchRepo(j); got != "mistralai/Mistral-7B-Instruct-v0.3" {
+		t.Errorf("launch repo %q", got)
+	}
+	j.Repo = ""
+	if got := launchRepo(j); got == "mistralai/Mistral-7B-Instruct-v0.3" {
+		t.Errorf("without a repo named: %q", got)
+	}
+}

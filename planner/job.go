@@ -177,6 +177,11 @@ type Job struct {
 	// ("qwen2.5-7b-instruct", "gemma-2-9b-it"): a launch line serves its
 	// repository, not the base one the catalogue row cites.
 	Instruct bool `json:",omitempty"`
+	// Repo is the Hugging Face repository the asker named when a catalogue
+	// model stands in for it ("mistralai/Mistral-7B-Instruct-v0.3" planned
+	// as mistral-7b-v0.1 with the Hub out of reach): the launch line
+	// serves what was asked for, not the stand-in's repository.
+	Repo string `json:",omitempty"`
 	// NoGraphs: the engine runs each forward pass op by op from Python,
 	// without CUDA graphs (vLLM --enforce-eager, TGI before 2.0 or with
 	// --cuda-graphs 0).

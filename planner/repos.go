@@ -2,9 +2,13 @@ package planner
 
 import "strings"
 
-// launchRepo is the repository a launch line serves: the model's (repoID),
-// or its instruction-tuned sibling when that was named (Job.Instruct).
+// launchRepo is the repository a launch line serves: the one the asker
+// named (Job.Repo), else the model's (repoID), or its instruction-tuned
+// sibling when that was named (Job.Instruct).
 func launchRepo(j Job) string {
+	if j.Repo != "" {
+		return j.Repo
+	}
 	r := repoID(j.Model)
 	if !j.Instruct || r == "<model>" {
 		return r

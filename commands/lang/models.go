@@ -661,7 +661,7 @@ func (p *reqParser) hubModel(ref string) error {
 		} else {
 			p.note(en.Tf("`%s`: %s; planned as the catalogue's %s", ref, why, m.ID))
 		}
-		return p.setModel(m, planner.Resolution{}, a, a+1)
+		return p.standInFor(ref, m, a)
 	}
 	msg := en.Tf("model `%s` is not in the catalogue, and reading it from the Hugging Face Hub needs the Hub", reqShort(ref))
 	if err != nil {
@@ -676,13 +676,25 @@ func (p *reqParser) hubModel(ref string) error {
 		} else {
 			p.note(en.Tf("`%s`: %s; planned as the catalogue's %s, the same family at the same size", ref, en.T("the Hub was not asked"), m.ID))
 		}
-		return p.setModel(m, planner.Resolution{}, a, a+1)
+		return p.standInFor(ref, m, a)
 	}
 	if len(near) > 0 {
 		msg = en.Tf("%s; the catalogue's nearest: %s", msg, strings.Join(near, ", ")) // hubnear.go
 		hint = p.try(a, a+1, near[0])
 	}
 	return said(msg, &UserError{Hint: hint})
+}
+
+// standInFor plans catalogue model m for the Hub id ref the asker typed,
+// whose repository the launch line then serves (Job.Repo).
+func (p *reqParser) standInFor(ref string, m planner.Model, a int) error {
+	if err := p.setModel(m, planner.Resolution{}, a, a+1); err != nil {
+		return err
+	}
+	if !strings.HasSuffix(ref, ".json") {
+		p.req.Job.Repo = ref
+	}
+	return nil
 }
 
 // sameFamilySize is the catalogue's nearest model to a Hub name when the

@@ -75,6 +75,9 @@ func TestHubOfflineSameFamilySize(t *testing.T) {
 	if err != nil || r.Request.Job.Model.ID != "mistral-7b-v0.1" || !strings.Contains(strings.Join(r.Request.Job.Notes, " "), "same family at the same size") {
 		t.Fatalf("offline: %v %v %v", r.Request.Job.Model.ID, r.Request.Job.Notes, err)
 	}
+	if r.Request.Job.Repo != "mistralai/Mistral-7B-v0.3" {
+		t.Errorf("the launch line should serve the repository asked for, got %q", r.Request.Job.Repo)
+	}
 	if _, err := Read(env, "someorg/Foo-7B lora on h100"); err == nil {
 		t.Errorf("no family known: planned")
 	}
