@@ -39,6 +39,7 @@ var hangulServerSuffixes = []string{"서버에서", "서버로", "서버는", "�
 // hangulServers rewrites the Hangul words of text that name one of the
 // servers as that server's name, the particle kept after it.
 func hangulServers(text string, servers []planner.Hardware) string {
+	text = phrasalVerbs(text, servers)
 	keys := map[string]string{}
 	count := map[string]int{}
 	for _, h := range servers {
@@ -114,6 +115,39 @@ func serverOrWord(word string, keys map[string]string, count map[string]int) str
 		}
 	}
 	return word
+}
+
+// phrasalParticle follows an English verb a server may be named like:
+// "set aside", "set up", "run out".
+var phrasalParticle = regexp.MustCompile(`^\s+(aside|up|off|out|down|back)\b`)
+
+// phrasalVerbs drops a server's name where it is an English verb with its
+// particle ("how many GPUs should we set aside" with a server named set):
+// the particle stays, the verb reads as no server.
+func phrasalVerbs(text string, servers []planner.Hardware) string {
+	low := strings.ToLower(text)
+	for _, h := range servers {
+		name := strings.ToLower(h.Server)
+		for at := 0; ; {
+			k := strings.Index(low[at:], name)
+			if k < 0 {
+				break
+			}
+			k += at
+			end := k + len(name)
+			at = end
+			if k > 0 && isWordByte(low[k-1]) || end < len(low) && isWordByte(low[end]) || !phrasalParticle.MatchString(low[end:]) {
+				continue
+			}
+			text, low = text[:k]+text[end:], low[:k]+low[end:]
+			at = k
+		}
+	}
+	return text
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_'
 }
 
 // shortSuffixes are the particles that put a short word in a server's

@@ -150,3 +150,26 @@ func TestProbe42Commands(t *testing.T) {
 		t.Errorf("numbers read as servers: %q", got)
 	}
 }
+
+// A server named like an English verb is no server in its phrasal verb
+// ("set aside"), and output lengths said as kinds of output ("~500 token
+// outputs") are the generation length, not an amount of work (probe 42
+// compared hana with set and planned 500 tokens of work).
+func TestSetAsideAndTokenOutputs(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "hana"},
+		{GPU: mustGPUFor(t, cat, "3090"), Count: 4, Server: "set"}}}
+	r, err := Read(env, "we're planning to serve a 34B model, maybe 20 requests/s at peak with ~500 token outputs. Would hana handle it, and how many GPUs should we set aside?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Request.Targets) != 1 || r.Request.Targets[0].Server != "hana" || r.Request.Job.GenTokens != 500 {
+		t.Errorf("targets %+v, gen %d", r.Request.Targets, r.Request.Job.GenTokens)
+	}
+	if got := outputLengths("responses of about 300 tokens"); got != "osl 300" {
+		t.Errorf("responses of about 300 tokens: %q", got)
+	}
+	if got := hangulServers("book 2 on set for 3h", env.Servers); got != "book 2 on set for 3h" {
+		t.Errorf("the server itself: %q", got)
+	}
+}
