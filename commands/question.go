@@ -113,6 +113,9 @@ func (s *Set) answerQuestion(p *i18n.Printer, rd lang.Reading) (planner.Request,
 		return s.fewestSaid(p, req), "", nil
 	case len(rd.OpenTargets) > 0:
 		return s.fewestOpen(rd, req), "", nil
+	case rd.Ask == lang.AskCount && len(req.Targets) == 1 && req.Targets[0].Server != "" && req.Job.Workload == planner.Inference && (req.Job.RequestRate > 0 || req.Job.Concurrency > 0):
+		// "would hana handle 20 req/s, and how many GPUs should we set aside?"
+		return s.loadOnServer(p, rd, req)
 	case rd.Ask == lang.AskCount && len(req.Targets) == 0 && len(req.Pool) == 0:
 		// "how many GPUs to pretrain a 3b model on 300B tokens in 2
 		// weeks": of the GPU the plan recommends, as many as the deadline

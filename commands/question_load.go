@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/commands/lang"
@@ -114,6 +115,30 @@ func forwardOnlyGPUs(j planner.Job, hw planner.Hardware, r *planner.Result) (gpu
 		return 0, batched
 	}
 	return max(1, int(math.Ceil(j.RequestRate/(sps/float64(hw.Count))))), batched
+}
+
+// loadOnServer answers how many of a team server's GPUs a serving load
+// takes: the fewest that carry it, and whether the server has them.
+func (s *Set) loadOnServer(p *i18n.Printer, rd lang.Reading, req planner.Request) (planner.Request, string, error) {
+	have, server := req.Targets[0].Count, req.Targets[0].Server
+	open := req
+	open.Targets = slices.Clone(req.Targets)
+	open.Targets[0].Count = 1
+	out, line, err := s.fewestForLoad(p, rd, open)
+	if err != nil || line == "" || out.Job.RequestRate <= 0 && out.Job.Concurrency <= 0 {
+		return req, line, err
+	}
+	replicas := 1
+	switch {
+	case out.Job.RequestRate > 0:
+		replicas = int(math.Round(req.Job.RequestRate / out.Job.RequestRate))
+	case out.Job.Concurrency > 0:
+		replicas = (req.Job.Concurrency + out.Job.Concurrency - 1) / out.Job.Concurrency
+	}
+	if total := out.Targets[0].Count * max(1, replicas); total > have {
+		return out, p.Tf("%s's %d GPUs are not enough: %s", server, have, line), nil
+	}
+	return out, p.Tf("%s can carry it: %s (it has %d)", server, line, have), nil
 }
 
 // replicaShare is the load one of n replicas carries: its share of the

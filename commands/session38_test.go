@@ -137,3 +137,18 @@ func TestCloudDayIsARentalPrice(t *testing.T) {
 		t.Errorf("a day of 8 H100s: %q %q", r.Title, r.Summary)
 	}
 }
+
+// "Would <server> handle 20 req/s, and how many GPUs should we set
+// aside?" is answered with the fewest of the server's GPUs that carry the
+// load and whether it has them (probe 42 read a comparison).
+func TestLoadOnATeamServer(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "serving llama 3 8b at 10 req/s on server-h, how many GPUs should we set aside?")
+	if !strings.Contains(r.Summary, "server-h can carry it") {
+		t.Errorf("carried: %q", r.Summary)
+	}
+	r = mustDo(t, s, "U1", "serving llama 3 70b at 200 req/s on server-h, how many GPUs do we need?")
+	if !strings.Contains(r.Summary, "are not enough") {
+		t.Errorf("not carried: %q", r.Summary)
+	}
+}

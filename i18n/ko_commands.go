@@ -388,6 +388,8 @@ func koCommands() map[string]string {
 		"GPU catalogue":              "GPU 카탈로그",
 		"%d GPUs; dense tensor TFLOPS (no 2:4 sparsity)":                                   "GPU %d종, tensor TFLOPS는 dense 기준 (2:4 sparsity 제외)",
 		"Name the model (and the job) for a plan that picks the server; what is free now:": "모델(과 작업)을 알려 주시면 어느 서버가 좋은지 계획해 드릴게요. 지금 비어 있는 GPU는:",
+		"%s can carry it: %s (it has %d)":                                                  "%s로 충분해요: %s (%d장 보유)",
+		"%s's %d GPUs are not enough: %s":                                                  "%s의 GPU %d장으로는 부족해요: %s",
 		"a LoRA fine-tune of Llama 3.1 8B":                                                 "Llama 3.1 8B LoRA 파인튜닝",
 		"training Llama 3.1 8B":                                                            "Llama 3.1 8B 학습",
 		"serving Llama 3.1 8B to 8 streams":                                                "Llama 3.1 8B를 동시 8개 시퀀스로 서빙",

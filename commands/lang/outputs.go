@@ -14,11 +14,15 @@ var tokenOutputs = []struct {
 	{regexp.MustCompile(`(?i)\b(?:outputs?|responses?|completions?|answers?|replies)\s+of\s+(?:about\s+|around\s+|~)?(\d+(?:\.\d+)?[kK]?)\s*tokens?\b`), "osl $1"},
 }
 
+// setAside is the phrasal verb "set aside" / "set up", no `set` of a
+// request's settings.
+var setAside = regexp.MustCompile(`(?i)\bset\s+(aside|up)\b`)
+
 // outputLengths writes the output lengths said as kinds of output as
-// `osl N`.
+// `osl N`, and drops the verb of "set aside".
 func outputLengths(text string) string {
 	for _, t := range tokenOutputs {
 		text = t.re.ReplaceAllString(text, t.out)
 	}
-	return text
+	return setAside.ReplaceAllString(text, "$1")
 }
