@@ -99,7 +99,8 @@ func ParseReserve(args string, srv Servers, now time.Time, loc *time.Location) (
 			i++
 		case a.Count == 0 && a.GPUs == nil && isCount(w):
 			a.Count = countOf(w)
-		case w == "gpus" || w == "gpu":
+		case w == "gpus" || w == "gpu" || w == "asap" || w == "please" || w == "pls":
+			// "reserve 2 on hana asap": a start is now unless said
 		default:
 			rest = append(rest, words[i])
 		}

@@ -72,7 +72,7 @@ func TestParseReserve(t *testing.T) {
 		{"gpus 3-1 on server-h for 2h", FieldIDs, "`3-1` is not a list of GPU ids"},
 		{`2 on server-h for 2h note "open`, FieldNote, "quote is not closed"},
 		{"2 on server-h", FieldDuration, "for how long"},
-		{"2 on server-h for 2h please", "", "I don't understand `please`"},
+		{"2 on server-h for 2h pronto-ish", "", "I don't understand `pronto-ish`"},
 		{"2 on server-h for banana", FieldDuration, "banana"},
 	} {
 		_, err := ParseReserve(tc.args, argServers, argsNow, time.UTC)

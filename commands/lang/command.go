@@ -46,7 +46,7 @@ var commandVerbs = []struct {
 		// "다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": asked as a booking
 		"쓸 수 있을까", "쓸수 있을까", "쓸수있을까", "사용할 수 있을까", "사용 가능할까"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "idle", "full", "꽉 찼", "꽉찼", "꽉 차", "꽉차", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
+		"free right now", "free now", "idle", "full", "꽉 찼", "꽉찼", "꽉 차", "꽉차", "asap", "급하게", "급한데", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
 		// when someone's hold ends: "김대리가 잡은 gpu 언제 끝나요?"
 		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "언제 반납", "빈자리", "빈 자리", "자리 나",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
@@ -771,7 +771,7 @@ func planWords(toks []reqToken) bool {
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
 	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "빈거", "빈게", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "남았", "사용 가능한", "사용가능한", "놀고",
-		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나", "한가", "한산", "idle", "꽉"} {
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나", "한가", "한산", "idle", "꽉", "asap", "급하"} {
 		if strings.Contains(low, w) {
 			return false
 		}

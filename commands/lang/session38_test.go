@@ -173,3 +173,23 @@ func TestSetAsideAndTokenOutputs(t *testing.T) {
 		t.Errorf("the server itself: %q", got)
 	}
 }
+
+// "need gpus asap" and "any gpus free for a quick test?" ask the status,
+// with no window read out of their "for"; a booking "asap" or "please"
+// starts now (probe 42: "unknown command need").
+func TestAsapAndFreeFor(t *testing.T) {
+	env := probe41Env(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC))
+	for text, want := range map[string]string{
+		"need gpus asap for a deadline, what do I do": "status ",
+		"any gpus free for a quick test?":             "status ",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	srv := Servers{Names: []string{"apollo"}}
+	if a, err := ParseReserve("2 on apollo asap for 3h please", srv, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC), time.UTC); err != nil || a.Count != 2 {
+		t.Errorf("asap, please: %v %+v", err, a)
+	}
+}
