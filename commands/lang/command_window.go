@@ -711,8 +711,8 @@ func (r *cmdReader) statusWindow(add func(...string)) {
 	if len(when) == 2 && when[0] == "until" && len(r.points) == 1 {
 		when[0] = "from" // "내일 오후 3시에 메이플 몇장 비어?": free at that time
 	}
-	if len(when) == 1 && (strings.EqualFold(when[0], "now") || strings.EqualFold(when[0], "for") || strings.EqualFold(when[0], "from") || strings.EqualFold(when[0], "until")) {
-		return // "any gpus free for a quick test?": no window said
+	if len(when) == 1 && (strings.EqualFold(when[0], "now") || strings.EqualFold(when[0], "for")) {
+		return // "any gpus free for a quick test?": no window said ("from yesterday" stays, to be refused)
 	}
 	if len(when) > 0 {
 		add(when...)
