@@ -43,6 +43,8 @@ var modelAliases = map[string]string{
 	"clipvitl14":   "clip-vit-large-patch14",
 	"clipl14":      "clip-vit-large-patch14",
 	"clip":         "clip-vit-large-patch14",
+	"clipvitb16":   "clip-vit-base-patch16",
+	"clipb16":      "clip-vit-base-patch16",
 	"clipvitb32":   "clip-vit-base-patch32",
 	"clipb32":      "clip-vit-base-patch32",
 	"vitb32":       "clip-vit-base-patch32",

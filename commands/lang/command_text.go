@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpuplan/gpuplan/planner"
 )
@@ -24,6 +25,10 @@ func justBooked(text string) bool {
 	return false
 }
 
+// slashMonthDay is a month and day written with a slash in a command
+// ("12/10 하루종일 gpu2 전부 예약"), as Korean and American dates put them.
+var slashMonthDay = regexp.MustCompile(`(^|\s)(\d{1,2})/(\d{1,2})(\s|$|[,.!?에부까])`)
+
 // nativeHours is a native number said before hours or minutes, apart
 // ("한 시간", "두 시간 반", "세 시간만"); glued ones ("한시간") are read
 // as words.
@@ -36,6 +41,18 @@ var nativeHours = regexp.MustCompile(`(^|\s)(한|두|세|네|다섯|여섯|일�
 // joined the other way: apart, 줄 is a row of data, the sentence a plan.
 func unglue(text string, servers []planner.Hardware) string {
 	text = strings.ReplaceAll(text, "줄 서", "줄서")
+	text = slashMonthDay.ReplaceAllStringFunc(text, func(m string) string {
+		sub := slashMonthDay.FindStringSubmatch(m)
+		mo, _ := strconv.Atoi(sub[2])
+		d, _ := strconv.Atoi(sub[3])
+		if mo < 1 || mo > 12 || d < 1 || d > 31 {
+			return m
+		}
+		if !strings.ContainsFunc(text, isHangul) {
+			return sub[1] + strings.ToLower(time.Month(mo).String()[:3]) + " " + sub[3] + sub[4] // "book 2 on titan 12/10 …": dec 10
+		}
+		return sub[1] + sub[2] + "월 " + sub[3] + "일" + sub[4] // "12/10 하루종일": December 10th
+	})
 	text = nativeHours.ReplaceAllStringFunc(text, func(m string) string {
 		sub := nativeHours.FindStringSubmatch(m)
 		return sub[1] + strconv.Itoa(koNumbers[sub[2]]) + sub[3] // "한 시간 줄여줘": 1시간

@@ -466,6 +466,10 @@ var koDayParts = map[string]struct{ from, until string }{
 	"오후": {"13:00", ""}, "저녁": {"18:00", ""}, "밤": {"21:00", "midnight"},
 }
 
+// koSpan is the English span an evening part of the day said alone
+// stands for ("오늘 밤", "금요일 저녁"; 오전 and 오후 are read as clocks).
+var koSpan = map[string]string{"밤": "tonight", "저녁": "evening"}
+
 // koAfterPart is when "after" a part of the day begins ("점심 이후부터",
 // "오전 이후에"): lunch is over at one, the morning at noon.
 var koAfterPart = map[string]string{"점심": "13:00", "오전": "12:00", "아침": "12:00", "오후": "18:00", "저녁": "21:00"}
@@ -498,6 +502,9 @@ func (r *cmdReader) koDayPart(i int, w string) int {
 			role = "until"
 		case rest == "" && koAfterPart[part] != "" && koStartAfter(r.w(i+1)):
 			role, n = "after", i+2 // "점심 이후부터": from the part's end
+		case rest == "" && koSpan[part] != "" && r.span == "" && !reqStartsNumber(r.w(i+1)) && !strings.HasPrefix(r.w(i+1), "시") && len(r.points) <= 1:
+			r.span = koSpan[part] // "gpu1 4장 오늘 밤 ㄱㄱ": the night's window, as "tonight"
+			return i + 1
 		default:
 			return i
 		}

@@ -39,7 +39,7 @@ var hangulServerSuffixes = []string{"서버에서", "서버로", "서버는", "�
 // hangulServers rewrites the Hangul words of text that name one of the
 // servers as that server's name, the particle kept after it.
 func hangulServers(text string, servers []planner.Hardware) string {
-	text = phrasalVerbs(text, servers)
+	text = numberedServers(phrasalVerbs(text, servers), servers)
 	keys := map[string]string{}
 	count := map[string]int{}
 	for _, h := range servers {
@@ -148,6 +148,38 @@ func phrasalVerbs(text string, servers []planner.Hardware) string {
 
 func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_'
+}
+
+// numberedServer is a server said by its number ("2번 서버", "서버 2번",
+// "1호기", "server #2").
+var numberedServer = regexp.MustCompile(`(\d+)\s*번\s*서버|서버\s*(\d+)\s*번|(\d+)\s*호기|(?i)\bserver\s*#\s*(\d+)|(?i)\bserver\s+(\d+)\b`)
+
+// numberedServers writes a server said by its number as the one server
+// whose name ends in that number (gpu1, node-2, srv03), the particle kept;
+// with none or several, the words stay.
+func numberedServers(text string, servers []planner.Hardware) string {
+	byNumber := map[int][]string{}
+	for _, h := range servers {
+		name := h.Server
+		k := len(name)
+		for k > 0 && name[k-1] >= '0' && name[k-1] <= '9' {
+			k--
+		}
+		if n, err := strconv.Atoi(name[k:]); err == nil && k < len(name) {
+			byNumber[n] = append(byNumber[n], name)
+		}
+	}
+	if len(byNumber) == 0 {
+		return text
+	}
+	return numberedServer.ReplaceAllStringFunc(text, func(m string) string {
+		for _, g := range numberedServer.FindStringSubmatch(m)[1:] {
+			if n, err := strconv.Atoi(g); err == nil && len(byNumber[n]) == 1 {
+				return byNumber[n][0]
+			}
+		}
+		return m
+	})
 }
 
 // shortSuffixes are the particles that put a short word in a server's

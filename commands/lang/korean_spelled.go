@@ -121,6 +121,8 @@ func koSpelledGPU(w string, isGPU func(string) bool) (string, int) {
 			num, n = strconv.Itoa(int(v)), k
 		} else if d, k := digitByDigit(rest); k > 0 {
 			num, n = d, k
+		} else if v, k := englishDigitWord(rest); k > 0 {
+			num, n = strconv.Itoa(v), k // "에이식스천": a6000, the digit said in English
 		}
 		if n == 0 {
 			continue
@@ -135,6 +137,33 @@ func koSpelledGPU(w string, isGPU func(string) bool) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// koEnglishDigits are English digits as Hangul writes them, for GPU
+// names read half in English ("에이식스천", A6000; "에이포천", A4000).
+var koEnglishDigits = []struct {
+	ko string
+	d  int
+}{{"원", 1}, {"투", 2}, {"쓰리", 3}, {"포", 4}, {"파이브", 5}, {"식스", 6}, {"세븐", 7}, {"에잇", 8}, {"나인", 9}}
+
+// englishDigitWord reads an English digit in Hangul and the Korean place
+// after it ("식스천": 6000) at the start of w: the value and the bytes.
+func englishDigitWord(w string) (int, int) {
+	for _, e := range koEnglishDigits {
+		rest, ok := strings.CutPrefix(w, e.ko)
+		if !ok {
+			continue
+		}
+		for _, p := range []struct {
+			ko string
+			m  int
+		}{{"천", 1000}, {"백", 100}, {"십", 10}} {
+			if strings.HasPrefix(rest, p.ko) {
+				return e.d * p.m, len(e.ko) + len(p.ko)
+			}
+		}
+	}
+	return 0, 0
 }
 
 // koNumberRest reports whether what follows a numeral in one word is a

@@ -193,3 +193,36 @@ func TestAsapAndFreeFor(t *testing.T) {
 		t.Errorf("asap, please: %v %+v", err, a)
 	}
 }
+
+// Probe 43's lab: gpu1, gpu2 and titan, said "1번 서버", "2번 서버"; a
+// GPU read half in English ("에이식스천", A6000) finds its server; a
+// month/day with a slash is a date; "ㄱㄱ" books; "오늘 밤" is tonight's
+// window; "몇 장 남아" asks the status; CLIP ViT-B/16 is one model.
+func TestProbe43Commands(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 20, 0, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "gpu1"},
+		{GPU: mustGPUFor(t, cat, "a6000"), Count: 4, Server: "gpu2"}, {GPU: mustGPUFor(t, cat, "4090"), Count: 2, Server: "titan"}}}
+	for text, want := range map[string]string{
+		"2번 서버 예약 2시간 연장해줘":             "extend gpu2 by 2h",
+		"1번 서버 4장 자리 나면 대기 걸어줘":         "wait 4 on gpu1",
+		"에이식스천 4장 이번 주 금요일까지 예약 가능할까요?": "reserve 4 on gpu2 until fri",
+		"12/10 하루종일 gpu2 전부 예약":         "reserve 4 on gpu2 from 2026-12-10 0:00 until 2026-12-10 midnight",
+		"gpu1 4장 오늘 밤 ㄱㄱ":               "reserve 4 on gpu1 from now until today midnight",
+		"내일 gpu2 몇 장 남아?":               "status gpu2 from tomorrow 9:00 until tomorrow 18:00",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	r, err := Read(env, "Llama-3.1-8B QLoRA 3에폭 2번 서버에서 얼마나 걸릴까요?")
+	if err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].Server != "gpu2" {
+		t.Errorf("2번 서버 in a plan: %v %+v", err, r.Request.Targets)
+	}
+	if r, err := Read(env, "CLIP ViT-B/16 on 400M image-text pairs for 32 epochs on 8x a100"); err != nil || r.Request.Job.Model.ID != "clip-vit-base-patch16" {
+		t.Errorf("CLIP ViT-B/16: %v %v", err, r.Request.Job.Model.ID)
+	}
+	if got := numberedServers("2 servers, server 9", env.Servers); got != "2 servers, server 9" {
+		t.Errorf("no such server: %q", got)
+	}
+}
