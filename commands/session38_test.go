@@ -152,3 +152,16 @@ func TestLoadOnATeamServer(t *testing.T) {
 		t.Errorf("not carried: %q", r.Summary)
 	}
 }
+
+// A release naming a server the team does not have releases nothing
+// (it had released every booking of the asker's).
+func TestReleaseOfAnUnknownServerKeepsTheBookings(t *testing.T) {
+	s, _ := newReservations(t)
+	rv := mustDo(t, s, "U1", "reserve 1 on server-h for 2h").Data.(store.Reservation)
+	if _, err := do(t, s, "U1", "오크 예약한거 다 반납할게"); err == nil || !strings.Contains(err.Error(), "오크") {
+		t.Errorf("an unknown server: %v", err)
+	}
+	if m := mustDo(t, s, "U1", "mine"); !strings.Contains(fmt.Sprint(m.Data), rv.ID) {
+		t.Errorf("the booking was released: %v", m.Data)
+	}
+}

@@ -278,7 +278,7 @@ func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 	default:
 		if name, err := srv.resolve(what); err == nil && !strings.Contains(strings.TrimPrefix(what, name), "-") {
 			a.Server = name
-		} else if !a.All {
+		} else if !a.All && !strings.ContainsFunc(what, isHangul) {
 			a.ID = what
 		} else {
 			return a, userErrorf("`release <id>`, `release <server>` or `release all` — `mine` lists your reservations", en.Tf("unknown server `%s`", what))

@@ -587,6 +587,8 @@ func (r *cmdReader) args(name string) string {
 			add(r.server, "all") // "hopper 전부 반납", "오크 예약한거 다": every one of the asker's there, not everywhere
 		case r.server != "":
 			add(r.server)
+		case r.unknownServer() != "":
+			add(r.unknownServer(), "all") // "오크 예약한거 다" with no oak: refused by name, not every booking
 		case r.all:
 			add("all")
 		case r.mineSaid() && !r.gpuNoServer:

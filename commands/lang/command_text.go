@@ -2,6 +2,7 @@ package lang
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,33 @@ import (
 // gluedDay is a day or a particle run into the next word of a booking
 // typed without spaces ("server-v1장금요일까지빌릴게요").
 var gluedDay = regexp.MustCompile(`([장개대])(월요일|화요일|수요일|목요일|금요일|토요일|일요일|내일|오늘|모레)|(까지|부터)(\p{Hangul})`)
+
+// notServerWords are the words that stand before 예약 or 서버 in a
+// sentence and name no server: whose booking, which one, when.
+var notServerWords = []string{"내", "제", "나", "저", "우리", "저희", "그", "이", "저", "모든", "전체", "전부", "다", "오늘", "내일", "모레", "어제", "방금", "아까",
+	"이번", "다음", "지난", "주말", "오전", "오후", "저녁", "밤", "아침", "새벽", "my", "the", "all", "our", "this", "that", "gpu", "gpus"}
+
+// unknownServer is the word a release names as its server when the team
+// has no server by that name ("오크 예약한거 다 반납" with no oak): the
+// word before 예약 or 서버 that is no GPU, number, day or pronoun. ""
+// when there is none. A release must not fall back to every booking
+// because a name was not known.
+func (r *cmdReader) unknownServer() string {
+	for i := 0; i+1 < len(r.in); i++ {
+		w, next := r.w(i), r.w(i+1)
+		if !strings.HasPrefix(next, "예약") && !strings.HasPrefix(next, "서버") && next != "booking" && next != "bookings" && next != "reservation" && next != "server" {
+			continue
+		}
+		if r.servers[w] || r.gpu(w) || reqStartsNumber(w) || isDayWord(w) || strings.HasSuffix(w, "요일") || slices.Contains(notServerWords, w) {
+			return ""
+		}
+		if _, num := koNumbers[w]; num {
+			return ""
+		}
+		return w
+	}
+	return ""
+}
 
 // justBooked reports whether a sentence names the booking made last
 // ("방금 잡은 예약", "the one I just booked").

@@ -30,8 +30,8 @@ func cutRuns(text string) (string, int) {
 	}
 	before := strings.ToLower(strings.TrimSpace(text[:loc[numAt]]))
 	after := strings.ToLower(strings.TrimSpace(text[loc[1]:]))
-	if strings.HasSuffix(before, "에폭") || strings.HasSuffix(before, "epoch") || strings.HasSuffix(before, "epochs") {
-		return text, 0 // "에폭 5번": five epochs
+	if f := strings.Fields(before); len(f) > 0 && (f[len(f)-1] == "에폭" || f[len(f)-1] == "epoch" || f[len(f)-1] == "epochs") && (len(f) < 2 || !reqStartsNumber(f[len(f)-2])) {
+		return text, 0 // "에폭 5번": five epochs; "2에폭 3회", "2 epochs 3회": three runs of two
 	}
 	for _, w := range runsNotOf {
 		if strings.HasPrefix(after, w) {

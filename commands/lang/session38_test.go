@@ -226,3 +226,28 @@ func TestProbe43Commands(t *testing.T) {
 		t.Errorf("no such server: %q", got)
 	}
 }
+
+// "2에폭 3회 실험" is three runs of two epochs, not three epochs with a
+// 2 left over, and a release that names a server the team does not have
+// is refused by that name, never read as every booking ("오크 예약한거
+// 다 반납" with no oak had released the asker's other bookings).
+func TestRunsOfEpochsAndAnUnknownServerReleased(t *testing.T) {
+	env := probe41Env(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC))
+	r, err := Read(env, "llama 3 8b lora 5만개 2에폭 3회 실험 atlas에서 얼마나 걸려?")
+	if err != nil || r.Request.Job.Epochs != 6 {
+		t.Errorf("3 runs of 2 epochs: %v %v", err, r.Request.Job.Epochs)
+	}
+	for text, want := range map[string]string{
+		"오크 예약한거 다 반납할게": "release 오크 all",
+		"내 예약 다 반납할게":    "release all",
+		"오늘 예약 다 취소해줘":   "release all today",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if _, err := ParseRelease("오크 all", Servers{Names: []string{"apollo"}}); !UnknownServer(err) {
+		t.Errorf("an unknown server released: %v", err)
+	}
+}
