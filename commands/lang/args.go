@@ -59,6 +59,10 @@ type ReserveArgs struct {
 
 const reserveHint = "try: `reserve 2 on server-h for 4h` or `reserve gpus 0-3 on server-a from tomorrow 9:00 for 8h`"
 
+// windowLead are the words a window's number follows ("for 3 hours",
+// "next 2 hours", "in 30 minutes").
+var windowLead = map[string]bool{"for": true, "next": true, "in": true, "another": true}
+
 // ParseReserve reads `reserve <n> [gpus] on <server> <window> [note "…"]`
 // and `reserve gpus <ids> on <server> <window>`, the words in any order:
 //
@@ -97,8 +101,8 @@ func ParseReserve(args string, srv Servers, now time.Time, loc *time.Location) (
 			}
 			a.GPUs = ids
 			i++
-		case a.Count == 0 && a.GPUs == nil && isCount(w):
-			a.Count = countOf(w)
+		case a.Count == 0 && a.GPUs == nil && isCount(w) && !(i > 0 && windowLead[strings.ToLower(words[i-1])]) && !(i+1 < len(words) && hourWords[strings.ToLower(words[i+1])]):
+			a.Count = countOf(w) // not "for 3 hours": the window's
 		case w == "gpus" || w == "gpu" || w == "asap" || w == "please" || w == "pls":
 			// "reserve 2 on hana asap": a start is now unless said
 		default:

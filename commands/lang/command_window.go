@@ -59,10 +59,21 @@ func (r *cmdReader) window(add func(...string)) {
 				en[k], en[k+1] = en[k+1], en[k]
 			}
 		}
+		// "book 3 hours on titan": a number and its hours said with no
+		// "for" is the duration, not a count of GPUs
+		for k := 0; k+1 < len(en); k++ {
+			if reqStartsNumber(en[k]) && hourWords[strings.ToLower(en[k+1])] && (k == 0 || !slices.Contains([]string{"for", "next", "in", "from", "until", "to", "at", "by", "another"}, strings.ToLower(en[k-1]))) {
+				en = slices.Insert(en, k, "for")
+				k++
+			}
+		}
 		// a bare "30 mins" / "3 hours" after "next"/"for" reads as a duration
 		add(en...)
 	}
 }
+
+// hourWords are the units of a duration said in English words.
+var hourWords = map[string]bool{"hours": true, "hour": true, "hrs": true, "hr": true, "h": true, "minutes": true, "mins": true, "min": true, "days": true, "day": true}
 
 // spanWindow reads a whole day ("내일 하루종일": from its start to
 // midnight; today's from now) or the weekend ("주말 동안": Saturday 0:00 to

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -250,4 +251,22 @@ func TestRunsOfEpochsAndAnUnknownServerReleased(t *testing.T) {
 	if _, err := ParseRelease("오크 all", Servers{Names: []string{"apollo"}}); !UnknownServer(err) {
 		t.Errorf("an unknown server released: %v", err)
 	}
+}
+
+// "book 3 hours on titan starting now": the hours are the window, not
+// three GPUs (probe 43: "I don't understand hours").
+func TestHoursAreNoCount(t *testing.T) {
+	env := probe41Env(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC))
+	if cr, ok := ReadCommand(env, "book 3 hours on nova starting now"); !ok || cr.Args != "on nova for 3 hours starting now" {
+		t.Errorf("book 3 hours: %v %q", ok, cr.Args)
+	}
+	srv := Servers{Names: []string{"nova"}}
+	if _, err := ParseReserve("on nova for 3 hours starting now", srv, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC), time.UTC); !isField(err, FieldCount) {
+		t.Errorf("want the count asked: %v", err)
+	}
+}
+
+func isField(err error, field string) bool {
+	var ue *UserError
+	return errors.As(err, &ue) && ue.Field == field
 }
