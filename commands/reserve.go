@@ -515,7 +515,7 @@ func runRelease(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	loc := s.loc(req)
 	// the asker's, limited to the day said ("release tomorrow")
 	keep := func(r store.Reservation) bool {
-		return r.Owner == req.User && (a.Day == "" || lang.OnDay(a.Day, r.Start, r.End, now, loc))
+		return r.Owner == req.User && (a.Day == "" || lang.OnDay(a.Day, r.Start, r.End, now, loc)) && lastsAbout(r, a.Lasting)
 	}
 	var ids []string
 	switch {
@@ -842,6 +842,16 @@ func freeNow(ctx context.Context, st store.Store, p *i18n.Printer, server string
 		Summary: p.Tf("%d GPU(s) on %s are free now (GPUs %s): no need to wait. Book them before someone else does: `%s`", count, server, joinInts(ids), cmd),
 		Actions: []Action{{ID: ActionRun, Label: p.T("Book them"), Command: cmd, Style: "primary"}},
 	}
+}
+
+// lastsAbout reports whether r was booked for about d (within a quarter
+// of an hour or a tenth of it); any r when d is 0.
+func lastsAbout(r store.Reservation, d time.Duration) bool {
+	if d == 0 {
+		return true
+	}
+	gap := r.End.Sub(r.Start) - d
+	return gap.Abs() <= max(15*time.Minute, d/10)
 }
 
 // oneOfSeveral asks which booking a release of a server means, when the

@@ -165,3 +165,19 @@ func TestReleaseOfAnUnknownServerKeepsTheBookings(t *testing.T) {
 		t.Errorf("the booking was released: %v", m.Data)
 	}
 }
+
+// "그 5시간짜리 예약 취소" releases the booking of that length only, even
+// when both are in use (probe 44 released both).
+func TestReleaseTheBookingOfALength(t *testing.T) {
+	s, _ := newReservations(t)
+	five := mustDo(t, s, "U1", "reserve 1 on server-h for 5h").Data.(store.Reservation)
+	two := mustDo(t, s, "U1", "reserve 1 on server-h for 2h").Data.(store.Reservation)
+	r := mustDo(t, s, "U1", "server-h 5시간짜리 예약 취소할게요")
+	got, ok := r.Data.(store.Reservation)
+	if !ok || got.ID != five.ID {
+		t.Fatalf("released %+v, want %s", r.Data, five.ID)
+	}
+	if m := mustDo(t, s, "U1", "mine"); !strings.Contains(fmt.Sprint(m.Data), two.ID) {
+		t.Errorf("the 2-hour booking went too: %v", m.Data)
+	}
+}

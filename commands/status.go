@@ -24,8 +24,8 @@ func runStatus(ctx context.Context, s *Set, req Request, args string) (*Reply, e
 	if len(words) > 0 {
 		if srv, err := s.deps.Inventory.Server(words[0]); err == nil {
 			servers, words = []inventory.Server{srv}, words[1:]
-		} else if len(words) == 1 {
-			return nil, err
+		} else if len(words) == 1 && !lang.IsDayWord(words[0]) {
+			return nil, err // "status today": the day, every server
 		}
 	}
 	now, err := st.Now(ctx)

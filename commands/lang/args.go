@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -249,6 +250,9 @@ type ReleaseArgs struct {
 	// Day limits All or Server to the reservations held on that day, as
 	// typed ("내일 예약한거 취소해줘": release tomorrow).
 	Day string
+	// Lasting limits them to the booking of about that length ("그 5시간
+	// 짜리 예약 취소": release green lasting 5h).
+	Lasting time.Duration
 }
 
 // ParseRelease reads `release <id> | <server> [all] | all [--force]`:
@@ -262,6 +266,13 @@ type ReleaseArgs struct {
 func ParseRelease(args string, srv Servers) (ReleaseArgs, error) {
 	words, force := takeForce(strings.Fields(args))
 	a := ReleaseArgs{Force: force}
+	if k := slices.Index(words, "lasting"); k >= 0 && k+1 < len(words) {
+		d, err := ParseDuration(words[k+1])
+		if err != nil {
+			return a, userErrorf("`release <server> lasting 5h`: the booking of that length", en.Tf("`%s` is not a duration", words[k+1]))
+		}
+		a.Lasting, words = d, slices.Delete(words, k, k+2)
+	}
 	if n := len(words); n > 0 && isDayWord(strings.ToLower(words[n-1])) {
 		a.Day, words = words[n-1], words[:n-1]
 		if len(words) == 0 {

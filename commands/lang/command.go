@@ -34,7 +34,7 @@ var commandVerbs = []struct {
 	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
 	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
 	// "내 예약 반납" were taken by extend and release above.
-	{"mine", []string{"내 예약", "내예약", "my reservations", "my bookings", "my reservation", "my booking", "잡아둔", "잡아 둔", "잡아놓은", "잡아 놓은",
+	{"mine", []string{"내 예약", "내예약", "내꺼 예약", "내거 예약", "내 거 예약", "제꺼 예약", "제 거 예약", "my reservations", "my bookings", "my reservation", "my booking", "잡아둔", "잡아 둔", "잡아놓은", "잡아 놓은",
 		"빌린 거", "빌린거", "예약한 거", "예약한거", "what did i book", "what have i booked", "when does my"}},
 	// the reservations as a whole, before reserve: "예약 현황", "예약 상황
 	// 보여줘", "show reservations" ask what is held, not to hold more
@@ -46,7 +46,7 @@ var commandVerbs = []struct {
 		// "다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": asked as a booking
 		"쓸 수 있을까", "쓸수 있을까", "쓸수있을까", "사용할 수 있을까", "사용 가능할까"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "idle", "full", "꽉 찼", "꽉찼", "꽉 차", "꽉차", "asap", "급하게", "급한데", "몇 장 남아", "몇장 남아", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
+		"free right now", "free now", "idle", "full", "how busy", "any gpu", "any gpus", "꽉 찼", "꽉찼", "꽉 차", "꽉차", "asap", "급하게", "급한데", "몇 장 남아", "몇장 남아", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
 		// when someone's hold ends: "김대리가 잡은 gpu 언제 끝나요?"
 		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "언제 반납", "빈자리", "빈 자리", "자리 나",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"
@@ -597,6 +597,9 @@ func (r *cmdReader) args(name string) string {
 		if day := r.dayOnly(); day != "" && r.id == "" {
 			add(day) // "내일 예약한거 취소해줘": those held that day
 		}
+		if r.duration != "" && r.id == "" {
+			add("lasting", r.duration) // "그 그린 5시간짜리 예약 취소": the one that long
+		}
 	case "extend", "shorten":
 		// ParseExtend's words: [id | server] (by <duration> | until <point>);
 		// with neither, the user's only reservation.
@@ -773,7 +776,7 @@ func planWords(toks []reqToken) bool {
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
 	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "빈거", "빈게", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "남았", "사용 가능한", "사용가능한", "놀고",
-		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나", "한가", "한산", "idle", "꽉", "asap", "급하"} {
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나", "한가", "한산", "idle", "꽉", "asap", "급하", "busy"} {
 		if strings.Contains(low, w) {
 			return false
 		}

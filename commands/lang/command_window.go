@@ -72,6 +72,14 @@ func (r *cmdReader) window(add func(...string)) {
 	}
 }
 
+// nextWeekDay is the date of weekday wd in the week after now's, weeks
+// starting on Monday as Korean calendars count them: "다음주 월요일" is
+// tomorrow when said on a Sunday and a week ahead when said on a Monday.
+func nextWeekDay(now time.Time, wd time.Weekday) string {
+	sinceMonday := (int(now.Weekday()) + 6) % 7
+	return now.AddDate(0, 0, 7-sinceMonday+(int(wd)+6)%7).Format("2006-01-02")
+}
+
 // hourWords are the units of a duration said in English words.
 var hourWords = map[string]bool{"hours": true, "hour": true, "hrs": true, "hr": true, "h": true, "minutes": true, "mins": true, "min": true, "days": true, "day": true}
 
@@ -263,6 +271,9 @@ func (r *cmdReader) koreanTime(i int) int {
 	for k, d := range whenWeekdays {
 		if isHangulWord(k) && strings.HasPrefix(w, k) {
 			day = strings.ToLower(d.String()[:3])
+			if pw := r.w(i - 1); pw == "다음주" || pw == "담주" || pw == "주" && r.w(i-2) == "다음" {
+				day = nextWeekDay(r.now, d) // "다음주 월요일" said on a Monday: a week ahead, not today
+			}
 		}
 	}
 	if d, n, ok := r.koDate(i); ok {
@@ -431,6 +442,9 @@ func koStartAfter(w string) bool {
 	return false
 }
 
+// IsDayWord is isDayWord for the commands' own readers ("status today").
+func IsDayWord(w string) bool { return isDayWord(strings.ToLower(w)) }
+
 // isDayWord reports whether w names a day a booking starts on: today,
 // tomorrow or a weekday.
 func isDayWord(w string) bool {
@@ -495,6 +509,8 @@ func (r *cmdReader) koDayPart(i int, w string) int {
 		day := "tomorrow"
 		if len(r.points) > 0 && r.points[0].day != "" && r.points[0].day != "today" && r.points[0].day != "now" {
 			day = r.dayAfter(r.points[0].day)
+		} else if len(r.points) == 0 && r.now.Hour() < 6 {
+			day = "today" // said after midnight: this morning's 9:00
 		}
 		r.endPoint("")
 		r.points = append(r.points, winPoint{day: day, clock: "9:00", role: "until"})

@@ -299,7 +299,7 @@ func Read(env Env, text string) (Reading, error) {
 	}
 	question := strings.ContainsAny(text, "?？")
 	text = reqStripLead(reqNormalize(hangulServers(text, env.Servers)))
-	text, runs := cutRuns(outputLengths(text))
+	text, amounts := amountsSaid(text)
 	if n := utf8.RuneCountInString(text); n > reqMaxRunes {
 		return Reading{}, userErrorf(reqExample,
 			en.Tf("that request is %d characters long; I read plan requests of up to %d", n, reqMaxRunes))
@@ -367,7 +367,7 @@ func Read(env Env, text string) (Reading, error) {
 	settleAsk(&r, c, p, question)
 	impliedDefaults(&r, p, c)
 	countsAsked(&r, c, p)
-	applyRuns(&r, runs)
+	amounts.apply(&r)
 	return r, nil
 }
 

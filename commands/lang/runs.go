@@ -86,3 +86,28 @@ func applyRuns(r *Reading, runs int) {
 	j.Notes = append(j.Notes, t.String())
 	r.notes = append(r.notes, t)
 }
+
+// amounts are the amounts a request says in words the reader rewrites before
+// it reads them: runs ("5번정도"), a corpus in gigabytes, output lengths.
+type amounts struct {
+	runs   int
+	corpus float64 // bytes of text
+}
+
+// amountsSaid rewrites them and keeps what applies after the reading.
+func amountsSaid(text string) (string, amounts) {
+	var s amounts
+	text, s.runs = cutRuns(outputLengths(text))
+	text, s.corpus = textTokens(text)
+	return text, s
+}
+
+// apply plans every run said and says how a corpus was counted.
+func (s amounts) apply(r *Reading) {
+	applyRuns(r, s.runs)
+	if s.corpus > 0 {
+		t := en.Tf("%s bytes of text read as %s tokens, at %d bytes a token (say the tokens for your tokenizer's count)", Num(s.corpus), Num(s.corpus/bytesPerToken), bytesPerToken)
+		r.Request.Job.Notes = append(r.Request.Job.Notes, t.String())
+		r.notes = append(r.notes, t)
+	}
+}

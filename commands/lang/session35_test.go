@@ -26,7 +26,7 @@ func TestProbe32Bookings(t *testing.T) {
 		"server-a 1장 내일 오전까지 쓸게요":                        "reserve 1 on server-a until tomorrow noon",
 		"server-a 1장 오후까지 쓸게요":                           "reserve 1 on server-a until today",
 		"Book 4 GPUs on server-a for the weekend please": "reserve 4 on server-a from sat 0:00 until sun midnight",
-		"server-a 8장 다음주 월요일부터 3일 풀로 써야하는데 가능할까요":        "reserve 8 on server-a from mon for 72h",
+		"server-a 8장 다음주 월요일부터 3일 풀로 써야하는데 가능할까요":        "reserve 8 on server-a from 2026-11-30 for 72h",
 		"server-v V100 빈거 있나요?":                          "status server-v",
 		"김대리가 잡은 gpu 언제 끝나요?":                            "status ",
 		"can you free up the GPU I reserved":             "release all",

@@ -209,7 +209,7 @@ func TestKoreanSpans(t *testing.T) {
 	for text, want := range map[string]string{
 		"내일 오후 2시~6시 a100 2장":           "reserve 2 on gpu1 from tomorrow 14:00 until 18:00",
 		"a100 2장 내일 14시-18시 예약":         "reserve 2 on gpu1 from tomorrow 14:00 until 18:00",
-		"다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": "reserve 2 on gpu2 from tue 9:00 until tue 12:00",
+		"다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": "reserve 2 on gpu2 from 2026-12-01 9:00 until 2026-12-01 12:00",
 		"퇴근 전까지 a100 한장 쓸게요":            "reserve 1 on gpu1 until 18:00",
 		"오늘 저녁 6시 a100 한장 쓸게요":          "reserve 1 on gpu1 until today 18:00",
 		"내일 오전 9시부터 a100 1장 3시간 쓸게요":    "reserve 1 on gpu1 from tomorrow 9:00 for 3h",
@@ -229,7 +229,7 @@ func TestProbe35Bookings(t *testing.T) {
 	env := Env{Catalog: cat, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "alpha"},
 		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "beta"}}}
 	for text, want := range map[string]string{
-		"다음주 목요일 점심 이후부터 저녁까지 alpha 2장 예약 가능?": "reserve 2 on alpha from thu 13:00 until thu",
+		"다음주 목요일 점심 이후부터 저녁까지 alpha 2장 예약 가능?": "reserve 2 on alpha from 2026-12-03 13:00 until 2026-12-03",
 		"내일 알파 예약 2시간만 연장해줘":                   "extend alpha tomorrow by 2h",
 		"내일 예약한거 취소해줘":                         "release tomorrow",
 		"베타 지금 비어있으면 2장 3시간 뒤까지 쓸게":            "reserve 2 on beta for 3h",

@@ -270,3 +270,34 @@ func isField(err error, field string) bool {
 	var ue *UserError
 	return errors.As(err, &ue) && ue.Field == field
 }
+
+// Probe 44 (blue, green, red; said after midnight on a Monday):
+// "다음주 월요일" is a week ahead, "밤새" after midnight ends this morning,
+// "5시간짜리" names the booking of that length, "내꺼 예약" lists mine,
+// "how busy" and "any gpu?" ask the status, and a corpus in gigabytes is
+// tokens of it, not a GPU's memory.
+func TestProbe44Commands(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 0, 10, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "blue"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "green"}, {GPU: mustGPUFor(t, cat, "l40s"), Count: 4, Server: "red"}}}
+	for text, want := range map[string]string{
+		"다음주 월요일 오전에 블루 8장 예약해주세요":   "reserve 8 on blue from 2026-12-07 9:00 until 2026-12-07 12:00",
+		"밤새 그린 2장 돌릴 건데 잡아줘 ㅇㅇ":      "reserve 2 on green until today 9:00",
+		"그 그린 5시간짜리 예약 취소할게요":        "release green lasting 5h",
+		"내꺼 예약 뭐 있지?":                "mine ",
+		"how busy are things today?": "status today",
+		"any gpu?":                   "status ",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if got := nextWeekDay(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), time.Monday); got != "2026-11-30" {
+		t.Errorf("다음주 월요일 said on a Sunday: %s", got)
+	}
+	r, err := Read(env, "미스트랄 7B 컨티뉴드 프리트레이닝 텍스트 20GB 정도인데 그린으로 하면 얼마나 걸려?")
+	if err != nil || r.Request.Job.Tokens != 5e9 || r.Request.Targets[0].Server != "green" {
+		t.Errorf("20 GB of text: %v tokens %v targets %+v", err, r.Request.Job.Tokens, r.Request.Targets)
+	}
+}
