@@ -659,6 +659,9 @@ func isHangulWord(w string) bool {
 // finetuning", "number of l40s" or "2 epochs of gpt2-xl" do not.
 func (c *canonizer) ofDrops(i int) bool {
 	next := c.w(i + 1)
+	if (next == "a" || next == "an" || next == "the") && isParamSize(c.w(i+2)) {
+		return true // "full fine-tune of a 70B": the model, not the data
+	}
 	if next == "" || reqStartsNumber(next) || next == "dataset" || next == "data" || next == "a" || next == "the" {
 		return false
 	}

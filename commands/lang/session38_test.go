@@ -301,3 +301,12 @@ func TestProbe44Commands(t *testing.T) {
 		t.Errorf("20 GB of text: %v tokens %v targets %+v", err, r.Request.Job.Tokens, r.Request.Targets)
 	}
 }
+
+// "full fine-tune of a 70B … on 1B tokens": "of a 70B" names the model,
+// so the tokens after "on" are the data (probe 44 asked for a dataset).
+func TestOfAModelSize(t *testing.T) {
+	r, err := Read(Env{Catalog: planner.DefaultCatalog()}, "multi-node: 2 nodes of 8x H100, full fine-tune of a 70B with ZeRO-3 on 1B tokens, how long?")
+	if j := r.Request.Job; err != nil || j.Tokens+j.DatasetTokens != 1e9 || j.Model.Params() < 60e9 {
+		t.Errorf("%v tokens %v %v", err, r.Request.Job.Tokens, r.Request.Job.DatasetTokens)
+	}
+}
