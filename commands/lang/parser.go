@@ -137,6 +137,10 @@ type reqParser struct {
 // BERT-base-sized transformer is the seeds' own case (LogBERT).
 const standInModel = "bert-base-uncased"
 
+// standInAdapters stands in for a measured LoRA or QLoRA run: adapters
+// are trained on an LLM, most often one of about 8B on a single card.
+const standInAdapters = "llama-3.1-8b"
+
 func (p *reqParser) tok(i int) reqToken {
 	if i < 0 || i >= len(p.toks) {
 		return reqToken{start: len(p.text), end: len(p.text)}
@@ -846,12 +850,16 @@ func (p *reqParser) standInModel() (planner.Model, error) {
 		p.sizeAsked = true
 		return planner.ModelFromParams(7e9)
 	}
-	base, _, err := p.cat.Model(standInModel)
+	id := standInModel
+	if slices.ContainsFunc(p.toks, func(t reqToken) bool { return t.w == "lora" || t.w == "qlora" }) {
+		id = standInAdapters // "4090 한장에서 LoRA 6시간": adapters go on an LLM, not BERT
+	}
+	base, _, err := p.cat.Model(id)
 	if err != nil {
 		return base, err
 	}
 	p.standIn = true
-	p.note(en.Tf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", standInModel))
+	p.note(en.Tf("no model named: the measured run sets the speed; memory is for a %s-sized stand-in — name the model to check memory", id))
 	return base, nil
 }
 

@@ -310,3 +310,15 @@ func TestOfAModelSize(t *testing.T) {
 		t.Errorf("%v tokens %v %v", err, r.Request.Job.Tokens, r.Request.Job.DatasetTokens)
 	}
 }
+
+// A measured LoRA run with no model named stands in an 8B LLM, not BERT:
+// adapters are trained on LLMs (probe 44 showed BERT's memory).
+func TestLoRAStandIn(t *testing.T) {
+	r, err := Read(Env{Catalog: planner.DefaultCatalog()}, "4090 한장에서 LoRA 6시간 걸렸는데 H100이면 얼마나 걸림?")
+	if err != nil || r.Request.Job.Model.ID != standInAdapters || !r.StandIn {
+		t.Errorf("%v %s", err, r.Request.Job.Model.ID)
+	}
+	if r, err := Read(Env{Catalog: planner.DefaultCatalog()}, "LogBERT took 5.67 h/epoch on 4x V100, how long on 8x h100?"); err == nil && r.Request.Job.Model.ID == standInAdapters {
+		t.Errorf("a run with no adapters stood in an LLM")
+	}
+}
