@@ -181,3 +181,15 @@ func TestReleaseTheBookingOfALength(t *testing.T) {
 		t.Errorf("the 2-hour booking went too: %v", m.Data)
 	}
 }
+
+// "스타 예약 2시간 연장해줘" with one booking running and one ahead extends
+// the running one (probe 45 asked which).
+func TestExtendTheRunningOne(t *testing.T) {
+	s, _ := newReservations(t)
+	now := mustDo(t, s, "U1", "reserve 1 on server-h for 2h").Data.(store.Reservation)
+	mustDo(t, s, "U1", "reserve 1 on server-h from tomorrow 9:00 for 2h")
+	r := mustDo(t, s, "U1", "server-h 예약 2시간 연장해줘")
+	if got, ok := r.Data.(store.Reservation); !ok || got.ID != now.ID || !got.End.Equal(now.End.Add(2*time.Hour)) {
+		t.Errorf("extended %+v, want %s by 2h", r.Data, now.ID)
+	}
+}

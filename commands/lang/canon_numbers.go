@@ -194,6 +194,34 @@ func (c *canonizer) scale(i int) int {
 	return i + 1
 }
 
+// sizeBeforeWord reads a size said before a generic word for a model ("a
+// 124M gpt", "7B급") or before the job it is run in ("max batch for 13b
+// inference", "a 7b lora") as the model's size; after a model's name
+// ("deepseek-v2-lite 16b lora") the size is that model's, read with it.
+func (c *canonizer) sizeBeforeWord(i int, next string) (int, bool) {
+	switch next {
+	case "급", "class", "-class",
+		"model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe",
+		"gpt", "gpt-style", "lm", "language", "언어": // "a 124M gpt", "a 1B language model": generic words, no catalogue name
+		if k := len(c.out); k > 0 && (c.out[k-1].w == "on" || c.out[k-1].w == "of") {
+			c.out = c.out[:k-1] // "qlora on a 32B model": the model, not hardware or a dataset
+		}
+		c.emit(c.w(i)+"-params", i, i+2)
+		return i + 2, true
+	case "inference", "serving", "training", "pretraining", "finetuning", "fine-tuning", "finetune", "lora", "qlora", "추론", "서빙", "학습", "파인튜닝":
+	default:
+		return i, false
+	}
+	if prev := c.w(i - 1); i > 0 && prev != "for" && prev != "of" && prev != "a" && prev != "an" && prev != "the" && c.anyModel() {
+		return i, false
+	}
+	if k := len(c.out); k > 0 && (c.out[k-1].w == "for" || c.out[k-1].w == "of") {
+		c.out = c.out[:k-1]
+	}
+	c.emit(c.w(i)+"-params", i, i+1)
+	return i + 1, true
+}
+
 // size reads a model size written as a number: "7B model", "a 124M model",
 // "7b params" is the readers' own; a bare "7B" when no catalogue model is
 // named anywhere is a size too (people say "a 7B" for the model).
@@ -215,15 +243,8 @@ func (c *canonizer) size(i int) int {
 		c.skip(i, i+2) // "7B급 모델(Qwen2.5-7B 생각중)": the class of the model named
 		return i + 2
 	}
-	switch next {
-	case "급", "class", "-class",
-		"model", "models", "llm", "transformer", "network", "net", "모델", "짜리", "dense", "decoder", "moe",
-		"gpt", "gpt-style", "lm", "language", "언어": // "a 124M gpt", "a 1B language model": generic words, no catalogue name
-		if k := len(c.out); k > 0 && (c.out[k-1].w == "on" || c.out[k-1].w == "of") {
-			c.out = c.out[:k-1] // "qlora on a 32B model": the model, not hardware or a dataset
-		}
-		c.emit(c.w(i)+"-params", i, i+2)
-		return i + 2
+	if n, ok := c.sizeBeforeWord(i, next); ok {
+		return n
 	}
 	if c.modelKnown != nil && c.modelKnown(next) && c.modelID(next) == "" && !sizeAdjective(next) && !c.gpu(next) {
 		// "8b llama3": the size said before its family reads as "llama3 8b"

@@ -40,7 +40,7 @@ var commandVerbs = []struct {
 	// 보여줘", "show reservations" ask what is held, not to hold more
 	{"status", []string{"예약 현황", "예약현황", "예약 상황", "예약상황", "예약 목록", "예약목록", "예약 리스트", "예약된 거", "예약된거",
 		"show reservations", "list reservations", "all reservations", "show bookings", "list bookings", "current reservations", "current bookings",
-		"한가해", "한가한", "한산"}}, // "GPU 좀 쓰고 싶은데 어디가 제일 한가해요?": which is idle
+		"한가해", "한가한", "한산", "anything i can", "anything we can"}}, // "GPU 좀 쓰고 싶은데 어디가 제일 한가해요?", "anything I can grab right now?": what is free
 	{"reserve", []string{"reserve", "book", "grab", "hold", "taking", "예약", "신청", "잡아", "잡을", "빌려", "빌릴", "쓸게", "쓸께", "쓰겠", "사용할게", "사용할께", "사용하겠", "써도 되", "써도 돼", "써도 될", "사용해도",
 		"써야 하는데", "써야하는데", "써야 되는데", "써야되는데", "써야 할 것 같", "써야할 것 같", "쓰고 싶", "쓰고싶", "사용하고 싶", "ㄱㄱ", "고고",
 		// "다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": asked as a booking
@@ -776,7 +776,7 @@ func planWords(toks []reqToken) bool {
 // server, no "who", no "any", no "free".
 func (r *cmdReader) softStatus(low string) bool {
 	for _, w := range []string{"who", "any ", "free", "status", "현황", "상태", "상황", "누가", "남는", "비어", "빈 ", "빈거", "빈게", "server", "서버", "예약", "reservations", "bookings", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "남았", "사용 가능한", "사용가능한", "놀고",
-		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나", "한가", "한산", "idle", "꽉", "asap", "급하", "busy"} {
+		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "잡은 gpu", "잡은 거", "빈자리", "빈 자리", "자리 나", "한가", "한산", "idle", "꽉", "asap", "급하", "busy", "anything i can", "anything we can"} {
 		if strings.Contains(low, w) {
 			return false
 		}

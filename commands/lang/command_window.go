@@ -59,6 +59,11 @@ func (r *cmdReader) window(add func(...string)) {
 				en[k], en[k+1] = en[k+1], en[k]
 			}
 		}
+		// "… overnight on sol for a training run": a "for" the words
+		// after it left alone says no more ("from yesterday" is refused)
+		for len(en) > 0 && strings.EqualFold(en[len(en)-1], "for") {
+			en = en[:len(en)-1]
+		}
 		// "book 3 hours on titan": a number and its hours said with no
 		// "for" is the duration, not a count of GPUs
 		for k := 0; k+1 < len(en); k++ {
@@ -509,8 +514,8 @@ func (r *cmdReader) koDayPart(i int, w string) int {
 		day := "tomorrow"
 		if len(r.points) > 0 && r.points[0].day != "" && r.points[0].day != "today" && r.points[0].day != "now" {
 			day = r.dayAfter(r.points[0].day)
-		} else if len(r.points) == 0 && r.now.Hour() < 6 {
-			day = "today" // said after midnight: this morning's 9:00
+		} else if r.now.Hour() < 6 && (len(r.points) == 0 || r.points[0].day == "" || r.points[0].day == "today" || r.points[0].day == "now") {
+			day = "today" // said after midnight ("오늘 밤새" at 00:19): this morning's 9:00
 		}
 		r.endPoint("")
 		r.points = append(r.points, winPoint{day: day, clock: "9:00", role: "until"})

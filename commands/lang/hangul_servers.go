@@ -215,8 +215,10 @@ func shortServer(word string, exact map[string]string, before, after string) str
 		}
 	}
 	next := strings.TrimSpace(after)
-	placed := rest != "" || strings.HasPrefix(next, "서버") || strings.HasPrefix(next, "예약") || strings.HasPrefix(next, "누가") ||
-		len(next) > 0 && next[0] >= '0' && next[0] <= '9' && strings.ContainsAny(strings.Fields(next)[0], "장개대")
+	placed := rest != "" || len(next) > 0 && next[0] >= '0' && next[0] <= '9' && strings.ContainsAny(strings.Fields(next)[0], "장개대시분일")
+	for _, cue := range []string{"서버", "예약", "누가", "자리", "몇", "지금", "오늘", "내일", "모레", "이번", "다음", "주말", "오전", "오후", "저녁", "밤", "아침"} {
+		placed = placed || strings.HasPrefix(next, cue) // "솔 지금부터 3시간 2장", "솔 자리 나면"
+	}
 	if !placed {
 		return word
 	}

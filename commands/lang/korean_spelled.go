@@ -111,6 +111,11 @@ func koSpelledGPU(w string, isGPU func(string) bool) (string, int) {
 	if d, n := digitByDigit(w); n > 0 && isGPU(d) {
 		return d, n // "사공구공", "삼공구공"
 	}
+	for lead, d := range map[string]string{"삼": "3", "사": "4", "오": "5"} {
+		if strings.HasPrefix(w, lead+"구공") && isGPU(d+"090") {
+			return d + "090", len(lead + "구공") // "사구공": the 4090 as it is nicknamed
+		}
+	}
 	for _, l := range koGPULetters {
 		rest, ok := strings.CutPrefix(w, l.ko)
 		if !ok {

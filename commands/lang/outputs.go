@@ -28,8 +28,13 @@ func outputLengths(text string) string {
 	for _, t := range tokenOutputs {
 		text = t.re.ReplaceAllString(text, t.out)
 	}
+	text = wonUnits.ReplaceAllString(text, "원화로")
 	return setAside.ReplaceAllString(text, "$1")
 }
+
+// wonUnits asks the answer in won ("만원 단위로 알려주세요"), not a budget
+// of ten thousand won.
+var wonUnits = regexp.MustCompile(`(?:만\s*)?원\s*단위(?:로)?`)
 
 // textGB is a corpus said by its size on disk ("텍스트 20GB 정도", "20GB
 // of text", "코퍼스 1.5TB"): an amount of training tokens, not a GPU's

@@ -322,3 +322,35 @@ func TestLoRAStandIn(t *testing.T) {
 		t.Errorf("a run with no adapters stood in an LLM")
 	}
 }
+
+// Probe 45 (sol, luna, star; just after midnight): 솔 is sol before a time
+// or 자리; "오늘 밤새" after midnight ends this morning; a trailing purpose
+// ("for a training run") leaves no "for"; "anything I can grab right
+// now?" asks the status; "13b inference" is the model's size; 사구공 is
+// the 4090; "만원 단위로" asks won, not a ₩10,000 budget.
+func TestProbe45Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 0, 19, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h200"), Count: 8, Server: "sol"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "luna"}, {GPU: mustGPUFor(t, cat, "3090"), Count: 2, Server: "star"}}}
+	for text, want := range map[string]string{
+		"/gpuplan 솔 지금부터 3시간 2장 잡아줘":                                            "reserve 2 on sol for 3h",
+		"솔 자리 나면 4장 줄 서줘":                                                       "wait 4 on sol",
+		"오늘 밤새 루나 2장 쓸게":                                                        "reserve 2 on luna from today until today 9:00",
+		"need 4 gpus overnight on sol for a training run, can you set that up?": "reserve 4 on sol until today 9:00",
+		"hey, anything I can grab right now?":                                   "status ",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	if r, err := Read(env, "max batch size for 13b inference on a100 80gb with 8k context?"); err != nil || r.Request.Job.Model.Params() < 12e9 {
+		t.Errorf("13b inference: %v", err)
+	}
+	if r, err := Read(env, "70B 4비트 양자화하면 사구공 두 장으로 돌아가?"); err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].GPU.ID != "rtx-4090" {
+		t.Errorf("사구공: %v %+v", err, r.Request.Targets)
+	}
+	if r, err := Read(env, "7B LoRA 파인튜닝 비용 h100으로 5만개 만원 단위로 알려주세요"); err != nil || r.Budget != 0 || !r.InWon {
+		t.Errorf("만원 단위: %v budget %v won %v", err, r.Budget, r.InWon)
+	}
+}
