@@ -193,3 +193,14 @@ func TestExtendTheRunningOne(t *testing.T) {
 		t.Errorf("extended %+v, want %s by 2h", r.Data, now.ID)
 	}
 }
+
+// "who's on server-h tomorrow" counts tomorrow's working day, not the
+// minute at 9:00 (probe 45 missed a booking of the afternoon).
+func TestStatusOfADay(t *testing.T) {
+	s, _ := newReservations(t)
+	mustDo(t, s, "U2", "reserve 2 on server-h from tomorrow 13:00 for 2h")
+	r := mustDo(t, s, "U1", "who's on server-h tomorrow")
+	if !strings.Contains(r.Summary, "2 of 4 GPUs free") || !strings.Contains(r.Summary, "from tomorrow 09:00 to tomorrow 18:00") {
+		t.Errorf("tomorrow: %q", r.Summary)
+	}
+}

@@ -71,6 +71,10 @@ func statusWindow(words []string, now time.Time, loc *time.Location) (from, to t
 	if len(words) == 0 || len(words) == 1 && strings.EqualFold(words[0], "now") {
 		return time.Time{}, time.Time{}, nil
 	}
+	if len(words) == 1 && lang.IsDayWord(words[0]) && !strings.EqualFold(words[0], "today") && !strings.EqualFold(words[0], "tonight") {
+		// "who's on luna tomorrow": that working day, as 내일 is read
+		words = []string{"from", words[0], "9:00", "until", words[0], "18:00"}
+	}
 	w, _, err := lang.ParseWindow(words, now, loc)
 	if err != nil {
 		return time.Time{}, time.Time{}, err
