@@ -58,3 +58,19 @@ func TestLaunchServesTheRepoAsked(t *testing.T) {
 		t.Errorf("without a repo named: %q", got)
 	}
 }
+
+// A launch line never serves a stranger's copy that a catalogue row's
+// source cites (probe 46 served shilinxu/Qwen2-VL-7B-ViT): the
+// publisher's repository, or <model>.
+func TestLaunchRepoIsThePublishers(t *testing.T) {
+	c := DefaultCatalog()
+	for _, m := range c.Models {
+		r := repoID(m)
+		if org, _, ok := strings.Cut(r, "/"); ok && !publisherOrgs[org] {
+			t.Errorf("%s launches %s", m.ID, r)
+		}
+	}
+	if got := repoID(mustModel(t, c, "qwen2.5-7b")); !strings.HasPrefix(got, "Qwen/") {
+		t.Errorf("qwen2.5-7b launches %s", got)
+	}
+}

@@ -784,11 +784,25 @@ func repoID(m Model) string {
 	if m.Origin == "hub" && strings.Contains(m.ID, "/") {
 		return m.ID
 	}
-	if sub := hubRepoInSource.FindStringSubmatch(m.Source); sub != nil {
-		return sub[1]
+	for _, sub := range hubRepoInSource.FindAllStringSubmatch(m.Source, -1) {
+		if org, _, _ := strings.Cut(sub[1], "/"); publisherOrgs[org] {
+			return sub[1]
+		}
 	}
 	return "<model>"
 }
+
+// publisherOrgs are the Hugging Face organisations that publish the
+// catalogue's models. A row's source may cite a copy of a config in
+// someone else's repository (a quantised or fine-tuned upload): a launch
+// line serves the publisher's repository or, with none cited, says
+// <model>, never a stranger's copy.
+var publisherOrgs = map[string]bool{"Qwen": true, "google": true, "deepseek-ai": true, "openai": true, "timm": true, "microsoft": true,
+	"meta-llama": true, "openai-community": true, "mistralai": true, "FacebookAI": true, "klue": true, "intfloat": true, "facebook": true,
+	"LGAI-EXAONE": true, "BAAI": true, "thenlper": true, "google-t5": true, "answerdotai": true, "upstage": true, "tiiuae": true, "skt": true,
+	"sentence-transformers": true, "google-bert": true, "bigscience": true, "EleutherAI": true, "nvidia": true, "allenai": true,
+	"HuggingFaceTB": true, "01-ai": true, "mosaicml": true, "Salesforce": true, "stabilityai": true, "TinyLlama": true, "lmsys": true,
+	"liuhaotian": true, "llava-hf": true, "THUDM": true, "internlm": true, "beomi": true, "naver-hyperclovax": true, "kakaocorp": true}
 
 var hubRepoInSource = regexp.MustCompile(`https://huggingface\.co/([\w.-]+/[\w.-]+)/(?:blob|raw|resolve|tree)/`)
 

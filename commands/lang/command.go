@@ -46,7 +46,7 @@ var commandVerbs = []struct {
 		// "다음주 화요일 오전에 h100 2장 쓸 수 있을까요?": asked as a booking
 		"쓸 수 있을까", "쓸수 있을까", "쓸수있을까", "사용할 수 있을까", "사용 가능할까"}},
 	{"status", []string{"status", "using", "busy", "who has", "who's on", "who is on", "who on", "whos on", "who holds", "who's got", "who got", "available", "anything free", "what's free", "whats free",
-		"free right now", "free now", "idle", "full", "how busy", "any gpu", "any gpus", "꽉 찼", "꽉찼", "꽉 차", "꽉차", "asap", "급하게", "급한데", "몇 장 남아", "몇장 남아", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
+		"free right now", "free now", "idle", "full", "how busy", "any gpu", "any gpus", "쓰는 사람", "쓰는 분", "사용하는 사람", "사용하는 분", "꽉 찼", "꽉찼", "꽉 차", "꽉차", "asap", "급하게", "급한데", "몇 장 남아", "몇장 남아", "현황", "상태", "누가", "쓸 수 있는", "쓸수있는", "쓸수 있는", "쓸 수있는", "사용 가능한", "사용가능한", "놀고 있는", "놀고있는", "남는", "비어", "비었", "남았", "남아 있", "남아있", "빈 ", "빈거", "빈게", "사용중", "사용 중", "쓰고 있",
 		// when someone's hold ends: "김대리가 잡은 gpu 언제 끝나요?"
 		"언제 끝나", "언제끝나", "언제 풀려", "언제 비", "언제 반납", "빈자리", "빈 자리", "자리 나",
 		// what the team has: "우리 서버 a100 몇 장 있어요?", "how many gpus do we have"

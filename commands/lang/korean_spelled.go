@@ -124,6 +124,16 @@ func koSpelledGPU(w string, isGPU func(string) bool) (string, int) {
 		num, n := "", 0
 		if v, k := sinoNumber(rest); k > 0 {
 			num, n = strconv.Itoa(int(v)), k
+			// "에이치백이랑": 백이 reads as 102; a shorter numeral may name the GPU
+			for j := k; j > 0 && !isGPU(l.en+num) && !isGPU(l.en+num+"s"); {
+				_, size := utf8.DecodeLastRuneInString(rest[:j])
+				j -= size
+				if v2, k2 := sinoNumber(rest[:j]); j > 0 && k2 == j {
+					if d := strconv.Itoa(int(v2)); isGPU(l.en+d) || isGPU(l.en+d+"s") {
+						num, n = d, j
+					}
+				}
+			}
 		} else if d, k := digitByDigit(rest); k > 0 {
 			num, n = d, k
 		} else if v, k := englishDigitWord(rest); k > 0 {

@@ -354,3 +354,17 @@ func TestProbe45Readings(t *testing.T) {
 		t.Errorf("만원 단위: %v budget %v won %v", err, r.Budget, r.InWon)
 	}
 }
+
+// Probe 46: "에이치백이랑" is the H100 with its particle (백이 had read as
+// 102), and "내일 베타 쓰는 사람 있어요?" asks who holds beta tomorrow.
+func TestProbe46Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	r, err := Read(Env{Catalog: cat}, "에이치백이랑 에이백 80기가 중에 7B 인퍼런스 하면 뭐가 더 나아요?")
+	if err != nil || len(r.Request.Targets) != 2 || r.Request.Targets[0].GPU.ID != "h100-sxm5-80gb" {
+		t.Errorf("에이치백이랑: %v %+v", err, r.Request.Targets)
+	}
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 0, 37, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "beta"}}}
+	if cr, ok := ReadCommand(env, "내일 베타 쓰는 사람 있어요?"); !ok || cr.Name != "status" || !strings.HasPrefix(cr.Args, "beta from tomorrow") {
+		t.Errorf("who holds beta tomorrow: %v %+v", ok, cr)
+	}
+}
