@@ -191,7 +191,7 @@ func TestKoreanStoreRefusals(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct{ text, ko, en string }{
 		{"reserve 9 on server-a for 2h", "GPU가 4개뿐인데 9개를 요청했어요", "server-a has 4 GPUs; 9 asked"},
-		{"reserve 2 on server-a for 200h", "최대 72h보다 길어요", "200h is longer than the 72h maximum on server-a"},
+		{"reserve 2 on server-a for 200h", "최대 72h보다 길어요", "200h is longer than the 72h a booking may last on server-a"},
 		{"reserve gpus 7 on server-a for 2h", "server-a에 없어요", "GPU 7 does not exist on server-a"},
 		{"reserve 2 on server-z for 2h", "server-z`라는 서버는 없어요", "unknown server `server-z`"},
 	} {

@@ -309,6 +309,9 @@ func runReserve(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 	if !start.IsZero() {
 		dur = a.window.End.Sub(start)
 	}
+	if maxDur > 0 && dur > maxDur {
+		return nil, s.overCap(req.printer(), a, dur, maxDur, loc)
+	}
 	rv, err := st.Reserve(ctx, store.ReserveRequest{
 		RequestID: requestID(req), Server: a.server.Name, ServerGPUs: a.server.Count(), Count: a.count, GPUs: a.gpus,
 		Owner: req.User, Start: start, Duration: dur, MaxDuration: maxDur, Note: a.note,
@@ -325,6 +328,33 @@ func runReserve(ctx context.Context, s *Set, req Request, args string) (*Reply, 
 		r.Summary += " " + req.printer().Tf("(the start said, %s, had just passed: booked from now)", late.In(loc).Format("15:04"))
 	}
 	return r, nil
+}
+
+// overCap refuses a booking longer than the server allows and offers the
+// longest it does, from the same start ("이번 주 금요일까지 블루 2장": 72h,
+// to be extended when it ends).
+func (s *Set) overCap(p *i18n.Printer, a reserveArgs, dur, maxDur time.Duration, loc *time.Location) error {
+	what := strconv.Itoa(a.count)
+	if len(a.gpus) > 0 {
+		what = "gpus " + joinInts(a.gpus)
+	}
+	cmd := fmt.Sprintf("reserve %s on %s", what, a.server.Name)
+	if !a.window.Start.IsZero() {
+		cmd += " from " + a.window.Start.In(loc).Format("2006-01-02 15:04")
+	}
+	cmd += " for " + inHours(maxDur)
+	return &UserError{Msg: p.Tf("%s is longer than the %s a booking may last on %s", inHours(dur), inHours(maxDur), a.server.Name),
+		Hint: p.Tf("book the most it allows and extend it when it ends: `%s`", cmd), Field: lang.FieldDuration}
+}
+
+// inHours writes a duration in hours and minutes ("72h", "113h6m"), as a
+// booking's cap is said.
+func inHours(d time.Duration) string {
+	d = d.Round(time.Minute)
+	if m := int(d.Minutes()) % 60; m != 0 {
+		return fmt.Sprintf("%dh%dm", int(d.Hours()), m)
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
 // reservationReply announces a reservation in the channel, in English.

@@ -204,3 +204,16 @@ func TestStatusOfADay(t *testing.T) {
 		t.Errorf("tomorrow: %q", r.Summary)
 	}
 }
+
+// A booking past the server's cap offers the longest it allows, from the
+// same start (probe 46 pointed to the help page).
+func TestOverTheCapOffersTheMost(t *testing.T) {
+	s, _ := newReservations(t)
+	_, err := do(t, s, "U1", "reserve 2 on server-h from tomorrow 9:00 for 100h")
+	if err == nil || !strings.Contains(err.Error(), "reserve 2 on server-h from 2026-11-22 09:00 for 72h") {
+		t.Fatalf("over the cap: %v", err)
+	}
+	if _, err := do(t, s, "U1", "reserve 2 on server-h from 2026-11-22 09:00 for 72h"); err != nil {
+		t.Errorf("the offer does not book: %v", err)
+	}
+}
