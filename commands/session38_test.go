@@ -217,3 +217,13 @@ func TestOverTheCapOffersTheMost(t *testing.T) {
 		t.Errorf("the offer does not book: %v", err)
 	}
 }
+
+// Which server suits a serving load: the least of the team's GPUs that
+// carry it, not the fastest server (probe 46).
+func TestWhichServerForALoad(t *testing.T) {
+	s, _ := newReservations(t)
+	r := mustDo(t, s, "U1", "초당 요청 20개 들어오는 챗봇 8B 모델로 서빙할 건데 어느 서버가 제일 적당해?")
+	if !strings.Contains(r.Summary, "부하를 감당해요") || strings.Contains(r.Summary, "가장 빨라요") {
+		t.Errorf("which server for 20 req/s: %q", r.Summary)
+	}
+}
