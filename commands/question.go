@@ -495,32 +495,6 @@ func answerLine(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
 	return ""
 }
 
-// loadServer answers which server suits a serving load said ("초당 요청 20개
-// … 어느 서버가 제일 적당해?"): of the team's options that carry it, the
-// one that holds the fewest GPU-dollars an hour, not the fastest, which
-// would take all of a server's GPUs for a load one of another carries.
-func loadServer(p *i18n.Printer, rd lang.Reading, res *planner.Result) string {
-	j := rd.Request.Job
-	if j.Workload != planner.Inference || j.RequestRate <= 0 && j.Concurrency <= 0 {
-		return ""
-	}
-	var best *planner.Estimate
-	cost := func(e *planner.Estimate) float64 { return float64(e.GPUs) * e.PriceUSDPerGPUH }
-	recs := res.Recommendations
-	for _, e := range append(append([]*planner.Estimate(nil), res.Plans...), recs.Cheapest, recs.Balanced, recs.Fastest) {
-		if e == nil || e.Server == "" || !e.Memory.Fits || e.Serving == nil || e.Serving.Saturated {
-			continue
-		}
-		if best == nil || cost(e) < cost(best) {
-			best = e
-		}
-	}
-	if best == nil {
-		return ""
-	}
-	return p.Tf("%s carries that load on %d× %s, the least of the team's GPUs that do", best.Server, best.GPUs, best.GPUName)
-}
-
 // oneUserServer answers which server to serve a model on when no load is
 // said ("올라마로 LLM 써보고 싶은데 회사 서버 중에 뭘 써야하나요?"): one
 // person trying it needs the server that holds it at the least GPU cost,
