@@ -31,7 +31,7 @@ var commandVerbs = []struct {
 	{"shorten", []string{"shorten", "cut short", "end early", "줄여", "줄이", "단축", "일찍 끝"}},
 	{"extend", []string{"extend", "연장"}},
 	{"release", []string{"release", "releasing", "cancel", "반납", "해제", "취소", "풀어", "풀게", "다 썼", "다썼"}},
-	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
+	{"wait", []string{"wait", "queue", "대기", "줄서", "줄 서", "줄세", "기다", "면 알려", "면 dm", "let me know when", "open up", "opens up"}},
 	// mine before reserve: "내 예약 보여줘" shows them; "내 예약 연장" and
 	// "내 예약 반납" were taken by extend and release above.
 	{"mine", []string{"내 예약", "내예약", "내꺼 예약", "내거 예약", "내 거 예약", "제꺼 예약", "제 거 예약", "my reservations", "my bookings", "my reservation", "my booking", "잡아둔", "잡아 둔", "잡아놓은", "잡아 놓은",

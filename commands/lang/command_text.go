@@ -68,7 +68,7 @@ var nativeHours = regexp.MustCompile(`(^|\s)(한|두|세|네|다섯|여섯|일�
 // day's particle into the verb ("까지빌릴게요"). "줄 서줘" (queue me) is
 // joined the other way: apart, 줄 is a row of data, the sentence a plan.
 func unglue(text string, servers []planner.Hardware) string {
-	text = strings.ReplaceAll(text, "줄 서", "줄서")
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "줄 서", "줄서"), "줄 세", "줄세")
 	text = slashMonthDay.ReplaceAllStringFunc(text, func(m string) string {
 		sub := slashMonthDay.FindStringSubmatch(m)
 		mo, _ := strconv.Atoi(sub[2])

@@ -371,10 +371,19 @@ func nameKeys(name string) []string {
 			vowels = []string{"eo", "u", "yu"} // buster 버스터, unity 유니티
 		}
 	}
+	counts := []int{nameVowels(name)}
+	for _, d := range []string{"oa", "oe", "ue", "ui"} {
+		if strings.Contains(name, d) {
+			counts = append(counts, counts[0]+1) // koala 코알라, noel 노엘: two syllables as loanwords write them
+			break
+		}
+	}
 	var keys []string
 	for _, f := range firsts {
 		for _, v := range vowels {
-			keys = append(keys, f+"|"+v+"|"+strconv.Itoa(nameVowels(name))+"|"+consonantKey(name))
+			for _, n := range counts {
+				keys = append(keys, f+"|"+v+"|"+strconv.Itoa(n)+"|"+consonantKey(name))
+			}
 		}
 	}
 	return keys

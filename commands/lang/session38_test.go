@@ -368,3 +368,25 @@ func TestProbe46Readings(t *testing.T) {
 		t.Errorf("who holds beta tomorrow: %v %+v", ok, cr)
 	}
 }
+
+// Probe 47: 코알라 is koala (a vowel pair said as two syllables, as
+// loanwords write "oa"), and "줄 세워줘" queues.
+func TestProbe47Readings(t *testing.T) {
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 1, 9, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "tiger"},
+		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "panda"}, {GPU: mustGPUFor(t, cat, "l40s"), Count: 4, Server: "koala"}}}
+	for text, want := range map[string]string{
+		"내일 오전에 코알라 4장 전부 쓸게요": "reserve 4 on koala from tomorrow 9:00 until tomorrow 12:00",
+		"코알라 오늘 밤 예약 30분 줄여줘":  "shorten koala today by 30m",
+		"타이거 8장 다 빌 때 나 줄 세워줘": "wait 8 on tiger",
+	} {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != want {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
+		}
+	}
+	r, err := Read(env, "BAAI/bge-m3로 문서 1000만 개 임베딩하면 코알라에서 얼마나 걸림?")
+	if err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].Server != "koala" {
+		t.Errorf("코알라 in a plan: %v %+v", err, r.Request.Targets)
+	}
+}
