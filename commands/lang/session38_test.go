@@ -2,6 +2,7 @@ package lang
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +13,7 @@ import (
 
 // Probe 41's team: apollo, atlas and nova, spelled in Hangul too.
 func probe41Env(t *testing.T, now time.Time) Env {
-	cat := planner.DefaultCatalog()
-	return Env{Catalog: cat, Now: now, Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "apollo"},
-		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "atlas"}, {GPU: mustGPUFor(t, cat, "4090"), Count: 2, Server: "nova"}}}
+	return teamEnv(t, now, "apollo=h100:8", "atlas=a100:4", "nova=4090:2")
 }
 
 // Probe 41's commands: "줄 서줘" with a space queues (apart, 줄 is a row
@@ -23,7 +22,7 @@ func probe41Env(t *testing.T, now time.Time) Env {
 // 다" releases every booking there.
 func TestProbe41Commands(t *testing.T) {
 	env := probe41Env(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.FixedZone("KST", 9*3600)))
-	for text, want := range map[string]string{
+	wantCommands(t, env, map[string]string{
 		"아폴로 자리 나면 6장 줄 서줘":                    "wait 6 on apollo",
 		"아폴로 지금 꽉 찼어?":                         "status apollo",
 		"any idle GPUs right now?":             "status ",
@@ -32,12 +31,7 @@ func TestProbe41Commands(t *testing.T) {
 		"노바 오늘 밤 예약 1시간 줄여줘":                   "shorten nova today by 1h",
 		"shorten my apollo booking by 2 hours": "shorten apollo by 2 hours",
 		"아틀라스 예약한거 다 취소해줘":                     "release atlas all",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 }
 
 // A start that passed while the request was typed books from now to the
@@ -128,10 +122,8 @@ func TestRunsSaid(t *testing.T) {
 // apart ("한 시간") are a duration; "방금 잡은 예약" is the one made last;
 // "한가해요" asks what is idle; "쓰고 싶은데" books.
 func TestProbe42Commands(t *testing.T) {
-	cat := planner.DefaultCatalog()
-	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 15, 0, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "hana"},
-		{GPU: mustGPUFor(t, cat, "l40s"), Count: 4, Server: "dul"}, {GPU: mustGPUFor(t, cat, "3090"), Count: 4, Server: "set"}}}
-	for text, want := range map[string]string{
+	env := teamEnv(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.FixedZone("KST", 9*3600)), "hana=h100:8", "dul=l40s:4", "set=3090:4")
+	wantCommands(t, env, map[string]string{
 		"셋에 2장 3시간만 잡아줘":                  "reserve 2 on set for 3h",
 		"셋 예약 2시간 연장해줘":                   "extend set by 2h",
 		"금요일까지 셋 1장 예약":                   "reserve 1 on set until fri",
@@ -141,12 +133,7 @@ func TestProbe42Commands(t *testing.T) {
 		"예약 한 시간 연장해줘":                    "extend by 1h",
 		"GPU 좀 쓰고 싶은데 어디가 제일 한가해요?":       "status ",
 		"이번 주말 내내 하나 8장 전부 쓰고 싶은데 가능한가요?": "reserve 8 on hana from now until sun midnight",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 	if got := hangulServers("3090 둘로 llama 8b lora, 세 번째 셋이서", env.Servers); got != "3090 둘로 llama 8b lora, 세 번째 셋이서" {
 		t.Errorf("numbers read as servers: %q", got)
 	}
@@ -157,9 +144,7 @@ func TestProbe42Commands(t *testing.T) {
 // outputs") are the generation length, not an amount of work (probe 42
 // compared hana with set and planned 500 tokens of work).
 func TestSetAsideAndTokenOutputs(t *testing.T) {
-	cat := planner.DefaultCatalog()
-	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "hana"},
-		{GPU: mustGPUFor(t, cat, "3090"), Count: 4, Server: "set"}}}
+	env := teamEnv(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC), "hana=h100:8", "set=3090:4")
 	r, err := Read(env, "we're planning to serve a 34B model, maybe 20 requests/s at peak with ~500 token outputs. Would hana handle it, and how many GPUs should we set aside?")
 	if err != nil {
 		t.Fatal(err)
@@ -180,15 +165,10 @@ func TestSetAsideAndTokenOutputs(t *testing.T) {
 // starts now (probe 42: "unknown command need").
 func TestAsapAndFreeFor(t *testing.T) {
 	env := probe41Env(t, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC))
-	for text, want := range map[string]string{
+	wantCommands(t, env, map[string]string{
 		"need gpus asap for a deadline, what do I do": "status ",
 		"any gpus free for a quick test?":             "status ",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 	srv := Servers{Names: []string{"apollo"}}
 	if a, err := ParseReserve("2 on apollo asap for 3h please", srv, time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC), time.UTC); err != nil || a.Count != 2 {
 		t.Errorf("asap, please: %v %+v", err, a)
@@ -200,22 +180,15 @@ func TestAsapAndFreeFor(t *testing.T) {
 // month/day with a slash is a date; "ㄱㄱ" books; "오늘 밤" is tonight's
 // window; "몇 장 남아" asks the status; CLIP ViT-B/16 is one model.
 func TestProbe43Commands(t *testing.T) {
-	cat := planner.DefaultCatalog()
-	env := Env{Catalog: cat, Now: time.Date(2026, 11, 29, 20, 0, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "gpu1"},
-		{GPU: mustGPUFor(t, cat, "a6000"), Count: 4, Server: "gpu2"}, {GPU: mustGPUFor(t, cat, "4090"), Count: 2, Server: "titan"}}}
-	for text, want := range map[string]string{
+	env := teamEnv(t, time.Date(2026, 11, 29, 20, 0, 0, 0, time.FixedZone("KST", 9*3600)), "gpu1=a100:8", "gpu2=a6000:4", "titan=4090:2")
+	wantCommands(t, env, map[string]string{
 		"2번 서버 예약 2시간 연장해줘":             "extend gpu2 by 2h",
 		"1번 서버 4장 자리 나면 대기 걸어줘":         "wait 4 on gpu1",
 		"에이식스천 4장 이번 주 금요일까지 예약 가능할까요?": "reserve 4 on gpu2 until fri",
 		"12/10 하루종일 gpu2 전부 예약":         "reserve 4 on gpu2 from 2026-12-10 0:00 until 2026-12-10 midnight",
 		"gpu1 4장 오늘 밤 ㄱㄱ":               "reserve 4 on gpu1 from now until today midnight",
 		"내일 gpu2 몇 장 남아?":               "status gpu2 from tomorrow 9:00 until tomorrow 18:00",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 	r, err := Read(env, "Llama-3.1-8B QLoRA 3에폭 2번 서버에서 얼마나 걸릴까요?")
 	if err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].Server != "gpu2" {
 		t.Errorf("2번 서버 in a plan: %v %+v", err, r.Request.Targets)
@@ -238,16 +211,11 @@ func TestRunsOfEpochsAndAnUnknownServerReleased(t *testing.T) {
 	if err != nil || r.Request.Job.Epochs != 6 {
 		t.Errorf("3 runs of 2 epochs: %v %v", err, r.Request.Job.Epochs)
 	}
-	for text, want := range map[string]string{
+	wantCommands(t, env, map[string]string{
 		"오크 예약한거 다 반납할게": "release 오크 all",
 		"내 예약 다 반납할게":    "release all",
 		"오늘 예약 다 취소해줘":   "release all today",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 	if _, err := ParseRelease("오크 all", Servers{Names: []string{"apollo"}}); !UnknownServer(err) {
 		t.Errorf("an unknown server released: %v", err)
 	}
@@ -277,22 +245,15 @@ func isField(err error, field string) bool {
 // "how busy" and "any gpu?" ask the status, and a corpus in gigabytes is
 // tokens of it, not a GPU's memory.
 func TestProbe44Commands(t *testing.T) {
-	cat := planner.DefaultCatalog()
-	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 0, 10, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "blue"},
-		{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "green"}, {GPU: mustGPUFor(t, cat, "l40s"), Count: 4, Server: "red"}}}
-	for text, want := range map[string]string{
+	env := teamEnv(t, time.Date(2026, 11, 30, 0, 10, 0, 0, time.FixedZone("KST", 9*3600)), "blue=h100:8", "green=a100:8", "red=l40s:4")
+	wantCommands(t, env, map[string]string{
 		"다음주 월요일 오전에 블루 8장 예약해주세요":   "reserve 8 on blue from 2026-12-07 9:00 until 2026-12-07 12:00",
 		"밤새 그린 2장 돌릴 건데 잡아줘 ㅇㅇ":      "reserve 2 on green until today 9:00",
 		"그 그린 5시간짜리 예약 취소할게요":        "release green lasting 5h",
 		"내꺼 예약 뭐 있지?":                "mine ",
 		"how busy are things today?": "status today",
 		"any gpu?":                   "status ",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 	if got := nextWeekDay(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), time.Monday); got != "2026-11-30" {
 		t.Errorf("다음주 월요일 said on a Sunday: %s", got)
 	}
@@ -329,21 +290,14 @@ func TestLoRAStandIn(t *testing.T) {
 // now?" asks the status; "13b inference" is the model's size; 사구공 is
 // the 4090; "만원 단위로" asks won, not a ₩10,000 budget.
 func TestProbe45Readings(t *testing.T) {
-	cat := planner.DefaultCatalog()
-	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 0, 19, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h200"), Count: 8, Server: "sol"},
-		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "luna"}, {GPU: mustGPUFor(t, cat, "3090"), Count: 2, Server: "star"}}}
-	for text, want := range map[string]string{
+	env := teamEnv(t, time.Date(2026, 11, 30, 0, 19, 0, 0, time.FixedZone("KST", 9*3600)), "sol=h200:8", "luna=a100:4", "star=3090:2")
+	wantCommands(t, env, map[string]string{
 		"/gpuplan 솔 지금부터 3시간 2장 잡아줘":                                            "reserve 2 on sol for 3h",
 		"솔 자리 나면 4장 줄 서줘":                                                       "wait 4 on sol",
 		"오늘 밤새 루나 2장 쓸게":                                                        "reserve 2 on luna from today until today 9:00",
 		"need 4 gpus overnight on sol for a training run, can you set that up?": "reserve 4 on sol until today 9:00",
 		"hey, anything I can grab right now?":                                   "status ",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 	if r, err := Read(env, "max batch size for 13b inference on a100 80gb with 8k context?"); err != nil || r.Request.Job.Model.Params() < 12e9 {
 		t.Errorf("13b inference: %v", err)
 	}
@@ -363,7 +317,7 @@ func TestProbe46Readings(t *testing.T) {
 	if err != nil || len(r.Request.Targets) != 2 || r.Request.Targets[0].GPU.ID != "h100-sxm5-80gb" {
 		t.Errorf("에이치백이랑: %v %+v", err, r.Request.Targets)
 	}
-	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 0, 37, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "a100"), Count: 8, Server: "beta"}}}
+	env := teamEnv(t, time.Date(2026, 11, 30, 0, 37, 0, 0, time.FixedZone("KST", 9*3600)), "beta=a100:8")
 	if cr, ok := ReadCommand(env, "내일 베타 쓰는 사람 있어요?"); !ok || cr.Name != "status" || !strings.HasPrefix(cr.Args, "beta from tomorrow") {
 		t.Errorf("who holds beta tomorrow: %v %+v", ok, cr)
 	}
@@ -372,21 +326,42 @@ func TestProbe46Readings(t *testing.T) {
 // Probe 47: 코알라 is koala (a vowel pair said as two syllables, as
 // loanwords write "oa"), and "줄 세워줘" queues.
 func TestProbe47Readings(t *testing.T) {
-	cat := planner.DefaultCatalog()
-	env := Env{Catalog: cat, Now: time.Date(2026, 11, 30, 1, 9, 0, 0, time.FixedZone("KST", 9*3600)), Servers: []planner.Hardware{{GPU: mustGPUFor(t, cat, "h100"), Count: 8, Server: "tiger"},
-		{GPU: mustGPUFor(t, cat, "a100"), Count: 4, Server: "panda"}, {GPU: mustGPUFor(t, cat, "l40s"), Count: 4, Server: "koala"}}}
-	for text, want := range map[string]string{
+	env := teamEnv(t, time.Date(2026, 11, 30, 1, 9, 0, 0, time.FixedZone("KST", 9*3600)), "tiger=h100:8", "panda=a100:4", "koala=l40s:4")
+	wantCommands(t, env, map[string]string{
 		"내일 오전에 코알라 4장 전부 쓸게요": "reserve 4 on koala from tomorrow 9:00 until tomorrow 12:00",
 		"코알라 오늘 밤 예약 30분 줄여줘":  "shorten koala today by 30m",
 		"타이거 8장 다 빌 때 나 줄 세워줘": "wait 8 on tiger",
-	} {
-		cr, ok := ReadCommand(env, text)
-		if got := cr.Name + " " + cr.Args; !ok || got != want {
-			t.Errorf("%q: %v %q, want %q", text, ok, got, want)
-		}
-	}
+	})
 	r, err := Read(env, "BAAI/bge-m3로 문서 1000만 개 임베딩하면 코알라에서 얼마나 걸림?")
 	if err != nil || len(r.Request.Targets) != 1 || r.Request.Targets[0].Server != "koala" {
 		t.Errorf("코알라 in a plan: %v %+v", err, r.Request.Targets)
 	}
+}
+
+// wantCommands checks that each sentence reads as the command given.
+func wantCommands(t *testing.T, env Env, want map[string]string) {
+	t.Helper()
+	for text, w := range want {
+		cr, ok := ReadCommand(env, text)
+		if got := cr.Name + " " + cr.Args; !ok || got != w {
+			t.Errorf("%q: %v %q, want %q", text, ok, got, w)
+		}
+	}
+}
+
+// teamEnv is a team's servers as "name=gpu:count" at now.
+func teamEnv(t *testing.T, now time.Time, servers ...string) Env {
+	t.Helper()
+	cat := planner.DefaultCatalog()
+	env := Env{Catalog: cat, Now: now}
+	for _, sv := range servers {
+		name, spec, _ := strings.Cut(sv, "=")
+		gpu, count, _ := strings.Cut(spec, ":")
+		n, err := strconv.Atoi(count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.Servers = append(env.Servers, planner.Hardware{GPU: mustGPUFor(t, cat, gpu), Count: n, Server: name})
+	}
+	return env
 }
